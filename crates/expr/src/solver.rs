@@ -1,0 +1,57 @@
+//! The query interface between the engine and solver backends.
+
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap;
+
+use crate::pool::{ExprId, ExprPool};
+
+/// A satisfiability question: is `constraints ∧ assumptions` satisfiable?
+///
+/// `assumptions` are tracked: when the query is unsatisfiable the backend
+/// reports which of them take part in an unsatisfiable core, which lets the
+/// engine backjump over parts of a path that cannot help.
+#[derive(Clone, Debug, Default)]
+pub struct Query {
+    pub constraints: Vec<ExprId>,
+    pub assumptions: Vec<ExprId>,
+}
+
+/// The value of an array variable in a model: `default` everywhere except at
+/// the listed indices.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct ArrayValue {
+    pub default: u64,
+    pub entries: BTreeMap<u64, u64>,
+}
+
+impl ArrayValue {
+    pub fn get(&self, index: u64) -> u64 {
+        self.entries.get(&index).copied().unwrap_or(self.default)
+    }
+}
+
+/// A satisfying assignment, keyed by variable expression ids.
+/// Variables of the query that the backend left unconstrained may be absent.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Model {
+    pub bv: FxHashMap<ExprId, u64>,
+    pub arrays: FxHashMap<ExprId, ArrayValue>,
+}
+
+/// The answer to a [`Query`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SolveResult {
+    Sat(Model),
+    /// Unsatisfiable; `core` lists indices into [`Query::assumptions`] of an
+    /// unsatisfiable core (empty when the constraints alone are unsatisfiable).
+    Unsat { core: Vec<usize> },
+    /// The backend gave up (timeout, resource limit): the prefix is neither
+    /// explored nor proved infeasible.
+    Unknown(String),
+}
+
+/// A solver backend (Z3, or a test double).
+pub trait SolverBackend {
+    fn check(&mut self, pool: &ExprPool, query: &Query) -> SolveResult;
+}

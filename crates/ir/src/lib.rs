@@ -1,0 +1,25 @@
+//! The Pathwise intermediate representation (IR).
+//!
+//! C functions are lowered (by `pathwise-cfront`) into a small, typed,
+//! register-based IR that the engine interprets concretely and symbolically.
+//! Design points:
+//! - Registers (`%n`) are single-assignment and typed by their defining
+//!   instruction; C variables live in memory slots (`$n` locals, `@name`
+//!   globals) reached through `addr` + `load`/`store`, so the engine needs one
+//!   memory model only.
+//! - Every conditional `br` is one *decision* of the path criterion: the front
+//!   end decomposes `&&`, `||`, `!` and `?:` so that each atomic condition has
+//!   its own branch (PathCrawler's decomposition of multiple conditions).
+//! - Signedness lives in operations (`sdiv`/`udiv`, `slt`/`ult`, `sext`/`zext`),
+//!   not in types, as in LLVM; C-level types needed by the emitters (names,
+//!   spelling of types, signedness of inputs) are kept as [`SrcVar`] metadata.
+//! - Analyses (CFG, loops, post-dominators, call graph) are side tables computed
+//!   from a function, never cached inside it.
+
+pub mod entities;
+pub mod program;
+pub mod types;
+
+pub use entities::{Block, Local, Reg};
+pub use program::*;
+pub use types::{IntTy, Type};

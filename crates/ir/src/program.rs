@@ -1,0 +1,362 @@
+//! Programs, functions, blocks and instructions.
+
+use crate::entities::{Block, Local, Reg};
+use crate::types::{IntTy, Type};
+
+/// A source location: index into [`Program::files`], 1-based line and column.
+/// `line == 0` means "no location" (synthesised code).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default, PartialOrd, Ord)]
+pub struct Loc {
+    pub file: u32,
+    pub line: u32,
+    pub col: u32,
+}
+
+impl Loc {
+    pub const NONE: Loc = Loc { file: 0, line: 0, col: 0 };
+
+    pub fn is_none(&self) -> bool {
+        self.line == 0
+    }
+}
+
+/// An instruction operand: a register or an immediate constant.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Operand {
+    Reg(Reg),
+    /// Constant bits (masked to the type's width). A `ptr` constant must be 0
+    /// (the null pointer).
+    Const(Type, u64),
+}
+
+/// Integer binary operations (two's complement, wrap-around, bit-precise).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    UDiv,
+    SDiv,
+    URem,
+    SRem,
+    Shl,
+    LShr,
+    AShr,
+    And,
+    Or,
+    Xor,
+}
+
+impl BinOp {
+    pub const ALL: [BinOp; 13] = [
+        BinOp::Add,
+        BinOp::Sub,
+        BinOp::Mul,
+        BinOp::UDiv,
+        BinOp::SDiv,
+        BinOp::URem,
+        BinOp::SRem,
+        BinOp::Shl,
+        BinOp::LShr,
+        BinOp::AShr,
+        BinOp::And,
+        BinOp::Or,
+        BinOp::Xor,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BinOp::Add => "add",
+            BinOp::Sub => "sub",
+            BinOp::Mul => "mul",
+            BinOp::UDiv => "udiv",
+            BinOp::SDiv => "sdiv",
+            BinOp::URem => "urem",
+            BinOp::SRem => "srem",
+            BinOp::Shl => "shl",
+            BinOp::LShr => "lshr",
+            BinOp::AShr => "ashr",
+            BinOp::And => "and",
+            BinOp::Or => "or",
+            BinOp::Xor => "xor",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<BinOp> {
+        BinOp::ALL.into_iter().find(|op| op.name() == s)
+    }
+}
+
+/// Integer comparisons; the result has type `i1`.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Ult,
+    Ule,
+    Ugt,
+    Uge,
+    Slt,
+    Sle,
+    Sgt,
+    Sge,
+}
+
+impl CmpOp {
+    pub const ALL: [CmpOp; 10] = [
+        CmpOp::Eq,
+        CmpOp::Ne,
+        CmpOp::Ult,
+        CmpOp::Ule,
+        CmpOp::Ugt,
+        CmpOp::Uge,
+        CmpOp::Slt,
+        CmpOp::Sle,
+        CmpOp::Sgt,
+        CmpOp::Sge,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "eq",
+            CmpOp::Ne => "ne",
+            CmpOp::Ult => "ult",
+            CmpOp::Ule => "ule",
+            CmpOp::Ugt => "ugt",
+            CmpOp::Uge => "uge",
+            CmpOp::Slt => "slt",
+            CmpOp::Sle => "sle",
+            CmpOp::Sgt => "sgt",
+            CmpOp::Sge => "sge",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<CmpOp> {
+        CmpOp::ALL.into_iter().find(|op| op.name() == s)
+    }
+}
+
+/// Width conversions between integer types.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum CastOp {
+    /// Zero extension (also `i1` to a wider type).
+    ZExt,
+    /// Sign extension.
+    SExt,
+    /// Truncation to a narrower type.
+    Trunc,
+}
+
+impl CastOp {
+    pub fn name(self) -> &'static str {
+        match self {
+            CastOp::ZExt => "zext",
+            CastOp::SExt => "sext",
+            CastOp::Trunc => "trunc",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<CastOp> {
+        [CastOp::ZExt, CastOp::SExt, CastOp::Trunc].into_iter().find(|op| op.name() == s)
+    }
+}
+
+/// Index of a function in [`Program::funcs`].
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct FuncId(pub u32);
+
+/// Index of a global in [`Program::globals`].
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct GlobalId(pub u32);
+
+/// What an instruction computes.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum InstKind {
+    /// `%r = add i32 a, b`: result has type `ty`; both operands too.
+    Bin { op: BinOp, ty: Type, a: Operand, b: Operand },
+    /// `%r = cmp slt i32 a, b`: result `i1`; operands of type `ty` (may be `ptr`
+    /// for `eq`/`ne`/unsigned comparisons of pointers into the same object).
+    Cmp { op: CmpOp, ty: Type, a: Operand, b: Operand },
+    /// `%r = sext i8 a to i32`.
+    Cast { op: CastOp, from: Type, to: Type, a: Operand },
+    /// `%r = addr $3`: pointer to offset 0 of a local slot of this activation.
+    AddrLocal { local: Local },
+    /// `%r = addr @g`: pointer to offset 0 of a global.
+    AddrGlobal { global: GlobalId },
+    /// `%r = ptradd p, off`: `p` plus a signed byte offset of type `i64`.
+    PtrAdd { base: Operand, offset: Operand },
+    /// `%r = ptrdiff a, b`: byte distance `a - b` as `i64`; both must point
+    /// into the same object.
+    PtrDiff { a: Operand, b: Operand },
+    /// `%r = load i32 p`.
+    Load { ty: Type, ptr: Operand },
+    /// `store i32 p, v` (no result).
+    Store { ty: Type, ptr: Operand, value: Operand },
+    /// `%r = call @f(args)` or `call @f(args)` for a void callee. The callee
+    /// may be a declaration without body: the engine then applies its built-in
+    /// model (e.g. `pathwise_assume`) or reports an unknown external.
+    Call { func: FuncId, args: Vec<Operand> },
+}
+
+/// An instruction with its optional result register and source location.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Inst {
+    pub result: Option<Reg>,
+    pub kind: InstKind,
+    pub loc: Loc,
+}
+
+/// The last instruction of a block.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Terminator {
+    /// `jmp bb3`.
+    Jump(Block),
+    /// `br %c, bb1, bb2`: a decision on an `i1` condition.
+    Branch { cond: Operand, then_block: Block, else_block: Block },
+    /// `ret` / `ret i32 %v`.
+    Return(Option<Operand>),
+    /// Control never reaches here (e.g. after a call to `abort`).
+    Unreachable,
+}
+
+impl Terminator {
+    /// Successor blocks, in order (then before else).
+    pub fn successors(&self) -> Vec<Block> {
+        match self {
+            Terminator::Jump(b) => vec![*b],
+            Terminator::Branch { then_block, else_block, .. } => vec![*then_block, *else_block],
+            Terminator::Return(_) | Terminator::Unreachable => vec![],
+        }
+    }
+}
+
+/// A basic block: straight-line instructions and one terminator.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct BlockData {
+    pub insts: Vec<Inst>,
+    pub term: Terminator,
+    /// Location of the terminator; for a `br`, the location of its condition.
+    pub term_loc: Loc,
+}
+
+/// How a C variable (parameter, global, local) looks in the source: enough for
+/// emitters to build inputs and check outputs without the front end.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct SrcVar {
+    /// The C identifier.
+    pub name: String,
+    /// The C spelling of the scalar (element) type, e.g. `unsigned char`, `int`.
+    pub c_scalar: String,
+    /// Machine type and signedness of the scalar (element) type.
+    pub scalar: IntTy,
+    /// The shape of the variable.
+    pub shape: Shape,
+}
+
+/// The shape of a C variable as an input or output.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Shape {
+    /// A scalar of type `scalar`.
+    Scalar,
+    /// A pointer (or array parameter) to elements of type `scalar`: an input
+    /// array whose length the generator chooses.
+    Pointer,
+    /// A fixed-size array of `n` elements (globals).
+    Array(u64),
+}
+
+/// A stack slot: `count` elements of type `elem`.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct LocalData {
+    /// The C name, for diagnostics and the text form (may be synthetic, e.g. `tmp.3`).
+    pub name: String,
+    pub elem: Type,
+    pub count: u64,
+}
+
+/// A global variable: `count` elements of type `elem`, with initial values.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct GlobalData {
+    pub name: String,
+    pub elem: Type,
+    pub count: u64,
+    /// Initial element values; missing trailing elements are zero.
+    pub init: Vec<u64>,
+    /// C-level description, for emitters (absent for synthesised globals).
+    pub src: Option<SrcVar>,
+    /// `const`-qualified: never an output.
+    pub is_const: bool,
+}
+
+/// A function parameter: its register and C description.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Param {
+    pub reg: Reg,
+    pub ty: Type,
+    pub src: SrcVar,
+}
+
+/// A function definition or declaration (`blocks` empty).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct FuncData {
+    pub name: String,
+    pub params: Vec<Param>,
+    /// Return type, `None` for `void`.
+    pub ret: Option<Type>,
+    /// C description of the return value (name is empty), `None` for `void`.
+    pub ret_src: Option<SrcVar>,
+    pub locals: Vec<LocalData>,
+    /// Blocks; `bb0` is the entry. Empty for a declaration.
+    pub blocks: Vec<BlockData>,
+    /// Number of registers used (`%0 .. %{num_regs-1}`); parameters come first.
+    pub num_regs: u32,
+    pub is_static: bool,
+    /// Location of the function's name in its definition or declaration.
+    pub loc: Loc,
+}
+
+impl FuncData {
+    pub fn is_declaration(&self) -> bool {
+        self.blocks.is_empty()
+    }
+
+    pub fn block(&self, b: Block) -> &BlockData {
+        &self.blocks[b.index()]
+    }
+}
+
+/// A whole translation unit.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Program {
+    /// Source file names; [`Loc::file`] indexes this.
+    pub files: Vec<String>,
+    pub globals: Vec<GlobalData>,
+    pub funcs: Vec<FuncData>,
+}
+
+impl Program {
+    pub fn func(&self, id: FuncId) -> &FuncData {
+        &self.funcs[id.0 as usize]
+    }
+
+    pub fn global(&self, id: GlobalId) -> &GlobalData {
+        &self.globals[id.0 as usize]
+    }
+
+    pub fn func_by_name(&self, name: &str) -> Option<FuncId> {
+        self.funcs.iter().position(|f| f.name == name).map(|i| FuncId(i as u32))
+    }
+
+    pub fn global_by_name(&self, name: &str) -> Option<GlobalId> {
+        self.globals.iter().position(|g| g.name == name).map(|i| GlobalId(i as u32))
+    }
+
+    /// `file:line:col` for a location, or `?` when unknown.
+    pub fn describe_loc(&self, loc: Loc) -> String {
+        if loc.is_none() {
+            return "?".to_string();
+        }
+        let file = self.files.get(loc.file as usize).map(String::as_str).unwrap_or("?");
+        format!("{file}:{}:{}", loc.line, loc.col)
+    }
+}

@@ -1,0 +1,113 @@
+//! Scalar types of the IR.
+
+use std::fmt;
+
+/// A scalar machine type. Pointers are 64-bit (LP64 data model).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Type {
+    /// A boolean, the result of comparisons and the type of branch conditions.
+    I1,
+    I8,
+    I16,
+    I32,
+    I64,
+    /// A pointer: an object and a byte offset into it.
+    Ptr,
+}
+
+impl Type {
+    /// Width in bits (pointers: 64).
+    pub fn bits(self) -> u32 {
+        match self {
+            Type::I1 => 1,
+            Type::I8 => 8,
+            Type::I16 => 16,
+            Type::I32 => 32,
+            Type::I64 | Type::Ptr => 64,
+        }
+    }
+
+    /// Size in bytes when stored in memory (`i1` occupies one byte, like `_Bool`).
+    pub fn bytes(self) -> u64 {
+        match self {
+            Type::I1 | Type::I8 => 1,
+            Type::I16 => 2,
+            Type::I32 => 4,
+            Type::I64 | Type::Ptr => 8,
+        }
+    }
+
+    /// The integer type of a given width in bits, if any.
+    pub fn int_of_bits(bits: u32) -> Option<Type> {
+        Some(match bits {
+            1 => Type::I1,
+            8 => Type::I8,
+            16 => Type::I16,
+            32 => Type::I32,
+            64 => Type::I64,
+            _ => return None,
+        })
+    }
+
+    pub fn is_int(self) -> bool {
+        self != Type::Ptr
+    }
+
+    /// The textual name used by the printer and the parser.
+    pub fn name(self) -> &'static str {
+        match self {
+            Type::I1 => "i1",
+            Type::I8 => "i8",
+            Type::I16 => "i16",
+            Type::I32 => "i32",
+            Type::I64 => "i64",
+            Type::Ptr => "ptr",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Type> {
+        Some(match s {
+            "i1" => Type::I1,
+            "i8" => Type::I8,
+            "i16" => Type::I16,
+            "i32" => Type::I32,
+            "i64" => Type::I64,
+            "ptr" => Type::Ptr,
+            _ => return None,
+        })
+    }
+
+    /// Mask of the value bits of this type.
+    pub fn mask(self) -> u64 {
+        match self.bits() {
+            64 => u64::MAX,
+            n => (1u64 << n) - 1,
+        }
+    }
+}
+
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A C integer type: machine type plus signedness (for emitters and inputs).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct IntTy {
+    pub ty: Type,
+    pub signed: bool,
+}
+
+impl IntTy {
+    /// Interpret raw bits (masked to the width) as a signed or unsigned integer.
+    pub fn to_i128(self, bits: u64) -> i128 {
+        let bits = bits & self.ty.mask();
+        let w = self.ty.bits();
+        if self.signed && w < 128 && (bits >> (w - 1)) & 1 == 1 && self.ty != Type::I1 {
+            bits as i128 - (1i128 << w)
+        } else {
+            bits as i128
+        }
+    }
+}
