@@ -4,14 +4,29 @@
 //! - [`suite`]: the plain data the engine produces (tests, paths, statistics,
 //!   predicted coverage); emitters consume only this.
 //! - [`config`]: the explicit configuration of one generation run.
-//! - `analysis`: per-function static facts the search needs (loops, which
+//! - [`analysis`]: per-function static facts the search needs (loops, which
 //!   branch sides commit to another iteration or a deeper recursion).
-//! - `value`, `memory`: concrete values with optional symbolic shadows, and
-//!   the object-based memory model (input arrays are solver arrays).
-//! - `exec`: the concolic interpreter of one run, recording the path.
-//! - `search`: PathCrawler's depth-first choice of the next prefix (MaxC),
-//!   the k-path limit, preconditions, and test validation by replay.
+//! - [`value`], [`memory`]: concrete values with optional symbolic shadows,
+//!   and the object-based memory model (input arrays are solver arrays).
+//! - [`exec`] and [`step`]: the concolic interpreter of one execution,
+//!   recording the path condition ([`path`]).
+//! - [`run`]: one run = precondition, then the function under test.
+//! - [`search`]: PathCrawler's depth-first choice of the next prefix (MaxC),
+//!   the k-path limit, preconditions; [`testcase`]: tests validated by replay.
+//! - [`setup`]: checks before a run and assembly of the suite.
 
+pub mod analysis;
 pub mod config;
-pub mod suite;
+pub mod exec;
+pub mod memory;
+pub mod path;
+pub mod run;
 pub mod search;
+pub mod setup;
+pub mod slicing;
+pub mod step;
+pub mod suite;
+pub mod testcase;
+pub mod value;
+
+pub use search::{generate, EngineError, NoObserver, Observer};

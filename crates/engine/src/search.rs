@@ -1,39 +1,35 @@
-//! The k-path search (placeholder signature; implementation in progress).
+//! The k-path search: PathCrawler's depth-first choice of the next path
+//! prefix (seed 002, section 6; DART's stack, seed 004).
+//!
+//! After each run, the deepest decision of the function under test whose
+//! other side is unexplored, feasible and within the k bound is negated; its
+//! prefix is solved and the solution executed. A prefix proved infeasible
+//! prunes every path through it. Entries carry `done` flags so that each
+//! prefix is solved at most once.
+//!
+//! Preconditions. The precondition runs first on the same inputs; its path
+//! `Q` is passed to the solver as tracked assumptions next to the prefix `P`.
+//! If `P ∧ Q` is unsatisfiable and the unsatisfiable core involves `Q`, the
+//! alternative may still be valid under another path of the precondition:
+//! [`Search::find_valid`] searches the precondition's paths depth-first under
+//! `P`, backjumping with cores, and stops at the first valid one. The
+//! precondition's own loops are therefore never bounded by k, yet it is only
+//! explored as far as the function under test needs.
 
-use pathwise_expr::SolverBackend;
-use pathwise_ir::Program;
+use std::time::Instant;
 
+use pathwise_expr::{ExprId, ExprPool, Model, Query, SolveResult, SolverBackend};
+use pathwise_ir::{FuncId, Program};
+use rustc_hash::FxHashSet;
+
+use crate::analysis::ProgramInfo;
 use crate::config::Config;
-use crate::suite::{Stats, TestCase, TestSuite};
+use crate::exec::Machine;
+use crate::path::{End, Entry};
+use crate::run::{run_once, InputSpec, RunRecord, RunSetup};
+use crate::suite::{PathStep, Stats, StopReason, TestCase, TestSuite};
 
-/// Errors that prevent a run from starting or continuing.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EngineError {
-    pub message: String,
-}
-
-impl std::fmt::Display for EngineError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for EngineError {}
-
-/// Receives progress during a run and may ask it to stop early.
-pub trait Observer {
-    /// Called after each new test is validated.
-    fn on_test(&mut self, _test: &TestCase, _stats: &Stats) {}
-    /// Polled between runs: `true` stops the search (result: `Interrupted`).
-    fn should_stop(&mut self) -> bool {
-        false
-    }
-}
-
-/// An observer that does nothing.
-pub struct NoObserver;
-
-impl Observer for NoObserver {}
+pub use crate::setup::{EngineError, NoObserver, Observer};
 
 /// Generate one test per feasible k-path of `config.function`.
 pub fn generate(
@@ -42,6 +38,293 @@ pub fn generate(
     backend: &mut dyn SolverBackend,
     observer: &mut dyn Observer,
 ) -> Result<TestSuite, EngineError> {
-    let _ = (program, config, backend, observer);
-    Err(EngineError { message: "the engine is not implemented yet".into() })
+    let start = Instant::now();
+    let (main, pre) = crate::setup::check(program, config)?;
+    let info = ProgramInfo::compute(program);
+    let machine = Machine { program, info: &info, k: config.k, max_steps: config.max_steps_per_run };
+    let mut pool = ExprPool::new();
+    let spec = InputSpec::new(&mut pool, program, main, config.max_array_len);
+    let mut search = Search {
+        m: &machine,
+        pool,
+        spec: &spec,
+        main,
+        pre,
+        config,
+        backend,
+        observer,
+        start,
+        stats: Stats::default(),
+        tests: Vec::new(),
+        seen: FxHashSet::default(),
+        error_paths: FxHashSet::default(),
+        covered_lines: FxHashSet::default(),
+        covered_sides: FxHashSet::default(),
+    };
+    let stop = search.explore();
+    let Search { mut stats, tests, covered_lines, covered_sides, .. } = search;
+    stats.tests = tests.len() as u64;
+    stats.elapsed_ms = start.elapsed().as_millis() as u64;
+    Ok(crate::setup::assemble(program, &info, config, main, tests, stats, stop, &covered_lines, &covered_sides))
+}
+
+pub(crate) struct Search<'a, 'p> {
+    m: &'a Machine<'p>,
+    pool: ExprPool,
+    spec: &'a InputSpec,
+    main: FuncId,
+    pre: Option<FuncId>,
+    config: &'a Config,
+    backend: &'a mut dyn SolverBackend,
+    observer: &'a mut dyn Observer,
+    start: Instant,
+    stats: Stats,
+    tests: Vec<TestCase>,
+    seen: FxHashSet<Vec<PathStep>>,
+    error_paths: FxHashSet<Vec<PathStep>>,
+    covered_lines: FxHashSet<(FuncId, u32)>,
+    covered_sides: FxHashSet<(FuncId, pathwise_ir::Block, bool)>,
+}
+
+/// A run together with the inputs that produced it.
+struct Current {
+    inputs: Model,
+    run: RunRecord,
+    /// `done[i]`: both sides of main entry `i` are handled.
+    done: Vec<bool>,
+}
+
+impl<'a> Search<'a, '_> {
+    fn setup(&self, symbolic: bool) -> RunSetup<'a> {
+        RunSetup { main: self.main, pre: self.pre, spec: self.spec, max_array_len: self.config.max_array_len, symbolic }
+    }
+
+    fn execute(&mut self, inputs: &Model) -> RunRecord {
+        self.stats.runs += 1;
+        let setup = self.setup(true);
+        let rec = run_once(self.m, &mut self.pool, &setup, inputs);
+        if !rec.pre_valid() {
+            self.stats.precondition_rejected_runs += 1;
+        }
+        rec
+    }
+
+    fn stop_reason(&mut self) -> Option<StopReason> {
+        if self.observer.should_stop() {
+            return Some(StopReason::Interrupted);
+        }
+        if self.config.timeout.is_some_and(|t| self.start.elapsed() >= t) {
+            return Some(StopReason::Timeout);
+        }
+        if self.config.max_tests.is_some_and(|n| self.tests.len() as u64 >= n) {
+            return Some(StopReason::Limit(format!("{} tests", self.tests.len())));
+        }
+        None
+    }
+
+    fn explore(&mut self) -> StopReason {
+        let inputs = Model::default();
+        let run = self.execute(&inputs);
+        let first = if run.pre_valid() {
+            Some((inputs, run))
+        } else {
+            let hard = self.spec.hard.clone();
+            self.find_valid(&hard, None, &inputs, run.pre_entries, None)
+        };
+        let Some((inputs, run)) = first else { return StopReason::Complete };
+        self.consider(&inputs, &run);
+        let done = vec![false; run.main_entries.len()];
+        let mut cur = Current { inputs, run, done };
+        loop {
+            if let Some(r) = self.stop_reason() {
+                return r;
+            }
+            let Some(next) = self.next_run(&mut cur) else { return StopReason::Complete };
+            cur = next;
+            self.consider(&cur.inputs, &cur.run);
+        }
+    }
+
+    /// Negate the deepest open main entry whose prefix is feasible.
+    fn next_run(&mut self, cur: &mut Current) -> Option<Current> {
+        for j in (0..cur.run.main_entries.len()).rev() {
+            let e = &cur.run.main_entries[j];
+            if cur.done[j] || !e.negatable {
+                continue;
+            }
+            cur.done[j] = true;
+            if e.bound_blocked {
+                self.stats.bound_pruned_prefixes += 1;
+                continue;
+            }
+            if self.stop_reason().is_some() {
+                return None;
+            }
+            let Some((inputs, run)) = self.solve_prefix(cur, j) else { continue };
+            if !follows_prefix(&self.pool, &cur.run.main_entries, j, &run.main_entries) {
+                self.stats.divergences += 1;
+                continue;
+            }
+            let mut done = cur.done[..=j].to_vec();
+            done.resize(run.main_entries.len(), false);
+            return Some(Current { inputs, run, done });
+        }
+        None
+    }
+
+    /// Solve main prefix `entries[..j] ∧ ¬entries[j]` under the precondition.
+    fn solve_prefix(&mut self, cur: &Current, j: usize) -> Option<(Model, RunRecord)> {
+        let neg = self.pool.not(cur.run.main_entries[j].cond);
+        let mut base: Vec<ExprId> = self.spec.hard.clone();
+        base.extend(cur.run.main_entries[..j].iter().map(|e| e.cond));
+        base.push(neg);
+        let assumptions: Vec<ExprId> = cur.run.pre_entries.iter().map(|e| e.cond).collect();
+        match self.check(&base, &assumptions, &[neg], &cur.inputs) {
+            SolveResult::Sat(model) => {
+                let inputs = merge(&cur.inputs, model);
+                let run = self.execute(&inputs);
+                if run.pre_valid() {
+                    return Some((inputs, run));
+                }
+                // The model satisfies Q, so the precondition must accept it.
+                self.stats.divergences += 1;
+                None
+            }
+            SolveResult::Unsat { core } if core.is_empty() => {
+                self.stats.infeasible_prefixes += 1;
+                None
+            }
+            SolveResult::Unsat { core } => {
+                let limit = core.iter().copied().max();
+                let found = self.find_valid(&base, Some(neg), &cur.inputs, cur.run.pre_entries.clone(), limit);
+                if found.is_none() {
+                    self.stats.infeasible_prefixes += 1;
+                }
+                found
+            }
+            SolveResult::Unknown(_) => None,
+        }
+    }
+
+    /// Search the precondition's paths under `base` for valid inputs.
+    /// `pending` is the one conjunct of `base` the current inputs violate.
+    fn find_valid(
+        &mut self,
+        base: &[ExprId],
+        pending: Option<ExprId>,
+        inputs: &Model,
+        entries: Vec<Entry>,
+        limit: Option<usize>,
+    ) -> Option<(Model, RunRecord)> {
+        let mut stack = entries;
+        let mut done = vec![false; stack.len()];
+        let mut inputs = inputs.clone();
+        let mut limit = limit.unwrap_or(stack.len().saturating_sub(1));
+        loop {
+            if self.stop_reason().is_some() {
+                return None;
+            }
+            let m = (0..stack.len().min(limit + 1)).rev().find(|&i| !done[i] && stack[i].negatable)?;
+            done[m] = true;
+            let neg = self.pool.not(stack[m].cond);
+            let mut assumptions: Vec<ExprId> = stack[..m].iter().map(|e| e.cond).collect();
+            assumptions.push(neg);
+            let mut seeds = vec![neg];
+            seeds.extend(pending);
+            match self.check(base, &assumptions, &seeds, &inputs) {
+                SolveResult::Sat(model) => {
+                    let new_inputs = merge(&inputs, model);
+                    let run = self.execute(&new_inputs);
+                    if run.pre_valid() {
+                        return Some((new_inputs, run));
+                    }
+                    let mut new_done = done[..=m].to_vec();
+                    new_done.resize(run.pre_entries.len(), false);
+                    stack = run.pre_entries;
+                    done = new_done;
+                    limit = stack.len().saturating_sub(1);
+                    inputs = new_inputs;
+                }
+                SolveResult::Unsat { core } => {
+                    if core.is_empty() {
+                        return None;
+                    }
+                    limit = if core.contains(&m) { m.saturating_sub(1) } else { core.iter().copied().max()? };
+                    if m == 0 && core.contains(&m) {
+                        return None;
+                    }
+                }
+                SolveResult::Unknown(_) => {}
+            }
+        }
+    }
+
+    /// One solver query, sliced to the constraints that share variables with
+    /// `seeds` (the rest hold under `inputs`, which the model completes).
+    fn check(&mut self, constraints: &[ExprId], assumptions: &[ExprId], seeds: &[ExprId], inputs: &Model) -> SolveResult {
+        let _ = inputs;
+        let query = Query { constraints: constraints.to_vec(), assumptions: assumptions.to_vec() };
+        let (sliced, map) = crate::slicing::slice(&self.pool, &query, seeds);
+        self.stats.solver_calls += 1;
+        match self.backend.check(&self.pool, &sliced) {
+            SolveResult::Unsat { core } => SolveResult::Unsat { core: core.into_iter().map(|i| map[i]).collect() },
+            r => r,
+        }
+    }
+
+    /// Turn a finished run into a test (validated by concrete replay).
+    fn consider(&mut self, inputs: &Model, run: &RunRecord) {
+        match &run.main_end {
+            None => {}
+            Some(End::Returned(_)) => {
+                if self.seen.contains(&run.path) {
+                    return;
+                }
+                let setup = self.setup(false);
+                match crate::testcase::build(self.m, &mut self.pool, &setup, inputs, run) {
+                    Some((test, replay)) => {
+                        self.seen.insert(run.path.clone());
+                        self.covered_lines.extend(replay.lines.iter().copied());
+                        self.covered_sides.extend(replay.sides.iter().copied());
+                        let mut test = test;
+                        test.id = self.tests.len() + 1;
+                        self.stats.feasible_paths += 1;
+                        self.tests.push(test);
+                        self.stats.tests = self.tests.len() as u64;
+                        let last = self.tests.last().expect("just pushed");
+                        self.observer.on_test(last, &self.stats);
+                    }
+                    None => self.stats.divergences += 1,
+                }
+            }
+            Some(End::BoundExceeded) => self.stats.bound_exceeded_runs += 1,
+            Some(End::Error(_) | End::StepLimit) => {
+                if self.error_paths.insert(run.path.clone()) {
+                    self.stats.error_runs += 1;
+                }
+            }
+            Some(End::AssumeFailed | End::ArrayTooShort) => {}
+        }
+    }
+}
+
+/// Whether `new` starts with `old[..j]` followed by the negation of `old[j]`.
+fn follows_prefix(pool: &ExprPool, old: &[Entry], j: usize, new: &[Entry]) -> bool {
+    if new.len() <= j {
+        return false;
+    }
+    let same = old[..j].iter().zip(&new[..j]).all(|(a, b)| a.cond == b.cond);
+    let flipped = match pool.get(new[j].cond) {
+        pathwise_expr::Expr::Not(x) => *x == old[j].cond,
+        _ => matches!(pool.get(old[j].cond), pathwise_expr::Expr::Not(x) if *x == new[j].cond),
+    };
+    same && flipped
+}
+
+/// The inputs `base` updated with the model's values.
+fn merge(base: &Model, model: Model) -> Model {
+    let mut out = base.clone();
+    out.bv.extend(model.bv);
+    out.arrays.extend(model.arrays);
+    out
 }

@@ -72,7 +72,7 @@ pub enum Outcome {
 }
 
 /// One decision on a path.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PathStep {
     /// Function containing the decision.
     pub func: String,

@@ -1,0 +1,164 @@
+//! Static facts about functions that the k-path search needs.
+//!
+//! The k limit is enforced on prefixes, not only on finished paths (seed 002,
+//! section 6): a branch side that *definitively* leads to one more iteration
+//! of a loop, or to one more nested activation of a recursive function, is
+//! not explored once the bound is reached. "Definitively" is decided here:
+//! - a side commits to another iteration of loop `L` when it is a back edge
+//!   of `L`, or when its target lies in `L` and cannot leave `L` (by an exit
+//!   edge, a `ret`, or a call to an external function, which may end the run)
+//!   without first returning to `L`'s header;
+//! - a side commits to a recursive call when every way from its target to
+//!   the function's end passes a block that calls a function of the same
+//!   call-graph cycle.
+
+use pathwise_ir::analysis::{CallGraph, LoopId, LoopInfo};
+use pathwise_ir::{Block, FuncData, FuncId, InstKind, Program, Terminator};
+use rustc_hash::FxHashMap;
+
+/// What taking one side of a branch commits the path to.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SideCommit {
+    /// Loops whose back edge the side will take before leaving them.
+    pub loops: Vec<LoopId>,
+    /// The side will call a function of the same recursive cycle.
+    pub recursion: bool,
+}
+
+/// Per-function analysis results.
+pub struct FuncInfo {
+    pub loops: LoopInfo,
+    /// For each block ending in a `br`: commitments of its then and else sides.
+    pub branch_commit: FxHashMap<Block, [SideCommit; 2]>,
+    /// The call-graph cycle of the function, if it is recursive.
+    pub recursive_scc: Option<u32>,
+}
+
+/// Analysis results for every function of a program.
+pub struct ProgramInfo {
+    pub funcs: Vec<FuncInfo>,
+    pub callgraph: CallGraph,
+}
+
+impl ProgramInfo {
+    pub fn compute(program: &Program) -> ProgramInfo {
+        let callgraph = CallGraph::compute(program);
+        let funcs = (0..program.funcs.len())
+            .map(|i| {
+                let id = FuncId(i as u32);
+                analyse_function(program, &callgraph, id)
+            })
+            .collect();
+        ProgramInfo { funcs, callgraph }
+    }
+
+    pub fn func(&self, id: FuncId) -> &FuncInfo {
+        &self.funcs[id.0 as usize]
+    }
+}
+
+fn analyse_function(program: &Program, cg: &CallGraph, id: FuncId) -> FuncInfo {
+    let f = program.func(id);
+    let loops = LoopInfo::compute(f);
+    let recursive_scc = cg.is_recursive(id).then(|| cg.scc(id));
+    let exits = exit_blocks(program, f);
+    let call_blocks: Vec<bool> = match recursive_scc {
+        Some(scc) => f
+            .blocks
+            .iter()
+            .map(|b| {
+                b.insts.iter().any(|i| match &i.kind {
+                    InstKind::Call { func, .. } => cg.scc(*func) == scc && cg.is_recursive(*func),
+                    _ => false,
+                })
+            })
+            .collect(),
+        None => vec![false; f.blocks.len()],
+    };
+    let mut branch_commit = FxHashMap::default();
+    for (bi, b) in f.blocks.iter().enumerate() {
+        let from = Block(bi as u32);
+        if let Terminator::Branch { then_block, else_block, .. } = b.term {
+            let side = |to: Block| SideCommit {
+                loops: committed_loops(f, &loops, &exits, from, to),
+                recursion: recursive_scc.is_some() && commits_to_call(f, &exits, &call_blocks, to),
+            };
+            branch_commit.insert(from, [side(then_block), side(else_block)]);
+        }
+    }
+    FuncInfo { loops, branch_commit, recursive_scc }
+}
+
+/// Blocks from which the run may leave the function: returns, unreachable
+/// ends, and calls to functions without a body (abort, exit, unknown).
+fn exit_blocks(program: &Program, f: &FuncData) -> Vec<bool> {
+    f.blocks
+        .iter()
+        .map(|b| {
+            matches!(b.term, Terminator::Return(_) | Terminator::Unreachable)
+                || b.insts.iter().any(|i| match &i.kind {
+                    InstKind::Call { func, .. } => program.func(*func).is_declaration(),
+                    _ => false,
+                })
+        })
+        .collect()
+}
+
+fn committed_loops(f: &FuncData, li: &LoopInfo, exits: &[bool], from: Block, to: Block) -> Vec<LoopId> {
+    let mut out = Vec::new();
+    for l in li.enclosing(from) {
+        if li.back_edge_loop(from, to) == Some(l) {
+            out.push(l);
+            continue;
+        }
+        let header = li.loop_(l).header;
+        if to == header || !li.contains(l, to) {
+            continue;
+        }
+        // Search the loop minus its header for a way out.
+        let mut seen = vec![false; f.blocks.len()];
+        let mut stack = vec![to];
+        let mut can_leave = false;
+        while let Some(b) = stack.pop() {
+            if std::mem::replace(&mut seen[b.index()], true) {
+                continue;
+            }
+            if exits[b.index()] {
+                can_leave = true;
+                break;
+            }
+            for s in f.block(b).term.successors() {
+                if !li.contains(l, s) {
+                    can_leave = true;
+                    break;
+                }
+                if s != header {
+                    stack.push(s);
+                }
+            }
+            if can_leave {
+                break;
+            }
+        }
+        if !can_leave {
+            out.push(l);
+        }
+    }
+    out
+}
+
+/// Whether every way from `to` out of the function passes a recursive call.
+fn commits_to_call(f: &FuncData, exits: &[bool], call_blocks: &[bool], to: Block) -> bool {
+    let mut seen = vec![false; f.blocks.len()];
+    let mut stack = vec![to];
+    while let Some(b) = stack.pop() {
+        if std::mem::replace(&mut seen[b.index()], true) || call_blocks[b.index()] {
+            continue;
+        }
+        if exits[b.index()] {
+            return false;
+        }
+        stack.extend(f.block(b).term.successors());
+    }
+    true
+}

@@ -1,0 +1,361 @@
+//! The concolic interpreter: runs one function on concrete inputs while
+//! recording the symbolic path condition.
+//!
+//! The machine is an explicit stack of frames (no Rust recursion, so deep C
+//! recursion cannot overflow the host stack). Instruction semantics live in
+//! [`crate::step`]; this module handles control flow, calls, built-ins and
+//! the k bound.
+
+use pathwise_expr::{ExprId, ExprPool};
+use pathwise_ir::{Block, FuncId, InstKind, Loc, Operand, Program, Reg, Terminator, Type};
+use rustc_hash::FxHashSet;
+
+use crate::analysis::ProgramInfo;
+use crate::memory::Memory;
+use crate::path::{End, Entry, EntryKind, Region, RuntimeError};
+use crate::suite::PathStep;
+use crate::value::{bool_of, non_const, ObjId, Value};
+
+/// Static context shared by all runs.
+pub struct Machine<'p> {
+    pub program: &'p Program,
+    pub info: &'p ProgramInfo,
+    pub k: u32,
+    pub max_steps: u64,
+}
+
+/// One activation.
+pub(crate) struct Frame {
+    pub func: FuncId,
+    pub regs: Vec<Option<Value>>,
+    pub locals: Vec<ObjId>,
+    pub block: Block,
+    pub inst: usize,
+    /// Back edges taken per loop of the function since the loop was entered.
+    pub loop_iters: Vec<u32>,
+    /// Register of the caller receiving the result.
+    pub ret_to: Option<Reg>,
+}
+
+/// Mutable state of one function execution.
+pub struct Exec<'m, 'p> {
+    pub m: &'m Machine<'p>,
+    pub pool: &'m mut ExprPool,
+    pub mem: &'m mut Memory,
+    pub region: Region,
+    /// Record symbolic entries (false for concrete replay).
+    pub symbolic: bool,
+    /// Where this execution's path-condition entries go.
+    pub entries: &'m mut Vec<Entry>,
+    /// Decisions of the function under test (Main region only).
+    pub path: Vec<PathStep>,
+    /// Lines executed (Main region).
+    pub lines: FxHashSet<(FuncId, u32)>,
+    /// Branch sides taken (Main region).
+    pub sides: FxHashSet<(FuncId, Block, bool)>,
+    /// Concrete length assigned to each input array's length variable.
+    pub input_lens: &'m dyn Fn(ExprId) -> u64,
+    pub(crate) frames: Vec<Frame>,
+    /// Memory object of each global.
+    pub globals: Vec<ObjId>,
+    steps: u64,
+    /// Highest byte offset already proved in bounds, per input object.
+    pub(crate) checked_upto: rustc_hash::FxHashMap<ObjId, u64>,
+}
+
+/// Control outcome of executing one instruction or terminator.
+pub(crate) enum Flow {
+    Continue,
+    End(End),
+}
+
+impl<'m, 'p> Exec<'m, 'p> {
+    pub fn new(
+        m: &'m Machine<'p>,
+        pool: &'m mut ExprPool,
+        mem: &'m mut Memory,
+        entries: &'m mut Vec<Entry>,
+        region: Region,
+        symbolic: bool,
+        input_lens: &'m dyn Fn(ExprId) -> u64,
+        globals: Vec<ObjId>,
+    ) -> Self {
+        Exec {
+            m,
+            pool,
+            mem,
+            region,
+            symbolic,
+            entries,
+            path: Vec::new(),
+            lines: FxHashSet::default(),
+            sides: FxHashSet::default(),
+            input_lens,
+            frames: Vec::new(),
+            globals,
+            steps: 0,
+            checked_upto: Default::default(),
+        }
+    }
+
+    /// Run `func` on `args` to completion.
+    pub fn run(&mut self, func: FuncId, args: Vec<Value>) -> End {
+        self.push_frame(func, args, None);
+        loop {
+            self.steps += 1;
+            if self.steps > self.m.max_steps {
+                return End::StepLimit;
+            }
+            let flow = self.step();
+            if let Flow::End(end) = flow {
+                return end;
+            }
+        }
+    }
+
+    pub(crate) fn frame(&self) -> &Frame {
+        self.frames.last().expect("a frame")
+    }
+
+    pub(crate) fn frame_mut(&mut self) -> &mut Frame {
+        self.frames.last_mut().expect("a frame")
+    }
+
+    fn push_frame(&mut self, func: FuncId, args: Vec<Value>, ret_to: Option<Reg>) {
+        let f = self.m.program.func(func);
+        let mut regs = vec![None; f.num_regs as usize];
+        for (p, a) in f.params.iter().zip(args) {
+            regs[p.reg.index()] = Some(a);
+        }
+        let locals = f
+            .locals
+            .iter()
+            .map(|l| self.mem.alloc(crate::memory::ObjKind::Local, l.elem, l.count))
+            .collect();
+        let nloops = self.m.info.func(func).loops.loops.len();
+        self.frames.push(Frame { func, regs, locals, block: Block(0), inst: 0, loop_iters: vec![0; nloops], ret_to });
+    }
+
+    fn step(&mut self) -> Flow {
+        let (func, block, idx) = {
+            let fr = self.frame();
+            (fr.func, fr.block, fr.inst)
+        };
+        let f = self.m.program.func(func);
+        let b = f.block(block);
+        if idx < b.insts.len() {
+            let inst = &b.insts[idx];
+            self.note_line(func, inst.loc);
+            self.frame_mut().inst += 1;
+            if let InstKind::Call { func: callee, args } = &inst.kind {
+                return self.call(*callee, args, inst.result, inst.loc);
+            }
+            match self.exec_inst(&inst.kind, inst.loc) {
+                Ok(v) => {
+                    if let (Some(r), Some(v)) = (inst.result, v) {
+                        self.frame_mut().regs[r.index()] = Some(v);
+                    }
+                    Flow::Continue
+                }
+                Err(end) => Flow::End(end),
+            }
+        } else {
+            self.note_line(func, b.term_loc);
+            self.terminator(func, block, &b.term, b.term_loc)
+        }
+    }
+
+    fn note_line(&mut self, func: FuncId, loc: Loc) {
+        if self.region == Region::Main && !loc.is_none() {
+            self.lines.insert((func, loc.line));
+        }
+    }
+
+    pub(crate) fn operand(&self, op: &Operand) -> Value {
+        match *op {
+            Operand::Reg(r) => self.frame().regs[r.index()].unwrap_or(Value::int(0)),
+            Operand::Const(Type::Ptr, v) => Value::Ptr(crate::value::Pointer { obj: None, off: v, off_sym: None }),
+            Operand::Const(_, v) => Value::int(v),
+        }
+    }
+
+    /// Record a path-condition entry (only when it is symbolic).
+    pub(crate) fn record(&mut self, cond: ExprId, kind: EntryKind, negatable: bool, bound_blocked: bool, loc: Loc) {
+        if self.symbolic && non_const(self.pool, cond).is_some() {
+            self.entries.push(Entry { cond, kind, region: self.region, negatable, bound_blocked, loc });
+        }
+    }
+
+    /// Require `cond` (an expression that holds concretely) to keep holding.
+    pub(crate) fn guard(&mut self, cond: ExprId, loc: Loc) {
+        self.record(cond, EntryKind::Guard, false, false, loc);
+    }
+
+    pub(crate) fn error(&self, message: impl Into<String>, loc: Loc) -> End {
+        End::Error(RuntimeError { message: message.into(), loc })
+    }
+
+    fn terminator(&mut self, func: FuncId, block: Block, term: &Terminator, loc: Loc) -> Flow {
+        match term {
+            Terminator::Jump(to) => self.goto(func, block, *to),
+            Terminator::Branch { cond, then_block, else_block } => {
+                let v = self.operand(cond);
+                let taken = v.conc() & 1 == 1;
+                if let Some(end) = self.decision(func, block, taken, v, loc) {
+                    return Flow::End(end);
+                }
+                let to = if taken { *then_block } else { *else_block };
+                self.goto(func, block, to)
+            }
+            Terminator::Return(op) => {
+                let v = op.as_ref().map(|o| self.operand(o));
+                let done = self.frames.pop().expect("a frame");
+                if self.frames.is_empty() {
+                    return Flow::End(End::Returned(v.map(|v| v.conc())));
+                }
+                if let (Some(r), Some(v)) = (done.ret_to, v) {
+                    self.frame_mut().regs[r.index()] = Some(v);
+                }
+                Flow::Continue
+            }
+            Terminator::Unreachable => Flow::End(self.error("reached unreachable code", loc)),
+        }
+    }
+
+    /// Record a decision; ends the run when the side taken commits to
+    /// exceeding the k bound.
+    fn decision(&mut self, func: FuncId, block: Block, taken: bool, v: Value, loc: Loc) -> Option<End> {
+        let fi = self.m.info.func(func);
+        let mut exceeds = false;
+        let mut alt_blocked = false;
+        if self.region == Region::Main {
+            let innermost = fi.loops.innermost(block);
+            let loop_iter = innermost.map(|l| {
+                let header = fi.loops.loop_(l).header;
+                (self.m.program.func(func).block(header).term_loc, self.frame().loop_iters[l.0 as usize] + 1)
+            });
+            self.path.push(PathStep { func: self.m.program.func(func).name.clone(), loc, taken, loop_iter });
+            self.sides.insert((func, block, taken));
+            if let Some(commit) = fi.branch_commit.get(&block) {
+                exceeds = self.commit_exceeds(func, &commit[usize::from(!taken)]);
+                alt_blocked = self.commit_exceeds(func, &commit[usize::from(taken)]);
+            }
+        }
+        if let Some(sym) = v.sym() {
+            let c = bool_of(self.pool, v.conc(), Some(sym));
+            let cond = if taken { c } else { self.pool.not(c) };
+            self.record(cond, EntryKind::Decision { func, block, taken }, true, alt_blocked, loc);
+        }
+        exceeds.then_some(End::BoundExceeded)
+    }
+
+    /// Whether following a side with these commitments exceeds the k bound.
+    fn commit_exceeds(&self, func: FuncId, commit: &crate::analysis::SideCommit) -> bool {
+        let k = self.m.k;
+        if commit.loops.iter().any(|l| self.frame().loop_iters[l.0 as usize] >= k) {
+            return true;
+        }
+        commit.recursion && self.scc_depth(func) > k
+    }
+
+    /// Number of active frames in the recursive cycle of `func`.
+    fn scc_depth(&self, func: FuncId) -> u32 {
+        let info = self.m.info;
+        let Some(scc) = info.func(func).recursive_scc else { return 0 };
+        self.frames.iter().filter(|fr| info.func(fr.func).recursive_scc == Some(scc)).count() as u32
+    }
+
+    /// Follow a CFG edge, maintaining loop iteration counters.
+    fn goto(&mut self, func: FuncId, from: Block, to: Block) -> Flow {
+        let loops = &self.m.info.func(func).loops;
+        if let Some(l) = loops.back_edge_loop(from, to) {
+            let k = self.m.k;
+            let main = self.region == Region::Main;
+            let it = &mut self.frame_mut().loop_iters[l.0 as usize];
+            *it += 1;
+            if main && *it > k {
+                return Flow::End(End::BoundExceeded);
+            }
+        } else {
+            // Entering a loop from outside starts its count afresh.
+            for l in loops.enclosing(to) {
+                if loops.loop_(l).header == to && !loops.contains(l, from) {
+                    self.frame_mut().loop_iters[l.0 as usize] = 0;
+                }
+            }
+        }
+        let fr = self.frame_mut();
+        fr.block = to;
+        fr.inst = 0;
+        Flow::Continue
+    }
+
+    fn call(&mut self, callee: FuncId, args: &[Operand], result: Option<Reg>, loc: Loc) -> Flow {
+        let argv: Vec<Value> = args.iter().map(|a| self.operand(a)).collect();
+        let f = self.m.program.func(callee);
+        if f.is_declaration() {
+            return match self.builtin(&f.name, &argv, loc) {
+                Ok(v) => {
+                    if let (Some(r), Some(v)) = (result, v) {
+                        self.frame_mut().regs[r.index()] = Some(v);
+                    }
+                    Flow::Continue
+                }
+                Err(end) => Flow::End(end),
+            };
+        }
+        self.push_frame(callee, argv, result);
+        if self.region == Region::Main && self.scc_depth(callee) > self.m.k + 1 {
+            return Flow::End(End::BoundExceeded);
+        }
+        Flow::Continue
+    }
+
+    /// Models of functions without a body.
+    fn builtin(&mut self, name: &str, args: &[Value], loc: Loc) -> Result<Option<Value>, End> {
+        match name {
+            "pathwise_assume" => {
+                let c = args.first().copied().unwrap_or(Value::int(1));
+                let w = 32;
+                let e = crate::value::bv_of(self.pool, c.conc(), c.sym(), w);
+                let zero = self.pool.bv_const(w, 0);
+                let is_zero = self.pool.eq(e, zero);
+                let cond = self.pool.not(is_zero);
+                self.assume(cond, c.conc() & 0xffff_ffff != 0, loc)?;
+                Ok(None)
+            }
+            "pathwise_array_len" => {
+                let p = args.first().map(|v| v.as_ptr()).unwrap_or(crate::value::Pointer::NULL);
+                let n = args.get(1).copied().unwrap_or(Value::int(0));
+                let input = p.obj.and_then(|o| self.mem.object(o).input);
+                let (Some(inp), 0, None) = (input, p.off, p.off_sym) else {
+                    return Err(self.error("pathwise_array_len: the first argument must be an input array parameter", loc));
+                };
+                let n_e = crate::value::bv_of(self.pool, n.conc(), n.sym(), 64);
+                let cond = self.pool.eq(inp.len, n_e);
+                let holds = (self.input_lens)(inp.len) == n.conc();
+                self.assume(cond, holds, loc)?;
+                Ok(None)
+            }
+            "abort" => Err(self.error("abort() called", loc)),
+            "exit" | "_exit" => {
+                let code = args.first().map_or(0, |v| v.conc() as u32 as i32);
+                Err(self.error(format!("exit({code}) called"), loc))
+            }
+            "__assert_fail" => Err(self.error("assertion failed", loc)),
+            _ => Err(self.error(format!("call to external function `{name}` without a model"), loc)),
+        }
+    }
+
+    /// An assumption: records it and ends the run when it is false.
+    fn assume(&mut self, cond: ExprId, holds: bool, loc: Loc) -> Result<(), End> {
+        if holds {
+            self.record(cond, EntryKind::Assume, false, false, loc);
+            Ok(())
+        } else {
+            let neg = self.pool.not(cond);
+            self.record(neg, EntryKind::Assume, true, false, loc);
+            Err(End::AssumeFailed)
+        }
+    }
+}

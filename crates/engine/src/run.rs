@@ -1,0 +1,218 @@
+//! One concolic run: the precondition (if any) and then the function under
+//! test, each on a fresh memory built from the same inputs.
+//!
+//! The precondition runs on its own copy of the inputs because the emitted
+//! test never calls it: whatever it writes must not reach the function.
+
+use pathwise_expr::{ArrayValue, ExprId, ExprPool, Model, Sort};
+use pathwise_ir::{FuncId, Program, Shape, Type};
+use rustc_hash::FxHashSet;
+
+use crate::exec::{Exec, Machine};
+use crate::memory::{InputArray, Memory, ObjKind};
+use crate::path::{End, Entry, EntryKind, Region};
+use crate::suite::PathStep;
+use crate::value::{ObjId, Pointer, Value};
+
+/// The symbolic input of one parameter.
+#[derive(Clone, Copy, Debug)]
+pub enum ParamInput {
+    Scalar { var: ExprId, ty: Type },
+    Array { input: InputArray, elem: Type },
+}
+
+/// The inputs of the function under test, as solver variables.
+pub struct InputSpec {
+    pub params: Vec<ParamInput>,
+    /// Constraints every input satisfies (array lengths bounded, `_Bool` 0/1).
+    pub hard: Vec<ExprId>,
+}
+
+impl InputSpec {
+    /// Create the variables of `func`'s parameters. Unsupported parameter
+    /// kinds are reported by the caller before this is called.
+    pub fn new(pool: &mut ExprPool, program: &Program, func: FuncId, max_array_len: u32) -> InputSpec {
+        let f = program.func(func);
+        let mut hard = Vec::new();
+        let params = f
+            .params
+            .iter()
+            .map(|p| match p.src.shape {
+                Shape::Pointer => {
+                    let elem = p.src.scalar.ty;
+                    let w = elem.bits();
+                    let array = pool.var(&p.src.name, Sort::Array { index: 64, elem: w });
+                    let len = pool.var(&format!("{}.len", p.src.name), Sort::Bv(64));
+                    let max = pool.bv_const(64, max_array_len as u64);
+                    hard.push(pool.cmp(pathwise_expr::BvCmp::Ule, len, max));
+                    ParamInput::Array { input: InputArray { array, len }, elem }
+                }
+                _ => {
+                    let var = pool.var(&p.src.name, Sort::Bv(p.ty.bits()));
+                    if p.src.c_scalar == "_Bool" {
+                        let one = pool.bv_const(p.ty.bits(), 1);
+                        hard.push(pool.cmp(pathwise_expr::BvCmp::Ule, var, one));
+                    }
+                    ParamInput::Scalar { var, ty: p.ty }
+                }
+            })
+            .collect();
+        InputSpec { params, hard }
+    }
+
+    /// The concrete length of an input array under `inputs`.
+    pub fn len_of(inputs: &Model, len_var: ExprId, max: u32) -> u64 {
+        inputs.bv.get(&len_var).copied().unwrap_or(0).min(max as u64)
+    }
+}
+
+/// Everything one run observed.
+pub struct RunRecord {
+    pub pre_entries: Vec<Entry>,
+    pub main_entries: Vec<Entry>,
+    /// How the precondition ended (`None` without a precondition).
+    pub pre_end: Option<End>,
+    /// How the function under test ended (`None` if the precondition rejected the inputs).
+    pub main_end: Option<End>,
+    pub path: Vec<PathStep>,
+    pub lines: FxHashSet<(FuncId, u32)>,
+    pub sides: FxHashSet<(FuncId, pathwise_ir::Block, bool)>,
+    /// Final contents of each pointer parameter's array.
+    pub array_outputs: Vec<Option<Vec<u64>>>,
+    /// Final contents of each global.
+    pub global_outputs: Vec<Vec<u64>>,
+    /// Elements of each input array touched by either execution.
+    pub touched_len: Vec<u64>,
+}
+
+impl RunRecord {
+    /// Whether the precondition accepted the inputs.
+    pub fn pre_valid(&self) -> bool {
+        self.main_end.is_some()
+    }
+
+    /// A normal return within the bound: the run is a test.
+    pub fn is_test(&self) -> bool {
+        matches!(self.main_end, Some(End::Returned(_)))
+    }
+
+    /// Whether an input array's length variable is constrained by anything
+    /// other than the bounds checks of its own accesses.
+    pub fn len_is_tied(&self, pool: &ExprPool, len_var: ExprId) -> bool {
+        let roots: Vec<ExprId> = self
+            .pre_entries
+            .iter()
+            .chain(&self.main_entries)
+            .filter(|e| !matches!(e.kind, EntryKind::InBounds { .. }))
+            .map(|e| e.cond)
+            .collect();
+        pool.vars_of(&roots).contains(&len_var)
+    }
+}
+
+/// Parameters of one run.
+pub struct RunSetup<'a> {
+    pub main: FuncId,
+    pub pre: Option<FuncId>,
+    pub spec: &'a InputSpec,
+    pub max_array_len: u32,
+    /// Record the symbolic path condition (false: concrete replay).
+    pub symbolic: bool,
+}
+
+/// Execute the precondition and the function under test on `inputs`.
+pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inputs: &Model) -> RunRecord {
+    let max = setup.max_array_len;
+    let lens = |v: ExprId| inputs.bv.get(&v).copied().unwrap_or(0);
+    let mut rec = RunRecord {
+        pre_entries: Vec::new(),
+        main_entries: Vec::new(),
+        pre_end: None,
+        main_end: None,
+        path: Vec::new(),
+        lines: FxHashSet::default(),
+        sides: FxHashSet::default(),
+        array_outputs: Vec::new(),
+        global_outputs: Vec::new(),
+        touched_len: vec![0; setup.spec.params.len()],
+    };
+    if let Some(pre) = setup.pre {
+        let mut mem = Memory::new();
+        let (globals, args, objs) = build_memory(m.program, &mut mem, setup.spec, inputs, max);
+        let mut exec = Exec::new(m, pool, &mut mem, &mut rec.pre_entries, Region::Pre, setup.symbolic, &lens, globals);
+        let end = exec.run(pre, args);
+        note_touched(&mem, &objs, &mut rec.touched_len);
+        let ret_bits = m.program.func(pre).ret.map_or(u64::MAX, |t| t.mask());
+        let valid = matches!(end, End::Returned(Some(v)) if v & ret_bits != 0);
+        rec.pre_end = Some(end);
+        if !valid {
+            return rec;
+        }
+    }
+    let mut mem = Memory::new();
+    let (globals, args, objs) = build_memory(m.program, &mut mem, setup.spec, inputs, max);
+    let mut exec =
+        Exec::new(m, pool, &mut mem, &mut rec.main_entries, Region::Main, setup.symbolic, &lens, globals.clone());
+    let end = exec.run(setup.main, args);
+    rec.path = std::mem::take(&mut exec.path);
+    rec.lines = std::mem::take(&mut exec.lines);
+    rec.sides = std::mem::take(&mut exec.sides);
+    drop(exec);
+    note_touched(&mem, &objs, &mut rec.touched_len);
+    rec.array_outputs = objs.iter().map(|o| o.map(|id| mem.concrete_contents(id))).collect();
+    rec.global_outputs = globals.iter().map(|&g| mem.concrete_contents(g)).collect();
+    rec.main_end = Some(end);
+    rec
+}
+
+/// Allocate globals and input arrays; return (global objects, arguments,
+/// input object per parameter).
+fn build_memory(
+    program: &Program,
+    mem: &mut Memory,
+    spec: &InputSpec,
+    inputs: &Model,
+    max: u32,
+) -> (Vec<ObjId>, Vec<Value>, Vec<Option<ObjId>>) {
+    let globals = program
+        .globals
+        .iter()
+        .map(|g| {
+            let id = mem.alloc(ObjKind::Global, g.elem, g.count);
+            for (i, &v) in g.init.iter().enumerate() {
+                mem.init_cell(id, i as u64, Value::int(v));
+            }
+            id
+        })
+        .collect();
+    let mut args = Vec::new();
+    let mut objs = Vec::new();
+    for (i, p) in spec.params.iter().enumerate() {
+        match *p {
+            ParamInput::Scalar { var, ty } => {
+                let conc = inputs.bv.get(&var).copied().unwrap_or(0) & ty.mask();
+                args.push(Value::Int { conc, sym: Some(var) });
+                objs.push(None);
+            }
+            ParamInput::Array { input, elem } => {
+                let count = InputSpec::len_of(inputs, input.len, max);
+                let init = inputs.arrays.get(&input.array).cloned().unwrap_or_else(ArrayValue::default);
+                let id = mem.alloc_input(i, elem, count, init, input);
+                args.push(Value::Ptr(Pointer { obj: Some(id), off: 0, off_sym: None }));
+                objs.push(Some(id));
+            }
+        }
+    }
+    (globals, args, objs)
+}
+
+fn note_touched(mem: &Memory, objs: &[Option<ObjId>], touched: &mut [u64]) {
+    for (i, o) in objs.iter().enumerate() {
+        if let Some(id) = o {
+            let obj = mem.object(*id);
+            if let Some(b) = obj.max_accessed {
+                touched[i] = touched[i].max(b / obj.elem.bytes() + 1);
+            }
+        }
+    }
+}

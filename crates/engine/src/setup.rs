@@ -1,0 +1,211 @@
+//! Checks before a run (the function and precondition exist and have
+//! supported signatures, every external function has a model) and assembly
+//! of the final [`TestSuite`].
+
+use pathwise_ir::{FuncId, InstKind, Program, Shape, Type};
+use rustc_hash::FxHashSet;
+
+use crate::analysis::ProgramInfo;
+use crate::config::Config;
+use crate::suite::{Coverage, FunctionCoverage, GlobalInfo, Stats, StopReason, TestCase, TestSuite};
+
+/// Errors that prevent a run from starting.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EngineError {
+    pub message: String,
+}
+
+impl std::fmt::Display for EngineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+fn err<T>(message: String) -> Result<T, EngineError> {
+    Err(EngineError { message })
+}
+
+/// Receives progress during a run and may ask it to stop early.
+pub trait Observer {
+    /// Called after each new test is validated.
+    fn on_test(&mut self, _test: &TestCase, _stats: &Stats) {}
+    /// Polled between runs: `true` stops the search (result: `Interrupted`).
+    fn should_stop(&mut self) -> bool {
+        false
+    }
+}
+
+/// An observer that does nothing.
+pub struct NoObserver;
+
+impl Observer for NoObserver {}
+
+/// Functions without a body that the engine models.
+pub const BUILTINS: &[&str] = &["pathwise_assume", "pathwise_array_len", "abort", "exit", "_exit", "__assert_fail"];
+
+/// Validate the configuration against the program; returns (main, pre).
+pub fn check(program: &Program, config: &Config) -> Result<(FuncId, Option<FuncId>), EngineError> {
+    if config.k == 0 {
+        return err("k must be at least 1".into());
+    }
+    let main = find_defined(program, &config.function, "function")?;
+    let f = program.func(main);
+    for p in &f.params {
+        let ok = match p.src.shape {
+            Shape::Scalar => p.ty.is_int(),
+            Shape::Pointer => p.src.scalar.ty.is_int(),
+            Shape::Array(_) => false,
+        };
+        if !ok {
+            return err(format!(
+                "{}: parameter `{}` of `{}` has a type that is not supported as an input yet (integers and pointers to integers are)",
+                program.describe_loc(f.loc),
+                p.src.name,
+                f.name
+            ));
+        }
+    }
+    let pre = match &config.precondition {
+        None => None,
+        Some(name) => {
+            let id = find_defined(program, name, "precondition")?;
+            let pf = program.func(id);
+            let same = pf.params.len() == f.params.len()
+                && pf.params.iter().zip(&f.params).all(|(a, b)| a.ty == b.ty && a.src.shape == b.src.shape);
+            if !same || pf.ret.map_or(true, |t| t == Type::Ptr) {
+                return err(format!(
+                    "{}: precondition `{name}` must take the same parameters as `{}` and return an integer",
+                    program.describe_loc(pf.loc),
+                    f.name
+                ));
+            }
+            Some(id)
+        }
+    };
+    check_externals(program, main)?;
+    if let Some(p) = pre {
+        check_externals(program, p)?;
+    }
+    Ok((main, pre))
+}
+
+fn find_defined(program: &Program, name: &str, what: &str) -> Result<FuncId, EngineError> {
+    match program.func_by_name(name) {
+        Some(id) if !program.func(id).is_declaration() => Ok(id),
+        Some(id) => err(format!(
+            "{}: {what} `{name}` is declared but has no body in this file",
+            program.describe_loc(program.func(id).loc)
+        )),
+        None => {
+            let defined: Vec<&str> =
+                program.funcs.iter().filter(|f| !f.is_declaration()).map(|f| f.name.as_str()).collect();
+            err(format!("{what} `{name}` not found; the file defines: {}", defined.join(", ")))
+        }
+    }
+}
+
+/// Every reachable call to a function without a body must have a model.
+fn check_externals(program: &Program, root: FuncId) -> Result<(), EngineError> {
+    let mut seen = FxHashSet::default();
+    let mut stack = vec![root];
+    while let Some(fid) = stack.pop() {
+        if !seen.insert(fid) {
+            continue;
+        }
+        for b in &program.func(fid).blocks {
+            for inst in &b.insts {
+                if let InstKind::Call { func, .. } = &inst.kind {
+                    let callee = program.func(*func);
+                    if callee.is_declaration() && !BUILTINS.contains(&callee.name.as_str()) {
+                        return err(format!(
+                            "{}: call to `{}`, which has no body and no built-in model",
+                            program.describe_loc(inst.loc),
+                            callee.name
+                        ));
+                    }
+                    stack.push(*func);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Build the suite from the search results.
+#[allow(clippy::too_many_arguments)]
+pub fn assemble(
+    program: &Program,
+    info: &ProgramInfo,
+    config: &Config,
+    main: FuncId,
+    tests: Vec<TestCase>,
+    stats: Stats,
+    stop: StopReason,
+    lines: &FxHashSet<(FuncId, u32)>,
+    sides: &FxHashSet<(FuncId, pathwise_ir::Block, bool)>,
+) -> TestSuite {
+    let f = program.func(main);
+    let globals = program
+        .globals
+        .iter()
+        .filter(|g| !g.is_const)
+        .filter_map(|g| {
+            let src = g.src.clone()?;
+            let mut init: Vec<i128> = (0..g.count)
+                .map(|i| src.scalar.to_i128(g.init.get(i as usize).copied().unwrap_or(0)))
+                .collect();
+            init.truncate(g.count as usize);
+            Some(GlobalInfo { src, init })
+        })
+        .collect();
+    let functions = info
+        .callgraph
+        .reachable_from(main)
+        .into_iter()
+        .filter(|&id| !program.func(id).is_declaration())
+        .map(|id| function_coverage(program, id, lines, sides))
+        .collect();
+    TestSuite {
+        function: f.name.clone(),
+        precondition: config.precondition.clone(),
+        k: config.k,
+        params: f.params.iter().map(|p| p.src.clone()).collect(),
+        ret: f.ret_src.clone(),
+        globals,
+        files: program.files.clone(),
+        tests,
+        stats,
+        coverage: Coverage { functions },
+        stop,
+    }
+}
+
+fn function_coverage(
+    program: &Program,
+    id: FuncId,
+    lines: &FxHashSet<(FuncId, u32)>,
+    sides: &FxHashSet<(FuncId, pathwise_ir::Block, bool)>,
+) -> FunctionCoverage {
+    let f = program.func(id);
+    let mut all: Vec<u32> = f
+        .blocks
+        .iter()
+        .flat_map(|b| b.insts.iter().map(|i| i.loc).chain(std::iter::once(b.term_loc)))
+        .filter(|l| !l.is_none() && l.file == f.loc.file)
+        .map(|l| l.line)
+        .collect();
+    all.sort_unstable();
+    all.dedup();
+    let covered: Vec<u32> = all.iter().copied().filter(|l| lines.contains(&(id, *l))).collect();
+    let decisions = f.blocks.iter().filter(|b| matches!(b.term, pathwise_ir::Terminator::Branch { .. })).count();
+    let branches_covered = sides.iter().filter(|(fid, _, _)| *fid == id).count() as u64;
+    FunctionCoverage {
+        name: f.name.clone(),
+        lines: all,
+        lines_covered: covered,
+        branches: 2 * decisions as u64,
+        branches_covered,
+    }
+}

@@ -1,0 +1,93 @@
+//! Building a test from a run: size free input arrays to what the path
+//! touched, then replay the inputs concretely and keep the test only if the
+//! replay follows the same path and returns normally.
+
+use pathwise_expr::{ExprPool, Model};
+
+use crate::exec::Machine;
+use crate::run::{run_once, ParamInput, RunRecord, RunSetup};
+use crate::suite::{InputValue, Outcome, TestCase};
+
+/// The test for `run` and its replay record, or `None` if replay diverged.
+pub fn build(
+    m: &Machine<'_>,
+    pool: &mut ExprPool,
+    setup: &RunSetup<'_>,
+    inputs: &Model,
+    run: &RunRecord,
+) -> Option<(TestCase, RunRecord)> {
+    let shrunk = shrink(pool, setup, inputs, run);
+    for candidate in [&shrunk, inputs] {
+        let replay = run_once(m, pool, setup, candidate);
+        if replay.is_test() && replay.path == run.path {
+            return Some((to_test(m, setup, candidate, &replay), replay));
+        }
+    }
+    None
+}
+
+/// Give every input array whose length nothing else constrains exactly the
+/// elements the path touched (PathCrawler: dimensions as low as possible).
+fn shrink(pool: &ExprPool, setup: &RunSetup<'_>, inputs: &Model, run: &RunRecord) -> Model {
+    let mut out = inputs.clone();
+    for (i, p) in setup.spec.params.iter().enumerate() {
+        if let ParamInput::Array { input, .. } = p {
+            if !run.len_is_tied(pool, input.len) {
+                out.bv.insert(input.len, run.touched_len[i]);
+            }
+        }
+    }
+    out
+}
+
+fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRecord) -> TestCase {
+    let f = m.program.func(setup.main);
+    let inputs_v = setup
+        .spec
+        .params
+        .iter()
+        .zip(&f.params)
+        .map(|(p, fp)| match *p {
+            ParamInput::Scalar { var, ty } => {
+                InputValue::Scalar(fp.src.scalar.to_i128(inputs.bv.get(&var).copied().unwrap_or(0) & ty.mask()))
+            }
+            ParamInput::Array { input, elem } => {
+                let n = crate::run::InputSpec::len_of(inputs, input.len, setup.max_array_len);
+                let arr = inputs.arrays.get(&input.array);
+                InputValue::Array(
+                    (0..n).map(|i| fp.src.scalar.to_i128(arr.map_or(0, |a| a.get(i * elem.bytes())))).collect(),
+                )
+            }
+        })
+        .collect();
+    let ret = match replay.main_end {
+        Some(crate::path::End::Returned(Some(v))) => f.ret_src.as_ref().map(|s| s.scalar.to_i128(v)),
+        _ => None,
+    };
+    let array_outputs = replay
+        .array_outputs
+        .iter()
+        .zip(&f.params)
+        .map(|(o, fp)| o.as_ref().map(|v| v.iter().map(|&x| fp.src.scalar.to_i128(x)).collect()))
+        .collect();
+    let global_outputs = m
+        .program
+        .globals
+        .iter()
+        .zip(&replay.global_outputs)
+        .filter(|(g, _)| !g.is_const && g.src.is_some())
+        .map(|(g, vals)| {
+            let s = g.src.as_ref().expect("filtered").scalar;
+            vals.iter().map(|&x| s.to_i128(x)).collect()
+        })
+        .collect();
+    TestCase {
+        id: 0,
+        inputs: inputs_v,
+        outcome: Outcome::Returned,
+        ret,
+        array_outputs,
+        global_outputs,
+        path: replay.path.clone(),
+    }
+}

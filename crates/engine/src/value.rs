@@ -1,0 +1,104 @@
+//! Runtime values: concrete bits with an optional symbolic shadow.
+//!
+//! A value is concrete first (the execution always follows concrete inputs)
+//! and carries a symbolic expression only when it depends on an input. `i1`
+//! values carry boolean-sorted expressions; wider integers carry bit-vectors.
+
+use pathwise_expr::{Expr, ExprId, ExprPool, Sort};
+
+/// Index of a memory object in the current run's [`crate::memory::Memory`].
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct ObjId(pub u32);
+
+/// A pointer: an object (or none, for null) and a byte offset into it.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Pointer {
+    pub obj: Option<ObjId>,
+    /// Concrete byte offset (two's complement).
+    pub off: u64,
+    /// Symbolic byte offset (64-bit), when the offset depends on inputs.
+    pub off_sym: Option<ExprId>,
+}
+
+impl Pointer {
+    pub const NULL: Pointer = Pointer { obj: None, off: 0, off_sym: None };
+}
+
+/// A register or memory cell value.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Value {
+    Int { conc: u64, sym: Option<ExprId> },
+    Ptr(Pointer),
+}
+
+impl Value {
+    pub fn int(conc: u64) -> Value {
+        Value::Int { conc, sym: None }
+    }
+
+    /// The concrete integer bits (pointers: their offset; callers check types).
+    pub fn conc(&self) -> u64 {
+        match *self {
+            Value::Int { conc, .. } => conc,
+            Value::Ptr(p) => p.off,
+        }
+    }
+
+    pub fn sym(&self) -> Option<ExprId> {
+        match *self {
+            Value::Int { sym, .. } => sym,
+            Value::Ptr(p) => p.off_sym,
+        }
+    }
+
+    pub fn as_ptr(&self) -> Pointer {
+        match *self {
+            Value::Ptr(p) => p,
+            // Only the constant 0 converts to a pointer (the front end enforces it).
+            Value::Int { conc, .. } => Pointer { obj: None, off: conc, off_sym: None },
+        }
+    }
+}
+
+/// The expression of an integer value as a bit-vector of `width` bits
+/// (a constant when the value is concrete).
+pub fn bv_of(pool: &mut ExprPool, conc: u64, sym: Option<ExprId>, width: u32) -> ExprId {
+    match sym {
+        None => pool.bv_const(width, conc),
+        Some(e) => match pool.sort(e) {
+            Sort::Bool => {
+                let one = pool.bv_const(1, 1);
+                let zero = pool.bv_const(1, 0);
+                let b = pool.ite(e, one, zero);
+                if width == 1 {
+                    b
+                } else {
+                    pool.zext(b, width)
+                }
+            }
+            _ => e,
+        },
+    }
+}
+
+/// The expression of an `i1` value as a boolean.
+pub fn bool_of(pool: &mut ExprPool, conc: u64, sym: Option<ExprId>) -> ExprId {
+    match sym {
+        None => pool.bool_const(conc & 1 == 1),
+        Some(e) => match pool.sort(e) {
+            Sort::Bool => e,
+            _ => {
+                let one = pool.bv_const(pool.width(e), 1);
+                pool.eq(e, one)
+            }
+        },
+    }
+}
+
+/// `Some(e)` unless `e` is a constant (so concrete values stay unshadowed).
+pub fn non_const(pool: &ExprPool, e: ExprId) -> Option<ExprId> {
+    match pool.get(e) {
+        Expr::BvConst { .. } | Expr::BoolConst(_) => None,
+        _ => Some(e),
+    }
+}
