@@ -23,7 +23,6 @@ pub mod path;
 pub mod run;
 pub mod search;
 pub mod setup;
-pub mod slicing;
 pub mod step;
 pub mod suite;
 pub mod testcase;

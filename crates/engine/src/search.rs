@@ -18,6 +18,8 @@
 
 use std::time::Instant;
 
+use pathwise_expr::cache::CachingSolver;
+use pathwise_expr::slice::Slicer;
 use pathwise_expr::{ExprId, ExprPool, Model, Query, SolveResult, SolverBackend};
 use pathwise_ir::{FuncId, Program};
 use rustc_hash::FxHashSet;
@@ -51,7 +53,8 @@ pub fn generate(
         main,
         pre,
         config,
-        backend,
+        solver: CachingSolver::new(DynBackend(backend)),
+        slicer: Slicer::new(),
         observer,
         start,
         stats: Stats::default(),
@@ -62,7 +65,9 @@ pub fn generate(
         covered_sides: FxHashSet::default(),
     };
     let stop = search.explore();
-    let Search { mut stats, tests, covered_lines, covered_sides, .. } = search;
+    let Search { mut stats, tests, covered_lines, covered_sides, solver, .. } = search;
+    stats.solver_calls = solver.stats().backend_calls;
+    stats.solver_cache_hits = solver.stats().cache_hits;
     stats.tests = tests.len() as u64;
     stats.elapsed_ms = start.elapsed().as_millis() as u64;
     Ok(crate::setup::assemble(program, &info, config, main, tests, stats, stop, &covered_lines, &covered_sides))
@@ -75,7 +80,8 @@ pub(crate) struct Search<'a, 'p> {
     main: FuncId,
     pre: Option<FuncId>,
     config: &'a Config,
-    backend: &'a mut dyn SolverBackend,
+    solver: CachingSolver<DynBackend<'a>>,
+    slicer: Slicer,
     observer: &'a mut dyn Observer,
     start: Instant,
     stats: Stats,
@@ -264,9 +270,8 @@ impl<'a> Search<'a, '_> {
     fn check(&mut self, constraints: &[ExprId], assumptions: &[ExprId], seeds: &[ExprId], inputs: &Model) -> SolveResult {
         let _ = inputs;
         let query = Query { constraints: constraints.to_vec(), assumptions: assumptions.to_vec() };
-        let (sliced, map) = crate::slicing::slice(&self.pool, &query, seeds);
-        self.stats.solver_calls += 1;
-        match self.backend.check(&self.pool, &sliced) {
+        let (sliced, map) = self.slicer.slice(&self.pool, &query, seeds);
+        match self.solver.check(&self.pool, &sliced) {
             SolveResult::Unsat { core } => SolveResult::Unsat { core: core.into_iter().map(|i| map[i]).collect() },
             r => r,
         }
@@ -305,6 +310,15 @@ impl<'a> Search<'a, '_> {
             }
             Some(End::AssumeFailed | End::ArrayTooShort) => {}
         }
+    }
+}
+
+/// Lets the caching layer wrap whatever backend the caller provides.
+struct DynBackend<'a>(&'a mut dyn SolverBackend);
+
+impl SolverBackend for DynBackend<'_> {
+    fn check(&mut self, pool: &ExprPool, query: &Query) -> SolveResult {
+        self.0.check(pool, query)
     }
 }
 

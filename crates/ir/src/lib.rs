@@ -15,11 +15,25 @@
 //!   spelling of types, signedness of inputs) are kept as [`SrcVar`] metadata.
 //! - Analyses (CFG, loops, post-dominators, call graph) are side tables computed
 //!   from a function, never cached inside it.
+//!
+//! Around the data structures: [`printer`] and [`parser`] convert to and from
+//! a text form that round-trips exactly, [`verifier`] checks well-formedness,
+//! [`analysis`] computes the CFG side tables and [`visit`] answers operand
+//! and result-type queries on instructions.
 
+pub mod analysis;
 pub mod entities;
+pub mod parser;
+pub mod printer;
 pub mod program;
 pub mod types;
+pub mod verifier;
+pub mod visit;
 
+pub use analysis::{CallGraph, Dominators, Loop, LoopId, LoopInfo, PostDominators};
 pub use entities::{Block, Local, Reg};
+pub use parser::{parse_program, ParseError};
+pub use printer::print_function;
 pub use program::*;
 pub use types::{IntTy, Type};
+pub use verifier::{reg_types, reg_types_in, verify, VerifierError};

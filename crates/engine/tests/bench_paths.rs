@@ -1,0 +1,103 @@
+//! Exact path counts on the seed documents' examples (tests/bench, copied
+//! verbatim from shared/bench). Each figure is justified next to its test.
+
+mod common;
+
+use common::*;
+use pathwise_engine::suite::InputValue;
+
+fn merge_suite(k: u32) -> pathwise_engine::suite::TestSuite {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/merge.c");
+    let program = compile(&path);
+    let suite = generate(&program, &config("Merge", Some("merge_valid"), k));
+    check_sound(&suite);
+    suite
+}
+
+/// Seed 002: Merge has exactly 1 + k * 2^(k+1) feasible k-paths.
+#[test]
+fn merge_k_paths_match_the_paper() {
+    for k in 1..=3u32 {
+        let suite = merge_suite(k);
+        assert_eq!(suite.tests.len() as u64, 1 + k as u64 * (1 << (k + 1)), "k = {k}");
+    }
+}
+
+/// Every Merge test satisfies the precondition and has the minimal arrays:
+/// t1, t2 and t3 hold exactly l1, l2 and l1 + l2 elements, sorted, in range,
+/// and the output t3 is the sorted merge.
+#[test]
+fn merge_tests_respect_the_precondition() {
+    let suite = merge_suite(2);
+    for t in &suite.tests {
+        let [InputValue::Array(t1), InputValue::Array(t2), InputValue::Array(t3), InputValue::Scalar(l1), InputValue::Scalar(l2)] =
+            &t.inputs[..]
+        else {
+            panic!("unexpected inputs {:?}", t.inputs)
+        };
+        assert_eq!(t1.len() as i128, *l1);
+        assert_eq!(t2.len() as i128, *l2);
+        assert_eq!(t3.len() as i128, l1 + l2);
+        for a in [t1, t2] {
+            assert!(a.windows(2).all(|w| w[0] <= w[1]), "unsorted input {a:?}");
+            assert!(a.iter().all(|v| (-100..=100).contains(v)));
+        }
+        let mut expect: Vec<i128> = t1.iter().chain(t2).copied().collect();
+        expect.sort();
+        assert_eq!(t.array_outputs[2].as_ref().unwrap(), &expect);
+    }
+    // The first test is the paper's: both arrays empty.
+    assert_eq!(suite.tests[0].inputs[3], InputValue::Scalar(0));
+    assert_eq!(suite.tests[0].inputs[4], InputValue::Scalar(0));
+}
+
+/// Seed 004, section 3.1: sum6 has 3^6 feasible paths.
+#[test]
+fn sum6_has_729_paths() {
+    let program = compile(&bench("summaries.c"));
+    let suite = generate(&program, &config("sum6", None, 2));
+    check_sound(&suite);
+    assert_eq!(suite.tests.len(), 729);
+    // Exactly the tests with s == 7 return 1.
+    let ones = suite.tests.iter().filter(|t| t.ret == Some(1)).count();
+    assert!(ones > 0);
+}
+
+/// Seed 001, section 6: foo has 2 feasible paths; bar, which calls foo with
+/// b = 1, has 1.
+#[test]
+fn foo_and_bar() {
+    let program = compile(&bench("foo_bar.c"));
+    let foo = generate(&program, &config("foo", None, 2));
+    check_sound(&foo);
+    assert_eq!(foo.tests.len(), 2);
+    let bar = generate(&program, &config("bar", None, 2));
+    check_sound(&bar);
+    assert_eq!(bar.tests.len(), 1);
+    assert_eq!(bar.tests[0].path.len(), 1, "bar's only decision is foo's b > 0");
+}
+
+/// recursive.c at k = 2 (no precondition; arrays sized by the path).
+///
+/// - sorted_insert: the loop runs m = 0, 1, 2 times and exits either because
+///   i reaches 0 (n = m) or because a[i-1] <= x (n > m): 2 (k + 1) = 6.
+/// - binary_search: from the loop head, exit, or an iteration that returns
+///   (found) or continues left or right: f(0) = 1, f(d) = 2 + 2 f(d-1), so
+///   f(2) = 10 (every exit is feasible for some n).
+/// - dutch_flag: exit or one of three cases per iteration:
+///   f(0) = 1, f(d) = 1 + 3 f(d-1), so f(2) = 13.
+/// - quicksort: partition's loop runs hi - lo times, so segments have at most
+///   3 elements; lo >= hi: 1 path; 2 elements: 2 (one comparison, then two
+///   trivial calls); 3 elements: 4 comparison outcomes, of which FF and TT
+///   leave a 2-element segment (2 paths each) and TF, FT two singletons:
+///   6; in all 1 + 2 + 6 = 9, with at most 2 activations nested below the
+///   first one.
+#[test]
+fn recursive_programs_at_k2() {
+    let program = compile(&bench("recursive.c"));
+    for (func, expected) in [("sorted_insert", 6), ("binary_search", 10), ("dutch_flag", 13), ("quicksort", 9)] {
+        let suite = generate(&program, &config(func, None, 2));
+        check_sound(&suite);
+        assert_eq!(suite.tests.len(), expected, "{func}");
+    }
+}

@@ -1,0 +1,18 @@
+//! CFG side tables used by the engine: dominators, natural loops,
+//! post-dominators and the call graph.
+//!
+//! Each table is computed from a function (or program) on demand and never
+//! stored inside it. All analyses accept unverified IR without panicking:
+//! branch targets that do not exist are ignored, unreachable blocks belong to
+//! no loop, and blocks that cannot reach an exit are post-dominated only by
+//! themselves.
+
+mod callgraph;
+mod cfg;
+mod loops;
+mod postdom;
+
+pub use callgraph::CallGraph;
+pub use cfg::{predecessors, reverse_postorder, successors, Dominators};
+pub use loops::{Loop, LoopId, LoopInfo};
+pub use postdom::PostDominators;

@@ -1,0 +1,356 @@
+//! The textual form of the IR (printing side; see [`crate::parser`] for the
+//! reverse direction).
+//!
+//! The syntax is line-oriented and fully explicit: everything in a
+//! [`Program`] appears in the text, so `parse_program(&p.to_string()) == p`
+//! for every program, including invalid ones (dangling references, unmasked
+//! constants, duplicated names). A complete example:
+//!
+//! ```text
+//! file 0 "merge.c"
+//!
+//! global @g: i32 x 10 = [1, -2, 3] const src("g", "int", i32 signed, array 10)
+//!
+//! declare @abort() -> void
+//!
+//! func @max(%0: i32 src("a", "int", i32 signed, scalar), %1: i32) -> i32 static num_regs 4 @ 0:3:5 {
+//!   local $0 "r": i32 x 1
+//! bb0:
+//!   %2 = cmp sgt i32 %0, %1               @ 0:4:9
+//!   br %2, bb1, bb2                       @ 0:4:9
+//! bb1:
+//!   ret %0
+//! bb2:
+//!   call @abort()
+//!   unreachable
+//! }
+//! ```
+//!
+//! Grammar (newlines are ordinary whitespace for the parser, `;` starts a
+//! comment that runs to the end of the line):
+//!
+//! ```text
+//! program  := item*
+//! item     := 'file' INT STRING
+//!           | 'global' NAME ':' TYPE ['x' INT] ['=' '[' [value {',' value}] ']'] ['const'] [src]
+//!           | 'declare' header
+//!           | 'func' header '{' local* block* '}'
+//! header   := NAME '(' [param {',' param}] ')' '->' ('void' | TYPE) [src]
+//!             ['static'] ['num_regs' INT] [loc]
+//! param    := REG ':' TYPE [src]
+//! src      := 'src' '(' STRING ',' STRING ',' TYPE ('signed'|'unsigned') ','
+//!             ('scalar' | 'pointer' | 'array' INT) ')'
+//! local    := 'local' LOCAL STRING ':' TYPE ['x' INT]
+//! block    := LABEL ':' inst* term
+//! inst     := [REG '='] op [loc]
+//! op       := BINOP TYPE operand ',' operand            ; add sub mul udiv sdiv ...
+//!           | 'cmp' CMPOP TYPE operand ',' operand
+//!           | CASTOP TYPE operand 'to' TYPE              ; zext sext trunc
+//!           | 'addr' (LOCAL | NAME)
+//!           | 'ptradd' operand ',' operand | 'ptrdiff' operand ',' operand
+//!           | 'load' TYPE operand | 'store' TYPE operand ',' operand
+//!           | 'call' NAME '(' [operand {',' operand}] ')'
+//! term     := ('jmp' LABEL | 'br' operand ',' LABEL ',' LABEL
+//!             | 'ret' [operand] | 'unreachable') [loc]
+//! operand  := REG | value ':' TYPE                     ; 5:i32, -1:i8, 0:ptr
+//! loc      := '@' INT ':' INT ':' INT                  ; file:line:col
+//! NAME     := '@' IDENT | '@' STRING | '@#' INT        ; by name, or by index
+//! ```
+//!
+//! Conventions that keep the text exact:
+//! - `file`, `local` and block indices must appear in order (`file 0`,
+//!   `file 1`, ...), since they are positions in vectors.
+//! - A function or global is referenced by name when the name is an
+//!   identifier-like string (otherwise quoted) and the *first* entity of that
+//!   name is the one meant; otherwise (duplicate names, out-of-range ids) by
+//!   index, `@#3`.
+//! - Values print as signed decimals when they are properly masked and their
+//!   sign bit is set (`-1:i32` is `0xffffffff`); any other bit pattern prints
+//!   as an unsigned decimal, so unmasked constants survive a round trip.
+//! - Locations are printed when they differ from [`Loc::NONE`].
+//! - `num_regs` is omitted when it equals [`crate::visit::min_num_regs`], and a
+//!   parameter's `src(...)` when it equals [`default_param_src`].
+//! - A function without blocks and locals prints as `declare`; one with locals
+//!   but no blocks prints as `func ... { local ... }`.
+
+use std::fmt::{self, Write};
+
+use crate::program::{
+    FuncData, FuncId, GlobalData, GlobalId, Inst, InstKind, Loc, Operand, Program, Shape, SrcVar,
+    Terminator,
+};
+use crate::types::{IntTy, Type};
+use crate::visit::min_num_regs;
+
+/// Column at which instruction locations are aligned, for readability.
+const LOC_COLUMN: usize = 40;
+
+/// The `SrcVar` a parameter gets when its `src(...)` is omitted in the text:
+/// no name, no C spelling, signed scalar of the parameter's machine type.
+pub fn default_param_src(ty: Type) -> SrcVar {
+    SrcVar {
+        name: String::new(),
+        c_scalar: String::new(),
+        scalar: IntTy { ty, signed: true },
+        shape: Shape::Scalar,
+    }
+}
+
+impl fmt::Display for Program {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut out = String::new();
+        for (i, file) in self.files.iter().enumerate() {
+            writeln!(out, "file {i} {}", quote(file))?;
+        }
+        if !self.globals.is_empty() {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            for g in &self.globals {
+                write_global(&mut out, g)?;
+            }
+        }
+        for id in 0..self.funcs.len() {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            write_function(&mut out, self, FuncId(id as u32))?;
+        }
+        f.write_str(&out)
+    }
+}
+
+/// The text of one function (definition or declaration), ending in a newline.
+///
+/// # Panics
+/// If `id` is not a function of `p`.
+pub fn print_function(p: &Program, id: FuncId) -> String {
+    let mut out = String::new();
+    // Writing into a String cannot fail.
+    let _ = write_function(&mut out, p, id);
+    out
+}
+
+/// Quote a string with escapes: `\"`, `\\`, `\n`, `\t`, `\r` and `\xHH` for
+/// the other ASCII control characters; everything else is written verbatim.
+pub fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                let _ = write!(out, "\\x{:02x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Whether a name can be written bare after `@` (otherwise it is quoted).
+pub(crate) fn is_ident(s: &str) -> bool {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) if c.is_ascii_alphabetic() || c == '_' || c == '.' => {}
+        _ => return false,
+    }
+    chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+}
+
+/// `@name` or `@"odd name"`, for definitions.
+fn name_def(name: &str) -> String {
+    if is_ident(name) {
+        format!("@{name}")
+    } else {
+        format!("@{}", quote(name))
+    }
+}
+
+/// A reference to a function: by name when the name resolves back to this
+/// function (the first of that name), by index otherwise.
+fn func_ref(p: &Program, id: FuncId) -> String {
+    match p.funcs.get(id.0 as usize) {
+        Some(f) if p.func_by_name(&f.name) == Some(id) => name_def(&f.name),
+        _ => format!("@#{}", id.0),
+    }
+}
+
+/// A reference to a global, with the same convention as [`func_ref`].
+fn global_ref(p: &Program, id: GlobalId) -> String {
+    match p.globals.get(id.0 as usize) {
+        Some(g) if p.global_by_name(&g.name) == Some(id) => name_def(&g.name),
+        _ => format!("@#{}", id.0),
+    }
+}
+
+/// A value of type `ty`: negative decimal for masked values with the sign bit
+/// set (not for `i1` and `ptr`), unsigned decimal otherwise.
+pub(crate) fn fmt_value(ty: Type, v: u64) -> String {
+    let bits = ty.bits();
+    let negative = ty.is_int() && bits > 1 && v <= ty.mask() && (v >> (bits - 1)) & 1 == 1;
+    if negative {
+        // The magnitude is 2^bits - v, i.e. the two's complement negation
+        // within the type's width.
+        format!("-{}", v.wrapping_neg() & ty.mask())
+    } else {
+        v.to_string()
+    }
+}
+
+fn fmt_operand(op: &Operand) -> String {
+    match op {
+        Operand::Reg(r) => r.to_string(),
+        Operand::Const(ty, v) => format!("{}:{ty}", fmt_value(*ty, *v)),
+    }
+}
+
+fn fmt_loc(loc: Loc) -> String {
+    format!("@ {}:{}:{}", loc.file, loc.line, loc.col)
+}
+
+fn fmt_src(s: &SrcVar) -> String {
+    let shape = match s.shape {
+        Shape::Scalar => "scalar".to_string(),
+        Shape::Pointer => "pointer".to_string(),
+        Shape::Array(n) => format!("array {n}"),
+    };
+    let sign = if s.scalar.signed { "signed" } else { "unsigned" };
+    format!("src({}, {}, {} {sign}, {shape})", quote(&s.name), quote(&s.c_scalar), s.scalar.ty)
+}
+
+fn write_global(out: &mut String, g: &GlobalData) -> fmt::Result {
+    write!(out, "global {}: {} x {}", name_def(&g.name), g.elem, g.count)?;
+    if !g.init.is_empty() {
+        let vals: Vec<String> = g.init.iter().map(|v| fmt_value(g.elem, *v)).collect();
+        write!(out, " = [{}]", vals.join(", "))?;
+    }
+    if g.is_const {
+        out.push_str(" const");
+    }
+    if let Some(src) = &g.src {
+        write!(out, " {}", fmt_src(src))?;
+    }
+    out.push('\n');
+    Ok(())
+}
+
+/// The header shared by `declare` and `func`: name, parameters, return,
+/// flags and location.
+fn write_header(out: &mut String, f: &FuncData) -> fmt::Result {
+    write!(out, "{}(", name_def(&f.name))?;
+    for (i, param) in f.params.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        write!(out, "{}: {}", param.reg, param.ty)?;
+        if param.src != default_param_src(param.ty) {
+            write!(out, " {}", fmt_src(&param.src))?;
+        }
+    }
+    out.push_str(") -> ");
+    match f.ret {
+        Some(t) => write!(out, "{t}")?,
+        None => out.push_str("void"),
+    }
+    if let Some(src) = &f.ret_src {
+        write!(out, " {}", fmt_src(src))?;
+    }
+    if f.is_static {
+        out.push_str(" static");
+    }
+    if f.num_regs != min_num_regs(f) {
+        write!(out, " num_regs {}", f.num_regs)?;
+    }
+    if f.loc != Loc::NONE {
+        write!(out, " {}", fmt_loc(f.loc))?;
+    }
+    Ok(())
+}
+
+fn write_function(out: &mut String, p: &Program, id: FuncId) -> fmt::Result {
+    let f = p.func(id);
+    if f.blocks.is_empty() && f.locals.is_empty() {
+        out.push_str("declare ");
+        write_header(out, f)?;
+        out.push('\n');
+        return Ok(());
+    }
+    out.push_str("func ");
+    write_header(out, f)?;
+    out.push_str(" {\n");
+    for (i, l) in f.locals.iter().enumerate() {
+        writeln!(out, "  local ${i} {}: {} x {}", quote(&l.name), l.elem, l.count)?;
+    }
+    for (i, b) in f.blocks.iter().enumerate() {
+        writeln!(out, "bb{i}:")?;
+        for inst in &b.insts {
+            write_line(out, &fmt_inst(p, inst), inst.loc);
+        }
+        write_line(out, &fmt_term(&b.term), b.term_loc);
+    }
+    out.push_str("}\n");
+    Ok(())
+}
+
+/// One indented body line, with its location aligned at [`LOC_COLUMN`].
+fn write_line(out: &mut String, text: &str, loc: Loc) {
+    out.push_str("  ");
+    out.push_str(text);
+    if loc != Loc::NONE {
+        let width = text.chars().count() + 2;
+        let pad = LOC_COLUMN.saturating_sub(width).max(1);
+        out.extend(std::iter::repeat_n(' ', pad));
+        out.push_str(&fmt_loc(loc));
+    }
+    out.push('\n');
+}
+
+fn fmt_inst(p: &Program, inst: &Inst) -> String {
+    let body = match &inst.kind {
+        InstKind::Bin { op, ty, a, b } => {
+            format!("{} {ty} {}, {}", op.name(), fmt_operand(a), fmt_operand(b))
+        }
+        InstKind::Cmp { op, ty, a, b } => {
+            format!("cmp {} {ty} {}, {}", op.name(), fmt_operand(a), fmt_operand(b))
+        }
+        InstKind::Cast { op, from, to, a } => {
+            format!("{} {from} {} to {to}", op.name(), fmt_operand(a))
+        }
+        InstKind::AddrLocal { local } => format!("addr {local}"),
+        InstKind::AddrGlobal { global } => format!("addr {}", global_ref(p, *global)),
+        InstKind::PtrAdd { base, offset } => {
+            format!("ptradd {}, {}", fmt_operand(base), fmt_operand(offset))
+        }
+        InstKind::PtrDiff { a, b } => format!("ptrdiff {}, {}", fmt_operand(a), fmt_operand(b)),
+        InstKind::Load { ty, ptr } => format!("load {ty} {}", fmt_operand(ptr)),
+        InstKind::Store { ty, ptr, value } => {
+            format!("store {ty} {}, {}", fmt_operand(ptr), fmt_operand(value))
+        }
+        InstKind::Call { func, args } => {
+            let args: Vec<String> = args.iter().map(fmt_operand).collect();
+            format!("call {}({})", func_ref(p, *func), args.join(", "))
+        }
+    };
+    match inst.result {
+        Some(r) => format!("{r} = {body}"),
+        None => body,
+    }
+}
+
+fn fmt_term(t: &Terminator) -> String {
+    match t {
+        Terminator::Jump(b) => format!("jmp {b}"),
+        Terminator::Branch { cond, then_block, else_block } => {
+            format!("br {}, {then_block}, {else_block}", fmt_operand(cond))
+        }
+        Terminator::Return(None) => "ret".to_string(),
+        Terminator::Return(Some(v)) => format!("ret {}", fmt_operand(v)),
+        Terminator::Unreachable => "unreachable".to_string(),
+    }
+}

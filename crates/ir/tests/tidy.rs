@@ -1,0 +1,70 @@
+//! House rules for this crate's sources: every module starts with a `//!`
+//! doc, files stay under 1500 lines and functions under 150 lines.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+fn sources() -> Vec<(PathBuf, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("src"), &mut files);
+    rust_files(&root.join("tests"), &mut files);
+    files.sort();
+    files.into_iter().map(|p| (p.clone(), fs::read_to_string(&p).unwrap())).collect()
+}
+
+#[test]
+fn every_module_has_a_doc_comment() {
+    for (path, text) in sources() {
+        assert!(
+            text.starts_with("//!"),
+            "{} does not start with a `//!` module doc",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn files_are_short() {
+    for (path, text) in sources() {
+        let n = text.lines().count();
+        assert!(n < 1500, "{} has {n} lines", path.display());
+    }
+}
+
+/// Functions are found by a line whose trimmed text starts a `fn` item and
+/// ends with `{`; the function ends at the next line closing a brace at the
+/// same indentation. Good enough for rustfmt-formatted code.
+#[test]
+fn functions_are_short() {
+    for (path, text) in sources() {
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let trimmed = line.trim_start();
+            let is_fn = ["fn ", "pub fn ", "pub(crate) fn ", "pub(super) fn "]
+                .iter()
+                .any(|p| trimmed.starts_with(p));
+            if !is_fn || line.trim_end().ends_with(';') {
+                continue;
+            }
+            let indent = line.len() - trimmed.len();
+            let close = format!("{}}}", " ".repeat(indent));
+            let end = lines[i..].iter().position(|l| l.starts_with(&close)).map(|k| i + k);
+            if let Some(end) = end {
+                let len = end - i + 1;
+                assert!(len < 150, "{}:{}: function has {len} lines", path.display(), i + 1);
+            }
+        }
+    }
+}
