@@ -167,7 +167,11 @@ impl<'a> Search<'a, '_> {
                 return None;
             }
             let Some((inputs, run)) = self.solve_prefix(cur, j) else { continue };
-            if !follows_prefix(&self.pool, &cur.run.main_entries, j, &run.main_entries) {
+            if !follows_prefix(&mut self.pool, &cur.run.main_entries, j, &run.main_entries) {
+                if std::env::var_os("PATHWISE_TRACE").is_some() {
+                    let show = |es: &[Entry]| es.iter().map(|e| format!("{}", self.pool.display(e.cond))).collect::<Vec<_>>();
+                    eprintln!("diverged at {j}:\n old {:?}\n new {:?}", show(&cur.run.main_entries), show(&run.main_entries));
+                }
                 self.stats.divergences += 1;
                 continue;
             }
@@ -193,6 +197,9 @@ impl<'a> Search<'a, '_> {
                     return Some((inputs, run));
                 }
                 // The model satisfies Q, so the precondition must accept it.
+                if std::env::var_os("PATHWISE_TRACE").is_some() {
+                    eprintln!("precondition rejected a model of its own path: {:?}", run.pre_end);
+                }
                 self.stats.divergences += 1;
                 None
             }
@@ -323,16 +330,12 @@ impl SolverBackend for DynBackend<'_> {
 }
 
 /// Whether `new` starts with `old[..j]` followed by the negation of `old[j]`.
-fn follows_prefix(pool: &ExprPool, old: &[Entry], j: usize, new: &[Entry]) -> bool {
+fn follows_prefix(pool: &mut ExprPool, old: &[Entry], j: usize, new: &[Entry]) -> bool {
     if new.len() <= j {
         return false;
     }
     let same = old[..j].iter().zip(&new[..j]).all(|(a, b)| a.cond == b.cond);
-    let flipped = match pool.get(new[j].cond) {
-        pathwise_expr::Expr::Not(x) => *x == old[j].cond,
-        _ => matches!(pool.get(old[j].cond), pathwise_expr::Expr::Not(x) if *x == new[j].cond),
-    };
-    same && flipped
+    same && pool.not(old[j].cond) == new[j].cond
 }
 
 /// The inputs `base` updated with the model's values.

@@ -61,7 +61,11 @@ fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRe
         })
         .collect();
     let ret = match replay.main_end {
-        Some(crate::path::End::Returned(Some(v))) => f.ret_src.as_ref().map(|s| s.scalar.to_i128(v)),
+        Some(crate::path::End::Returned(Some(v))) => {
+            // Without a C description the IR type is read as signed.
+            let scalar = f.ret_src.as_ref().map(|s| s.scalar);
+            scalar.or(f.ret.map(|ty| pathwise_ir::IntTy { ty, signed: true })).map(|s| s.to_i128(v))
+        }
         _ => None,
     };
     let array_outputs = replay
