@@ -68,6 +68,7 @@ pub fn generate(
     let Search { mut stats, tests, covered_lines, covered_sides, solver, .. } = search;
     stats.solver_calls = solver.stats().backend_calls;
     stats.solver_cache_hits = solver.stats().cache_hits;
+    stats.solver_ms = solver.stats().backend_time.as_millis() as u64;
     stats.tests = tests.len() as u64;
     stats.elapsed_ms = start.elapsed().as_millis() as u64;
     Ok(crate::setup::assemble(program, &info, config, main, tests, stats, stop, &covered_lines, &covered_sides))

@@ -111,6 +111,8 @@ pub struct Stats {
     pub divergences: u64,
     /// Wall-clock time of the search, in milliseconds.
     pub elapsed_ms: u64,
+    /// Part of `elapsed_ms` spent in the solver backend.
+    pub solver_ms: u64,
 }
 
 /// Why the search ended.
