@@ -1,1 +1,248 @@
-//! placeholder
+//! Pathwise C front end: preprocesses C with `gcc -E`, parses it with lang-c
+//! and lowers it to the Pathwise IR ([`pathwise_ir::Program`]).
+//!
+//! Pipeline: `preprocess` (gcc, with `pathwise.h` always on the include
+//! path) → lang-c parse → lowering, one external declaration at a time in
+//! source order (`globals` for declarations, `func` for definitions,
+//! which lowers statements (`stmt`, `locals`), conditions (`cond`),
+//! expressions (`expr`, `ops`, `calls`) through an IR `builder`).
+//! Locations are mapped back to the original files by `locations`.
+//!
+//! Contract with the engine (see the IR crate for the instruction set):
+//! - LP64 x86-64 C: `char` is signed; `_Bool` is an `i8` holding 0 or 1;
+//!   enums are `int`; integer semantics are bit-precise (promotions, usual
+//!   arithmetic conversions, signedness in the operations).
+//! - Every C variable lives in a slot; parameters are `%0..%n-1` and are
+//!   stored into slots named after them at entry. Merged values (`&&`, `||`,
+//!   `?:` in value context) go through synthetic slots named `tmp.N`.
+//! - Every `br` is one atomic condition of the source, located at its first
+//!   token; constant conditions are jumps.
+//! - Unsupported constructs make only the enclosing function unsupported
+//!   (it stays a declaration); genuine C errors in user code are fatal.
+//!
+//! The front end never panics on any input: lowering runs on its own thread
+//! with a large stack and panics are turned into diagnostics.
+
+mod builder;
+mod calls;
+mod cond;
+mod consteval;
+mod ctypes;
+mod expr;
+mod func;
+mod globals;
+mod init;
+mod literals;
+mod locals;
+mod locations;
+mod ops;
+mod preprocess;
+mod stmt;
+mod typespec;
+mod unit;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use lang_c::ast::ExternalDeclaration;
+use lang_c::driver::{parse_preprocessed, Config, SyntaxError};
+use pathwise_ir::Program;
+
+use crate::locations::LineMap;
+use crate::unit::{BodyState, Unit};
+
+/// The text of `pathwise.h`, always includable by analysed code.
+pub const PATHWISE_H: &str = include_str!("../include/pathwise.h");
+
+/// Preprocessor settings.
+#[derive(Clone, Debug, Default)]
+pub struct FrontendOptions {
+    /// Passed as `-I` (after the directory holding `pathwise.h`).
+    pub include_dirs: Vec<PathBuf>,
+    /// Passed as `-D` (`"N=3"` or `"-DN=3"`; `"-UX"` also accepted).
+    pub defines: Vec<String>,
+}
+
+/// An error with its location in the original source. `line` and `col` are
+/// 1-based; 0 means the error concerns the whole file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub file: String,
+    pub line: u32,
+    pub col: u32,
+    pub message: String,
+}
+
+impl Diagnostic {
+    pub fn new(file: impl Into<String>, line: u32, col: u32, message: impl Into<String>) -> Diagnostic {
+        Diagnostic { file: file.into(), line, col, message: message.into() }
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}: error: {}", self.file, self.line, self.col, self.message)
+    }
+}
+
+impl std::error::Error for Diagnostic {}
+
+/// Several diagnostics, displayed one per line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostics(pub Vec<Diagnostic>);
+
+impl fmt::Display for Diagnostics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, d) in self.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{d}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Diagnostics {}
+
+/// A function defined in the source that could not be lowered; it is in the
+/// program as a declaration (no blocks) when its signature is supported.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnsupportedFunction {
+    pub name: String,
+    pub diagnostic: Diagnostic,
+}
+
+/// A file-scope declaration of a user file (not a system header) that could
+/// not be lowered and was skipped, e.g. a struct definition or a `double`
+/// global. `name` is the declared identifier, or `struct tag`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnsupportedGlobal {
+    pub name: String,
+    pub diagnostic: Diagnostic,
+}
+
+/// The result of compiling a file.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    pub program: Program,
+    /// Functions lowered as declarations because of unsupported constructs.
+    pub unsupported: Vec<UnsupportedFunction>,
+    /// Skipped file-scope declarations.
+    pub unsupported_globals: Vec<UnsupportedGlobal>,
+}
+
+impl Compiled {
+    /// The program, or the unsupported-function diagnostics if there are any.
+    pub fn into_strict(self) -> Result<Program, Diagnostics> {
+        if self.unsupported.is_empty() {
+            Ok(self.program)
+        } else {
+            Err(Diagnostics(self.unsupported.into_iter().map(|u| u.diagnostic).collect()))
+        }
+    }
+}
+
+/// Compiles a C file; diagnostics name it as given.
+pub fn compile_file(path: &Path, opts: &FrontendOptions) -> Result<Compiled, Diagnostics> {
+    let display = path.to_string_lossy().into_owned();
+    guarded(&display, || {
+        let pre = preprocess::preprocess(preprocess::Input::File(path), &display, opts).map_err(Diagnostics)?;
+        compile_preprocessed(&display, pre, None)
+    })
+}
+
+/// Compiles C source text; `file_name` is what diagnostics and
+/// `Program::files[0]` show. Relative `#include "..."` resolve from the
+/// current directory.
+pub fn compile_source(file_name: &str, source: &str, opts: &FrontendOptions) -> Result<Compiled, Diagnostics> {
+    guarded(file_name, || {
+        let pre = preprocess::preprocess(preprocess::Input::Text(source), file_name, opts).map_err(Diagnostics)?;
+        compile_preprocessed(file_name, pre, Some(source))
+    })
+}
+
+/// Runs `f` on a thread with a large stack (the parser and the lowering are
+/// recursive), turning a panic into a diagnostic.
+fn guarded<F>(display: &str, f: F) -> Result<Compiled, Diagnostics>
+where
+    F: FnOnce() -> Result<Compiled, Diagnostics> + Send,
+{
+    const STACK: usize = 256 << 20;
+    let internal = |m: String| Diagnostics(vec![Diagnostic::new(display, 0, 0, m)]);
+    std::thread::scope(|s| {
+        let handle = std::thread::Builder::new().name("pathwise-cfront".into()).stack_size(STACK).spawn_scoped(s, f);
+        match handle {
+            Ok(h) => h.join().unwrap_or_else(|payload| {
+                let msg = payload
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                Err(internal(format!("internal error in the C front end: {msg}")))
+            }),
+            Err(e) => Err(internal(format!("cannot start the front-end thread: {e}"))),
+        }
+    })
+}
+
+/// Parses and lowers preprocessed text; `source` is the main file's text
+/// when it was given as text (used to recover exact columns).
+fn compile_preprocessed(
+    display: &str,
+    pre: preprocess::Preprocessed,
+    source: Option<&str>,
+) -> Result<Compiled, Diagnostics> {
+    let text = pre.text;
+    let mut lines = LineMap::new(&text, display, source);
+    lines.rename_dir(&pre.header_dir, "pathwise.h", PATHWISE_H);
+    let parse = match parse_preprocessed(&Config::with_gcc(), text) {
+        Ok(p) => p,
+        Err(e) => return Err(Diagnostics(vec![syntax_error(&lines, &e)])),
+    };
+    let mut u = Unit::new(&lines, display);
+    for ext in &parse.unit.0 {
+        if let ExternalDeclaration::FunctionDefinition(fd) = &ext.node {
+            if let Some(name) = func::declarator_name(&fd.node.declarator) {
+                u.defined_names.insert(name);
+            }
+        }
+    }
+    for ext in &parse.unit.0 {
+        match &ext.node {
+            ExternalDeclaration::Declaration(d) => globals::file_decl(&mut u, d),
+            ExternalDeclaration::StaticAssert(_) => {}
+            ExternalDeclaration::FunctionDefinition(fd) => func::definition(&mut u, fd),
+        }
+    }
+    // Definitions from system headers (static inline helpers) are lowered
+    // only once something calls them, which may call further ones.
+    while let Some(idx) = (0..u.funcs.len()).find(|&i| {
+        u.funcs[i].id.is_some() && u.funcs[i].def.is_some() && matches!(u.funcs[i].body, BodyState::NotLowered)
+    }) {
+        func::lower_body(&mut u, idx);
+    }
+    let (program, unsupported, unsupported_globals, errors) = u.into_program();
+    if !errors.is_empty() {
+        return Err(Diagnostics(errors));
+    }
+    Ok(Compiled { program, unsupported, unsupported_globals })
+}
+
+/// A lang-c syntax error, located in the original source.
+fn syntax_error(lines: &LineMap, e: &SyntaxError) -> Diagnostic {
+    let pos = lines.pos(e.offset);
+    let found: String =
+        e.source.get(e.offset..).unwrap_or("").chars().take_while(|c| !c.is_whitespace()).take(20).collect();
+    let mut expected: Vec<&str> = e.expected.iter().copied().filter(|t| !t.is_empty()).collect();
+    expected.sort_unstable();
+    let shown: Vec<String> = expected.iter().take(8).map(|t| format!("`{t}`")).collect();
+    let more = if expected.len() > 8 { ", ..." } else { "" };
+    let what = if found.is_empty() { "end of input".to_string() } else { format!("`{found}`") };
+    Diagnostic::new(
+        lines.name(pos.file),
+        pos.line,
+        pos.col,
+        format!("syntax error: unexpected {what}, expected {}{more}", shown.join(", ")),
+    )
+}

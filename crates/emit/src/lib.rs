@@ -1,1 +1,24 @@
-//! placeholder
+//! Pathwise emitters: turn a [`TestSuite`](pathwise_engine::suite::TestSuite)
+//! into artefacts a user keeps.
+//!
+//! - [`c_tests`]: a self-contained C file (`NAME_tests.c`) that includes the
+//!   code under test, runs every generated test and checks the observed
+//!   outputs (`cc NAME_tests.c && ./a.out`).
+//! - [`json`]: the machine-readable form of the suite (documented in
+//!   `docs/json-schema.md`), with serde structs used both for writing and for
+//!   reading it back (the CLI's `replay` reads predicted coverage from it).
+//! - [`literal`]: C integer literals and value normalisation shared by both.
+//! - [`describe`]: naming and compact descriptions (paths, locations) shared
+//!   by both, so that the C comments and the JSON say the same thing.
+//!
+//! **Architecture invariant:** emitters see only the plain data of
+//! `pathwise_engine::suite` and the C descriptions of `pathwise_ir::SrcVar`;
+//! they never look at the IR program or the engine's state.
+
+pub mod c_tests;
+pub mod describe;
+pub mod json;
+pub mod literal;
+
+pub use c_tests::write_c_tests;
+pub use json::{suite_from_json_str, suite_to_json, SuiteJson};

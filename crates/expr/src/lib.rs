@@ -10,14 +10,28 @@
 //! - [`solver`]: the query interface ([`Query`], [`SolveResult`], [`Model`])
 //!   and the [`SolverBackend`] trait that backends (Z3, in its own crate)
 //!   implement.
+//! - [`eval`]: the concrete evaluator (model validation, reference semantics).
+//! - [`slice`]: independence slicing of queries.
+//! - [`cache`]: [`CachingSolver`], a memoising wrapper around a backend, with
+//!   statistics and a fast path for trivial queries.
+//! - [`smtlib`]: SMT-LIB2 dumps of queries for debugging and bug reports.
 //!
 //! **Architecture invariant:** nothing here links a solver; the only crate
 //! that knows Z3 is `pathwise-solver-z3`.
 
+pub mod cache;
+pub mod eval;
 pub mod ops;
 pub mod pool;
+pub mod slice;
+pub mod smtlib;
 pub mod solver;
 
 pub use ops::{BvCmp, BvOp};
 pub use pool::{Expr, ExprId, ExprPool, Sort};
 pub use solver::{ArrayValue, Model, Query, SolveResult, SolverBackend};
+
+pub use cache::{CachingSolver, SolverStats};
+pub use eval::{eval, Value};
+pub use slice::{independent_slice, Slicer};
+pub use smtlib::to_smtlib;

@@ -1,18 +1,45 @@
 //! Hash-consed expressions.
 //!
 //! Canonical forms maintained by the builders (so that caches hit and the
-//! solver sees small terms):
+//! solver sees small terms). Every rewrite is a cheap, local, semantics-
+//! preserving step (checked against the concrete evaluator in the tests):
 //! - no operator node has only constant operands (it is folded);
 //! - comparisons are `eq`, `ult`, `ule`, `slt`, `sle` only; `ne` is `not eq`
-//!   and greater-than swaps operands;
-//! - `not (not a)` is `a`; `and`/`or` with a constant operand are simplified;
+//!   and greater-than swaps operands; comparisons that are decided by a
+//!   bound (`x <u 0`, `x <=u max`, `MIN <=s x`, ...) fold to constants;
+//! - `not (not a)` is `a`; `not (a < b)` is `b <= a` (and `not (a <= b)` is
+//!   `b < a`, signed and unsigned), so a branch condition and its negation
+//!   are both plain comparisons;
+//! - `and`/`or` with a constant operand, equal operands, or complementary
+//!   operands (`a`, `not a`) are simplified;
+//! - `eq` puts a constant operand first; `eq(true, a)` is `a`, `eq(false, a)`
+//!   is `not a`; with a constant `c` on the left it solves through
+//!   `c = k + x`, `c = k ^ x`, `c = k - x` (to `c' = x`), through extensions
+//!   (`c = zext(x)` becomes `c' = x` or `false` when `c` does not fit), and
+//!   through a constant-branch `ite` (`c = ite(p, k1, k2)` becomes `p`,
+//!   `not p` or `false`), which undoes the engine's `i1` to bit-vector
+//!   encoding `ite(p, 1, 0)`;
+//! - commutative bit-vector operators put a constant operand first; `x - k`
+//!   is `(-k) + x`; nested constants of an associative operator are combined
+//!   (`k1 + (k2 + x)` is `(k1+k2) + x`, same for `*`, `&`, `|`, `^`);
+//!   identities and absorbing elements fold (`x + 0`, `x & 0`, `x & ~0`,
+//!   `x ^ x`, `x - x`, ...);
+//! - an operator, comparison, extension or extraction applied to an `ite`
+//!   whose branches are constants (and to constants) is pushed into the
+//!   branches, so it folds;
+//! - boolean `ite(p, true, false)` is `p`, `ite(p, false, true)` is `not p`,
+//!   and `ite(not p, a, b)` is `ite(p, b, a)`;
+//! - nested extensions merge (`zext(zext(x))`, `sext(sext(x))`,
+//!   `sext(zext(x))` with a wider inner extension), and an extraction from
+//!   an extension reads the source or folds to zero;
 //! - a `select` from a `store` at a different constant index reads through.
 
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 
 use rustc_hash::FxHashMap;
 
-use crate::ops::{eval_bin, eval_cmp, mask, BvCmp, BvOp};
+use crate::ops::{eval_bin, eval_cmp, mask, to_signed, BvCmp, BvOp};
 
 /// An expression, identified by its index in the [`ExprPool`].
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -54,16 +81,41 @@ pub enum Expr {
 }
 
 /// The arena that owns all expressions and hash-conses them.
-#[derive(Default)]
 pub struct ExprPool {
     nodes: Vec<Expr>,
     sorts: Vec<Sort>,
     map: FxHashMap<Expr, ExprId>,
+    /// Process-unique identity (see [`ExprPool::uid`]).
+    uid: u64,
+}
+
+/// Source of [`ExprPool::uid`]s.
+static NEXT_POOL_UID: AtomicU64 = AtomicU64::new(1);
+
+impl Default for ExprPool {
+    fn default() -> ExprPool {
+        ExprPool {
+            nodes: Vec::new(),
+            sorts: Vec::new(),
+            map: FxHashMap::default(),
+            uid: NEXT_POOL_UID.fetch_add(1, AtomicOrdering::Relaxed),
+        }
+    }
 }
 
 impl ExprPool {
     pub fn new() -> ExprPool {
         ExprPool::default()
+    }
+
+    /// An identity that no other pool of this process shares.
+    ///
+    /// Pools only grow, so an [`ExprId`] means the same term for the whole
+    /// life of a pool; side tables keyed by ids (translation caches, query
+    /// caches, variable tables) stay valid as long as they are used with the
+    /// same pool, and key on (or reset at a change of) this uid otherwise.
+    pub fn uid(&self) -> u64 {
+        self.uid
     }
 
     pub fn len(&self) -> usize {
@@ -132,13 +184,42 @@ impl ExprPool {
     }
 
     pub fn not(&mut self, a: ExprId) -> ExprId {
-        match self.get(a) {
-            Expr::BoolConst(b) => {
-                let b = !*b;
-                self.bool_const(b)
+        match *self.get(a) {
+            Expr::BoolConst(b) => self.bool_const(!b),
+            Expr::Not(inner) => inner,
+            // The negation of a comparison is the converse comparison, so a
+            // branch condition and its negation are both single nodes (and
+            // the rewrite is an involution: negating twice gives `a` back).
+            Expr::Cmp { op, a: x, b: y } => {
+                let neg = match op {
+                    BvCmp::Ult => BvCmp::Ule,
+                    BvCmp::Ule => BvCmp::Ult,
+                    BvCmp::Slt => BvCmp::Sle,
+                    BvCmp::Sle => BvCmp::Slt,
+                };
+                self.cmp(neg, y, x)
             }
-            Expr::Not(inner) => *inner,
             _ => self.intern(Expr::Not(a), Sort::Bool),
+        }
+    }
+
+    /// Whether `a` and `b` are syntactically each other's negation.
+    fn complementary(&self, a: ExprId, b: ExprId) -> bool {
+        match (self.get(a), self.get(b)) {
+            (Expr::Not(x), _) if *x == b => true,
+            (_, Expr::Not(y)) if *y == a => true,
+            (Expr::Cmp { op: o1, a: a1, b: b1 }, Expr::Cmp { op: o2, a: a2, b: b2 }) => {
+                a1 == b2
+                    && b1 == a2
+                    && matches!(
+                        (o1, o2),
+                        (BvCmp::Ult, BvCmp::Ule)
+                            | (BvCmp::Ule, BvCmp::Ult)
+                            | (BvCmp::Slt, BvCmp::Sle)
+                            | (BvCmp::Sle, BvCmp::Slt)
+                    )
+            }
+            _ => false,
         }
     }
 
@@ -148,6 +229,7 @@ impl ExprPool {
             (Some(true), _) => b,
             (_, Some(true)) => a,
             _ if a == b => a,
+            _ if self.complementary(a, b) => self.bool_const(false),
             _ => {
                 let (a, b) = if a <= b { (a, b) } else { (b, a) };
                 self.intern(Expr::And(a, b), Sort::Bool)
@@ -161,6 +243,7 @@ impl ExprPool {
             (Some(false), _) => b,
             (_, Some(false)) => a,
             _ if a == b => a,
+            _ if self.complementary(a, b) => self.bool_const(true),
             _ => {
                 let (a, b) = if a <= b { (a, b) } else { (b, a) };
                 self.intern(Expr::Or(a, b), Sort::Bool)
@@ -184,13 +267,86 @@ impl ExprPool {
             _ => {
                 // Constants go first so that `x == 3` and `3 == x` share a node.
                 let (a, b) = if self.is_const(b) || (!self.is_const(a) && b < a) { (b, a) } else { (a, b) };
+                if let Some(r) = self.eq_with_const(a, b) {
+                    return r;
+                }
                 self.intern(Expr::Eq(a, b), Sort::Bool)
             }
         }
     }
 
+    /// Rewrites of `a == b` when `a` is a constant (and `b` is not): solve
+    /// for the inner operand of an invertible operation, or decide the
+    /// equation. `None` when no rewrite applies.
+    fn eq_with_const(&mut self, a: ExprId, b: ExprId) -> Option<ExprId> {
+        if let Some(c) = self.as_bool_const(a) {
+            return Some(if c { b } else { self.not(b) });
+        }
+        let c = self.as_bv_const(a)?;
+        let w = self.width(b);
+        let solved = |pool: &mut ExprPool, k: u64, x: ExprId| {
+            let k = pool.bv_const(w, k);
+            pool.eq(k, x)
+        };
+        match *self.get(b) {
+            Expr::Bin { op: BvOp::Add, a: k, b: x } => {
+                let k = self.as_bv_const(k)?;
+                Some(solved(self, c.wrapping_sub(k), x))
+            }
+            Expr::Bin { op: BvOp::Xor, a: k, b: x } => {
+                let k = self.as_bv_const(k)?;
+                Some(solved(self, c ^ k, x))
+            }
+            // c = k - x  <=>  x = k - c
+            Expr::Bin { op: BvOp::Sub, a: k, b: x } => {
+                let k = self.as_bv_const(k)?;
+                Some(solved(self, k.wrapping_sub(c), x))
+            }
+            Expr::ZExt { a: x, .. } => {
+                let wx = self.width(x);
+                if c >> wx != 0 {
+                    return Some(self.bool_const(false));
+                }
+                let k = self.bv_const(wx, c);
+                Some(self.eq(k, x))
+            }
+            Expr::SExt { a: x, .. } => {
+                let wx = self.width(x);
+                let t = c & mask(wx);
+                if (to_signed(t, wx) as u64) & mask(w) != c {
+                    return Some(self.bool_const(false));
+                }
+                let k = self.bv_const(wx, t);
+                Some(self.eq(k, x))
+            }
+            Expr::Ite { .. } => {
+                let (cond, k1, k2) = self.const_ite(b)?;
+                Some(self.bool_select(cond, c == k1, c == k2))
+            }
+            _ => None,
+        }
+    }
+
     fn is_const(&self, id: ExprId) -> bool {
         matches!(self.get(id), Expr::BvConst { .. } | Expr::BoolConst(_))
+    }
+
+    /// `Some((cond, k1, k2))` when `id` is `ite(cond, k1, k2)` with
+    /// bit-vector constant branches.
+    fn const_ite(&self, id: ExprId) -> Option<(ExprId, u64, u64)> {
+        match *self.get(id) {
+            Expr::Ite { cond, then_, else_ } => Some((cond, self.as_bv_const(then_)?, self.as_bv_const(else_)?)),
+            _ => None,
+        }
+    }
+
+    /// The boolean `if cond { r1 } else { r2 }` for constant outcomes.
+    fn bool_select(&mut self, cond: ExprId, r1: bool, r2: bool) -> ExprId {
+        match (r1, r2) {
+            (true, false) => cond,
+            (false, true) => self.not(cond),
+            (r, _) => self.bool_const(r),
+        }
     }
 
     pub fn bin(&mut self, op: BvOp, a: ExprId, b: ExprId) -> ExprId {
@@ -199,23 +355,71 @@ impl ExprPool {
         if let (Some(x), Some(y)) = (self.as_bv_const(a), self.as_bv_const(b)) {
             return self.bv_const(w, eval_bin(op, w, x, y));
         }
-        let cb = self.as_bv_const(b);
+        if let Some(r) = self.bin_simplify(op, w, a, b) {
+            return r;
+        }
+        let commutative = matches!(op, BvOp::Add | BvOp::Mul | BvOp::And | BvOp::Or | BvOp::Xor);
+        let (a, b) = if commutative && self.is_const(b) { (b, a) } else { (a, b) };
+        // Reassociate constants: `k1 op (k2 op x)` is `(k1 op k2) op x`
+        // (all commutative operators here are also associative).
+        if commutative {
+            if let (Some(k1), &Expr::Bin { op: op2, a: k2, b: x }) = (self.as_bv_const(a), self.get(b)) {
+                if let (true, Some(k2)) = (op2 == op, self.as_bv_const(k2)) {
+                    let k = self.bv_const(w, eval_bin(op, w, k1, k2));
+                    return self.bin(op, k, x);
+                }
+            }
+        }
+        self.intern(Expr::Bin { op, a, b }, Sort::Bv(w))
+    }
+
+    /// Identities, absorbing elements and constant-`ite` pushing for `bin`
+    /// (operands not both constant). `None` when nothing applies.
+    fn bin_simplify(&mut self, op: BvOp, w: u32, a: ExprId, b: ExprId) -> Option<ExprId> {
         let ca = self.as_bv_const(a);
+        let cb = self.as_bv_const(b);
+        let ones = mask(w);
         match (op, ca, cb) {
             (BvOp::Add | BvOp::Sub | BvOp::Or | BvOp::Xor | BvOp::Shl | BvOp::LShr | BvOp::AShr, _, Some(0)) => {
-                return a
+                return Some(a)
             }
-            (BvOp::Add | BvOp::Or | BvOp::Xor, Some(0), _) => return b,
-            (BvOp::Mul, _, Some(1)) | (BvOp::UDiv | BvOp::SDiv, _, Some(1)) => return a,
-            (BvOp::Mul, Some(1), _) => return b,
-            (BvOp::Mul | BvOp::And, _, Some(0)) | (BvOp::Mul | BvOp::And, Some(0), _) => {
-                return self.bv_const(w, 0)
+            (BvOp::Add | BvOp::Or | BvOp::Xor, Some(0), _) => return Some(b),
+            (BvOp::Mul, _, Some(1)) | (BvOp::UDiv | BvOp::SDiv, _, Some(1)) => return Some(a),
+            (BvOp::Mul, Some(1), _) => return Some(b),
+            (BvOp::Mul | BvOp::And, _, Some(0))
+            | (BvOp::Mul | BvOp::And, Some(0), _)
+            | (BvOp::Shl | BvOp::LShr | BvOp::AShr, Some(0), _) => return Some(self.bv_const(w, 0)),
+            (BvOp::Shl | BvOp::LShr, _, Some(k)) if k >= w as u64 => return Some(self.bv_const(w, 0)),
+            (BvOp::And, _, Some(k)) if k == ones => return Some(a),
+            (BvOp::And, Some(k), _) if k == ones => return Some(b),
+            (BvOp::Or, _, Some(k)) | (BvOp::Or, Some(k), _) if k == ones => return Some(self.bv_const(w, ones)),
+            // `x - k` is `(-k) + x`: one canonical form for offsets.
+            (BvOp::Sub, None, Some(k)) => {
+                let neg = self.bv_const(w, k.wrapping_neg());
+                return Some(self.bin(BvOp::Add, neg, a));
             }
             _ => {}
         }
-        let commutative = matches!(op, BvOp::Add | BvOp::Mul | BvOp::And | BvOp::Or | BvOp::Xor);
-        let (a, b) = if commutative && cb.is_some() { (b, a) } else { (a, b) };
-        self.intern(Expr::Bin { op, a, b }, Sort::Bv(w))
+        if a == b {
+            match op {
+                BvOp::Sub | BvOp::Xor => return Some(self.bv_const(w, 0)),
+                BvOp::And | BvOp::Or => return Some(a),
+                _ => {}
+            }
+        }
+        // An operator between a constant-branch `ite` and a constant folds
+        // into the branches.
+        if let (Some((cond, k1, k2)), Some(k)) = (self.const_ite(a), cb) {
+            let (r1, r2) = (eval_bin(op, w, k1, k), eval_bin(op, w, k2, k));
+            let (t, e) = (self.bv_const(w, r1), self.bv_const(w, r2));
+            return Some(self.ite(cond, t, e));
+        }
+        if let (Some(k), Some((cond, k1, k2))) = (ca, self.const_ite(b)) {
+            let (r1, r2) = (eval_bin(op, w, k, k1), eval_bin(op, w, k, k2));
+            let (t, e) = (self.bv_const(w, r1), self.bv_const(w, r2));
+            return Some(self.ite(cond, t, e));
+        }
+        None
     }
 
     pub fn cmp(&mut self, op: BvCmp, a: ExprId, b: ExprId) -> ExprId {
@@ -225,6 +429,30 @@ impl ExprPool {
         }
         if a == b {
             return self.bool_const(matches!(op, BvCmp::Ule | BvCmp::Sle));
+        }
+        let (ca, cb) = (self.as_bv_const(a), self.as_bv_const(b));
+        // Comparisons against the extreme values of their order are decided.
+        let (umax, smin) = (mask(w), 1u64 << (w - 1));
+        let smax = smin - 1;
+        let decided = match (op, ca, cb) {
+            (BvCmp::Ult, _, Some(0)) => Some(false),
+            (BvCmp::Ult, Some(k), _) if k == umax => Some(false),
+            (BvCmp::Ule, Some(0), _) => Some(true),
+            (BvCmp::Ule, _, Some(k)) if k == umax => Some(true),
+            (BvCmp::Slt, _, Some(k)) if k == smin => Some(false),
+            (BvCmp::Slt, Some(k), _) if k == smax => Some(false),
+            (BvCmp::Sle, Some(k), _) if k == smin => Some(true),
+            (BvCmp::Sle, _, Some(k)) if k == smax => Some(true),
+            _ => None,
+        };
+        if let Some(r) = decided {
+            return self.bool_const(r);
+        }
+        if let (Some((cond, k1, k2)), Some(k)) = (self.const_ite(a), cb) {
+            return self.bool_select(cond, eval_cmp(op, w, k1, k), eval_cmp(op, w, k2, k));
+        }
+        if let (Some(k), Some((cond, k1, k2))) = (ca, self.const_ite(b)) {
+            return self.bool_select(cond, eval_cmp(op, w, k, k1), eval_cmp(op, w, k, k2));
         }
         self.intern(Expr::Cmp { op, a, b }, Sort::Bool)
     }
@@ -238,8 +466,35 @@ impl ExprPool {
         if then_ == else_ {
             return then_;
         }
+        if let Expr::Not(inner) = *self.get(cond) {
+            return self.ite(inner, else_, then_);
+        }
         let sort = self.sort(then_);
+        if sort == Sort::Bool {
+            // Boolean `ite` with a constant branch is a connective.
+            match (self.as_bool_const(then_), self.as_bool_const(else_)) {
+                (Some(true), _) => return self.or(cond, else_),
+                (Some(false), _) => {
+                    let n = self.not(cond);
+                    return self.and(n, else_);
+                }
+                (_, Some(true)) => {
+                    let n = self.not(cond);
+                    return self.or(n, then_);
+                }
+                (_, Some(false)) => return self.and(cond, then_),
+                _ => {}
+            }
+        }
         self.intern(Expr::Ite { cond, then_, else_ }, sort)
+    }
+
+    /// `ite(cond, f(k1), f(k2))` when `a` is a constant-branch `ite`.
+    fn map_const_ite(&mut self, a: ExprId, width: u32, f: impl Fn(u64) -> u64) -> Option<ExprId> {
+        let (cond, k1, k2) = self.const_ite(a)?;
+        let t = self.bv_const(width, f(k1));
+        let e = self.bv_const(width, f(k2));
+        Some(self.ite(cond, t, e))
     }
 
     pub fn zext(&mut self, a: ExprId, width: u32) -> ExprId {
@@ -250,6 +505,12 @@ impl ExprPool {
         if let Some(x) = self.as_bv_const(a) {
             return self.bv_const(width, x);
         }
+        if let Expr::ZExt { a: inner, .. } = *self.get(a) {
+            return self.zext(inner, width);
+        }
+        if let Some(r) = self.map_const_ite(a, width, |k| k) {
+            return r;
+        }
         self.intern(Expr::ZExt { a, width }, Sort::Bv(width))
     }
 
@@ -259,7 +520,16 @@ impl ExprPool {
             return a;
         }
         if let Some(x) = self.as_bv_const(a) {
-            return self.bv_const(width, crate::ops::to_signed(x, w) as u64);
+            return self.bv_const(width, to_signed(x, w) as u64);
+        }
+        match *self.get(a) {
+            Expr::SExt { a: inner, .. } => return self.sext(inner, width),
+            // A strictly wider zero extension has a zero sign bit.
+            Expr::ZExt { a: inner, .. } if self.width(inner) < w => return self.zext(inner, width),
+            _ => {}
+        }
+        if let Some(r) = self.map_const_ite(a, width, |k| to_signed(k, w) as u64) {
+            return r;
         }
         self.intern(Expr::SExt { a, width }, Sort::Bv(width))
     }
@@ -272,17 +542,18 @@ impl ExprPool {
         if let Some(x) = self.as_bv_const(a) {
             return self.bv_const(hi - lo + 1, x >> lo);
         }
-        // Truncating an extension back to (at most) its source width.
-        if lo == 0 {
-            if let Expr::ZExt { a: inner, .. } | Expr::SExt { a: inner, .. } = *self.get(a) {
-                let iw = self.width(inner);
-                if hi + 1 == iw {
-                    return inner;
-                }
-                if hi + 1 < iw {
-                    return self.extract(inner, hi, 0);
-                }
+        match *self.get(a) {
+            // Bits of an extension's source are the source's bits; bits above
+            // a zero extension's source are zero.
+            Expr::ZExt { a: inner, .. } | Expr::SExt { a: inner, .. } if hi < self.width(inner) => {
+                return self.extract(inner, hi, lo);
             }
+            Expr::ZExt { a: inner, .. } if lo >= self.width(inner) => return self.bv_const(hi - lo + 1, 0),
+            Expr::Extract { a: inner, lo: l1, .. } => return self.extract(inner, l1 + hi, l1 + lo),
+            _ => {}
+        }
+        if let Some(r) = self.map_const_ite(a, hi - lo + 1, |k| k >> lo) {
+            return r;
         }
         self.intern(Expr::Extract { a, hi, lo }, Sort::Bv(hi - lo + 1))
     }
@@ -374,7 +645,7 @@ impl fmt::Display for DisplayExpr<'_> {
         let d = |id| DisplayExpr { pool: p, id };
         match p.get(self.id) {
             Expr::BoolConst(b) => write!(f, "{b}"),
-            Expr::BvConst { width, value } => write!(f, "{}:{width}", crate::ops::to_signed(*value, *width)),
+            Expr::BvConst { width, value } => write!(f, "{}:{width}", to_signed(*value, *width)),
             Expr::Var { name, .. } => write!(f, "{name}"),
             Expr::Not(a) => write!(f, "(not {})", d(*a)),
             Expr::And(a, b) => write!(f, "(and {} {})", d(*a), d(*b)),
@@ -392,3 +663,7 @@ impl fmt::Display for DisplayExpr<'_> {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "pool_tests.rs"]
+mod tests;

@@ -1,0 +1,55 @@
+/* pathwise.h: annotations for the Pathwise white-box test generator.
+ *
+ * pathwise_assume(cond)
+ *     Paths on which cond is false are not valid inputs: Pathwise discards
+ *     them and generates no test for them.  Use it to state preconditions,
+ *     e.g. pathwise_assume(n >= 0 && n <= 10).
+ *
+ * pathwise_array_len(p, n)
+ *     The input array that p points to has exactly n elements.  p must be a
+ *     pointer parameter of the function under test, pointing at element 0 of
+ *     its array (not advanced); n is typically another parameter or a
+ *     constant.  Without it, Pathwise chooses array lengths itself.
+ *
+ * Under Pathwise (__PATHWISE__ is defined by its front end) these are plain
+ * declarations of built-ins that the engine models.  Under an ordinary C
+ * compiler they are no-op static inline functions, so that annotated code and
+ * the generated tests compile with cc.
+ *
+ * The short name assume(c) is also defined, unless PATHWISE_NO_SHORT_NAMES is
+ * defined before this header is included.
+ */
+#ifndef PATHWISE_H
+#define PATHWISE_H
+
+#ifdef __PATHWISE__
+void pathwise_assume(int cond);
+void pathwise_array_len(const void *array, long length);
+#else
+/* inline is C99; older dialects get a plain static function, marked unused
+ * where the compiler knows how, so that -Wall stays quiet. */
+#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L
+#define PATHWISE_FN_ static inline
+#elif defined(__GNUC__)
+#define PATHWISE_FN_ static __inline__ __attribute__((unused))
+#else
+#define PATHWISE_FN_ static
+#endif
+
+PATHWISE_FN_ void pathwise_assume(int cond)
+{
+    (void)cond;
+}
+
+PATHWISE_FN_ void pathwise_array_len(const void *array, long length)
+{
+    (void)array;
+    (void)length;
+}
+#endif
+
+#ifndef PATHWISE_NO_SHORT_NAMES
+#define assume(c) pathwise_assume(c)
+#endif
+
+#endif /* PATHWISE_H */

@@ -1,0 +1,119 @@
+//! Function calls.
+//!
+//! Only direct calls of declared functions are supported: arguments are
+//! evaluated left to right and converted to the prototype's parameter types.
+//! A string literal (or `__func__`) passed to a function without a body in
+//! this translation unit becomes a null pointer, which keeps `assert`
+//! (`__assert_fail("x > 0", __FILE__, ...)`) usable; anywhere else strings are
+//! unsupported. A call to a function declared `noreturn` (`abort`, `exit`,
+//! `__assert_fail`) ends its block with `unreachable`.
+//!
+//! Two gcc built-ins that common macros expand to are understood without a
+//! declaration: `__builtin_expect(e, c)` is `e`, `__builtin_unreachable()`
+//! ends the block.
+
+use lang_c::ast::{CallExpression, Expression};
+use lang_c::span::Node;
+use pathwise_ir::{InstKind, Operand, Terminator, Type};
+
+use crate::ctypes::{CType, LONG};
+use crate::expr::{is_function_name_string, Val};
+use crate::func::FnCtx;
+use crate::ops::Conv;
+use crate::unit::{LResult, Sym};
+
+/// A string literal, or a predefined function-name string.
+fn is_string_like(e: &Node<Expression>) -> bool {
+    match &e.node {
+        Expression::StringLiteral(_) => true,
+        Expression::Identifier(id) => is_function_name_string(&id.node.name),
+        _ => false,
+    }
+}
+
+impl<'u, 'a> FnCtx<'u, 'a> {
+    /// A call of gcc's `__builtin_expect` (not declared by the program).
+    pub fn is_builtin_expect(&self, c: &Node<CallExpression>) -> bool {
+        matches!(&c.node.callee.node, Expression::Identifier(id)
+            if id.node.name == "__builtin_expect" && c.node.arguments.len() == 2 && self.u.lookup(&id.node.name).is_none())
+    }
+
+    pub fn call(&mut self, c: &Node<CallExpression>) -> LResult<Val> {
+        let Expression::Identifier(id) = &c.node.callee.node else {
+            return Err(self.u.unsupported(c.node.callee.span, "calls through function pointers"));
+        };
+        let name = id.node.name.as_str();
+        let args = &c.node.arguments;
+        let loc = self.loc(c.span);
+        let idx = match self.u.lookup(name) {
+            Some(Sym::Func(i)) => *i,
+            Some(Sym::Unsupported(reason)) => {
+                let reason = reason.clone();
+                return Err(self.u.use_of_unsupported(id.span, name, &reason));
+            }
+            Some(Sym::Local { .. } | Sym::Global(_)) => {
+                return Err(self.u.unsupported(c.node.callee.span, "calls through function pointers"));
+            }
+            Some(_) => return Err(self.u.invalid(id.span, format!("called object `{name}` is not a function"))),
+            None if name == "__builtin_expect" && args.len() == 2 => {
+                let v = self.rvalue(&args[0])?;
+                let v = self.convert(v, &LONG, args[0].span, Conv::Implicit)?;
+                self.rvalue(&args[1])?;
+                return Ok(v);
+            }
+            None if name == "__builtin_unreachable" && args.is_empty() => {
+                self.b.terminate(Terminator::Unreachable, loc);
+                return Ok(Val::void());
+            }
+            // Other gcc built-ins are valid C for gcc, just not modelled.
+            None if name.starts_with("__builtin_") => {
+                return Err(self.u.unsupported(id.span, format!("the gcc built-in `{name}`")));
+            }
+            None => {
+                return Err(self.u.invalid(
+                    id.span,
+                    format!("call to undeclared function `{name}` (C99 has no implicit declarations)"),
+                ));
+            }
+        };
+        let entry = &self.u.funcs[idx];
+        let (sig, noreturn) = (entry.sig.clone(), entry.noreturn);
+        let has_body = entry.def.is_some() || self.u.defined_names.contains(name);
+        if sig.variadic {
+            return Err(self.u.unsupported(c.span, format!("calls to variadic functions (`{name}`)")));
+        }
+        if !sig.prototyped && !args.is_empty() {
+            return Err(self
+                .u
+                .unsupported(c.span, format!("calls with arguments to `{name}`, declared without a prototype")));
+        }
+        if args.len() != sig.params.len() {
+            return Err(self
+                .u
+                .invalid(c.span, format!("`{name}` expects {} argument(s), {} given", sig.params.len(), args.len())));
+        }
+        let mut ops = Vec::with_capacity(args.len());
+        for (a, pty) in args.iter().zip(&sig.params) {
+            if !has_body && matches!(pty, CType::Ptr(_)) && is_string_like(a) {
+                ops.push(Operand::Const(Type::Ptr, 0));
+                continue;
+            }
+            let v = self.rvalue(a)?;
+            let v = self.convert(v, pty, a.span, Conv::Implicit)?;
+            ops.push(v.op);
+        }
+        let func = self.u.func_id(idx);
+        let kind = InstKind::Call { func, args: ops };
+        let val = match sig.ret.ir() {
+            Some(_) => Val { op: self.b.value(kind, loc), ty: sig.ret.clone() },
+            None => {
+                self.b.effect(kind, loc);
+                Val::void()
+            }
+        };
+        if noreturn {
+            self.b.terminate(Terminator::Unreachable, loc);
+        }
+        Ok(val)
+    }
+}

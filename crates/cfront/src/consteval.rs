@@ -1,0 +1,208 @@
+//! Integer constant expressions (C11 6.6): array sizes, case labels,
+//! enumerator values, static initializers, and the detection of constant
+//! conditions (`while (1)`), which become jumps instead of decisions.
+//!
+//! Values carry their C type ([`CVal`]) and follow the same promotions and
+//! conversions as run-time code, so `(unsigned char)300` is 44 and
+//! `-1 < 0u` is 0. [`eval`] answers `Ok(None)` for expressions that are not
+//! constant (they mention a variable, call a function, divide by zero...) and
+//! an error only for constructs the front end rejects anyway (floating
+//! constants, unsupported types in `sizeof`).
+
+use lang_c::ast::{BinaryOperator, Constant, Expression, UnaryOperator};
+use lang_c::span::Node;
+
+use crate::ctypes::{CType, IntKind};
+use crate::literals;
+use crate::typespec;
+use crate::unit::{Ctx, LResult, Sym};
+
+/// A typed integer constant; `bits` are masked to the type's width.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct CVal {
+    pub bits: u64,
+    pub kind: IntKind,
+}
+
+impl CVal {
+    pub fn int(v: i64) -> CVal {
+        CVal { bits: IntKind::Int.wrap(v as u64), kind: IntKind::Int }
+    }
+
+    pub fn ulong(v: u64) -> CVal {
+        CVal { bits: v, kind: IntKind::ULong }
+    }
+
+    pub fn value(self) -> i128 {
+        self.kind.value(self.bits)
+    }
+
+    pub fn is_zero(self) -> bool {
+        self.bits == 0
+    }
+
+    /// Conversion to another integer type (C11 6.3.1.3, modulo 2^N).
+    pub fn convert(self, to: IntKind) -> CVal {
+        let bits = if to == IntKind::Bool { u64::from(self.bits != 0) } else { to.wrap(self.value() as u64) };
+        CVal { bits, kind: to }
+    }
+}
+
+/// Evaluates `e` if it is an integer constant expression.
+pub(crate) fn eval<'a>(cx: &mut dyn Ctx<'a>, e: &Node<Expression>) -> LResult<Option<CVal>> {
+    Ok(match &e.node {
+        Expression::Constant(c) => match &c.node {
+            Constant::Integer(i) => Some(literals::integer_constant(i).map_err(|m| cx.unit_ref().invalid(c.span, m))?),
+            Constant::Character(s) => Some(literals::char_constant(s).map_err(|m| char_error(cx, c.span, m))?),
+            Constant::Float(_) => return Err(cx.unit_ref().unsupported(c.span, "floating-point constants")),
+        },
+        Expression::Identifier(id) => match cx.unit_ref().lookup(&id.node.name) {
+            Some(Sym::EnumConst(v)) => Some(CVal::int(*v)),
+            _ => None,
+        },
+        Expression::UnaryOperator(u) => {
+            let Some(v) = eval(cx, &u.node.operand)? else { return Ok(None) };
+            let k = v.kind.promote();
+            let p = v.convert(k);
+            match u.node.operator.node {
+                UnaryOperator::Plus => Some(p),
+                UnaryOperator::Minus => Some(CVal { bits: k.wrap(p.bits.wrapping_neg()), kind: k }),
+                UnaryOperator::Complement => Some(CVal { bits: k.wrap(!p.bits), kind: k }),
+                UnaryOperator::Negate => Some(CVal::int(i64::from(v.is_zero()))),
+                _ => None,
+            }
+        }
+        Expression::BinaryOperator(b) => {
+            let op = &b.node.operator.node;
+            let Some(l) = eval(cx, &b.node.lhs)? else { return Ok(None) };
+            match op {
+                // Short-circuit: the unevaluated operand may divide by zero.
+                BinaryOperator::LogicalAnd if l.is_zero() => return Ok(Some(CVal::int(0))),
+                BinaryOperator::LogicalOr if !l.is_zero() => return Ok(Some(CVal::int(1))),
+                _ => {}
+            }
+            let Some(r) = eval(cx, &b.node.rhs)? else { return Ok(None) };
+            binary(op, l, r)
+        }
+        Expression::Conditional(c) => {
+            let Some(cond) = eval(cx, &c.node.condition)? else { return Ok(None) };
+            let Some(a) = eval(cx, &c.node.then_expression)? else { return Ok(None) };
+            let Some(b) = eval(cx, &c.node.else_expression)? else { return Ok(None) };
+            let k = IntKind::common(a.kind, b.kind);
+            Some(if cond.is_zero() { b } else { a }.convert(k))
+        }
+        Expression::Cast(c) => {
+            let ty = typespec::type_name(cx, &c.node.type_name)?;
+            let Some(v) = eval(cx, &c.node.expression)? else { return Ok(None) };
+            ty.int_kind().map(|k| v.convert(k))
+        }
+        Expression::SizeOfTy(s) => {
+            let ty = typespec::type_name(cx, &s.node.0)?;
+            size_of(cx, &ty, s.span)?
+        }
+        Expression::SizeOfVal(s) => {
+            let ty = cx.expr_type(&s.node.0)?;
+            size_of(cx, &ty, s.span)?
+        }
+        Expression::AlignOf(a) => {
+            let ty = typespec::type_name(cx, &a.node.0)?;
+            let mut t = &ty;
+            while let CType::Array(e, _) = t {
+                t = e;
+            }
+            t.size().map(CVal::ulong)
+        }
+        _ => None,
+    })
+}
+
+fn char_error<'a>(cx: &mut dyn Ctx<'a>, span: lang_c::span::Span, m: String) -> crate::unit::LowerError {
+    match m.strip_prefix("unsupported: ") {
+        Some(rest) => cx.unit_ref().unsupported(span, rest),
+        None => cx.unit_ref().invalid(span, m),
+    }
+}
+
+/// `sizeof` of a type as a `unsigned long` constant.
+pub(crate) fn size_of<'a>(cx: &mut dyn Ctx<'a>, ty: &CType, span: lang_c::span::Span) -> LResult<Option<CVal>> {
+    match ty {
+        CType::Func(_) => Err(cx.unit_ref().invalid(span, "invalid application of `sizeof` to a function type")),
+        _ => match ty.size() {
+            Some(n) => Ok(Some(CVal::ulong(n))),
+            None => Err(cx.unit_ref().invalid(span, "invalid application of `sizeof` to an incomplete type")),
+        },
+    }
+}
+
+/// A binary operator on constants, with C's conversions.
+pub(crate) fn binary(op: &BinaryOperator, l: CVal, r: CVal) -> Option<CVal> {
+    use BinaryOperator as B;
+    match op {
+        B::ShiftLeft | B::ShiftRight => {
+            let k = l.kind.promote();
+            let x = l.convert(k);
+            let n = r.value();
+            if n < 0 || n >= i128::from(k.bits()) {
+                return None;
+            }
+            let bits = if *op == B::ShiftLeft {
+                x.bits << n
+            } else if k.signed() {
+                (x.value() >> n) as u64
+            } else {
+                x.bits >> n
+            };
+            Some(CVal { bits: k.wrap(bits), kind: k })
+        }
+        B::LogicalAnd => Some(CVal::int(i64::from(!l.is_zero() && !r.is_zero()))),
+        B::LogicalOr => Some(CVal::int(i64::from(!l.is_zero() || !r.is_zero()))),
+        B::Less | B::Greater | B::LessOrEqual | B::GreaterOrEqual | B::Equals | B::NotEquals => {
+            let k = IntKind::common(l.kind, r.kind);
+            let (x, y) = (l.convert(k).value(), r.convert(k).value());
+            let t = match op {
+                B::Less => x < y,
+                B::Greater => x > y,
+                B::LessOrEqual => x <= y,
+                B::GreaterOrEqual => x >= y,
+                B::Equals => x == y,
+                _ => x != y,
+            };
+            Some(CVal::int(i64::from(t)))
+        }
+        _ => {
+            let k = IntKind::common(l.kind, r.kind);
+            let (x, y) = (l.convert(k), r.convert(k));
+            let (a, b) = (x.value(), y.value());
+            let v: i128 = match op {
+                B::Plus => a.wrapping_add(b),
+                B::Minus => a.wrapping_sub(b),
+                B::Multiply => a.wrapping_mul(b),
+                B::Divide if b != 0 => a / b,
+                B::Modulo if b != 0 => a % b,
+                B::BitwiseAnd => a & b,
+                B::BitwiseOr => a | b,
+                B::BitwiseXor => a ^ b,
+                _ => return None,
+            };
+            Some(CVal { bits: k.wrap(v as u64), kind: k })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use IntKind::*;
+
+    #[test]
+    fn conversions_and_operators() {
+        let c = |bits, kind| CVal { bits, kind };
+        assert_eq!(CVal::int(300).convert(UChar).bits, 44);
+        assert_eq!(CVal::int(-1).convert(ULong).bits, u64::MAX);
+        // -1 < 0u is false: -1 converts to UINT_MAX.
+        assert_eq!(binary(&BinaryOperator::Less, CVal::int(-1), c(0, UInt)), Some(CVal::int(0)));
+        assert_eq!(binary(&BinaryOperator::ShiftRight, CVal::int(-8), CVal::int(1)), Some(CVal::int(-4)));
+        assert_eq!(binary(&BinaryOperator::Divide, CVal::int(1), CVal::int(0)), None);
+        assert_eq!(binary(&BinaryOperator::Divide, CVal::int(-7), CVal::int(2)), Some(CVal::int(-3)));
+    }
+}

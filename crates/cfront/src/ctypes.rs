@@ -1,0 +1,299 @@
+//! C types of the supported subset and their mapping to the IR (LP64, x86-64).
+//!
+//! Only integer types, pointers, arrays and function types exist here; the
+//! front end rejects everything else before building a [`CType`]. Qualifiers
+//! are dropped (the IR has no use for them); top-level `const` of a declared
+//! object is tracked separately by the declaration code. This module also
+//! implements the integer promotions and usual arithmetic conversions
+//! (C11 6.3.1.1, 6.3.1.8), which depend on the data model.
+
+use pathwise_ir::{IntTy, Shape, SrcVar, Type};
+
+/// The standard integer types (enums are `int`, `char` is signed).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub(crate) enum IntKind {
+    Bool,
+    Char,
+    SChar,
+    UChar,
+    Short,
+    UShort,
+    Int,
+    UInt,
+    Long,
+    ULong,
+    LongLong,
+    ULongLong,
+}
+
+impl IntKind {
+    /// Storage width in bits (`_Bool` occupies a byte holding 0 or 1).
+    pub fn bits(self) -> u32 {
+        self.ir().bits()
+    }
+
+    pub fn ir(self) -> Type {
+        use IntKind::*;
+        match self {
+            Bool | Char | SChar | UChar => Type::I8,
+            Short | UShort => Type::I16,
+            Int | UInt => Type::I32,
+            Long | ULong | LongLong | ULongLong => Type::I64,
+        }
+    }
+
+    pub fn signed(self) -> bool {
+        use IntKind::*;
+        matches!(self, Char | SChar | Short | Int | Long | LongLong)
+    }
+
+    /// Integer conversion rank (C11 6.3.1.1).
+    fn rank(self) -> u8 {
+        use IntKind::*;
+        match self {
+            Bool => 0,
+            Char | SChar | UChar => 1,
+            Short | UShort => 2,
+            Int | UInt => 3,
+            Long | ULong => 4,
+            LongLong | ULongLong => 5,
+        }
+    }
+
+    /// The unsigned type of the same rank.
+    fn to_unsigned(self) -> IntKind {
+        use IntKind::*;
+        match self {
+            Char | SChar => UChar,
+            Short => UShort,
+            Int => UInt,
+            Long => ULong,
+            LongLong => ULongLong,
+            k => k,
+        }
+    }
+
+    /// Integer promotion: everything narrower than `int` fits in `int`.
+    pub fn promote(self) -> IntKind {
+        if self.rank() < IntKind::Int.rank() {
+            IntKind::Int
+        } else {
+            self
+        }
+    }
+
+    /// Usual arithmetic conversions of two (unpromoted) operand types.
+    pub fn common(a: IntKind, b: IntKind) -> IntKind {
+        let (a, b) = (a.promote(), b.promote());
+        if a == b {
+            return a;
+        }
+        if a.signed() == b.signed() {
+            return if a.rank() >= b.rank() { a } else { b };
+        }
+        let (s, u) = if a.signed() { (a, b) } else { (b, a) };
+        if u.rank() >= s.rank() {
+            u
+        } else if s.bits() > u.bits() {
+            s
+        } else {
+            s.to_unsigned()
+        }
+    }
+
+    /// The normalised C spelling, used in [`SrcVar::c_scalar`].
+    pub fn spelling(self) -> &'static str {
+        use IntKind::*;
+        match self {
+            Bool => "_Bool",
+            Char => "char",
+            SChar => "signed char",
+            UChar => "unsigned char",
+            Short => "short",
+            UShort => "unsigned short",
+            Int => "int",
+            UInt => "unsigned int",
+            Long => "long",
+            ULong => "unsigned long",
+            LongLong => "long long",
+            ULongLong => "unsigned long long",
+        }
+    }
+
+    pub fn int_ty(self) -> IntTy {
+        IntTy { ty: self.ir(), signed: self.signed() }
+    }
+
+    /// Masks raw bits to this type's width (`_Bool` keeps 0 or 1).
+    pub fn wrap(self, bits: u64) -> u64 {
+        bits & self.ir().mask()
+    }
+
+    /// The value of in-range bits, sign-extended for signed types.
+    pub fn value(self, bits: u64) -> i128 {
+        self.int_ty().to_i128(bits)
+    }
+}
+
+/// A C function type.
+#[derive(Clone, PartialEq, Debug)]
+pub(crate) struct FuncSig {
+    pub ret: CType,
+    pub params: Vec<CType>,
+    pub variadic: bool,
+    /// `false` for `int f()` (no prototype).
+    pub prototyped: bool,
+}
+
+/// A C type of the supported subset (qualifiers dropped).
+#[derive(Clone, PartialEq, Debug)]
+pub(crate) enum CType {
+    Void,
+    Int(IntKind),
+    Ptr(Box<CType>),
+    /// Element type and length (`None`: incomplete, e.g. `extern int a[];`).
+    Array(Box<CType>, Option<u64>),
+    Func(Box<FuncSig>),
+}
+
+pub(crate) const INT: CType = CType::Int(IntKind::Int);
+pub(crate) const LONG: CType = CType::Int(IntKind::Long);
+pub(crate) const ULONG: CType = CType::Int(IntKind::ULong);
+
+impl CType {
+    pub fn ptr_to(t: CType) -> CType {
+        CType::Ptr(Box::new(t))
+    }
+
+    pub fn int_kind(&self) -> Option<IntKind> {
+        match self {
+            CType::Int(k) => Some(*k),
+            _ => None,
+        }
+    }
+
+    pub fn is_scalar(&self) -> bool {
+        matches!(self, CType::Int(_) | CType::Ptr(_))
+    }
+
+    pub fn pointee(&self) -> Option<&CType> {
+        match self {
+            CType::Ptr(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The IR type of a scalar value of this type.
+    pub fn ir(&self) -> Option<Type> {
+        match self {
+            CType::Int(k) => Some(k.ir()),
+            CType::Ptr(_) => Some(Type::Ptr),
+            _ => None,
+        }
+    }
+
+    /// `sizeof`, when the type is complete (`void` is 1, as in GNU C).
+    pub fn size(&self) -> Option<u64> {
+        match self {
+            CType::Void => Some(1),
+            CType::Int(k) => Some(k.ir().bytes()),
+            CType::Ptr(_) => Some(8),
+            CType::Array(e, Some(n)) => e.size()?.checked_mul(*n),
+            CType::Array(_, None) | CType::Func(_) => None,
+        }
+    }
+
+    /// The innermost element type and total element count of a (possibly
+    /// multi-dimensional) array; a scalar is its own single element.
+    pub fn flatten(&self) -> Option<(&CType, u64)> {
+        match self {
+            CType::Array(e, Some(n)) => {
+                let (inner, m) = e.flatten()?;
+                Some((inner, n.checked_mul(m)?))
+            }
+            CType::Array(_, None) | CType::Func(_) | CType::Void => None,
+            t => Some((t, 1)),
+        }
+    }
+
+    /// The C spelling with qualifiers dropped, e.g. `unsigned int`, `char *`.
+    pub fn spelling(&self) -> String {
+        match self {
+            CType::Void => "void".to_string(),
+            CType::Int(k) => k.spelling().to_string(),
+            CType::Ptr(t) => match &**t {
+                CType::Array(..) | CType::Func(_) => format!("{} (*)", t.spelling()),
+                t => {
+                    let s = t.spelling();
+                    if s.ends_with('*') {
+                        format!("{s}*")
+                    } else {
+                        format!("{s} *")
+                    }
+                }
+            },
+            CType::Array(e, Some(n)) => format!("{}[{n}]", e.spelling()),
+            CType::Array(e, None) => format!("{}[]", e.spelling()),
+            CType::Func(_) => "function".to_string(),
+        }
+    }
+}
+
+/// The element description of data reached through a pointer: the innermost
+/// scalar (arrays are flat in memory); `void` is described as bytes.
+fn element_desc(pointee: &CType) -> (IntTy, String) {
+    let mut t = pointee;
+    while let CType::Array(e, _) = t {
+        t = e;
+    }
+    match t {
+        CType::Int(k) => (k.int_ty(), k.spelling().to_string()),
+        CType::Ptr(_) => (IntTy { ty: Type::Ptr, signed: false }, t.spelling()),
+        _ => (IntTy { ty: Type::I8, signed: false }, "void".to_string()),
+    }
+}
+
+/// The [`SrcVar`] of a parameter, return value or global of type `ty`.
+pub(crate) fn src_var(name: &str, ty: &CType) -> Option<SrcVar> {
+    let (scalar, c_scalar, shape) = match ty {
+        CType::Int(k) => (k.int_ty(), k.spelling().to_string(), Shape::Scalar),
+        CType::Ptr(p) => {
+            let (scalar, c) = element_desc(p);
+            (scalar, c, Shape::Pointer)
+        }
+        CType::Array(..) => {
+            let (elem, n) = ty.flatten()?;
+            let (scalar, c) = element_desc(elem);
+            (scalar, c, Shape::Array(n))
+        }
+        CType::Void | CType::Func(_) => return None,
+    };
+    Some(SrcVar { name: name.to_string(), c_scalar, scalar, shape })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::IntKind::*;
+    use super::*;
+
+    #[test]
+    fn usual_arithmetic_conversions() {
+        assert_eq!(IntKind::common(UInt, Int), UInt);
+        assert_eq!(IntKind::common(Char, UChar), Int);
+        assert_eq!(IntKind::common(Long, UInt), Long);
+        assert_eq!(IntKind::common(Long, ULong), ULong);
+        assert_eq!(IntKind::common(LongLong, ULong), ULongLong);
+        assert_eq!(IntKind::common(UShort, Short), Int);
+    }
+
+    #[test]
+    fn spellings_and_shapes() {
+        let p = CType::ptr_to(CType::ptr_to(CType::Int(Char)));
+        assert_eq!(p.spelling(), "char **");
+        let sv = src_var("argv", &p).unwrap();
+        assert_eq!((sv.c_scalar.as_str(), sv.shape), ("char *", Shape::Pointer));
+        let arr = CType::Array(Box::new(CType::Array(Box::new(CType::Int(UChar)), Some(4))), Some(3));
+        let sv = src_var("m", &arr).unwrap();
+        assert_eq!((sv.c_scalar.as_str(), sv.shape), ("unsigned char", Shape::Array(12)));
+    }
+}

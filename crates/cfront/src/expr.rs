@@ -1,0 +1,395 @@
+//! Expressions in value context and as lvalues.
+//!
+//! Every C object lives in memory, so an lvalue is a pointer ([`LVal`]) and
+//! reading it is a `load` (arrays decay to the pointer instead). Values
+//! ([`Val`]) are an operand plus their C type; conversions and arithmetic
+//! are in `ops.rs`, conditions and the short-circuit operators in `cond.rs`,
+//! calls in `calls.rs`.
+//!
+//! Locations: an instruction carries the location of the expression it
+//! implements; loads and stores carry the location of the lvalue.
+
+use lang_c::ast::{
+    BinaryOperator, BinaryOperatorExpression, Constant, Expression, Identifier, Statement, UnaryOperator,
+    UnaryOperatorExpression,
+};
+use lang_c::span::{Node, Span};
+use pathwise_ir::{BinOp, CmpOp, InstKind, Operand, Type};
+
+use crate::consteval::{self, CVal};
+use crate::ctypes::{CType, INT};
+use crate::func::FnCtx;
+use crate::literals;
+use crate::ops::Conv;
+use crate::typespec;
+use crate::unit::{LResult, Sym};
+
+/// An rvalue: an operand and its C type (`void` for void expressions).
+#[derive(Clone, Debug)]
+pub(crate) struct Val {
+    pub op: Operand,
+    pub ty: CType,
+}
+
+impl Val {
+    pub fn void() -> Val {
+        Val { op: Operand::Const(Type::I32, 0), ty: CType::Void }
+    }
+
+    pub fn constant(v: CVal) -> Val {
+        Val { op: Operand::Const(v.kind.ir(), v.bits), ty: CType::Int(v.kind) }
+    }
+}
+
+/// An lvalue: the address of an object of type `ty`.
+#[derive(Clone, Debug)]
+pub(crate) struct LVal {
+    pub ptr: Operand,
+    pub ty: CType,
+}
+
+/// Names gcc treats as string literals (`assert` passes them to `__assert_fail`).
+pub(crate) fn is_function_name_string(name: &str) -> bool {
+    matches!(name, "__func__" | "__FUNCTION__" | "__PRETTY_FUNCTION__")
+}
+
+impl<'u, 'a> FnCtx<'u, 'a> {
+    /// Whether `e` designates an object (so that `sizeof` must not decay it).
+    pub fn is_lvalue_expr(&self, e: &Node<Expression>) -> bool {
+        match &e.node {
+            Expression::Identifier(id) => {
+                matches!(self.u.lookup(&id.node.name), Some(Sym::Local { .. } | Sym::Global(_)))
+            }
+            Expression::UnaryOperator(u) => u.node.operator.node == UnaryOperator::Indirection,
+            Expression::BinaryOperator(b) => b.node.operator.node == BinaryOperator::Index,
+            _ => false,
+        }
+    }
+
+    /// Lowers an expression for its value.
+    pub fn rvalue(&mut self, e: &Node<Expression>) -> LResult<Val> {
+        match &e.node {
+            Expression::Identifier(id) => self.identifier(id),
+            Expression::Constant(c) => self.constant(c),
+            Expression::StringLiteral(s) => Err(self.u.unsupported(s.span, "string literals")),
+            Expression::GenericSelection(_) => Err(self.u.unsupported(e.span, "_Generic")),
+            Expression::Member(m) => Err(self.u.unsupported(m.span, "struct and union member access")),
+            Expression::Call(c) => self.call(c),
+            Expression::CompoundLiteral(_) => Err(self.u.unsupported(e.span, "compound literals")),
+            Expression::SizeOfTy(_) | Expression::SizeOfVal(_) | Expression::AlignOf(_) => {
+                match consteval::eval(self, e)? {
+                    Some(v) => Ok(Val::constant(v)),
+                    None => Err(self.u.invalid(e.span, "invalid sizeof operand")),
+                }
+            }
+            Expression::UnaryOperator(u) => self.unary(e, u),
+            Expression::Cast(c) => {
+                let ty = typespec::type_name(self, &c.node.type_name)?;
+                let v = self.rvalue(&c.node.expression)?;
+                self.convert(v, &ty, e.span, Conv::Explicit)
+            }
+            Expression::BinaryOperator(b) => self.binary_expr(e, b),
+            Expression::Conditional(c) => match consteval::eval(self, e)? {
+                // A constant `?:` needs no decision (nor a slot).
+                Some(v) => Ok(Val::constant(v)),
+                None => self.conditional(c),
+            },
+            Expression::Comma(list) => {
+                let mut last = Val::void();
+                for x in list.iter() {
+                    last = self.rvalue(x)?;
+                }
+                Ok(last)
+            }
+            Expression::OffsetOf(_) => Err(self.u.unsupported(e.span, "offsetof")),
+            Expression::VaArg(_) => Err(self.u.unsupported(e.span, "va_arg")),
+            Expression::Statement(s) => self.statement_expr(s),
+        }
+    }
+
+    fn identifier(&mut self, id: &Node<Identifier>) -> LResult<Val> {
+        match self.u.lookup(&id.node.name) {
+            Some(Sym::EnumConst(v)) => Ok(Val::constant(CVal::int(*v))),
+            Some(Sym::Func(_)) => {
+                Err(self.u.unsupported(id.span, format!("function pointers (`{}` used as a value)", id.node.name)))
+            }
+            _ => {
+                let lv = self.lvalue_ident(id)?;
+                self.load(lv, id.span)
+            }
+        }
+    }
+
+    fn constant(&mut self, c: &Node<Constant>) -> LResult<Val> {
+        let v = match &c.node {
+            Constant::Integer(i) => literals::integer_constant(i).map_err(|m| self.u.invalid(c.span, m))?,
+            Constant::Character(s) => {
+                literals::char_constant(s).map_err(|m| match m.strip_prefix("unsupported: ") {
+                    Some(r) => self.u.unsupported(c.span, r),
+                    None => self.u.invalid(c.span, m),
+                })?
+            }
+            Constant::Float(_) => return Err(self.u.unsupported(c.span, "floating-point constants")),
+        };
+        Ok(Val::constant(v))
+    }
+
+    fn lvalue_ident(&mut self, id: &Node<Identifier>) -> LResult<LVal> {
+        let name = &id.node.name;
+        let loc = self.loc(id.span);
+        match self.u.lookup(name).cloned() {
+            Some(Sym::Local { local, ty }) => Ok(LVal { ptr: self.b.addr_local(local, loc), ty }),
+            Some(Sym::Global(idx)) => {
+                let ty = self.u.objects[idx].ty.clone();
+                if ty.size().is_none() {
+                    return Err(self.u.unsupported(id.span, format!("`{name}` has an incomplete type")));
+                }
+                let global = self.u.global_id(idx);
+                Ok(LVal { ptr: self.b.value(InstKind::AddrGlobal { global }, loc), ty })
+            }
+            Some(Sym::Unsupported(reason)) => Err(self.u.use_of_unsupported(id.span, name, &reason)),
+            Some(Sym::Func(_)) => {
+                Err(self.u.unsupported(id.span, format!("function pointers (`{name}` used as a value)")))
+            }
+            Some(Sym::EnumConst(_)) | Some(Sym::Typedef(..)) => {
+                Err(self.u.invalid(id.span, format!("`{name}` is not an object")))
+            }
+            None if is_function_name_string(name) => Err(self.u.unsupported(id.span, "string literals")),
+            None => Err(self.u.invalid(id.span, format!("use of undeclared identifier `{name}`"))),
+        }
+    }
+
+    /// Lowers an expression that designates an object.
+    pub fn lvalue(&mut self, e: &Node<Expression>) -> LResult<LVal> {
+        match &e.node {
+            Expression::Identifier(id) => self.lvalue_ident(id),
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
+                let p = self.rvalue(&u.node.operand)?;
+                match p.ty {
+                    CType::Ptr(t) if *t == CType::Void => {
+                        Err(self.u.invalid(e.span, "dereferencing a `void *` pointer"))
+                    }
+                    CType::Ptr(t) => Ok(LVal { ptr: p.op, ty: *t }),
+                    _ => Err(self.u.invalid(e.span, "indirection requires a pointer operand")),
+                }
+            }
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                let l = self.rvalue(&b.node.lhs)?;
+                let r = self.rvalue(&b.node.rhs)?;
+                let (p, i) = match (&l.ty, &r.ty) {
+                    (CType::Ptr(_), CType::Int(_)) => (l, r),
+                    (CType::Int(_), CType::Ptr(_)) => (r, l),
+                    _ => return Err(self.u.invalid(e.span, "subscripted value is not an array or pointer")),
+                };
+                let p = self.ptr_offset(p, i, false, e.span)?;
+                let ty = p.ty.pointee().cloned().unwrap_or(CType::Void);
+                if ty == CType::Void {
+                    return Err(self.u.invalid(e.span, "subscript of a `void *` pointer"));
+                }
+                Ok(LVal { ptr: p.op, ty })
+            }
+            Expression::Member(m) => Err(self.u.unsupported(m.span, "struct and union member access")),
+            _ => Err(self.u.invalid(e.span, "expression is not assignable")),
+        }
+    }
+
+    /// Reads an lvalue (arrays decay to a pointer to their first element).
+    pub fn load(&mut self, lv: LVal, span: Span) -> LResult<Val> {
+        match lv.ty {
+            CType::Array(e, _) => Ok(Val { op: lv.ptr, ty: CType::Ptr(e) }),
+            CType::Int(_) | CType::Ptr(_) => {
+                let loc = self.loc(span);
+                let ir = lv.ty.ir().unwrap_or(Type::I64);
+                Ok(Val { op: self.b.load(ir, lv.ptr, loc), ty: lv.ty })
+            }
+            CType::Func(_) => Err(self.u.unsupported(span, "function pointers")),
+            CType::Void => Err(self.u.invalid(span, "use of a void value")),
+        }
+    }
+
+    /// Writes a scalar to an lvalue.
+    pub fn store(&mut self, lv: &LVal, value: Operand, span: Span) {
+        let loc = self.loc(span);
+        let ir = lv.ty.ir().unwrap_or(Type::I64);
+        self.b.store(ir, lv.ptr, value, loc);
+    }
+
+    /// An lvalue that may be assigned: scalar type.
+    fn assignable(&mut self, e: &Node<Expression>) -> LResult<LVal> {
+        let lv = self.lvalue(e)?;
+        if !lv.ty.is_scalar() {
+            return Err(self.u.invalid(e.span, format!("cannot assign to an object of type `{}`", lv.ty.spelling())));
+        }
+        Ok(lv)
+    }
+
+    fn unary(&mut self, e: &Node<Expression>, u: &Node<UnaryOperatorExpression>) -> LResult<Val> {
+        let operand = &u.node.operand;
+        let loc = self.loc(e.span);
+        match u.node.operator.node {
+            UnaryOperator::PostIncrement => self.incdec(e, operand, false, true),
+            UnaryOperator::PostDecrement => self.incdec(e, operand, false, false),
+            UnaryOperator::PreIncrement => self.incdec(e, operand, true, true),
+            UnaryOperator::PreDecrement => self.incdec(e, operand, true, false),
+            UnaryOperator::Address => {
+                if let Expression::Identifier(id) = &operand.node {
+                    if let Some(Sym::Func(_)) = self.u.lookup(&id.node.name) {
+                        return Err(self.u.unsupported(e.span, "function pointers"));
+                    }
+                }
+                let lv = self.lvalue(operand)?;
+                Ok(Val { op: lv.ptr, ty: CType::ptr_to(lv.ty) })
+            }
+            UnaryOperator::Indirection => {
+                let lv = self.lvalue(e)?;
+                self.load(lv, e.span)
+            }
+            UnaryOperator::Plus => {
+                let v = self.rvalue(operand)?;
+                let (op, k) = self.promote(v, e.span)?;
+                Ok(Val { op, ty: CType::Int(k) })
+            }
+            UnaryOperator::Minus => {
+                let v = self.rvalue(operand)?;
+                let (op, k) = self.promote(v, e.span)?;
+                let r = self.b.bin(BinOp::Sub, k.ir(), Operand::Const(k.ir(), 0), op, loc);
+                Ok(Val { op: r, ty: CType::Int(k) })
+            }
+            UnaryOperator::Complement => {
+                let v = self.rvalue(operand)?;
+                let (op, k) = self.promote(v, e.span)?;
+                let r = self.b.bin(BinOp::Xor, k.ir(), op, Operand::Const(k.ir(), k.ir().mask()), loc);
+                Ok(Val { op: r, ty: CType::Int(k) })
+            }
+            UnaryOperator::Negate => {
+                if is_logical(operand) {
+                    // `!(a && b)` keeps one decision per atomic condition.
+                    return self.logical_value(e);
+                }
+                let v = self.rvalue(operand)?;
+                let z = self.zero_test(v, CmpOp::Eq, e.span)?;
+                let r = self.b.cast(false, Type::I1, Type::I32, z, loc);
+                Ok(Val { op: r, ty: INT })
+            }
+        }
+    }
+
+    /// `++`/`--`, prefix (value after) or postfix (value before).
+    fn incdec(&mut self, e: &Node<Expression>, operand: &Node<Expression>, pre: bool, inc: bool) -> LResult<Val> {
+        let lv = self.assignable(operand)?;
+        let old = self.load(lv.clone(), operand.span)?;
+        let loc = self.loc(e.span);
+        let new = match &old.ty {
+            CType::Ptr(_) => {
+                let step = Val::constant(CVal::int(1));
+                self.ptr_offset(old.clone(), step, !inc, e.span)?
+            }
+            CType::Int(k) => {
+                let (p, pk) = self.promote(old.clone(), e.span)?;
+                let op = if inc { BinOp::Add } else { BinOp::Sub };
+                let r = self.b.bin(op, pk.ir(), p, Operand::Const(pk.ir(), 1), loc);
+                let r = self.int_conv(r, pk, *k, loc);
+                Val { op: r, ty: old.ty.clone() }
+            }
+            _ => return Err(self.u.invalid(e.span, "invalid operand of increment/decrement")),
+        };
+        self.store(&lv, new.op, operand.span);
+        Ok(if pre { new } else { old })
+    }
+
+    fn binary_expr(&mut self, e: &Node<Expression>, b: &Node<BinaryOperatorExpression>) -> LResult<Val> {
+        use BinaryOperator as B;
+        let (lhs, rhs) = (&b.node.lhs, &b.node.rhs);
+        match &b.node.operator.node {
+            B::Index => {
+                let lv = self.lvalue(e)?;
+                self.load(lv, e.span)
+            }
+            B::LogicalAnd | B::LogicalOr => match consteval::eval(self, e)? {
+                Some(v) => Ok(Val::constant(v)),
+                None => self.logical_value(e),
+            },
+            B::Assign => {
+                let lv = self.assignable(lhs)?;
+                let v = self.rvalue(rhs)?;
+                let v = self.convert(v, &lv.ty, rhs.span, Conv::Implicit)?;
+                self.store(&lv, v.op, lhs.span);
+                Ok(v)
+            }
+            op @ (B::AssignMultiply
+            | B::AssignDivide
+            | B::AssignModulo
+            | B::AssignPlus
+            | B::AssignMinus
+            | B::AssignShiftLeft
+            | B::AssignShiftRight
+            | B::AssignBitwiseAnd
+            | B::AssignBitwiseXor
+            | B::AssignBitwiseOr) => {
+                let base = compound_base(op);
+                let lv = self.assignable(lhs)?;
+                let old = self.load(lv.clone(), lhs.span)?;
+                let r = self.rvalue(rhs)?;
+                let v = self.arith(&base, old, r, e.span)?;
+                let v = self.convert(v, &lv.ty, e.span, Conv::Implicit)?;
+                self.store(&lv, v.op, lhs.span);
+                Ok(v)
+            }
+            op => {
+                let l = self.rvalue(lhs)?;
+                let r = self.rvalue(rhs)?;
+                self.arith(op, l, r, e.span)
+            }
+        }
+    }
+
+    /// A GNU statement expression: the value of its last expression statement.
+    fn statement_expr(&mut self, s: &Node<Statement>) -> LResult<Val> {
+        let Statement::Compound(items) = &s.node else {
+            return Err(self.u.invalid(s.span, "statement expression without braces"));
+        };
+        self.u.scopes.push(Default::default());
+        let mut value = Val::void();
+        for (i, item) in items.iter().enumerate() {
+            if i + 1 == items.len() {
+                if let lang_c::ast::BlockItem::Statement(st) = &item.node {
+                    if let Statement::Expression(Some(x)) = &st.node {
+                        value = self.rvalue(x)?;
+                        break;
+                    }
+                }
+            }
+            self.block_item(item)?;
+        }
+        self.u.scopes.pop();
+        Ok(value)
+    }
+}
+
+/// `&&`, `||`, or a negation of one: lowered through decisions.
+pub(crate) fn is_logical(e: &Node<Expression>) -> bool {
+    match &e.node {
+        Expression::BinaryOperator(b) => {
+            matches!(b.node.operator.node, BinaryOperator::LogicalAnd | BinaryOperator::LogicalOr)
+        }
+        Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Negate => is_logical(&u.node.operand),
+        _ => false,
+    }
+}
+
+/// The arithmetic operator of a compound assignment.
+fn compound_base(op: &BinaryOperator) -> BinaryOperator {
+    use BinaryOperator as B;
+    match op {
+        B::AssignMultiply => B::Multiply,
+        B::AssignDivide => B::Divide,
+        B::AssignModulo => B::Modulo,
+        B::AssignPlus => B::Plus,
+        B::AssignMinus => B::Minus,
+        B::AssignShiftLeft => B::ShiftLeft,
+        B::AssignShiftRight => B::ShiftRight,
+        B::AssignBitwiseAnd => B::BitwiseAnd,
+        B::AssignBitwiseXor => B::BitwiseXor,
+        _ => B::BitwiseOr,
+    }
+}

@@ -1,0 +1,285 @@
+//! Function definitions: signature registration and body lowering.
+//!
+//! A body is lowered by a [`FnCtx`], which owns the IR builder and the
+//! per-function state (break/continue targets, labels, enclosing switches).
+//! Every parameter arrives in a register (`%0..%n-1`, in order) and is stored
+//! at entry into its own slot named after it, so that C code can assign it
+//! and take its address like any variable. Falling off the end returns 0
+//! (or nothing, for `void`).
+//!
+//! Failures are per function: an unsupported construct makes the function a
+//! declaration (no blocks) and is reported in `Compiled::unsupported`; an
+//! invalid one in user code is fatal for the file. Definitions in system
+//! headers are only lowered when a lowered body calls them.
+
+use lang_c::ast::{Expression, FunctionDefinition, StorageClassSpecifier};
+use lang_c::span::{Node, Span};
+use pathwise_ir::{FuncData, Local, Operand, Param, Reg, Terminator};
+use rustc_hash::FxHashMap;
+
+use crate::builder::FuncBuilder;
+use crate::ctypes::{src_var, CType, FuncSig};
+use crate::typespec::{self, ParamDecl};
+use crate::unit::{placeholder_src, BodyState, Ctx, FuncEntry, LResult, Sym, Unit};
+
+/// A `goto` label of the function being lowered.
+#[derive(Clone)]
+pub(crate) struct LabelInfo {
+    pub block: pathwise_ir::Block,
+    pub defined: bool,
+    pub first_use: Span,
+}
+
+/// The case labels of an enclosing `switch`, by the source offset of the label.
+#[derive(Clone, Default)]
+pub(crate) struct SwitchCtx {
+    pub cases: FxHashMap<usize, pathwise_ir::Block>,
+    pub default: Option<pathwise_ir::Block>,
+}
+
+/// State of one function body being lowered.
+pub(crate) struct FnCtx<'u, 'a> {
+    pub u: &'u mut Unit<'a>,
+    pub b: FuncBuilder,
+    pub ret: CType,
+    pub breaks: Vec<pathwise_ir::Block>,
+    pub continues: Vec<pathwise_ir::Block>,
+    pub labels: FxHashMap<String, LabelInfo>,
+    pub switches: Vec<SwitchCtx>,
+    /// Name of the function (static locals become globals `func.name`).
+    pub fname: String,
+}
+
+impl<'a> Ctx<'a> for FnCtx<'_, 'a> {
+    fn unit(&mut self) -> &mut Unit<'a> {
+        self.u
+    }
+
+    fn unit_ref(&self) -> &Unit<'a> {
+        self.u
+    }
+
+    /// Lowers the expression on a scratch copy of the builder and keeps only
+    /// its type: `sizeof` does not evaluate its operand.
+    fn expr_type(&mut self, e: &Node<Expression>) -> LResult<CType> {
+        let saved_b = self.b.clone();
+        let saved_labels = self.labels.clone();
+        let depth = self.u.scopes.len();
+        let ty = match &e.node {
+            Expression::StringLiteral(s) => crate::literals::string_bytes(&s.node)
+                .map(|b| CType::Array(Box::new(CType::Int(crate::ctypes::IntKind::Char)), Some(b.len() as u64 + 1)))
+                .map_err(|m| self.u.invalid(s.span, m)),
+            Expression::Identifier(_) | Expression::UnaryOperator(_) | Expression::BinaryOperator(_)
+                if self.is_lvalue_expr(e) =>
+            {
+                self.lvalue(e).map(|lv| lv.ty)
+            }
+            _ => self.rvalue(e).map(|v| v.ty),
+        };
+        self.u.scopes.truncate(depth);
+        self.b = saved_b;
+        self.labels = saved_labels;
+        ty
+    }
+}
+
+impl<'u, 'a> FnCtx<'u, 'a> {
+    pub fn loc(&mut self, span: Span) -> pathwise_ir::Loc {
+        self.u.loc(span)
+    }
+}
+
+/// A function declaration or definition to register.
+pub(crate) struct FuncDecl<'a> {
+    pub name: String,
+    pub sig: FuncSig,
+    pub params: Vec<ParamDecl>,
+    pub name_span: Span,
+    pub is_static: bool,
+    pub noreturn: bool,
+    pub def: Option<&'a Node<FunctionDefinition>>,
+}
+
+/// Registers a function declaration or definition (merging with earlier
+/// declarations of the name); returns its index.
+pub(crate) fn register_func<'a>(u: &mut Unit<'a>, d: FuncDecl<'a>) -> usize {
+    let FuncDecl { name, sig, params, name_span, is_static, noreturn, def } = d;
+    let name = name.as_str();
+    let idx = match u.func_by_name.get(name) {
+        Some(&i) => {
+            let e = &mut u.funcs[i];
+            e.is_static |= is_static;
+            e.noreturn |= noreturn;
+            if def.is_some() || (!e.sig.prototyped && sig.prototyped) {
+                e.sig = sig;
+                e.param_names = params.iter().map(|p| p.name.clone()).collect();
+                e.param_spans = params.iter().map(|p| p.span).collect();
+            }
+            if def.is_some() {
+                e.def = def;
+                e.name_span = name_span;
+            }
+            i
+        }
+        None => {
+            u.funcs.push(FuncEntry {
+                name: name.to_string(),
+                param_names: params.iter().map(|p| p.name.clone()).collect(),
+                param_spans: params.iter().map(|p| p.span).collect(),
+                sig,
+                name_span,
+                is_static,
+                noreturn,
+                def,
+                id: None,
+                body: BodyState::NotLowered,
+            });
+            u.func_by_name.insert(name.to_string(), u.funcs.len() - 1);
+            u.funcs.len() - 1
+        }
+    };
+    u.declare(name, Sym::Func(idx));
+    idx
+}
+
+/// Checks that a function type is representable: scalar parameters and a
+/// scalar or void return type.
+pub(crate) fn check_sig(u: &Unit<'_>, sig: &FuncSig, params: &[ParamDecl], span: Span) -> LResult<()> {
+    for p in params {
+        if !p.ty.is_scalar() {
+            return Err(u.unsupported(p.span, format!("parameters of type `{}`", p.ty.spelling())));
+        }
+    }
+    if !(sig.ret.is_scalar() || sig.ret == CType::Void) {
+        return Err(u.invalid(span, "invalid function return type"));
+    }
+    Ok(())
+}
+
+/// Handles a function definition at file scope.
+pub(crate) fn definition<'a>(u: &mut Unit<'a>, fd: &'a Node<FunctionDefinition>) {
+    let in_system = u.is_system(fd.span);
+    let name_guess = declarator_name(&fd.node.declarator).unwrap_or_default();
+    let reg = |u: &mut Unit<'a>| -> LResult<usize> {
+        let spec = typespec::decl_spec(u, &fd.node.specifiers, fd.span)?;
+        let d = typespec::declarator(u, spec.ty, spec.is_const, &fd.node.declarator)?;
+        let CType::Func(sig) = d.ty else {
+            return Err(u.invalid(fd.node.declarator.span, "function definition without a function type"));
+        };
+        if !fd.node.declarations.is_empty() {
+            return Err(u.unsupported(fd.node.declarator.span, "K&R-style function definitions"));
+        }
+        if sig.variadic {
+            return Err(u.unsupported(d.name_span, "variadic function definitions"));
+        }
+        check_sig(u, &sig, &d.params, d.name_span)?;
+        let is_static = spec.storage == Some(StorageClassSpecifier::Static);
+        let name = d.name.unwrap_or_default();
+        let noreturn = spec.noreturn || d.noreturn;
+        let decl =
+            FuncDecl { name, sig: *sig, params: d.params, name_span: d.name_span, is_static, noreturn, def: Some(fd) };
+        Ok(register_func(u, decl))
+    };
+    match reg(u) {
+        Ok(idx) => {
+            if !in_system {
+                u.func_id(idx);
+                lower_body(u, idx);
+            }
+        }
+        Err(e) => {
+            u.declare(&name_guess, Sym::Unsupported(e.diagnostic().clone()));
+            if !in_system {
+                u.record_failure(&name_guess, e, false);
+            }
+        }
+    }
+}
+
+/// The identifier a declarator declares.
+pub(crate) fn declarator_name(d: &Node<lang_c::ast::Declarator>) -> Option<String> {
+    match &d.node.kind.node {
+        lang_c::ast::DeclaratorKind::Identifier(id) => Some(id.node.name.clone()),
+        lang_c::ast::DeclaratorKind::Declarator(inner) => declarator_name(inner),
+        lang_c::ast::DeclaratorKind::Abstract => None,
+    }
+}
+
+/// Lowers the body of a registered definition, recording the outcome.
+pub(crate) fn lower_body(u: &mut Unit<'_>, idx: usize) {
+    let Some(fd) = u.funcs[idx].def else { return };
+    if !matches!(u.funcs[idx].body, BodyState::NotLowered) {
+        return;
+    }
+    // Mark first: a recursive call must not lower the body again.
+    u.funcs[idx].body = BodyState::Failed;
+    let in_system = u.is_system(fd.span);
+    let depth = u.scopes.len();
+    let result = lower_function(u, idx, fd);
+    u.scopes.truncate(depth);
+    match result {
+        Ok(f) => u.funcs[idx].body = BodyState::Lowered(Box::new(f)),
+        Err(e) => {
+            let name = u.funcs[idx].name.clone();
+            u.record_failure(&name, e, in_system);
+        }
+    }
+}
+
+fn lower_function<'a>(u: &mut Unit<'a>, idx: usize, fd: &'a Node<FunctionDefinition>) -> LResult<FuncData> {
+    let e = &u.funcs[idx];
+    let (name, sig, names, spans) = (e.name.clone(), e.sig.clone(), e.param_names.clone(), e.param_spans.clone());
+    let name_span = e.name_span;
+    let mut cx = FnCtx {
+        b: FuncBuilder::new(sig.params.len() as u32),
+        ret: sig.ret.clone(),
+        breaks: Vec::new(),
+        continues: Vec::new(),
+        labels: FxHashMap::default(),
+        switches: Vec::new(),
+        fname: name.clone(),
+        u,
+    };
+    cx.u.scopes.push(FxHashMap::default());
+    let mut params = Vec::new();
+    for (i, ty) in sig.params.iter().enumerate() {
+        let pname = names.get(i).cloned().unwrap_or_default();
+        let span = spans.get(i).copied().unwrap_or(name_span);
+        let loc = cx.loc(span);
+        let ir = ty.ir().unwrap_or(pathwise_ir::Type::I64);
+        let slot: Local = cx.b.local(pname.clone(), ir, 1);
+        let addr = cx.b.addr_local(slot, loc);
+        cx.b.store(ir, addr, Operand::Reg(Reg(i as u32)), loc);
+        cx.u.declare(&pname, Sym::Local { local: slot, ty: ty.clone() });
+        params.push(Param {
+            reg: Reg(i as u32),
+            ty: ir,
+            src: src_var(&pname, ty).unwrap_or_else(|| placeholder_src(&pname)),
+        });
+    }
+    cx.stmt(&fd.node.statement)?;
+    if !cx.b.is_terminated() {
+        // Falling off the end: the closing brace is the location.
+        let end = Span::span(fd.node.statement.span.end.saturating_sub(1), fd.node.statement.span.end);
+        let loc = cx.loc(end);
+        let value = sig.ret.ir().map(|t| Operand::Const(t, 0));
+        cx.b.terminate(Terminator::Return(value), loc);
+    }
+    if let Some((l, info)) = cx.labels.iter().find(|(_, i)| !i.defined) {
+        return Err(cx.u.invalid(info.first_use, format!("label `{l}` used but not defined")));
+    }
+    let FnCtx { b, u, .. } = cx;
+    let loc = u.loc(name_span);
+    let (blocks, locals, num_regs) = b.finish();
+    Ok(FuncData {
+        name,
+        params,
+        ret: sig.ret.ir(),
+        ret_src: src_var("", &sig.ret),
+        locals,
+        blocks,
+        num_regs,
+        is_static: u.funcs[idx].is_static,
+        loc,
+    })
+}

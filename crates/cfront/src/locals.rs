@@ -1,0 +1,141 @@
+//! Declarations inside function bodies.
+//!
+//! An automatic variable gets a fresh slot for each declaration (so shadowing
+//! in nested blocks and re-declarations in loops work), named after the
+//! variable, with arrays flattened to their innermost element type. Its
+//! initializer is lowered to stores: listed elements first, then zeros for
+//! the rest of an array with an initializer. Variables without initializer
+//! are left as the engine finds them. A `static` local becomes a global
+//! named `func.name` with a constant initializer; `extern` and function
+//! declarations refer to file-scope entities; `typedef` and enumerations are
+//! block-scoped names.
+
+use lang_c::ast::{Declaration, InitDeclarator, StorageClassSpecifier};
+use lang_c::span::{Node, Span};
+use pathwise_ir::{InstKind, Local, Operand, Type};
+
+use crate::ctypes::CType;
+use crate::func::{check_sig, register_func, FnCtx, FuncDecl};
+use crate::globals;
+use crate::init::{self, InitItem};
+use crate::ops::Conv;
+use crate::typespec::{self, DeclSpec};
+use crate::unit::{LResult, ObjEntry, Sym};
+
+/// The largest local array lowered (its zero-fill is one store per element).
+const MAX_LOCAL_ELEMS: u64 = 1 << 16;
+
+pub(crate) fn local_decl(cx: &mut FnCtx<'_, '_>, d: &Node<Declaration>) -> LResult<()> {
+    let spec = typespec::decl_spec(cx, &d.node.specifiers, d.span)?;
+    for id in &d.node.declarators {
+        declare_one(cx, &spec, id)?;
+    }
+    Ok(())
+}
+
+fn declare_one(cx: &mut FnCtx<'_, '_>, spec: &DeclSpec, id: &Node<InitDeclarator>) -> LResult<()> {
+    let dd = typespec::declarator(cx, spec.ty.clone(), spec.is_const, &id.node.declarator)?;
+    let Some(name) = dd.name.clone() else {
+        return Err(cx.u.invalid(id.span, "declaration without a name"));
+    };
+    if spec.storage == Some(StorageClassSpecifier::Typedef) {
+        cx.u.declare(&name, Sym::Typedef(dd.ty, dd.is_const));
+        return Ok(());
+    }
+    if let CType::Func(sig) = dd.ty {
+        check_sig(cx.u, &sig, &dd.params, dd.name_span)?;
+        let is_static = spec.storage == Some(StorageClassSpecifier::Static);
+        let noreturn = spec.noreturn || dd.noreturn;
+        register_func(
+            cx.u,
+            FuncDecl { name, sig: *sig, params: dd.params, name_span: dd.name_span, is_static, noreturn, def: None },
+        );
+        return Ok(());
+    }
+    match spec.storage {
+        Some(StorageClassSpecifier::Extern) => {
+            if id.node.initializer.is_some() {
+                return Err(cx.u.invalid(id.span, "`extern` variable with an initializer in a block"));
+            }
+            let idx = globals::object_entry(cx.u, &name, &dd.ty, dd.is_const, dd.name_span)?;
+            cx.u.declare(&name, Sym::Global(idx));
+            Ok(())
+        }
+        Some(StorageClassSpecifier::Static) => {
+            let mut gname = format!("{}.{}", cx.fname, name);
+            let mut n = 1;
+            while cx.u.globals.iter().any(|g| g.name == gname) {
+                n += 1;
+                gname = format!("{}.{}.{}", cx.fname, name, n);
+            }
+            let (ty, init) = globals::static_init(cx, &dd.ty, id.node.initializer.as_ref(), dd.name_span)?;
+            // Static locals are not visible to test harnesses: no SrcVar.
+            let gid = cx.u.new_global(&gname, &ty, init, dd.is_const, false);
+            cx.u.objects.push(ObjEntry { name: gname, ty, is_const: dd.is_const, gid: Some(gid) });
+            let idx = cx.u.objects.len() - 1;
+            cx.u.declare(&name, Sym::Global(idx));
+            Ok(())
+        }
+        _ => auto_var(cx, &name, dd.ty, id, dd.name_span),
+    }
+}
+
+/// An automatic variable: a slot, and stores for its initializer.
+fn auto_var(cx: &mut FnCtx<'_, '_>, name: &str, ty: CType, id: &Node<InitDeclarator>, span: Span) -> LResult<()> {
+    let flat = match &id.node.initializer {
+        Some(init) => Some(init::flatten(cx, &ty, init)?),
+        None => None,
+    };
+    let ty = flat.as_ref().map(|f| f.ty.clone()).unwrap_or(ty);
+    let Some((elem, count)) = ty.flatten() else {
+        return Err(match ty {
+            CType::Array(_, None) => cx.u.invalid(span, format!("array `{name}` has no size")),
+            _ => cx.u.invalid(span, format!("variable `{name}` has incomplete type `{}`", ty.spelling())),
+        });
+    };
+    let Some(ir) = elem.ir() else {
+        return Err(cx.u.invalid(span, format!("variable `{name}` has incomplete type")));
+    };
+    if count > MAX_LOCAL_ELEMS {
+        return Err(cx.u.unsupported(span, format!("local arrays of more than {MAX_LOCAL_ELEMS} elements")));
+    }
+    let elem = elem.clone();
+    let local = cx.b.local(name.to_string(), ir, count);
+    // The variable is in scope in its own initializer (C11 6.2.1p7).
+    cx.u.declare(name, Sym::Local { local, ty: ty.clone() });
+    let Some(flat) = flat else { return Ok(()) };
+    let mut written = vec![false; count as usize];
+    for (index, item) in flat.items {
+        let value = match item {
+            InitItem::Expr(e) => {
+                let v = cx.rvalue(e)?;
+                cx.convert(v, &elem, e.span, Conv::Implicit)?.op
+            }
+            InitItem::Const(bits) => Operand::Const(ir, bits & ir.mask()),
+        };
+        // The store is located at the variable, like any store to it.
+        store_elem(cx, local, ir, index, value, span);
+        if let Some(w) = written.get_mut(index as usize) {
+            *w = true;
+        }
+    }
+    if matches!(ty, CType::Array(..)) {
+        for (index, _) in written.iter().enumerate().filter(|(_, w)| !**w) {
+            store_elem(cx, local, ir, index as u64, Operand::Const(ir, 0), span);
+        }
+    }
+    Ok(())
+}
+
+/// `local[index] = value`.
+fn store_elem(cx: &mut FnCtx<'_, '_>, local: Local, ir: Type, index: u64, value: Operand, span: Span) {
+    let loc = cx.loc(span);
+    let base = cx.b.addr_local(local, loc);
+    let ptr = if index == 0 {
+        base
+    } else {
+        let offset = Operand::Const(Type::I64, index * ir.bytes());
+        cx.b.value(InstKind::PtrAdd { base, offset }, loc)
+    };
+    cx.b.store(ir, ptr, value, loc);
+}

@@ -1,0 +1,387 @@
+//! From lang-c declaration specifiers and declarators to [`CType`]s.
+//!
+//! lang-c lists a declarator's derived parts in source order: pointers (the
+//! prefix) first, then array and function suffixes. Suffixes bind tighter
+//! than the prefix, so the type is built from the base type by applying the
+//! pointers left to right, then the suffixes right to left, then the
+//! enclosing parenthesised declarator if any (`int (*p)[4]`).
+//!
+//! Unsupported types (floating point, struct/union, function pointers,
+//! variable-length arrays, K&R and variadic definitions are decided by the
+//! callers) are reported at the specifier or declarator that introduces
+//! them. Enumerations are `int`; their constants are declared in the current
+//! scope as a side effect of reading the specifier.
+
+use lang_c::ast::{
+    ArraySize, DeclarationSpecifier, Declarator, DeclaratorKind, DerivedDeclarator, Extension, FunctionSpecifier,
+    ParameterDeclaration, PointerQualifier, SpecifierQualifier, StorageClassSpecifier, TypeName, TypeQualifier,
+    TypeSpecifier,
+};
+use lang_c::span::{Node, Span};
+
+use crate::consteval;
+use crate::ctypes::{CType, FuncSig, IntKind};
+use crate::unit::{Ctx, LResult, Sym};
+
+/// The meaning of a declaration's specifiers.
+pub(crate) struct DeclSpec {
+    pub ty: CType,
+    pub is_const: bool,
+    pub storage: Option<StorageClassSpecifier>,
+    pub noreturn: bool,
+}
+
+/// A parameter of a function declarator.
+#[derive(Clone)]
+pub(crate) struct ParamDecl {
+    pub name: String,
+    pub span: Span,
+    pub ty: CType,
+}
+
+/// A declarator applied to a base type.
+pub(crate) struct Declared {
+    pub name: Option<String>,
+    pub name_span: Span,
+    pub ty: CType,
+    /// The declared object is `const` (e.g. `const int x`, `int *const p`).
+    pub is_const: bool,
+    /// The parameters, when the declared entity is a function.
+    pub params: Vec<ParamDecl>,
+    pub noreturn: bool,
+}
+
+fn is_noreturn_attr(ext: &[Node<Extension>]) -> bool {
+    ext.iter().any(|e| matches!(&e.node, Extension::Attribute(a) if a.name.node.trim_matches('_') == "noreturn"))
+}
+
+/// Reads declaration specifiers.
+pub(crate) fn decl_spec<'a>(
+    cx: &mut dyn Ctx<'a>,
+    specs: &[Node<DeclarationSpecifier>],
+    span: Span,
+) -> LResult<DeclSpec> {
+    let mut tss = Vec::new();
+    let mut is_const = false;
+    let mut storage = None;
+    let mut noreturn = false;
+    for s in specs {
+        match &s.node {
+            DeclarationSpecifier::StorageClass(sc) => {
+                if sc.node == StorageClassSpecifier::ThreadLocal {
+                    return Err(cx.unit_ref().unsupported(sc.span, "thread-local storage"));
+                }
+                storage = Some(sc.node.clone());
+            }
+            DeclarationSpecifier::TypeSpecifier(t) => tss.push(t),
+            DeclarationSpecifier::TypeQualifier(q) => {
+                check_qualifier(cx, q)?;
+                is_const |= q.node == TypeQualifier::Const;
+            }
+            DeclarationSpecifier::Function(f) => noreturn |= f.node == FunctionSpecifier::Noreturn,
+            DeclarationSpecifier::Alignment(_) => {}
+            DeclarationSpecifier::Extension(ext) => noreturn |= is_noreturn_attr(ext),
+        }
+    }
+    let (ty, typedef_const) = base_type(cx, &tss, span)?;
+    Ok(DeclSpec { ty, is_const: is_const || typedef_const, storage, noreturn })
+}
+
+fn check_qualifier<'a>(cx: &mut dyn Ctx<'a>, q: &Node<TypeQualifier>) -> LResult<()> {
+    if q.node == TypeQualifier::Atomic {
+        return Err(cx.unit_ref().unsupported(q.span, "_Atomic"));
+    }
+    Ok(())
+}
+
+/// Reads the specifier-qualifier list of a type name.
+pub(crate) fn specqual<'a>(
+    cx: &mut dyn Ctx<'a>,
+    specs: &[Node<SpecifierQualifier>],
+    span: Span,
+) -> LResult<(CType, bool)> {
+    let mut tss = Vec::new();
+    let mut is_const = false;
+    for s in specs {
+        match &s.node {
+            SpecifierQualifier::TypeSpecifier(t) => tss.push(t),
+            SpecifierQualifier::TypeQualifier(q) => {
+                check_qualifier(cx, q)?;
+                is_const |= q.node == TypeQualifier::Const;
+            }
+            SpecifierQualifier::Extension(_) => {}
+        }
+    }
+    let (ty, typedef_const) = base_type(cx, &tss, span)?;
+    Ok((ty, is_const || typedef_const))
+}
+
+/// The type named by a list of type specifiers.
+/// Also tells whether a typedef name brought a `const` qualifier.
+fn base_type<'a>(cx: &mut dyn Ctx<'a>, tss: &[&Node<TypeSpecifier>], span: Span) -> LResult<(CType, bool)> {
+    let mut typedef_const = false;
+    let (mut void, mut boolean, mut char, mut short, mut int, mut long) = (0, 0, 0, 0, 0, 0);
+    let (mut signed, mut unsigned) = (0, 0);
+    let mut other: Option<CType> = None;
+    for t in tss {
+        match &t.node {
+            TypeSpecifier::Void => void += 1,
+            TypeSpecifier::Bool => boolean += 1,
+            TypeSpecifier::Char => char += 1,
+            TypeSpecifier::Short => short += 1,
+            TypeSpecifier::Int => int += 1,
+            TypeSpecifier::Long => long += 1,
+            TypeSpecifier::Signed => signed += 1,
+            TypeSpecifier::Unsigned => unsigned += 1,
+            TypeSpecifier::Float | TypeSpecifier::Double | TypeSpecifier::TS18661Float(_) => {
+                return Err(cx.unit_ref().unsupported(t.span, "floating-point types"))
+            }
+            TypeSpecifier::Complex => return Err(cx.unit_ref().unsupported(t.span, "complex types")),
+            TypeSpecifier::Atomic(_) => return Err(cx.unit_ref().unsupported(t.span, "_Atomic types")),
+            TypeSpecifier::Struct(s) => {
+                let kind = match s.node.kind.node {
+                    lang_c::ast::StructKind::Struct => "struct",
+                    lang_c::ast::StructKind::Union => "union",
+                };
+                let tag =
+                    s.node.identifier.as_ref().map(|i| format!(" (`{kind} {}`)", i.node.name)).unwrap_or_default();
+                return Err(cx.unit_ref().unsupported(t.span, format!("{kind} types{tag}")));
+            }
+            TypeSpecifier::Enum(e) => {
+                enum_constants(cx, &e.node.enumerators)?;
+                other = Some(CType::Int(IntKind::Int));
+            }
+            TypeSpecifier::TypedefName(id) => {
+                let name = &id.node.name;
+                other = Some(match cx.unit_ref().lookup(name) {
+                    Some(Sym::Typedef(t, c)) => {
+                        typedef_const = *c;
+                        t.clone()
+                    }
+                    Some(Sym::Unsupported(reason)) => {
+                        let reason = reason.clone();
+                        return Err(cx.unit_ref().use_of_unsupported(id.span, name, &reason));
+                    }
+                    _ => return Err(cx.unit_ref().invalid(id.span, format!("unknown type name `{name}`"))),
+                });
+            }
+            TypeSpecifier::TypeOf(_) => return Err(cx.unit_ref().unsupported(t.span, "typeof")),
+        }
+    }
+    let ints = boolean + char + short + int + long + signed + unsigned;
+    if let Some(t) = other {
+        if ints + void == 0 && tss.len() == 1 {
+            return Ok((t, typedef_const));
+        }
+        return Err(cx.unit_ref().invalid(span, "invalid combination of type specifiers"));
+    }
+    if void == 1 && ints == 0 {
+        return Ok((CType::Void, false));
+    }
+    let bad = || cx.unit_ref().invalid(span, "invalid combination of type specifiers");
+    if void > 0 || signed + unsigned > 1 || short + char + boolean > 1 || int > 1 || long > 2 {
+        return Err(bad());
+    }
+    use IntKind::*;
+    let kind = if boolean == 1 {
+        if ints > 1 {
+            return Err(bad());
+        }
+        Bool
+    } else if char == 1 {
+        if int + long > 0 {
+            return Err(bad());
+        }
+        match (signed, unsigned) {
+            (1, _) => SChar,
+            (_, 1) => UChar,
+            _ => Char,
+        }
+    } else if short == 1 {
+        if long > 0 {
+            return Err(bad());
+        }
+        if unsigned == 1 {
+            UShort
+        } else {
+            Short
+        }
+    } else if long == 2 {
+        if unsigned == 1 {
+            ULongLong
+        } else {
+            LongLong
+        }
+    } else if long == 1 {
+        if unsigned == 1 {
+            ULong
+        } else {
+            Long
+        }
+    } else if int + signed + unsigned > 0 {
+        if unsigned == 1 {
+            UInt
+        } else {
+            Int
+        }
+    } else {
+        return Err(cx.unit_ref().unsupported(span, "declarations without a type specifier (implicit int)"));
+    };
+    Ok((CType::Int(kind), false))
+}
+
+/// Declares the constants of an enumeration definition.
+fn enum_constants<'a>(cx: &mut dyn Ctx<'a>, list: &[Node<lang_c::ast::Enumerator>]) -> LResult<()> {
+    let mut next: i64 = 0;
+    for e in list {
+        if let Some(x) = &e.node.expression {
+            let v = consteval::eval(cx, x)?
+                .ok_or_else(|| cx.unit_ref().invalid(x.span, "enumerator value is not an integer constant"))?;
+            next = i64::try_from(v.value())
+                .map_err(|_| cx.unit_ref().unsupported(x.span, "enumerator value out of range"))?;
+        }
+        if next < i64::from(i32::MIN) || next > i64::from(u32::MAX) {
+            return Err(cx.unit_ref().unsupported(e.span, "enumerator values outside the range of int"));
+        }
+        // Values up to UINT_MAX are accepted like gcc, but typed as int.
+        cx.unit().declare(&e.node.identifier.node.name, Sym::EnumConst(i64::from(next as i32)));
+        next += 1;
+    }
+    Ok(())
+}
+
+/// Applies a declarator to a base type.
+pub(crate) fn declarator<'a>(
+    cx: &mut dyn Ctx<'a>,
+    base: CType,
+    base_const: bool,
+    d: &Node<Declarator>,
+) -> LResult<Declared> {
+    let mut out =
+        Declared { name: None, name_span: d.span, ty: base, is_const: base_const, params: Vec::new(), noreturn: false };
+    apply(cx, &mut out, d)?;
+    Ok(out)
+}
+
+fn apply<'a>(cx: &mut dyn Ctx<'a>, out: &mut Declared, d: &Node<Declarator>) -> LResult<()> {
+    out.noreturn |= is_noreturn_attr(&d.node.extensions);
+    let derived = &d.node.derived;
+    let split = derived.iter().take_while(|x| matches!(x.node, DerivedDeclarator::Pointer(_))).count();
+    for p in &derived[..split] {
+        if let DerivedDeclarator::Pointer(quals) = &p.node {
+            if matches!(out.ty, CType::Func(_)) {
+                return Err(cx.unit_ref().unsupported(p.span, "function pointers"));
+            }
+            out.ty = CType::ptr_to(std::mem::replace(&mut out.ty, CType::Void));
+            out.is_const = quals
+                .iter()
+                .any(|q| matches!(&q.node, PointerQualifier::TypeQualifier(t) if t.node == TypeQualifier::Const));
+        }
+    }
+    for s in derived[split..].iter().rev() {
+        let inner = std::mem::replace(&mut out.ty, CType::Void);
+        out.ty = match &s.node {
+            DerivedDeclarator::Pointer(_) => {
+                return Err(cx.unit_ref().invalid(s.span, "unexpected pointer declarator"));
+            }
+            DerivedDeclarator::Array(a) => {
+                if matches!(inner, CType::Func(_) | CType::Void) {
+                    return Err(cx.unit_ref().invalid(s.span, "invalid array element type"));
+                }
+                let len = array_len(cx, &a.node.size, s.span)?;
+                CType::Array(Box::new(inner), len)
+            }
+            DerivedDeclarator::Function(f) => {
+                if matches!(inner, CType::Func(_) | CType::Array(..)) {
+                    return Err(cx.unit_ref().invalid(s.span, "function cannot return a function or an array"));
+                }
+                let (params, variadic) = parameters(cx, &f.node.parameters, &f.node.ellipsis)?;
+                let tys = params.iter().map(|p| p.ty.clone()).collect();
+                out.params = params;
+                CType::Func(Box::new(FuncSig { ret: inner, params: tys, variadic, prototyped: true }))
+            }
+            DerivedDeclarator::KRFunction(names) => {
+                if !names.is_empty() {
+                    return Err(cx.unit_ref().unsupported(s.span, "K&R-style function definitions"));
+                }
+                out.params = Vec::new();
+                CType::Func(Box::new(FuncSig { ret: inner, params: Vec::new(), variadic: false, prototyped: false }))
+            }
+            DerivedDeclarator::Block(_) => return Err(cx.unit_ref().unsupported(s.span, "block pointers")),
+        };
+    }
+    match &d.node.kind.node {
+        DeclaratorKind::Abstract => Ok(()),
+        DeclaratorKind::Identifier(id) => {
+            out.name = Some(id.node.name.clone());
+            out.name_span = id.span;
+            Ok(())
+        }
+        DeclaratorKind::Declarator(inner) => {
+            if matches!(out.ty, CType::Func(_)) && !inner.node.derived.is_empty() {
+                return Err(cx.unit_ref().unsupported(inner.span, "function pointers"));
+            }
+            apply(cx, out, inner)
+        }
+    }
+}
+
+/// The length of an array declarator (`None` when omitted).
+fn array_len<'a>(cx: &mut dyn Ctx<'a>, size: &ArraySize, span: Span) -> LResult<Option<u64>> {
+    match size {
+        ArraySize::Unknown => Ok(None),
+        ArraySize::VariableUnknown => Err(cx.unit_ref().unsupported(span, "variable-length arrays")),
+        ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => match consteval::eval(cx, e)? {
+            Some(v) if v.value() > 0 && v.value() <= i128::from(u32::MAX) => Ok(Some(v.value() as u64)),
+            Some(_) => Err(cx.unit_ref().invalid(e.span, "array size must be positive")),
+            None => Err(cx.unit_ref().unsupported(span, "variable-length arrays")),
+        },
+    }
+}
+
+/// The parameters of a prototype; `(void)` is none.
+fn parameters<'a>(
+    cx: &mut dyn Ctx<'a>,
+    list: &[Node<ParameterDeclaration>],
+    ellipsis: &lang_c::ast::Ellipsis,
+) -> LResult<(Vec<ParamDecl>, bool)> {
+    let mut out = Vec::new();
+    for (i, p) in list.iter().enumerate() {
+        let spec = decl_spec(cx, &p.node.specifiers, p.span)?;
+        let d = match &p.node.declarator {
+            Some(d) => declarator(cx, spec.ty, spec.is_const, d)?,
+            None => Declared {
+                name: None,
+                name_span: p.span,
+                ty: spec.ty,
+                is_const: false,
+                params: Vec::new(),
+                noreturn: false,
+            },
+        };
+        if d.ty == CType::Void {
+            if list.len() == 1 && d.name.is_none() {
+                break;
+            }
+            return Err(cx.unit_ref().invalid(p.span, "parameter has type void"));
+        }
+        // Parameter adjustment (C11 6.7.6.3p7): arrays become pointers.
+        let ty = match d.ty {
+            CType::Array(e, _) => CType::Ptr(e),
+            CType::Func(_) => return Err(cx.unit_ref().unsupported(p.span, "function pointers")),
+            t => t,
+        };
+        let name = d.name.unwrap_or_else(|| format!("__arg{i}"));
+        out.push(ParamDecl { name, span: d.name_span, ty });
+    }
+    Ok((out, *ellipsis == lang_c::ast::Ellipsis::Some))
+}
+
+/// The type denoted by a type name (casts, `sizeof`).
+pub(crate) fn type_name<'a>(cx: &mut dyn Ctx<'a>, tn: &Node<TypeName>) -> LResult<CType> {
+    let (base, is_const) = specqual(cx, &tn.node.specifiers, tn.span)?;
+    match &tn.node.declarator {
+        Some(d) => Ok(declarator(cx, base, is_const, d)?.ty),
+        None => Ok(base),
+    }
+}

@@ -1,0 +1,349 @@
+//! Translation-unit state shared by all lowering code: symbol scopes, the
+//! registries of functions and global objects, the program under
+//! construction and the collected diagnostics.
+//!
+//! Functions and globals get their IR ids lazily: a function defined in a
+//! user file gets a [`FuncId`] when its definition is reached, any other
+//! function only when a lowered body calls it; a global object gets a
+//! [`GlobalId`] when it is defined or first used. System headers declare
+//! hundreds of functions and objects, and only the used ones belong in the
+//! program.
+//!
+//! Errors are classified: [`LowerError::Unsupported`] marks C outside the
+//! supported subset (the enclosing function is then kept only as a
+//! declaration and reported in `Compiled::unsupported`), while
+//! [`LowerError::Invalid`] is a genuine error in the C program (undeclared
+//! identifier, bad lvalue...), fatal for the whole file when it occurs in
+//! user code.
+
+use lang_c::ast::FunctionDefinition;
+use lang_c::span::{Node, Span};
+use pathwise_ir::{FuncData, FuncId, GlobalData, GlobalId, InstKind, Loc, Local, Param, Program, Reg};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::ctypes::{src_var, CType, FuncSig};
+use crate::locations::{FileTable, LineMap};
+use crate::{Diagnostic, UnsupportedFunction, UnsupportedGlobal};
+
+/// A lowering failure.
+#[derive(Clone, Debug)]
+pub(crate) enum LowerError {
+    /// Valid C that Pathwise does not support.
+    Unsupported(Diagnostic),
+    /// An error in the C program.
+    Invalid(Diagnostic),
+}
+
+impl LowerError {
+    pub fn diagnostic(&self) -> &Diagnostic {
+        match self {
+            LowerError::Unsupported(d) | LowerError::Invalid(d) => d,
+        }
+    }
+}
+
+pub(crate) type LResult<T> = Result<T, LowerError>;
+
+/// What an ordinary identifier denotes.
+#[derive(Clone, Debug)]
+pub(crate) enum Sym {
+    /// A typedef name: the type, and whether it is `const`-qualified.
+    Typedef(CType, bool),
+    /// An enumeration constant (type `int`).
+    EnumConst(i64),
+    /// A variable in a stack slot of the current function.
+    Local { local: Local, ty: CType },
+    /// A global object: index into [`Unit::objects`].
+    Global(usize),
+    /// A function: index into [`Unit::funcs`].
+    Func(usize),
+    /// A declaration that could not be lowered; using it is unsupported.
+    Unsupported(Diagnostic),
+}
+
+/// How far a function's body has been lowered.
+#[derive(Debug)]
+pub(crate) enum BodyState {
+    NotLowered,
+    Lowered(Box<FuncData>),
+    Failed,
+}
+
+/// A function known to the translation unit (declared or defined).
+pub(crate) struct FuncEntry<'a> {
+    pub name: String,
+    pub sig: FuncSig,
+    pub param_names: Vec<String>,
+    pub param_spans: Vec<Span>,
+    pub name_span: Span,
+    pub is_static: bool,
+    pub noreturn: bool,
+    pub def: Option<&'a Node<FunctionDefinition>>,
+    pub id: Option<FuncId>,
+    pub body: BodyState,
+}
+
+/// A global object known to the translation unit.
+pub(crate) struct ObjEntry {
+    pub name: String,
+    pub ty: CType,
+    pub is_const: bool,
+    pub gid: Option<GlobalId>,
+}
+
+pub(crate) struct Unit<'a> {
+    pub lines: &'a LineMap,
+    pub files: FileTable,
+    /// Scope stack; `scopes[0]` is file scope.
+    pub scopes: Vec<FxHashMap<String, Sym>>,
+    pub funcs: Vec<FuncEntry<'a>>,
+    pub func_by_name: FxHashMap<String, usize>,
+    /// `FuncId` to index in `funcs`.
+    pub func_ids: Vec<usize>,
+    pub objects: Vec<ObjEntry>,
+    pub obj_by_name: FxHashMap<String, usize>,
+    pub globals: Vec<GlobalData>,
+    /// Names of all functions defined (with a body) in the translation unit.
+    pub defined_names: FxHashSet<String>,
+    pub unsupported: Vec<UnsupportedFunction>,
+    pub unsupported_globals: Vec<UnsupportedGlobal>,
+    pub errors: Vec<Diagnostic>,
+}
+
+impl<'a> Unit<'a> {
+    pub fn new(lines: &'a LineMap, main_name: &str) -> Unit<'a> {
+        Unit {
+            lines,
+            files: FileTable::new(main_name),
+            scopes: vec![FxHashMap::default()],
+            funcs: Vec::new(),
+            func_by_name: FxHashMap::default(),
+            func_ids: Vec::new(),
+            objects: Vec::new(),
+            obj_by_name: FxHashMap::default(),
+            globals: Vec::new(),
+            defined_names: FxHashSet::default(),
+            unsupported: Vec::new(),
+            unsupported_globals: Vec::new(),
+            errors: Vec::new(),
+        }
+    }
+
+    pub fn diag(&self, span: Span, message: impl Into<String>) -> Diagnostic {
+        let message = message.into();
+        if span.is_none() {
+            return Diagnostic::new(self.lines.name(0), 0, 0, message);
+        }
+        let pos = self.lines.pos(span.start);
+        Diagnostic::new(self.lines.name(pos.file), pos.line, pos.col, message)
+    }
+
+    pub fn unsupported(&self, span: Span, message: impl AsRef<str>) -> LowerError {
+        LowerError::Unsupported(self.diag(span, format!("unsupported: {}", message.as_ref())))
+    }
+
+    pub fn invalid(&self, span: Span, message: impl Into<String>) -> LowerError {
+        LowerError::Invalid(self.diag(span, message))
+    }
+
+    pub fn loc(&mut self, span: Span) -> Loc {
+        self.files.loc(self.lines, span)
+    }
+
+    pub fn is_system(&self, span: Span) -> bool {
+        self.lines.is_system(span)
+    }
+
+    pub fn lookup(&self, name: &str) -> Option<&Sym> {
+        self.scopes.iter().rev().find_map(|s| s.get(name))
+    }
+
+    /// Declares a name in the innermost scope.
+    pub fn declare(&mut self, name: &str, sym: Sym) {
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.insert(name.to_string(), sym);
+        }
+    }
+
+    /// The error for using a symbol whose declaration was not lowered.
+    pub fn use_of_unsupported(&self, span: Span, name: &str, reason: &Diagnostic) -> LowerError {
+        self.unsupported(
+            span,
+            format!(
+                "`{name}` has an unsupported declaration ({}:{}:{}: {})",
+                reason.file, reason.line, reason.col, reason.message
+            ),
+        )
+    }
+
+    /// The function's id, assigned on first need.
+    pub fn func_id(&mut self, idx: usize) -> FuncId {
+        if let Some(id) = self.funcs[idx].id {
+            return id;
+        }
+        let id = FuncId(self.func_ids.len() as u32);
+        self.func_ids.push(idx);
+        self.funcs[idx].id = Some(id);
+        id
+    }
+
+    /// The global's id; an object only declared (`extern`) so far is created
+    /// zero-initialised on first use.
+    pub fn global_id(&mut self, idx: usize) -> GlobalId {
+        if let Some(g) = self.objects[idx].gid {
+            return g;
+        }
+        let (ty, name, is_const) = {
+            let o = &self.objects[idx];
+            (o.ty.clone(), o.name.clone(), o.is_const)
+        };
+        let gid = self.new_global(&name, &ty, Vec::new(), is_const, true);
+        self.objects[idx].gid = Some(gid);
+        gid
+    }
+
+    /// Appends a global of a (complete, scalar or array) type.
+    pub fn new_global(&mut self, name: &str, ty: &CType, init: Vec<u64>, is_const: bool, described: bool) -> GlobalId {
+        self.globals.push(global_data(name, ty, init, is_const, described));
+        GlobalId((self.globals.len() - 1) as u32)
+    }
+
+    /// Records a failed function body (or signature).
+    pub fn record_failure(&mut self, name: &str, err: LowerError, in_system: bool) {
+        match err {
+            LowerError::Invalid(d) if !in_system => self.errors.push(d),
+            LowerError::Invalid(diagnostic) | LowerError::Unsupported(diagnostic) => {
+                self.unsupported.push(UnsupportedFunction { name: name.to_string(), diagnostic })
+            }
+        }
+    }
+
+    /// The declaration-only form of a function.
+    fn declaration(&mut self, idx: usize) -> FuncData {
+        let span = self.funcs[idx].name_span;
+        let loc = self.loc(span);
+        let e = &self.funcs[idx];
+        let params = e
+            .sig
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, ty)| {
+                let name = e.param_names.get(i).cloned().unwrap_or_default();
+                Param {
+                    reg: Reg(i as u32),
+                    ty: ty.ir().unwrap_or(pathwise_ir::Type::I64),
+                    src: src_var(&name, ty).unwrap_or_else(|| placeholder_src(&name)),
+                }
+            })
+            .collect::<Vec<_>>();
+        FuncData {
+            name: e.name.clone(),
+            num_regs: params.len() as u32,
+            params,
+            ret: e.sig.ret.ir(),
+            ret_src: src_var("", &e.sig.ret),
+            locals: Vec::new(),
+            blocks: Vec::new(),
+            is_static: e.is_static,
+            loc,
+        }
+    }
+
+    /// Assembles the program: functions in id order, bodies where lowered.
+    /// Only functions defined in user files and the functions they (still)
+    /// call are kept: a call lowered in code that turned out to be dead
+    /// (`if (0) abort();`) does not bring in a declaration.
+    pub fn into_program(mut self) -> (Program, Vec<UnsupportedFunction>, Vec<UnsupportedGlobal>, Vec<Diagnostic>) {
+        let mut funcs = Vec::new();
+        for id in 0..self.func_ids.len() {
+            let idx = self.func_ids[id];
+            let body = std::mem::replace(&mut self.funcs[idx].body, BodyState::Failed);
+            let mut f = match body {
+                BodyState::Lowered(f) => *f,
+                _ => self.declaration(idx),
+            };
+            f.is_static = self.funcs[idx].is_static;
+            funcs.push(f);
+        }
+        let roots: Vec<bool> = self
+            .func_ids
+            .iter()
+            .map(|&idx| self.funcs[idx].def.is_some_and(|d| !self.lines.is_system(d.span)))
+            .collect();
+        let funcs = keep_reachable(funcs, &roots);
+        let program = Program { files: self.files.files, globals: self.globals, funcs };
+        (program, self.unsupported, self.unsupported_globals, self.errors)
+    }
+}
+
+/// Keeps the root functions and those they call, transitively, renumbering
+/// the callees of calls.
+fn keep_reachable(funcs: Vec<FuncData>, roots: &[bool]) -> Vec<FuncData> {
+    let mut keep = roots.to_vec();
+    let mut stack: Vec<usize> = (0..funcs.len()).filter(|&i| keep[i]).collect();
+    while let Some(i) = stack.pop() {
+        for inst in funcs[i].blocks.iter().flat_map(|b| &b.insts) {
+            if let InstKind::Call { func, .. } = inst.kind {
+                if !std::mem::replace(&mut keep[func.0 as usize], true) {
+                    stack.push(func.0 as usize);
+                }
+            }
+        }
+    }
+    let mut new_id = vec![FuncId(u32::MAX); funcs.len()];
+    let mut n = 0;
+    for (i, k) in keep.iter().enumerate() {
+        if *k {
+            new_id[i] = FuncId(n);
+            n += 1;
+        }
+    }
+    let mut out = Vec::new();
+    for (i, mut f) in funcs.into_iter().enumerate() {
+        if !keep[i] {
+            continue;
+        }
+        for inst in f.blocks.iter_mut().flat_map(|b| &mut b.insts) {
+            if let InstKind::Call { func, .. } = &mut inst.kind {
+                *func = new_id[func.0 as usize];
+            }
+        }
+        out.push(f);
+    }
+    out
+}
+
+/// The IR form of a global of a (complete, scalar or array) type;
+/// `described` globals carry a [`pathwise_ir::SrcVar`] for emitters.
+pub(crate) fn global_data(name: &str, ty: &CType, init: Vec<u64>, is_const: bool, described: bool) -> GlobalData {
+    let (elem, count) = ty.flatten().map(|(e, n)| (e.ir(), n)).unwrap_or((None, 1));
+    GlobalData {
+        name: name.to_string(),
+        elem: elem.unwrap_or(pathwise_ir::Type::I8),
+        count,
+        init,
+        src: if described { src_var(name, ty) } else { None },
+        is_const,
+    }
+}
+
+/// A description for a parameter whose type has none (never for the
+/// supported parameter types, which are integers and pointers).
+pub(crate) fn placeholder_src(name: &str) -> pathwise_ir::SrcVar {
+    pathwise_ir::SrcVar {
+        name: name.to_string(),
+        c_scalar: "long".to_string(),
+        scalar: pathwise_ir::IntTy { ty: pathwise_ir::Type::I64, signed: true },
+        shape: pathwise_ir::Shape::Scalar,
+    }
+}
+
+/// Lowering contexts (file scope, function bodies) share constant evaluation
+/// and type-specifier code through this trait.
+pub(crate) trait Ctx<'a> {
+    fn unit(&mut self) -> &mut Unit<'a>;
+    fn unit_ref(&self) -> &Unit<'a>;
+    /// The type of an expression without evaluating it (`sizeof expr`).
+    fn expr_type(&mut self, e: &Node<lang_c::ast::Expression>) -> LResult<CType>;
+}

@@ -1,0 +1,285 @@
+//! Test support: compiling snippets, a small IR printer for failure
+//! messages, and a verifier of the properties the engine relies on (types of
+//! operands, every register defined once in a block dominating its uses,
+//! branch targets in range).
+
+#![allow(dead_code)]
+
+pub mod interp;
+
+use pathwise_cfront::{compile_source, Compiled, FrontendOptions};
+use pathwise_ir::{Block, FuncData, InstKind, Operand, Program, Reg, Terminator, Type};
+use std::collections::HashMap;
+
+pub fn compile(src: &str) -> Compiled {
+    match compile_source("test.c", src, &FrontendOptions::default()) {
+        Ok(c) => {
+            verify_program(&c.program);
+            c
+        }
+        Err(e) => panic!("compilation failed:\n{e}"),
+    }
+}
+
+/// Compiles a snippet that must have no unsupported function.
+pub fn program(src: &str) -> Program {
+    let c = compile(src);
+    assert!(c.unsupported.is_empty(), "unexpected unsupported functions: {:?}", c.unsupported);
+    c.program
+}
+
+pub fn compile_err(src: &str) -> String {
+    match compile_source("test.c", src, &FrontendOptions::default()) {
+        Ok(c) => panic!("expected an error, got a program with unsupported = {:?}", c.unsupported),
+        Err(e) => e.to_string(),
+    }
+}
+
+pub fn func<'p>(p: &'p Program, name: &str) -> &'p FuncData {
+    let id = p.func_by_name(name).unwrap_or_else(|| panic!("no function {name}"));
+    p.func(id)
+}
+
+pub fn branches(f: &FuncData) -> usize {
+    f.blocks.iter().filter(|b| matches!(b.term, Terminator::Branch { .. })).count()
+}
+
+pub fn insts(f: &FuncData) -> impl Iterator<Item = &pathwise_ir::Inst> {
+    f.blocks.iter().flat_map(|b| b.insts.iter())
+}
+
+/// The function in the IR text form (for assertion messages).
+pub fn print(p: &Program, f: &FuncData) -> String {
+    match p.funcs.iter().position(|g| std::ptr::eq(g, f)) {
+        Some(i) => pathwise_ir::print_function(p, pathwise_ir::FuncId(i as u32)),
+        None => format!("{f:?}"),
+    }
+}
+
+/// Immediate-dominator based dominance on reachable blocks.
+fn dominators(f: &FuncData) -> Vec<Vec<bool>> {
+    let n = f.blocks.len();
+    let mut preds = vec![Vec::new(); n];
+    for (i, b) in f.blocks.iter().enumerate() {
+        for s in b.term.successors() {
+            preds[s.index()].push(i);
+        }
+    }
+    let mut dom = vec![vec![true; n]; n];
+    dom[0] = vec![false; n];
+    dom[0][0] = true;
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in 1..n {
+            let mut new = vec![true; n];
+            if preds[b].is_empty() {
+                new = vec![false; n];
+            }
+            for &p in &preds[b] {
+                for (x, d) in new.iter_mut().enumerate() {
+                    *d &= dom[p][x];
+                }
+            }
+            new[b] = true;
+            if new != dom[b] {
+                dom[b] = new;
+                changed = true;
+            }
+        }
+    }
+    dom
+}
+
+/// Checks one function; panics with a dump on failure.
+pub fn verify(p: &Program, f: &FuncData) {
+    if f.blocks.is_empty() {
+        return;
+    }
+    let fail = |msg: String| -> ! { panic!("{} in {}:\n{}", msg, f.name, print(p, f)) };
+    let mut def: HashMap<Reg, (usize, usize, Type)> = HashMap::new();
+    for prm in &f.params {
+        def.insert(prm.reg, (0, 0, prm.ty));
+    }
+    for (bi, b) in f.blocks.iter().enumerate() {
+        for (ii, inst) in b.insts.iter().enumerate() {
+            let ty = match &inst.kind {
+                InstKind::Bin { ty, .. } | InstKind::Load { ty, .. } => Some(*ty),
+                InstKind::Cmp { .. } => Some(Type::I1),
+                InstKind::Cast { to, .. } => Some(*to),
+                InstKind::AddrLocal { .. } | InstKind::AddrGlobal { .. } | InstKind::PtrAdd { .. } => Some(Type::Ptr),
+                InstKind::PtrDiff { .. } => Some(Type::I64),
+                InstKind::Store { .. } => None,
+                InstKind::Call { func, .. } => p.func(*func).ret,
+            };
+            match (inst.result, ty) {
+                (Some(r), Some(t)) => {
+                    if r.0 >= f.num_regs {
+                        fail(format!("{r} >= num_regs"));
+                    }
+                    if def.insert(r, (bi, ii + 1, t)).is_some() {
+                        fail(format!("{r} defined twice"));
+                    }
+                }
+                (None, None) => {}
+                _ => fail(format!("result mismatch at bb{bi}:{ii}")),
+            }
+        }
+    }
+    let dom = dominators(f);
+    let check = |o: &Operand, want: Option<Type>, bi: usize, ii: usize| {
+        let t = match o {
+            Operand::Const(t, v) => {
+                if *t == Type::Ptr && *v != 0 {
+                    fail("non-null pointer constant".into());
+                }
+                *t
+            }
+            Operand::Reg(r) => {
+                let Some(&(db, di, t)) = def.get(r) else { fail(format!("{r} used but never defined")) };
+                let ok = if db == bi { di <= ii } else { dom[bi][db] };
+                if !ok {
+                    fail(format!("{r} used at bb{bi}:{ii} without a dominating definition"));
+                }
+                t
+            }
+        };
+        if let Some(w) = want {
+            if t != w {
+                fail(format!("operand {o:?} has type {t}, expected {w} at bb{bi}:{ii}"));
+            }
+        }
+    };
+    for (bi, b) in f.blocks.iter().enumerate() {
+        for (ii, inst) in b.insts.iter().enumerate() {
+            match &inst.kind {
+                InstKind::Bin { ty, a, b, .. } => {
+                    if *ty == Type::Ptr || *ty == Type::I1 {
+                        fail(format!("bin on {ty}"));
+                    }
+                    check(a, Some(*ty), bi, ii);
+                    check(b, Some(*ty), bi, ii);
+                }
+                InstKind::Cmp { ty, a, b, .. } => {
+                    check(a, Some(*ty), bi, ii);
+                    check(b, Some(*ty), bi, ii);
+                }
+                InstKind::Cast { from, to, a, .. } => {
+                    if from == to {
+                        fail("no-op cast".into());
+                    }
+                    check(a, Some(*from), bi, ii);
+                }
+                InstKind::AddrLocal { local } => {
+                    if local.index() >= f.locals.len() {
+                        fail("bad local".into());
+                    }
+                }
+                InstKind::AddrGlobal { global } => {
+                    if global.0 as usize >= p.globals.len() {
+                        fail("bad global".into());
+                    }
+                }
+                InstKind::PtrAdd { base, offset } => {
+                    check(base, Some(Type::Ptr), bi, ii);
+                    check(offset, Some(Type::I64), bi, ii);
+                }
+                InstKind::PtrDiff { a, b } => {
+                    check(a, Some(Type::Ptr), bi, ii);
+                    check(b, Some(Type::Ptr), bi, ii);
+                }
+                InstKind::Load { ptr, .. } => check(ptr, Some(Type::Ptr), bi, ii),
+                InstKind::Store { ty, ptr, value } => {
+                    check(ptr, Some(Type::Ptr), bi, ii);
+                    check(value, Some(*ty), bi, ii);
+                }
+                InstKind::Call { func, args } => {
+                    let callee = p.func(*func);
+                    if callee.params.len() != args.len() {
+                        fail(format!("call of {} with {} args", callee.name, args.len()));
+                    }
+                    for (a, prm) in args.iter().zip(&callee.params) {
+                        check(a, Some(prm.ty), bi, ii);
+                    }
+                }
+            }
+        }
+        let n = b.insts.len();
+        for s in b.term.successors() {
+            if s.index() >= f.blocks.len() {
+                fail(format!("successor {s} out of range"));
+            }
+        }
+        match &b.term {
+            Terminator::Branch { cond, .. } => {
+                if matches!(cond, Operand::Const(..)) {
+                    fail("branch on a constant".into());
+                }
+                check(cond, Some(Type::I1), bi, n);
+                if b.term_loc.is_none() {
+                    fail(format!("branch without location in bb{bi}"));
+                }
+            }
+            Terminator::Return(v) => match (v, f.ret) {
+                (Some(v), Some(t)) => check(v, Some(t), bi, n),
+                (None, None) => {}
+                _ => fail("return arity mismatch".into()),
+            },
+            _ => {}
+        }
+    }
+    // Every block is reachable from the entry (the front end prunes).
+    let mut seen = vec![false; f.blocks.len()];
+    let mut stack = vec![Block(0)];
+    while let Some(b) = stack.pop() {
+        if !std::mem::replace(&mut seen[b.index()], true) {
+            stack.extend(f.blocks[b.index()].term.successors());
+        }
+    }
+    if let Some(bi) = seen.iter().position(|s| !s) {
+        fail(format!("bb{bi} unreachable"));
+    }
+}
+
+pub fn verify_program(p: &Program) {
+    // The IR crate's verifier, then the stricter checks above (e.g. no
+    // unreachable blocks, located branches, no constant branch conditions).
+    if let Err(errors) = pathwise_ir::verify(p) {
+        let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        let dumps: Vec<String> = p.funcs.iter().map(|f| print(p, f)).collect();
+        panic!("IR verifier: {}\n{}", text.join("\n"), dumps.join("\n"));
+    }
+    // The text form round-trips (names, strings and locations included).
+    let text = p.to_string();
+    assert_eq!(pathwise_ir::parse_program(&text).as_ref(), Ok(p), "round trip of:\n{text}");
+    for f in &p.funcs {
+        verify(p, f);
+        let n = f.params.len() as u32;
+        for (i, prm) in f.params.iter().enumerate() {
+            assert_eq!(prm.reg, Reg(i as u32), "param regs of {}", f.name);
+        }
+        assert!(f.num_regs >= n);
+    }
+}
+
+/// Compiles `src` with gcc (plus `main`) and returns its standard output.
+pub fn gcc_run(src: &str, main: &str) -> String {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static N: AtomicU32 = AtomicU32::new(0);
+    let dir =
+        std::env::temp_dir().join(format!("cfront-test-{}-{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed)));
+    std::fs::create_dir_all(&dir).unwrap();
+    let c = dir.join("t.c");
+    let exe = dir.join("t");
+    std::fs::write(&c, format!("{src}\n{main}\n")).unwrap();
+    let st = std::process::Command::new("gcc")
+        .args(["-w", "-O0", "-fwrapv", "-I", concat!(env!("CARGO_MANIFEST_DIR"), "/include"), "-o"])
+        .arg(&exe)
+        .arg(&c)
+        .status()
+        .unwrap();
+    assert!(st.success(), "gcc failed");
+    let out = std::process::Command::new(&exe).output().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    String::from_utf8(out.stdout).unwrap()
+}

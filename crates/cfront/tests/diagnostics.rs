@@ -1,0 +1,225 @@
+//! Rejected input: unsupported constructs (per function) and errors (per
+//! file), each with its exact `file:line:col`.
+
+mod common;
+
+use common::*;
+use pathwise_cfront::{compile_file, compile_source, FrontendOptions};
+
+/// The diagnostics of the unsupported functions, as `name: diagnostic`.
+fn unsupported(src: &str) -> Vec<String> {
+    compile(src).unsupported.iter().map(|u| format!("{}: {}", u.name, u.diagnostic)).collect()
+}
+
+#[test]
+fn float_variable_makes_its_function_unsupported() {
+    let c = compile("int ok(int x) { return x; }\nint f(int x) {\n  float y = x;\n  return 0;\n}\n");
+    assert_eq!(c.unsupported.len(), 1);
+    assert_eq!(c.unsupported[0].name, "f");
+    assert_eq!(c.unsupported[0].diagnostic.to_string(), "test.c:3:3: error: unsupported: floating-point types");
+    // f stays as a declaration; ok is lowered.
+    assert!(func(&c.program, "f").is_declaration());
+    assert!(!func(&c.program, "ok").is_declaration());
+}
+
+#[test]
+fn float_constants_and_double_parameters_are_unsupported() {
+    assert_eq!(
+        unsupported("int f(int x) { return x + 1.5; }\ndouble g(int x) { return x; }\n"),
+        vec![
+            "f: test.c:1:27: error: unsupported: floating-point constants",
+            "g: test.c:2:1: error: unsupported: floating-point types",
+        ]
+    );
+}
+
+#[test]
+fn struct_use_is_reported_where_used_and_the_definition_is_skipped() {
+    let c = compile("struct s { int a; };\nint g(int x) { return x; }\nint h(struct s *p) { return 0; }\n");
+    assert_eq!(c.unsupported_globals.len(), 1);
+    assert_eq!(c.unsupported_globals[0].name, "struct s");
+    assert_eq!(
+        c.unsupported_globals[0].diagnostic.to_string(),
+        "test.c:1:1: error: unsupported: struct types (`struct s`)"
+    );
+    assert_eq!(c.unsupported.len(), 1);
+    assert_eq!(c.unsupported[0].diagnostic.to_string(), "test.c:3:7: error: unsupported: struct types (`struct s`)");
+    // A signature that cannot be represented leaves no declaration behind.
+    assert!(c.program.func_by_name("h").is_none());
+    assert!(c.program.func_by_name("g").is_some());
+}
+
+#[test]
+fn unsupported_globals_are_fatal_only_for_their_users() {
+    let c = compile("double d = 1.0;\nint f(void) { return 1; }\nint g(void) {\n  return d > 0;\n}\n");
+    assert_eq!(c.unsupported_globals.len(), 1);
+    assert_eq!(c.unsupported_globals[0].name, "d");
+    assert_eq!(c.unsupported.len(), 1);
+    let d = &c.unsupported[0].diagnostic;
+    assert_eq!((d.line, d.col), (4, 10));
+    assert!(d.message.contains("`d` has an unsupported declaration (test.c:1:1:"), "{}", d.message);
+}
+
+#[test]
+fn calls_to_struct_functions_are_unsupported_in_callers() {
+    let c = compile("struct s;\nstruct s *mk(void);\nint f(void) {\n  return mk() != 0;\n}\n");
+    assert_eq!(c.unsupported[0].diagnostic.to_string().split(": error: ").next(), Some("test.c:4:10"));
+}
+
+#[test]
+fn other_unsupported_constructs_have_locations() {
+    let cases: &[(&str, &str)] = &[
+        (
+            "int f(int x) { return x; }\nint g(void) { int (*fp)(int) = f; return fp(1); }",
+            "test.c:2:20: error: unsupported: function pointers",
+        ),
+        ("int f(int n) { int a[n]; return a[0]; }", "test.c:1:21: error: unsupported: variable-length arrays"),
+        ("int f(void) { __asm__(\"nop\"); return 0; }", "test.c:1:15: error: unsupported: inline assembly"),
+        ("int f(void) { char *s = \"abc\"; return s[0]; }", "test.c:1:25: error: unsupported: string literals"),
+        (
+            "#include <stdio.h>\nint f(int x) {\n  printf(\"%d\", x);\n  return 0;\n}",
+            "test.c:3:3: error: unsupported: calls to variadic functions (`printf`)",
+        ),
+        ("int f(x) int x; { return x; }", "test.c:1:6: error: unsupported: K&R-style function definitions"),
+        ("int f(int n, ...) { return n; }", "test.c:1:5: error: unsupported: variadic function definitions"),
+        (
+            "union u { int a; };\nint f(union u *p) { return 0; }",
+            "test.c:2:7: error: unsupported: union types (`union u`)",
+        ),
+        ("int f(int *p) { return (long)p; }", "test.c:1:24: error: unsupported: conversions from pointers to integers"),
+        (
+            "int f(int *p) { char *c = (char *)p; return *c; }",
+            "test.c:1:27: error: unsupported: conversion between pointer types `int *` and `char *`",
+        ),
+    ];
+    for (src, want) in cases {
+        let got = unsupported(src);
+        assert_eq!(got.len(), 1, "{src}: {got:?}");
+        let diag = got[0].split_once(": ").unwrap().1;
+        assert_eq!(diag, *want, "{src}");
+    }
+}
+
+#[test]
+fn syntax_error_is_located() {
+    let e = compile_err("int f(int x) {\n  return x +;\n}\n");
+    assert!(e.starts_with("test.c:2:13: error: syntax error: unexpected `;`"), "{e}");
+}
+
+#[test]
+fn syntax_error_in_a_header_names_the_header() {
+    let dir = std::env::temp_dir().join(format!("cfront-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("bad.h"), "int a;\nint b c;\n").unwrap();
+    let opts = FrontendOptions { include_dirs: vec![dir.clone()], defines: vec![] };
+    let e = compile_source("test.c", "#include \"bad.h\"\nint f(void) { return 0; }\n", &opts).unwrap_err();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(e.0.len(), 1);
+    assert!(e.0[0].file.ends_with("bad.h"));
+    assert_eq!((e.0[0].line, e.0[0].col), (2, 7));
+}
+
+#[test]
+fn undeclared_function_is_an_error() {
+    let e = compile_err("int f(int x) {\n  return g(x);\n}\n");
+    assert_eq!(e, "test.c:2:10: error: call to undeclared function `g` (C99 has no implicit declarations)");
+}
+
+#[test]
+fn errors_are_collected_across_functions() {
+    let e = compile_err("int f(void) { return nope; }\nint g(void) { return h(); }\nint k(void) { return 1; }\n");
+    let lines: Vec<&str> = e.lines().collect();
+    assert_eq!(
+        lines,
+        vec![
+            "test.c:1:22: error: use of undeclared identifier `nope`",
+            "test.c:2:22: error: call to undeclared function `h` (C99 has no implicit declarations)",
+        ]
+    );
+}
+
+#[test]
+fn invalid_code_is_an_error() {
+    assert_eq!(compile_err("int f(void) { 3 = 4; return 0; }"), "test.c:1:15: error: expression is not assignable");
+    assert_eq!(compile_err("int f(void) { break; }"), "test.c:1:15: error: `break` outside of a loop or switch");
+    assert_eq!(
+        compile_err("int f(void) { goto nowhere; }"),
+        "test.c:1:20: error: label `nowhere` used but not defined"
+    );
+    assert_eq!(compile_err("int f(int x) { return f(); }"), "test.c:1:23: error: `f` expects 1 argument(s), 0 given");
+}
+
+#[test]
+fn preprocessor_errors_are_located() {
+    let e = compile_err("int a;\n#include \"does_not_exist.h\"\n");
+    assert!(e.starts_with("test.c:2:10: error: does_not_exist.h: No such file"), "{e}");
+    let e = compile_err("#error stop here\n");
+    assert_eq!(e, "test.c:1:2: error: #error stop here");
+}
+
+#[test]
+fn missing_file_is_a_diagnostic() {
+    let e = compile_file(std::path::Path::new("/nonexistent/dir/x.c"), &FrontendOptions::default()).unwrap_err();
+    assert_eq!(e.0.len(), 1);
+    assert!(e.to_string().starts_with("/nonexistent/dir/x.c:0:0: error: cannot open source file"), "{e}");
+}
+
+#[test]
+fn compile_file_names_the_main_file_as_given() {
+    let dir = std::env::temp_dir().join(format!("cfront-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("a \"b\".c");
+    std::fs::write(&path, "int f(int x) { return x; }\nint g(void) { return u; }\n").unwrap();
+    let e = compile_file(&path, &FrontendOptions::default()).unwrap_err();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(e.0[0].file, path.to_string_lossy());
+    assert_eq!((e.0[0].line, e.0[0].col), (2, 22));
+}
+
+#[test]
+fn hostile_inputs_never_panic() {
+    let inputs = [
+        "",
+        "int",
+        "}",
+        "int f(void) { return ((((((((((((((((((((1)))))))))))))))))))); }",
+        "int f(void) { int a[0x7fffffff]; return 0; }",
+        "int a[-1];",
+        "int f(int x) { switch (x) { case x: return 1; } return 0; }",
+        "int f(void) { return 1 / 0; }",
+        "int f(void) { return 1 << 40; }",
+        "int x = 1 / 0;",
+        "int f(void) { return 'ab'; }",
+        "int f(void) { return 99999999999999999999; }",
+        "typedef int T; int f(T t) { return sizeof(T) + t; }",
+        "int f(void) { return sizeof(struct nope *); }",
+        "int f(void) { int x; return *x; }",
+        "int f(void *p) { return *p; }",
+        "int f(void) { return f; }",
+        "void f(void) { return 1; }",
+        "int f(void) { L: L: return 0; }",
+        "int f(void) { case 1: return 0; }",
+        "enum e { A = 1.5 };",
+        "int f(int x) { return x ? (void)0 : 1; }",
+    ];
+    for src in inputs {
+        // Any outcome but a panic is fine; Ok results must verify.
+        if let Ok(c) = compile_source("h.c", src, &FrontendOptions::default()) {
+            verify_program(&c.program);
+        }
+    }
+    let deep = format!("int f(int x) {{ return {}x{}; }}", "(".repeat(2000), ")".repeat(2000));
+    let _ = compile_source("deep.c", &deep, &FrontendOptions::default());
+}
+
+#[test]
+fn unsupported_type_definitions_in_user_files_are_listed() {
+    let c = compile(
+        "#include <stdio.h>\ntypedef struct node { int v; } node_t;\ntypedef float real;\nint f(int x) { return x; }\n",
+    );
+    let names: Vec<&str> = c.unsupported_globals.iter().map(|g| g.name.as_str()).collect();
+    assert_eq!(names, vec!["node_t", "real"]);
+    assert_eq!(c.unsupported_globals[1].diagnostic.to_string(), "test.c:3:9: error: unsupported: floating-point types");
+    // Nothing from stdio.h (FILE, fpos_t, ...) is reported.
+    assert!(c.unsupported.is_empty());
+}

@@ -1,0 +1,70 @@
+//! Compiling the C file with the Pathwise front end and reporting its
+//! diagnostics the way compilers do (`file:line:col: error: message`).
+//!
+//! The front end lowers what it can: a function using an unsupported
+//! construct stays a declaration and comes back in `unsupported`. That is
+//! only fatal when the function matters — the function under test, the
+//! precondition, or a callee the engine then refuses — so the diagnostics
+//! are kept and shown at that point rather than up front.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Result};
+use pathwise_cfront::{Diagnostic, FrontendOptions, UnsupportedFunction};
+use pathwise_ir::Program;
+
+/// The text of `pathwise.h`, copied next to the generated tests.
+pub const PATHWISE_H: &str = pathwise_cfront::PATHWISE_H;
+
+/// A compiled program and the functions the front end could not lower.
+pub struct Frontend {
+    pub program: Program,
+    pub unsupported: Vec<UnsupportedFunction>,
+}
+
+impl Frontend {
+    /// Fail with the front end's diagnostic if `name` could not be lowered.
+    pub fn check_supported(&self, name: &str, role: &str) -> Result<()> {
+        if let Some(u) = self.unsupported.iter().find(|u| u.name == name) {
+            eprintln!("{}", show(&u.diagnostic));
+            bail!("{role} `{name}` uses a construct Pathwise does not support");
+        }
+        Ok(())
+    }
+
+    /// Diagnostics of unsupported functions that `message` (an engine
+    /// error) names as `` `NAME` ``: the reason a call has no body.
+    pub fn explain(&self, message: &str) -> Vec<String> {
+        self.unsupported
+            .iter()
+            .filter(|u| message.contains(&format!("`{}`", u.name)))
+            .map(|u| show(&u.diagnostic))
+            .collect()
+    }
+}
+
+/// `file:line:col: error: message`, or `file: error: message` for a
+/// diagnostic about the whole file.
+fn show(d: &Diagnostic) -> String {
+    if d.line == 0 {
+        format!("{}: error: {}", d.file, d.message)
+    } else {
+        d.to_string()
+    }
+}
+
+/// Compile `file` with `-I`/`-D` options; on errors print every diagnostic
+/// on stderr and fail.
+pub fn compile(file: &Path, include_dirs: &[PathBuf], defines: &[String]) -> Result<Frontend> {
+    let opts = FrontendOptions { include_dirs: include_dirs.to_vec(), defines: defines.to_vec() };
+    match pathwise_cfront::compile_file(file, &opts) {
+        Ok(c) => Ok(Frontend { program: c.program, unsupported: c.unsupported }),
+        Err(diags) => {
+            for d in &diags.0 {
+                eprintln!("{}", show(d));
+            }
+            let n = diags.0.len();
+            bail!("{} could not be compiled ({n} error{})", file.display(), if n == 1 { "" } else { "s" })
+        }
+    }
+}

@@ -1,0 +1,293 @@
+//! `pathwise gen`: compile a C file, generate the tests of one function, and
+//! write `NAME_tests.c`, `NAME_tests.json` and `pathwise.h` into the output
+//! directory.
+//!
+//! Every user mistake (bad option, unknown function, front-end errors,
+//! unsupported constructs) becomes an error message and exit code 2 before
+//! the search starts; an interrupted or timed-out search still writes the
+//! tests it found.
+
+use std::path::{Component, Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{anyhow, bail, Context, Result};
+use clap::Args;
+use pathwise_engine::config::Config;
+use pathwise_engine::suite::{StopReason, TestSuite};
+use pathwise_expr::cache::CachingSolver;
+use pathwise_ir::Program;
+use pathwise_solver_z3::Z3Backend;
+
+use crate::frontend::{self, Frontend};
+use crate::progress::{install_ctrlc, ProgressObserver};
+
+/// Options of `pathwise gen`.
+#[derive(Args, Debug, Clone)]
+pub struct GenArgs {
+    /// The C file containing the function under test.
+    pub file: PathBuf,
+    /// The function to generate tests for.
+    #[arg(long, short = 'f', value_name = "NAME")]
+    pub function: String,
+    /// The k of the k-path criterion: at most k iterations of each loop per
+    /// entry (and k nested recursive calls).
+    #[arg(long, short = 'k', default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub k: u32,
+    /// A C function with the same parameters returning nonzero for valid
+    /// inputs; only inputs it accepts are tested.
+    #[arg(long, value_name = "PRE")]
+    pub precondition: Option<String>,
+    /// Output directory for NAME_tests.c, NAME_tests.json and pathwise.h.
+    #[arg(long, short = 'o', value_name = "DIR", default_value = "./pathwise-out")]
+    pub out: PathBuf,
+    /// Largest length of an input array (pointer parameter).
+    #[arg(long, value_name = "N", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub max_array_len: u32,
+    /// Stop the search after this many seconds and keep the tests found.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+    /// Also print the test suite as JSON on stdout (the summary then goes to
+    /// stderr).
+    #[arg(long)]
+    pub json: bool,
+    /// Add a directory to the include search path.
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include_dirs: Vec<PathBuf>,
+    /// Define a preprocessor macro (NAME or NAME=VALUE).
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    pub defines: Vec<String>,
+}
+
+/// Parse a positive number of seconds (fractions allowed).
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    let secs: f64 = s.trim().parse().map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    if !secs.is_finite() || secs <= 0.0 || secs > 1e9 {
+        return Err(format!("the timeout must be a positive number of seconds, not `{s}`"));
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
+/// Check that `name` is a defined function of `program`; the error lists
+/// the functions that could be meant.
+pub fn check_function(program: &Program, name: &str, role: &str) -> Result<()> {
+    let defined: Vec<&str> =
+        program.funcs.iter().filter(|f| !f.is_declaration()).map(|f| f.name.as_str()).collect();
+    match program.func_by_name(name) {
+        Some(id) if !program.func(id).is_declaration() => Ok(()),
+        Some(_) => bail!("{role} `{name}` is declared but has no body in this file"),
+        None if defined.is_empty() => bail!("{role} `{name}` not found: the file defines no functions"),
+        None => bail!("{role} `{name}` not found; functions defined: {}", defined.join(", ")),
+    }
+}
+
+/// A path to `target` relative to directory `from`, or `target` made
+/// absolute when no relative path exists (e.g. another drive).
+fn relative_path(from: &Path, target: &Path) -> PathBuf {
+    let (Ok(from), Ok(target)) = (from.canonicalize(), target.canonicalize()) else {
+        return std::path::absolute(target).unwrap_or_else(|_| target.to_path_buf());
+    };
+    let f: Vec<Component> = from.components().collect();
+    let t: Vec<Component> = target.components().collect();
+    let common = f.iter().zip(&t).take_while(|(a, b)| a == b).count();
+    if common == 0 {
+        return target;
+    }
+    let mut rel = PathBuf::new();
+    for _ in common..f.len() {
+        rel.push("..");
+    }
+    for c in &t[common..] {
+        rel.push(c.as_os_str());
+    }
+    rel
+}
+
+/// Run the search with the Z3 backend behind the query cache; solver
+/// statistics come from the cache, the only place that sees hits.
+fn search(fe: &Frontend, config: &Config, observer: &mut ProgressObserver) -> Result<TestSuite> {
+    let backend = Z3Backend::new(None);
+    let mut solver = CachingSolver::new(backend);
+    let result = pathwise_engine::search::generate(&fe.program, config, &mut solver, observer);
+    observer.finish();
+    let mut suite = result.map_err(|e| {
+        // A call "without a body" is often a callee the front end could not
+        // lower: show why.
+        for why in fe.explain(&e.message) {
+            eprintln!("{why}");
+        }
+        anyhow!("{e}")
+    })?;
+    let s = solver.stats();
+    suite.stats.solver_calls = s.backend_calls;
+    suite.stats.solver_cache_hits = s.cache_hits;
+    // The deadline is ours: the engine only sees "the observer said stop".
+    if suite.stop == StopReason::Interrupted && observer.timed_out() && !observer.interrupted() {
+        suite.stop = StopReason::Timeout;
+    }
+    Ok(suite)
+}
+
+/// The files `gen` writes.
+pub struct Written {
+    pub c_file: PathBuf,
+    pub json_file: PathBuf,
+    pub header: PathBuf,
+}
+
+/// Write the test files for `suite` into `out`. `source` is the C file under
+/// test, `defines` the `-D` options (repeated in the test file so that it
+/// compiles the code the generator analysed).
+pub fn write_outputs(suite: &TestSuite, source: &Path, defines: &[String], out: &Path) -> Result<Written> {
+    std::fs::create_dir_all(out).with_context(|| format!("cannot create output directory {}", out.display()))?;
+    let include = relative_path(out, source);
+    let mut text = String::new();
+    if !defines.is_empty() {
+        text.push_str("/* -D options given to pathwise gen. */\n");
+        for d in defines {
+            let (name, value) = d.split_once('=').unwrap_or((d, "1"));
+            text.push_str(&format!("#define {name} {value}\n"));
+        }
+    }
+    text.push_str(&pathwise_emit::write_c_tests(suite, &include.to_string_lossy()));
+    let name = &suite.function;
+    let written = Written {
+        c_file: out.join(format!("{name}_tests.c")),
+        json_file: out.join(format!("{name}_tests.json")),
+        header: out.join("pathwise.h"),
+    };
+    let json = pathwise_emit::json::suite_to_json_string(suite) + "\n";
+    for (path, content) in
+        [(&written.c_file, text.as_str()), (&written.json_file, json.as_str()), (&written.header, frontend::PATHWISE_H)]
+    {
+        std::fs::write(path, content).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(written)
+}
+
+fn stop_text(stop: &StopReason) -> String {
+    match stop {
+        StopReason::Complete => "complete (every feasible k-path has a test)".into(),
+        StopReason::Timeout => "timeout (tests found so far were written)".into(),
+        StopReason::Interrupted => "interrupted (tests found so far were written)".into(),
+        StopReason::Limit(what) => format!("limit reached: {what}"),
+    }
+}
+
+/// The human-readable summary of a run.
+pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
+    let s = &suite.stats;
+    let mut out = format!("pathwise: {} (k = {}", suite.function, suite.k);
+    if let Some(pre) = &suite.precondition {
+        out.push_str(&format!(", precondition {pre}"));
+    }
+    out.push_str(")\n");
+    let rows = [
+        ("tests", s.tests.to_string()),
+        ("feasible paths", s.feasible_paths.to_string()),
+        ("infeasible prefixes", format!("{} pruned", s.infeasible_prefixes)),
+        ("k-bound prefixes", format!("{} pruned", s.bound_pruned_prefixes)),
+        ("runs", s.runs.to_string()),
+        ("solver calls", format!("{} ({} answered by the cache)", s.solver_calls, s.solver_cache_hits)),
+        ("time", format!("{:.2} s", s.elapsed_ms as f64 / 1000.0)),
+        ("stop", stop_text(&suite.stop)),
+    ];
+    for (label, value) in rows {
+        out.push_str(&format!("  {:<20} {value}\n", format!("{label}:")));
+    }
+    if s.precondition_rejected_runs + s.error_runs + s.bound_exceeded_runs > 0 {
+        out.push_str(&format!(
+            "  {:<20} {} rejected by the precondition, {} runtime errors, {} over the k bound\n",
+            "discarded runs:", s.precondition_rejected_runs, s.error_runs, s.bound_exceeded_runs
+        ));
+    }
+    if s.divergences > 0 {
+        out.push_str(&format!("  warning: {} run(s) diverged from their solved prefix\n", s.divergences));
+    }
+    out.push_str("  predicted coverage:\n");
+    let width = suite.coverage.functions.iter().map(|f| f.name.len()).max().unwrap_or(0);
+    for f in &suite.coverage.functions {
+        out.push_str(&format!(
+            "    {:<width$}  lines {}/{}  branches {}/{}\n",
+            f.name,
+            f.lines_covered.len(),
+            f.lines.len(),
+            f.branches_covered,
+            f.branches
+        ));
+    }
+    out.push_str(&format!(
+        "wrote {}, {}, {}\n",
+        written.c_file.display(),
+        written.json_file.display(),
+        written.header.display()
+    ));
+    let mut replay = format!("pathwise replay {}", args.out.display());
+    for inc in &args.include_dirs {
+        replay.push_str(&format!(" -I {}", inc.display()));
+    }
+    out.push_str(&format!("check them: {replay}\n"));
+    out
+}
+
+/// Run `pathwise gen`; returns the exit code.
+pub fn run(args: &GenArgs) -> Result<i32> {
+    if !args.file.is_file() {
+        bail!("cannot read {}: no such file", args.file.display());
+    }
+    let fe = frontend::compile(&args.file, &args.include_dirs, &args.defines)?;
+    fe.check_supported(&args.function, "function")?;
+    check_function(&fe.program, &args.function, "function")?;
+    if let Some(pre) = &args.precondition {
+        fe.check_supported(pre, "precondition")?;
+        check_function(&fe.program, pre, "precondition")?;
+        if pre == &args.function {
+            bail!("the precondition must be a different function than the function under test");
+        }
+    }
+    let config = Config {
+        function: args.function.clone(),
+        precondition: args.precondition.clone(),
+        k: args.k,
+        max_array_len: args.max_array_len,
+        timeout: args.timeout,
+        max_tests: None,
+        max_steps_per_run: 10_000_000,
+    };
+    let interrupted = install_ctrlc();
+    let mut observer = ProgressObserver::new(&args.function, interrupted, args.timeout);
+    let suite = search(&fe, &config, &mut observer)?;
+    let written = write_outputs(&suite, &args.file, &args.defines, &args.out)?;
+    let text = summary(&suite, &written, args);
+    if args.json {
+        println!("{}", pathwise_emit::json::suite_to_json_string(&suite));
+        eprint!("{text}");
+    } else {
+        print!("{text}");
+    }
+    Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seconds_are_validated() {
+        assert_eq!(parse_seconds("1.5"), Ok(Duration::from_millis(1500)));
+        assert!(parse_seconds("0").is_err());
+        assert!(parse_seconds("-3").is_err());
+        assert!(parse_seconds("soon").is_err());
+    }
+
+    #[test]
+    fn relative_include_paths() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = dir.path().join("src");
+        let out = dir.path().join("out/deep");
+        std::fs::create_dir_all(&src).unwrap();
+        std::fs::create_dir_all(&out).unwrap();
+        std::fs::write(src.join("a.c"), "").unwrap();
+        assert_eq!(relative_path(&out, &src.join("a.c")), PathBuf::from("../../src/a.c"));
+        assert_eq!(relative_path(&src, &src.join("a.c")), PathBuf::from("a.c"));
+    }
+}

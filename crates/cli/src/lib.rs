@@ -1,0 +1,16 @@
+//! The library behind the `pathwise` command (see `main.rs` for the
+//! commands and exit codes). It is a library so that the integration tests
+//! in `tests/` can drive `gen` and `replay` without spawning the binary.
+//!
+//! - [`frontend`]: compiling the C file with `pathwise-cfront` and printing
+//!   its diagnostics.
+//! - [`gen`]: `pathwise gen` — options, search, output files, summary.
+//! - [`progress`]: the progress line and the stop conditions of a search.
+//! - [`replay`]: `pathwise replay` — build with coverage, run, compare.
+//! - [`gcov`]: running gcov and reading its JSON.
+
+pub mod frontend;
+pub mod gcov;
+pub mod gen;
+pub mod progress;
+pub mod replay;

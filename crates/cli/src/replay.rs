@@ -1,0 +1,387 @@
+//! `pathwise replay DIR`: compile the generated tests with coverage, run
+//! them, and compare the coverage gcov measures with the coverage the
+//! generator predicted (stored in `NAME_tests.json`).
+//!
+//! Agreement is judged line by line on the lines both sides know: the
+//! generator's line set comes from IR locations and gcov's from gcc's line
+//! table, and they legitimately differ at the edges (gcc counts the line of a
+//! function's opening brace, the generator may attribute a `return` to the
+//! closing one). A line both know must be covered on both sides or on
+//! neither. Branch sides are compared as counts: both the total and the
+//! number taken must match.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use pathwise_emit::json::{FunctionCoverageJson, SuiteJson};
+
+use crate::gcov::{run_gcov, GcovReport};
+
+/// Name of the coverage-instrumented test executable built in DIR.
+pub const EXE: &str = "pathwise_replay";
+
+/// What to replay and how to build it.
+#[derive(Clone, Debug)]
+pub struct ReplayOptions {
+    pub dir: PathBuf,
+    /// Extra `-I` directories for gcc (those given to `gen`).
+    pub include_dirs: Vec<PathBuf>,
+    /// Extra `-D` definitions for gcc.
+    pub defines: Vec<String>,
+    /// Kill the test program after this long.
+    pub run_timeout: Duration,
+}
+
+/// The generated files found in the directory.
+#[derive(Clone, Debug)]
+pub struct SuiteFiles {
+    /// `NAME` of `NAME_tests.c`.
+    pub name: String,
+    pub c_file: PathBuf,
+    pub json_file: PathBuf,
+}
+
+/// One row of the coverage table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CoverageRow {
+    pub function: String,
+    /// `(covered, total)` lines as gcov measured them; `None` if gcov has no
+    /// record of the function.
+    pub measured_lines: Option<(usize, usize)>,
+    pub predicted_lines: (usize, usize),
+    pub measured_branches: Option<(u64, u64)>,
+    pub predicted_branches: (u64, u64),
+}
+
+/// The result of a replay.
+#[derive(Clone, Debug)]
+pub struct ReplayOutcome {
+    pub passed: u64,
+    pub failed: u64,
+    /// The test program exited with status 0.
+    pub exit_ok: bool,
+    /// Lines of the test program's output reporting failures.
+    pub failures: Vec<String>,
+    pub rows: Vec<CoverageRow>,
+    /// Human-readable disagreements between measured and predicted coverage.
+    pub disagreements: Vec<String>,
+}
+
+impl ReplayOutcome {
+    /// Everything passed and coverage agrees.
+    pub fn is_success(&self) -> bool {
+        self.exit_ok && self.failed == 0 && self.disagreements.is_empty()
+    }
+}
+
+/// Find the single `NAME_tests.c` in `dir` and its `NAME_tests.json`.
+pub fn find_suite_files(dir: &Path) -> Result<SuiteFiles> {
+    let entries = std::fs::read_dir(dir).with_context(|| format!("cannot read directory {}", dir.display()))?;
+    let mut names = Vec::new();
+    for entry in entries {
+        let file_name = entry?.file_name().to_string_lossy().into_owned();
+        if let Some(name) = file_name.strip_suffix("_tests.c") {
+            names.push(name.to_string());
+        }
+    }
+    names.sort();
+    let name = match names.as_slice() {
+        [] => bail!("no *_tests.c file in {} (run `pathwise gen` first)", dir.display()),
+        [one] => one.clone(),
+        many => bail!(
+            "several test files in {}: {}; keep one per directory",
+            dir.display(),
+            many.iter().map(|n| format!("{n}_tests.c")).collect::<Vec<_>>().join(", ")
+        ),
+    };
+    let json_file = dir.join(format!("{name}_tests.json"));
+    if !json_file.is_file() {
+        bail!("{} has no matching {name}_tests.json", dir.join(format!("{name}_tests.c")).display());
+    }
+    Ok(SuiteFiles { c_file: dir.join(format!("{name}_tests.c")), json_file, name })
+}
+
+/// Remove coverage data of earlier replays: gcov *adds* to existing counts.
+fn remove_stale_coverage(dir: &Path) -> Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        let file = path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+        if file.starts_with(EXE) && (file.ends_with(".gcda") || file.ends_with(".gcno")) {
+            std::fs::remove_file(&path).with_context(|| format!("cannot remove {}", path.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// `gcc --coverage -O0 -o pathwise_replay NAME_tests.c`, run in `dir`.
+fn compile(opts: &ReplayOptions, files: &SuiteFiles) -> Result<()> {
+    let mut cmd = Command::new("gcc");
+    cmd.args(["--coverage", "-O0", "-o", EXE]);
+    for inc in &opts.include_dirs {
+        // Relative include directories were given relative to the caller's
+        // working directory, but gcc runs in DIR.
+        let abs = std::path::absolute(inc).unwrap_or_else(|_| inc.clone());
+        cmd.arg("-I").arg(abs);
+    }
+    for def in &opts.defines {
+        cmd.arg(format!("-D{def}"));
+    }
+    cmd.arg(format!("{}_tests.c", files.name)).current_dir(&opts.dir);
+    let out = cmd.output().context("cannot run gcc (is it installed and on PATH?)")?;
+    if !out.status.success() {
+        bail!("gcc could not compile {}:\n{}", files.c_file.display(), String::from_utf8_lossy(&out.stderr).trim_end());
+    }
+    Ok(())
+}
+
+/// Run the test program with a time limit; returns (exit ok, stdout).
+fn run_tests(opts: &ReplayOptions) -> Result<(bool, String)> {
+    let mut child = Command::new(opts.dir.join(EXE))
+        .current_dir(&opts.dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .context("cannot start the compiled tests")?;
+    // Read on a thread so that a chatty program cannot fill the pipe and
+    // block while we wait for it.
+    let mut pipe = child.stdout.take().context("no stdout pipe")?;
+    let reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = pipe.read_to_end(&mut buf);
+        buf
+    });
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        if start.elapsed() > opts.run_timeout {
+            let _ = child.kill();
+            let _ = child.wait();
+            bail!("the tests did not finish within {} s (killed)", opts.run_timeout.as_secs());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let stdout = reader.join().unwrap_or_default();
+    Ok((status.success(), String::from_utf8_lossy(&stdout).into_owned()))
+}
+
+/// `(passed, failed)` from the `P passed, F failed` line of the output.
+pub fn parse_summary(output: &str) -> Option<(u64, u64)> {
+    output.lines().rev().find_map(|line| {
+        let (p, rest) = line.trim().split_once(" passed, ")?;
+        let f = rest.strip_suffix(" failed")?;
+        Some((p.parse().ok()?, f.parse().ok()?))
+    })
+}
+
+/// The `.gcda` file the test program wrote (name chosen by gcc).
+fn find_gcda(dir: &Path) -> Result<String> {
+    for entry in std::fs::read_dir(dir)? {
+        let file = entry?.file_name().to_string_lossy().into_owned();
+        if file.starts_with(EXE) && file.ends_with(".gcda") {
+            return Ok(file);
+        }
+    }
+    bail!("the test program wrote no coverage data (did it crash or call _exit?)")
+}
+
+fn fmt_ratio<T: std::fmt::Display>(r: Option<(T, T)>) -> String {
+    r.map(|(a, b)| format!("{a}/{b}")).unwrap_or_else(|| "-".to_string())
+}
+
+/// Compare one function's predicted coverage with gcov's measurements.
+fn compare_function(p: &FunctionCoverageJson, report: &GcovReport, out: &mut Vec<String>) -> CoverageRow {
+    let m = report.functions.get(&p.name);
+    let row = CoverageRow {
+        function: p.name.clone(),
+        measured_lines: m.map(|m| (m.lines_covered().count(), m.lines.len())),
+        predicted_lines: (p.lines_covered.len(), p.lines.len()),
+        measured_branches: m.map(|m| (m.branches_taken, m.branches)),
+        predicted_branches: (p.branches_covered, p.branches),
+    };
+    let Some(m) = m else {
+        if !p.lines_covered.is_empty() {
+            out.push(format!("{}: predicted covered, but gcov has no data for it", p.name));
+        }
+        return row;
+    };
+    for &line in &p.lines {
+        let Some(&count) = m.lines.get(&line) else { continue };
+        let predicted = p.lines_covered.contains(&line);
+        if predicted && count == 0 {
+            out.push(format!("{}: line {line} predicted covered, gcov says never executed", p.name));
+        } else if !predicted && count > 0 {
+            out.push(format!("{}: line {line} predicted not covered, gcov says executed {count} time(s)", p.name));
+        }
+    }
+    if (m.branches_taken, m.branches) != (p.branches_covered, p.branches) {
+        out.push(format!(
+            "{}: branches predicted {}/{} taken, gcov measured {}/{}",
+            p.name, p.branches_covered, p.branches, m.branches_taken, m.branches
+        ));
+    }
+    row
+}
+
+/// Compare every function of the predicted coverage.
+pub fn compare(predicted: &[FunctionCoverageJson], report: &GcovReport) -> (Vec<CoverageRow>, Vec<String>) {
+    let mut disagreements = Vec::new();
+    let rows = predicted.iter().map(|p| compare_function(p, report, &mut disagreements)).collect();
+    (rows, disagreements)
+}
+
+/// The coverage table as text.
+pub fn format_table(rows: &[CoverageRow]) -> String {
+    let header = ["function", "lines measured", "predicted", "branches measured", "predicted"];
+    let cells: Vec<[String; 5]> = rows
+        .iter()
+        .map(|r| {
+            [
+                r.function.clone(),
+                fmt_ratio(r.measured_lines),
+                fmt_ratio(Some(r.predicted_lines)),
+                fmt_ratio(r.measured_branches),
+                fmt_ratio(Some(r.predicted_branches)),
+            ]
+        })
+        .collect();
+    let mut widths = header.map(str::len);
+    for row in &cells {
+        for (w, c) in widths.iter_mut().zip(row) {
+            *w = (*w).max(c.len());
+        }
+    }
+    let mut text = String::new();
+    let mut line = |cols: [&str; 5]| {
+        let parts: Vec<String> = cols.iter().zip(widths).map(|(c, w)| format!("{c:<w$}")).collect();
+        text.push_str(parts.join("  ").trim_end());
+        text.push('\n');
+    };
+    line(header);
+    for row in &cells {
+        line([&row[0], &row[1], &row[2], &row[3], &row[4]]);
+    }
+    text
+}
+
+/// Options of `pathwise replay`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ReplayArgs {
+    /// Directory written by `pathwise gen` (holds NAME_tests.c and NAME_tests.json).
+    pub dir: PathBuf,
+    /// Add a directory to gcc's include path (as given to `gen`).
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include_dirs: Vec<PathBuf>,
+    /// Define a macro for gcc (as given to `gen`; `gen` also repeats them in the test file).
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    pub defines: Vec<String>,
+    /// Kill the test program after this many seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    pub run_timeout: u64,
+}
+
+/// Run `pathwise replay`; returns the exit code.
+pub fn run(args: &ReplayArgs) -> Result<i32> {
+    let mut include_dirs = args.include_dirs.clone();
+    // The code under test may include "pathwise.h", which `gen` copied into
+    // DIR; gcc only finds it there through -I.
+    include_dirs.push(args.dir.clone());
+    let opts = ReplayOptions {
+        dir: args.dir.clone(),
+        include_dirs,
+        defines: args.defines.clone(),
+        run_timeout: Duration::from_secs(args.run_timeout.max(1)),
+    };
+    let outcome = replay(&opts)?;
+    Ok(print_outcome(&outcome))
+}
+
+/// Build, run and measure the tests in `opts.dir`.
+pub fn replay(opts: &ReplayOptions) -> Result<ReplayOutcome> {
+    // Programs and files are addressed inside DIR while child processes run
+    // with DIR as their working directory: only absolute paths mean the same
+    // thing on both sides.
+    let dir = opts.dir.canonicalize().with_context(|| format!("cannot read directory {}", opts.dir.display()))?;
+    let opts = &ReplayOptions { dir, ..opts.clone() };
+    let files = find_suite_files(&opts.dir)?;
+    let json = std::fs::read_to_string(&files.json_file)
+        .with_context(|| format!("cannot read {}", files.json_file.display()))?;
+    let suite: SuiteJson = pathwise_emit::suite_from_json_str(&json)
+        .with_context(|| format!("{} is not a Pathwise test suite", files.json_file.display()))?;
+    remove_stale_coverage(&opts.dir)?;
+    compile(opts, &files)?;
+    let (exit_ok, output) = run_tests(opts)?;
+    let Some((passed, failed)) = parse_summary(&output) else {
+        bail!("the test program ended without its summary line (crashed?); its output:\n{}", output.trim_end());
+    };
+    let failures = output.lines().filter(|l| l.starts_with("test ")).map(str::to_string).collect();
+    let report = run_gcov(&opts.dir, &find_gcda(&opts.dir)?)?;
+    let (rows, disagreements) = compare(&suite.coverage.functions, &report);
+    Ok(ReplayOutcome { passed, failed, exit_ok, failures, rows, disagreements })
+}
+
+/// Print the outcome; returns the process exit code (0: all good).
+pub fn print_outcome(outcome: &ReplayOutcome) -> i32 {
+    for f in &outcome.failures {
+        println!("{f}");
+    }
+    println!("{} passed, {} failed", outcome.passed, outcome.failed);
+    println!();
+    print!("{}", format_table(&outcome.rows));
+    println!("(lines are compared where gcov and the prediction both list a line; gcov also counts e.g. a function's opening line)");
+    println!();
+    if outcome.disagreements.is_empty() {
+        println!("coverage agrees");
+    } else {
+        println!("coverage disagrees:");
+        for d in &outcome.disagreements {
+            println!("  {d}");
+        }
+    }
+    if !outcome.exit_ok && outcome.failed == 0 {
+        println!("the test program exited with a failure status");
+    }
+    i32::from(!outcome.is_success())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_summary_line() {
+        assert_eq!(parse_summary("test 2: return expected 3 got 2\n1 passed, 1 failed\n"), Some((1, 1)));
+        assert_eq!(parse_summary("garbage"), None);
+    }
+
+    #[test]
+    fn compares_on_common_lines() {
+        let mut report = GcovReport::default();
+        let mut m = crate::gcov::MeasuredFunction { name: "f".into(), ..Default::default() };
+        m.lines.extend([(1, 2), (2, 2), (3, 0), (4, 1)]);
+        m.branches = 2;
+        m.branches_taken = 1;
+        report.functions.insert("f".into(), m);
+        let p = FunctionCoverageJson {
+            name: "f".into(),
+            // Line 9 is unknown to gcov: ignored; line 1 unknown to us: ignored.
+            lines: vec![2, 3, 4, 9],
+            lines_covered: vec![2, 4, 9],
+            branches: 2,
+            branches_covered: 1,
+        };
+        let (rows, dis) = compare(std::slice::from_ref(&p), &report);
+        assert!(dis.is_empty(), "{dis:?}");
+        assert_eq!(rows[0].measured_lines, Some((3, 4)));
+        let wrong = FunctionCoverageJson { lines_covered: vec![3], branches_covered: 2, ..p };
+        let (_, dis) = compare(&[wrong], &report);
+        assert_eq!(dis.len(), 4, "{dis:?}");
+        let table = format_table(&rows);
+        assert!(table.starts_with("function  lines measured  predicted  branches measured  predicted\nf         3/4"), "{table}");
+    }
+}

@@ -1,0 +1,204 @@
+//! Tests of the C emitter: hand-built suites compiled with gcc and run.
+
+use std::path::Path;
+use std::process::Command;
+
+use pathwise_engine::suite::{
+    Coverage, GlobalInfo, InputValue, Outcome, PathStep, Stats, StopReason, TestCase, TestSuite,
+};
+use pathwise_ir::{IntTy, Loc, Shape, SrcVar, Type};
+
+use super::write_c_tests;
+
+pub(crate) fn var(name: &str, c: &str, ty: Type, signed: bool, shape: Shape) -> SrcVar {
+    SrcVar { name: name.into(), c_scalar: c.into(), scalar: IntTy { ty, signed }, shape }
+}
+
+pub(crate) fn int(name: &str) -> SrcVar {
+    var(name, "int", Type::I32, true, Shape::Scalar)
+}
+
+pub(crate) fn suite(function: &str, params: Vec<SrcVar>, ret: Option<SrcVar>, globals: Vec<GlobalInfo>) -> TestSuite {
+    TestSuite {
+        function: function.into(),
+        precondition: None,
+        k: 2,
+        params,
+        ret,
+        globals,
+        files: vec!["src/f.c".into()],
+        tests: Vec::new(),
+        stats: Stats::default(),
+        coverage: Coverage::default(),
+        stop: StopReason::Complete,
+    }
+}
+
+pub(crate) fn case(id: usize, inputs: Vec<InputValue>, ret: Option<i128>) -> TestCase {
+    TestCase {
+        id,
+        inputs,
+        outcome: Outcome::Returned,
+        ret,
+        array_outputs: Vec::new(),
+        global_outputs: Vec::new(),
+        path: vec![
+            PathStep { func: "f".into(), loc: Loc { file: 0, line: 3, col: 9 }, taken: true, loop_iter: None },
+            PathStep {
+                func: "g".into(),
+                loc: Loc { file: 0, line: 7, col: 5 },
+                taken: false,
+                loop_iter: Some((Loc { file: 0, line: 6, col: 5 }, 2)),
+            },
+        ],
+    }
+}
+
+/// Write `source` and the test file for `suite` into a temp dir, compile with
+/// warnings as errors, run; returns (exit success, stdout).
+fn compile_and_run(source: &str, suite: &TestSuite) -> (bool, String) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("code.c"), source).unwrap();
+    let tests = write_c_tests(suite, "code.c");
+    std::fs::write(dir.path().join("code_tests.c"), &tests).unwrap();
+    compile(dir.path(), &tests);
+    let run = Command::new(dir.path().join("a.out")).output().unwrap();
+    (run.status.success(), String::from_utf8_lossy(&run.stdout).into_owned())
+}
+
+fn compile(dir: &Path, tests: &str) {
+    let out = Command::new("gcc")
+        .args(["-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-o", "a.out", "code_tests.c"])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "gcc failed:\n{}\n--- generated file ---\n{tests}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn add_one_pass_one_fail() {
+    let source = "int add(int a, int b) { return a + b; }\nint main(void) { return add(1, 2); }\n";
+    let mut s = suite("add", vec![int("a"), int("b")], Some(int("")), vec![]);
+    s.tests.push(case(1, vec![InputValue::Scalar(2), InputValue::Scalar(3)], Some(5)));
+    s.tests.push(case(2, vec![InputValue::Scalar(1), InputValue::Scalar(1)], Some(3)));
+    let (ok, stdout) = compile_and_run(source, &s);
+    assert!(!ok, "a failing test must make the exit status non-zero");
+    assert!(stdout.contains("test 2: return expected 3 got 2"), "{stdout}");
+    assert!(stdout.contains("1 passed, 1 failed"), "{stdout}");
+}
+
+#[test]
+fn comment_shows_path_and_inputs() {
+    let mut s = suite("f", vec![int("a"), var("t", "int", Type::I32, true, Shape::Pointer)], Some(int("")), vec![]);
+    s.tests.push(case(1, vec![InputValue::Scalar(-4), InputValue::Array(vec![1, 2])], Some(0)));
+    let text = write_c_tests(&s, "f.c");
+    assert!(text.contains("/* test 1\n * path: f.c:3 T, f.c:7 F [it 2] (in g)\n * inputs: a = -4, t = {1, 2}\n */"), "{text}");
+    assert!(text.contains("#define main pathwise_original_main\n#include \"f.c\"\n#undef main\n"));
+}
+
+#[test]
+fn extreme_values_compile_cleanly_and_compare() {
+    let source = "int ga; unsigned gb; long long gc; unsigned char gd; _Bool ge; signed char gg; short gh;\n\
+        unsigned long long ext(int a, unsigned b, long long c, unsigned char d, _Bool e,\n\
+                               unsigned long long f, signed char g, short h) {\n\
+            ga = a; gb = b; gc = c; gd = d; ge = e; gg = g; gh = h; return f;\n}\n";
+    let params = vec![
+        int("a"),
+        var("b", "unsigned", Type::I32, false, Shape::Scalar),
+        var("c", "long long", Type::I64, true, Shape::Scalar),
+        var("d", "unsigned char", Type::I8, false, Shape::Scalar),
+        var("e", "_Bool", Type::I1, false, Shape::Scalar),
+        var("f", "unsigned long long", Type::I64, false, Shape::Scalar),
+        var("g", "signed char", Type::I8, true, Shape::Scalar),
+        var("h", "short", Type::I16, true, Shape::Scalar),
+    ];
+    let globals: Vec<GlobalInfo> = ["ga", "gb", "gc", "gd", "ge", "gg", "gh"]
+        .iter()
+        .zip(params.iter().enumerate().filter(|(i, _)| *i != 5).map(|(_, p)| p))
+        .map(|(n, p)| GlobalInfo { src: SrcVar { name: n.to_string(), ..p.clone() }, init: vec![0] })
+        .collect();
+    let ret = var("", "unsigned long long", Type::I64, false, Shape::Scalar);
+    let mut s = suite("ext", params, Some(ret), globals);
+    let mins = [i32::MIN as i128, 0, i64::MIN as i128, 0, 0, 0, -128, i16::MIN as i128];
+    let maxs = [i32::MAX as i128, u32::MAX as i128, i64::MAX as i128, 255, 1, u64::MAX as i128, 127, 32767];
+    // The same maxima in another bit-equivalent spelling: -1 for all-ones.
+    let wrapped = [i32::MAX as i128, -1, i64::MAX as i128, -1, 1, -1, 127, 32767];
+    for (id, vals) in [mins, maxs, wrapped].iter().enumerate() {
+        let mut t = case(id + 1, vals.iter().map(|&v| InputValue::Scalar(v)).collect(), Some(vals[5]));
+        t.global_outputs = [0, 1, 2, 3, 4, 6, 7].iter().map(|&i| vec![vals[i]]).collect();
+        s.tests.push(t);
+    }
+    let (ok, stdout) = compile_and_run(source, &s);
+    assert!(ok && stdout.contains("3 passed, 0 failed"), "{stdout}");
+}
+
+#[test]
+fn zero_length_and_output_arrays() {
+    let source = "int sum_inc(int *t, int n) { int s = 0; for (int i = 0; i < n; i++) s += t[i]++; return s; }\n";
+    let params = vec![var("t", "int", Type::I32, true, Shape::Pointer), int("n")];
+    let mut s = suite("sum_inc", params, Some(int("")), vec![]);
+    let mut empty = case(1, vec![InputValue::Array(vec![]), InputValue::Scalar(0)], Some(0));
+    empty.array_outputs = vec![Some(vec![]), None];
+    let mut three = case(2, vec![InputValue::Array(vec![1, -2, 3]), InputValue::Scalar(3)], Some(2));
+    three.array_outputs = vec![Some(vec![2, -1, 4]), None];
+    let mut wrong = case(3, vec![InputValue::Array(vec![5]), InputValue::Scalar(1)], Some(5));
+    wrong.array_outputs = vec![Some(vec![5]), None];
+    s.tests.extend([empty, three, wrong]);
+    let (ok, stdout) = compile_and_run(source, &s);
+    assert!(!ok);
+    assert!(stdout.contains("test 3: t[0] expected 5 got 6"), "{stdout}");
+    assert!(stdout.contains("2 passed, 1 failed"), "{stdout}");
+}
+
+#[test]
+fn globals_are_reset_between_tests() {
+    let source = "int counter; int hist[3] = {1, 2, 3}; static unsigned char grid[2][2] = {{9, 8}, {7, 6}};\n\
+        const int limit = 3;\n\
+        int bump(int i) { counter++; hist[i]++; grid[1][1]++; return counter + limit; }\n";
+    let globals = vec![
+        GlobalInfo { src: int("counter"), init: vec![0] },
+        GlobalInfo { src: var("hist", "int", Type::I32, true, Shape::Array(3)), init: vec![1, 2, 3] },
+        GlobalInfo { src: var("grid", "unsigned char", Type::I8, false, Shape::Array(4)), init: vec![9, 8, 7, 6] },
+    ];
+    // A parameter named like a global must not hide it from the checks.
+    let mut s = suite("bump", vec![int("i")], Some(int("")), globals);
+    s.params[0].name = "counter".into();
+    for (id, i) in [(1usize, 0usize), (2, 2)] {
+        let mut t = case(id, vec![InputValue::Scalar(i as i128)], Some(4));
+        let mut hist = vec![1, 2, 3];
+        hist[i] += 1;
+        t.global_outputs = vec![vec![1], hist, vec![9, 8, 7, 7]];
+        s.tests.push(t);
+    }
+    let (ok, stdout) = compile_and_run(source, &s);
+    assert!(ok && stdout.contains("2 passed, 0 failed"), "{stdout}");
+}
+
+#[test]
+fn void_function_and_main_under_test() {
+    let source = "int g;\nint main(void) { g = 7; return 0; }\nvoid set(int v) { g = v; }\n";
+    let mut s = suite("main", vec![], Some(int("")), vec![GlobalInfo { src: int("g"), init: vec![0] }]);
+    let mut t = case(1, vec![], Some(0));
+    t.global_outputs = vec![vec![7]];
+    s.tests.push(t);
+    let (ok, stdout) = compile_and_run(source, &s);
+    assert!(ok && stdout.contains("1 passed, 0 failed"), "{stdout}");
+
+    let mut s = suite("set", vec![int("v")], None, vec![GlobalInfo { src: int("g"), init: vec![0] }]);
+    let mut t = case(1, vec![InputValue::Scalar(-3)], None);
+    t.global_outputs = vec![vec![-3]];
+    s.tests.push(t);
+    let (ok, stdout) = compile_and_run(source, &s);
+    assert!(ok && stdout.contains("1 passed, 0 failed"), "{stdout}");
+}
+
+#[test]
+fn empty_suite_compiles() {
+    let s = suite("add", vec![int("a")], Some(int("")), vec![]);
+    let (ok, stdout) = compile_and_run("int add(int a) { return a; }\n", &s);
+    assert!(ok && stdout.contains("0 passed, 0 failed"), "{stdout}");
+}

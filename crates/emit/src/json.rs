@@ -1,0 +1,400 @@
+//! The JSON form of a test suite (schema: `docs/json-schema.md`).
+//!
+//! The serde structs below are the schema: [`SuiteJson::from_suite`] builds
+//! them from a [`TestSuite`] for writing, and the CLI's `replay` reads a file
+//! back into the same structs, so writer and reader cannot drift apart.
+//!
+//! Integers are JSON integers: each value is normalised with its C type and
+//! written as a signed 64-bit number for signed types and an unsigned 64-bit
+//! number for unsigned ones (after normalisation every value fits).
+//! Maps keyed by C names keep the parameters' / globals' order, which a
+//! reader of the file expects, hence [`OrderedMap`] rather than a `BTreeMap`.
+
+use std::fmt;
+
+use serde::de::{self, MapAccess, Visitor};
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use pathwise_engine::suite::{InputValue, PathStep, Stats, StopReason, TestCase, TestSuite};
+use pathwise_ir::{Shape, SrcVar};
+
+use crate::describe::{file_of, is_array_param, loc_string, param_name};
+use crate::literal::json_number;
+
+/// An integer value of a C variable (fits `i64` or `u64`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct JsonInt(pub i128);
+
+impl Serialize for JsonInt {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        // Only values outside both 64-bit ranges would fail here; normalised
+        // values never are.
+        if let Ok(v) = i64::try_from(self.0) {
+            s.serialize_i64(v)
+        } else if let Ok(v) = u64::try_from(self.0) {
+            s.serialize_u64(v)
+        } else {
+            Err(serde::ser::Error::custom(format!("integer {} does not fit 64 bits", self.0)))
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for JsonInt {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = JsonInt;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an integer")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<JsonInt, E> {
+                Ok(JsonInt(v as i128))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<JsonInt, E> {
+                Ok(JsonInt(v as i128))
+            }
+            fn visit_i128<E: de::Error>(self, v: i128) -> Result<JsonInt, E> {
+                Ok(JsonInt(v))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A number or a list of numbers (scalar or array variable).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum NumOrList {
+    Num(JsonInt),
+    List(Vec<JsonInt>),
+}
+
+/// A JSON object whose key order is kept (serde_json's `Map` sorts keys
+/// unless a crate-wide feature is on, which we do not control).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct OrderedMap<V>(pub Vec<(String, V)>);
+
+impl<V> OrderedMap<V> {
+    pub fn get(&self, key: &str) -> Option<&V> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+}
+
+impl<V: Serialize> Serialize for OrderedMap<V> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de, V: Deserialize<'de>> Deserialize<'de> for OrderedMap<V> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct MapVisitor<V>(std::marker::PhantomData<V>);
+        impl<'de, V: Deserialize<'de>> Visitor<'de> for MapVisitor<V> {
+            type Value = OrderedMap<V>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
+                let mut entries = Vec::new();
+                while let Some((k, v)) = a.next_entry::<String, V>()? {
+                    entries.push((k, v));
+                }
+                Ok(OrderedMap(entries))
+            }
+        }
+        d.deserialize_map(MapVisitor(std::marker::PhantomData))
+    }
+}
+
+/// The whole suite.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SuiteJson {
+    pub function: String,
+    pub precondition: Option<String>,
+    pub k: u32,
+    pub params: Vec<VarJson>,
+    /// The return value's C type (`null` for `void`).
+    #[serde(rename = "return")]
+    pub ret: Option<VarJson>,
+    pub globals: Vec<VarJson>,
+    pub tests: Vec<TestJson>,
+    pub stats: StatsJson,
+    /// `complete`, `timeout`, `interrupted` or `limit`.
+    pub stop: String,
+    /// For `limit`: which limit.
+    pub stop_detail: Option<String>,
+    pub coverage: CoverageJson,
+}
+
+/// A C variable: parameter, return value or global.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VarJson {
+    pub name: String,
+    /// C spelling of the scalar (element) type.
+    pub c_type: String,
+    /// `scalar`, `pointer` (input array) or `array` (fixed size, globals).
+    pub shape: String,
+    /// Element count of an `array`; `null` otherwise.
+    pub length: Option<u64>,
+    pub bits: u32,
+    pub signed: bool,
+}
+
+/// One test.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TestJson {
+    pub id: usize,
+    pub inputs: OrderedMap<NumOrList>,
+    pub outcome: String,
+    pub expected: ExpectedJson,
+    pub path: Vec<StepJson>,
+}
+
+/// The outputs a test observed (and the C test checks).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExpectedJson {
+    #[serde(rename = "return")]
+    pub ret: Option<JsonInt>,
+    pub arrays: OrderedMap<Vec<JsonInt>>,
+    pub globals: OrderedMap<NumOrList>,
+}
+
+/// One decision of a path.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StepJson {
+    pub function: String,
+    pub location: String,
+    pub file: String,
+    pub line: u32,
+    pub col: u32,
+    pub taken: bool,
+    #[serde(rename = "loop")]
+    pub loop_iter: Option<LoopJson>,
+}
+
+/// The innermost loop of a decision and the iteration (1-based).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoopJson {
+    pub header: String,
+    pub iteration: u32,
+}
+
+/// Run statistics (same names as `pathwise_engine::suite::Stats`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct StatsJson {
+    pub feasible_paths: u64,
+    pub tests: u64,
+    pub infeasible_prefixes: u64,
+    pub bound_pruned_prefixes: u64,
+    pub bound_exceeded_runs: u64,
+    pub precondition_rejected_runs: u64,
+    pub error_runs: u64,
+    pub runs: u64,
+    pub solver_calls: u64,
+    pub solver_cache_hits: u64,
+    pub divergences: u64,
+    pub elapsed_ms: u64,
+}
+
+/// Predicted coverage.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct CoverageJson {
+    pub functions: Vec<FunctionCoverageJson>,
+}
+
+/// Predicted coverage of one function.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct FunctionCoverageJson {
+    pub name: String,
+    /// Source lines holding code of the function.
+    pub lines: Vec<u32>,
+    /// Lines executed by at least one test.
+    pub lines_covered: Vec<u32>,
+    /// Branch sides (two per decision).
+    pub branches: u64,
+    pub branches_covered: u64,
+}
+
+impl VarJson {
+    fn from_src(name: String, src: &SrcVar) -> VarJson {
+        let (shape, length) = match src.shape {
+            Shape::Scalar => ("scalar", None),
+            Shape::Pointer => ("pointer", None),
+            Shape::Array(n) => ("array", Some(n)),
+        };
+        VarJson {
+            name,
+            c_type: src.c_scalar.clone(),
+            shape: shape.to_string(),
+            length,
+            bits: src.scalar.ty.bits(),
+            signed: src.scalar.signed,
+        }
+    }
+}
+
+fn num(v: i128, src: &SrcVar) -> JsonInt {
+    JsonInt(json_number(v, src.scalar))
+}
+
+fn list(vs: &[i128], src: &SrcVar) -> Vec<JsonInt> {
+    vs.iter().map(|&v| num(v, src)).collect()
+}
+
+/// The snake_case name of an enum variant from its `Debug` form
+/// (`Returned` → `returned`), so new outcome kinds need no change here.
+fn variant_name(debug: &str) -> String {
+    let head = debug.split(['(', ' ', '{']).next().unwrap_or(debug);
+    let mut out = String::new();
+    for (i, c) in head.chars().enumerate() {
+        if c.is_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.extend(c.to_lowercase());
+    }
+    out
+}
+
+fn step_json(suite: &TestSuite, step: &PathStep) -> StepJson {
+    StepJson {
+        function: step.func.clone(),
+        location: loc_string(&suite.files, step.loc),
+        file: file_of(&suite.files, step.loc).to_string(),
+        line: step.loc.line,
+        col: step.loc.col,
+        taken: step.taken,
+        loop_iter: step
+            .loop_iter
+            .map(|(header, iteration)| LoopJson { header: loc_string(&suite.files, header), iteration }),
+    }
+}
+
+fn test_json(suite: &TestSuite, test: &TestCase) -> TestJson {
+    let mut inputs = Vec::new();
+    let mut arrays = Vec::new();
+    for (i, p) in suite.params.iter().enumerate() {
+        let name = param_name(i, p);
+        let value = match test.inputs.get(i) {
+            Some(InputValue::Scalar(v)) if !is_array_param(p) => NumOrList::Num(num(*v, p)),
+            Some(InputValue::Scalar(v)) => NumOrList::List(vec![num(*v, p)]),
+            Some(InputValue::Array(vs)) => NumOrList::List(list(vs, p)),
+            None => continue,
+        };
+        inputs.push((name.clone(), value));
+        if let Some(Some(out)) = test.array_outputs.get(i) {
+            arrays.push((name, list(out, p)));
+        }
+    }
+    let globals = suite
+        .globals
+        .iter()
+        .zip(&test.global_outputs)
+        .map(|(g, vs)| {
+            let value = match g.src.shape {
+                Shape::Scalar => NumOrList::Num(num(vs.first().copied().unwrap_or(0), &g.src)),
+                _ => NumOrList::List(list(vs, &g.src)),
+            };
+            (g.src.name.clone(), value)
+        })
+        .collect();
+    TestJson {
+        id: test.id,
+        inputs: OrderedMap(inputs),
+        outcome: variant_name(&format!("{:?}", test.outcome)),
+        expected: ExpectedJson {
+            ret: match (&suite.ret, test.ret) {
+                (Some(src), Some(v)) => Some(num(v, src)),
+                _ => None,
+            },
+            arrays: OrderedMap(arrays),
+            globals: OrderedMap(globals),
+        },
+        path: test.path.iter().map(|s| step_json(suite, s)).collect(),
+    }
+}
+
+impl StatsJson {
+    pub fn from_stats(s: &Stats) -> StatsJson {
+        StatsJson {
+            feasible_paths: s.feasible_paths,
+            tests: s.tests,
+            infeasible_prefixes: s.infeasible_prefixes,
+            bound_pruned_prefixes: s.bound_pruned_prefixes,
+            bound_exceeded_runs: s.bound_exceeded_runs,
+            precondition_rejected_runs: s.precondition_rejected_runs,
+            error_runs: s.error_runs,
+            runs: s.runs,
+            solver_calls: s.solver_calls,
+            solver_cache_hits: s.solver_cache_hits,
+            divergences: s.divergences,
+            elapsed_ms: s.elapsed_ms,
+        }
+    }
+}
+
+/// `(stop, stop_detail)` of a stop reason.
+pub fn stop_strings(stop: &StopReason) -> (String, Option<String>) {
+    match stop {
+        StopReason::Complete => ("complete".into(), None),
+        StopReason::Timeout => ("timeout".into(), None),
+        StopReason::Interrupted => ("interrupted".into(), None),
+        StopReason::Limit(what) => ("limit".into(), Some(what.clone())),
+    }
+}
+
+impl SuiteJson {
+    pub fn from_suite(suite: &TestSuite) -> SuiteJson {
+        let (stop, stop_detail) = stop_strings(&suite.stop);
+        SuiteJson {
+            function: suite.function.clone(),
+            precondition: suite.precondition.clone(),
+            k: suite.k,
+            params: suite.params.iter().enumerate().map(|(i, p)| VarJson::from_src(param_name(i, p), p)).collect(),
+            ret: suite.ret.as_ref().map(|r| VarJson::from_src(String::new(), r)),
+            globals: suite.globals.iter().map(|g| VarJson::from_src(g.src.name.clone(), &g.src)).collect(),
+            tests: suite.tests.iter().map(|t| test_json(suite, t)).collect(),
+            stats: StatsJson::from_stats(&suite.stats),
+            stop,
+            stop_detail,
+            coverage: CoverageJson {
+                functions: suite
+                    .coverage
+                    .functions
+                    .iter()
+                    .map(|f| FunctionCoverageJson {
+                        name: f.name.clone(),
+                        lines: f.lines.clone(),
+                        lines_covered: f.lines_covered.clone(),
+                        branches: f.branches,
+                        branches_covered: f.branches_covered,
+                    })
+                    .collect(),
+            },
+        }
+    }
+}
+
+/// The suite as a JSON value. Note that `serde_json::Value` objects sort
+/// their keys; [`suite_to_json_string`] keeps the documented field order.
+pub fn suite_to_json(suite: &TestSuite) -> serde_json::Value {
+    serde_json::to_value(SuiteJson::from_suite(suite)).expect("normalised suite values fit 64 bits")
+}
+
+/// The suite as pretty-printed JSON text, fields in schema order.
+pub fn suite_to_json_string(suite: &TestSuite) -> String {
+    serde_json::to_string_pretty(&SuiteJson::from_suite(suite)).expect("normalised suite values fit 64 bits")
+}
+
+/// Read a suite written by [`suite_to_json_string`].
+pub fn suite_from_json_str(text: &str) -> Result<SuiteJson, serde_json::Error> {
+    serde_json::from_str(text)
+}
+
+#[cfg(test)]
+#[path = "json_tests.rs"]
+mod tests;

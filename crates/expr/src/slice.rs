@@ -1,0 +1,308 @@
+//! Independence slicing (KLEE's `IndependentSolver`).
+//!
+//! A path condition is mostly made of constraints over unrelated inputs.
+//! When the caller asks about a few new expressions (the *seed*: typically a
+//! branch condition) and already knows an assignment that satisfies the rest
+//! of the query, only the constraints connected to the seed through shared
+//! variables can be violated by a new solution; the others keep their old
+//! values. Slicing them away makes solver queries small and cacheable.
+//!
+//! **Caller's obligation:** the constraints and assumptions left out of the
+//! slice are satisfied by the caller's current assignment; a model of the
+//! slice must be merged into that assignment (variables of the slice take
+//! the new values). The slice itself is exact: it is satisfiable iff the
+//! whole query is, *given* that obligation.
+//!
+//! Two expressions are connected when they share a variable; connectivity is
+//! transitive. An array variable counts as one variable (a read at any index
+//! connects to every other use of the array), which is conservative.
+//! Expressions without variables are always kept: they decide satisfiability
+//! on their own and are free for the solver.
+//!
+//! Implementation: the sorted variable set of every node is computed once,
+//! bottom-up, and kept in a side table indexed by [`ExprId`] (the pool only
+//! grows, so it stays valid for the life of the pool; a [`Slicer`] resets it
+//! when it sees another pool). Sets are shared (`Rc`) between a node and a
+//! child when the node adds no variable, which is the common case in store
+//! chains over input arrays. The components are then a union-find over the
+//! variables of one query.
+
+use std::rc::Rc;
+
+use rustc_hash::FxHashMap;
+
+use crate::pool::{children, Expr, ExprId, ExprPool};
+use crate::solver::Query;
+
+/// See [`Slicer::slice`]: a one-shot slice with a fresh side table.
+pub fn independent_slice(pool: &ExprPool, query: &Query, seed: &[ExprId]) -> (Query, Vec<usize>) {
+    Slicer::new().slice(pool, query, seed)
+}
+
+/// Independence slicing with a variable table kept across calls.
+#[derive(Default)]
+pub struct Slicer {
+    pool_uid: u64,
+    /// Sorted variable ids of each node computed so far.
+    vars: Vec<Option<Rc<[ExprId]>>>,
+    empty: Option<Rc<[ExprId]>>,
+}
+
+impl Slicer {
+    pub fn new() -> Slicer {
+        Slicer::default()
+    }
+
+    /// The sub-query of `query` made of the constraints and assumptions that
+    /// share variables, transitively, with `seed`, plus those of them that
+    /// are themselves in `seed` and those without variables; and, for each
+    /// assumption of the sub-query, its index in `query.assumptions`. Order
+    /// is preserved. See the module doc for the caller's obligation.
+    pub fn slice(&mut self, pool: &ExprPool, query: &Query, seed: &[ExprId]) -> (Query, Vec<usize>) {
+        self.sync(pool);
+        let roots: Vec<ExprId> = query.constraints.iter().chain(&query.assumptions).copied().collect();
+        // Dense numbering of the query's variables, and a union-find on it.
+        let mut dense: FxHashMap<ExprId, u32> = FxHashMap::default();
+        let mut uf = UnionFind::default();
+        let mut root_rep: Vec<Option<u32>> = Vec::with_capacity(roots.len());
+        for &r in &roots {
+            let vs = self.vars_of(pool, r);
+            let mut first = None;
+            for &v in vs.iter() {
+                let d = *dense.entry(v).or_insert_with(|| uf.add());
+                match first {
+                    None => first = Some(d),
+                    Some(f) => uf.union(f, d),
+                }
+            }
+            root_rep.push(first);
+        }
+        // Components reached by the seed (seed variables absent from the
+        // query connect nothing).
+        let mut live = rustc_hash::FxHashSet::default();
+        for &s in seed {
+            let vs = self.vars_of(pool, s);
+            for v in vs.iter() {
+                if let Some(&d) = dense.get(v) {
+                    live.insert(uf.find(d));
+                }
+            }
+        }
+        let seeds: rustc_hash::FxHashSet<ExprId> = seed.iter().copied().collect();
+        let mut keep = |i: usize, r: ExprId| match root_rep[i] {
+            None => true,
+            Some(d) => seeds.contains(&r) || live.contains(&uf.find(d)),
+        };
+        let nc = query.constraints.len();
+        let mut out = Query::default();
+        for (i, &c) in query.constraints.iter().enumerate() {
+            if keep(i, c) {
+                out.constraints.push(c);
+            }
+        }
+        let mut map = Vec::new();
+        for (j, &a) in query.assumptions.iter().enumerate() {
+            if keep(nc + j, a) {
+                out.assumptions.push(a);
+                map.push(j);
+            }
+        }
+        (out, map)
+    }
+
+    /// The sorted variables of `e` (array variables included).
+    pub fn vars(&mut self, pool: &ExprPool, e: ExprId) -> Vec<ExprId> {
+        self.sync(pool);
+        self.vars_of(pool, e).to_vec()
+    }
+
+    fn sync(&mut self, pool: &ExprPool) {
+        if self.pool_uid != pool.uid() {
+            self.pool_uid = pool.uid();
+            self.vars.clear();
+        }
+        if self.vars.len() < pool.len() {
+            self.vars.resize(pool.len(), None);
+        }
+    }
+
+    /// Bottom-up, iterative (deep terms must not overflow the stack).
+    fn vars_of(&mut self, pool: &ExprPool, root: ExprId) -> Rc<[ExprId]> {
+        if let Some(v) = &self.vars[root.0 as usize] {
+            return v.clone();
+        }
+        let mut stack = vec![(root, false)];
+        while let Some((id, expanded)) = stack.pop() {
+            if self.vars[id.0 as usize].is_some() {
+                continue;
+            }
+            let e = pool.get(id);
+            let kids = children(e);
+            if !expanded {
+                stack.push((id, true));
+                stack.extend(kids.into_iter().filter(|k| self.vars[k.0 as usize].is_none()).map(|k| (k, false)));
+                continue;
+            }
+            let set = match e {
+                Expr::Var { .. } => Rc::from(vec![id]),
+                _ => self.union_of(&kids),
+            };
+            self.vars[id.0 as usize] = Some(set);
+        }
+        self.vars[root.0 as usize].clone().expect("computed above")
+    }
+
+    /// The union of the children's sets, reusing a child's set when it
+    /// already contains all the others.
+    fn union_of(&mut self, kids: &[ExprId]) -> Rc<[ExprId]> {
+        let sets: Vec<Rc<[ExprId]>> = kids.iter().map(|k| self.vars[k.0 as usize].clone().expect("child first")).collect();
+        let largest = sets.iter().max_by_key(|s| s.len()).cloned();
+        let Some(largest) = largest else {
+            return self.empty.get_or_insert_with(|| Rc::from(Vec::new())).clone();
+        };
+        if sets.iter().all(|s| s.iter().all(|v| largest.binary_search(v).is_ok())) {
+            return largest;
+        }
+        let mut all: Vec<ExprId> = sets.iter().flat_map(|s| s.iter().copied()).collect();
+        all.sort_unstable();
+        all.dedup();
+        Rc::from(all)
+    }
+}
+
+/// Union-find with path halving and union by size.
+#[derive(Default)]
+struct UnionFind {
+    parent: Vec<u32>,
+    size: Vec<u32>,
+}
+
+impl UnionFind {
+    fn add(&mut self) -> u32 {
+        let n = self.parent.len() as u32;
+        self.parent.push(n);
+        self.size.push(1);
+        n
+    }
+
+    fn find(&mut self, mut x: u32) -> u32 {
+        while self.parent[x as usize] != x {
+            let gp = self.parent[self.parent[x as usize] as usize];
+            self.parent[x as usize] = gp;
+            x = gp;
+        }
+        x
+    }
+
+    fn union(&mut self, a: u32, b: u32) {
+        let (mut a, mut b) = (self.find(a), self.find(b));
+        if a == b {
+            return;
+        }
+        if self.size[a as usize] < self.size[b as usize] {
+            std::mem::swap(&mut a, &mut b);
+        }
+        self.parent[b as usize] = a;
+        self.size[a as usize] += self.size[b as usize];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::{BvCmp, BvOp};
+    use crate::pool::Sort;
+
+    #[test]
+    fn independent_variables_are_dropped() {
+        let mut p = ExprPool::new();
+        let (x, y, z) = (p.var("x", Sort::Bv(32)), p.var("y", Sort::Bv(32)), p.var("z", Sort::Bv(32)));
+        let five = p.bv_const(32, 5);
+        let cx = p.cmp(BvCmp::Ult, x, five);
+        let cxy = p.cmp(BvCmp::Ult, x, y);
+        let cz = p.cmp(BvCmp::Ult, z, five);
+        let ay = p.eq(five, y);
+        let az = p.eq(five, z);
+        let q = Query { constraints: vec![cx, cz, cxy], assumptions: vec![az, ay] };
+        let (s, map) = independent_slice(&p, &q, &[cx]);
+        assert_eq!(s.constraints, vec![cx, cxy]);
+        assert_eq!(s.assumptions, vec![ay]);
+        assert_eq!(map, vec![1]);
+        let (s, map) = independent_slice(&p, &q, &[cz]);
+        assert_eq!((s.constraints, s.assumptions, map), (vec![cz], vec![az], vec![0]));
+    }
+
+    #[test]
+    fn sharing_through_arrays_is_transitive() {
+        let mut p = ExprPool::new();
+        let a = p.var("A", Sort::Array { index: 32, elem: 8 });
+        let (i, j, k) = (p.var("i", Sort::Bv(32)), p.var("j", Sort::Bv(32)), p.var("k", Sort::Bv(32)));
+        let seven = p.bv_const(8, 7);
+        let ten = p.bv_const(32, 10);
+        // i < 10, A[i] == 7, A[j] == 7 (connects j through A), j != k, k < 10.
+        let ci = p.cmp(BvCmp::Ult, i, ten);
+        let ai = p.select(a, i);
+        let cai = p.eq(seven, ai);
+        let aj = p.select(a, j);
+        let caj = p.eq(seven, aj);
+        let ejk = p.eq(j, k);
+        let njk = p.not(ejk);
+        let ck = p.cmp(BvCmp::Ult, k, ten);
+        let other = p.var("o", Sort::Bv(32));
+        let co = p.cmp(BvCmp::Ult, other, ten);
+        let q = Query { constraints: vec![co, cai, caj, njk, ck], assumptions: vec![] };
+        let (s, _) = independent_slice(&p, &q, &[ci]);
+        assert_eq!(s.constraints, vec![cai, caj, njk, ck]);
+        // A store of a variable value links that variable too.
+        let v = p.var("v", Sort::Bv(8));
+        let st = p.store(a, i, v);
+        let r = p.select(st, k);
+        let cr = p.eq(seven, r);
+        let cv = p.eq(seven, v);
+        let q = Query { constraints: vec![cv, co], assumptions: vec![cr] };
+        let (s, map) = independent_slice(&p, &q, &[ck]);
+        assert_eq!((s.constraints, s.assumptions, map), (vec![cv], vec![cr], vec![0]));
+    }
+
+    #[test]
+    fn seeds_in_the_query_and_ground_terms_are_kept() {
+        let mut p = ExprPool::new();
+        let x = p.var("x", Sort::Bv(8));
+        let y = p.var("y", Sort::Bv(8));
+        let one = p.bv_const(8, 1);
+        let cx = p.eq(one, x);
+        let cy = p.eq(one, y);
+        let q = Query { constraints: vec![cx, cy], assumptions: vec![] };
+        let (s, _) = independent_slice(&p, &q, &[cy]);
+        assert_eq!(s.constraints, vec![cy]);
+        let (s, _) = independent_slice(&p, &q, &[]);
+        assert!(s.constraints.is_empty());
+        let f = p.bool_const(false);
+        let q = Query { constraints: vec![cx, f], assumptions: vec![] };
+        let (s, _) = independent_slice(&p, &q, &[]);
+        assert_eq!(s.constraints, vec![f]);
+    }
+
+    #[test]
+    fn variable_sets_share_and_survive_pool_growth() {
+        let mut p = ExprPool::new();
+        let a = p.var("A", Sort::Array { index: 8, elem: 8 });
+        let mut cur = a;
+        let mut sl = Slicer::new();
+        for k in 0..2000u64 {
+            let i = p.bv_const(8, k);
+            let r = p.select(a, i);
+            let one = p.bv_const(8, 1);
+            let v = p.bin(BvOp::Add, one, r);
+            cur = p.store(cur, i, v);
+            if k % 500 == 0 {
+                assert_eq!(sl.vars(&p, cur), vec![a]);
+            }
+        }
+        assert_eq!(sl.vars(&p, cur), vec![a]);
+        // Another pool resets the table.
+        let mut p2 = ExprPool::new();
+        let x = p2.var("x", Sort::Bv(8));
+        assert_eq!(sl.vars(&p2, x), vec![x]);
+    }
+}
