@@ -37,6 +37,8 @@ pub(crate) struct FuncBuilder {
     order: Vec<Block>,
     in_order: Vec<bool>,
     pub locals: Vec<LocalData>,
+    /// Iteration-start blocks, before merging and layout.
+    iteration_starts: Vec<Block>,
 }
 
 impl FuncBuilder {
@@ -51,6 +53,7 @@ impl FuncBuilder {
             order: vec![Block(0)],
             in_order: vec![true],
             locals: Vec::new(),
+            iteration_starts: Vec::new(),
         }
     }
 
@@ -191,7 +194,12 @@ impl FuncBuilder {
     /// other predecessor absorbs it, and the remaining blocks are laid out in
     /// the order they were first filled (close to source order). Returns the
     /// blocks, the slots and the register count.
-    pub fn finish(self) -> (Vec<BlockData>, Vec<LocalData>, u32) {
+    /// Record that `b` starts an iteration of the loop being lowered.
+    pub fn mark_iteration_start(&mut self, b: Block) {
+        self.iteration_starts.push(b);
+    }
+
+    pub fn finish(self) -> (Vec<BlockData>, Vec<LocalData>, u32, Vec<Block>) {
         let mut blocks: Vec<Option<(Vec<Inst>, Terminator, Loc)>> = self
             .blocks
             .into_iter()
@@ -209,7 +217,7 @@ impl FuncBuilder {
                 }
             }
         }
-        merge_chains(&mut blocks, &reachable, &preds);
+        let merged_into = merge_chains(&mut blocks, &reachable, &preds);
         // Layout: first-filled order, then any block never switched to.
         let mut layout: Vec<usize> = Vec::new();
         let mut placed = vec![false; blocks.len()];
@@ -248,7 +256,22 @@ impl FuncBuilder {
             };
             out.push(BlockData { insts, term, term_loc });
         }
-        (out, self.locals, regs.next)
+        // An iteration start absorbed by its predecessor now starts there.
+        let mut starts: Vec<Block> = self
+            .iteration_starts
+            .iter()
+            .filter_map(|b| {
+                let mut i = b.index();
+                while let Some(into) = merged_into[i] {
+                    i = into;
+                }
+                let mapped = block_map[i];
+                (reachable[i] && mapped.0 != u32::MAX).then_some(mapped)
+            })
+            .collect();
+        starts.sort();
+        starts.dedup();
+        (out, self.locals, regs.next, starts)
     }
 }
 
@@ -271,7 +294,10 @@ fn reachable_from_entry(blocks: &[Option<RawBlock>]) -> Vec<bool> {
 /// Merges `b: ...; jmp x` with `x` when `b` is `x`'s only predecessor: the
 /// empty join and header blocks of structured lowering disappear, while
 /// loops stay natural (a loop header has at least two predecessors).
-fn merge_chains(blocks: &mut [Option<RawBlock>], reachable: &[bool], preds: &[usize]) {
+///
+/// Returns, for each absorbed block, the block that absorbed it.
+fn merge_chains(blocks: &mut [Option<RawBlock>], reachable: &[bool], preds: &[usize]) -> Vec<Option<usize>> {
+    let mut merged_into = vec![None; blocks.len()];
     for b in 0..blocks.len() {
         if !reachable[b] {
             continue;
@@ -282,6 +308,7 @@ fn merge_chains(blocks: &mut [Option<RawBlock>], reachable: &[bool], preds: &[us
                 break;
             }
             let Some((insts, term, loc)) = blocks[x].take() else { break };
+            merged_into[x] = Some(b);
             if let Some(bb) = blocks[b].as_mut() {
                 bb.0.extend(insts);
                 bb.1 = term;
@@ -289,6 +316,7 @@ fn merge_chains(blocks: &mut [Option<RawBlock>], reachable: &[bool], preds: &[us
             }
         }
     }
+    merged_into
 }
 
 /// Dense register renumbering in definition order.
@@ -411,7 +439,7 @@ mod tests {
         // Dead code: gets a fresh block that is removed.
         let dead = b.load(Type::I32, p, Loc::NONE);
         b.terminate(Terminator::Return(Some(dead)), Loc::NONE);
-        let (blocks, locals, regs) = b.finish();
+        let (blocks, locals, regs, _) = b.finish();
         assert_eq!(blocks.len(), 1);
         assert_eq!(locals.len(), 1);
         assert_eq!(regs, 2);

@@ -59,9 +59,13 @@ impl<'a> Ctx<'a> for FnCtx<'_, 'a> {
         self.u
     }
 
-    /// Lowers the expression on a scratch copy of the builder and keeps only
-    /// its type: `sizeof` does not evaluate its operand.
+    /// The type of `e` without evaluating it (`sizeof`): read off directly
+    /// for the usual operands (`x`, `a[i]`, `*p`), otherwise by lowering `e`
+    /// on a scratch copy of the builder that is then thrown away.
     fn expr_type(&mut self, e: &Node<Expression>) -> LResult<CType> {
+        if let Some(t) = self.simple_type(e) {
+            return Ok(t);
+        }
         let saved_b = self.b.clone();
         let saved_labels = self.labels.clone();
         let depth = self.u.scopes.len();
@@ -84,6 +88,29 @@ impl<'a> Ctx<'a> for FnCtx<'_, 'a> {
 }
 
 impl<'u, 'a> FnCtx<'u, 'a> {
+    /// The type of a variable, or an element of one, when evident.
+    fn simple_type(&self, e: &Node<Expression>) -> Option<CType> {
+        use lang_c::ast::{BinaryOperator, UnaryOperator};
+        let element = |t: CType| match t {
+            CType::Ptr(t) | CType::Array(t, _) if *t != CType::Void => Some(*t),
+            _ => None,
+        };
+        match &e.node {
+            Expression::Identifier(id) => match self.u.lookup(&id.node.name)? {
+                Sym::Local { ty, .. } => Some(ty.clone()),
+                Sym::Global(i) => Some(self.u.objects[*i].ty.clone()),
+                _ => None,
+            },
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
+                element(self.simple_type(&u.node.operand)?)
+            }
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                element(self.simple_type(&b.node.lhs)?)
+            }
+            _ => None,
+        }
+    }
+
     pub fn loc(&mut self, span: Span) -> pathwise_ir::Loc {
         self.u.loc(span)
     }
@@ -270,7 +297,7 @@ fn lower_function<'a>(u: &mut Unit<'a>, idx: usize, fd: &'a Node<FunctionDefinit
     }
     let FnCtx { b, u, .. } = cx;
     let loc = u.loc(name_span);
-    let (blocks, locals, num_regs) = b.finish();
+    let (blocks, locals, num_regs, iteration_starts) = b.finish();
     Ok(FuncData {
         name,
         params,
@@ -278,6 +305,7 @@ fn lower_function<'a>(u: &mut Unit<'a>, idx: usize, fd: &'a Node<FunctionDefinit
         ret_src: src_var("", &sig.ret),
         locals,
         blocks,
+        iteration_starts,
         num_regs,
         is_static: u.funcs[idx].is_static,
         loc,

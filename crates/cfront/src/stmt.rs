@@ -13,6 +13,9 @@
 //!   starting its block, so fallthrough is a jump to the next label's block.
 //! - `if`: `cond(c, then, else)`; `goto`: a jump to the label's block.
 //!
+//! The first block of every loop body is recorded as an iteration start
+//! (`FuncData::iteration_starts`), so the k bound counts body executions.
+//!
 //! `break`, `continue` and `goto` jumps carry the statement's location; the
 //! structural jumps above have none.
 
@@ -151,6 +154,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
     /// Lowers a loop body starting at `body`, with `continue` going to `cont`
     /// and `break` to `exit`; falls through to `cont`.
     fn loop_body(&mut self, s: &Node<Statement>, body: Block, cont: Block, exit: Block) -> LResult<()> {
+        self.b.mark_iteration_start(body);
         self.b.switch_to(body);
         self.breaks.push(exit);
         self.continues.push(cont);

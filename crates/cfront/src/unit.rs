@@ -245,6 +245,7 @@ impl<'a> Unit<'a> {
             ret_src: src_var("", &e.sig.ret),
             locals: Vec::new(),
             blocks: Vec::new(),
+            iteration_starts: Vec::new(),
             is_static: e.is_static,
             loc,
         }

@@ -8,6 +8,8 @@
 //! tests it found.
 
 use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context, Result};
@@ -19,7 +21,7 @@ use pathwise_ir::Program;
 use pathwise_solver_z3::Z3Backend;
 
 use crate::frontend::{self, Frontend};
-use crate::progress::{install_ctrlc, ProgressObserver};
+use crate::progress::{install_ctrlc, CountingBackend, ProgressObserver};
 
 /// Options of `pathwise gen`.
 #[derive(Args, Debug, Clone)]
@@ -70,8 +72,7 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
 /// Check that `name` is a defined function of `program`; the error lists
 /// the functions that could be meant.
 pub fn check_function(program: &Program, name: &str, role: &str) -> Result<()> {
-    let defined: Vec<&str> =
-        program.funcs.iter().filter(|f| !f.is_declaration()).map(|f| f.name.as_str()).collect();
+    let defined: Vec<&str> = program.funcs.iter().filter(|f| !f.is_declaration()).map(|f| f.name.as_str()).collect();
     match program.func_by_name(name) {
         Some(id) if !program.func(id).is_declaration() => Ok(()),
         Some(_) => bail!("{role} `{name}` is declared but has no body in this file"),
@@ -104,8 +105,8 @@ fn relative_path(from: &Path, target: &Path) -> PathBuf {
 
 /// Run the search with the Z3 backend behind the query cache; solver
 /// statistics come from the cache, the only place that sees hits.
-fn search(fe: &Frontend, config: &Config, observer: &mut ProgressObserver) -> Result<TestSuite> {
-    let backend = Z3Backend::new(None);
+fn search(fe: &Frontend, config: &Config, observer: &mut ProgressObserver, calls: Arc<AtomicU64>) -> Result<TestSuite> {
+    let backend = CountingBackend { inner: Z3Backend::new(None), calls };
     let mut solver = CachingSolver::new(backend);
     let result = pathwise_engine::search::generate(&fe.program, config, &mut solver, observer);
     observer.finish();
@@ -140,21 +141,24 @@ pub struct Written {
 pub fn write_outputs(suite: &TestSuite, source: &Path, defines: &[String], out: &Path) -> Result<Written> {
     std::fs::create_dir_all(out).with_context(|| format!("cannot create output directory {}", out.display()))?;
     let include = relative_path(out, source);
-    let mut text = String::new();
+    let mut text = pathwise_emit::write_c_tests(suite, &include.to_string_lossy());
     if !defines.is_empty() {
-        text.push_str("/* -D options given to pathwise gen. */\n");
+        let mut block = String::from("/* -D options given to pathwise gen. */\n");
         for d in defines {
             let (name, value) = d.split_once('=').unwrap_or((d, "1"));
-            text.push_str(&format!("#define {name} {value}\n"));
+            block.push_str(&format!("#define {name} {value}\n"));
         }
+        // Before the first #include, after the file's header comment.
+        let at = text.find("#include").unwrap_or(0);
+        text.insert_str(at, &block);
     }
-    text.push_str(&pathwise_emit::write_c_tests(suite, &include.to_string_lossy()));
     let name = &suite.function;
     let written = Written {
         c_file: out.join(format!("{name}_tests.c")),
         json_file: out.join(format!("{name}_tests.json")),
         header: out.join("pathwise.h"),
     };
+    warn_other_suites(out, &suite.function);
     let json = pathwise_emit::json::suite_to_json_string(suite) + "\n";
     for (path, content) in
         [(&written.c_file, text.as_str()), (&written.json_file, json.as_str()), (&written.header, frontend::PATHWISE_H)]
@@ -162,6 +166,21 @@ pub fn write_outputs(suite: &TestSuite, source: &Path, defines: &[String], out: 
         std::fs::write(path, content).with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(written)
+}
+
+/// `replay` handles one suite per directory: say so when `out` already
+/// holds the tests of another function.
+fn warn_other_suites(out: &Path, function: &str) {
+    let Ok(entries) = std::fs::read_dir(out) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.ends_with("_tests.c") && name != format!("{function}_tests.c") {
+            eprintln!(
+                "warning: {} also holds {name}; `pathwise replay` expects one suite per directory",
+                out.display()
+            );
+        }
+    }
 }
 
 fn stop_text(stop: &StopReason) -> String {
@@ -206,13 +225,10 @@ pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
     out.push_str("  predicted coverage:\n");
     let width = suite.coverage.functions.iter().map(|f| f.name.len()).max().unwrap_or(0);
     for f in &suite.coverage.functions {
+        let lines = format!("{}/{}", f.lines_covered.len(), f.lines.len());
         out.push_str(&format!(
-            "    {:<width$}  lines {}/{}  branches {}/{}\n",
-            f.name,
-            f.lines_covered.len(),
-            f.lines.len(),
-            f.branches_covered,
-            f.branches
+            "    {:<width$}  lines {lines:<9}  branches {}/{}\n",
+            f.name, f.branches_covered, f.branches
         ));
     }
     out.push_str(&format!(
@@ -254,8 +270,9 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         max_steps_per_run: 10_000_000,
     };
     let interrupted = install_ctrlc();
-    let mut observer = ProgressObserver::new(&args.function, interrupted, args.timeout);
-    let suite = search(&fe, &config, &mut observer)?;
+    let calls = Arc::new(AtomicU64::new(0));
+    let mut observer = ProgressObserver::new(&args.function, interrupted, args.timeout, Arc::clone(&calls));
+    let suite = search(&fe, &config, &mut observer, calls)?;
     let written = write_outputs(&suite, &args.file, &args.defines, &args.out)?;
     let text = summary(&suite, &written, args);
     if args.json {

@@ -9,13 +9,14 @@
 //! than `interrupted` when it fires.
 
 use std::io::IsTerminal;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use pathwise_engine::search::Observer;
 use pathwise_engine::suite::{Stats, TestCase};
+use pathwise_expr::{ExprPool, Query, SolveResult, SolverBackend};
 
 /// Shows progress and decides when to stop.
 pub struct ProgressObserver {
@@ -24,11 +25,18 @@ pub struct ProgressObserver {
     interrupted: Arc<AtomicBool>,
     deadline: Option<Instant>,
     timed_out: bool,
+    /// Backend calls so far, shared with a [`CountingBackend`].
+    solver_calls: Arc<AtomicU64>,
 }
 
 impl ProgressObserver {
     /// `interrupted` is set asynchronously (by the Ctrl-C handler).
-    pub fn new(function: &str, interrupted: Arc<AtomicBool>, timeout: Option<Duration>) -> ProgressObserver {
+    pub fn new(
+        function: &str,
+        interrupted: Arc<AtomicBool>,
+        timeout: Option<Duration>,
+        solver_calls: Arc<AtomicU64>,
+    ) -> ProgressObserver {
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = ProgressBar::new_spinner();
             bar.set_style(
@@ -40,7 +48,13 @@ impl ProgressObserver {
             bar.enable_steady_tick(Duration::from_millis(120));
             bar
         });
-        ProgressObserver { bar, interrupted, deadline: timeout.map(|t| Instant::now() + t), timed_out: false }
+        ProgressObserver {
+            bar,
+            interrupted,
+            deadline: timeout.map(|t| Instant::now() + t),
+            timed_out: false,
+            solver_calls,
+        }
     }
 
     /// Whether the deadline stopped the search.
@@ -65,10 +79,10 @@ impl Observer for ProgressObserver {
     fn on_test(&mut self, _test: &TestCase, stats: &Stats) {
         if let Some(bar) = &self.bar {
             bar.set_message(format!(
-                "{} tests, {} runs, {} solver calls, {} infeasible prefixes",
+                "tests: {}  runs: {}  solver calls: {}  infeasible prefixes: {}",
                 stats.tests.max(stats.feasible_paths),
                 stats.runs,
-                stats.solver_calls,
+                self.solver_calls.load(Ordering::Relaxed),
                 stats.infeasible_prefixes
             ));
         }
@@ -83,6 +97,21 @@ impl Observer for ProgressObserver {
             return true;
         }
         false
+    }
+}
+
+/// Counts the queries that reach a backend, for the progress line: the
+/// engine's own statistics count queries before the cache, and the cache's
+/// counters are out of reach while the engine borrows it.
+pub struct CountingBackend<B> {
+    pub inner: B,
+    pub calls: Arc<AtomicU64>,
+}
+
+impl<B: SolverBackend> SolverBackend for CountingBackend<B> {
+    fn check(&mut self, pool: &ExprPool, query: &Query) -> SolveResult {
+        self.calls.fetch_add(1, Ordering::Relaxed);
+        self.inner.check(pool, query)
     }
 }
 

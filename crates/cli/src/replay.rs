@@ -382,6 +382,9 @@ mod tests {
         let (_, dis) = compare(&[wrong], &report);
         assert_eq!(dis.len(), 4, "{dis:?}");
         let table = format_table(&rows);
-        assert!(table.starts_with("function  lines measured  predicted  branches measured  predicted\nf         3/4"), "{table}");
+        assert!(
+            table.starts_with("function  lines measured  predicted  branches measured  predicted\nf         3/4"),
+            "{table}"
+        );
     }
 }

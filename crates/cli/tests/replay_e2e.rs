@@ -21,7 +21,12 @@ int classify(int x) {
 ";
 
 fn int(name: &str) -> SrcVar {
-    SrcVar { name: name.into(), c_scalar: "int".into(), scalar: IntTy { ty: Type::I32, signed: true }, shape: Shape::Scalar }
+    SrcVar {
+        name: name.into(),
+        c_scalar: "int".into(),
+        scalar: IntTy { ty: Type::I32, signed: true },
+        shape: Shape::Scalar,
+    }
 }
 
 fn step(line: u32, taken: bool) -> PathStep {
@@ -50,10 +55,7 @@ fn suite(lines_covered: Vec<u32>, second_ret: i128) -> TestSuite {
         ret: Some(int("")),
         globals: vec![],
         files: vec!["classify.c".into()],
-        tests: vec![
-            test(1, -5, -1, vec![step(2, true)]),
-            test(2, 7, second_ret, vec![step(2, false), step(4, false)]),
-        ],
+        tests: vec![test(1, -5, -1, vec![step(2, true)]), test(2, 7, second_ret, vec![step(2, false), step(4, false)])],
         stats: Stats { tests: 2, feasible_paths: 2, ..Stats::default() },
         coverage: Coverage {
             functions: vec![FunctionCoverage {

@@ -85,10 +85,8 @@ fn write_helpers(out: &mut String, used: &Used) {
     // All signed C types fit `long long` and all unsigned ones fit
     // `unsigned long long`, so two helpers (plus indexed variants) cover
     // every scalar type without `-Wsign-compare` noise.
-    let variants = [
-        (used.signed, "signed", "long long", "%lld"),
-        (used.unsigned, "unsigned", "unsigned long long", "%llu"),
-    ];
+    let variants =
+        [(used.signed, "signed", "long long", "%lld"), (used.unsigned, "unsigned", "unsigned long long", "%llu")];
     for (is_used, suffix, ty, fmt) in variants {
         if is_used {
             let _ = write!(
@@ -100,10 +98,8 @@ fn write_helpers(out: &mut String, used: &Used) {
             );
         }
     }
-    let indexed = [
-        (used.signed_at, "signed", "long long", "%lld"),
-        (used.unsigned_at, "unsigned", "unsigned long long", "%llu"),
-    ];
+    let indexed =
+        [(used.signed_at, "signed", "long long", "%lld"), (used.unsigned_at, "unsigned", "unsigned long long", "%llu")];
     for (is_used, suffix, ty, fmt) in indexed {
         if is_used {
             let _ = write!(
@@ -254,7 +250,15 @@ fn write_input(out: &mut String, p: &SrcVar, local: &str, value: Option<&InputVa
 }
 
 /// Emit the check of one scalar value (`got` is a C expression).
-fn write_scalar_check(out: &mut String, used: &mut Used, id: usize, what: &str, src: &SrcVar, expected: i128, got: &str) {
+fn write_scalar_check(
+    out: &mut String,
+    used: &mut Used,
+    id: usize,
+    what: &str,
+    src: &SrcVar,
+    expected: i128,
+    got: &str,
+) {
     let suffix = if is_unsigned(src.scalar) {
         used.unsigned = true;
         "unsigned"
@@ -268,7 +272,15 @@ fn write_scalar_check(out: &mut String, used: &mut Used, id: usize, what: &str, 
 
 /// Emit the check of every element of an array against an expected table;
 /// `elem` builds the C expression of element `pathwise_i`.
-fn write_array_check(out: &mut String, used: &mut Used, id: usize, what: &str, src: &SrcVar, expected: &[i128], elem: &str) {
+fn write_array_check(
+    out: &mut String,
+    used: &mut Used,
+    id: usize,
+    what: &str,
+    src: &SrcVar,
+    expected: &[i128],
+    elem: &str,
+) {
     if expected.is_empty() {
         return;
     }

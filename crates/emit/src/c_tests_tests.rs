@@ -96,7 +96,10 @@ fn comment_shows_path_and_inputs() {
     let mut s = suite("f", vec![int("a"), var("t", "int", Type::I32, true, Shape::Pointer)], Some(int("")), vec![]);
     s.tests.push(case(1, vec![InputValue::Scalar(-4), InputValue::Array(vec![1, 2])], Some(0)));
     let text = write_c_tests(&s, "f.c");
-    assert!(text.contains("/* test 1\n * path: f.c:3 T, f.c:7 F [it 2] (in g)\n * inputs: a = -4, t = {1, 2}\n */"), "{text}");
+    assert!(
+        text.contains("/* test 1\n * path: f.c:3 T, f.c:7 F [it 2] (in g)\n * inputs: a = -4, t = {1, 2}\n */"),
+        "{text}"
+    );
     assert!(text.contains("#define main pathwise_original_main\n#include \"f.c\"\n#undef main\n"));
 }
 

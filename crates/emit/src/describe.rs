@@ -51,7 +51,7 @@ pub fn param_locals(suite: &TestSuite) -> Vec<String> {
 }
 
 /// The file name of a location (full, as the front end recorded it).
-pub fn file_of<'a>(files: &'a [String], loc: Loc) -> &'a str {
+pub fn file_of(files: &[String], loc: Loc) -> &str {
     files.get(loc.file as usize).map(String::as_str).unwrap_or("?")
 }
 
@@ -102,9 +102,9 @@ pub fn comment_safe(text: &str) -> String {
 pub fn path_summary(suite: &TestSuite, path: &[PathStep]) -> Vec<String> {
     path.iter()
         .map(|step| {
-            let shared = path.iter().any(|o| {
-                (o.loc.file, o.loc.line) == (step.loc.file, step.loc.line) && o.loc.col != step.loc.col
-            });
+            let shared = path
+                .iter()
+                .any(|o| (o.loc.file, o.loc.line) == (step.loc.file, step.loc.line) && o.loc.col != step.loc.col);
             step_summary(suite, step, shared)
         })
         .collect()

@@ -41,7 +41,10 @@ fn documented_fields_and_numbers() {
     assert_eq!(v["function"], "f");
     assert_eq!(v["precondition"], "pre");
     assert_eq!(v["k"], 2);
-    assert_eq!(v["params"][0], json!({"name": "t", "c_type": "unsigned char", "shape": "pointer", "length": null, "bits": 8, "signed": false}));
+    assert_eq!(
+        v["params"][0],
+        json!({"name": "t", "c_type": "unsigned char", "shape": "pointer", "length": null, "bits": 8, "signed": false})
+    );
     let t = &v["tests"][0];
     assert_eq!(t["id"], 1);
     assert_eq!(t["outcome"], "returned");

@@ -63,9 +63,7 @@ pub fn c_literal(value: i128, ty: IntTy, c_scalar: &str) -> String {
     let v = normalize(value, ty);
     let bare = bare_literal(v, ty);
     let spelled = c_scalar.split_whitespace().collect::<Vec<_>>().join(" ");
-    if natural_spellings(ty.ty.bits(), !is_unsigned(ty)).contains(&spelled.as_str())
-        || spelled.is_empty()
-    {
+    if natural_spellings(ty.ty.bits(), !is_unsigned(ty)).contains(&spelled.as_str()) || spelled.is_empty() {
         bare
     } else {
         // A cast applies to a unary expression, so `(signed char)-5` needs no

@@ -4,10 +4,12 @@
 //! section 6): a branch side that *definitively* leads to one more iteration
 //! of a loop, or to one more nested activation of a recursive function, is
 //! not explored once the bound is reached. "Definitively" is decided here:
-//! - a side commits to another iteration of loop `L` when it is a back edge
-//!   of `L`, or when its target lies in `L` and cannot leave `L` (by an exit
-//!   edge, a `ret`, or a call to an external function, which may end the run)
-//!   without first returning to `L`'s header;
+//! - an iteration of loop `L` starts when its iteration-start block (the
+//!   body entry the front end records) is entered; a side commits to another
+//!   iteration when its target is that block, or lies in `L` and cannot leave
+//!   `L` (by an exit edge, a `ret`, or a call to an external function, which
+//!   may end the run) without passing it. Loops without a recorded start
+//!   (hand-written IR) count back edges instead, with the header in that role;
 //! - a side commits to a recursive call when every way from its target to
 //!   the function's end passes a block that calls a function of the same
 //!   call-graph cycle.
@@ -28,6 +30,10 @@ pub struct SideCommit {
 /// Per-function analysis results.
 pub struct FuncInfo {
     pub loops: LoopInfo,
+    /// The iteration-start block of each loop, if the IR records one.
+    pub loop_start: Vec<Option<Block>>,
+    /// The loop whose iteration each iteration-start block begins.
+    pub iter_start: FxHashMap<Block, LoopId>,
     /// For each block ending in a `br`: commitments of its then and else sides.
     pub branch_commit: FxHashMap<Block, [SideCommit; 2]>,
     /// The call-graph cycle of the function, if it is recursive.
@@ -60,6 +66,14 @@ impl ProgramInfo {
 fn analyse_function(program: &Program, cg: &CallGraph, id: FuncId) -> FuncInfo {
     let f = program.func(id);
     let loops = LoopInfo::compute(f);
+    let mut loop_start = vec![None; loops.loops.len()];
+    let mut iter_start = FxHashMap::default();
+    for &b in &f.iteration_starts {
+        if let Some(l) = loops.innermost(b) {
+            loop_start[l.0 as usize] = Some(b);
+            iter_start.insert(b, l);
+        }
+    }
     let recursive_scc = cg.is_recursive(id).then(|| cg.scc(id));
     let exits = exit_blocks(program, f);
     let call_blocks: Vec<bool> = match recursive_scc {
@@ -80,13 +94,13 @@ fn analyse_function(program: &Program, cg: &CallGraph, id: FuncId) -> FuncInfo {
         let from = Block(bi as u32);
         if let Terminator::Branch { then_block, else_block, .. } = b.term {
             let side = |to: Block| SideCommit {
-                loops: committed_loops(f, &loops, &exits, from, to),
+                loops: committed_loops(f, &loops, &loop_start, &exits, from, to),
                 recursion: recursive_scc.is_some() && commits_to_call(f, &exits, &call_blocks, to),
             };
             branch_commit.insert(from, [side(then_block), side(else_block)]);
         }
     }
-    FuncInfo { loops, branch_commit, recursive_scc }
+    FuncInfo { loops, loop_start, iter_start, branch_commit, recursive_scc }
 }
 
 /// Blocks from which the run may leave the function: returns, unreachable
@@ -104,18 +118,31 @@ fn exit_blocks(program: &Program, f: &FuncData) -> Vec<bool> {
         .collect()
 }
 
-fn committed_loops(f: &FuncData, li: &LoopInfo, exits: &[bool], from: Block, to: Block) -> Vec<LoopId> {
+fn committed_loops(
+    f: &FuncData,
+    li: &LoopInfo,
+    loop_start: &[Option<Block>],
+    exits: &[bool],
+    from: Block,
+    to: Block,
+) -> Vec<LoopId> {
     let mut out = Vec::new();
     for l in li.enclosing(from) {
-        if li.back_edge_loop(from, to) == Some(l) {
+        // The block whose entry starts an iteration: the recorded start, or
+        // for back-edge counting the header (reached again only by one).
+        let start = loop_start[l.0 as usize];
+        let (header, direct) = match start {
+            Some(s) => (s, to == s),
+            None => (li.loop_(l).header, li.back_edge_loop(from, to) == Some(l)),
+        };
+        if direct {
             out.push(l);
             continue;
         }
-        let header = li.loop_(l).header;
         if to == header || !li.contains(l, to) {
             continue;
         }
-        // Search the loop minus its header for a way out.
+        // Search the loop minus the start block for a way out.
         let mut seen = vec![false; f.blocks.len()];
         let mut stack = vec![to];
         let mut can_leave = false;

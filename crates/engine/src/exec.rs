@@ -232,7 +232,7 @@ impl<'m, 'p> Exec<'m, 'p> {
             let innermost = fi.loops.innermost(block);
             let loop_iter = innermost.map(|l| {
                 let header = fi.loops.loop_(l).header;
-                (self.m.program.func(func).block(header).term_loc, self.frame().loop_iters[l.0 as usize] + 1)
+                (self.m.program.func(func).block(header).term_loc, self.frame().loop_iters[l.0 as usize])
             });
             self.path.push(PathStep { func: self.m.program.func(func).name.clone(), loc, taken, loop_iter });
             self.sides.insert((func, block, taken));
@@ -267,21 +267,25 @@ impl<'m, 'p> Exec<'m, 'p> {
 
     /// Follow a CFG edge, maintaining loop iteration counters.
     fn goto(&mut self, func: FuncId, from: Block, to: Block) -> Flow {
-        let loops = &self.m.info.func(func).loops;
-        if let Some(l) = loops.back_edge_loop(from, to) {
+        let fi = self.m.info.func(func);
+        let loops = &fi.loops;
+        // Entering a loop from outside starts its count afresh.
+        for l in loops.enclosing(to) {
+            if loops.loop_(l).header == to && !loops.contains(l, from) {
+                self.frame_mut().loop_iters[l.0 as usize] = 0;
+            }
+        }
+        let started = match fi.iter_start.get(&to) {
+            Some(&l) => Some(l),
+            None => loops.back_edge_loop(from, to).filter(|l| fi.loop_start[l.0 as usize].is_none()),
+        };
+        if let Some(l) = started {
             let k = self.m.k;
             let main = self.region == Region::Main;
             let it = &mut self.frame_mut().loop_iters[l.0 as usize];
             *it += 1;
             if main && *it > k {
                 return Flow::End(End::BoundExceeded);
-            }
-        } else {
-            // Entering a loop from outside starts its count afresh.
-            for l in loops.enclosing(to) {
-                if loops.loop_(l).header == to && !loops.contains(l, from) {
-                    self.frame_mut().loop_iters[l.0 as usize] = 0;
-                }
             }
         }
         let fr = self.frame_mut();

@@ -81,7 +81,8 @@ pub struct PathStep {
     /// The side taken.
     pub taken: bool,
     /// For a decision inside loops: the innermost loop's header location and
-    /// the iteration number (1 = first pass through the body).
+    /// the number of iterations of it started so far in this entry into it
+    /// (0 while the loop condition is first evaluated, n in the n-th body).
     pub loop_iter: Option<(Loc, u32)>,
 }
 

@@ -1,7 +1,7 @@
 //! Engine tests on hand-written IR (tests/ir/*.ir): exact path counts and
 //! replayed outputs, independent of the C front end.
 
-#[path = "support.rs"]
+#[path = "support/mod.rs"]
 mod common;
 
 use pathwise_engine::suite::InputValue;

@@ -34,13 +34,14 @@
 //! item     := 'file' INT STRING
 //!           | 'global' NAME ':' TYPE ['x' INT] ['=' '[' [value {',' value}] ']'] ['const'] [src]
 //!           | 'declare' header
-//!           | 'func' header '{' local* block* '}'
+//!           | 'func' header '{' local* iterates* block* '}'
 //! header   := NAME '(' [param {',' param}] ')' '->' ('void' | TYPE) [src]
 //!             ['static'] ['num_regs' INT] [loc]
 //! param    := REG ':' TYPE [src]
 //! src      := 'src' '(' STRING ',' STRING ',' TYPE ('signed'|'unsigned') ','
 //!             ('scalar' | 'pointer' | 'array' INT) ')'
 //! local    := 'local' LOCAL STRING ':' TYPE ['x' INT]
+//! iterates := 'iterates' BLOCK   (an iteration-start block; after the locals)
 //! block    := LABEL ':' inst* term
 //! inst     := [REG '='] op [loc]
 //! op       := BINOP TYPE operand ',' operand            ; add sub mul udiv sdiv ...
@@ -275,7 +276,7 @@ fn write_header(out: &mut String, f: &FuncData) -> fmt::Result {
 
 fn write_function(out: &mut String, p: &Program, id: FuncId) -> fmt::Result {
     let f = p.func(id);
-    if f.blocks.is_empty() && f.locals.is_empty() {
+    if f.blocks.is_empty() && f.locals.is_empty() && f.iteration_starts.is_empty() {
         out.push_str("declare ");
         write_header(out, f)?;
         out.push('\n');
@@ -286,6 +287,9 @@ fn write_function(out: &mut String, p: &Program, id: FuncId) -> fmt::Result {
     out.push_str(" {\n");
     for (i, l) in f.locals.iter().enumerate() {
         writeln!(out, "  local ${i} {}: {} x {}", quote(&l.name), l.elem, l.count)?;
+    }
+    for b in &f.iteration_starts {
+        writeln!(out, "  iterates {b}")?;
     }
     for (i, b) in f.blocks.iter().enumerate() {
         writeln!(out, "bb{i}:")?;

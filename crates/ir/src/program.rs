@@ -308,6 +308,11 @@ pub struct FuncData {
     pub locals: Vec<LocalData>,
     /// Blocks; `bb0` is the entry. Empty for a declaration.
     pub blocks: Vec<BlockData>,
+    /// Blocks where an iteration of a loop starts (the body entry of a
+    /// `while`/`for`, the body of a `do`-`while` or of an infinite loop), so
+    /// that "k iterations" counts body executions, also those left early by
+    /// `return` or `break`. A loop without one counts its back edges.
+    pub iteration_starts: Vec<Block>,
     /// Number of registers used (`%0 .. %{num_regs-1}`); parameters come first.
     pub num_regs: u32,
     pub is_static: bool,

@@ -9,6 +9,7 @@
 //! Per function (declarations only get the checks on parameters, registers
 //! and locations):
 //! - definitions have an entry block `bb0`;
+//! - iteration-start blocks exist;
 //! - every jump/branch target exists;
 //! - every register (parameter, result, operand) is `< num_regs`;
 //! - each register is defined exactly once (parameters count as definitions)
@@ -208,6 +209,11 @@ impl<'a> FnChecker<'a> {
         }
         if self.f.is_declaration() {
             return;
+        }
+        for &b in &self.f.iteration_starts {
+            if b.index() >= self.f.blocks.len() {
+                self.err(format!("iteration start {b} does not exist"));
+            }
         }
         // Record all definitions first, so that uses can be checked against
         // definitions that appear later in block order.

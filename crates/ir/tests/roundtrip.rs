@@ -48,6 +48,7 @@ fn sum_program() -> Program {
             LocalData { name: "s".into(), elem: Type::I32, count: 1 },
         ],
         blocks: vec![sum_bb0(), sum_bb1(), sum_bb2(), sum_bb3()],
+        iteration_starts: vec![Block(1)],
         num_regs: 18,
         is_static: false,
         loc: at(1, 5),
@@ -174,6 +175,7 @@ fn globals_and_calls() -> Program {
         ret_src: None,
         locals: vec![],
         blocks: vec![],
+        iteration_starts: vec![],
         num_regs: 0,
         is_static: false,
         loc: Loc::NONE,
@@ -189,6 +191,7 @@ fn globals_and_calls() -> Program {
         ret_src: Some(sv("", "long", Type::I64, true, Shape::Scalar)),
         locals: vec![],
         blocks: vec![],
+        iteration_starts: vec![],
         num_regs: 1,
         is_static: true,
         loc: Loc { file: 1, line: 3, col: 12 },
@@ -199,6 +202,7 @@ fn globals_and_calls() -> Program {
         ret: Some(Type::I32),
         ret_src: None,
         locals: vec![LocalData { name: "buf[8]".into(), elem: Type::I8, count: 8 }],
+        iteration_starts: vec![],
         blocks: vec![
             BlockData {
                 insts: vec![

@@ -434,6 +434,7 @@ impl Parser {
             ret_src,
             locals: Vec::new(),
             blocks: Vec::new(),
+            iteration_starts: Vec::new(),
             num_regs: 0,
             is_static,
             loc,
@@ -474,6 +475,10 @@ impl Parser {
             let elem = self.ty()?;
             let count = self.opt_count()?;
             f.locals.push(LocalData { name, elem, count });
+        }
+        while self.eat_kw("iterates") {
+            let b = self.block_label()?;
+            f.iteration_starts.push(b);
         }
         let func_idx = self.prog.funcs.len();
         while !self.eat(&Tok::RBrace) {

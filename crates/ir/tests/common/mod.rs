@@ -194,6 +194,7 @@ pub fn func(r: &mut Rng, nfuncs: u32, nglobals: u32) -> FuncData {
             .map(|_| LocalData { name: name(r), elem: ty(r), count: r.below(20) })
             .collect(),
         blocks,
+        iteration_starts: (0..r.below(2)).map(|_| Block(r.below(6) as u32)).collect(),
         num_regs: 0,
         is_static: r.chance(30),
         loc: loc(r),

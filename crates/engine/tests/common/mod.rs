@@ -2,7 +2,7 @@
 
 #![allow(dead_code)]
 
-#[path = "support.rs"]
+#[path = "../support/mod.rs"]
 mod support;
 pub use support::*;
 
