@@ -5,7 +5,7 @@
  *
  * gives the 17 feasible 2-paths of Merge (1 + k * 2^(k+1)).
  */
-#include "pathwise.h"
+#include "../crates/cfront/include/pathwise.h"
 #include "../tests/bench/merge.c"
 
 /* The paper's Figure 5: t1, t2 and t3 hold exactly l1, l2 and l1 + l2

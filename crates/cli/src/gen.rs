@@ -16,7 +16,6 @@ use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use pathwise_engine::config::Config;
 use pathwise_engine::suite::{StopReason, TestSuite};
-use pathwise_expr::cache::CachingSolver;
 use pathwise_ir::Program;
 use pathwise_solver_z3::Z3Backend;
 
@@ -103,12 +102,11 @@ fn relative_path(from: &Path, target: &Path) -> PathBuf {
     rel
 }
 
-/// Run the search with the Z3 backend behind the query cache; solver
-/// statistics come from the cache, the only place that sees hits.
+/// Run the search with the Z3 backend (the engine caches and slices
+/// queries itself; the counting wrapper feeds the progress line).
 fn search(fe: &Frontend, config: &Config, observer: &mut ProgressObserver, calls: Arc<AtomicU64>) -> Result<TestSuite> {
-    let backend = CountingBackend { inner: Z3Backend::new(None), calls };
-    let mut solver = CachingSolver::new(backend);
-    let result = pathwise_engine::search::generate(&fe.program, config, &mut solver, observer);
+    let mut backend = CountingBackend { inner: Z3Backend::new(None), calls };
+    let result = pathwise_engine::search::generate(&fe.program, config, &mut backend, observer);
     observer.finish();
     let mut suite = result.map_err(|e| {
         // A call "without a body" is often a callee the front end could not
@@ -118,9 +116,6 @@ fn search(fe: &Frontend, config: &Config, observer: &mut ProgressObserver, calls
         }
         anyhow!("{e}")
     })?;
-    let s = solver.stats();
-    suite.stats.solver_calls = s.backend_calls;
-    suite.stats.solver_cache_hits = s.cache_hits;
     // The deadline is ours: the engine only sees "the observer said stop".
     if suite.stop == StopReason::Interrupted && observer.timed_out() && !observer.interrupted() {
         suite.stop = StopReason::Timeout;

@@ -192,7 +192,8 @@ impl<'a> Search<'a, '_> {
         let assumptions: Vec<ExprId> = cur.run.pre_entries.iter().map(|e| e.cond).collect();
         match self.check(&base, &assumptions, &[neg], &cur.inputs) {
             SolveResult::Sat(model) => {
-                let inputs = merge(&cur.inputs, model);
+                let all: Vec<ExprId> = base.iter().chain(&assumptions).copied().collect();
+                let inputs = merge(&self.pool, &all, &cur.inputs, model);
                 let run = self.execute(&inputs);
                 if run.pre_valid() {
                     return Some((inputs, run));
@@ -247,10 +248,15 @@ impl<'a> Search<'a, '_> {
             seeds.extend(pending);
             match self.check(base, &assumptions, &seeds, &inputs) {
                 SolveResult::Sat(model) => {
-                    let new_inputs = merge(&inputs, model);
+                    let all: Vec<ExprId> = base.iter().chain(&assumptions).copied().collect();
+                    let new_inputs = merge(&self.pool, &all, &inputs, model);
                     let run = self.execute(&new_inputs);
                     if run.pre_valid() {
                         return Some((new_inputs, run));
+                    }
+                    if std::env::var_os("PATHWISE_TRACE").is_some() {
+                        let last = run.pre_entries.last().map(|e| format!("{}", self.pool.display(e.cond)));
+                        eprintln!("nested: negated {} -> rejected ({:?}, last {:?})", self.pool.display(neg), run.pre_end, last);
                     }
                     let mut new_done = done[..=m].to_vec();
                     new_done.resize(run.pre_entries.len(), false);
@@ -340,9 +346,24 @@ fn follows_prefix(pool: &mut ExprPool, old: &[Entry], j: usize, new: &[Entry]) -
 }
 
 /// The inputs `base` updated with the model's values.
-fn merge(base: &Model, model: Model) -> Model {
-    let mut out = base.clone();
-    out.bv.extend(model.bv);
-    out.arrays.extend(model.arrays);
-    out
+///
+/// Array elements the model does not list explicitly keep their previous
+/// values when the query still holds that way: the solver's default for an
+/// array is arbitrary, while known-good elements (of a sorted or
+/// range-checked input, say) spare precondition runs that would fail.
+fn merge(pool: &ExprPool, query: &[ExprId], base: &Model, model: Model) -> Model {
+    let mut plain = base.clone();
+    plain.bv.extend(model.bv.iter().map(|(k, v)| (*k, *v)));
+    let mut kept = plain.clone();
+    plain.arrays.extend(model.arrays.iter().map(|(k, v)| (*k, v.clone())));
+    for (var, value) in model.arrays {
+        let mut merged = base.arrays.get(&var).cloned().unwrap_or_default();
+        merged.entries.extend(value.entries);
+        kept.arrays.insert(var, merged);
+    }
+    if pathwise_expr::eval::satisfies(pool, query, &kept) {
+        kept
+    } else {
+        plain
+    }
 }
