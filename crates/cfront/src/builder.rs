@@ -39,6 +39,8 @@ pub(crate) struct FuncBuilder {
     pub locals: Vec<LocalData>,
     /// Iteration-start blocks, before merging and layout.
     iteration_starts: Vec<Block>,
+    /// Decision chains of switches, before merging and layout.
+    switches: Vec<Vec<Block>>,
 }
 
 impl FuncBuilder {
@@ -54,6 +56,7 @@ impl FuncBuilder {
             in_order: vec![true],
             locals: Vec::new(),
             iteration_starts: Vec::new(),
+            switches: Vec::new(),
         }
     }
 
@@ -199,7 +202,12 @@ impl FuncBuilder {
         self.iteration_starts.push(b);
     }
 
-    pub fn finish(self) -> (Vec<BlockData>, Vec<LocalData>, u32, Vec<Block>) {
+    /// Record the decision blocks of one `switch`.
+    pub fn mark_switch(&mut self, chain: Vec<Block>) {
+        self.switches.push(chain);
+    }
+
+    pub fn finish(self) -> (Vec<BlockData>, Vec<LocalData>, u32, Vec<Block>, Vec<Vec<Block>>) {
         let mut blocks: Vec<Option<(Vec<Inst>, Terminator, Loc)>> = self
             .blocks
             .into_iter()
@@ -256,22 +264,25 @@ impl FuncBuilder {
             };
             out.push(BlockData { insts, term, term_loc });
         }
-        // An iteration start absorbed by its predecessor now starts there.
-        let mut starts: Vec<Block> = self
-            .iteration_starts
-            .iter()
-            .filter_map(|b| {
-                let mut i = b.index();
-                while let Some(into) = merged_into[i] {
-                    i = into;
-                }
-                let mapped = block_map[i];
-                (reachable[i] && mapped.0 != u32::MAX).then_some(mapped)
-            })
-            .collect();
+        // A marked block absorbed by its predecessor is now that block.
+        let final_block = |b: &Block| {
+            let mut i = b.index();
+            while let Some(into) = merged_into[i] {
+                i = into;
+            }
+            let mapped = block_map[i];
+            (reachable[i] && mapped.0 != u32::MAX).then_some(mapped)
+        };
+        let mut starts: Vec<Block> = self.iteration_starts.iter().filter_map(final_block).collect();
         starts.sort();
         starts.dedup();
-        (out, self.locals, regs.next, starts)
+        let switches = self
+            .switches
+            .iter()
+            .map(|chain| chain.iter().filter_map(final_block).collect::<Vec<_>>())
+            .filter(|chain| !chain.is_empty())
+            .collect();
+        (out, self.locals, regs.next, starts, switches)
     }
 }
 
@@ -439,7 +450,7 @@ mod tests {
         // Dead code: gets a fresh block that is removed.
         let dead = b.load(Type::I32, p, Loc::NONE);
         b.terminate(Terminator::Return(Some(dead)), Loc::NONE);
-        let (blocks, locals, regs, _) = b.finish();
+        let (blocks, locals, regs, _, _) = b.finish();
         assert_eq!(blocks.len(), 1);
         assert_eq!(locals.len(), 1);
         assert_eq!(regs, 2);

@@ -297,7 +297,7 @@ fn lower_function<'a>(u: &mut Unit<'a>, idx: usize, fd: &'a Node<FunctionDefinit
     }
     let FnCtx { b, u, .. } = cx;
     let loc = u.loc(name_span);
-    let (blocks, locals, num_regs, iteration_starts) = b.finish();
+    let (blocks, locals, num_regs, iteration_starts, switches) = b.finish();
     Ok(FuncData {
         name,
         params,
@@ -306,6 +306,7 @@ fn lower_function<'a>(u: &mut Unit<'a>, idx: usize, fd: &'a Node<FunctionDefinit
         locals,
         blocks,
         iteration_starts,
+        switches,
         num_regs,
         is_static: u.funcs[idx].is_static,
         loc,

@@ -249,13 +249,16 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                 Label::Identifier(_) => {}
             }
         }
+        let mut chain = Vec::new();
         for (span, value, target) in cases {
             let loc = self.loc(span);
             let c = self.b.cmp(CmpOp::Eq, k.ir(), op, Operand::Const(k.ir(), value), loc);
             let next = self.b.new_block();
+            chain.push(self.b.current());
             self.b.branch(c, target, next, loc);
             self.b.switch_to(next);
         }
+        self.b.mark_switch(chain);
         self.b.jump(ctx.default.unwrap_or(exit));
         // Code before the first label is unreachable: give it its own block.
         let start = self.b.new_block();

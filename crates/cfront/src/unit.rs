@@ -246,6 +246,7 @@ impl<'a> Unit<'a> {
             locals: Vec::new(),
             blocks: Vec::new(),
             iteration_starts: Vec::new(),
+            switches: Vec::new(),
             is_static: e.is_static,
             loc,
         }

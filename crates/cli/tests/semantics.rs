@@ -33,6 +33,7 @@ const FUNCTIONS: &[(&str, usize)] = &[
     ("narrow", 3),
     ("bools", 4),
     ("big", 4),
+    ("counters", 21),        // 0, 1 or 2 iterations, 4 switch outcomes each: 1 + 4 + 16
     ("histogram", 3),        // 0, 1, 2 iterations
     ("aliasing", 6),         // four range checks fail (4) or the aliased read is > 5 or not (2)
     ("goto_loop", 6),

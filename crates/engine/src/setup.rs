@@ -199,13 +199,59 @@ fn function_coverage(
     all.sort_unstable();
     all.dedup();
     let covered: Vec<u32> = all.iter().copied().filter(|l| lines.contains(&(id, *l))).collect();
-    let decisions = f.blocks.iter().filter(|b| matches!(b.term, pathwise_ir::Terminator::Branch { .. })).count();
-    let branches_covered = sides.iter().filter(|(fid, _, _)| *fid == id).count() as u64;
+    let (branches, branches_covered) = branch_coverage(f, |b, side| sides.contains(&(id, b, side)));
     FunctionCoverage {
         name: f.name.clone(),
         lines: all,
         lines_covered: covered,
-        branches: 2 * decisions as u64,
+        branches,
         branches_covered,
     }
+}
+
+/// Branches as gcov counts them: two per decision, except that the decision
+/// chain of a `switch` counts one branch per distinct target (labels that
+/// share code, like `case 1: case 2:`, are one target).
+fn branch_coverage(f: &pathwise_ir::FuncData, taken: impl Fn(pathwise_ir::Block, bool) -> bool) -> (u64, u64) {
+    use pathwise_ir::{Block, Terminator};
+    let in_switch: FxHashSet<Block> = f.switches.iter().flatten().copied().collect();
+    let mut total = 0;
+    let mut covered = 0;
+    for (i, b) in f.blocks.iter().enumerate() {
+        let block = Block(i as u32);
+        if matches!(b.term, Terminator::Branch { .. }) && !in_switch.contains(&block) {
+            total += 2;
+            covered += u64::from(taken(block, true)) + u64::from(taken(block, false));
+        }
+    }
+    // Follow empty blocks that only jump on: consecutive labels.
+    let resolve = |mut b: Block| {
+        for _ in 0..f.blocks.len() {
+            match &f.block(b) {
+                d if d.insts.is_empty() => match d.term {
+                    Terminator::Jump(next) => b = next,
+                    _ => break,
+                },
+                _ => break,
+            }
+        }
+        b
+    };
+    for chain in &f.switches {
+        let mut targets = std::collections::BTreeMap::new();
+        for &c in chain {
+            if let Terminator::Branch { then_block, else_block, .. } = f.block(c).term {
+                let then_t = resolve(then_block);
+                *targets.entry(then_t).or_insert(false) |= taken(c, true);
+                // Only the chain's last decision leaves it on its else side.
+                if !chain.contains(&else_block) {
+                    let else_t = resolve(else_block);
+                    *targets.entry(else_t).or_insert(false) |= taken(c, false);
+                }
+            }
+        }
+        total += targets.len() as u64;
+        covered += targets.values().filter(|&&t| t).count() as u64;
+    }
+    (total, covered)
 }

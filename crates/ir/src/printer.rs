@@ -34,7 +34,7 @@
 //! item     := 'file' INT STRING
 //!           | 'global' NAME ':' TYPE ['x' INT] ['=' '[' [value {',' value}] ']'] ['const'] [src]
 //!           | 'declare' header
-//!           | 'func' header '{' local* iterates* block* '}'
+//!           | 'func' header '{' local* iterates* switch* block* '}'
 //! header   := NAME '(' [param {',' param}] ')' '->' ('void' | TYPE) [src]
 //!             ['static'] ['num_regs' INT] [loc]
 //! param    := REG ':' TYPE [src]
@@ -42,6 +42,7 @@
 //!             ('scalar' | 'pointer' | 'array' INT) ')'
 //! local    := 'local' LOCAL STRING ':' TYPE ['x' INT]
 //! iterates := 'iterates' BLOCK   (an iteration-start block; after the locals)
+//! switch   := 'switch' '[' BLOCK (',' BLOCK)* ']'   (a switch's decision chain)
 //! block    := LABEL ':' inst* term
 //! inst     := [REG '='] op [loc]
 //! op       := BINOP TYPE operand ',' operand            ; add sub mul udiv sdiv ...
@@ -276,7 +277,7 @@ fn write_header(out: &mut String, f: &FuncData) -> fmt::Result {
 
 fn write_function(out: &mut String, p: &Program, id: FuncId) -> fmt::Result {
     let f = p.func(id);
-    if f.blocks.is_empty() && f.locals.is_empty() && f.iteration_starts.is_empty() {
+    if f.blocks.is_empty() && f.locals.is_empty() && f.iteration_starts.is_empty() && f.switches.is_empty() {
         out.push_str("declare ");
         write_header(out, f)?;
         out.push('\n');
@@ -290,6 +291,10 @@ fn write_function(out: &mut String, p: &Program, id: FuncId) -> fmt::Result {
     }
     for b in &f.iteration_starts {
         writeln!(out, "  iterates {b}")?;
+    }
+    for chain in &f.switches {
+        let blocks: Vec<String> = chain.iter().map(|b| b.to_string()).collect();
+        writeln!(out, "  switch [{}]", blocks.join(", "))?;
     }
     for (i, b) in f.blocks.iter().enumerate() {
         writeln!(out, "bb{i}:")?;

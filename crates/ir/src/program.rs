@@ -313,6 +313,11 @@ pub struct FuncData {
     /// that "k iterations" counts body executions, also those left early by
     /// `return` or `break`. A loop without one counts its back edges.
     pub iteration_starts: Vec<Block>,
+    /// The decision blocks of each `switch`, lowered as a chain of `x == v`
+    /// decisions (one per case label). Paths treat each as a decision; a
+    /// coverage tool such as gcov counts one branch per distinct target of
+    /// the whole `switch`, and predictions follow it.
+    pub switches: Vec<Vec<Block>>,
     /// Number of registers used (`%0 .. %{num_regs-1}`); parameters come first.
     pub num_regs: u32,
     pub is_static: bool,

@@ -9,7 +9,7 @@
 //! Per function (declarations only get the checks on parameters, registers
 //! and locations):
 //! - definitions have an entry block `bb0`;
-//! - iteration-start blocks exist;
+//! - iteration-start blocks exist; switch chains list blocks ending in `br`;
 //! - every jump/branch target exists;
 //! - every register (parameter, result, operand) is `< num_regs`;
 //! - each register is defined exactly once (parameters count as definitions)
@@ -213,6 +213,12 @@ impl<'a> FnChecker<'a> {
         for &b in &self.f.iteration_starts {
             if b.index() >= self.f.blocks.len() {
                 self.err(format!("iteration start {b} does not exist"));
+            }
+        }
+        for &b in self.f.switches.iter().flatten() {
+            match self.f.blocks.get(b.index()) {
+                Some(data) if matches!(data.term, Terminator::Branch { .. }) => {}
+                _ => self.err(format!("switch decision {b} is not a block ending in `br`")),
             }
         }
         // Record all definitions first, so that uses can be checked against

@@ -49,6 +49,7 @@ fn sum_program() -> Program {
         ],
         blocks: vec![sum_bb0(), sum_bb1(), sum_bb2(), sum_bb3()],
         iteration_starts: vec![Block(1)],
+        switches: vec![vec![Block(1)]],
         num_regs: 18,
         is_static: false,
         loc: at(1, 5),
@@ -176,6 +177,7 @@ fn globals_and_calls() -> Program {
         locals: vec![],
         blocks: vec![],
         iteration_starts: vec![],
+        switches: vec![],
         num_regs: 0,
         is_static: false,
         loc: Loc::NONE,
@@ -192,6 +194,7 @@ fn globals_and_calls() -> Program {
         locals: vec![],
         blocks: vec![],
         iteration_starts: vec![],
+        switches: vec![],
         num_regs: 1,
         is_static: true,
         loc: Loc { file: 1, line: 3, col: 12 },
@@ -203,6 +206,7 @@ fn globals_and_calls() -> Program {
         ret_src: None,
         locals: vec![LocalData { name: "buf[8]".into(), elem: Type::I8, count: 8 }],
         iteration_starts: vec![],
+        switches: vec![],
         blocks: vec![
             BlockData {
                 insts: vec![

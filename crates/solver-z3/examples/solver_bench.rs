@@ -145,6 +145,7 @@ fn main() {
     // Warm up the thread-local Z3 context (first use initialises it).
     let _ = Z3Backend::new(None).check(&p, &queries[0]);
 
+    if std::env::var("ONLY").is_ok() { let mut z3 = Z3Backend::new(None); run("only", &mut z3, &p, &queries); return; }
     for reuse in [Reuse::PushPop, Reuse::Reset, Reuse::Fresh] {
         let mut z3 = Z3Backend::with_reuse(None, reuse);
         run(&format!("Z3Backend ({reuse:?})"), &mut z3, &p, &queries);

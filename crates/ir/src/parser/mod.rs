@@ -435,6 +435,7 @@ impl Parser {
             locals: Vec::new(),
             blocks: Vec::new(),
             iteration_starts: Vec::new(),
+            switches: Vec::new(),
             num_regs: 0,
             is_static,
             loc,
@@ -479,6 +480,15 @@ impl Parser {
         while self.eat_kw("iterates") {
             let b = self.block_label()?;
             f.iteration_starts.push(b);
+        }
+        while self.eat_kw("switch") {
+            self.expect(&Tok::LBracket)?;
+            let mut chain = vec![self.block_label()?];
+            while self.eat(&Tok::Comma) {
+                chain.push(self.block_label()?);
+            }
+            self.expect(&Tok::RBracket)?;
+            f.switches.push(chain);
         }
         let func_idx = self.prog.funcs.len();
         while !self.eat(&Tok::RBrace) {

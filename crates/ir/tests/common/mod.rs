@@ -195,6 +195,7 @@ pub fn func(r: &mut Rng, nfuncs: u32, nglobals: u32) -> FuncData {
             .collect(),
         blocks,
         iteration_starts: (0..r.below(2)).map(|_| Block(r.below(6) as u32)).collect(),
+        switches: (0..r.below(2)).map(|_| (0..1 + r.below(3)).map(|_| Block(r.below(6) as u32)).collect()).collect(),
         num_regs: 0,
         is_static: r.chance(30),
         loc: loc(r),
