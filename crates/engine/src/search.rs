@@ -281,10 +281,42 @@ impl<'a> Search<'a, '_> {
 
     /// One solver query, sliced to the constraints that share variables with
     /// `seeds` (the rest hold under `inputs`, which the model completes).
+    ///
+    /// Array dimensions are chosen as low as possible (PathCrawler's
+    /// labelling): the query is first tried with every input array at most
+    /// one element longer than under `inputs`, as tracked assumptions; only
+    /// if those bounds are in the unsatisfiable core is it asked again
+    /// without them. A long arbitrary array would make the precondition and
+    /// the k bound reject runs for elements no prefix asked for.
     fn check(&mut self, constraints: &[ExprId], assumptions: &[ExprId], seeds: &[ExprId], inputs: &Model) -> SolveResult {
-        let _ = inputs;
+        let bounds: Vec<ExprId> = self
+            .spec
+            .params
+            .iter()
+            .filter_map(|p| match p {
+                crate::run::ParamInput::Array { input, .. } => {
+                    let now = inputs.bv.get(&input.len).copied().unwrap_or(0);
+                    let limit = self.pool.bv_const(64, now + 1);
+                    Some(self.pool.cmp(pathwise_expr::BvCmp::Ule, input.len, limit))
+                }
+                _ => None,
+            })
+            .collect();
+        if !bounds.is_empty() {
+            let mut with_bounds = assumptions.to_vec();
+            with_bounds.extend(&bounds);
+            match self.check_sliced(constraints, &with_bounds, seeds) {
+                SolveResult::Unsat { core } if core.iter().any(|&i| i >= assumptions.len()) => {}
+                r => return r,
+            }
+        }
+        self.check_sliced(constraints, assumptions, seeds)
+    }
+
+    fn check_sliced(&mut self, constraints: &[ExprId], assumptions: &[ExprId], seeds: &[ExprId]) -> SolveResult {
         let query = Query { constraints: constraints.to_vec(), assumptions: assumptions.to_vec() };
         let (sliced, map) = self.slicer.slice(&self.pool, &query, seeds);
+        self.stats.queries += 1;
         match self.solver.check(&self.pool, &sliced) {
             SolveResult::Unsat { core } => SolveResult::Unsat { core: core.into_iter().map(|i| map[i]).collect() },
             r => r,

@@ -104,7 +104,10 @@ pub struct Stats {
     pub error_runs: u64,
     /// Concolic executions performed.
     pub runs: u64,
-    /// Calls to the solver backend (after caching).
+    /// Queries the search asked (each explored prefix is one, plus a retry
+    /// when the preference for short arrays was too tight).
+    pub queries: u64,
+    /// Calls to the solver backend (queries not answered by the cache).
     pub solver_calls: u64,
     /// Queries answered from the cache.
     pub solver_cache_hits: u64,

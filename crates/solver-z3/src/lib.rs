@@ -72,6 +72,8 @@ pub struct Z3Stats {
     pub general_checks: u64,
     /// Time spent in Z3's `check` proper (not translation or models).
     pub check_time: Duration,
+    /// Time spent reading, completing and validating models.
+    pub model_time: Duration,
 }
 
 /// Which of the two solvers (see the crate doc).
@@ -101,7 +103,7 @@ pub struct Z3Backend {
 
 fn new_solver(kind: Kind, params: &Params) -> Solver {
     let s = match kind {
-        Kind::QfAbv => match std::env::var("PW_LOGIC").as_deref() { Ok("none") => Solver::new(), Ok(l) => Solver::new_for_logic(l).unwrap(), Err(_) => Solver::new_for_logic("QF_ABV").unwrap() },
+        Kind::QfAbv => Solver::new_for_logic("QF_ABV").expect("Z3 knows QF_ABV"),
         Kind::General => Solver::new(),
     };
     s.set_params(params);
@@ -220,11 +222,14 @@ fn check_in_scope(solver: &Solver, terms: &mut Terms, stats: &mut Z3Stats, pool:
             let Some(m) = solver.get_model() else {
                 return SolveResult::Unknown("Z3 reported sat without a model".into());
             };
+            let start = Instant::now();
             let roots: Vec<ExprId> = query.constraints.iter().chain(&query.assumptions).copied().collect();
-            match model::extract(&mut terms.translator, pool, &roots, &m) {
+            let r = match model::extract(&mut terms.translator, pool, &roots, &m) {
                 Ok(model) => SolveResult::Sat(model),
                 Err(e) => SolveResult::Unknown(e),
-            }
+            };
+            stats.model_time += start.elapsed();
+            r
         }
         SatResult::Unsat => {
             stats.unsat += 1;
