@@ -169,10 +169,6 @@ impl<'a> Search<'a, '_> {
             }
             let Some((inputs, run)) = self.solve_prefix(cur, j) else { continue };
             if !follows_prefix(&mut self.pool, &cur.run.main_entries, j, &run.main_entries) {
-                if std::env::var_os("PATHWISE_TRACE").is_some() {
-                    let show = |es: &[Entry]| es.iter().map(|e| format!("{}", self.pool.display(e.cond))).collect::<Vec<_>>();
-                    eprintln!("diverged at {j}:\n old {:?}\n new {:?}", show(&cur.run.main_entries), show(&run.main_entries));
-                }
                 self.stats.divergences += 1;
                 continue;
             }
@@ -199,9 +195,6 @@ impl<'a> Search<'a, '_> {
                     return Some((inputs, run));
                 }
                 // The model satisfies Q, so the precondition must accept it.
-                if std::env::var_os("PATHWISE_TRACE").is_some() {
-                    eprintln!("precondition rejected a model of its own path: {:?}", run.pre_end);
-                }
                 self.stats.divergences += 1;
                 None
             }
@@ -253,10 +246,6 @@ impl<'a> Search<'a, '_> {
                     let run = self.execute(&new_inputs);
                     if run.pre_valid() {
                         return Some((new_inputs, run));
-                    }
-                    if std::env::var_os("PATHWISE_TRACE").is_some() {
-                        let last = run.pre_entries.last().map(|e| format!("{}", self.pool.display(e.cond)));
-                        eprintln!("nested: negated {} -> rejected ({:?}, last {:?})", self.pool.display(neg), run.pre_end, last);
                     }
                     let mut new_done = done[..=m].to_vec();
                     new_done.resize(run.pre_entries.len(), false);

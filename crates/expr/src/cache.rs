@@ -115,10 +115,8 @@ fn answer(cached: &Cached, query: &Query) -> SolveResult {
         Cached::Sat(m) => SolveResult::Sat(m.clone()),
         Cached::Unknown(r) => SolveResult::Unknown(r.clone()),
         Cached::Unsat(ids) => {
-            let mut core: Vec<usize> = ids
-                .iter()
-                .filter_map(|id| query.assumptions.iter().position(|a| a == id))
-                .collect();
+            let mut core: Vec<usize> =
+                ids.iter().filter_map(|id| query.assumptions.iter().position(|a| a == id)).collect();
             core.sort_unstable();
             core.dedup();
             SolveResult::Unsat { core }
@@ -141,7 +139,10 @@ impl<B: SolverBackend> SolverBackend for CachingSolver<B> {
             self.stats.trivial += 1;
             return SolveResult::Unsat { core: vec![i] };
         }
-        let key = Key { constraints: normalized(pool, &query.constraints), assumptions: normalized(pool, &query.assumptions) };
+        let key = Key {
+            constraints: normalized(pool, &query.constraints),
+            assumptions: normalized(pool, &query.assumptions),
+        };
         if key.constraints.is_empty() && key.assumptions.is_empty() {
             self.stats.trivial += 1;
             return SolveResult::Sat(Model::default());
@@ -229,9 +230,18 @@ mod tests {
         let t = p.bool_const(true);
         let f = p.bool_const(false);
         let mut s = CachingSolver::new(Double { bad: b, calls: 0 });
-        assert_eq!(s.check(&p, &Query { constraints: vec![a, f], assumptions: vec![a] }), SolveResult::Unsat { core: vec![] });
-        assert_eq!(s.check(&p, &Query { constraints: vec![a], assumptions: vec![t, f] }), SolveResult::Unsat { core: vec![1] });
-        assert_eq!(s.check(&p, &Query { constraints: vec![t], assumptions: vec![t] }), SolveResult::Sat(Model::default()));
+        assert_eq!(
+            s.check(&p, &Query { constraints: vec![a, f], assumptions: vec![a] }),
+            SolveResult::Unsat { core: vec![] }
+        );
+        assert_eq!(
+            s.check(&p, &Query { constraints: vec![a], assumptions: vec![t, f] }),
+            SolveResult::Unsat { core: vec![1] }
+        );
+        assert_eq!(
+            s.check(&p, &Query { constraints: vec![t], assumptions: vec![t] }),
+            SolveResult::Sat(Model::default())
+        );
         assert_eq!(s.backend().calls, 0);
         // `true` is dropped from the key: these two are one query.
         s.check(&p, &Query { constraints: vec![a, t], assumptions: vec![] });

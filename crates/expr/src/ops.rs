@@ -59,13 +59,7 @@ pub fn eval_bin(op: BvOp, width: u32, a: u64, b: u64) -> u64 {
         BvOp::Add => a.wrapping_add(b),
         BvOp::Sub => a.wrapping_sub(b),
         BvOp::Mul => a.wrapping_mul(b),
-        BvOp::UDiv => {
-            if b == 0 {
-                m
-            } else {
-                a / b
-            }
-        }
+        BvOp::UDiv => a.checked_div(b).unwrap_or(m),
         BvOp::URem => {
             if b == 0 {
                 a

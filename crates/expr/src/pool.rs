@@ -52,32 +52,73 @@ pub enum Sort {
     /// Bit-vector of 1..=64 bits.
     Bv(u32),
     /// Array from `index`-bit to `elem`-bit bit-vectors.
-    Array { index: u32, elem: u32 },
+    Array {
+        index: u32,
+        elem: u32,
+    },
 }
 
 /// One expression node. Children are [`ExprId`]s of the same pool.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Expr {
     BoolConst(bool),
-    BvConst { width: u32, value: u64 },
+    BvConst {
+        width: u32,
+        value: u64,
+    },
     /// A free variable (an input) of bit-vector or array sort.
-    Var { name: String, sort: Sort },
+    Var {
+        name: String,
+        sort: Sort,
+    },
     Not(ExprId),
     And(ExprId, ExprId),
     Or(ExprId, ExprId),
     /// Equality of two expressions of the same sort (bool or bit-vector).
     Eq(ExprId, ExprId),
-    Bin { op: BvOp, a: ExprId, b: ExprId },
-    Cmp { op: BvCmp, a: ExprId, b: ExprId },
-    Ite { cond: ExprId, then_: ExprId, else_: ExprId },
-    ZExt { a: ExprId, width: u32 },
-    SExt { a: ExprId, width: u32 },
+    Bin {
+        op: BvOp,
+        a: ExprId,
+        b: ExprId,
+    },
+    Cmp {
+        op: BvCmp,
+        a: ExprId,
+        b: ExprId,
+    },
+    Ite {
+        cond: ExprId,
+        then_: ExprId,
+        else_: ExprId,
+    },
+    ZExt {
+        a: ExprId,
+        width: u32,
+    },
+    SExt {
+        a: ExprId,
+        width: u32,
+    },
     /// Bits `hi..=lo` of `a`.
-    Extract { a: ExprId, hi: u32, lo: u32 },
-    Select { array: ExprId, index: ExprId },
-    Store { array: ExprId, index: ExprId, value: ExprId },
+    Extract {
+        a: ExprId,
+        hi: u32,
+        lo: u32,
+    },
+    Select {
+        array: ExprId,
+        index: ExprId,
+    },
+    Store {
+        array: ExprId,
+        index: ExprId,
+        value: ExprId,
+    },
     /// The array mapping every index to `value` (a bit-vector expression).
-    ConstArray { index: u32, value: ExprId },
+    ConstArray {
+        index: u32,
+        value: ExprId,
+    },
 }
 
 /// The arena that owns all expressions and hash-conses them.

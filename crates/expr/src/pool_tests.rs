@@ -15,7 +15,9 @@ fn bv(p: &mut ExprPool, w: u32, v: u64) -> ExprId {
 fn negated_comparisons_are_converse_comparisons() {
     let mut p = ExprPool::new();
     let (x, y) = (p.var("x", Sort::Bv(8)), p.var("y", Sort::Bv(8)));
-    for (op, neg) in [(BvCmp::Ult, BvCmp::Ule), (BvCmp::Ule, BvCmp::Ult), (BvCmp::Slt, BvCmp::Sle), (BvCmp::Sle, BvCmp::Slt)] {
+    for (op, neg) in
+        [(BvCmp::Ult, BvCmp::Ule), (BvCmp::Ule, BvCmp::Ult), (BvCmp::Slt, BvCmp::Sle), (BvCmp::Sle, BvCmp::Slt)]
+    {
         let c = p.cmp(op, x, y);
         let n = p.not(c);
         assert_eq!(n, p.cmp(neg, y, x));
@@ -298,8 +300,19 @@ impl Gen {
         match self.below(7) {
             0 | 1 => {
                 let ops = [
-                    BvOp::Add, BvOp::Sub, BvOp::Mul, BvOp::UDiv, BvOp::SDiv, BvOp::URem, BvOp::SRem, BvOp::Shl,
-                    BvOp::LShr, BvOp::AShr, BvOp::And, BvOp::Or, BvOp::Xor,
+                    BvOp::Add,
+                    BvOp::Sub,
+                    BvOp::Mul,
+                    BvOp::UDiv,
+                    BvOp::SDiv,
+                    BvOp::URem,
+                    BvOp::SRem,
+                    BvOp::Shl,
+                    BvOp::LShr,
+                    BvOp::AShr,
+                    BvOp::And,
+                    BvOp::Or,
+                    BvOp::Xor,
                 ];
                 let op = ops[self.below(ops.len() as u64) as usize];
                 let (a, ta) = self.bv(p, w, d - 1);

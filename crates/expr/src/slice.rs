@@ -155,7 +155,8 @@ impl Slicer {
     /// The union of the children's sets, reusing a child's set when it
     /// already contains all the others.
     fn union_of(&mut self, kids: &[ExprId]) -> Rc<[ExprId]> {
-        let sets: Vec<Rc<[ExprId]>> = kids.iter().map(|k| self.vars[k.0 as usize].clone().expect("child first")).collect();
+        let sets: Vec<Rc<[ExprId]>> =
+            kids.iter().map(|k| self.vars[k.0 as usize].clone().expect("child first")).collect();
         let largest = sets.iter().max_by_key(|s| s.len()).cloned();
         let Some(largest) = largest else {
             return self.empty.get_or_insert_with(|| Rc::from(Vec::new())).clone();

@@ -119,8 +119,20 @@ fn sort_str(s: Sort) -> String {
 fn symbol(name: &str) -> String {
     const EXTRA: &str = "~!@$%^&*_-+=<>.?/";
     const RESERVED: &[&str] = &[
-        "_", "!", "as", "let", "exists", "forall", "match", "par", "assert", "BINARY", "DECIMAL", "HEXADECIMAL",
-        "NUMERAL", "STRING",
+        "_",
+        "!",
+        "as",
+        "let",
+        "exists",
+        "forall",
+        "match",
+        "par",
+        "assert",
+        "BINARY",
+        "DECIMAL",
+        "HEXADECIMAL",
+        "NUMERAL",
+        "STRING",
     ];
     let simple = !name.is_empty()
         && !name.starts_with(|c: char| c.is_ascii_digit())
@@ -211,7 +223,10 @@ mod tests {
         assert!(text.contains("(declare-const |my var| (_ BitVec 32))"), "{text}");
         // The shared zero extension is defined once and used twice.
         let name = format!("pw!t{}", w.0);
-        assert!(text.contains(&format!("(define-fun {name} () (_ BitVec 32) ((_ zero_extend 24) (select A |my var|)))")), "{text}");
+        assert!(
+            text.contains(&format!("(define-fun {name} () (_ BitVec 32) ((_ zero_extend 24) (select A |my var|)))")),
+            "{text}"
+        );
         assert!(text.contains(&format!("(assert (bvult (bvmul {name} {name}) (_ bv100 32)))")), "{text}");
         assert!(text.contains("(assert (= pw!a0 (not (= (_ bv0 32) |my var|))))"), "{text}");
         assert!(text.trim_end().ends_with("(check-sat-assuming (pw!a0))"), "{text}");
@@ -229,7 +244,11 @@ mod tests {
         let c = p.eq(k, e);
         let text = to_smtlib(&p, &Query { constraints: vec![c], assumptions: vec![] });
         assert!(text.ends_with("(check-sat)\n"));
-        assert!(text.matches("define-fun").count() >= 10_000 / (MAX_INLINE_DEPTH as usize + 1), "{}", text.matches("define-fun").count());
+        assert!(
+            text.matches("define-fun").count() >= 10_000 / (MAX_INLINE_DEPTH as usize + 1),
+            "{}",
+            text.matches("define-fun").count()
+        );
         assert!(text.lines().all(|l| l.len() < 2000));
     }
 }

@@ -32,7 +32,9 @@ impl ArrayValue {
 }
 
 /// A satisfying assignment, keyed by variable expression ids.
-/// Variables of the query that the backend left unconstrained may be absent.
+/// Variables of the query that the backend left unconstrained may be absent
+/// (they read as zero, see [`crate::eval`]). Boolean variables, if any, are
+/// in `bv` as 0 or 1.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Model {
     pub bv: FxHashMap<ExprId, u64>,
@@ -45,7 +47,9 @@ pub enum SolveResult {
     Sat(Model),
     /// Unsatisfiable; `core` lists indices into [`Query::assumptions`] of an
     /// unsatisfiable core (empty when the constraints alone are unsatisfiable).
-    Unsat { core: Vec<usize> },
+    Unsat {
+        core: Vec<usize>,
+    },
     /// The backend gave up (timeout, resource limit): the prefix is neither
     /// explored nor proved infeasible.
     Unknown(String),
