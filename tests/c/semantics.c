@@ -141,3 +141,16 @@ int use_fact(int n)
         return -1;
     return fact(n) % 1000;
 }
+
+int bytes_of(void *p, int n)
+{
+    unsigned char *c = p;
+    if (n > 0 && c[0] == 7)
+        return 1;
+    return 0;
+}
+
+int quotient(int a, int b)
+{
+    return a / b;                      /* b == 0 ends a run; b != 0 is a test */
+}

@@ -240,7 +240,8 @@ impl CType {
 }
 
 /// The element description of data reached through a pointer: the innermost
-/// scalar (arrays are flat in memory); `void` is described as bytes.
+/// scalar (arrays are flat in memory); `void` is described as bytes, spelt
+/// `unsigned char` so that emitted tests can declare the input array.
 fn element_desc(pointee: &CType) -> (IntTy, String) {
     let mut t = pointee;
     while let CType::Array(e, _) = t {
@@ -249,7 +250,7 @@ fn element_desc(pointee: &CType) -> (IntTy, String) {
     match t {
         CType::Int(k) => (k.int_ty(), k.spelling().to_string()),
         CType::Ptr(_) => (IntTy { ty: Type::Ptr, signed: false }, t.spelling()),
-        _ => (IntTy { ty: Type::I8, signed: false }, "void".to_string()),
+        _ => (IntTy { ty: Type::I8, signed: false }, "unsigned char".to_string()),
     }
 }
 

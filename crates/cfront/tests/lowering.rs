@@ -216,7 +216,7 @@ fn parameter_src_vars_describe_c_types() {
             ("u", "unsigned int", Type::I32, false, Shape::Scalar),
             ("us", "unsigned short", Type::I16, false, Shape::Pointer),
             ("m", "int", Type::I32, true, Shape::Pointer),
-            ("v", "void", Type::I8, false, Shape::Pointer),
+            ("v", "unsigned char", Type::I8, false, Shape::Pointer),
         ]
     );
     assert!(f.ret.is_none() && f.ret_src.is_none());

@@ -38,6 +38,8 @@ const FUNCTIONS: &[(&str, usize)] = &[
     ("aliasing", 6),         // four range checks fail (4) or the aliased read is > 5 or not (2)
     ("goto_loop", 6),
     ("use_fact", 4),         // n > 12; fact at depth 1, 2, 3 (k = 2 nested activations)
+    ("bytes_of", 3),         // n <= 0; c[0] == 7 or not (a void * input is bytes)
+    ("quotient", 1),         // b == 0 is a runtime error, not a test; b != 0 is found from it
 ];
 
 #[test]

@@ -134,44 +134,30 @@ impl Exec<'_, '_> {
         let (ac, bc) = (a.conc() & m, b.conc() & m);
         match op {
             BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem => {
-                if bc == 0 {
-                    return Err(self.error("division by zero", loc));
-                }
-                if let Some(bs) = b.sym() {
-                    let be = bv_of(self.pool, bc, Some(bs), w);
-                    let zero = self.pool.bv_const(w, 0);
-                    let is_zero = self.pool.eq(be, zero);
-                    let g = self.pool.not(is_zero);
-                    self.guard(g, loc);
-                }
+                let be = bv_of(self.pool, bc, b.sym(), w);
+                let zero = self.pool.bv_const(w, 0);
+                let is_zero = self.pool.eq(be, zero);
+                let nonzero = self.pool.not(is_zero);
+                self.check_defined(nonzero, bc != 0, "division by zero", loc)?;
                 if matches!(op, BinOp::SDiv | BinOp::SRem) {
                     let min = 1u64 << (w - 1);
-                    if ac == min && bc == m {
-                        return Err(self.error("signed division overflow (INT_MIN / -1)", loc));
-                    }
-                    if a.sym().is_some() || b.sym().is_some() {
-                        let ae = bv_of(self.pool, ac, a.sym(), w);
-                        let be = bv_of(self.pool, bc, b.sym(), w);
-                        let minc = self.pool.bv_const(w, min);
-                        let neg1 = self.pool.bv_const(w, m);
-                        let a_min = self.pool.eq(ae, minc);
-                        let b_neg1 = self.pool.eq(be, neg1);
-                        let both = self.pool.and(a_min, b_neg1);
-                        let g = self.pool.not(both);
-                        self.guard(g, loc);
-                    }
+                    let ae = bv_of(self.pool, ac, a.sym(), w);
+                    let minc = self.pool.bv_const(w, min);
+                    let neg1 = self.pool.bv_const(w, m);
+                    let a_min = self.pool.eq(ae, minc);
+                    let b_neg1 = self.pool.eq(be, neg1);
+                    let both = self.pool.and(a_min, b_neg1);
+                    let ok = self.pool.not(both);
+                    let holds = !(ac == min && bc == m);
+                    self.check_defined(ok, holds, "signed division overflow (INT_MIN / -1)", loc)?;
                 }
             }
             BinOp::Shl | BinOp::LShr | BinOp::AShr => {
-                if bc >= w as u64 {
-                    return Err(self.error(format!("shift by {} (not in 0..{w})", to_signed(bc, w)), loc));
-                }
-                if let Some(bs) = b.sym() {
-                    let be = bv_of(self.pool, bc, Some(bs), w);
-                    let wc = self.pool.bv_const(w, w as u64);
-                    let g = self.pool.cmp(BvCmp::Ult, be, wc);
-                    self.guard(g, loc);
-                }
+                let be = bv_of(self.pool, bc, b.sym(), w);
+                let wc = self.pool.bv_const(w, w as u64);
+                let ok = self.pool.cmp(BvCmp::Ult, be, wc);
+                let message = format!("shift by {} (not in 0..{w})", to_signed(bc, w));
+                self.check_defined(ok, bc < w as u64, &message, loc)?;
             }
             _ => {}
         }
@@ -234,6 +220,20 @@ impl Exec<'_, '_> {
         Value::Int { conc, sym: non_const(self.pool, e) }
     }
 
+    /// Undefined behaviour guard: when `ok` holds, it is recorded so that
+    /// solutions keep it; when it fails, its negation is recorded as an
+    /// explorable entry (the defined side is another path) and the run ends
+    /// with a runtime error.
+    fn check_defined(&mut self, ok: ExprId, holds: bool, message: &str, loc: Loc) -> Result<(), End> {
+        if holds {
+            self.guard(ok, loc);
+            return Ok(());
+        }
+        let bad = self.pool.not(ok);
+        self.record(bad, EntryKind::Guard, true, false, loc);
+        Err(self.error(message, loc))
+    }
+
     /// Check an access and return (object, cell index); records the bounds
     /// constraints of symbolic offsets and of input arrays.
     fn access(&mut self, p: &Pointer, ty: Type, loc: Loc) -> Result<(crate::value::ObjId, u64), End> {
@@ -266,9 +266,8 @@ impl Exec<'_, '_> {
         } else if let Some(s) = p.off_sym {
             let size = self.pool.bv_const(64, o.size_bytes());
             let g = self.pool.cmp(BvCmp::Ult, s, size);
-            if p.off < o.size_bytes() {
-                self.guard(g, loc);
-            }
+            let message = format!("out-of-bounds access at byte offset {} of a {}-byte object", p.off as i64, o.size_bytes());
+            self.check_defined(g, p.off < o.size_bytes(), &message, loc)?;
         }
         self.mem.locate(p, ty).map_err(|e| match e {
             AccessError::Null => self.error("null pointer dereference", loc),
