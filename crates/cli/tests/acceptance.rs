@@ -97,3 +97,39 @@ fn recursive_programs_pass_natively() {
         replay_ok(dir.path(), n);
     }
 }
+
+/// A run cut by --timeout still writes the tests it found, all valid.
+#[test]
+fn timeout_keeps_the_tests_found() {
+    let out = tempfile::tempdir().unwrap();
+    let o = pathwise(&[
+        "gen",
+        "examples/merge.c",
+        "--function",
+        "Merge",
+        "--precondition",
+        "merge_valid",
+        "--k",
+        "12",
+        "--max-array-len",
+        "40",
+        "--timeout",
+        "1",
+        "--out",
+        out.path().to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let json = std::fs::read_to_string(out.path().join("Merge_tests.json")).unwrap();
+    let suite: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(suite["stop"], "timeout");
+    let n = suite["tests"].as_array().unwrap().len();
+    assert!(n > 0);
+    let opts = ReplayOptions {
+        dir: out.path().to_path_buf(),
+        include_dirs: vec![],
+        defines: vec![],
+        run_timeout: std::time::Duration::from_secs(120),
+    };
+    let outcome = replay(&opts).unwrap();
+    assert_eq!((outcome.passed, outcome.failed), (n as u64, 0));
+}

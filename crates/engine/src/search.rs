@@ -63,6 +63,7 @@ pub fn generate(
         error_paths: FxHashSet::default(),
         covered_lines: FxHashSet::default(),
         covered_sides: FxHashSet::default(),
+        stopped: None,
     };
     let stop = search.explore();
     let Search { mut stats, tests, covered_lines, covered_sides, solver, .. } = search;
@@ -91,6 +92,7 @@ pub(crate) struct Search<'a, 'p> {
     error_paths: FxHashSet<Vec<PathStep>>,
     covered_lines: FxHashSet<(FuncId, u32)>,
     covered_sides: FxHashSet<(FuncId, pathwise_ir::Block, bool)>,
+    stopped: Option<StopReason>,
 }
 
 /// A run together with the inputs that produced it.
@@ -116,17 +118,20 @@ impl<'a> Search<'a, '_> {
         rec
     }
 
+    /// Why the search must stop now, if it must; once set, it stays.
     fn stop_reason(&mut self) -> Option<StopReason> {
-        if self.observer.should_stop() {
-            return Some(StopReason::Interrupted);
+        if self.stopped.is_none() {
+            self.stopped = if self.observer.should_stop() {
+                Some(StopReason::Interrupted)
+            } else if self.config.timeout.is_some_and(|t| self.start.elapsed() >= t) {
+                Some(StopReason::Timeout)
+            } else if self.config.max_tests.is_some_and(|n| self.tests.len() as u64 >= n) {
+                Some(StopReason::Limit(format!("{} tests", self.tests.len())))
+            } else {
+                None
+            };
         }
-        if self.config.timeout.is_some_and(|t| self.start.elapsed() >= t) {
-            return Some(StopReason::Timeout);
-        }
-        if self.config.max_tests.is_some_and(|n| self.tests.len() as u64 >= n) {
-            return Some(StopReason::Limit(format!("{} tests", self.tests.len())));
-        }
-        None
+        self.stopped.clone()
     }
 
     fn explore(&mut self) -> StopReason {
@@ -138,7 +143,7 @@ impl<'a> Search<'a, '_> {
             let hard = self.spec.hard.clone();
             self.find_valid(&hard, None, &inputs, run.pre_entries, None)
         };
-        let Some((inputs, run)) = first else { return StopReason::Complete };
+        let Some((inputs, run)) = first else { return self.stop_reason().unwrap_or(StopReason::Complete) };
         self.consider(&inputs, &run);
         let done = vec![false; run.main_entries.len()];
         let mut cur = Current { inputs, run, done };
@@ -146,7 +151,9 @@ impl<'a> Search<'a, '_> {
             if let Some(r) = self.stop_reason() {
                 return r;
             }
-            let Some(next) = self.next_run(&mut cur) else { return StopReason::Complete };
+            // No next run: either every prefix is explored, or a stop
+            // condition cut the search short.
+            let Some(next) = self.next_run(&mut cur) else { return self.stop_reason().unwrap_or(StopReason::Complete) };
             cur = next;
             self.consider(&cur.inputs, &cur.run);
         }
@@ -205,7 +212,7 @@ impl<'a> Search<'a, '_> {
             SolveResult::Unsat { core } => {
                 let limit = core.iter().copied().max();
                 let found = self.find_valid(&base, Some(neg), &cur.inputs, cur.run.pre_entries.clone(), limit);
-                if found.is_none() {
+                if found.is_none() && self.stopped.is_none() {
                     self.stats.infeasible_prefixes += 1;
                 }
                 found
