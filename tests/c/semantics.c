@@ -154,3 +154,21 @@ int quotient(int a, int b)
 {
     return a / b;                      /* b == 0 ends a run; b != 0 is a test */
 }
+
+/* Mutual recursion: one call-graph cycle, so k bounds the activations of
+ * is_even and is_odd together nested below the first one. */
+int is_odd(int n);
+
+int is_even(int n)
+{
+    if (n == 0)
+        return 1;
+    return is_odd(n - 1);
+}
+
+int is_odd(int n)
+{
+    if (n == 0)
+        return 0;
+    return is_even(n - 1);
+}

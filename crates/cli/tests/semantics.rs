@@ -39,6 +39,7 @@ const FUNCTIONS: &[(&str, usize)] = &[
     ("goto_loop", 6),
     ("use_fact", 4),         // n > 12; fact at depth 1, 2, 3 (k = 2 nested activations)
     ("bytes_of", 3),         // n <= 0; c[0] == 7 or not (a void * input is bytes)
+    ("is_even", 3),          // n == 0 at depth 0, 1 or 2 (is_even, is_odd, is_even); deeper exceeds k
     ("quotient", 1),         // b == 0 is a runtime error, not a test; b != 0 is found from it
 ];
 
