@@ -11,8 +11,9 @@
 //! codes.
 //!
 //! Exit codes: 0 success; 1 `replay` found failing tests or a coverage
-//! disagreement; 2 an error (bad usage, front-end errors, missing tools).
-//! Errors print as `error: ...` on stderr.
+//! disagreement; 2 an error (bad usage, front-end errors, missing tools);
+//! 3 an internal error (a bug in Pathwise), reported without a Rust panic
+//! trace. Errors print as `error: ...` on stderr.
 
 use clap::{Parser, Subcommand};
 use pathwise_cli::{gen, replay};
@@ -46,15 +47,27 @@ enum Command {
 
 fn main() {
     let cli = Cli::parse();
-    let result = match &cli.command {
+    // A bug must still end in a clear message and a distinct exit code.
+    std::panic::set_hook(Box::new(|info| {
+        let what = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown".into());
+        let at = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        eprintln!("error: internal error in Pathwise: {what}{at}; please report it with the input file");
+    }));
+    let result = std::panic::catch_unwind(|| match &cli.command {
         Command::Gen(args) => gen::run(args),
         Command::Replay(args) => replay::run(args),
-    };
+    });
     match result {
-        Ok(code) => std::process::exit(code),
-        Err(e) => {
+        Ok(Ok(code)) => std::process::exit(code),
+        Ok(Err(e)) => {
             eprintln!("error: {e:#}");
             std::process::exit(2);
         }
+        Err(_) => std::process::exit(3),
     }
 }
