@@ -188,6 +188,7 @@ impl<'a> Search<'a, '_> {
 
     /// Solve main prefix `entries[..j] ∧ ¬entries[j]` under the precondition.
     fn solve_prefix(&mut self, cur: &Current, j: usize) -> Option<(Model, RunRecord)> {
+        self.stats.prefixes_explored += 1;
         let neg = self.pool.not(cur.run.main_entries[j].cond);
         let mut base: Vec<ExprId> = self.spec.hard.clone();
         base.extend(cur.run.main_entries[..j].iter().map(|e| e.cond));
@@ -241,6 +242,7 @@ impl<'a> Search<'a, '_> {
             }
             let m = (0..stack.len().min(limit + 1)).rev().find(|&i| !done[i] && stack[i].negatable)?;
             done[m] = true;
+            self.stats.prefixes_explored += 1;
             let neg = self.pool.not(stack[m].cond);
             let mut assumptions: Vec<ExprId> = stack[..m].iter().map(|e| e.cond).collect();
             assumptions.push(neg);

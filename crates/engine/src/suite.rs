@@ -104,8 +104,11 @@ pub struct Stats {
     pub error_runs: u64,
     /// Concolic executions performed.
     pub runs: u64,
-    /// Queries the search asked (each explored prefix is one, plus a retry
-    /// when the preference for short arrays was too tight).
+    /// Path prefixes solved (of the function, and of the precondition when
+    /// the function's prefix needed another precondition path).
+    pub prefixes_explored: u64,
+    /// Queries the search asked (one per explored prefix, plus a retry when
+    /// the preference for short arrays was too tight).
     pub queries: u64,
     /// Calls to the solver backend (queries not answered by the cache).
     pub solver_calls: u64,
