@@ -195,10 +195,16 @@ pub struct StatsJson {
     pub precondition_rejected_runs: u64,
     pub error_runs: u64,
     pub runs: u64,
+    #[serde(default)]
+    pub prefixes_explored: u64,
+    #[serde(default)]
+    pub queries: u64,
     pub solver_calls: u64,
     pub solver_cache_hits: u64,
     pub divergences: u64,
     pub elapsed_ms: u64,
+    #[serde(default)]
+    pub solver_ms: u64,
 }
 
 /// Predicted coverage.
@@ -215,7 +221,8 @@ pub struct FunctionCoverageJson {
     pub lines: Vec<u32>,
     /// Lines executed by at least one test.
     pub lines_covered: Vec<u32>,
-    /// Branch sides (two per decision).
+    /// Branches as gcov counts them (two per decision; a `switch` one per
+    /// distinct target).
     pub branches: u64,
     pub branches_covered: u64,
 }
@@ -329,10 +336,13 @@ impl StatsJson {
             precondition_rejected_runs: s.precondition_rejected_runs,
             error_runs: s.error_runs,
             runs: s.runs,
+            prefixes_explored: s.prefixes_explored,
+            queries: s.queries,
             solver_calls: s.solver_calls,
             solver_cache_hits: s.solver_cache_hits,
             divergences: s.divergences,
             elapsed_ms: s.elapsed_ms,
+            solver_ms: s.solver_ms,
         }
     }
 }
