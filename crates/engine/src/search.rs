@@ -33,6 +33,9 @@ use crate::suite::{PathStep, Stats, StopReason, TestCase, TestSuite};
 
 pub use crate::setup::{EngineError, NoObserver, Observer};
 
+/// Answers kept by the query cache before it is emptied.
+const MAX_CACHED_QUERIES: usize = 50_000;
+
 /// Generate one test per feasible k-path of `config.function`.
 pub fn generate(
     program: &Program,
@@ -315,6 +318,10 @@ impl<'a> Search<'a, '_> {
         let query = Query { constraints: constraints.to_vec(), assumptions: assumptions.to_vec() };
         let (sliced, map) = self.slicer.slice(&self.pool, &query, seeds);
         self.stats.queries += 1;
+        // Long runs ask many distinct queries: bound the cache's memory.
+        if self.solver.cache_len() > MAX_CACHED_QUERIES {
+            self.solver.clear_cache();
+        }
         match self.solver.check(&self.pool, &sliced) {
             SolveResult::Unsat { core } => SolveResult::Unsat { core: core.into_iter().map(|i| map[i]).collect() },
             r => r,
