@@ -1,5 +1,5 @@
-//! House rules for this crate's sources: every module starts with a `//!`
-//! doc, files stay under 1500 lines and functions under 150 lines.
+//! House rules for every crate of the workspace: each Rust file starts with
+//! a `//!` doc, files stay under 1500 lines and functions under 150 lines.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -16,10 +16,16 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 fn sources() -> Vec<(PathBuf, String)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut files = Vec::new();
-    rust_files(&root.join("src"), &mut files);
-    rust_files(&root.join("tests"), &mut files);
+    for krate in fs::read_dir(&crates).unwrap() {
+        let root = krate.unwrap().path();
+        for sub in ["src", "tests", "benches", "examples"] {
+            if root.join(sub).is_dir() {
+                rust_files(&root.join(sub), &mut files);
+            }
+        }
+    }
     files.sort();
     files.into_iter().map(|p| (p.clone(), fs::read_to_string(&p).unwrap())).collect()
 }
