@@ -207,7 +207,7 @@ impl FuncBuilder {
         self.switches.push(chain);
     }
 
-    pub fn finish(self) -> (Vec<BlockData>, Vec<LocalData>, u32, Vec<Block>, Vec<Vec<Block>>) {
+    pub fn finish(self) -> Finished {
         let mut blocks: Vec<Option<(Vec<Inst>, Terminator, Loc)>> = self
             .blocks
             .into_iter()
@@ -282,8 +282,17 @@ impl FuncBuilder {
             .map(|chain| chain.iter().filter_map(final_block).collect::<Vec<_>>())
             .filter(|chain| !chain.is_empty())
             .collect();
-        (out, self.locals, regs.next, starts, switches)
+        Finished { blocks: out, locals: self.locals, num_regs: regs.next, iteration_starts: starts, switches }
     }
+}
+
+/// A lowered function body, ready for [`pathwise_ir::FuncData`].
+pub(crate) struct Finished {
+    pub blocks: Vec<BlockData>,
+    pub locals: Vec<LocalData>,
+    pub num_regs: u32,
+    pub iteration_starts: Vec<Block>,
+    pub switches: Vec<Vec<Block>>,
 }
 
 type RawBlock = (Vec<Inst>, Terminator, Loc);
@@ -450,7 +459,7 @@ mod tests {
         // Dead code: gets a fresh block that is removed.
         let dead = b.load(Type::I32, p, Loc::NONE);
         b.terminate(Terminator::Return(Some(dead)), Loc::NONE);
-        let (blocks, locals, regs, _, _) = b.finish();
+        let crate::builder::Finished { blocks, locals, num_regs: regs, .. } = b.finish();
         assert_eq!(blocks.len(), 1);
         assert_eq!(locals.len(), 1);
         assert_eq!(regs, 2);

@@ -297,7 +297,7 @@ fn lower_function<'a>(u: &mut Unit<'a>, idx: usize, fd: &'a Node<FunctionDefinit
     }
     let FnCtx { b, u, .. } = cx;
     let loc = u.loc(name_span);
-    let (blocks, locals, num_regs, iteration_starts, switches) = b.finish();
+    let crate::builder::Finished { blocks, locals, num_regs, iteration_starts, switches } = b.finish();
     Ok(FuncData {
         name,
         params,

@@ -75,8 +75,7 @@ impl<'m, 'p> Exec<'m, 'p> {
         pool: &'m mut ExprPool,
         mem: &'m mut Memory,
         entries: &'m mut Vec<Entry>,
-        region: Region,
-        symbolic: bool,
+        (region, symbolic): (Region, bool),
         input_lens: &'m dyn Fn(ExprId) -> u64,
         globals: Vec<ObjId>,
     ) -> Self {

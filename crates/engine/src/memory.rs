@@ -139,7 +139,7 @@ impl Memory {
                 o.elem
             )));
         }
-        if p.off % o.elem.bytes() != 0 {
+        if !p.off.is_multiple_of(o.elem.bytes()) {
             return Err(AccessError::Unsupported(format!("misaligned access at byte offset {}", p.off)));
         }
         Ok((id, p.off / o.elem.bytes()))

@@ -139,7 +139,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     if let Some(pre) = setup.pre {
         let mut mem = Memory::new();
         let (globals, args, objs) = build_memory(m.program, &mut mem, setup.spec, inputs, max);
-        let mut exec = Exec::new(m, pool, &mut mem, &mut rec.pre_entries, Region::Pre, setup.symbolic, &lens, globals);
+        let mut exec = Exec::new(m, pool, &mut mem, &mut rec.pre_entries, (Region::Pre, setup.symbolic), &lens, globals);
         let end = exec.run(pre, args);
         note_touched(&mem, &objs, &mut rec.touched_len);
         let ret_bits = m.program.func(pre).ret.map_or(u64::MAX, |t| t.mask());
@@ -152,7 +152,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     let mut mem = Memory::new();
     let (globals, args, objs) = build_memory(m.program, &mut mem, setup.spec, inputs, max);
     let mut exec =
-        Exec::new(m, pool, &mut mem, &mut rec.main_entries, Region::Main, setup.symbolic, &lens, globals.clone());
+        Exec::new(m, pool, &mut mem, &mut rec.main_entries, (Region::Main, setup.symbolic), &lens, globals.clone());
     let end = exec.run(setup.main, args);
     rec.path = std::mem::take(&mut exec.path);
     rec.lines = std::mem::take(&mut exec.lines);

@@ -354,11 +354,10 @@ impl<'a> Search<'a, '_> {
                 }
             }
             Some(End::BoundExceeded) => self.stats.bound_exceeded_runs += 1,
-            Some(End::Error(_) | End::StepLimit) => {
-                if self.error_paths.insert(run.path.clone()) {
-                    self.stats.error_runs += 1;
-                }
+            Some(End::Error(_) | End::StepLimit) if self.error_paths.insert(run.path.clone()) => {
+                self.stats.error_runs += 1;
             }
+            Some(End::Error(_) | End::StepLimit) => {}
             Some(End::AssumeFailed | End::ArrayTooShort) => {}
         }
     }

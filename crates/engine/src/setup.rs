@@ -74,7 +74,7 @@ pub fn check(program: &Program, config: &Config) -> Result<(FuncId, Option<FuncI
             let pf = program.func(id);
             let same = pf.params.len() == f.params.len()
                 && pf.params.iter().zip(&f.params).all(|(a, b)| a.ty == b.ty && a.src.shape == b.src.shape);
-            if !same || pf.ret.map_or(true, |t| t == Type::Ptr) {
+            if !same || pf.ret.is_none_or(|t| t == Type::Ptr) {
                 return err(format!(
                     "{}: precondition `{name}` must take the same parameters as `{}` and return an integer",
                     program.describe_loc(pf.loc),
