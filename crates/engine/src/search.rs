@@ -318,6 +318,11 @@ impl<'a> Search<'a, '_> {
         let query = Query { constraints: constraints.to_vec(), assumptions: assumptions.to_vec() };
         let (sliced, map) = self.slicer.slice(&self.pool, &query, seeds);
         self.stats.queries += 1;
+        // Most infeasible prefixes contradict a bound on one variable: no
+        // need to ask the solver.
+        if let Some(core) = pathwise_expr::intervals::refute(&self.pool, &sliced) {
+            return SolveResult::Unsat { core: core.into_iter().map(|i| map[i]).collect() };
+        }
         // Long runs ask many distinct queries: bound the cache's memory.
         if self.solver.cache_len() > MAX_CACHED_QUERIES {
             self.solver.clear_cache();

@@ -21,6 +21,7 @@
 
 pub mod cache;
 pub mod eval;
+pub mod intervals;
 pub mod ops;
 pub mod pool;
 pub mod slice;
