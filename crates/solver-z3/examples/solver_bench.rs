@@ -8,13 +8,30 @@
 //! both sat and unsat queries occur. Constants vary per query so that Z3
 //! does real work each time.
 //!
+//! A second workload is shaped like the engine's queries on Merge (the
+//! `merge` benchmark of `pathwise-engine`): two sorted input arrays of
+//! 32-bit integers read only at constant byte offsets, 64-bit lengths tied
+//! to 32-bit parameters, the precondition as constraints and a path's
+//! branches (the last one negated) as assumptions. Queries of one input
+//! share their prefixes, and inputs share most atoms, as in a depth-first
+//! search. Once constant-index reads are Ackermannized these queries are
+//! pure bit-vector logic.
+//!
+//! A third workload has only 32-bit integers (`x + k < y`, `x * k <= c`,
+//! ...), where multiplication makes bit-blasting the dominant cost.
+//!
+//! Each workload runs with several [`Reuse`] strategies (the default,
+//! `Guarded`, keeps the parts of past queries in the solver; the array and
+//! arithmetic workloads are random, hence its worst case), and the
+//! constant-index one also with other logics for the solver of array-free
+//! queries (`QF_ABV`, the default, is Z3's SMT core; `QF_BV` and `QF_FD` its
+//! SAT-based bit-vector solvers; `""` its default solver).
+//!
 //! Run with `cargo run --release -p pathwise-solver-z3 --example solver_bench`.
 
 use std::time::Instant;
 
-use pathwise_expr::{
-    BvCmp, BvOp, CachingSolver, ExprPool, Query, SolveResult, SolverBackend, Sort,
-};
+use pathwise_expr::{BvCmp, BvOp, CachingSolver, ExprPool, Query, SolveResult, SolverBackend, Sort};
 use pathwise_solver_z3::{Reuse, Z3Backend};
 
 const QUERIES: usize = 1000;
@@ -91,11 +108,11 @@ fn make_bv_query(p: &mut ExprPool, rng: &mut Rng) -> Query {
     let vals: Vec<u64> = (0..4).map(|_| rng.below(1000).wrapping_sub(500) & 0xffff_ffff).collect();
     let n = 10 + rng.below(11) as usize;
     let ops = [BvCmp::Ult, BvCmp::Ule, BvCmp::Slt, BvCmp::Sle];
-    let bin_ops = [BvOp::Add, BvOp::Sub, BvOp::Mul, BvOp::And, BvOp::Shl, BvOp::SRem];
+    let bin_ops = [BvOp::Add, BvOp::Sub, BvOp::Mul, BvOp::And, BvOp::Shl];
     let mut atoms = Vec::new();
     while atoms.len() < n {
         let (a, b) = (rng.below(4) as usize, rng.below(4) as usize);
-        let op = bin_ops[rng.below(6) as usize];
+        let op = bin_ops[rng.below(bin_ops.len() as u64) as usize];
         let kv = 1 + rng.below(7);
         let k = p.bv_const(32, kv);
         let lhs = p.bin(op, xs[a], k);
@@ -114,6 +131,79 @@ fn make_bv_query(p: &mut ExprPool, rng: &mut Rng) -> Query {
     }
     let branch = atoms.pop().expect("n >= 10");
     Query { constraints: atoms, assumptions: vec![branch] }
+}
+
+/// Merge-like path conditions (see the module doc): `per_input` queries per
+/// random sorted input, `count` in all.
+fn make_const_index_queries(p: &mut ExprPool, rng: &mut Rng, count: usize, per_input: usize) -> Vec<Query> {
+    let srt = Sort::Array { index: 64, elem: 32 };
+    let ts = [p.var("t1", srt), p.var("t2", srt)];
+    let lens = [p.var("t1.len", Sort::Bv(64)), p.var("t2.len", Sort::Bv(64))];
+    let ls = [p.var("l1", Sort::Bv(32)), p.var("l2", Sort::Bv(32))];
+    let (c16, c4, c10000) = (p.bv_const(64, 16), p.bv_const(64, 4), p.bv_const(32, 10000));
+    let (zero, lo, hi) = (p.bv_const(32, 0), p.bv_const(32, (-100i64) as u64), p.bv_const(32, 100));
+    let mut constraints = Vec::new();
+    for k in 0..2 {
+        let wide = p.sext(ls[k], 64);
+        constraints.push(p.cmp(BvCmp::Ule, lens[k], c16));
+        constraints.push(p.eq(lens[k], wide));
+        constraints.push(p.cmp(BvCmp::Sle, zero, ls[k]));
+        constraints.push(p.cmp(BvCmp::Sle, ls[k], c10000));
+    }
+    let mut out = Vec::new();
+    while out.len() < count {
+        let n = [rng.below(9), rng.below(9)];
+        let vals: Vec<Vec<i64>> = n
+            .iter()
+            .map(|&len| {
+                let mut v: Vec<i64> = (0..len).map(|_| rng.below(201) as i64 - 100).collect();
+                v.sort_unstable();
+                v
+            })
+            .collect();
+        // The path: atoms in execution order, each as it holds.
+        let mut path = Vec::new();
+        let mut reads: Vec<Vec<_>> = vec![Vec::new(), Vec::new()];
+        for k in 0..2 {
+            let bytes = p.bin(BvOp::Mul, c4, lens[k]);
+            for i in 0..=n[k] {
+                let ic = p.bv_const(32, i);
+                let more = p.cmp(BvCmp::Slt, ic, ls[k]);
+                path.push(if i < n[k] { more } else { p.not(more) });
+                if i == n[k] {
+                    break;
+                }
+                let off = p.bv_const(64, 4 * i);
+                path.push(p.cmp(BvCmp::Ult, off, bytes));
+                let rd = p.select(ts[k], off);
+                path.push(p.cmp(BvCmp::Sle, lo, rd));
+                path.push(p.cmp(BvCmp::Sle, rd, hi));
+                if let Some(&prev) = reads[k].last() {
+                    path.push(p.cmp(BvCmp::Sle, prev, rd));
+                }
+                reads[k].push(rd);
+            }
+        }
+        let (mut i, mut j) = (0, 0);
+        while i < reads[0].len() && j < reads[1].len() {
+            let lt = p.cmp(BvCmp::Slt, reads[0][i], reads[1][j]);
+            if vals[0][i] < vals[1][j] {
+                path.push(lt);
+                i += 1;
+            } else {
+                path.push(p.not(lt));
+                j += 1;
+            }
+        }
+        for _ in 0..per_input {
+            let b = rng.below(path.len() as u64) as usize;
+            let mut assumptions = path[..b].to_vec();
+            assumptions.push(p.not(path[b]));
+            out.push(Query { constraints: constraints.clone(), assumptions });
+        }
+    }
+    out.truncate(count);
+    out
 }
 
 fn run(name: &str, backend: &mut dyn SolverBackend, p: &ExprPool, queries: &[Query]) {
@@ -138,15 +228,18 @@ fn run(name: &str, backend: &mut dyn SolverBackend, p: &ExprPool, queries: &[Que
 fn main() {
     let mut p = ExprPool::new();
     let mut rng = Rng(42);
-    let queries: Vec<Query> = if std::env::var("BV").is_ok() { (0..QUERIES).map(|_| make_bv_query(&mut p, &mut rng)).collect() } else { (0..QUERIES).map(|_| make_query(&mut p, &mut rng)).collect() };
+    let queries: Vec<Query> = (0..QUERIES).map(|_| make_query(&mut p, &mut rng)).collect();
     let atoms: usize = queries.iter().map(|q| q.constraints.len() + q.assumptions.len()).sum();
-    println!("{QUERIES} queries, {:.1} comparisons each on average, pool of {} nodes", atoms as f64 / QUERIES as f64, p.len());
+    println!(
+        "array workload: {QUERIES} queries, {:.1} comparisons each on average, pool of {} nodes",
+        atoms as f64 / QUERIES as f64,
+        p.len()
+    );
 
     // Warm up the thread-local Z3 context (first use initialises it).
     let _ = Z3Backend::new(None).check(&p, &queries[0]);
 
-    if std::env::var("ONLY").is_ok() { let mut z3 = Z3Backend::new(None); run("only", &mut z3, &p, &queries); return; }
-    for reuse in [Reuse::PushPop, Reuse::Reset, Reuse::Fresh] {
+    for reuse in [Reuse::Guarded, Reuse::PushPop, Reuse::Reset, Reuse::Fresh] {
         let mut z3 = Z3Backend::with_reuse(None, reuse);
         run(&format!("Z3Backend ({reuse:?})"), &mut z3, &p, &queries);
     }
@@ -155,7 +248,11 @@ fn main() {
     run("Z3Backend (cold cache)", &mut z3, &p, &queries);
     run("Z3Backend (warm cache)", &mut z3, &p, &queries);
     let s = z3.stats();
-    println!("  time in Z3 check proper: {:.1} µs/query", s.check_time.as_secs_f64() * 1e6 / s.checks as f64);
+    println!(
+        "  per query: {:.1} µs in Z3 check proper, {:.1} µs reading models",
+        s.check_time.as_secs_f64() * 1e6 / s.checks as f64,
+        s.model_time.as_secs_f64() * 1e6 / s.checks as f64
+    );
 
     // Caching: every query asked twice (the second time is a hit).
     let mut cached = CachingSolver::new(Z3Backend::new(None));
@@ -169,4 +266,36 @@ fn main() {
         st.backend_calls,
         st.backend_time.as_secs_f64() * 1e6 / st.backend_calls.max(1) as f64
     );
+
+    let mut p = ExprPool::new();
+    let queries = make_const_index_queries(&mut p, &mut rng, QUERIES, 4);
+    let atoms: usize = queries.iter().map(|q| q.constraints.len() + q.assumptions.len()).sum();
+    println!(
+        "constant-index workload: {QUERIES} queries, {:.1} atoms each on average, pool of {} nodes",
+        atoms as f64 / QUERIES as f64,
+        p.len()
+    );
+    for reuse in [Reuse::Guarded, Reuse::PushPop] {
+        for logic in ["QF_ABV", "QF_BV", "QF_FD", ""] {
+            let mut z3 = Z3Backend::with_bv_logic(None, reuse, logic);
+            run(&format!("Z3Backend ({reuse:?}, {logic:?})"), &mut z3, &p, &queries);
+            if (reuse, logic) == (Reuse::default(), "QF_ABV") {
+                let s = z3.stats();
+                println!(
+                    "  per query: {:.1} µs in Z3 check proper, {:.1} µs reading models; {} of {} without arrays",
+                    s.check_time.as_secs_f64() * 1e6 / s.checks as f64,
+                    s.model_time.as_secs_f64() * 1e6 / s.checks as f64,
+                    s.bv_checks,
+                    s.checks
+                );
+            }
+        }
+    }
+
+    let mut p = ExprPool::new();
+    let queries: Vec<Query> = (0..QUERIES).map(|_| make_bv_query(&mut p, &mut rng)).collect();
+    println!("bit-vector workload: {QUERIES} queries over four 32-bit integers");
+    for reuse in [Reuse::Guarded, Reuse::PushPop] {
+        run(&format!("Z3Backend ({reuse:?})"), &mut Z3Backend::with_reuse(None, reuse), &p, &queries);
+    }
 }

@@ -9,32 +9,90 @@
 //! Z3 objects of the `z3` crate live in a thread-local context: a backend
 //! must be used on the thread that created it (it is not `Send`).
 //!
-//! **Solver reuse.** Solvers serve many queries: each query runs in a
-//! `push`/`pop` scope. On the `solver_bench` example (typical small array
-//! queries) this is about 3x faster than a fresh solver or a `reset` per
-//! query (which make Z3 run its non-incremental tactic pipeline every time);
-//! see [`Reuse`].
+//! Measurements below are from the `solver_bench` example and from replaying
+//! the ~560 backend queries of the engine's Merge benchmark (k = 5), on Z3
+//! 4.8.12. The Merge queries are small: 20–50 comparisons of 32-bit values
+//! read from input arrays at constant offsets, and of 64-bit lengths.
 //!
-//! **Two solvers.** Queries go to a solver created for the logic `QF_ABV`,
-//! which configures Z3's simple array theory and was about 30% faster on the
-//! benchmark than the default solver's auto-configuration. That theory does
-//! not support constant arrays (Z3 answers `unknown`, "incomplete (theory
-//! array)"), so queries that contain one, and any query the `QF_ABV` solver
-//! finds incomplete, go to a default (full array theory) solver.
+//! **Ackermannization.** A read `select(A, c)` of an array variable at a
+//! constant index becomes a fresh bit-vector constant `A@c`; a query that
+//! also uses `A` another way gets the axioms `select(A, c) = A@c` (see
+//! [`ackermann`](crate::ackermann)). Queries whose arrays are only read at
+//! constant indices (all of Merge's) thus contain no array at all.
+//!
+//! **Three solvers.** Queries without arrays go to a "bit-vector" solver.
+//! Z3 4.8.12's `QF_BV` and `QF_FD` solvers (SAT-based) took 3.0–3.4 ms per
+//! query on the Merge-like workload with `push`/`pop` and ~1.0 ms with
+//! [`Reuse::Guarded`], the default solver 1.6 / 0.9 ms, and a solver
+//! created for `QF_ABV` (Z3's SMT core configured for bit-vectors and
+//! simple arrays) 1.15 / 0.5 ms: the bit-vector solver is therefore a
+//! `QF_ABV` one too, kept apart so that its facts do not mix with array
+//! reasoning. Queries with arrays go to a second `QF_ABV` solver: against
+//! the default solver's auto-configuration it took 1.0 ms against 1.5 ms
+//! per array query, and 10 ms against 30 ms on bit-vector queries with
+//! multiplications and remainders. The simple array theory does not
+//! support constant arrays (Z3 answers `unknown`, "incomplete (theory
+//! array)"), so queries that contain one, and any query the `QF_ABV`
+//! solver finds incomplete, go to a default (full array theory) solver.
+//!
+//! **Solver reuse.** Solvers serve many queries; see [`Reuse`] and
+//! [`guarded`](crate::guarded) for the default, which keeps the parts of
+//! past queries in the solver behind literals instead of asserting and
+//! bit-blasting every query from scratch in a `push`/`pop` scope. Per query
+//! on the Merge replay (two versions of the engine, whose queries differ):
+//! 1.1 and 1.6 ms before this backend used Ackermannization and guarded
+//! solvers, 0.30 and 0.52 ms after (about two thirds in the checks proper,
+//! most of the rest in Z3 building the models of satisfiable queries);
+//! with `push`/`pop` instead of guarded solvers, 0.98 and 1.43 ms. On the
+//! `solver_bench` workloads, `push`/`pop` → guarded: random array queries
+//! 1.0–1.1 → 0.77–0.81 ms, Merge-like queries 1.0–1.2 → 0.37–0.48 ms,
+//! random 32-bit arithmetic 1.8–2.0 → 2.0–2.1 ms, its worst case (queries
+//! with a non-linear operator are checked in a plain `push`/`pop` scope,
+//! see the module). A fresh solver or a `reset` per query took 1.5–1.7 ms
+//! (Z3 reruns its non-incremental tactic pipeline each time).
 //!
 //! **Assumptions.** Each assumption `a` gets a fresh boolean literal `p`
-//! (cached per expression id), `p ⇒ a` is asserted in the query's scope and
-//! the literals are passed to `check_assumptions`; the unsat core's
-//! literals map back to assumption indices. Z3 4.8.12 accepts non-literal
-//! assumptions directly, but then simplifies them: a `false` assumption gives
-//! an *empty* core, which would tell the engine the constraints alone are
-//! unsatisfiable. Literals keep cores exact.
+//! (cached per expression id), `p ⇒ a` is asserted and the literals are
+//! passed to `check_assumptions`; the unsat core's literals map back to
+//! assumption indices. Z3 4.8.12 accepts non-literal assumptions directly,
+//! but then simplifies them: a `false` assumption gives an *empty* core,
+//! which would tell the engine the constraints alone are unsatisfiable.
+//! Literals keep cores exact. (Guarded solvers give constraints literals
+//! too, and enable them as unit facts of the query's scope, so that cores
+//! still only name assumptions; see [`guarded`](crate::guarded).)
 //!
-//! **Z3 errors.** The `z3` crate disables Z3's error handler, and a Z3 error
-//! (e.g. an unknown parameter name) silently leaves the solver in a state
-//! where `check` answers `unsat`. The backend therefore only sets
-//! parameters that Z3 4.8.12 knows (`timeout`).
+//! **Parameters.** Besides `timeout`, two parameters of Z3 4.8.12, each
+//! measured on the Merge replay with guarded solvers:
+//! `model.compact = false` (no compaction of models, which our bit-vector
+//! and store-chain models do not need) took `get_model` from ~0.22 to
+//! ~0.13 ms per satisfiable query, and `smt.bv.eq_axioms = false` (no
+//! "redundant" bit-vector equality axioms) the checks from ~0.28 to
+//! ~0.23 ms. The latter is set for the bit-vector solver only: with arrays
+//! the axioms are not redundant (index equalities reach the array theory
+//! through them), and without them Z3 answered some of the engine's
+//! quicksort queries (stores at symbolic offsets) `sat` with models that
+//! violate the query — caught by the validation, but each one an `unknown`
+//! and a lost path (see the `swap_chains_at_symbolic_offsets_get_valid_models`
+//! test). Tried without measurable effect, and not kept: `smt.relevancy`
+//! (0, 1, 2; the logic's setup fixes it unless `smt.auto_config` is off,
+//! which was slower), `smt.bv.reflect`, `smt.bv.delay`,
+//! `smt.bv.watch_diseq`, `smt.case_split`, `smt.restart_strategy`,
+//! `model.completion`; `smt.phase_selection = 0` was slower.
+//!
+//! **Z3 errors.** The `z3` crate disables Z3's error handler, so Z3 errors
+//! go unnoticed. Z3 4.8.12 validates parameter names only on an initialised
+//! solver, where an unknown name makes it drop the whole parameter set
+//! (timeout included); on a new solver, as the backend sets them, a
+//! misspelt name would silently do nothing. The unit test
+//! `z3_accepts_every_parameter` therefore sets the backend's parameters on
+//! an initialised solver of each kind and checks Z3's error code, and
+//! `tuning_parameters_keep_answers_right` checks each solver's answers and
+//! timeout. (The `QF_BV` and `QF_FD` solvers that the `solver_bench`
+//! example measures do not know `smt.bv.eq_axioms`; set at creation, it is
+//! ignored there.)
 
+mod ackermann;
+mod guarded;
 mod model;
 mod translate;
 
@@ -45,14 +103,18 @@ use rustc_hash::FxHashMap;
 use z3::ast::Bool;
 use z3::{Params, SatResult, Solver};
 
+use crate::ackermann::{Scan, Scanner};
 use crate::translate::Translator;
 
 /// How a Z3 solver is reused between queries.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub enum Reuse {
-    /// Each query in a `push`/`pop` scope of a long-lived solver (the
-    /// default: fastest).
+    /// Long-lived solvers that keep the parts of past queries behind
+    /// literals, and check each query in a light `push`/`pop` scope that
+    /// enables its parts (the default: fastest; see the crate doc).
     #[default]
+    Guarded,
+    /// Each query in a `push`/`pop` scope of a long-lived solver.
     PushPop,
     /// A long-lived solver, `reset` after each query.
     Reset,
@@ -67,6 +129,9 @@ pub struct Z3Stats {
     pub sat: u64,
     pub unsat: u64,
     pub unknown: u64,
+    /// Checks that went to the bit-vector solver (queries without arrays
+    /// once constant-index reads are Ackermannized).
+    pub bv_checks: u64,
     /// Checks that went to the full-array-theory solver (constant arrays,
     /// or an incomplete answer of the `QF_ABV` solver).
     pub general_checks: u64,
@@ -76,39 +141,101 @@ pub struct Z3Stats {
     pub model_time: Duration,
 }
 
-/// Which of the two solvers (see the crate doc).
+/// Which of the three solvers (see the crate doc).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 enum Kind {
+    Bv,
     QfAbv,
     General,
 }
 
-/// Translation state shared by both solvers.
+/// How solvers are created.
+struct Setup {
+    /// Parameters of the solvers for queries with arrays.
+    params: Params,
+    /// Parameters of the [`Kind::Bv`] solver: `params` and
+    /// `smt.bv.eq_axioms = false` (see the crate doc: with arrays, the
+    /// latter gives wrong models).
+    bv_params: Params,
+    /// The logic of the [`Kind::Bv`] solver (`""`: Z3's default solver).
+    bv_logic: &'static str,
+}
+
+impl Setup {
+    fn solver(&self, kind: Kind) -> Solver {
+        let logic = match kind {
+            Kind::Bv => self.bv_logic,
+            Kind::QfAbv => "QF_ABV",
+            Kind::General => "",
+        };
+        let s =
+            if logic.is_empty() { Solver::new() } else { Solver::new_for_logic(logic).expect("Z3 knows the logic") };
+        s.set_params(self.params(kind));
+        s
+    }
+
+    fn params(&self, kind: Kind) -> &Params {
+        match kind {
+            Kind::Bv => &self.bv_params,
+            Kind::QfAbv | Kind::General => &self.params,
+        }
+    }
+}
+
+/// One of the backend's solvers, with what it keeps between queries.
+struct Slot {
+    kind: Kind,
+    solver: Solver,
+    /// Bookkeeping of [`Reuse::Guarded`].
+    facts: guarded::Facts,
+    /// The parameters and logic to renew the solver with (a copy: `Params`
+    /// is reference-counted by Z3).
+    setup: std::rc::Rc<Setup>,
+}
+
+impl Slot {
+    fn new(kind: Kind, setup: &std::rc::Rc<Setup>) -> Slot {
+        Slot { kind, solver: setup.solver(kind), facts: guarded::Facts::default(), setup: setup.clone() }
+    }
+
+    /// Replace the solver by a new one (what the slot knows about past
+    /// queries stays valid: it is keyed by pool ids).
+    fn renew(&mut self) {
+        self.solver = self.setup.solver(self.kind);
+        self.facts.forget_kept();
+    }
+}
+
+/// Translation state shared by all solvers.
 struct Terms {
     translator: Translator,
-    /// Assumption literal of each assumption expression (see the crate doc).
+    scanner: Scanner,
+    /// The literal of each node that is a part of some query: a boolean
+    /// expression `e` (a constraint or assumption; the fact is `p ⇒ e`), or
+    /// an Ackermannized read (the fact is `p ⇒ select(A, c) = A@c`). See
+    /// the crate doc.
     literals: FxHashMap<ExprId, Bool>,
+}
+
+impl Terms {
+    fn literal(&mut self, id: ExprId) -> Bool {
+        self.literals.entry(id).or_insert_with(|| Bool::fresh_const("pw_assume")).clone()
+    }
 }
 
 /// The Z3 solver backend; see the crate doc.
 pub struct Z3Backend {
-    qf_abv: Solver,
-    general: Solver,
-    params: Params,
+    bv: Slot,
+    qf_abv: Slot,
+    general: Slot,
     reuse: Reuse,
     terms: Terms,
     pool_uid: u64,
     stats: Z3Stats,
 }
 
-fn new_solver(kind: Kind, params: &Params) -> Solver {
-    let s = match kind {
-        Kind::QfAbv => Solver::new_for_logic("QF_ABV").expect("Z3 knows QF_ABV"),
-        Kind::General => Solver::new(),
-    };
-    s.set_params(params);
-    s
-}
+/// The logic of the bit-vector solver (see the crate doc).
+const BV_LOGIC: &str = "QF_ABV";
 
 impl Z3Backend {
     /// A backend whose checks give up after `timeout_ms` milliseconds
@@ -120,16 +247,38 @@ impl Z3Backend {
     /// Like [`Z3Backend::new`], with an explicit solver-reuse strategy (for
     /// measurements; the default is the fastest one measured).
     pub fn with_reuse(timeout_ms: Option<u32>, reuse: Reuse) -> Z3Backend {
-        let mut params = Params::new();
-        if let Some(ms) = timeout_ms {
-            params.set_u32("timeout", ms);
-        }
+        Z3Backend::with_bv_logic(timeout_ms, reuse, BV_LOGIC)
+    }
+
+    /// Like [`Z3Backend::with_reuse`], with the logic of the solver for
+    /// queries without arrays (`""` for Z3's default solver). For the
+    /// measurements of the `solver_bench` example only.
+    #[doc(hidden)]
+    pub fn with_bv_logic(timeout_ms: Option<u32>, reuse: Reuse, bv_logic: &'static str) -> Z3Backend {
+        // See the crate doc ("Parameters") for the measurements, and the
+        // tests `z3_accepts_every_parameter` and
+        // `tuning_parameters_keep_answers_right`.
+        let common = || {
+            let mut params = Params::new();
+            if let Some(ms) = timeout_ms {
+                params.set_u32("timeout", ms);
+            }
+            params.set_bool("model.compact", false);
+            params
+        };
+        let mut bv_params = common();
+        bv_params.set_bool("smt.bv.eq_axioms", false);
+        let setup = std::rc::Rc::new(Setup { params: common(), bv_params, bv_logic });
         Z3Backend {
-            qf_abv: new_solver(Kind::QfAbv, &params),
-            general: new_solver(Kind::General, &params),
-            params,
+            bv: Slot::new(Kind::Bv, &setup),
+            qf_abv: Slot::new(Kind::QfAbv, &setup),
+            general: Slot::new(Kind::General, &setup),
             reuse,
-            terms: Terms { translator: Translator::default(), literals: FxHashMap::default() },
+            terms: Terms {
+                translator: Translator::default(),
+                scanner: Scanner::default(),
+                literals: FxHashMap::default(),
+            },
             pool_uid: 0,
             stats: Z3Stats::default(),
         }
@@ -144,30 +293,48 @@ impl Z3Backend {
         self.terms.translator.cached()
     }
 
-    /// Check `query` with the solver of `kind`, reused as configured.
-    fn run(&mut self, kind: Kind, pool: &ExprPool, query: &Query) -> SolveResult {
-        if kind == Kind::General {
-            self.stats.general_checks += 1;
+    /// Forget everything tied to the previous pool (ids would alias).
+    fn change_pool(&mut self, pool: &ExprPool) {
+        self.pool_uid = pool.uid();
+        self.terms.literals.clear();
+        self.terms.scanner.reset();
+        for slot in [&mut self.bv, &mut self.qf_abv, &mut self.general] {
+            if self.reuse == Reuse::Guarded {
+                slot.renew();
+            }
+            slot.facts = guarded::Facts::default();
         }
-        let solver = match kind {
+    }
+
+    /// Check `query` with the solver of `kind`, reused as configured.
+    fn run(&mut self, kind: Kind, pool: &ExprPool, query: &Query, scan: &Scan) -> SolveResult {
+        match kind {
+            Kind::Bv => self.stats.bv_checks += 1,
+            Kind::QfAbv => {}
+            Kind::General => self.stats.general_checks += 1,
+        }
+        let slot = match kind {
+            Kind::Bv => &mut self.bv,
             Kind::QfAbv => &mut self.qf_abv,
             Kind::General => &mut self.general,
         };
+        let cx = Cx { terms: &mut self.terms, stats: &mut self.stats, pool, query, scan };
         match self.reuse {
+            Reuse::Guarded => guarded::check(slot, cx),
             Reuse::PushPop => {
-                solver.push();
-                let r = check_in_scope(solver, &mut self.terms, &mut self.stats, pool, query);
-                solver.pop(1);
+                slot.solver.push();
+                let r = check_scoped(&slot.solver, cx);
+                slot.solver.pop(1);
                 r
             }
             Reuse::Reset => {
-                let r = check_in_scope(solver, &mut self.terms, &mut self.stats, pool, query);
-                solver.reset();
+                let r = check_scoped(&slot.solver, cx);
+                slot.solver.reset();
                 r
             }
             Reuse::Fresh => {
-                *solver = new_solver(kind, &self.params);
-                check_in_scope(solver, &mut self.terms, &mut self.stats, pool, query)
+                slot.renew();
+                check_scoped(&slot.solver, cx)
             }
         }
     }
@@ -178,34 +345,50 @@ impl SolverBackend for Z3Backend {
         self.stats.checks += 1;
         self.terms.translator.sync(pool);
         if self.pool_uid != pool.uid() {
-            self.pool_uid = pool.uid();
-            self.terms.literals.clear();
+            self.change_pool(pool);
         }
-        let tr = &mut self.terms.translator;
-        let const_arrays = query.constraints.iter().chain(&query.assumptions).any(|&r| tr.has_const_array(pool, r));
-        if const_arrays {
-            return self.run(Kind::General, pool, query);
+        let roots: Vec<ExprId> = query.constraints.iter().chain(&query.assumptions).copied().collect();
+        let scan = self.terms.scanner.scan(pool, &roots);
+        if scan.const_array {
+            return self.run(Kind::General, pool, query, &scan);
         }
-        match self.run(Kind::QfAbv, pool, query) {
+        if scan.is_pure_bv() {
+            return self.run(Kind::Bv, pool, query, &scan);
+        }
+        match self.run(Kind::QfAbv, pool, query, &scan) {
             SolveResult::Unknown(reason) if reason.contains("incomplete") => {
                 self.stats.unknown -= 1; // counted again by the retry
-                self.run(Kind::General, pool, query)
+                self.run(Kind::General, pool, query, &scan)
             }
             r => r,
         }
     }
 }
 
-/// Assert `query` in the current scope of `solver` and check it.
-fn check_in_scope(solver: &Solver, terms: &mut Terms, stats: &mut Z3Stats, pool: &ExprPool, query: &Query) -> SolveResult {
+/// One query and the backend state that checking it uses.
+struct Cx<'a> {
+    terms: &'a mut Terms,
+    stats: &'a mut Z3Stats,
+    pool: &'a ExprPool,
+    query: &'a Query,
+    scan: &'a Scan,
+}
+
+/// Assert the query of `cx` in the current scope of `solver` and check it
+/// (all strategies but [`Reuse::Guarded`]).
+fn check_scoped(solver: &Solver, cx: Cx) -> SolveResult {
+    let (pool, query, scan, terms) = (cx.pool, cx.query, cx.scan, &mut *cx.terms);
     for &c in &query.constraints {
         solver.assert(terms.translator.bool_term(pool, c));
+    }
+    for read in scan.reads.iter().filter(|r| scan.is_linked(r.array)) {
+        solver.assert(terms.translator.linking_axiom(pool, read));
     }
     // One literal per distinct assumption, mapped to its first index.
     let mut lits = Vec::with_capacity(query.assumptions.len());
     let mut lit_index: FxHashMap<Bool, usize> = FxHashMap::default();
     for (i, &a) in query.assumptions.iter().enumerate() {
-        let p = terms.literals.entry(a).or_insert_with(|| Bool::fresh_const("pw_assume")).clone();
+        let p = terms.literal(a);
         if lit_index.contains_key(&p) {
             continue;
         }
@@ -213,8 +396,16 @@ fn check_in_scope(solver: &Solver, terms: &mut Terms, stats: &mut Z3Stats, pool:
         lit_index.insert(p.clone(), i);
         lits.push(p);
     }
+    check_under(solver, &lits, &lit_index, cx)
+}
+
+/// Check `solver` under the assumption literals `lits` and read the
+/// answer: a validated model, or a core of assumption indices through
+/// `lit_index`.
+fn check_under(solver: &Solver, lits: &[Bool], lit_index: &FxHashMap<Bool, usize>, cx: Cx) -> SolveResult {
+    let Cx { terms, stats, pool, query, scan } = cx;
     let start = Instant::now();
-    let r = solver.check_assumptions(&lits);
+    let r = solver.check_assumptions(lits);
     stats.check_time += start.elapsed();
     match r {
         SatResult::Sat => {
@@ -224,7 +415,7 @@ fn check_in_scope(solver: &Solver, terms: &mut Terms, stats: &mut Z3Stats, pool:
             };
             let start = Instant::now();
             let roots: Vec<ExprId> = query.constraints.iter().chain(&query.assumptions).copied().collect();
-            let r = match model::extract(&mut terms.translator, pool, &roots, &m) {
+            let r = match model::extract(&mut terms.translator, pool, &roots, scan, &m) {
                 Ok(model) => SolveResult::Sat(model),
                 Err(e) => SolveResult::Unknown(e),
             };
@@ -233,7 +424,8 @@ fn check_in_scope(solver: &Solver, terms: &mut Terms, stats: &mut Z3Stats, pool:
         }
         SatResult::Unsat => {
             stats.unsat += 1;
-            let mut core: Vec<usize> = solver.get_unsat_core().iter().filter_map(|l| lit_index.get(l).copied()).collect();
+            let mut core: Vec<usize> =
+                solver.get_unsat_core().iter().filter_map(|l| lit_index.get(l).copied()).collect();
             core.sort_unstable();
             core.dedup();
             SolveResult::Unsat { core }
@@ -242,5 +434,40 @@ fn check_in_scope(solver: &Solver, terms: &mut Terms, stats: &mut Z3Stats, pool:
             stats.unknown += 1;
             SolveResult::Unknown(solver.get_reason_unknown().unwrap_or_else(|| "unknown".into()))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The error code of Z3's last call on `s`'s context.
+    fn last_error(s: &Solver) -> z3_sys::ErrorCode {
+        // SAFETY: a plain query of the (thread-local) context's state.
+        unsafe { z3_sys::Z3_get_error_code(s.get_context().get_z3_context()) }
+    }
+
+    /// The `z3` crate ignores Z3 errors, and Z3 only validates parameter
+    /// names on an initialised solver (those given at creation, as the
+    /// backend does, are taken without a check: a misspelt one would do
+    /// nothing). So set the backend's parameters again on an initialised
+    /// solver of each kind and read the error code.
+    #[test]
+    fn z3_accepts_every_parameter() {
+        let backend = Z3Backend::new(Some(1000));
+        let setup = &backend.bv.setup;
+        for kind in [Kind::Bv, Kind::QfAbv, Kind::General] {
+            let s = setup.solver(kind);
+            s.assert(Bool::from_bool(true)); // initialises the solver
+            s.set_params(setup.params(kind));
+            assert_eq!(last_error(&s), z3_sys::ErrorCode::Ok, "{kind:?}");
+        }
+        // The check does catch an unknown name.
+        let s = setup.solver(Kind::Bv);
+        s.assert(Bool::from_bool(true));
+        let mut p = Params::new();
+        p.set_bool("smt.no_such_parameter", false);
+        s.set_params(&p);
+        assert_ne!(last_error(&s), z3_sys::ErrorCode::Ok);
     }
 }

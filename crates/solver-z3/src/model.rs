@@ -32,17 +32,25 @@ use pathwise_expr::{ArrayValue, ExprId, ExprPool, Model, Sort};
 use z3::ast::{Array, Ast, Dynamic, BV};
 use z3::DeclKind;
 
+use crate::ackermann::Scan;
 use crate::translate::Translator;
 
 /// Upper bound on completion rounds for undecodable arrays.
 const MAX_COMPLETION_ROUNDS: usize = 64;
 
 /// The model of the query with boolean `roots` (constraints and assumptions)
-/// read from Z3's model `m`, completed and validated (see the module doc).
-pub(crate) fn extract(tr: &mut Translator, pool: &ExprPool, roots: &[ExprId], m: &z3::Model) -> Result<Model, String> {
+/// and analysis `scan`, read from Z3's model `m`, completed and validated
+/// (see the module doc).
+pub(crate) fn extract(
+    tr: &mut Translator,
+    pool: &ExprPool,
+    roots: &[ExprId],
+    scan: &Scan,
+    m: &z3::Model,
+) -> Result<Model, String> {
     let mut model = Model::default();
     let mut partial = Vec::new();
-    for v in pool.vars_of(roots) {
+    for &v in &scan.vars {
         let t = tr.term(pool, v);
         match pool.sort(v) {
             Sort::Bool => {
@@ -52,6 +60,11 @@ pub(crate) fn extract(tr: &mut Translator, pool: &ExprPool, roots: &[ExprId], m:
             Sort::Bv(_) => {
                 let x = m.eval(&t.as_bv().expect("bv"), true).and_then(|x| x.as_u64());
                 model.bv.insert(v, x.ok_or("Z3 model has no bit-vector value")?);
+            }
+            Sort::Array { .. } if !scan.is_linked(v) => {
+                // Only read at constant indices: Z3 never saw the array,
+                // its cells are the `A@c` values set below.
+                model.arrays.insert(v, ArrayValue::default());
             }
             Sort::Array { .. } => {
                 let a = t.as_array().expect("array");
@@ -66,6 +79,12 @@ pub(crate) fn extract(tr: &mut Translator, pool: &ExprPool, roots: &[ExprId], m:
                 }
             }
         }
+    }
+    for read in &scan.reads {
+        let ack = tr.term(pool, read.select).as_bv().expect("bit-vector read");
+        let x = m.eval(&ack, true).and_then(|x| x.as_u64()).ok_or("Z3 model has no value for an array read")?;
+        // Kept even when equal to the default: every read cell is listed.
+        model.arrays.get_mut(&read.array).expect("array variables are in `vars`").entries.insert(read.index, x);
     }
     if !partial.is_empty() {
         complete_arrays(tr, pool, roots, m, &partial, &mut model)?;
@@ -194,7 +213,8 @@ mod tests {
         assert_eq!(holds.as_bool(), Some(true));
         assert!(m.eval(&za, true).is_some_and(|v| !v.is_app()), "expected a lambda value");
 
-        let model = extract(&mut tr, &p, &roots, &m).expect("completed model validates");
+        let scan = crate::ackermann::Scanner::default().scan(&p, &roots);
+        let model = extract(&mut tr, &p, &roots, &scan, &m).expect("completed model validates");
         let av = &model.arrays[&a];
         assert_eq!((av.get(3), av.get(9), av.get(20)), (9, 10, 21));
     }

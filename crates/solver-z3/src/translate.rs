@@ -10,18 +10,25 @@
 //!
 //! Z3 hash-conses its terms too, so equal pool terms map to the same Z3
 //! term; the cache only saves the work of rebuilding them.
+//!
+//! A constant-index read of an array variable, `select(A, c)`, translates
+//! to a fresh bit-vector constant `A@c` (Ackermannization, see
+//! [`ackermann`](crate::ackermann)); the axioms that tie it to `A` when
+//! needed are per query and not cached.
 
 use pathwise_expr::{BvCmp, BvOp, Expr, ExprId, ExprPool, Sort};
 use z3::ast::{Array, Bool, Dynamic, BV};
+
+use crate::ackermann::{is_ackermannized, Read};
 
 /// Pool-to-Z3 translation with a cache (see the module doc).
 #[derive(Default)]
 pub(crate) struct Translator {
     pool_uid: u64,
     cache: Vec<Option<Dynamic>>,
-    /// Per translated node: whether it contains a constant array (which
-    /// Z3's simple array theory, used for `QF_ABV`, does not support).
-    const_array: Vec<bool>,
+    /// Per translated node: whether it contains a non-linear operator
+    /// (see [`Translator::is_heavy`]).
+    heavy: Vec<bool>,
 }
 
 impl Translator {
@@ -30,11 +37,11 @@ impl Translator {
         if self.pool_uid != pool.uid() {
             self.pool_uid = pool.uid();
             self.cache.clear();
-            self.const_array.clear();
+            self.heavy.clear();
         }
         if self.cache.len() < pool.len() {
             self.cache.resize(pool.len(), None);
-            self.const_array.resize(pool.len(), false);
+            self.heavy.resize(pool.len(), false);
         }
     }
 
@@ -56,6 +63,11 @@ impl Translator {
             }
             if !expanded {
                 stack.push((id, true));
+                if let Expr::Select { array, index } = *pool.get(id) {
+                    if is_ackermannized(pool, array, index) {
+                        continue; // a leaf: `A@c` needs neither `A` nor `c`
+                    }
+                }
                 for k in pathwise_expr::pool::children(pool.get(id)) {
                     if self.cache[k.0 as usize].is_none() {
                         stack.push((k, false));
@@ -64,18 +76,41 @@ impl Translator {
                 continue;
             }
             let t = self.build(pool, id);
-            let e = pool.get(id);
-            self.const_array[id.0 as usize] = matches!(e, Expr::ConstArray { .. })
-                || pathwise_expr::pool::children(e).iter().any(|k| self.const_array[k.0 as usize]);
             self.cache[id.0 as usize] = Some(t);
+            self.heavy[id.0 as usize] = self.heavy_node(pool, id);
         }
         self.cache[root.0 as usize].clone().expect("translated above")
     }
 
-    /// Whether `root` contains a constant array (translating it if needed).
-    pub(crate) fn has_const_array(&mut self, pool: &ExprPool, root: ExprId) -> bool {
+    /// Whether `root` (translated if needed) contains a multiplication of
+    /// two non-constant operands, or a division or remainder: they
+    /// bit-blast to large circuits, which Z3 shrinks only when
+    /// preprocessing finds constant operands (see
+    /// [`guarded`](crate::guarded)).
+    pub(crate) fn is_heavy(&mut self, pool: &ExprPool, root: ExprId) -> bool {
         self.term(pool, root);
-        self.const_array[root.0 as usize]
+        self.heavy[root.0 as usize]
+    }
+
+    fn heavy_node(&self, pool: &ExprPool, id: ExprId) -> bool {
+        let e = pool.get(id);
+        let own = match *e {
+            // A constant factor is a few shifts and adds; the pool puts
+            // the constant first.
+            Expr::Bin { op: BvOp::Mul, a, .. } => pool.as_bv_const(a).is_none(),
+            Expr::Bin { op: BvOp::UDiv | BvOp::SDiv | BvOp::URem | BvOp::SRem, .. } => true,
+            Expr::Select { array, index } if is_ackermannized(pool, array, index) => return false,
+            _ => false,
+        };
+        own || pathwise_expr::pool::children(e).iter().any(|k| self.heavy[k.0 as usize])
+    }
+
+    /// The axiom `select(A, c) = A@c` of an Ackermannized read.
+    pub(crate) fn linking_axiom(&mut self, pool: &ExprPool, read: &Read) -> Bool {
+        let ack = self.term(pool, read.select);
+        let array = self.term(pool, read.array).as_array().expect("array variable");
+        let Sort::Array { index: width, .. } = pool.sort(read.array) else { unreachable!("array variable") };
+        array.select(&BV::from_u64(read.index, width)).eq(&ack)
     }
 
     /// The Z3 term of a boolean expression.
@@ -124,6 +159,13 @@ impl Translator {
             Expr::ZExt { a, width } => self.bv(a).zero_ext(width - pool.width(a)).into(),
             Expr::SExt { a, width } => self.bv(a).sign_ext(width - pool.width(a)).into(),
             Expr::Extract { a, hi, lo } => self.bv(a).extract(hi, lo).into(),
+            Expr::Select { array, index } if is_ackermannized(pool, array, index) => {
+                let Expr::Var { ref name, .. } = *pool.get(array) else { unreachable!("array variable") };
+                let c = pool.as_bv_const(index).expect("constant index");
+                // A fresh constant cannot clash with a pool variable of the
+                // same name; the name only helps reading Z3 dumps.
+                BV::fresh_const(&format!("{name}@{c}"), pool.width(id)).into()
+            }
             Expr::Select { array, index } => self.array(array).select(self.get(index)),
             Expr::Store { array, index, value } => self.array(array).store(self.get(index), self.get(value)).into(),
             Expr::ConstArray { index, value } => {

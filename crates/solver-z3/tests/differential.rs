@@ -34,7 +34,14 @@ const CMPS: [BvCmp; 4] = [BvCmp::Ult, BvCmp::Ule, BvCmp::Slt, BvCmp::Sle];
 const SAMPLES: usize = 40;
 
 /// Fix `x = vx`, `y = vy` and require that `term = expected` is implied.
-fn assert_implied(z3: &mut Z3Backend, p: &mut ExprPool, fix: &[(ExprId, u64)], term: ExprId, expected: ExprId, what: &str) {
+fn assert_implied(
+    z3: &mut Z3Backend,
+    p: &mut ExprPool,
+    fix: &[(ExprId, u64)],
+    term: ExprId,
+    expected: ExprId,
+    what: &str,
+) {
     let mut constraints = Vec::new();
     for &(v, val) in fix {
         let k = p.bv_const(p.width(v), val);
@@ -65,7 +72,14 @@ fn binary_operators_agree_with_ops() {
                 };
                 let want = eval_bin(op, w, a, b);
                 let expected = p.bv_const(w, want);
-                assert_implied(&mut z3, &mut p, &[(x, a), (y, b)], term, expected, &format!("{op:?}/{w} {a:#x} {b:#x} = {want:#x}"));
+                assert_implied(
+                    &mut z3,
+                    &mut p,
+                    &[(x, a), (y, b)],
+                    term,
+                    expected,
+                    &format!("{op:?}/{w} {a:#x} {b:#x} = {want:#x}"),
+                );
             }
         }
     }
@@ -84,7 +98,14 @@ fn comparisons_agree_with_ops() {
                 let (a, b) = (rng.interesting(w), rng.interesting(w));
                 let want = eval_cmp(op, w, a, b);
                 let expected = p.bool_const(want);
-                assert_implied(&mut z3, &mut p, &[(x, a), (y, b)], term, expected, &format!("{op:?}/{w} {a:#x} {b:#x} = {want}"));
+                assert_implied(
+                    &mut z3,
+                    &mut p,
+                    &[(x, a), (y, b)],
+                    term,
+                    expected,
+                    &format!("{op:?}/{w} {a:#x} {b:#x} = {want}"),
+                );
             }
         }
     }
