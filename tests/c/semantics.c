@@ -172,3 +172,54 @@ int is_odd(int n)
         return 0;
     return is_even(n - 1);
 }
+
+enum colour { RED, GREEN = 5, BLUE };
+
+int compound(signed char c, unsigned short u, int i)
+{
+    c += 300;                          /* converted back to signed char */
+    u -= i;                            /* unsigned short arithmetic in int */
+    i ^= c << 2;
+    i %= 7 + (u & 1);
+    if (c > 10)
+        return i + u;
+    return i - (int)sizeof(c) * BLUE;
+}
+
+int incdec(unsigned char x, int y)
+{
+    int a = x++;
+    a += ++x;
+    int b = (y--, y * 2);
+    unsigned char z = 255;
+    z++;
+    if (x == 2 && z == 0)
+        return a + b;
+    return y > 0 ? a : -b;
+}
+
+int matrix(int r, int c)
+{
+    int m[3][4];
+    int i, j, s = 0;
+    for (i = 0; i < 3; i++)
+        for (j = 0; j < 4; j++)
+            m[i][j] = i * 10 + j;
+    if (r < 0 || r >= 3 || c < 0 || c >= 4)
+        return -1;
+    int *p = &m[r][c];
+    int *q = &m[0][0];
+    s = (int)(p - q);
+    return s * 100 + m[r][c];
+}
+
+/* A static local: each test runs in its own process, so its state starts
+ * fresh in every test, as it did during generation. */
+int counter(int step)
+{
+    static int total = 0;
+    total += step;
+    if (total > 10)
+        total = 0;
+    return total;
+}

@@ -217,6 +217,12 @@ pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
     if s.divergences > 0 {
         out.push_str(&format!("  warning: {} run(s) diverged from their solved prefix\n", s.divergences));
     }
+    if suite.tests.is_empty() && s.bound_exceeded_runs > 0 {
+        out.push_str(&format!(
+            "  note: every path found runs a loop more than {} times or recurses deeper; try a larger --k\n",
+            suite.k
+        ));
+    }
     out.push_str("  predicted coverage:\n");
     let width = suite.coverage.functions.iter().map(|f| f.name.len()).max().unwrap_or(0);
     for f in &suite.coverage.functions {

@@ -12,8 +12,8 @@
 //! 3. `pathwise_reset_globals()`: every global back to its initial value, so
 //!    that each test runs from the state the engine assumed.
 //! 4. One `pathwise_test_N()` per test: inputs as locals, the call, the checks.
-//! 5. `main`: runs all tests, prints `P passed, F failed`, exits non-zero on
-//!    any failure.
+//! 5. `main`: runs each test in its own process (see `RUNNER`), prints
+//!    `P passed, F failed`, exits non-zero on any failure.
 //!
 //! Every harness identifier starts with `pathwise_` so that it cannot
 //! capture a global of the code under test that a check must read.
@@ -347,10 +347,48 @@ fn write_test(out: &mut String, suite: &TestSuite, test: &TestCase, used: &mut U
     out.push_str("    return pathwise_failed;\n}\n\n");
 }
 
+/// Each test runs in a child process: state a test leaves behind (static
+/// locals of the code under test, which no reset can reach) cannot leak into
+/// the next one, and a crash fails only its own test. The POSIX calls are
+/// declared under harness names bound to the libc symbols, so that no
+/// header can clash with the code under test; the child ends with `exit`
+/// (not `_exit`) so that gcov's counters are written.
+const RUNNER: &str = r#"extern int pathwise_fork(void) __asm__("fork");
+extern int pathwise_waitpid(int pid, int *status, int options) __asm__("waitpid");
+extern void pathwise_exit(int status) __asm__("exit");
+
+static int pathwise_run(int id, int (*test)(void))
+{
+    int pid, status = 0;
+    fflush(stdout);
+    pid = pathwise_fork();
+    if (pid < 0)
+        return test() != 0;
+    if (pid == 0) {
+        int failed = test();
+        fflush(stdout);
+        pathwise_exit(failed != 0);
+    }
+    if (pathwise_waitpid(pid, &status, 0) < 0) {
+        printf("test %d: lost its process\n", id);
+        return 1;
+    }
+    if ((status & 0x7f) != 0) {
+        printf("test %d: crashed (signal %d)\n", id, status & 0x7f);
+        return 1;
+    }
+    return ((status >> 8) & 0xff) != 0;
+}
+
+"#;
+
 fn write_main(out: &mut String, suite: &TestSuite) {
+    if !suite.tests.is_empty() {
+        out.push_str(RUNNER);
+    }
     out.push_str("int main(void)\n{\n    int pathwise_failed = 0;\n");
     for test in &suite.tests {
-        let _ = writeln!(out, "    pathwise_failed += pathwise_test_{}();", test.id);
+        let _ = writeln!(out, "    pathwise_failed += pathwise_run({0}, pathwise_test_{0});", test.id);
     }
     let _ = writeln!(
         out,
