@@ -217,6 +217,12 @@ pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
     if s.divergences > 0 {
         out.push_str(&format!("  warning: {} run(s) diverged from their solved prefix\n", s.divergences));
     }
+    if s.array_limit_prunes > 0 {
+        out.push_str(&format!(
+            "  note: {} prefix(es) were proved infeasible with the array length limit; a larger --max-array-len may find more paths\n",
+            s.array_limit_prunes
+        ));
+    }
     if suite.tests.is_empty() && s.bound_exceeded_runs > 0 {
         out.push_str(&format!(
             "  note: every path found runs a loop more than {} times or recurses deeper; try a larger --k\n",

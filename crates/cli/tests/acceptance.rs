@@ -133,3 +133,18 @@ fn timeout_keeps_the_tests_found() {
     let outcome = replay(&opts).unwrap();
     assert_eq!((outcome.passed, outcome.failed), (n as u64, 0));
 }
+
+/// A --max-array-len too small for k is reported, not silently lost.
+#[test]
+fn array_length_limit_is_reported() {
+    let (dir, n) = gen("examples/merge.c", "Merge", &["--precondition", "merge_valid", "--k", "3", "--max-array-len", "2"]);
+    assert!(n < 49, "{n} tests");
+    let json = std::fs::read_to_string(dir.path().join("Merge_tests.json")).unwrap();
+    let suite: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert!(suite["stats"]["array_limit_prunes"].as_u64().unwrap() > 0);
+    let (dir, n) = gen("examples/merge.c", "Merge", &["--precondition", "merge_valid", "--k", "3"]);
+    assert_eq!(n, 49);
+    let json = std::fs::read_to_string(dir.path().join("Merge_tests.json")).unwrap();
+    let suite: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(suite["stats"]["array_limit_prunes"], 0);
+}

@@ -196,6 +196,8 @@ pub struct StatsJson {
     pub error_runs: u64,
     pub runs: u64,
     #[serde(default)]
+    pub array_limit_prunes: u64,
+    #[serde(default)]
     pub prefixes_explored: u64,
     #[serde(default)]
     pub queries: u64,
@@ -336,6 +338,7 @@ impl StatsJson {
             precondition_rejected_runs: s.precondition_rejected_runs,
             error_runs: s.error_runs,
             runs: s.runs,
+            array_limit_prunes: s.array_limit_prunes,
             prefixes_explored: s.prefixes_explored,
             queries: s.queries,
             solver_calls: s.solver_calls,

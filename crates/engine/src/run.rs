@@ -24,8 +24,11 @@ pub enum ParamInput {
 /// The inputs of the function under test, as solver variables.
 pub struct InputSpec {
     pub params: Vec<ParamInput>,
-    /// Constraints every input satisfies (array lengths bounded, `_Bool` 0/1).
+    /// Constraints every input satisfies (`_Bool` inputs are 0 or 1).
     pub hard: Vec<ExprId>,
+    /// `len <= --max-array-len` for each input array: kept apart so that the
+    /// search can tell when the limit, not the program, cut a path.
+    pub len_limits: Vec<ExprId>,
 }
 
 impl InputSpec {
@@ -34,6 +37,7 @@ impl InputSpec {
     pub fn new(pool: &mut ExprPool, program: &Program, func: FuncId, max_array_len: u32) -> InputSpec {
         let f = program.func(func);
         let mut hard = Vec::new();
+        let mut len_limits = Vec::new();
         let params = f
             .params
             .iter()
@@ -44,7 +48,7 @@ impl InputSpec {
                     let array = pool.var(&p.src.name, Sort::Array { index: 64, elem: w });
                     let len = pool.var(&format!("{}.len", p.src.name), Sort::Bv(64));
                     let max = pool.bv_const(64, max_array_len as u64);
-                    hard.push(pool.cmp(pathwise_expr::BvCmp::Ule, len, max));
+                    len_limits.push(pool.cmp(pathwise_expr::BvCmp::Ule, len, max));
                     ParamInput::Array { input: InputArray { array, len }, elem }
                 }
                 _ => {
@@ -57,7 +61,7 @@ impl InputSpec {
                 }
             })
             .collect();
-        InputSpec { params, hard }
+        InputSpec { params, hard, len_limits }
     }
 
     /// The concrete length of an input array under `inputs`.

@@ -303,15 +303,35 @@ impl<'a> Search<'a, '_> {
                 _ => None,
             })
             .collect();
+        // Assumptions: the caller's, then the --max-array-len limits, then
+        // (first attempt only) the short-array bounds.
+        let mut tracked = assumptions.to_vec();
+        tracked.extend(&self.spec.len_limits);
+        let limits_end = tracked.len();
         if !bounds.is_empty() {
-            let mut with_bounds = assumptions.to_vec();
+            let mut with_bounds = tracked.clone();
             with_bounds.extend(&bounds);
             match self.check_sliced(constraints, &with_bounds, seeds) {
-                SolveResult::Unsat { core } if core.iter().any(|&i| i >= assumptions.len()) => {}
-                r => return r,
+                SolveResult::Unsat { core } if core.iter().any(|&i| i >= limits_end) => {}
+                r => return self.own_core(r, assumptions.len()),
             }
         }
-        self.check_sliced(constraints, assumptions, seeds)
+        let r = self.check_sliced(constraints, &tracked, seeds);
+        self.own_core(r, assumptions.len())
+    }
+
+    /// Keep only the caller's assumptions in an unsatisfiable core, noting
+    /// when `--max-array-len` took part in the proof.
+    fn own_core(&mut self, r: SolveResult, callers: usize) -> SolveResult {
+        match r {
+            SolveResult::Unsat { core } => {
+                if core.iter().any(|&i| i >= callers) {
+                    self.stats.array_limit_prunes += 1;
+                }
+                SolveResult::Unsat { core: core.into_iter().filter(|&i| i < callers).collect() }
+            }
+            r => r,
+        }
     }
 
     fn check_sliced(&mut self, constraints: &[ExprId], assumptions: &[ExprId], seeds: &[ExprId]) -> SolveResult {

@@ -96,6 +96,9 @@ pub struct Stats {
     pub infeasible_prefixes: u64,
     /// Prefixes not explored because they would exceed the k bound.
     pub bound_pruned_prefixes: u64,
+    /// Infeasibility proofs that used `--max-array-len`: paths that longer
+    /// input arrays might have allowed.
+    pub array_limit_prunes: u64,
     /// Executions that exceeded the k bound after their prefix (not tests).
     pub bound_exceeded_runs: u64,
     /// Executions rejected by the precondition (not tests).
