@@ -30,6 +30,8 @@ pub struct MeasuredFunction {
     pub branches: u64,
     /// Branch sides taken at least once.
     pub branches_taken: u64,
+    /// Per line: (branches, branches taken).
+    pub branch_lines: BTreeMap<u32, (u64, u64)>,
 }
 
 impl MeasuredFunction {
@@ -126,6 +128,9 @@ pub fn parse_gcov_json(text: &str) -> Result<GcovReport> {
                 for b in line.branches.iter().filter(|b| !b.throw) {
                     m.branches += 1;
                     m.branches_taken += u64::from(b.count > 0);
+                    let entry = m.branch_lines.entry(line.line_number).or_insert((0, 0));
+                    entry.0 += 1;
+                    entry.1 += u64::from(b.count > 0);
                 }
             }
         }

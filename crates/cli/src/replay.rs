@@ -68,6 +68,9 @@ pub struct ReplayOutcome {
     pub rows: Vec<CoverageRow>,
     /// Human-readable disagreements between measured and predicted coverage.
     pub disagreements: Vec<String>,
+    /// Lines whose branches gcc compiled differently from the source's
+    /// decisions, so that they cannot be compared.
+    pub not_compared: Vec<String>,
 }
 
 impl ReplayOutcome {
@@ -195,7 +198,12 @@ fn fmt_ratio<T: std::fmt::Display>(r: Option<(T, T)>) -> String {
 }
 
 /// Compare one function's predicted coverage with gcov's measurements.
-fn compare_function(p: &FunctionCoverageJson, report: &GcovReport, out: &mut Vec<String>) -> CoverageRow {
+fn compare_function(
+    p: &FunctionCoverageJson,
+    report: &GcovReport,
+    out: &mut Vec<String>,
+    not_compared: &mut Vec<String>,
+) -> CoverageRow {
     let m = report.functions.get(&p.name);
     let row = CoverageRow {
         function: p.name.clone(),
@@ -219,20 +227,58 @@ fn compare_function(p: &FunctionCoverageJson, report: &GcovReport, out: &mut Vec
             out.push(format!("{}: line {line} predicted not covered, gcov says executed {count} time(s)", p.name));
         }
     }
-    if (m.branches_taken, m.branches) != (p.branches_covered, p.branches) {
-        out.push(format!(
-            "{}: branches predicted {}/{} taken, gcov measured {}/{}",
-            p.name, p.branches_covered, p.branches, m.branches_taken, m.branches
-        ));
+    if p.branch_lines.is_empty() {
+        if (m.branches_taken, m.branches) != (p.branches_covered, p.branches) {
+            out.push(format!(
+                "{}: branches predicted {}/{} taken, gcov measured {}/{}",
+                p.name, p.branches_covered, p.branches, m.branches_taken, m.branches
+            ));
+        }
+    } else {
+        compare_branch_lines(p, m, out, not_compared);
     }
     row
 }
 
-/// Compare every function of the predicted coverage.
-pub fn compare(predicted: &[FunctionCoverageJson], report: &GcovReport) -> (Vec<CoverageRow>, Vec<String>) {
+/// Branches line by line. gcc sometimes compiles a source decision without
+/// a branch (`a && b` on plain values evaluated without short circuit) or a
+/// boolean value used in arithmetic with one (`x % (c + 1)` as `c ? x % 2 :
+/// x % 1`): on such lines the counts differ and nothing can be compared, so
+/// they are listed apart; every line whose counts match must agree.
+fn compare_branch_lines(
+    p: &FunctionCoverageJson,
+    m: &crate::gcov::MeasuredFunction,
+    out: &mut Vec<String>,
+    not_compared: &mut Vec<String>,
+) {
+    let predicted: std::collections::BTreeMap<u32, (u64, u64)> =
+        p.branch_lines.iter().map(|&(line, n, c)| (line, (n, c))).collect();
+    let lines: std::collections::BTreeSet<u32> = predicted.keys().chain(m.branch_lines.keys()).copied().collect();
+    for line in lines {
+        let (pn, pc) = predicted.get(&line).copied().unwrap_or((0, 0));
+        let (mn, mc) = m.branch_lines.get(&line).copied().unwrap_or((0, 0));
+        if pn != mn {
+            not_compared.push(format!(
+                "{}: line {line}: {pn} branch(es) in the source's decisions, {mn} in gcc's code",
+                p.name
+            ));
+        } else if pc != mc {
+            out.push(format!(
+                "{}: line {line}: branches predicted {pc}/{pn} taken, gcov measured {mc}/{mn}",
+                p.name
+            ));
+        }
+    }
+}
+
+/// Compare every function of the predicted coverage: the table rows, the
+/// disagreements, and the lines whose branches gcc compiled differently
+/// from the source's decisions (not compared).
+pub fn compare(predicted: &[FunctionCoverageJson], report: &GcovReport) -> (Vec<CoverageRow>, Vec<String>, Vec<String>) {
     let mut disagreements = Vec::new();
-    let rows = predicted.iter().map(|p| compare_function(p, report, &mut disagreements)).collect();
-    (rows, disagreements)
+    let mut not_compared = Vec::new();
+    let rows = predicted.iter().map(|p| compare_function(p, report, &mut disagreements, &mut not_compared)).collect();
+    (rows, disagreements, not_compared)
 }
 
 /// The coverage table as text.
@@ -321,8 +367,8 @@ pub fn replay(opts: &ReplayOptions) -> Result<ReplayOutcome> {
     };
     let failures = output.lines().filter(|l| l.starts_with("test ")).map(str::to_string).collect();
     let report = run_gcov(&opts.dir, &find_gcda(&opts.dir)?)?;
-    let (rows, disagreements) = compare(&suite.coverage.functions, &report);
-    Ok(ReplayOutcome { passed, failed, exit_ok, failures, rows, disagreements })
+    let (rows, disagreements, not_compared) = compare(&suite.coverage.functions, &report);
+    Ok(ReplayOutcome { passed, failed, exit_ok, failures, rows, disagreements, not_compared })
 }
 
 /// Print the outcome; returns the process exit code (0: all good).
@@ -333,8 +379,15 @@ pub fn print_outcome(outcome: &ReplayOutcome) -> i32 {
     println!("{} passed, {} failed", outcome.passed, outcome.failed);
     println!();
     print!("{}", format_table(&outcome.rows));
-    println!("(lines are compared where gcov and the prediction both list a line; gcov also counts e.g. a function's opening line)");
+    println!("(lines are compared where gcov and the prediction both list a line; gcov also counts e.g. a function's opening line;");
+    println!(" branches are compared line by line where gcc kept the source's decisions)");
     println!();
+    if !outcome.not_compared.is_empty() {
+        println!("not compared (gcc compiled these conditions with other branches):");
+        for n in &outcome.not_compared {
+            println!("  {n}");
+        }
+    }
     if outcome.disagreements.is_empty() {
         println!("coverage agrees");
     } else {
@@ -374,17 +427,42 @@ mod tests {
             lines_covered: vec![2, 4, 9],
             branches: 2,
             branches_covered: 1,
+            branch_lines: vec![],
         };
-        let (rows, dis) = compare(std::slice::from_ref(&p), &report);
+        let (rows, dis, _) = compare(std::slice::from_ref(&p), &report);
         assert!(dis.is_empty(), "{dis:?}");
         assert_eq!(rows[0].measured_lines, Some((3, 4)));
-        let wrong = FunctionCoverageJson { lines_covered: vec![3], branches_covered: 2, ..p };
-        let (_, dis) = compare(&[wrong], &report);
+        let wrong = FunctionCoverageJson { lines_covered: vec![3], branches_covered: 2, ..p.clone() };
+        let (_, dis, _) = compare(&[wrong], &report);
         assert_eq!(dis.len(), 4, "{dis:?}");
         let table = format_table(&rows);
         assert!(
             table.starts_with("function  lines measured  predicted  branches measured  predicted\nf         3/4"),
             "{table}"
         );
+    }
+
+    #[test]
+    fn compares_branches_line_by_line() {
+        let mut report = GcovReport::default();
+        let mut m = crate::gcov::MeasuredFunction { name: "f".into(), ..Default::default() };
+        // Line 2: a decision, both sides taken. Line 5: gcc made a branch of
+        // a boolean value (no decision in the source). Line 7: one side.
+        m.branch_lines.extend([(2, (2, 2)), (5, (2, 1)), (7, (2, 1))]);
+        report.functions.insert("f".into(), m);
+        let p = FunctionCoverageJson {
+            name: "f".into(),
+            lines: vec![],
+            lines_covered: vec![],
+            branches: 4,
+            branches_covered: 3,
+            branch_lines: vec![(2, 2, 2), (7, 2, 1)],
+        };
+        let (_, dis, not) = compare(std::slice::from_ref(&p), &report);
+        assert!(dis.is_empty(), "{dis:?}");
+        assert_eq!(not, vec!["f: line 5: 0 branch(es) in the source's decisions, 2 in gcc's code".to_string()]);
+        let wrong = FunctionCoverageJson { branch_lines: vec![(2, 2, 1), (7, 2, 1)], ..p };
+        let (_, dis, _) = compare(&[wrong], &report);
+        assert_eq!(dis, vec!["f: line 2: branches predicted 1/2 taken, gcov measured 2/2".to_string()]);
     }
 }

@@ -64,6 +64,7 @@ fn suite(lines_covered: Vec<u32>, second_ret: i128) -> TestSuite {
                 lines_covered,
                 branches: 4,
                 branches_covered: 3,
+                branch_lines: vec![(2, 2, 2), (4, 2, 1)],
             }],
         },
         stop: StopReason::Complete,

@@ -227,6 +227,9 @@ pub struct FunctionCoverageJson {
     /// distinct target).
     pub branches: u64,
     pub branches_covered: u64,
+    /// Per line with branches: `[line, branches, branches covered]`.
+    #[serde(default)]
+    pub branch_lines: Vec<(u32, u64, u64)>,
 }
 
 impl VarJson {
@@ -385,6 +388,7 @@ impl SuiteJson {
                         lines_covered: f.lines_covered.clone(),
                         branches: f.branches,
                         branches_covered: f.branches_covered,
+                        branch_lines: f.branch_lines.clone(),
                     })
                     .collect(),
             },

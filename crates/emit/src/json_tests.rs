@@ -31,6 +31,7 @@ fn sample() -> TestSuite {
         lines_covered: vec![2, 3],
         branches: 2,
         branches_covered: 1,
+        branch_lines: vec![(3, 2, 1)],
     });
     s
 }

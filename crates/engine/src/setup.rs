@@ -199,29 +199,40 @@ fn function_coverage(
     all.sort_unstable();
     all.dedup();
     let covered: Vec<u32> = all.iter().copied().filter(|l| lines.contains(&(id, *l))).collect();
-    let (branches, branches_covered) = branch_coverage(f, |b, side| sides.contains(&(id, b, side)));
+    let by_line = branch_coverage(f, |b, side| sides.contains(&(id, b, side)));
+    let branches = by_line.values().map(|v| v.0).sum();
+    let branches_covered = by_line.values().map(|v| v.1).sum();
+    let branch_lines = by_line.into_iter().map(|(line, (n, c))| (line, n, c)).collect();
     FunctionCoverage {
         name: f.name.clone(),
         lines: all,
         lines_covered: covered,
         branches,
         branches_covered,
+        branch_lines,
     }
 }
 
-/// Branches as gcov counts them: two per decision, except that the decision
-/// chain of a `switch` counts one branch per distinct target (labels that
-/// share code, like `case 1: case 2:`, are one target).
-fn branch_coverage(f: &pathwise_ir::FuncData, taken: impl Fn(pathwise_ir::Block, bool) -> bool) -> (u64, u64) {
+/// Branches as gcov counts them, per source line: two per decision, except
+/// that the decision chain of a `switch` counts one branch per distinct
+/// target (labels that share code, like `case 1: case 2:`, are one target),
+/// on the line where the switched value is computed.
+fn branch_coverage(
+    f: &pathwise_ir::FuncData,
+    taken: impl Fn(pathwise_ir::Block, bool) -> bool,
+) -> std::collections::BTreeMap<u32, (u64, u64)> {
     use pathwise_ir::{Block, Terminator};
+    let mut by_line: std::collections::BTreeMap<u32, (u64, u64)> = Default::default();
+    let mut add = |line: u32, n: u64, c: u64| {
+        let e = by_line.entry(line).or_insert((0, 0));
+        e.0 += n;
+        e.1 += c;
+    };
     let in_switch: FxHashSet<Block> = f.switches.iter().flatten().copied().collect();
-    let mut total = 0;
-    let mut covered = 0;
     for (i, b) in f.blocks.iter().enumerate() {
         let block = Block(i as u32);
         if matches!(b.term, Terminator::Branch { .. }) && !in_switch.contains(&block) {
-            total += 2;
-            covered += u64::from(taken(block, true)) + u64::from(taken(block, false));
+            add(b.term_loc.line, 2, u64::from(taken(block, true)) + u64::from(taken(block, false)));
         }
     }
     // Follow empty blocks that only jump on: consecutive labels.
@@ -250,8 +261,10 @@ fn branch_coverage(f: &pathwise_ir::FuncData, taken: impl Fn(pathwise_ir::Block,
                 }
             }
         }
-        total += targets.len() as u64;
-        covered += targets.values().filter(|&&t| t).count() as u64;
+        // The switched value is computed before the first comparison.
+        let first = f.block(chain[0]);
+        let line = first.insts.iter().map(|i| i.loc).find(|l| !l.is_none()).unwrap_or(first.term_loc).line;
+        add(line, targets.len() as u64, targets.values().filter(|&&t| t).count() as u64);
     }
-    (total, covered)
+    by_line
 }

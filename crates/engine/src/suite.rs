@@ -156,4 +156,6 @@ pub struct FunctionCoverage {
     pub branches: u64,
     /// Branch sides taken by at least one test.
     pub branches_covered: u64,
+    /// Per source line with branches: (line, branches, branches covered).
+    pub branch_lines: Vec<(u32, u64, u64)>,
 }
