@@ -227,15 +227,15 @@ fn compare_function(
             out.push(format!("{}: line {line} predicted not covered, gcov says executed {count} time(s)", p.name));
         }
     }
-    if p.branch_lines.is_empty() {
+    if let Some(lines) = &p.branch_lines {
+        compare_branch_lines(p, lines, m, out, not_compared);
+    } else {
         if (m.branches_taken, m.branches) != (p.branches_covered, p.branches) {
             out.push(format!(
                 "{}: branches predicted {}/{} taken, gcov measured {}/{}",
                 p.name, p.branches_covered, p.branches, m.branches_taken, m.branches
             ));
         }
-    } else {
-        compare_branch_lines(p, m, out, not_compared);
     }
     row
 }
@@ -247,12 +247,13 @@ fn compare_function(
 /// they are listed apart; every line whose counts match must agree.
 fn compare_branch_lines(
     p: &FunctionCoverageJson,
+    branch_lines: &[(u32, u64, u64)],
     m: &crate::gcov::MeasuredFunction,
     out: &mut Vec<String>,
     not_compared: &mut Vec<String>,
 ) {
     let predicted: std::collections::BTreeMap<u32, (u64, u64)> =
-        p.branch_lines.iter().map(|&(line, n, c)| (line, (n, c))).collect();
+        branch_lines.iter().map(|&(line, n, c)| (line, (n, c))).collect();
     let lines: std::collections::BTreeSet<u32> = predicted.keys().chain(m.branch_lines.keys()).copied().collect();
     for line in lines {
         let (pn, pc) = predicted.get(&line).copied().unwrap_or((0, 0));
@@ -427,7 +428,7 @@ mod tests {
             lines_covered: vec![2, 4, 9],
             branches: 2,
             branches_covered: 1,
-            branch_lines: vec![],
+            branch_lines: None,
         };
         let (rows, dis, _) = compare(std::slice::from_ref(&p), &report);
         assert!(dis.is_empty(), "{dis:?}");
@@ -456,12 +457,12 @@ mod tests {
             lines_covered: vec![],
             branches: 4,
             branches_covered: 3,
-            branch_lines: vec![(2, 2, 2), (7, 2, 1)],
+            branch_lines: Some(vec![(2, 2, 2), (7, 2, 1)]),
         };
         let (_, dis, not) = compare(std::slice::from_ref(&p), &report);
         assert!(dis.is_empty(), "{dis:?}");
         assert_eq!(not, vec!["f: line 5: 0 branch(es) in the source's decisions, 2 in gcc's code".to_string()]);
-        let wrong = FunctionCoverageJson { branch_lines: vec![(2, 2, 1), (7, 2, 1)], ..p };
+        let wrong = FunctionCoverageJson { branch_lines: Some(vec![(2, 2, 1), (7, 2, 1)]), ..p };
         let (_, dis, _) = compare(&[wrong], &report);
         assert_eq!(dis, vec!["f: line 2: branches predicted 1/2 taken, gcov measured 2/2".to_string()]);
     }

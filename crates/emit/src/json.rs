@@ -227,9 +227,10 @@ pub struct FunctionCoverageJson {
     /// distinct target).
     pub branches: u64,
     pub branches_covered: u64,
-    /// Per line with branches: `[line, branches, branches covered]`.
+    /// Per line with branches: `[line, branches, branches covered]` (absent
+    /// in suites written before it existed: then only totals compare).
     #[serde(default)]
-    pub branch_lines: Vec<(u32, u64, u64)>,
+    pub branch_lines: Option<Vec<(u32, u64, u64)>>,
 }
 
 impl VarJson {
@@ -388,7 +389,7 @@ impl SuiteJson {
                         lines_covered: f.lines_covered.clone(),
                         branches: f.branches,
                         branches_covered: f.branches_covered,
-                        branch_lines: f.branch_lines.clone(),
+                        branch_lines: Some(f.branch_lines.clone()),
                     })
                     .collect(),
             },
