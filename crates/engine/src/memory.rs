@@ -145,12 +145,19 @@ impl Memory {
         Ok((id, p.off / o.elem.bytes()))
     }
 
-    /// Read the cell at `index`; `sym_off` is the symbolic byte offset of the
-    /// access, if any (then the result is read from the whole-array content).
-    pub fn read(&mut self, pool: &mut ExprPool, id: ObjId, index: u64, sym_off: Option<ExprId>) -> Value {
+    /// Remember the highest offset touched; returns the cell's byte offset.
+    fn note_access(&mut self, id: ObjId, index: u64) -> u64 {
         let o = &mut self.objects[id.0 as usize];
         let byte_off = index * o.elem.bytes();
         o.max_accessed = Some(o.max_accessed.map_or(byte_off, |m| m.max(byte_off)));
+        byte_off
+    }
+
+    /// Read the cell at `index`; `sym_off` is the symbolic byte offset of the
+    /// access, if any (then the result is read from the whole-array content).
+    pub fn read(&mut self, pool: &mut ExprPool, id: ObjId, index: u64, sym_off: Option<ExprId>) -> Value {
+        let byte_off = self.note_access(id, index);
+        let o = &self.objects[id.0 as usize];
         let cell = o.cells[index as usize];
         let conc_val = match cell {
             Some(v) => v,
@@ -160,7 +167,6 @@ impl Memory {
             return conc_val;
         }
         let conc = conc_val.conc();
-        let width = o.elem.bits();
         let sym = match (sym_off, o.whole) {
             (Some(off), _) => {
                 let arr = self.array_expr(pool, id);
@@ -179,18 +185,13 @@ impl Memory {
             },
         };
         let sym = sym.and_then(|e| crate::value::non_const(pool, e));
-        let _ = width;
         Value::Int { conc, sym }
     }
 
     /// Write `v` to the cell at `index`; `sym_off` as in [`Memory::read`].
     pub fn write(&mut self, pool: &mut ExprPool, id: ObjId, index: u64, sym_off: Option<ExprId>, v: Value) {
         let elem = self.objects[id.0 as usize].elem;
-        let byte_off = index * elem.bytes();
-        {
-            let o = &mut self.objects[id.0 as usize];
-            o.max_accessed = Some(o.max_accessed.map_or(byte_off, |m| m.max(byte_off)));
-        }
+        let byte_off = self.note_access(id, index);
         if elem != Type::Ptr && (sym_off.is_some() || self.objects[id.0 as usize].whole.is_some()) {
             let arr = self.array_expr(pool, id);
             let off = match sym_off {
