@@ -141,13 +141,28 @@ impl FuncBuilder {
         }
     }
 
+    /// A wrapping (unsigned, or explicitly modular) binary operation.
     pub fn bin(&mut self, op: BinOp, ty: Type, a: Operand, b: Operand, loc: Loc) -> Operand {
+        self.bin_flagged(op, ty, a, b, false, loc)
+    }
+
+    /// A binary operation on operands of a C integer type with the given
+    /// signedness: signed `+ - * <<` are marked `nsw` (overflow is undefined).
+    pub fn arith(&mut self, op: BinOp, ty: Type, signed: bool, a: Operand, b: Operand, loc: Loc) -> Operand {
+        let nsw = signed && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Shl);
+        self.bin_flagged(op, ty, a, b, nsw, loc)
+    }
+
+    fn bin_flagged(&mut self, op: BinOp, ty: Type, a: Operand, b: Operand, nsw: bool, loc: Loc) -> Operand {
         if let (Operand::Const(_, x), Operand::Const(_, y)) = (a, b) {
-            if let Some(v) = fold_bin(op, ty, x, y) {
+            // An overflowing signed constant operation is left to run time,
+            // where it is reported.
+            let overflows = nsw && op.signed_overflows(ty.bits(), x, y);
+            if let Some(v) = fold_bin(op, ty, x, y).filter(|_| !overflows) {
                 return Operand::Const(ty, v & ty.mask());
             }
         }
-        self.value(InstKind::Bin { op, ty, a, b }, loc)
+        self.value(InstKind::Bin { op, ty, a, b, nsw }, loc)
     }
 
     pub fn cmp(&mut self, op: CmpOp, ty: Type, a: Operand, b: Operand, loc: Loc) -> Operand {
@@ -383,7 +398,7 @@ impl Renumber {
 
     fn inst(&mut self, inst: Inst) -> Inst {
         let kind = match inst.kind {
-            InstKind::Bin { op, ty, a, b } => InstKind::Bin { op, ty, a: self.operand(a), b: self.operand(b) },
+            InstKind::Bin { op, ty, a, b, nsw } => InstKind::Bin { op, ty, a: self.operand(a), b: self.operand(b), nsw },
             InstKind::Cmp { op, ty, a, b } => InstKind::Cmp { op, ty, a: self.operand(a), b: self.operand(b) },
             InstKind::Cast { op, from, to, a } => InstKind::Cast { op, from, to, a: self.operand(a) },
             InstKind::PtrAdd { base, offset } => {

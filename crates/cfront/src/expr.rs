@@ -252,7 +252,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             UnaryOperator::Minus => {
                 let v = self.rvalue(operand)?;
                 let (op, k) = self.promote(v, e.span)?;
-                let r = self.b.bin(BinOp::Sub, k.ir(), Operand::Const(k.ir(), 0), op, loc);
+                let r = self.b.arith(BinOp::Sub, k.ir(), k.signed(), Operand::Const(k.ir(), 0), op, loc);
                 Ok(Val { op: r, ty: CType::Int(k) })
             }
             UnaryOperator::Complement => {
@@ -287,7 +287,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             CType::Int(k) => {
                 let (p, pk) = self.promote(old.clone(), e.span)?;
                 let op = if inc { BinOp::Add } else { BinOp::Sub };
-                let r = self.b.bin(op, pk.ir(), p, Operand::Const(pk.ir(), 1), loc);
+                let r = self.b.arith(op, pk.ir(), pk.signed(), p, Operand::Const(pk.ir(), 1), loc);
                 let r = self.int_conv(r, pk, *k, loc);
                 Val { op: r, ty: old.ty.clone() }
             }

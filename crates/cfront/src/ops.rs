@@ -175,7 +175,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                     (_, true) => BinOp::AShr,
                     (_, false) => BinOp::LShr,
                 };
-                Ok(Val { op: self.b.bin(bop, k.ir(), a, b, loc), ty: CType::Int(k) })
+                Ok(Val { op: self.b.arith(bop, k.ir(), k.signed(), a, b, loc), ty: CType::Int(k) })
             }
             B::Less | B::Greater | B::LessOrEqual | B::GreaterOrEqual | B::Equals | B::NotEquals => {
                 let c = self.compare(op, l, r, span)?;
@@ -188,7 +188,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
     fn int_bin(&mut self, bop: BinOp, l: Val, r: Val, span: Span) -> LResult<Val> {
         let (a, b, k) = self.arith_operands(l, r, span)?;
         let loc = self.loc(span);
-        Ok(Val { op: self.b.bin(bop, k.ir(), a, b, loc), ty: CType::Int(k) })
+        Ok(Val { op: self.b.arith(bop, k.ir(), k.signed(), a, b, loc), ty: CType::Int(k) })
     }
 
     /// A comparison as an `i1`.

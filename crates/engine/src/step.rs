@@ -58,7 +58,7 @@ impl Exec<'_, '_> {
     /// Execute a non-call instruction; `Ok(Some(v))` is its result.
     pub(crate) fn exec_inst(&mut self, kind: &InstKind, loc: Loc) -> Result<Option<Value>, End> {
         Ok(Some(match kind {
-            InstKind::Bin { op, ty, a, b } => {
+            InstKind::Bin { op, ty, a, b, nsw } => {
                 let (a, b) = (self.operand(a), self.operand(b));
                 self.binary(*op, *ty, a, b, loc)?
             }

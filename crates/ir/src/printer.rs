@@ -322,8 +322,9 @@ fn write_line(out: &mut String, text: &str, loc: Loc) {
 
 fn fmt_inst(p: &Program, inst: &Inst) -> String {
     let body = match &inst.kind {
-        InstKind::Bin { op, ty, a, b } => {
-            format!("{} {ty} {}, {}", op.name(), fmt_operand(a), fmt_operand(b))
+        InstKind::Bin { op, ty, a, b, nsw } => {
+            let flag = if *nsw { " nsw" } else { "" };
+            format!("{}{flag} {ty} {}, {}", op.name(), fmt_operand(a), fmt_operand(b))
         }
         InstKind::Cmp { op, ty, a, b } => {
             format!("cmp {} {ty} {}, {}", op.name(), fmt_operand(a), fmt_operand(b))

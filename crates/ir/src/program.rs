@@ -85,6 +85,37 @@ impl BinOp {
     pub fn from_name(s: &str) -> Option<BinOp> {
         BinOp::ALL.into_iter().find(|op| op.name() == s)
     }
+
+    /// Whether `x op y` on signed `width`-bit operands leaves the signed range
+    /// (C's undefined signed overflow). For `shl` (C11 6.5.7): a negative
+    /// left operand, or a result not representable in the type. Other
+    /// operations never overflow here (division has its own checks). The
+    /// shift amount is assumed to be in range.
+    pub fn signed_overflows(self, width: u32, x: u64, y: u64) -> bool {
+        let sx = sign_extend(x, width) as i128;
+        let sy = sign_extend(y, width) as i128;
+        let exact = match self {
+            BinOp::Add => sx + sy,
+            BinOp::Sub => sx - sy,
+            BinOp::Mul => sx * sy,
+            BinOp::Shl => {
+                let amount = y & 0x7f;
+                if sx < 0 || amount >= width as u64 {
+                    return sx < 0;
+                }
+                sx << amount
+            }
+            _ => return false,
+        };
+        let half = 1i128 << (width - 1);
+        exact < -half || exact >= half
+    }
+}
+
+/// The signed value of the low `width` bits of `v`.
+fn sign_extend(v: u64, width: u32) -> i64 {
+    let shift = 64 - width;
+    ((v << shift) as i64) >> shift
 }
 
 /// Integer comparisons; the result has type `i1`.
@@ -173,7 +204,10 @@ pub struct GlobalId(pub u32);
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum InstKind {
     /// `%r = add i32 a, b`: result has type `ty`; both operands too.
-    Bin { op: BinOp, ty: Type, a: Operand, b: Operand },
+    /// `nsw` ("no signed wrap", printed `add nsw i32 a, b`) marks C's signed
+    /// `+ - * <<`, whose overflow is undefined behaviour; without it the
+    /// operation wraps. Only `add`, `sub`, `mul` and `shl` may carry it.
+    Bin { op: BinOp, ty: Type, a: Operand, b: Operand, nsw: bool },
     /// `%r = cmp slt i32 a, b`: result `i1`; operands of type `ty` (may be `ptr`
     /// for `eq`/`ne`/unsigned comparisons of pointers into the same object).
     Cmp { op: CmpOp, ty: Type, a: Operand, b: Operand },
@@ -368,5 +402,31 @@ impl Program {
         }
         let file = self.files.get(loc.file as usize).map(String::as_str).unwrap_or("?");
         format!("{file}:{}:{}", loc.line, loc.col)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BinOp;
+
+    #[test]
+    fn signed_overflow_boundaries() {
+        let max32 = 0x7fff_ffff;
+        let min32 = 0x8000_0000;
+        assert!(BinOp::Add.signed_overflows(32, max32, 1));
+        assert!(!BinOp::Add.signed_overflows(32, max32, 0));
+        assert!(!BinOp::Add.signed_overflows(32, max32, 0xffff_ffff)); // max + (-1)
+        assert!(BinOp::Sub.signed_overflows(32, min32, 1));
+        assert!(BinOp::Sub.signed_overflows(32, 0, min32)); // 0 - INT_MIN
+        assert!(BinOp::Mul.signed_overflows(32, min32, 0xffff_ffff)); // INT_MIN * -1
+        assert!(!BinOp::Mul.signed_overflows(32, 46340, 46340));
+        assert!(BinOp::Mul.signed_overflows(32, 46341, 46341));
+        assert!(BinOp::Mul.signed_overflows(64, 1 << 62, 2));
+        assert!(BinOp::Add.signed_overflows(64, i64::MAX as u64, 1));
+        assert!(BinOp::Shl.signed_overflows(32, 1, 31)); // C11 6.5.7: 2^31 is not an int
+        assert!(!BinOp::Shl.signed_overflows(32, 1, 30));
+        assert!(BinOp::Shl.signed_overflows(32, 0xffff_ffff, 1)); // negative left operand
+        assert!(BinOp::Add.signed_overflows(8, 0x7f, 1));
+        assert!(!BinOp::Xor.signed_overflows(32, max32, min32));
     }
 }

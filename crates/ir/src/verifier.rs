@@ -340,9 +340,12 @@ impl<'a> FnChecker<'a> {
 
     fn check_inst(&mut self, kind: &InstKind, result: Option<Reg>) {
         match kind {
-            InstKind::Bin { op, ty, a, b } => {
+            InstKind::Bin { op, ty, a, b, nsw } => {
                 if !ty.is_int() {
                     self.err(format!("`{}` on non-integer type {ty}", op.name()));
+                }
+                if *nsw && !matches!(op, crate::BinOp::Add | crate::BinOp::Sub | crate::BinOp::Mul | crate::BinOp::Shl) {
+                    self.err(format!("`nsw` on `{}`", op.name()));
                 }
                 self.expect_ty(*a, *ty, "first operand");
                 self.expect_ty(*b, *ty, "second operand");

@@ -109,7 +109,8 @@ global @buf: i8 x 4
             op: BinOp::Add,
             ty: Type::I64,
             a: Operand::Reg(Reg(2)),
-            b: Operand::Const(Type::I64, 1 << 63)
+            b: Operand::Const(Type::I64, 1 << 63),
+            nsw: false,
         }
     );
     assert_eq!(p.funcs[1].locals[0].count, 1);

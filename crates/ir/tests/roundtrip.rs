@@ -106,7 +106,7 @@ fn sum_bb2() -> BlockData {
             ),
             inst(
                 Some(7),
-                InstKind::Bin { op: BinOp::Mul, ty: Type::I64, a: r(6), b: c(Type::I64, 4) },
+                InstKind::Bin { op: BinOp::Mul, ty: Type::I64, a: r(6), b: c(Type::I64, 4), nsw: false },
                 at(5, 9),
             ),
             inst(Some(8), InstKind::PtrAdd { base: r(0), offset: r(7) }, at(5, 9)),
@@ -114,7 +114,7 @@ fn sum_bb2() -> BlockData {
             inst(Some(10), InstKind::Load { ty: Type::I32, ptr: r(3) }, at(5, 7)),
             inst(
                 Some(11),
-                InstKind::Bin { op: BinOp::Add, ty: Type::I32, a: r(10), b: r(9) },
+                InstKind::Bin { op: BinOp::Add, ty: Type::I32, a: r(10), b: r(9), nsw: true },
                 at(5, 7),
             ),
             inst(None, InstKind::Store { ty: Type::I32, ptr: r(3), value: r(11) }, at(5, 7)),
@@ -125,6 +125,7 @@ fn sum_bb2() -> BlockData {
                     ty: Type::I32,
                     a: r(4),
                     b: c(Type::I32, u32::MAX as u64),
+                    nsw: false,
                 },
                 at(4, 20),
             ),
@@ -135,6 +136,7 @@ fn sum_bb2() -> BlockData {
                     ty: Type::I32,
                     a: r(12),
                     b: c(Type::I32, 0xffff_fffe),
+                    nsw: false,
                 },
                 at(4, 20),
             ),

@@ -98,7 +98,7 @@ impl<'p> Interp<'p> {
                     Operand::Const(t, v) => v & t.mask(),
                 };
                 let res = match &inst.kind {
-                    InstKind::Bin { op, ty, a, b } => Some(bin(*op, *ty, val(a, &regs), val(b, &regs))),
+                    InstKind::Bin { op, ty, a, b, .. } => Some(bin(*op, *ty, val(a, &regs), val(b, &regs))),
                     InstKind::Cmp { op, ty, a, b } => Some(u64::from(cmp(*op, *ty, val(a, &regs), val(b, &regs)))),
                     InstKind::Cast { op, from, to, a } => {
                         let v = val(a, &regs);

@@ -582,9 +582,10 @@ impl Parser {
         inst: usize,
     ) -> Result<InstKind, ParseError> {
         if let Some(op) = BinOp::from_name(op) {
+            let nsw = self.eat_kw("nsw");
             let ty = self.ty()?;
             let (a, b) = self.two_operands()?;
-            return Ok(InstKind::Bin { op, ty, a, b });
+            return Ok(InstKind::Bin { op, ty, a, b, nsw });
         }
         if let Some(op) = CastOp::from_name(op) {
             let from = self.ty()?;

@@ -127,7 +127,11 @@ pub fn inst_kind(r: &mut Rng, n: u32, nfuncs: u32, nglobals: u32) -> InstKind {
     let mut op = || operand(r, n);
     let (a, b) = (op(), op());
     match r.below(10) {
-        0 => InstKind::Bin { op: r.pick(&BinOp::ALL), ty: ty(r), a, b },
+        0 => {
+            let op = r.pick(&BinOp::ALL);
+            let nsw = matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Shl) && r.below(2) == 0;
+            InstKind::Bin { op, ty: ty(r), a, b, nsw }
+        }
         1 => InstKind::Cmp { op: r.pick(&CmpOp::ALL), ty: ty(r), a, b },
         2 => InstKind::Cast {
             op: r.pick(&[CastOp::ZExt, CastOp::SExt, CastOp::Trunc]),
