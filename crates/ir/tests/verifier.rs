@@ -85,7 +85,7 @@ fn cfg_and_register_checks() {
         "out of range",
     );
     expect_one(&func("bb0:\n ret %5"), "undefined register %5");
-    expect_one(&func("bb0:\n %2 = udiv nsw i32 1:i32, 2:i32\n ret"), "`nsw` on `udiv`");
+    expect_one(&func("bb0:\n %2 = udiv nsw i32 1:i32, 2:i32\n ret %2"), "`nsw` on `udiv`");
     expect_one(&func("bb0:\n %0 = add i32 1:i32, 2:i32\n ret %0"), "defined more than once");
     expect_one(
         &func("bb0:\n %2 = add i32 1:i32, 2:i32\n %2 = add i32 1:i32, 2:i32\n ret %2"),
