@@ -398,7 +398,9 @@ impl Renumber {
 
     fn inst(&mut self, inst: Inst) -> Inst {
         let kind = match inst.kind {
-            InstKind::Bin { op, ty, a, b, nsw } => InstKind::Bin { op, ty, a: self.operand(a), b: self.operand(b), nsw },
+            InstKind::Bin { op, ty, a, b, nsw } => {
+                InstKind::Bin { op, ty, a: self.operand(a), b: self.operand(b), nsw }
+            }
             InstKind::Cmp { op, ty, a, b } => InstKind::Cmp { op, ty, a: self.operand(a), b: self.operand(b) },
             InstKind::Cast { op, from, to, a } => InstKind::Cast { op, from, to, a: self.operand(a) },
             InstKind::PtrAdd { base, offset } => {

@@ -57,6 +57,14 @@ pub struct GenArgs {
     /// Define a preprocessor macro (NAME or NAME=VALUE).
     #[arg(short = 'D', value_name = "NAME[=VALUE]")]
     pub defines: Vec<String>,
+    /// Treat signed integer overflow as two's complement wrap-around instead
+    /// of an error.
+    #[arg(long)]
+    pub no_overflow_check: bool,
+    /// Report only the errors that explored paths run into, without solving
+    /// for inputs that violate each check a path passes (faster).
+    #[arg(long)]
+    pub no_error_search: bool,
 }
 
 /// Parse a positive number of seconds (fractions allowed).
@@ -184,7 +192,41 @@ fn stop_text(stop: &StopReason) -> String {
         StopReason::Timeout => "timeout (tests found so far were written)".into(),
         StopReason::Interrupted => "interrupted (tests found so far were written)".into(),
         StopReason::Limit(what) => format!("limit reached: {what}"),
+        StopReason::ErrorCallReached => "a test reaches reach_error()".into(),
     }
+}
+
+/// One line per error test: kind, location, details.
+pub fn error_lines(suite: &TestSuite) -> String {
+    let mut out = String::new();
+    let errors: Vec<_> = suite
+        .tests
+        .iter()
+        .filter_map(|t| match &t.outcome {
+            pathwise_engine::suite::Outcome::Error(e) => Some((t.id, e)),
+            _ => None,
+        })
+        .collect();
+    if errors.is_empty() {
+        return out;
+    }
+    out.push_str(&format!(
+        "  {:<20} {} (checks solved: {}, impossible: {})\n",
+        "error tests:",
+        errors.len(),
+        suite.stats.error_checks,
+        suite.stats.error_checks_infeasible
+    ));
+    for (id, e) in errors {
+        let at = program_loc(&suite.files, e.loc);
+        out.push_str(&format!("    test {id}: {} at {at}: {}\n", e.kind.name(), e.message));
+    }
+    out
+}
+
+fn program_loc(files: &[String], loc: pathwise_ir::Loc) -> String {
+    let file = files.get(loc.file as usize).map_or("?", |f| f.as_str());
+    format!("{file}:{}:{}", loc.line, loc.col)
 }
 
 /// The human-readable summary of a run.
@@ -210,10 +252,11 @@ pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
     }
     if s.precondition_rejected_runs + s.error_runs + s.bound_exceeded_runs > 0 {
         out.push_str(&format!(
-            "  {:<20} {} rejected by the precondition, {} runtime errors, {} over the k bound\n",
+            "  {:<20} {} rejected by the precondition, {} unsupported or over the step limit, {} over the k bound\n",
             "discarded runs:", s.precondition_rejected_runs, s.error_runs, s.bound_exceeded_runs
         ));
     }
+    out.push_str(&error_lines(suite));
     if s.divergences > 0 {
         out.push_str(&format!("  warning: {} run(s) diverged from their solved prefix\n", s.divergences));
     }
@@ -275,6 +318,10 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         timeout: args.timeout,
         max_tests: None,
         max_steps_per_run: 10_000_000,
+        check_overflow: !args.no_overflow_check,
+        seek_errors: !args.no_error_search,
+        long_bits: 64,
+        program_mode: None,
     };
     let interrupted = install_ctrlc();
     let calls = Arc::new(AtomicU64::new(0));

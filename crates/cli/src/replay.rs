@@ -119,10 +119,41 @@ fn remove_stale_coverage(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-/// `gcc --coverage -O0 -o pathwise_replay NAME_tests.c`, run in `dir`.
-fn compile(opts: &ReplayOptions, files: &SuiteFiles) -> Result<()> {
+/// The UBSan checks that make the suite's error tests stop where the engine
+/// stopped: only for the kinds of undefined behaviour some test expects
+/// (each check adds branches that gcov may count).
+fn traps_needed(suite: &SuiteJson) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    for t in &suite.tests {
+        let check = match t.error.as_ref().map(|e| e.kind.as_str()) {
+            Some("signed-overflow") => "signed-integer-overflow",
+            Some("invalid-shift") if suite.overflow_checked => "shift",
+            Some("invalid-shift") => "shift-exponent",
+            Some("out-of-bounds") => "bounds",
+            _ => continue,
+        };
+        if !out.contains(&check) {
+            out.push(check);
+        }
+    }
+    out
+}
+
+/// `gcc --coverage -O0 [-fsanitize=...] -o pathwise_replay NAME_tests.c`,
+/// run in `dir`.
+///
+/// The undefined behaviour that error tests expect is made to trap where it
+/// happens (UBSan in trap mode needs no run-time library), so that such a
+/// test stops at its error as the engine's run did and gcov sees the same
+/// lines; the harness writes gcov's counters before the signal ends the
+/// test's process.
+fn compile(opts: &ReplayOptions, files: &SuiteFiles, traps: &[&str]) -> Result<()> {
     let mut cmd = Command::new("gcc");
     cmd.args(["--coverage", "-O0", "-o", EXE]);
+    if !traps.is_empty() {
+        cmd.arg(format!("-fsanitize={}", traps.join(",")));
+        cmd.arg("-fsanitize-undefined-trap-on-error");
+    }
     for inc in &opts.include_dirs {
         // Relative include directories were given relative to the caller's
         // working directory, but gcc runs in DIR.
@@ -264,10 +295,7 @@ fn compare_branch_lines(
                 p.name
             ));
         } else if pc != mc {
-            out.push(format!(
-                "{}: line {line}: branches predicted {pc}/{pn} taken, gcov measured {mc}/{mn}",
-                p.name
-            ));
+            out.push(format!("{}: line {line}: branches predicted {pc}/{pn} taken, gcov measured {mc}/{mn}", p.name));
         }
     }
 }
@@ -275,7 +303,10 @@ fn compare_branch_lines(
 /// Compare every function of the predicted coverage: the table rows, the
 /// disagreements, and the lines whose branches gcc compiled differently
 /// from the source's decisions (not compared).
-pub fn compare(predicted: &[FunctionCoverageJson], report: &GcovReport) -> (Vec<CoverageRow>, Vec<String>, Vec<String>) {
+pub fn compare(
+    predicted: &[FunctionCoverageJson],
+    report: &GcovReport,
+) -> (Vec<CoverageRow>, Vec<String>, Vec<String>) {
     let mut disagreements = Vec::new();
     let mut not_compared = Vec::new();
     let rows = predicted.iter().map(|p| compare_function(p, report, &mut disagreements, &mut not_compared)).collect();
@@ -361,7 +392,7 @@ pub fn replay(opts: &ReplayOptions) -> Result<ReplayOutcome> {
     let suite: SuiteJson = pathwise_emit::suite_from_json_str(&json)
         .with_context(|| format!("{} is not a Pathwise test suite", files.json_file.display()))?;
     remove_stale_coverage(&opts.dir)?;
-    compile(opts, &files)?;
+    compile(opts, &files, &traps_needed(&suite))?;
     let (exit_ok, output) = run_tests(opts)?;
     let Some((passed, failed)) = parse_summary(&output) else {
         bail!("the test program ended without its summary line (crashed?); its output:\n{}", output.trim_end());

@@ -42,6 +42,7 @@ fn test(id: usize, x: i128, ret: i128, path: Vec<PathStep>) -> TestCase {
         array_outputs: vec![None],
         global_outputs: vec![],
         path,
+        nondets: Vec::new(),
     }
 }
 
@@ -68,6 +69,7 @@ fn suite(lines_covered: Vec<u32>, second_ret: i128) -> TestSuite {
             }],
         },
         stop: StopReason::Complete,
+        check_overflow: true,
     }
 }
 

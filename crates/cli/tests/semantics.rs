@@ -24,28 +24,32 @@ fn gen_json(function: &str, k: u32, out: &std::path::Path) -> serde_json::Value 
     serde_json::from_str(&text).unwrap()
 }
 
-/// (function, exact number of feasible k-paths at k = 2, unless listed in
-/// `K_OVERRIDE`)
-const FUNCTIONS: &[(&str, usize)] = &[
-    ("uc_wrap", 2),          // c < a or not
-    ("mixed_signedness", 3), // three returns, all reachable
-    ("shifts", 3),           // s >= 32; then r < 0 or not
-    ("div_mod", 6),          // b == 0; a == LONG_MIN && b == -1 (T, F); then r < 0 (T/F) twice
-    ("narrow", 3),
-    ("bools", 4),
-    ("big", 4),
-    ("counters", 21),        // 0, 1 or 2 iterations, 4 switch outcomes each: 1 + 4 + 16
-    ("histogram", 3),        // 0, 1, 2 iterations
-    ("aliasing", 6),         // four range checks fail (4) or the aliased read is > 5 or not (2)
-    ("goto_loop", 6),
-    ("use_fact", 4),         // n > 12; fact at depth 1, 2, 3 (k = 2 nested activations)
-    ("bytes_of", 3),         // n <= 0; c[0] == 7 or not (a void * input is bytes)
-    ("is_even", 3),          // n == 0 at depth 0, 1 or 2 (is_even, is_odd, is_even); deeper exceeds k
-    ("compound", 2),         // c > 10 or not after the wrapped compound assignment
-    ("incdec", 3),           // x == 2 after two increments; else y > 0 or not
-    ("counter", 2),          // the static total passes 10 or not (fresh in each test process)
-    ("matrix", 5),           // at k = 4 (loops of 3 and 4 iterations): 4 range checks fail, or the read
-    ("quotient", 1),         // b == 0 is a runtime error, not a test; b != 0 is found from it
+/// Signed overflow, the error most of these functions can run into: `a * 3`,
+/// `a[i] - key`, `n - 1` with `INT_MIN`, a negative value shifted left...
+const SO: &str = "signed-overflow";
+
+/// (function, exact number of feasible k-paths at k = 2 unless listed in
+/// `K_OVERRIDE`, the error tests as (kind, line) in test order)
+const FUNCTIONS: &[(&str, usize, &[(&str, u32)])] = &[
+    ("uc_wrap", 2, &[]),          // c < a or not
+    ("mixed_signedness", 3, &[]), // three returns, all reachable
+    ("shifts", 3, &[]),           // s >= 32; then r < 0 or not
+    ("div_mod", 6, &[]),          // b == 0; a == LONG_MIN && b == -1 (T, F); then r < 0 (T/F) twice
+    ("narrow", 3, &[(SO, 45)]),
+    ("bools", 4, &[]),
+    ("big", 4, &[]),
+    ("counters", 21, &[(SO, 74), (SO, 74), (SO, 74), (SO, 74), (SO, 74)]), // 0, 1 or 2 iterations, 4 switch outcomes each: 1 + 4 + 16
+    ("histogram", 3, &[]),                                                 // 0, 1, 2 iterations
+    ("aliasing", 6, &[(SO, 106)]), // four range checks fail (4) or the aliased read is > 5 or not (2)
+    ("goto_loop", 6, &[]),
+    ("use_fact", 4, &[]), // n > 12; fact at depth 1, 2, 3 (k = 2 nested activations)
+    ("bytes_of", 3, &[]), // n <= 0; c[0] == 7 or not (a void * input is bytes)
+    ("is_even", 3, &[(SO, 173), (SO, 166)]), // n == 0 at depth 0, 1 or 2 (is_even, is_odd, is_even); deeper exceeds k
+    ("compound", 2, &[(SO, 182), (SO, 181)]), // c > 10 or not after the wrapped compound assignment
+    ("incdec", 3, &[(SO, 197), (SO, 198), (SO, 193), (SO, 193)]), // x == 2 after two increments; else y > 0 or not
+    ("counter", 2, &[]),  // the static total passes 10 or not (fresh in each test process)
+    ("matrix", 5, &[]),   // at k = 4 (loops of 3 and 4 iterations): 4 range checks fail, or the read
+    ("quotient", 1, &[("division-by-zero", 155), ("division-overflow", 155)]), // b == 0 and INT_MIN / -1 are error tests
 ];
 
 /// Functions whose constant loops need a larger k to have any k-path.
@@ -53,12 +57,21 @@ const K_OVERRIDE: &[(&str, u32)] = &[("matrix", 4)];
 
 #[test]
 fn engine_semantics_agree_with_gcc() {
-    for &(function, expected) in FUNCTIONS {
+    for &(function, expected, expected_errors) in FUNCTIONS {
         let out = tempfile::tempdir().unwrap();
         let k = K_OVERRIDE.iter().find(|(f, _)| *f == function).map_or(2, |(_, k)| *k);
         let suite = gen_json(function, k, out.path());
-        let n = suite["tests"].as_array().unwrap().len();
-        assert_eq!(n, expected, "{function}");
+        let tests = suite["tests"].as_array().unwrap();
+        let n = tests.len();
+        let returned = tests.iter().filter(|t| t["outcome"] == "returned").count();
+        assert_eq!(returned, expected, "{function}");
+        let errors: Vec<(String, u64)> = tests
+            .iter()
+            .filter(|t| t["outcome"] == "error")
+            .map(|t| (t["error"]["kind"].as_str().unwrap().to_string(), t["error"]["line"].as_u64().unwrap()))
+            .collect();
+        let want: Vec<(String, u64)> = expected_errors.iter().map(|(k, l)| (k.to_string(), *l as u64)).collect();
+        assert_eq!(errors, want, "{function}");
         let opts = ReplayOptions {
             dir: out.path().to_path_buf(),
             include_dirs: vec![],

@@ -33,11 +33,7 @@ fn sources() -> Vec<(PathBuf, String)> {
 #[test]
 fn every_module_has_a_doc_comment() {
     for (path, text) in sources() {
-        assert!(
-            text.starts_with("//!"),
-            "{} does not start with a `//!` module doc",
-            path.display()
-        );
+        assert!(text.starts_with("//!"), "{} does not start with a `//!` module doc", path.display());
     }
 }
 
@@ -58,9 +54,7 @@ fn functions_are_short() {
         let lines: Vec<&str> = text.lines().collect();
         for (i, line) in lines.iter().enumerate() {
             let trimmed = line.trim_start();
-            let is_fn = ["fn ", "pub fn ", "pub(crate) fn ", "pub(super) fn "]
-                .iter()
-                .any(|p| trimmed.starts_with(p));
+            let is_fn = ["fn ", "pub fn ", "pub(crate) fn ", "pub(super) fn "].iter().any(|p| trimmed.starts_with(p));
             if !is_fn || line.trim_end().ends_with(';') {
                 continue;
             }

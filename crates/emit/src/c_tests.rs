@@ -20,7 +20,7 @@
 
 use std::fmt::Write as _;
 
-use pathwise_engine::suite::{GlobalInfo, InputValue, TestCase, TestSuite};
+use pathwise_engine::suite::{ErrorKind, GlobalInfo, InputValue, Outcome, TestCase, TestSuite};
 use pathwise_ir::{Shape, SrcVar};
 
 use crate::describe::{comment_safe, is_array_param, param_locals, param_name, path_summary};
@@ -46,6 +46,7 @@ pub fn write_c_tests(suite: &TestSuite, source_include: &str) -> String {
     }
     let mut out = String::new();
     write_prologue(&mut out, suite, source_include);
+    out.push_str(EXPECT_DEFINES);
     write_helpers(&mut out, &used);
     // Without tests nothing calls the reset function, and an unused
     // `static` function would warn.
@@ -315,6 +316,20 @@ fn write_test(out: &mut String, suite: &TestSuite, test: &TestCase, used: &mut U
     // The renamed `main` of the code under test is reached by its new name.
     let callee = if suite.function == "main" { "pathwise_original_main" } else { suite.function.as_str() };
     let call = format!("{callee}({})", locals.join(", "));
+    if let Outcome::Error(e) = &test.outcome {
+        // The run ends in the error: nothing after the call is observed.
+        let at = crate::describe::loc_string(&suite.files, e.loc);
+        let _ = writeln!(out, "    /* expected: {} at {at}: {} */", e.kind.name(), comment_safe(&e.message));
+        let _ = writeln!(out, "    (void){call};");
+        out.push_str(
+            "    (void)pathwise_failed;
+    return PATHWISE_RETURNED;
+}
+
+",
+        );
+        return;
+    }
     match (&suite.ret, test.ret) {
         (Some(ret), Some(expected)) => {
             let _ = writeln!(out, "    {} pathwise_ret = {call};", ret.c_scalar);
@@ -353,34 +368,91 @@ fn write_test(out: &mut String, suite: &TestSuite, test: &TestCase, used: &mut U
 /// declared under harness names bound to the libc symbols, so that no
 /// header can clash with the code under test; the child ends with `exit`
 /// (not `_exit`) so that gcov's counters are written.
+///
+/// A test expecting an error says how the child must end: `exit(status)`,
+/// `SIGABRT` (abort, failed assert), or any abnormal end for undefined
+/// behaviour, which a plain build may not trap (it then passes with a note;
+/// `-fsanitize=undefined` makes it trap). A child killed by a signal writes
+/// its gcov counters first (`__gcov_dump`, weak: absent without
+/// `--coverage`), so coverage replay sees the lines of crashing tests.
 const RUNNER: &str = r#"extern int pathwise_fork(void) __asm__("fork");
 extern int pathwise_waitpid(int pid, int *status, int options) __asm__("waitpid");
 extern void pathwise_exit(int status) __asm__("exit");
+extern void (*pathwise_signal(int sig, void (*handler)(int)))(int) __asm__("signal");
+extern int pathwise_raise(int sig) __asm__("raise");
+extern void __gcov_dump(void) __attribute__((weak));
 
-static int pathwise_run(int id, int (*test)(void))
+static void pathwise_on_signal(int sig)
 {
-    int pid, status = 0;
+    if (__gcov_dump)
+        __gcov_dump();
+    pathwise_signal(sig, (void (*)(int))0);
+    pathwise_raise(sig);
+}
+
+static int pathwise_run(int id, int (*test)(void), int expect, int value)
+{
+    int pid, status = 0, sig, code;
     fflush(stdout);
     pid = pathwise_fork();
     if (pid < 0)
-        return test() != 0;
+        return expect == PATHWISE_EXPECT_RETURN ? test() != 0 : 0;
     if (pid == 0) {
-        int failed = test();
+        int result;
+        for (sig = 4; sig <= 11; sig++)
+            if (sig != 9)
+                pathwise_signal(sig, pathwise_on_signal);
+        result = test();
         fflush(stdout);
-        pathwise_exit(failed != 0);
+        pathwise_exit(result);
     }
     if (pathwise_waitpid(pid, &status, 0) < 0) {
         printf("test %d: lost its process\n", id);
         return 1;
     }
-    if ((status & 0x7f) != 0) {
-        printf("test %d: crashed (signal %d)\n", id, status & 0x7f);
+    sig = status & 0x7f;
+    code = (status >> 8) & 0xff;
+    switch (expect) {
+    case PATHWISE_EXPECT_RETURN:
+        if (sig != 0)
+            printf("test %d: crashed (signal %d)\n", id, sig);
+        return sig != 0 || code != 0;
+    case PATHWISE_EXPECT_EXIT:
+        if (sig == 0 && code == (value & 0xff))
+            return 0;
+        printf("test %d: expected exit(%d), got %s %d\n", id, value, sig ? "signal" : "exit status", sig ? sig : code);
         return 1;
+    case PATHWISE_EXPECT_SIGNAL:
+        if (sig == value)
+            return 0;
+        printf("test %d: expected signal %d, got %s %d\n", id, value, sig ? "signal" : "exit status", sig ? sig : code);
+        return 1;
+    default:
+        if (sig == 0 && code == PATHWISE_RETURNED)
+            printf("note: test %d: undefined behaviour not trapped by this build (try -fsanitize=undefined)\n", id);
+        return 0;
     }
-    return ((status >> 8) & 0xff) != 0;
 }
 
 "#;
+
+/// Harness constants: how a test's child process must end.
+const EXPECT_DEFINES: &str = "#define PATHWISE_RETURNED 77 /* child status of an error test whose call returned */\n\
+#define PATHWISE_EXPECT_RETURN 0\n#define PATHWISE_EXPECT_EXIT 1\n#define PATHWISE_EXPECT_SIGNAL 2\n#define PATHWISE_EXPECT_UB 3\n\n";
+
+/// The expectation (`PATHWISE_EXPECT_*` name, value) of a test.
+fn expectation(test: &TestCase) -> (&'static str, i32) {
+    match &test.outcome {
+        Outcome::Returned => ("PATHWISE_EXPECT_RETURN", 0),
+        // Only whole programs have such tests, and they run under Test-Comp's harness.
+        Outcome::BoundReached => ("PATHWISE_EXPECT_UB", 0),
+        Outcome::Error(e) => match e.kind {
+            ErrorKind::Exit(status) => ("PATHWISE_EXPECT_EXIT", status),
+            ErrorKind::Abort | ErrorKind::AssertionFailure => ("PATHWISE_EXPECT_SIGNAL", 6),
+            _ => ("PATHWISE_EXPECT_UB", 0),
+        },
+    }
+}
 
 fn write_main(out: &mut String, suite: &TestSuite) {
     if !suite.tests.is_empty() {
@@ -388,7 +460,9 @@ fn write_main(out: &mut String, suite: &TestSuite) {
     }
     out.push_str("int main(void)\n{\n    int pathwise_failed = 0;\n");
     for test in &suite.tests {
-        let _ = writeln!(out, "    pathwise_failed += pathwise_run({0}, pathwise_test_{0});", test.id);
+        let (expect, value) = expectation(test);
+        let _ =
+            writeln!(out, "    pathwise_failed += pathwise_run({0}, pathwise_test_{0}, {expect}, {value});", test.id);
     }
     let _ = writeln!(
         out,

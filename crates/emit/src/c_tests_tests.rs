@@ -31,6 +31,7 @@ pub(crate) fn suite(function: &str, params: Vec<SrcVar>, ret: Option<SrcVar>, gl
         stats: Stats::default(),
         coverage: Coverage::default(),
         stop: StopReason::Complete,
+        check_overflow: true,
     }
 }
 
@@ -51,6 +52,7 @@ pub(crate) fn case(id: usize, inputs: Vec<InputValue>, ret: Option<i128>) -> Tes
                 loop_iter: Some((Loc { file: 0, line: 6, col: 5 }, 2)),
             },
         ],
+        nondets: Vec::new(),
     }
 }
 

@@ -16,7 +16,7 @@ use serde::de::{self, MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use pathwise_engine::suite::{InputValue, PathStep, Stats, StopReason, TestCase, TestSuite};
+use pathwise_engine::suite::{ErrorKind, InputValue, Outcome, PathStep, Stats, StopReason, TestCase, TestSuite};
 use pathwise_ir::{Shape, SrcVar};
 
 use crate::describe::{file_of, is_array_param, loc_string, param_name};
@@ -129,6 +129,13 @@ pub struct SuiteJson {
     /// For `limit`: which limit.
     pub stop_detail: Option<String>,
     pub coverage: CoverageJson,
+    /// Whether signed overflow was an error (`false`: it wrapped around).
+    #[serde(default = "yes")]
+    pub overflow_checked: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// A C variable: parameter, return value or global.
@@ -151,8 +158,26 @@ pub struct TestJson {
     pub id: usize,
     pub inputs: OrderedMap<NumOrList>,
     pub outcome: String,
+    /// The error of an `"error"` outcome.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorJson>,
     pub expected: ExpectedJson,
     pub path: Vec<StepJson>,
+}
+
+/// Where and how a test's run ended in an error.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ErrorJson {
+    /// `division-by-zero`, `signed-overflow`, `out-of-bounds`, `exit`, ...
+    pub kind: String,
+    /// The status passed to `exit` (kind `exit` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<i32>,
+    pub location: String,
+    pub file: String,
+    pub line: u32,
+    pub col: u32,
+    pub message: String,
 }
 
 /// The outputs a test observed (and the C test checks).
@@ -194,6 +219,12 @@ pub struct StatsJson {
     pub bound_exceeded_runs: u64,
     pub precondition_rejected_runs: u64,
     pub error_runs: u64,
+    #[serde(default)]
+    pub error_tests: u64,
+    #[serde(default)]
+    pub error_checks: u64,
+    #[serde(default)]
+    pub error_checks_infeasible: u64,
     pub runs: u64,
     #[serde(default)]
     pub array_limit_prunes: u64,
@@ -319,6 +350,21 @@ fn test_json(suite: &TestSuite, test: &TestCase) -> TestJson {
         id: test.id,
         inputs: OrderedMap(inputs),
         outcome: variant_name(&format!("{:?}", test.outcome)),
+        error: match &test.outcome {
+            Outcome::Error(e) => Some(ErrorJson {
+                kind: e.kind.name().to_string(),
+                status: match e.kind {
+                    ErrorKind::Exit(s) => Some(s),
+                    _ => None,
+                },
+                location: loc_string(&suite.files, e.loc),
+                file: file_of(&suite.files, e.loc).to_string(),
+                line: e.loc.line,
+                col: e.loc.col,
+                message: e.message.clone(),
+            }),
+            Outcome::Returned | Outcome::BoundReached => None,
+        },
         expected: ExpectedJson {
             ret: match (&suite.ret, test.ret) {
                 (Some(src), Some(v)) => Some(num(v, src)),
@@ -341,6 +387,9 @@ impl StatsJson {
             bound_exceeded_runs: s.bound_exceeded_runs,
             precondition_rejected_runs: s.precondition_rejected_runs,
             error_runs: s.error_runs,
+            error_tests: s.error_tests,
+            error_checks: s.error_checks,
+            error_checks_infeasible: s.error_checks_infeasible,
             runs: s.runs,
             array_limit_prunes: s.array_limit_prunes,
             prefixes_explored: s.prefixes_explored,
@@ -361,6 +410,7 @@ pub fn stop_strings(stop: &StopReason) -> (String, Option<String>) {
         StopReason::Timeout => ("timeout".into(), None),
         StopReason::Interrupted => ("interrupted".into(), None),
         StopReason::Limit(what) => ("limit".into(), Some(what.clone())),
+        StopReason::ErrorCallReached => ("error-call-reached".into(), None),
     }
 }
 
@@ -378,6 +428,7 @@ impl SuiteJson {
             stats: StatsJson::from_stats(&suite.stats),
             stop,
             stop_detail,
+            overflow_checked: suite.check_overflow,
             coverage: CoverageJson {
                 functions: suite
                     .coverage

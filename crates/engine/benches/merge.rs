@@ -14,8 +14,13 @@ use pathwise_engine::config::Config;
 /// tests generated, infeasible prefixes, seconds on a 2 GHz PC.
 type PaperRow = (u32, u64, Option<u64>, Option<u64>, Option<f64>);
 
-const PAPER: &[PaperRow] =
-    &[(1, 5, None, None, None), (2, 17, Some(19), Some(25), None), (3, 49, None, None, None), (4, 129, None, None, None), (5, 321, Some(337), Some(317), Some(2.0))];
+const PAPER: &[PaperRow] = &[
+    (1, 5, None, None, None),
+    (2, 17, Some(19), Some(25), None),
+    (3, 49, None, None, None),
+    (4, 129, None, None, None),
+    (5, 321, Some(337), Some(317), Some(2.0)),
+];
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -25,7 +30,10 @@ fn main() {
         return;
     }
     println!("Merge (examples/merge.c, precondition merge_valid), release build, best of 3 runs");
-    println!("{:>2} {:>7} {:>7} {:>9} {:>6} {:>10} {:>8} {:>9} {:>9} {:>12} | paper: paths tests infeasible time", "k", "tests", "runs", "solver", "cache", "infeasible", "time ms", "solver ms", "peak MiB", "calls/prefix");
+    println!(
+        "{:>2} {:>7} {:>7} {:>9} {:>6} {:>10} {:>8} {:>9} {:>9} {:>12} | paper: paths tests infeasible time",
+        "k", "tests", "runs", "solver", "cache", "infeasible", "time ms", "solver ms", "peak MiB", "calls/prefix"
+    );
     for &(k, paths, tests, infeasible, secs) in PAPER {
         let out = Command::new(std::env::current_exe().expect("exe"))
             .args(["--child", &k.to_string()])
@@ -57,6 +65,10 @@ fn child(k: u32) {
         timeout: None,
         max_tests: None,
         max_steps_per_run: 1_000_000,
+        check_overflow: true,
+        seek_errors: true,
+        long_bits: 64,
+        program_mode: None,
     };
     let mut best = None;
     let mut last = None;

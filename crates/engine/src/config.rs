@@ -22,4 +22,34 @@ pub struct Config {
     /// Interpreter steps allowed per run (guards against non-terminating code
     /// outside the k bound, e.g. in a precondition).
     pub max_steps_per_run: u64,
+    /// Signed `+ - * <<` overflow is an error (C's undefined behaviour);
+    /// `false` treats it as two's complement wrap-around.
+    pub check_overflow: bool,
+    /// Also solve for inputs that violate the checks a path passed
+    /// (division by zero, overflow, bounds...): each violation found is an
+    /// error test. Without it, errors are reported only where a path runs
+    /// into them anyway.
+    pub seek_errors: bool,
+    /// Width of C's `long` (64 under LP64, 32 under ILP32).
+    pub long_bits: u32,
+    /// Whole-program mode (Test-Comp): see [`ProgramMode`].
+    pub program_mode: Option<ProgramMode>,
+}
+
+/// Test generation for a whole program whose inputs are the values of its
+/// `__VERIFIER_nondet_*()` calls (Test-Comp), rather than for one function's
+/// parameters.
+///
+/// `Config::function` is the entry point (`main`; its parameters get no
+/// inputs). There is no fixed k: the search runs with k = 1, 2, ... up to
+/// `Config::k` while time remains and some branch is uncovered, choosing
+/// first the alternatives that lead to a branch side not yet covered. Only
+/// tests that cover something new are kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProgramMode {
+    /// Stop at the first test that calls `reach_error()` (Cover-Error).
+    pub stop_at_error_call: bool,
+    /// Make the return value of a function without body or model a fresh
+    /// input (the next nondet value) instead of refusing the program.
+    pub concretise_externals: bool,
 }

@@ -13,15 +13,48 @@ use rustc_hash::FxHashSet;
 use crate::analysis::ProgramInfo;
 use crate::memory::Memory;
 use crate::path::{End, Entry, EntryKind, Region, RuntimeError};
+use crate::suite::ErrorKind;
 use crate::suite::PathStep;
 use crate::value::{bool_of, non_const, ObjId, Value};
+
+/// The C type of the value `__VERIFIER_nondet_<T>()` returns, for the
+/// functions the sv-benchmarks rules define (`long_bits`: 32 or 64 by data
+/// model). `_Bool` is an 8-bit input constrained to 0 or 1 by the caller.
+pub fn nondet_type(name: &str, long_bits: u32) -> Option<pathwise_ir::IntTy> {
+    let t = name.strip_prefix("__VERIFIER_nondet_")?;
+    let long = if long_bits == 32 { Type::I32 } else { Type::I64 };
+    let (ty, signed) = match t {
+        "bool" | "_Bool" => (Type::I8, false),
+        "char" => (Type::I8, true),
+        "uchar" | "unsigned_char" | "u8" => (Type::I8, false),
+        "short" => (Type::I16, true),
+        "ushort" | "unsigned_short" | "u16" => (Type::I16, false),
+        "int" | "s32" => (Type::I32, true),
+        "uint" | "unsigned_int" | "unsigned" | "u32" => (Type::I32, false),
+        "long" => (long, true),
+        "ulong" | "unsigned_long" | "size_t" | "pointer" => (long, false),
+        "longlong" | "long_long" => (Type::I64, true),
+        "ulonglong" | "unsigned_long_long" | "u64" => (Type::I64, false),
+        "loff_t" => (Type::I64, true),
+        _ => return None,
+    };
+    Some(pathwise_ir::IntTy { ty, signed })
+}
 
 /// Static context shared by all runs.
 pub struct Machine<'p> {
     pub program: &'p Program,
     pub info: &'p ProgramInfo,
-    pub k: u32,
+    /// The k bound; a cell so that whole-program mode can deepen it between
+    /// searches.
+    pub k: std::cell::Cell<u32>,
     pub max_steps: u64,
+    /// See [`crate::config::Config::check_overflow`].
+    pub check_overflow: bool,
+    /// See [`crate::config::Config::seek_errors`].
+    pub seek_errors: bool,
+    /// Width of `long` (32 under ILP32): the type of `__VERIFIER_nondet_long`.
+    pub data_model_long_bits: u32,
 }
 
 /// One activation.
@@ -61,6 +94,20 @@ pub struct Exec<'m, 'p> {
     steps: u64,
     /// Highest byte offset already proved in bounds, per input object.
     pub(crate) checked_upto: rustc_hash::FxHashMap<ObjId, u64>,
+    /// The values returned by `__VERIFIER_nondet_*()` calls, in call order
+    /// (the inputs of a whole program).
+    pub nondets: Vec<Nondet>,
+}
+
+/// One `__VERIFIER_nondet_T()` call: a fresh input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Nondet {
+    /// Solver variable `nondet<i>_<w>` (the i-th call, `w` bits): the same
+    /// call position in another run has the same variable if its width agrees.
+    pub var: ExprId,
+    pub ty: pathwise_ir::IntTy,
+    /// Concrete value returned.
+    pub value: u64,
 }
 
 /// Control outcome of executing one instruction or terminator.
@@ -94,6 +141,7 @@ impl<'m, 'p> Exec<'m, 'p> {
             globals,
             steps: 0,
             checked_upto: Default::default(),
+            nondets: Vec::new(),
         }
     }
 
@@ -126,11 +174,7 @@ impl<'m, 'p> Exec<'m, 'p> {
         for (p, a) in f.params.iter().zip(args) {
             regs[p.reg.index()] = Some(a);
         }
-        let locals = f
-            .locals
-            .iter()
-            .map(|l| self.mem.alloc(crate::memory::ObjKind::Local, l.elem, l.count))
-            .collect();
+        let locals = f.locals.iter().map(|l| self.mem.alloc(crate::memory::ObjKind::Local, l.elem, l.count)).collect();
         let nloops = self.m.info.func(func).loops.loops.len();
         self.frames.push(Frame { func, regs, locals, block: Block(0), inst: 0, loop_iters: vec![0; nloops], ret_to });
     }
@@ -190,8 +234,8 @@ impl<'m, 'p> Exec<'m, 'p> {
         self.record(cond, EntryKind::Guard, false, false, loc);
     }
 
-    pub(crate) fn error(&self, message: impl Into<String>, loc: Loc) -> End {
-        End::Error(RuntimeError { message: message.into(), loc })
+    pub(crate) fn error(&self, kind: ErrorKind, message: impl Into<String>, loc: Loc) -> End {
+        End::Error(RuntimeError { kind, message: message.into(), loc })
     }
 
     fn terminator(&mut self, func: FuncId, block: Block, term: &Terminator, loc: Loc) -> Flow {
@@ -217,7 +261,7 @@ impl<'m, 'p> Exec<'m, 'p> {
                 }
                 Flow::Continue
             }
-            Terminator::Unreachable => Flow::End(self.error("reached unreachable code", loc)),
+            Terminator::Unreachable => Flow::End(self.error(ErrorKind::Unreachable, "reached unreachable code", loc)),
         }
     }
 
@@ -250,7 +294,7 @@ impl<'m, 'p> Exec<'m, 'p> {
 
     /// Whether following a side with these commitments exceeds the k bound.
     fn commit_exceeds(&self, func: FuncId, commit: &crate::analysis::SideCommit) -> bool {
-        let k = self.m.k;
+        let k = self.m.k.get();
         if commit.loops.iter().any(|l| self.frame().loop_iters[l.0 as usize] >= k) {
             return true;
         }
@@ -279,7 +323,7 @@ impl<'m, 'p> Exec<'m, 'p> {
             None => loops.back_edge_loop(from, to).filter(|l| fi.loop_start[l.0 as usize].is_none()),
         };
         if let Some(l) = started {
-            let k = self.m.k;
+            let k = self.m.k.get();
             let main = self.region == Region::Main;
             let it = &mut self.frame_mut().loop_iters[l.0 as usize];
             *it += 1;
@@ -296,6 +340,22 @@ impl<'m, 'p> Exec<'m, 'p> {
     fn call(&mut self, callee: FuncId, args: &[Operand], result: Option<Reg>, loc: Loc) -> Flow {
         let argv: Vec<Value> = args.iter().map(|a| self.operand(a)).collect();
         let f = self.m.program.func(callee);
+        // sv-benchmarks' error function: reaching the call is the error,
+        // whatever its body does.
+        if matches!(f.name.as_str(), "reach_error" | "__VERIFIER_error") {
+            return Flow::End(self.error(ErrorKind::ErrorCall, format!("{}() called", f.name), loc));
+        }
+        if let (Some(ty), true) = (nondet_type(&f.name, self.m.data_model_long_bits), f.is_declaration()) {
+            // The declaration's own return type gives the width (it is what
+            // the caller's register expects).
+            let ty = pathwise_ir::IntTy { ty: f.ret.unwrap_or(ty.ty), signed: ty.signed };
+            let is_bool = f.name.ends_with("bool") || f.name.ends_with("_Bool");
+            let v = self.nondet(ty, is_bool, loc);
+            if let Some(r) = result {
+                self.frame_mut().regs[r.index()] = Some(v);
+            }
+            return Flow::Continue;
+        }
         if f.is_declaration() {
             return match self.builtin(&f.name, &argv, loc) {
                 Ok(v) => {
@@ -308,7 +368,7 @@ impl<'m, 'p> Exec<'m, 'p> {
             };
         }
         self.push_frame(callee, argv, result);
-        if self.region == Region::Main && self.scc_depth(callee) > self.m.k + 1 {
+        if self.region == Region::Main && self.scc_depth(callee) > self.m.k.get() + 1 {
             return Flow::End(End::BoundExceeded);
         }
         Flow::Continue
@@ -317,6 +377,15 @@ impl<'m, 'p> Exec<'m, 'p> {
     /// Models of functions without a body.
     fn builtin(&mut self, name: &str, args: &[Value], loc: Loc) -> Result<Option<Value>, End> {
         match name {
+            "__VERIFIER_assume" => {
+                let c = args.first().copied().unwrap_or(Value::int(1));
+                let e = crate::value::bv_of(self.pool, c.conc(), c.sym(), 32);
+                let zero = self.pool.bv_const(32, 0);
+                let is_zero = self.pool.eq(e, zero);
+                let cond = self.pool.not(is_zero);
+                self.assume(cond, c.conc() & 0xffff_ffff != 0, loc)?;
+                Ok(None)
+            }
             "pathwise_assume" => {
                 let c = args.first().copied().unwrap_or(Value::int(1));
                 let w = 32;
@@ -332,7 +401,8 @@ impl<'m, 'p> Exec<'m, 'p> {
                 let n = args.get(1).copied().unwrap_or(Value::int(0));
                 let input = p.obj.and_then(|o| self.mem.object(o).input);
                 let (Some(inp), 0, None) = (input, p.off, p.off_sym) else {
-                    return Err(self.error("pathwise_array_len: the first argument must be an input array parameter", loc));
+                    let message = "pathwise_array_len: the first argument must be an input array parameter";
+                    return Err(self.error(ErrorKind::Unsupported, message, loc));
                 };
                 let n_e = crate::value::bv_of(self.pool, n.conc(), n.sym(), 64);
                 let cond = self.pool.eq(inp.len, n_e);
@@ -340,14 +410,35 @@ impl<'m, 'p> Exec<'m, 'p> {
                 self.assume(cond, holds, loc)?;
                 Ok(None)
             }
-            "abort" => Err(self.error("abort() called", loc)),
+            "abort" => Err(self.error(ErrorKind::Abort, "abort() called", loc)),
             "exit" | "_exit" => {
                 let code = args.first().map_or(0, |v| v.conc() as u32 as i32);
-                Err(self.error(format!("exit({code}) called"), loc))
+                Err(self.error(ErrorKind::Exit(code), format!("exit({code}) called"), loc))
             }
-            "__assert_fail" => Err(self.error("assertion failed", loc)),
-            _ => Err(self.error(format!("call to external function `{name}` without a model"), loc)),
+            "__assert_fail" => Err(self.error(ErrorKind::AssertionFailure, "assertion failed", loc)),
+            _ => {
+                let message = format!("call to external function `{name}` without a model");
+                Err(self.error(ErrorKind::Unsupported, message, loc))
+            }
         }
+    }
+
+    /// A fresh input of type `ty`: its value comes from the inputs of this
+    /// run (0 when they do not mention it).
+    fn nondet(&mut self, ty: pathwise_ir::IntTy, is_bool: bool, loc: Loc) -> Value {
+        let w = ty.ty.bits();
+        let name = format!("nondet{}_{w}", self.nondets.len());
+        let var = self.pool.var(&name, pathwise_expr::Sort::Bv(w));
+        let mut value = (self.input_lens)(var) & ty.ty.mask();
+        if is_bool && w > 1 {
+            // A `_Bool` is 0 or 1, whatever width carries it.
+            let one = self.pool.bv_const(w, 1);
+            let ok = self.pool.cmp(pathwise_expr::BvCmp::Ule, var, one);
+            self.record(ok, EntryKind::Assume, false, false, loc);
+            value = value.min(1);
+        }
+        self.nondets.push(Nondet { var, ty, value });
+        Value::Int { conc: value, sym: self.symbolic.then_some(var) }
     }
 
     /// An assumption: records it and ends the run when it is false.

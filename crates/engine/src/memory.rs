@@ -26,7 +26,9 @@ pub enum ObjKind {
     Local,
     Global,
     /// The input array of parameter `param`.
-    Input { param: usize },
+    Input {
+        param: usize,
+    },
 }
 
 /// The symbolic identity of an input array.
@@ -68,7 +70,10 @@ impl Object {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AccessError {
     Null,
-    OutOfBounds { offset: i64, size: u64 },
+    OutOfBounds {
+        offset: i64,
+        size: u64,
+    },
     /// Type or alignment mismatch (e.g. reading an `int` array through `char *`).
     Unsupported(String),
 }
@@ -134,10 +139,7 @@ impl Memory {
             return Err(AccessError::OutOfBounds { offset: off, size: o.size_bytes() });
         }
         if ty.bytes() != o.elem.bytes() || (ty == Type::Ptr) != (o.elem == Type::Ptr) {
-            return Err(AccessError::Unsupported(format!(
-                "access as {ty} to memory holding {} elements",
-                o.elem
-            )));
+            return Err(AccessError::Unsupported(format!("access as {ty} to memory holding {} elements", o.elem)));
         }
         if !p.off.is_multiple_of(o.elem.bytes()) {
             return Err(AccessError::Unsupported(format!("misaligned access at byte offset {}", p.off)));

@@ -19,8 +19,9 @@ pub enum EntryKind {
     Decision { func: FuncId, block: Block, taken: bool },
     /// `pathwise_assume` / `pathwise_array_len`.
     Assume,
-    /// An access to an input array at an offset checked against its length.
-    InBounds { param: usize },
+    /// An access to an input array at an offset checked against its length;
+    /// `violated`: the access was beyond it (the run ended there).
+    InBounds { param: usize, violated: bool },
     /// A condition that keeps execution defined (divisor nonzero, shift
     /// amount in range, symbolic index inside a local array).
     Guard,
@@ -40,11 +41,7 @@ pub struct Entry {
 }
 
 /// A runtime error that ends a run.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RuntimeError {
-    pub message: String,
-    pub loc: Loc,
-}
+pub type RuntimeError = crate::suite::ErrorInfo;
 
 /// How one function execution (precondition or main) ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,8 +53,10 @@ pub enum End {
     /// The path took more than k iterations or recursion levels.
     BoundExceeded,
     /// An input array was accessed beyond its current length: the inputs
-    /// must provide a longer array.
-    ArrayTooShort,
+    /// must provide a longer array. When the array's length is tied to other
+    /// inputs (by the precondition or `pathwise_array_len`), the run becomes
+    /// an out-of-bounds error instead (see [`crate::run::run_once`]).
+    ArrayTooShort { param: usize, offset: u64, size: u64, loc: Loc },
     /// Too many interpreter steps.
     StepLimit,
     /// `abort()`, `exit(n)`, a failed `assert`, or undefined behaviour.

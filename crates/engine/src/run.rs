@@ -87,6 +87,8 @@ pub struct RunRecord {
     pub global_outputs: Vec<Vec<u64>>,
     /// Elements of each input array touched by either execution.
     pub touched_len: Vec<u64>,
+    /// The `__VERIFIER_nondet_*()` values of the function's execution.
+    pub nondets: Vec<crate::exec::Nondet>,
 }
 
 impl RunRecord {
@@ -95,9 +97,14 @@ impl RunRecord {
         self.main_end.is_some()
     }
 
-    /// A normal return within the bound: the run is a test.
+    /// A normal return within the bound, or an error of the program: the
+    /// run is a test.
     pub fn is_test(&self) -> bool {
-        matches!(self.main_end, Some(End::Returned(_)))
+        match &self.main_end {
+            Some(End::Returned(_)) => true,
+            Some(End::Error(e)) => e.kind != crate::suite::ErrorKind::Unsupported,
+            _ => false,
+        }
     }
 
     /// Whether an input array's length variable is constrained by anything
@@ -139,11 +146,13 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         array_outputs: Vec::new(),
         global_outputs: Vec::new(),
         touched_len: vec![0; setup.spec.params.len()],
+        nondets: Vec::new(),
     };
     if let Some(pre) = setup.pre {
         let mut mem = Memory::new();
         let (globals, args, objs) = build_memory(m.program, &mut mem, setup.spec, inputs, max);
-        let mut exec = Exec::new(m, pool, &mut mem, &mut rec.pre_entries, (Region::Pre, setup.symbolic), &lens, globals);
+        let mut exec =
+            Exec::new(m, pool, &mut mem, &mut rec.pre_entries, (Region::Pre, setup.symbolic), &lens, globals);
         let end = exec.run(pre, args);
         note_touched(&mem, &objs, &mut rec.touched_len);
         let ret_bits = m.program.func(pre).ret.map_or(u64::MAX, |t| t.mask());
@@ -161,12 +170,31 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     rec.path = std::mem::take(&mut exec.path);
     rec.lines = std::mem::take(&mut exec.lines);
     rec.sides = std::mem::take(&mut exec.sides);
+    rec.nondets = std::mem::take(&mut exec.nondets);
     drop(exec);
     note_touched(&mem, &objs, &mut rec.touched_len);
     rec.array_outputs = objs.iter().map(|o| o.map(|id| mem.concrete_contents(id))).collect();
     rec.global_outputs = globals.iter().map(|&g| mem.concrete_contents(g)).collect();
-    rec.main_end = Some(end);
+    rec.main_end = Some(tied_overrun(pool, setup.spec, &rec, end));
     rec
+}
+
+/// An access beyond an input array whose length other inputs fix is an
+/// out-of-bounds error of the program, not a request for a longer array.
+fn tied_overrun(pool: &ExprPool, spec: &InputSpec, rec: &RunRecord, end: End) -> End {
+    let End::ArrayTooShort { param, offset, size, loc } = end else { return end };
+    let tied = match spec.params.get(param) {
+        Some(ParamInput::Array { input, .. }) => rec.len_is_tied(pool, input.len),
+        _ => false,
+    };
+    if !tied {
+        return end;
+    }
+    End::Error(crate::path::RuntimeError {
+        kind: crate::suite::ErrorKind::OutOfBounds,
+        message: format!("out-of-bounds access at byte offset {offset} of a {size}-byte input array"),
+        loc,
+    })
 }
 
 /// Allocate globals and input arrays; return (global objects, arguments,

@@ -153,9 +153,8 @@ pub fn assemble(
         .filter(|g| !g.is_const)
         .filter_map(|g| {
             let src = g.src.clone()?;
-            let mut init: Vec<i128> = (0..g.count)
-                .map(|i| src.scalar.to_i128(g.init.get(i as usize).copied().unwrap_or(0)))
-                .collect();
+            let mut init: Vec<i128> =
+                (0..g.count).map(|i| src.scalar.to_i128(g.init.get(i as usize).copied().unwrap_or(0))).collect();
             init.truncate(g.count as usize);
             Some(GlobalInfo { src, init })
         })
@@ -179,6 +178,7 @@ pub fn assemble(
         stats,
         coverage: Coverage { functions },
         stop,
+        check_overflow: config.check_overflow,
     }
 }
 

@@ -8,6 +8,7 @@ use pathwise_ir::{BinOp, CastOp, CmpOp, InstKind, Loc, Type};
 use crate::exec::Exec;
 use crate::memory::AccessError;
 use crate::path::{End, EntryKind};
+use crate::suite::ErrorKind;
 use crate::value::{bool_of, bv_of, non_const, Pointer, Value};
 
 fn bv_op(op: BinOp) -> BvOp {
@@ -26,6 +27,24 @@ fn bv_op(op: BinOp) -> BvOp {
         BinOp::Or => BvOp::Or,
         BinOp::Xor => BvOp::Xor,
     }
+}
+
+/// Whether value ranges alone prove that `a op b` stays in range (so no
+/// check needs recording; the solver would have to refute a multiplier).
+fn cannot_overflow(pool: &pathwise_expr::ExprPool, op: BinOp, w: u32, a: ExprId, b: ExprId) -> bool {
+    use pathwise_expr::range::{full, signed_range};
+    let (ra, rb) = (signed_range(pool, a), signed_range(pool, b));
+    let exact = match op {
+        BinOp::Add => (ra.0 + rb.0, ra.1 + rb.1),
+        BinOp::Sub => (ra.0 - rb.1, ra.1 - rb.0),
+        BinOp::Mul => {
+            let p = [ra.0 * rb.0, ra.0 * rb.1, ra.1 * rb.0, ra.1 * rb.1];
+            (*p.iter().min().expect("four"), *p.iter().max().expect("four"))
+        }
+        _ => return false,
+    };
+    let (lo, hi) = full(w);
+    exact.0 >= lo && exact.1 <= hi
 }
 
 /// A comparison as (canonical operator, swap operands, negate result).
@@ -60,7 +79,11 @@ impl Exec<'_, '_> {
         Ok(Some(match kind {
             InstKind::Bin { op, ty, a, b, nsw } => {
                 let (a, b) = (self.operand(a), self.operand(b));
-                self.binary(*op, *ty, a, b, loc)?
+                let v = self.binary(*op, *ty, a, b, loc)?;
+                if *nsw && self.m.check_overflow {
+                    self.check_overflow(*op, *ty, a, b, v, loc)?;
+                }
+                v
             }
             InstKind::Cmp { op, ty, a, b } => {
                 let (a, b) = (self.operand(a), self.operand(b));
@@ -95,7 +118,8 @@ impl Exec<'_, '_> {
             InstKind::PtrDiff { a, b } => {
                 let (pa, pb) = (self.operand(a).as_ptr(), self.operand(b).as_ptr());
                 if pa.obj != pb.obj {
-                    return Err(self.error("subtraction of pointers into different objects", loc));
+                    let message = "subtraction of pointers into different objects";
+                    return Err(self.error(ErrorKind::InvalidPointerArithmetic, message, loc));
                 }
                 self.int_result(BvOp::Sub, 64, (pa.off, pa.off_sym), (pb.off, pb.off_sym))
             }
@@ -138,7 +162,7 @@ impl Exec<'_, '_> {
                 let zero = self.pool.bv_const(w, 0);
                 let is_zero = self.pool.eq(be, zero);
                 let nonzero = self.pool.not(is_zero);
-                self.check_defined(nonzero, bc != 0, "division by zero", loc)?;
+                self.check_defined(nonzero, bc != 0, (ErrorKind::DivisionByZero, "division by zero"), loc)?;
                 if matches!(op, BinOp::SDiv | BinOp::SRem) {
                     let min = 1u64 << (w - 1);
                     let ae = bv_of(self.pool, ac, a.sym(), w);
@@ -149,7 +173,8 @@ impl Exec<'_, '_> {
                     let both = self.pool.and(a_min, b_neg1);
                     let ok = self.pool.not(both);
                     let holds = !(ac == min && bc == m);
-                    self.check_defined(ok, holds, "signed division overflow (INT_MIN / -1)", loc)?;
+                    let what = (ErrorKind::DivisionOverflow, "signed division overflow (INT_MIN / -1)");
+                    self.check_defined(ok, holds, what, loc)?;
                 }
             }
             BinOp::Shl | BinOp::LShr | BinOp::AShr => {
@@ -157,7 +182,7 @@ impl Exec<'_, '_> {
                 let wc = self.pool.bv_const(w, w as u64);
                 let ok = self.pool.cmp(BvCmp::Ult, be, wc);
                 let message = format!("shift by {} (not in 0..{w})", to_signed(bc, w));
-                self.check_defined(ok, bc < w as u64, &message, loc)?;
+                self.check_defined(ok, bc < w as u64, (ErrorKind::InvalidShift, &message), loc)?;
             }
             _ => {}
         }
@@ -224,21 +249,114 @@ impl Exec<'_, '_> {
     /// solutions keep it; when it fails, its negation is recorded as an
     /// explorable entry (the defined side is another path) and the run ends
     /// with a runtime error.
-    fn check_defined(&mut self, ok: ExprId, holds: bool, message: &str, loc: Loc) -> Result<(), End> {
+    ///
+    /// With `seek_errors`, a holding guard is explorable too: its other side
+    /// is a path into the error.
+    fn check_defined(&mut self, ok: ExprId, holds: bool, what: (ErrorKind, &str), loc: Loc) -> Result<(), End> {
         if holds {
-            self.guard(ok, loc);
+            let seek = self.m.seek_errors;
+            self.record(ok, EntryKind::Guard, seek, false, loc);
             return Ok(());
         }
         let bad = self.pool.not(ok);
         self.record(bad, EntryKind::Guard, true, false, loc);
-        Err(self.error(message, loc))
+        Err(self.error(what.0, what.1, loc))
+    }
+
+    /// C's undefined signed overflow of `a op b` (an `nsw` operation whose
+    /// wrapped result is `r`).
+    fn check_overflow(&mut self, op: BinOp, ty: Type, a: Value, b: Value, r: Value, loc: Loc) -> Result<(), End> {
+        let w = ty.bits();
+        let (ac, bc) = (a.conc() & mask(w), b.conc() & mask(w));
+        let holds = !op.signed_overflows(w, ac, bc);
+        if a.sym().is_none() && b.sym().is_none() {
+            if holds {
+                return Ok(());
+            }
+        }
+        let ea = bv_of(self.pool, ac, a.sym(), w);
+        let eb = bv_of(self.pool, bc, b.sym(), w);
+        if holds && cannot_overflow(self.pool, op, w, ea, eb) {
+            return Ok(());
+        }
+        let er = bv_of(self.pool, r.conc(), r.sym(), w);
+        let ok = self.no_overflow_expr(op, w, ea, eb, er);
+        if holds && op == BinOp::Mul && w > 32 {
+            // The 64-bit check needs a division circuit, which the solver
+            // may take minutes to refute: such overflows are reported when a
+            // path runs into them, not sought.
+            self.record(ok, EntryKind::Guard, false, false, loc);
+            return Ok(());
+        }
+        let message = format!(
+            "signed overflow: {} {} {} does not fit in {w} bits",
+            to_signed(ac, w),
+            match op {
+                BinOp::Add => "+",
+                BinOp::Sub => "-",
+                BinOp::Mul => "*",
+                _ => "<<",
+            },
+            to_signed(bc, w)
+        );
+        self.check_defined(ok, holds, (ErrorKind::SignedOverflow, &message), loc)
+    }
+
+    /// The condition under which `a op b` does not overflow, given the
+    /// wrapped result `r`: sign rules for `+`/`-`, exact multiplication in
+    /// twice the width (or a division check at 64 bits), and for `<<` a
+    /// non-negative operand that shifts back unchanged.
+    fn no_overflow_expr(&mut self, op: BinOp, w: u32, a: ExprId, b: ExprId, r: ExprId) -> ExprId {
+        let p = &mut *self.pool;
+        let zero = p.bv_const(w, 0);
+        let neg = |p: &mut pathwise_expr::ExprPool, x: ExprId| p.cmp(BvCmp::Slt, x, zero);
+        match op {
+            BinOp::Add | BinOp::Sub => {
+                let (na, nb, nr) = (neg(p, a), neg(p, b), neg(p, r));
+                // add: same operand signs and a different result sign;
+                // sub: different operand signs and a result sign unlike a's.
+                let same = p.eq(na, nb);
+                let signs = if op == BinOp::Add { same } else { p.not(same) };
+                let flipped = p.eq(nr, na);
+                let flipped = p.not(flipped);
+                let bad = p.and(signs, flipped);
+                p.not(bad)
+            }
+            BinOp::Mul if w <= 32 => {
+                let (wa, wb) = (p.sext(a, 2 * w), p.sext(b, 2 * w));
+                let exact = p.bin(BvOp::Mul, wa, wb);
+                let back = p.sext(r, 2 * w);
+                p.eq(exact, back)
+            }
+            BinOp::Mul => {
+                // r / a == b (a != 0), excluding INT_MIN * -1 whose quotient wraps.
+                let a_zero = p.eq(a, zero);
+                let q = p.bin(BvOp::SDiv, r, a);
+                let q_ok = p.eq(q, b);
+                let m1 = p.bv_const(w, mask(w));
+                let min = p.bv_const(w, 1u64 << (w - 1));
+                let a_m1 = p.eq(a, m1);
+                let b_min = p.eq(b, min);
+                let special = p.and(a_m1, b_min);
+                let not_special = p.not(special);
+                let fine = p.and(q_ok, not_special);
+                p.or(a_zero, fine)
+            }
+            _ => {
+                let back = p.bin(BvOp::AShr, r, b);
+                let same = p.eq(back, a);
+                let nonneg = neg(p, a);
+                let nonneg = p.not(nonneg);
+                p.and(nonneg, same)
+            }
+        }
     }
 
     /// Check an access and return (object, cell index); records the bounds
     /// constraints of symbolic offsets and of input arrays.
     fn access(&mut self, p: &Pointer, ty: Type, loc: Loc) -> Result<(crate::value::ObjId, u64), End> {
         let Some(obj) = p.obj else {
-            return Err(self.error("null pointer dereference", loc));
+            return Err(self.error(ErrorKind::NullDereference, "null pointer dereference", loc));
         };
         let o = self.mem.object(obj);
         if let Some(inp) = o.input {
@@ -253,12 +371,16 @@ impl Exec<'_, '_> {
                 let off = bv_of(self.pool, p.off, p.off_sym, 64);
                 let inb = self.pool.cmp(BvCmp::Ult, off, size);
                 let in_bounds = p.off < o.size_bytes();
+                let size = o.size_bytes();
                 if !in_bounds {
                     let out = self.pool.not(inb);
-                    self.record(out, EntryKind::InBounds { param }, true, false, loc);
-                    return Err(End::ArrayTooShort);
+                    self.record(out, EntryKind::InBounds { param, violated: true }, true, false, loc);
+                    return Err(End::ArrayTooShort { param, offset: p.off, size, loc });
                 }
-                self.record(inb, EntryKind::InBounds { param }, false, false, loc);
+                // Explorable when errors are sought: the search only negates it
+                // when the array's length is tied (a free length just grows).
+                let seek = self.m.seek_errors;
+                self.record(inb, EntryKind::InBounds { param, violated: false }, seek, false, loc);
                 if p.off_sym.is_none() {
                     self.checked_upto.insert(obj, p.off);
                 }
@@ -266,15 +388,19 @@ impl Exec<'_, '_> {
         } else if let Some(s) = p.off_sym {
             let size = self.pool.bv_const(64, o.size_bytes());
             let g = self.pool.cmp(BvCmp::Ult, s, size);
-            let message = format!("out-of-bounds access at byte offset {} of a {}-byte object", p.off as i64, o.size_bytes());
-            self.check_defined(g, p.off < o.size_bytes(), &message, loc)?;
+            let message =
+                format!("out-of-bounds access at byte offset {} of a {}-byte object", p.off as i64, o.size_bytes());
+            self.check_defined(g, p.off < o.size_bytes(), (ErrorKind::OutOfBounds, &message), loc)?;
         }
         self.mem.locate(p, ty).map_err(|e| match e {
-            AccessError::Null => self.error("null pointer dereference", loc),
+            AccessError::Null => self.error(ErrorKind::NullDereference, "null pointer dereference", loc),
             AccessError::OutOfBounds { offset, size } => {
-                self.error(format!("out-of-bounds access at byte offset {offset} of a {size}-byte object"), loc)
+                let message = format!("out-of-bounds access at byte offset {offset} of a {size}-byte object");
+                self.error(ErrorKind::OutOfBounds, message, loc)
             }
-            AccessError::Unsupported(m) => self.error(format!("unsupported memory access: {m}"), loc),
+            AccessError::Unsupported(m) => {
+                self.error(ErrorKind::Unsupported, format!("unsupported memory access: {m}"), loc)
+            }
         })
     }
 }

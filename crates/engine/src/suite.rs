@@ -27,6 +27,8 @@ pub struct TestSuite {
     pub coverage: Coverage,
     /// Why the search stopped.
     pub stop: StopReason,
+    /// Whether signed overflow was an error (else it wrapped).
+    pub check_overflow: bool,
 }
 
 /// A global variable as the emitters see it.
@@ -54,6 +56,9 @@ pub struct TestCase {
     pub global_outputs: Vec<Vec<i128>>,
     /// The decisions of the function under test (and its callees), in order.
     pub path: Vec<PathStep>,
+    /// The values the `__VERIFIER_nondet_*()` calls returned, in call order
+    /// (a whole program's inputs), read with each call's C type.
+    pub nondets: Vec<i128>,
 }
 
 /// A concrete input value, interpreted with the parameter's signedness.
@@ -69,6 +74,80 @@ pub enum InputValue {
 pub enum Outcome {
     /// The function returned normally.
     Returned,
+    /// The execution ended in an error (or `exit`): no outputs are checked.
+    Error(ErrorInfo),
+    /// Whole-program mode: the run stopped at the k bound. Natively the
+    /// program goes on and asks for one more input than the test gives
+    /// (Test-Comp's harness then exits).
+    BoundReached,
+}
+
+/// An error a test runs into, with its source location.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ErrorInfo {
+    pub kind: ErrorKind,
+    pub loc: Loc,
+    /// Human-readable details (operand values, offsets).
+    pub message: String,
+}
+
+/// The kinds of errors a path can end in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ErrorKind {
+    /// Division or remainder by zero.
+    DivisionByZero,
+    /// `INT_MIN / -1` or `INT_MIN % -1`.
+    DivisionOverflow,
+    /// Signed `+ - * <<` whose result is not representable.
+    SignedOverflow,
+    /// Shift by a negative amount or by at least the width.
+    InvalidShift,
+    /// Read or write outside an array (local, global or input).
+    OutOfBounds,
+    NullDereference,
+    /// `assert(e)` with `e` false (`__assert_fail`).
+    AssertionFailure,
+    /// `abort()`.
+    Abort,
+    /// `exit(status)`.
+    Exit(i32),
+    /// A call of `reach_error()` / `__VERIFIER_error()` (sv-benchmarks).
+    ErrorCall,
+    /// `__builtin_unreachable()` or falling off a non-void function's end.
+    Unreachable,
+    /// Subtraction or ordering of pointers into different objects.
+    InvalidPointerArithmetic,
+    /// Something the engine cannot model (an access through a pointer of
+    /// another type, a call to a function without body or model): not
+    /// necessarily a bug of the program, so never a test.
+    Unsupported,
+}
+
+impl ErrorKind {
+    /// Stable identifier used in the JSON output and the C tests.
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::DivisionByZero => "division-by-zero",
+            ErrorKind::DivisionOverflow => "division-overflow",
+            ErrorKind::SignedOverflow => "signed-overflow",
+            ErrorKind::InvalidShift => "invalid-shift",
+            ErrorKind::OutOfBounds => "out-of-bounds",
+            ErrorKind::NullDereference => "null-dereference",
+            ErrorKind::AssertionFailure => "assertion-failure",
+            ErrorKind::Abort => "abort",
+            ErrorKind::Exit(_) => "exit",
+            ErrorKind::ErrorCall => "error-call",
+            ErrorKind::Unreachable => "unreachable",
+            ErrorKind::InvalidPointerArithmetic => "invalid-pointer-arithmetic",
+            ErrorKind::Unsupported => "unsupported",
+        }
+    }
+
+    /// Whether a native run necessarily stops here (a signal or `exit`);
+    /// the other kinds are undefined behaviour that may go unnoticed.
+    pub fn traps_natively(self) -> bool {
+        matches!(self, ErrorKind::AssertionFailure | ErrorKind::Abort | ErrorKind::Exit(_))
+    }
 }
 
 /// One decision on a path.
@@ -103,8 +182,15 @@ pub struct Stats {
     pub bound_exceeded_runs: u64,
     /// Executions rejected by the precondition (not tests).
     pub precondition_rejected_runs: u64,
-    /// Executions that ended in a runtime error (not tests in this version).
+    /// Executions that ended in a runtime error.
     pub error_runs: u64,
+    /// Tests that end in an error (part of `tests`).
+    pub error_tests: u64,
+    /// Checks (division, overflow, bounds...) whose violation was solved
+    /// for, and how many of those were proved impossible. Not part of
+    /// `prefixes_explored`/`infeasible_prefixes`, which count decisions.
+    pub error_checks: u64,
+    pub error_checks_infeasible: u64,
     /// Concolic executions performed.
     pub runs: u64,
     /// Path prefixes solved (of the function, and of the precondition when
@@ -135,6 +221,8 @@ pub enum StopReason {
     Interrupted,
     /// A limit on tests or runs was reached.
     Limit(String),
+    /// Cover-Error: a test reaches `reach_error()`.
+    ErrorCallReached,
 }
 
 /// Coverage of the code under test predicted by the generator.

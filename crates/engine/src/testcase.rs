@@ -1,6 +1,7 @@
 //! Building a test from a run: size free input arrays to what the path
 //! touched, then replay the inputs concretely and keep the test only if the
-//! replay follows the same path and returns normally.
+//! replay follows the same path and ends the same way (a normal return, or
+//! the same error at the same place).
 
 use pathwise_expr::{ExprPool, Model};
 
@@ -15,11 +16,13 @@ pub fn build(
     setup: &RunSetup<'_>,
     inputs: &Model,
     run: &RunRecord,
+    allow_bound: bool,
 ) -> Option<(TestCase, RunRecord)> {
     let shrunk = shrink(pool, setup, inputs, run);
     for candidate in [&shrunk, inputs] {
         let replay = run_once(m, pool, setup, candidate);
-        if replay.is_test() && replay.path == run.path {
+        let bound = allow_bound && replay.main_end == Some(crate::path::End::BoundExceeded);
+        if (replay.is_test() || bound) && replay.path == run.path && replay.main_end == run.main_end {
             return Some((to_test(m, setup, candidate, &replay), replay));
         }
     }
@@ -85,13 +88,19 @@ fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRe
             vals.iter().map(|&x| s.to_i128(x)).collect()
         })
         .collect();
+    let outcome = match &replay.main_end {
+        Some(crate::path::End::Error(e)) => Outcome::Error(e.clone()),
+        Some(crate::path::End::BoundExceeded) => Outcome::BoundReached,
+        _ => Outcome::Returned,
+    };
     TestCase {
         id: 0,
         inputs: inputs_v,
-        outcome: Outcome::Returned,
+        outcome,
         ret,
         array_outputs,
         global_outputs,
         path: replay.path.clone(),
+        nondets: replay.nondets.iter().map(|n| n.ty.to_i128(n.value)).collect(),
     }
 }

@@ -70,11 +70,15 @@ fn foo_and_bar() {
     let program = compile(&bench("foo_bar.c"));
     let foo = generate(&program, &config("foo", None, 2));
     check_sound(&foo);
-    assert_eq!(foo.tests.len(), 2);
+    assert_eq!(returned(&foo), 2);
+    // a + 1 with a = INT_MAX, a - 1 with a = INT_MIN.
+    assert_eq!(errors(&foo), [("signed-overflow", 15), ("signed-overflow", 13)]);
     let bar = generate(&program, &config("bar", None, 2));
     check_sound(&bar);
-    assert_eq!(bar.tests.len(), 1);
-    assert_eq!(bar.tests[0].path.len(), 1, "bar's only decision is foo's b > 0");
+    assert_eq!(returned(&bar), 1);
+    assert_eq!(errors(&bar), [("signed-overflow", 13)]);
+    let ok = bar.tests.iter().find(|t| t.outcome == pathwise_engine::suite::Outcome::Returned).unwrap();
+    assert_eq!(ok.path.len(), 1, "bar's only decision is foo's b > 0");
 }
 
 /// recursive.c at k = 2 (no precondition; arrays sized by the path).
@@ -92,12 +96,21 @@ fn foo_and_bar() {
 ///   leave a 2-element segment (2 paths each) and TF, FT two singletons:
 ///   6; in all 1 + 2 + 6 = 9, with at most 2 activations nested below the
 ///   first one.
+///
+/// Besides these paths, binary_search and dutch_flag have one error each:
+/// `hi = n - 1` overflows for n = INT_MIN.
 #[test]
 fn recursive_programs_at_k2() {
     let program = compile(&bench("recursive.c"));
     for (func, expected) in [("sorted_insert", 6), ("binary_search", 10), ("dutch_flag", 13), ("quicksort", 9)] {
         let suite = generate(&program, &config(func, None, 2));
         check_sound(&suite);
-        assert_eq!(suite.tests.len(), expected, "{func}");
+        assert_eq!(returned(&suite), expected, "{func}");
+        let errs: &[(&str, u32)] = match func {
+            "binary_search" => &[("signed-overflow", 26)],
+            "dutch_flag" => &[("signed-overflow", 42)],
+            _ => &[],
+        };
+        assert_eq!(errors(&suite), errs, "{func}");
     }
 }

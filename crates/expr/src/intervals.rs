@@ -57,8 +57,12 @@ pub fn refute(pool: &ExprPool, query: &Query) -> Option<Vec<usize>> {
         }
         for (lo, hi) in [(b.slo, b.shi), (b.ulo, b.uhi)] {
             if lo.0 > hi.0 {
-                let mut core: Vec<usize> =
-                    [lo.1, hi.1].into_iter().flatten().filter(|&j| j >= n_constraints).map(|j| j - n_constraints).collect();
+                let mut core: Vec<usize> = [lo.1, hi.1]
+                    .into_iter()
+                    .flatten()
+                    .filter(|&j| j >= n_constraints)
+                    .map(|j| j - n_constraints)
+                    .collect();
                 core.sort_unstable();
                 core.dedup();
                 return Some(core);

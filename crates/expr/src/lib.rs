@@ -24,6 +24,7 @@ pub mod eval;
 pub mod intervals;
 pub mod ops;
 pub mod pool;
+pub mod range;
 pub mod slice;
 pub mod smtlib;
 pub mod solver;

@@ -78,8 +78,7 @@
 use std::fmt::{self, Write};
 
 use crate::program::{
-    FuncData, FuncId, GlobalData, GlobalId, Inst, InstKind, Loc, Operand, Program, Shape, SrcVar,
-    Terminator,
+    FuncData, FuncId, GlobalData, GlobalId, Inst, InstKind, Loc, Operand, Program, Shape, SrcVar, Terminator,
 };
 use crate::types::{IntTy, Type};
 use crate::visit::min_num_regs;
@@ -90,12 +89,7 @@ const LOC_COLUMN: usize = 40;
 /// The `SrcVar` a parameter gets when its `src(...)` is omitted in the text:
 /// no name, no C spelling, signed scalar of the parameter's machine type.
 pub fn default_param_src(ty: Type) -> SrcVar {
-    SrcVar {
-        name: String::new(),
-        c_scalar: String::new(),
-        scalar: IntTy { ty, signed: true },
-        shape: Shape::Scalar,
-    }
+    SrcVar { name: String::new(), c_scalar: String::new(), scalar: IntTy { ty, signed: true }, shape: Shape::Scalar }
 }
 
 impl fmt::Display for Program {

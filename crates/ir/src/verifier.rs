@@ -131,8 +131,7 @@ fn const_fits(ty: Type, v: u64) -> bool {
 }
 
 fn check_program(p: &Program, errors: &mut Vec<VerifierError>) {
-    let mut err =
-        |message: String| errors.push(VerifierError { func: String::new(), block: None, message });
+    let mut err = |message: String| errors.push(VerifierError { func: String::new(), block: None, message });
     let mut seen = FxHashSet::default();
     for f in &p.funcs {
         if !seen.insert(f.name.as_str()) {
@@ -145,19 +144,11 @@ fn check_program(p: &Program, errors: &mut Vec<VerifierError>) {
             err(format!("global name @{} is defined more than once", g.name));
         }
         if g.init.len() as u64 > g.count {
-            err(format!(
-                "global @{} has {} initial values for {} elements",
-                g.name,
-                g.init.len(),
-                g.count
-            ));
+            err(format!("global @{} has {} initial values for {} elements", g.name, g.init.len(), g.count));
         }
         for (k, v) in g.init.iter().enumerate() {
             if !const_fits(g.elem, *v) {
-                err(format!(
-                    "global @{}: initial value #{k} ({v}) does not fit {}",
-                    g.name, g.elem
-                ));
+                err(format!("global @{}: initial value #{k} ({v}) does not fit {}", g.name, g.elem));
             }
         }
     }
@@ -187,14 +178,7 @@ struct FnChecker<'a> {
 
 impl<'a> FnChecker<'a> {
     fn new(p: &'a Program, f: &'a FuncData, errors: &'a mut Vec<VerifierError>) -> Self {
-        FnChecker {
-            p,
-            f,
-            errors,
-            defs: FxHashMap::default(),
-            doms: Dominators::compute(f),
-            block: None,
-        }
+        FnChecker { p, f, errors, defs: FxHashMap::default(), doms: Dominators::compute(f), block: None }
     }
 
     fn err(&mut self, message: String) {
@@ -331,9 +315,7 @@ impl<'a> FnChecker<'a> {
     fn check_result(&mut self, result: Option<Reg>, wanted: bool, what: &str) {
         match (result, wanted) {
             (None, true) => self.err(format!("{what} needs a result register")),
-            (Some(r), false) => {
-                self.err(format!("{what} cannot have a result register (found {r})"))
-            }
+            (Some(r), false) => self.err(format!("{what} cannot have a result register (found {r})")),
             _ => {}
         }
     }
@@ -344,7 +326,8 @@ impl<'a> FnChecker<'a> {
                 if !ty.is_int() {
                     self.err(format!("`{}` on non-integer type {ty}", op.name()));
                 }
-                if *nsw && !matches!(op, crate::BinOp::Add | crate::BinOp::Sub | crate::BinOp::Mul | crate::BinOp::Shl) {
+                if *nsw && !matches!(op, crate::BinOp::Add | crate::BinOp::Sub | crate::BinOp::Mul | crate::BinOp::Shl)
+                {
                     self.err(format!("`nsw` on `{}`", op.name()));
                 }
                 self.expect_ty(*a, *ty, "first operand");
@@ -429,15 +412,9 @@ impl<'a> FnChecker<'a> {
             }
         }
         match (term, self.f.ret) {
-            (Terminator::Branch { cond, .. }, _) => {
-                self.expect_ty(*cond, Type::I1, "branch condition")
-            }
-            (Terminator::Return(Some(_)), None) => {
-                self.err("`ret` with a value in a void function".to_string())
-            }
-            (Terminator::Return(None), Some(t)) => {
-                self.err(format!("`ret` without a value, expected {t}"))
-            }
+            (Terminator::Branch { cond, .. }, _) => self.expect_ty(*cond, Type::I1, "branch condition"),
+            (Terminator::Return(Some(_)), None) => self.err("`ret` with a value in a void function".to_string()),
+            (Terminator::Return(None), Some(t)) => self.err(format!("`ret` without a value, expected {t}")),
             (Terminator::Return(Some(v)), Some(t)) => self.expect_ty(*v, t, "returned value"),
             _ => {}
         }

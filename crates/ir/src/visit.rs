@@ -21,9 +21,7 @@ impl InstKind {
     /// Operands read by the instruction, in textual order.
     pub fn operands(&self) -> Vec<Operand> {
         match self {
-            InstKind::Bin { a, b, .. }
-            | InstKind::Cmp { a, b, .. }
-            | InstKind::PtrDiff { a, b } => {
+            InstKind::Bin { a, b, .. } | InstKind::Cmp { a, b, .. } | InstKind::PtrDiff { a, b } => {
                 vec![*a, *b]
             }
             InstKind::Cast { a, .. } => vec![*a],
@@ -46,14 +44,10 @@ impl InstKind {
             InstKind::Bin { ty, .. } | InstKind::Load { ty, .. } => Some(*ty),
             InstKind::Cmp { .. } => Some(Type::I1),
             InstKind::Cast { to, .. } => Some(*to),
-            InstKind::AddrLocal { .. } | InstKind::AddrGlobal { .. } | InstKind::PtrAdd { .. } => {
-                Some(Type::Ptr)
-            }
+            InstKind::AddrLocal { .. } | InstKind::AddrGlobal { .. } | InstKind::PtrAdd { .. } => Some(Type::Ptr),
             InstKind::PtrDiff { .. } => Some(Type::I64),
             InstKind::Store { .. } => None,
-            InstKind::Call { func, .. } => {
-                program.and_then(|p| p.funcs.get(func.0 as usize)).and_then(|f| f.ret)
-            }
+            InstKind::Call { func, .. } => program.and_then(|p| p.funcs.get(func.0 as usize)).and_then(|f| f.ret),
         }
     }
 }

@@ -154,10 +154,7 @@ bb3:
     let li = LoopInfo::compute(&f);
     assert_eq!(li.loops.len(), 1);
     let l = li.loop_(LoopId(0));
-    assert_eq!(
-        (l.header, l.blocks.clone(), l.latches.clone()),
-        (Block(1), bbs(&[1, 2]), bbs(&[2]))
-    );
+    assert_eq!((l.header, l.blocks.clone(), l.latches.clone()), (Block(1), bbs(&[1, 2]), bbs(&[2])));
     let pd = PostDominators::compute(&f);
     assert!(pd.postdominates(Block(2), Block(1)));
     assert!(pd.postdominates(Block(3), Block(1)));
@@ -237,10 +234,7 @@ bb3:
     let spin = func("func @spin() -> void {\nbb0:\n jmp bb1\nbb1:\n jmp bb1\n}");
     let li = LoopInfo::compute(&spin);
     assert_eq!(li.loops.len(), 1);
-    assert_eq!(
-        (li.loop_(LoopId(0)).blocks.clone(), li.loop_(LoopId(0)).latches.clone()),
-        (bbs(&[1]), bbs(&[1]))
-    );
+    assert_eq!((li.loop_(LoopId(0)).blocks.clone(), li.loop_(LoopId(0)).latches.clone()), (bbs(&[1]), bbs(&[1])));
     let pd = PostDominators::compute(&spin);
     assert!(!pd.postdominates(Block(1), Block(0)));
     assert!(pd.postdominates(Block(0), Block(0)));
@@ -354,8 +348,7 @@ fn call_graph_recursion() {
     let p = parse(CALLS);
     assert_eq!(verify(&p), Ok(()));
     let id = |n: &str| p.func_by_name(n).unwrap();
-    let (abort, even, odd, fact, main, leaf) =
-        (id("abort"), id("even"), id("odd"), id("fact"), id("main"), id("leaf"));
+    let (abort, even, odd, fact, main, leaf) = (id("abort"), id("even"), id("odd"), id("fact"), id("main"), id("leaf"));
     let cg = CallGraph::compute(&p);
     assert_eq!(cg.scc(even), cg.scc(odd));
     assert_ne!(cg.scc(even), cg.scc(fact));

@@ -48,22 +48,13 @@ fn doc_example_parses_and_verifies() {
         f.blocks[0].insts[0],
         Inst {
             result: Some(Reg(2)),
-            kind: InstKind::Cmp {
-                op: CmpOp::Sgt,
-                ty: Type::I32,
-                a: Operand::Reg(Reg(0)),
-                b: Operand::Reg(Reg(1))
-            },
+            kind: InstKind::Cmp { op: CmpOp::Sgt, ty: Type::I32, a: Operand::Reg(Reg(0)), b: Operand::Reg(Reg(1)) },
             loc: Loc { file: 0, line: 4, col: 9 },
         }
     );
     assert_eq!(
         f.blocks[0].term,
-        Terminator::Branch {
-            cond: Operand::Reg(Reg(2)),
-            then_block: Block(1),
-            else_block: Block(2)
-        }
+        Terminator::Branch { cond: Operand::Reg(Reg(2)), then_block: Block(1), else_block: Block(2) }
     );
     assert_eq!(f.blocks[2].insts[0].kind, InstKind::Call { func: FuncId(0), args: vec![] });
     assert_eq!(f.blocks[2].term, Terminator::Unreachable);
@@ -154,18 +145,8 @@ fn expect_error(text: &str, line: u32, col: u32, needle: &str) {
 #[test]
 fn errors_have_positions() {
     expect_error("func @f() -> i32 {\nbb0:\n  ret %0 %1\n}", 3, 10, "block label");
-    expect_error(
-        "func @f() -> void {\nbb0:\n  call @nope()\n  ret\n}",
-        3,
-        8,
-        "unknown function @nope",
-    );
-    expect_error(
-        "func @f() -> void {\nbb0:\n  %0 = addr @nope\n  ret\n}",
-        3,
-        13,
-        "unknown global @nope",
-    );
+    expect_error("func @f() -> void {\nbb0:\n  call @nope()\n  ret\n}", 3, 8, "unknown function @nope");
+    expect_error("func @f() -> void {\nbb0:\n  %0 = addr @nope\n  ret\n}", 3, 13, "unknown global @nope");
     expect_error("func @f() -> void {\nbb1:\n  ret\n}", 2, 1, "bb0");
     expect_error("file 1 \"a.c\"", 1, 6, "file index 0");
     expect_error("file 0 \"a.c", 1, 8, "unterminated string");
@@ -175,21 +156,11 @@ fn errors_have_positions() {
     expect_error("global @g: i8 x 1 = [-129]", 1, 22, "does not fit");
     expect_error("global @g: ptr x 1 = [-1]", 1, 23, "negative");
     expect_error("global @g: i33 x 1", 1, 12, "type");
-    expect_error(
-        "func @f() -> void {\nbb0:\n  %1 = frob i32 %0\n  ret\n}",
-        3,
-        8,
-        "unknown instruction `frob`",
-    );
+    expect_error("func @f() -> void {\nbb0:\n  %1 = frob i32 %0\n  ret\n}", 3, 8, "unknown instruction `frob`");
     expect_error("func @f() -> void {\nbb0:\n  %1 = add i32 %0, %0\n}", 4, 1, "no terminator");
     expect_error("func @f() -> void {\nbb0:\n  %1 = ret\n}", 3, 8, "terminator has no result");
     expect_error("func @f() -> void {\n  local $1 \"x\": i32\nbb0:\n  ret\n}", 2, 3, "local $0");
-    expect_error(
-        "func @f() -> void {\nbb0:\n  %0 = cmp less i32 1:i32, 2:i32\n  ret\n}",
-        3,
-        12,
-        "unknown comparison",
-    );
+    expect_error("func @f() -> void {\nbb0:\n  %0 = cmp less i32 1:i32, 2:i32\n  ret\n}", 3, 12, "unknown comparison");
     expect_error("func @f(%0 i32) -> void", 1, 12, "`:`");
     expect_error("func @f() -> void {\nbb0:\n  ret @ 1:2\n}", 4, 1, "`:`");
     expect_error("%99999999999", 1, 1, "too large");

@@ -30,16 +30,8 @@ fn sum_program() -> Program {
     let sum = FuncData {
         name: "sum".into(),
         params: vec![
-            Param {
-                reg: Reg(0),
-                ty: Type::Ptr,
-                src: sv("t", "int", Type::I32, true, Shape::Pointer),
-            },
-            Param {
-                reg: Reg(1),
-                ty: Type::I32,
-                src: sv("n", "int", Type::I32, true, Shape::Scalar),
-            },
+            Param { reg: Reg(0), ty: Type::Ptr, src: sv("t", "int", Type::I32, true, Shape::Pointer) },
+            Param { reg: Reg(1), ty: Type::I32, src: sv("n", "int", Type::I32, true, Shape::Scalar) },
         ],
         ret: Some(Type::I32),
         ret_src: Some(sv("", "int", Type::I32, true, Shape::Scalar)),
@@ -63,16 +55,8 @@ fn sum_bb0() -> BlockData {
         insts: vec![
             inst(Some(2), InstKind::AddrLocal { local: Local(0) }, at(2, 7)),
             inst(Some(3), InstKind::AddrLocal { local: Local(1) }, at(2, 14)),
-            inst(
-                None,
-                InstKind::Store { ty: Type::I32, ptr: r(2), value: c(Type::I32, 0) },
-                at(3, 9),
-            ),
-            inst(
-                None,
-                InstKind::Store { ty: Type::I32, ptr: r(3), value: c(Type::I32, 0) },
-                at(3, 16),
-            ),
+            inst(None, InstKind::Store { ty: Type::I32, ptr: r(2), value: c(Type::I32, 0) }, at(3, 9)),
+            inst(None, InstKind::Store { ty: Type::I32, ptr: r(3), value: c(Type::I32, 0) }, at(3, 16)),
         ],
         term: Terminator::Jump(Block(1)),
         term_loc: Loc::NONE,
@@ -84,11 +68,7 @@ fn sum_bb1() -> BlockData {
     BlockData {
         insts: vec![
             inst(Some(4), InstKind::Load { ty: Type::I32, ptr: r(2) }, at(4, 10)),
-            inst(
-                Some(5),
-                InstKind::Cmp { op: CmpOp::Slt, ty: Type::I32, a: r(4), b: r(1) },
-                at(4, 12),
-            ),
+            inst(Some(5), InstKind::Cmp { op: CmpOp::Slt, ty: Type::I32, a: r(4), b: r(1) }, at(4, 12)),
         ],
         term: Terminator::Branch { cond: r(5), then_block: Block(2), else_block: Block(3) },
         term_loc: at(4, 12),
@@ -99,11 +79,7 @@ fn sum_bb1() -> BlockData {
 fn sum_bb2() -> BlockData {
     BlockData {
         insts: vec![
-            inst(
-                Some(6),
-                InstKind::Cast { op: CastOp::SExt, from: Type::I32, to: Type::I64, a: r(4) },
-                at(5, 9),
-            ),
+            inst(Some(6), InstKind::Cast { op: CastOp::SExt, from: Type::I32, to: Type::I64, a: r(4) }, at(5, 9)),
             inst(
                 Some(7),
                 InstKind::Bin { op: BinOp::Mul, ty: Type::I64, a: r(6), b: c(Type::I64, 4), nsw: false },
@@ -112,32 +88,16 @@ fn sum_bb2() -> BlockData {
             inst(Some(8), InstKind::PtrAdd { base: r(0), offset: r(7) }, at(5, 9)),
             inst(Some(9), InstKind::Load { ty: Type::I32, ptr: r(8) }, at(5, 9)),
             inst(Some(10), InstKind::Load { ty: Type::I32, ptr: r(3) }, at(5, 7)),
-            inst(
-                Some(11),
-                InstKind::Bin { op: BinOp::Add, ty: Type::I32, a: r(10), b: r(9), nsw: true },
-                at(5, 7),
-            ),
+            inst(Some(11), InstKind::Bin { op: BinOp::Add, ty: Type::I32, a: r(10), b: r(9), nsw: true }, at(5, 7)),
             inst(None, InstKind::Store { ty: Type::I32, ptr: r(3), value: r(11) }, at(5, 7)),
             inst(
                 Some(12),
-                InstKind::Bin {
-                    op: BinOp::Add,
-                    ty: Type::I32,
-                    a: r(4),
-                    b: c(Type::I32, u32::MAX as u64),
-                    nsw: false,
-                },
+                InstKind::Bin { op: BinOp::Add, ty: Type::I32, a: r(4), b: c(Type::I32, u32::MAX as u64), nsw: false },
                 at(4, 20),
             ),
             inst(
                 Some(13),
-                InstKind::Bin {
-                    op: BinOp::Sub,
-                    ty: Type::I32,
-                    a: r(12),
-                    b: c(Type::I32, 0xffff_fffe),
-                    nsw: false,
-                },
+                InstKind::Bin { op: BinOp::Sub, ty: Type::I32, a: r(12), b: c(Type::I32, 0xffff_fffe), nsw: false },
                 at(4, 20),
             ),
             inst(None, InstKind::Store { ty: Type::I32, ptr: r(2), value: r(13) }, at(4, 20)),
@@ -153,16 +113,8 @@ fn sum_bb3() -> BlockData {
         insts: vec![
             inst(Some(14), InstKind::Load { ty: Type::I32, ptr: r(3) }, at(6, 10)),
             inst(Some(15), InstKind::PtrDiff { a: r(0), b: r(0) }, Loc::NONE),
-            inst(
-                Some(16),
-                InstKind::Cast { op: CastOp::Trunc, from: Type::I64, to: Type::I8, a: r(15) },
-                Loc::NONE,
-            ),
-            inst(
-                Some(17),
-                InstKind::Cast { op: CastOp::ZExt, from: Type::I8, to: Type::I16, a: r(16) },
-                Loc::NONE,
-            ),
+            inst(Some(16), InstKind::Cast { op: CastOp::Trunc, from: Type::I64, to: Type::I8, a: r(15) }, Loc::NONE),
+            inst(Some(17), InstKind::Cast { op: CastOp::ZExt, from: Type::I8, to: Type::I16, a: r(16) }, Loc::NONE),
         ],
         term: Terminator::Return(Some(r(14))),
         term_loc: at(6, 3),
@@ -214,11 +166,7 @@ fn globals_and_calls() -> Program {
                 insts: vec![
                     inst(Some(0), InstKind::AddrGlobal { global: GlobalId(0) }, at(9, 3)),
                     inst(Some(1), InstKind::Load { ty: Type::I32, ptr: r(0) }, at(9, 3)),
-                    inst(
-                        Some(2),
-                        InstKind::Call { func: FuncId(1), args: vec![c(Type::I8, 0x80)] },
-                        at(10, 3),
-                    ),
+                    inst(Some(2), InstKind::Call { func: FuncId(1), args: vec![c(Type::I8, 0x80)] }, at(10, 3)),
                     inst(
                         Some(3),
                         InstKind::Cmp { op: CmpOp::Eq, ty: Type::Ptr, a: r(0), b: c(Type::Ptr, 0) },
@@ -230,19 +178,11 @@ fn globals_and_calls() -> Program {
                 term_loc: at(11, 7),
             },
             BlockData {
-                insts: vec![inst(
-                    None,
-                    InstKind::Call { func: FuncId(0), args: vec![] },
-                    at(12, 5),
-                )],
+                insts: vec![inst(None, InstKind::Call { func: FuncId(0), args: vec![] }, at(12, 5))],
                 term: Terminator::Unreachable,
                 term_loc: Loc::NONE,
             },
-            BlockData {
-                insts: vec![],
-                term: Terminator::Return(Some(c(Type::I32, 1u64 << 31))),
-                term_loc: Loc::NONE,
-            },
+            BlockData { insts: vec![], term: Terminator::Return(Some(c(Type::I32, 1u64 << 31))), term_loc: Loc::NONE },
         ],
         num_regs: 40,
         is_static: false,
@@ -259,14 +199,7 @@ fn globals_and_calls() -> Program {
                 src: Some(sv("g", "int", Type::I32, true, Shape::Array(10))),
                 is_const: true,
             },
-            GlobalData {
-                name: "tmp.1".into(),
-                elem: Type::Ptr,
-                count: 1,
-                init: vec![],
-                src: None,
-                is_const: false,
-            },
+            GlobalData { name: "tmp.1".into(), elem: Type::Ptr, count: 1, init: vec![], src: None, is_const: false },
             GlobalData {
                 name: "flags".into(),
                 elem: Type::I1,

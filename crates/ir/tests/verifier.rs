@@ -80,10 +80,7 @@ fn func(body: &str) -> String {
 fn cfg_and_register_checks() {
     expect_one(&func("bb0:\n jmp bb7"), "missing block bb7");
     expect_one(&func("bb0:\n br 1:i1, bb0, bb3"), "missing block bb3");
-    expect_one(
-        "func @f() -> void num_regs 1 {\nbb0:\n %1 = add i32 1:i32, 2:i32\n ret\n}",
-        "out of range",
-    );
+    expect_one("func @f() -> void num_regs 1 {\nbb0:\n %1 = add i32 1:i32, 2:i32\n ret\n}", "out of range");
     expect_one(&func("bb0:\n ret %5"), "undefined register %5");
     expect_one(&func("bb0:\n %2 = udiv nsw i32 1:i32, 2:i32\n ret %2"), "`nsw` on `udiv`");
     expect_one(&func("bb0:\n %0 = add i32 1:i32, 2:i32\n ret %0"), "defined more than once");
@@ -97,10 +94,7 @@ fn cfg_and_register_checks() {
 #[test]
 fn dominance_checks() {
     // Use before the definition in the same block.
-    expect_one(
-        &func("bb0:\n %3 = add i32 %2, 1:i32\n %2 = add i32 %0, 1:i32\n ret %3"),
-        "not dominated",
-    );
+    expect_one(&func("bb0:\n %3 = add i32 %2, 1:i32\n %2 = add i32 %0, 1:i32\n ret %3"), "not dominated");
     // Definition in one branch, use at the join.
     expect_one(
         &func("bb0:\n %2 = cmp eq i32 %0, 0:i32\n br %2, bb1, bb2\nbb1:\n %3 = add i32 %0, 1:i32\n jmp bb2\nbb2:\n ret %3"),
@@ -108,19 +102,17 @@ fn dominance_checks() {
     );
     // A definition in a later block that dominates the use is fine: block
     // order is irrelevant.
+    assert!(errors(&func("bb0:\n jmp bb2\nbb1:\n ret %3\nbb2:\n %3 = add i32 %0, 1:i32\n jmp bb1")).is_empty());
+    // Uses in unreachable blocks are not checked.
     assert!(errors(&func(
-        "bb0:\n jmp bb2\nbb1:\n ret %3\nbb2:\n %3 = add i32 %0, 1:i32\n jmp bb1"
+        "bb0:\n ret %0\nbb1:\n %2 = add i32 %3, 1:i32\n jmp bb2\nbb2:\n %3 = add i32 %0, 1:i32\n ret %2"
     ))
     .is_empty());
-    // Uses in unreachable blocks are not checked.
-    assert!(errors(&func("bb0:\n ret %0\nbb1:\n %2 = add i32 %3, 1:i32\n jmp bb2\nbb2:\n %3 = add i32 %0, 1:i32\n ret %2"))
-        .is_empty());
 }
 
 #[test]
 fn operand_type_checks() {
-    let one =
-        |inst: &str, needle: &str| expect_one(&func(&format!("bb0:\n {inst}\n ret %0")), needle);
+    let one = |inst: &str, needle: &str| expect_one(&func(&format!("bb0:\n {inst}\n ret %0")), needle);
     one("%2 = add i32 %0, 1:i64", "second operand has type i64, expected i32");
     one("%2 = add ptr %1, %1", "non-integer");
     one("%2 = cmp slt i32 %1, %0", "first operand has type ptr");

@@ -21,4 +21,3 @@ pub fn compile_str(name: &str, src: &str) -> pathwise_ir::Program {
         Err(d) => panic!("front end failed:\n{d}"),
     }
 }
-

@@ -22,6 +22,10 @@ pub fn config(function: &str, pre: Option<&str>, k: u32) -> Config {
         timeout: None,
         max_tests: None,
         max_steps_per_run: 1_000_000,
+        check_overflow: true,
+        seek_errors: true,
+        long_bits: 64,
+        program_mode: None,
     }
 }
 
@@ -31,11 +35,29 @@ pub fn generate(program: &pathwise_ir::Program, config: &Config) -> TestSuite {
         .unwrap_or_else(|e| panic!("generation failed: {e}"))
 }
 
-/// Every test's path is distinct and the search ran to completion.
+/// Tests that return normally: one per feasible k-path.
+pub fn returned(suite: &TestSuite) -> usize {
+    suite.tests.iter().filter(|t| t.outcome == pathwise_engine::suite::Outcome::Returned).count()
+}
+
+/// The error tests as (kind, line), in test order.
+pub fn errors(suite: &TestSuite) -> Vec<(&'static str, u32)> {
+    suite
+        .tests
+        .iter()
+        .filter_map(|t| match &t.outcome {
+            pathwise_engine::suite::Outcome::Error(e) => Some((e.kind.name(), e.loc.line)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Every test's path (with its outcome) is distinct and the search ran to
+/// completion.
 pub fn check_sound(suite: &TestSuite) {
     assert_eq!(suite.stop, pathwise_engine::suite::StopReason::Complete);
     assert_eq!(suite.stats.divergences, 0, "runs diverged from their solved prefix");
-    let mut paths: Vec<_> = suite.tests.iter().map(|t| t.path.clone()).collect();
+    let mut paths: Vec<_> = suite.tests.iter().map(|t| (t.path.clone(), format!("{:?}", t.outcome))).collect();
     paths.sort_by_key(|p| format!("{p:?}"));
     paths.dedup();
     assert_eq!(paths.len(), suite.tests.len(), "two tests share a path");

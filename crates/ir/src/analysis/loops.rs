@@ -124,13 +124,7 @@ impl LoopInfo {
 }
 
 /// Blocks of the natural loop of `header` with the given latches, sorted.
-fn natural_loop(
-    header: Block,
-    latches: &[Block],
-    preds: &[Vec<Block>],
-    doms: &Dominators,
-    n: usize,
-) -> Vec<Block> {
+fn natural_loop(header: Block, latches: &[Block], preds: &[Vec<Block>], doms: &Dominators, n: usize) -> Vec<Block> {
     let mut in_loop = vec![false; n];
     in_loop[header.index()] = true;
     // Walk predecessors backwards from the latches; the header stops the walk
@@ -153,11 +147,7 @@ fn assign_nesting(loops: &mut [Loop]) {
         let header = loops[i].header;
         let size = loops[i].blocks.len();
         let parent = (0..loops.len())
-            .filter(|&j| {
-                j != i
-                    && loops[j].blocks.len() > size
-                    && loops[j].blocks.binary_search(&header).is_ok()
-            })
+            .filter(|&j| j != i && loops[j].blocks.len() > size && loops[j].blocks.binary_search(&header).is_ok())
             .min_by_key(|&j| (loops[j].blocks.len(), j));
         loops[i].parent = parent.map(|j| LoopId(j as u32));
     }

@@ -141,8 +141,7 @@ impl Lexer<'_> {
             return Err(self.err(line, col, format!("expected digits after `{sigil}`")));
         }
         let v = self.digits(line, col)?;
-        u32::try_from(v)
-            .map_err(|_| self.err(line, col, format!("index after `{sigil}` too large")))
+        u32::try_from(v).map_err(|_| self.err(line, col, format!("index after `{sigil}` too large")))
     }
 
     fn ident(&mut self) -> String {
@@ -184,10 +183,7 @@ impl Lexer<'_> {
                 let mut v = 0u32;
                 for _ in 0..2 {
                     let d = self.bump().and_then(|c| c.to_digit(16));
-                    v = v * 16
-                        + d.ok_or_else(|| {
-                            self.err(line, col, "expected two hex digits after `\\x`")
-                        })?;
+                    v = v * 16 + d.ok_or_else(|| self.err(line, col, "expected two hex digits after `\\x`"))?;
                 }
                 // Only ASCII: a lone byte >= 0x80 would not be valid UTF-8.
                 if v >= 0x80 {
@@ -253,9 +249,7 @@ impl Lexer<'_> {
                     self.bump();
                     Tok::Name(NameTok::Index(self.index("@#", line, col)?))
                 }
-                Some(d) if d.is_ascii_alphabetic() || d == '_' || d == '.' => {
-                    Tok::Name(NameTok::Named(self.ident()))
-                }
+                Some(d) if d.is_ascii_alphabetic() || d == '_' || d == '.' => Tok::Name(NameTok::Named(self.ident())),
                 _ => Tok::At,
             },
             other => return Err(self.err(line, col, format!("unexpected character {other:?}"))),

@@ -18,8 +18,8 @@ use lexer::{tokenize, NameTok, Tok, Token};
 use crate::entities::{Block, Local, Reg};
 use crate::printer::default_param_src;
 use crate::program::{
-    BinOp, BlockData, CastOp, CmpOp, FuncData, FuncId, GlobalData, GlobalId, Inst, InstKind, Loc,
-    LocalData, Operand, Param, Program, Shape, SrcVar, Terminator,
+    BinOp, BlockData, CastOp, CmpOp, FuncData, FuncId, GlobalData, GlobalId, Inst, InstKind, Loc, LocalData, Operand,
+    Param, Program, Shape, SrcVar, Terminator,
 };
 use crate::types::{IntTy, Type};
 use crate::visit::min_num_regs;
@@ -218,11 +218,9 @@ impl Parser {
     fn block_label(&mut self) -> Result<Block, ParseError> {
         let t = self.tok().clone();
         let (s, _) = self.ident("a block label (bbN)")?;
-        let digits =
-            s.strip_prefix("bb").filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
+        let digits = s.strip_prefix("bb").filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
         let n = digits.and_then(|d| d.parse::<u32>().ok());
-        n.map(Block)
-            .ok_or_else(|| Self::err_at(&t, format!("expected a block label (bbN), found `{s}`")))
+        n.map(Block).ok_or_else(|| Self::err_at(&t, format!("expected a block label (bbN), found `{s}`")))
     }
 
     /// Optional `@ file:line:col`; [`Loc::NONE`] when absent.
@@ -424,8 +422,7 @@ impl Parser {
         let ret = if self.eat_kw("void") { None } else { Some(self.ty()?) };
         let ret_src = self.opt_src()?;
         let is_static = self.eat_kw("static");
-        let num_regs =
-            if self.eat_kw("num_regs") { Some(self.int_u32("a register count")?) } else { None };
+        let num_regs = if self.eat_kw("num_regs") { Some(self.int_u32("a register count")?) } else { None };
         let loc = self.opt_loc()?;
         let f = FuncData {
             name,
@@ -506,10 +503,7 @@ impl Parser {
         let t = self.tok().clone();
         let label = self.block_label()?;
         if label.index() != index {
-            return Err(Self::err_at(
-                &t,
-                format!("expected block label bb{index} (blocks are numbered in order)"),
-            ));
+            return Err(Self::err_at(&t, format!("expected block label bb{index} (blocks are numbered in order)")));
         }
         self.expect(&Tok::Colon)?;
         let mut insts = Vec::new();
@@ -521,12 +515,7 @@ impl Parser {
         }
     }
 
-    fn body_line(
-        &mut self,
-        func: usize,
-        block: usize,
-        inst: usize,
-    ) -> Result<BodyLine, ParseError> {
+    fn body_line(&mut self, func: usize, block: usize, inst: usize) -> Result<BodyLine, ParseError> {
         let result = match *self.peek() {
             Tok::Reg(r) => {
                 self.bump();
@@ -537,9 +526,7 @@ impl Parser {
         };
         let (op, t) = match self.peek() {
             Tok::Ident(_) => self.ident("an instruction")?,
-            Tok::RBrace | Tok::Eof => {
-                return Err(self.err(format!("block bb{block} has no terminator")))
-            }
+            Tok::RBrace | Tok::Eof => return Err(self.err(format!("block bb{block} has no terminator"))),
             _ => return Err(self.expected("an instruction or terminator")),
         };
         let term = match op.as_str() {
@@ -553,9 +540,7 @@ impl Parser {
                 Some(Terminator::Branch { cond, then_block, else_block })
             }
             "ret" => match self.peek() {
-                Tok::Reg(_) | Tok::Int(_) | Tok::NegInt(_) => {
-                    Some(Terminator::Return(Some(self.operand()?)))
-                }
+                Tok::Reg(_) | Tok::Int(_) | Tok::NegInt(_) => Some(Terminator::Return(Some(self.operand()?))),
                 _ => Some(Terminator::Return(None)),
             },
             "unreachable" => Some(Terminator::Unreachable),
@@ -597,8 +582,8 @@ impl Parser {
         Ok(match op {
             "cmp" => {
                 let (name, nt) = self.ident("a comparison (eq, ne, slt, ...)")?;
-                let op = CmpOp::from_name(&name)
-                    .ok_or_else(|| Self::err_at(&nt, format!("unknown comparison `{name}`")))?;
+                let op =
+                    CmpOp::from_name(&name).ok_or_else(|| Self::err_at(&nt, format!("unknown comparison `{name}`")))?;
                 let ty = self.ty()?;
                 let (a, b) = self.two_operands()?;
                 InstKind::Cmp { op, ty, a, b }
@@ -652,13 +637,7 @@ impl Parser {
 
     /// A function or global reference: an index is used as is, a name is
     /// recorded for [`Parser::resolve`] (with a placeholder id of 0).
-    fn reference(
-        &mut self,
-        kind: FixKind,
-        func: usize,
-        block: usize,
-        inst: usize,
-    ) -> Result<u32, ParseError> {
+    fn reference(&mut self, kind: FixKind, func: usize, block: usize, inst: usize) -> Result<u32, ParseError> {
         let what = match kind {
             FixKind::Func => "a function name (@name)",
             FixKind::Global => "a global name (@name)",
@@ -676,18 +655,11 @@ impl Parser {
     /// Patch by-name references; a name means the first entity so named.
     fn resolve(&mut self) -> Result<(), ParseError> {
         for fx in std::mem::take(&mut self.fixups) {
-            let err = |what: &str| ParseError {
-                line: fx.line,
-                col: fx.col,
-                message: format!("unknown {what} @{}", fx.name),
-            };
+            let err =
+                |what: &str| ParseError { line: fx.line, col: fx.col, message: format!("unknown {what} @{}", fx.name) };
             let id = match fx.kind {
-                FixKind::Func => {
-                    self.prog.func_by_name(&fx.name).map(|f| f.0).ok_or_else(|| err("function"))?
-                }
-                FixKind::Global => {
-                    self.prog.global_by_name(&fx.name).map(|g| g.0).ok_or_else(|| err("global"))?
-                }
+                FixKind::Func => self.prog.func_by_name(&fx.name).map(|f| f.0).ok_or_else(|| err("function"))?,
+                FixKind::Global => self.prog.global_by_name(&fx.name).map(|g| g.0).ok_or_else(|| err("global"))?,
             };
             let kind = &mut self.prog.funcs[fx.func].blocks[fx.block].insts[fx.inst].kind;
             match kind {

@@ -84,11 +84,7 @@ pub fn loc(r: &mut Rng) -> Loc {
         0 => Loc::NONE,
         1 => Loc { file: 0, line: 0, col: r.below(3) as u32 },
         2 => Loc { file: u32::MAX, line: u32::MAX, col: u32::MAX },
-        _ => Loc {
-            file: r.below(3) as u32,
-            line: 1 + r.below(500) as u32,
-            col: 1 + r.below(80) as u32,
-        },
+        _ => Loc { file: r.below(3) as u32, line: 1 + r.below(500) as u32, col: 1 + r.below(80) as u32 },
     }
 }
 
@@ -133,12 +129,7 @@ pub fn inst_kind(r: &mut Rng, n: u32, nfuncs: u32, nglobals: u32) -> InstKind {
             InstKind::Bin { op, ty: ty(r), a, b, nsw }
         }
         1 => InstKind::Cmp { op: r.pick(&CmpOp::ALL), ty: ty(r), a, b },
-        2 => InstKind::Cast {
-            op: r.pick(&[CastOp::ZExt, CastOp::SExt, CastOp::Trunc]),
-            from: ty(r),
-            to: ty(r),
-            a,
-        },
+        2 => InstKind::Cast { op: r.pick(&[CastOp::ZExt, CastOp::SExt, CastOp::Trunc]), from: ty(r), to: ty(r), a },
         3 => InstKind::AddrLocal { local: Local(r.below(4) as u32) },
         4 => InstKind::AddrGlobal { global: GlobalId(r.below(nglobals as u64 + 2) as u32) },
         5 => InstKind::PtrAdd { base: a, offset: b },
@@ -194,9 +185,7 @@ pub fn func(r: &mut Rng, nfuncs: u32, nglobals: u32) -> FuncData {
         params,
         ret,
         ret_src: if r.chance(50) { Some(src(r)) } else { None },
-        locals: (0..r.below(3))
-            .map(|_| LocalData { name: name(r), elem: ty(r), count: r.below(20) })
-            .collect(),
+        locals: (0..r.below(3)).map(|_| LocalData { name: name(r), elem: ty(r), count: r.below(20) }).collect(),
         blocks,
         iteration_starts: (0..r.below(2)).map(|_| Block(r.below(6) as u32)).collect(),
         switches: (0..r.below(2)).map(|_| (0..1 + r.below(3)).map(|_| Block(r.below(6) as u32)).collect()).collect(),
@@ -204,8 +193,7 @@ pub fn func(r: &mut Rng, nfuncs: u32, nglobals: u32) -> FuncData {
         is_static: r.chance(30),
         loc: loc(r),
     };
-    f.num_regs =
-        if r.chance(50) { pathwise_ir::visit::min_num_regs(&f) } else { r.below(40) as u32 };
+    f.num_regs = if r.chance(50) { pathwise_ir::visit::min_num_regs(&f) } else { r.below(40) as u32 };
     f
 }
 

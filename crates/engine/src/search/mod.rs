@@ -33,6 +33,8 @@ use crate::suite::{PathStep, Stats, StopReason, TestCase, TestSuite};
 
 pub use crate::setup::{EngineError, NoObserver, Observer};
 
+mod guided;
+
 /// Answers kept by the query cache before it is emptied.
 const MAX_CACHED_QUERIES: usize = 50_000;
 
@@ -46,7 +48,15 @@ pub fn generate(
     let start = Instant::now();
     let (main, pre) = crate::setup::check(program, config)?;
     let info = ProgramInfo::compute(program);
-    let machine = Machine { program, info: &info, k: config.k, max_steps: config.max_steps_per_run };
+    let machine = Machine {
+        program,
+        info: &info,
+        k: std::cell::Cell::new(if config.program_mode.is_some() { 1 } else { config.k }),
+        max_steps: config.max_steps_per_run,
+        check_overflow: config.check_overflow,
+        seek_errors: config.seek_errors,
+        data_model_long_bits: config.long_bits,
+    };
     let mut pool = ExprPool::new();
     let spec = InputSpec::new(&mut pool, program, main, config.max_array_len);
     let mut search = Search {
@@ -68,7 +78,7 @@ pub fn generate(
         covered_sides: FxHashSet::default(),
         stopped: None,
     };
-    let stop = search.explore();
+    let stop = if config.program_mode.is_some() { search.explore_program() } else { search.explore() };
     let Search { mut stats, tests, covered_lines, covered_sides, solver, .. } = search;
     stats.solver_calls = solver.stats().backend_calls;
     stats.solver_cache_hits = solver.stats().cache_hits;
@@ -91,7 +101,8 @@ pub(crate) struct Search<'a, 'p> {
     start: Instant,
     stats: Stats,
     tests: Vec<TestCase>,
-    seen: FxHashSet<Vec<PathStep>>,
+    /// Paths (with their error, if any) already turned into tests.
+    seen: FxHashSet<(Vec<PathStep>, Option<crate::suite::ErrorInfo>)>,
     error_paths: FxHashSet<Vec<PathStep>>,
     covered_lines: FxHashSet<(FuncId, u32)>,
     covered_sides: FxHashSet<(FuncId, pathwise_ir::Block, bool)>,
@@ -99,7 +110,7 @@ pub(crate) struct Search<'a, 'p> {
 }
 
 /// A run together with the inputs that produced it.
-struct Current {
+pub(crate) struct Current {
     inputs: Model,
     run: RunRecord,
     /// `done[i]`: both sides of main entry `i` are handled.
@@ -166,7 +177,7 @@ impl<'a> Search<'a, '_> {
     fn next_run(&mut self, cur: &mut Current) -> Option<Current> {
         for j in (0..cur.run.main_entries.len()).rev() {
             let e = &cur.run.main_entries[j];
-            if cur.done[j] || !e.negatable {
+            if cur.done[j] || !e.negatable || self.free_length_check(&cur.run, e) {
                 continue;
             }
             cur.done[j] = true;
@@ -189,8 +200,35 @@ impl<'a> Search<'a, '_> {
         None
     }
 
+    /// A holding bounds check of an input array whose length nothing else
+    /// constrains: its other side only asks for a longer array, which the
+    /// search gets anyway when a path reads further.
+    fn free_length_check(&self, run: &RunRecord, e: &Entry) -> bool {
+        let crate::path::EntryKind::InBounds { param, violated: false } = e.kind else { return false };
+        match self.spec.params.get(param) {
+            Some(crate::run::ParamInput::Array { input, .. }) => !run.len_is_tied(&self.pool, input.len),
+            _ => true,
+        }
+    }
+
     /// Solve main prefix `entries[..j] ∧ ¬entries[j]` under the precondition.
     fn solve_prefix(&mut self, cur: &Current, j: usize) -> Option<(Model, RunRecord)> {
+        // Error checks are counted apart from decision prefixes, so that the
+        // decision figures stay comparable with seed 002's.
+        if is_error_check(&cur.run.main_entries[j]) {
+            let s = &self.stats;
+            let before = (s.prefixes_explored, s.infeasible_prefixes, s.array_limit_prunes);
+            let r = self.solve_prefix_inner(cur, j);
+            self.stats.error_checks += self.stats.prefixes_explored - before.0;
+            self.stats.error_checks_infeasible += self.stats.infeasible_prefixes - before.1;
+            let s = &mut self.stats;
+            (s.prefixes_explored, s.infeasible_prefixes, s.array_limit_prunes) = before;
+            return r;
+        }
+        self.solve_prefix_inner(cur, j)
+    }
+
+    fn solve_prefix_inner(&mut self, cur: &Current, j: usize) -> Option<(Model, RunRecord)> {
         self.stats.prefixes_explored += 1;
         let neg = self.pool.not(cur.run.main_entries[j].cond);
         let mut base: Vec<ExprId> = self.spec.hard.clone();
@@ -289,7 +327,13 @@ impl<'a> Search<'a, '_> {
     /// if those bounds are in the unsatisfiable core is it asked again
     /// without them. A long arbitrary array would make the precondition and
     /// the k bound reject runs for elements no prefix asked for.
-    fn check(&mut self, constraints: &[ExprId], assumptions: &[ExprId], seeds: &[ExprId], inputs: &Model) -> SolveResult {
+    fn check(
+        &mut self,
+        constraints: &[ExprId],
+        assumptions: &[ExprId],
+        seeds: &[ExprId],
+        inputs: &Model,
+    ) -> SolveResult {
         let bounds: Vec<ExprId> = self
             .spec
             .params
@@ -355,16 +399,28 @@ impl<'a> Search<'a, '_> {
 
     /// Turn a finished run into a test (validated by concrete replay).
     fn consider(&mut self, inputs: &Model, run: &RunRecord) {
+        let program = self.config.program_mode.is_some();
         match &run.main_end {
             None => {}
-            Some(End::Returned(_)) => {
-                if self.seen.contains(&run.path) {
+            Some(end) if run.is_test() || (program && matches!(end, End::BoundExceeded)) => {
+                if matches!(end, End::BoundExceeded) {
+                    self.stats.bound_exceeded_runs += 1;
+                }
+                let key = (run.path.clone(), if let End::Error(e) = end { Some(e.clone()) } else { None });
+                if self.seen.contains(&key) {
                     return;
                 }
                 let setup = self.setup(false);
-                match crate::testcase::build(self.m, &mut self.pool, &setup, inputs, run) {
+                match crate::testcase::build(self.m, &mut self.pool, &setup, inputs, run, program) {
+                    Some((_, replay)) if self.config.program_mode.is_some() && !self.adds_coverage(&replay) => {
+                        self.seen.insert(key);
+                    }
                     Some((test, replay)) => {
-                        self.seen.insert(run.path.clone());
+                        self.note_error_call(&test);
+                        if key.1.is_some() {
+                            self.stats.error_tests += 1;
+                        }
+                        self.seen.insert(key);
                         self.covered_lines.extend(replay.lines.iter().copied());
                         self.covered_sides.extend(replay.sides.iter().copied());
                         let mut test = test;
@@ -383,9 +439,15 @@ impl<'a> Search<'a, '_> {
                 self.stats.error_runs += 1;
             }
             Some(End::Error(_) | End::StepLimit) => {}
-            Some(End::AssumeFailed | End::ArrayTooShort) => {}
+            Some(End::Returned(_)) => {}
+            Some(End::AssumeFailed | End::ArrayTooShort { .. }) => {}
         }
     }
+}
+
+/// Whether an entry is a holding check whose violation would be an error.
+fn is_error_check(e: &Entry) -> bool {
+    matches!(e.kind, crate::path::EntryKind::Guard | crate::path::EntryKind::InBounds { violated: false, .. })
 }
 
 /// Lets the caching layer wrap whatever backend the caller provides.
