@@ -8,6 +8,8 @@
 //!   `docs/json-schema.md`), with serde structs used both for writing and for
 //!   reading it back (the CLI's `replay` reads predicted coverage from it).
 //! - [`literal`]: C integer literals and value normalisation shared by both.
+//! - [`testcomp`]: Test-Comp test suites (`metadata.xml`, `testcase-N.xml`
+//!   and their zip) for whole programs, as the validator TestCov reads them.
 //! - [`describe`]: naming and compact descriptions (paths, locations) shared
 //!   by both, so that the C comments and the JSON say the same thing.
 //!
@@ -19,6 +21,8 @@ pub mod c_tests;
 pub mod describe;
 pub mod json;
 pub mod literal;
+pub mod testcomp;
 
 pub use c_tests::write_c_tests;
 pub use json::{suite_from_json_str, suite_to_json, SuiteJson};
+pub use testcomp::{Architecture, TestCompMetadata, TestCompWriter};
