@@ -3,9 +3,10 @@
 //! Only direct calls of declared functions are supported: arguments are
 //! evaluated left to right and converted to the prototype's parameter types.
 //! A string literal (or `__func__`) passed to a function without a body in
-//! this translation unit becomes a null pointer, which keeps `assert`
-//! (`__assert_fail("x > 0", __FILE__, ...)`) usable; anywhere else strings are
-//! unsupported. A call to a function declared `noreturn` (`abort`, `exit`,
+//! this translation unit becomes a null pointer: such callees (`assert`'s
+//! `__assert_fail("x > 0", __FILE__, ...)`) are modelled by the engine and
+//! never read the text, so no string object is created for them. Anywhere
+//! else a string literal is a `const` global `char` array (`expr.rs`). A call to a function declared `noreturn` (`abort`, `exit`,
 //! `__assert_fail`) ends its block with `unreachable`.
 //!
 //! Two gcc built-ins that common macros expand to are understood without a

@@ -17,7 +17,7 @@ use lang_c::span::{Node, Span};
 use pathwise_ir::{BinOp, CmpOp, InstKind, Operand, Type};
 
 use crate::consteval::{self, CVal};
-use crate::ctypes::{CType, INT};
+use crate::ctypes::{CType, IntKind, INT};
 use crate::func::FnCtx;
 use crate::literals;
 use crate::ops::Conv;
@@ -58,12 +58,24 @@ impl<'u, 'a> FnCtx<'u, 'a> {
     pub fn is_lvalue_expr(&self, e: &Node<Expression>) -> bool {
         match &e.node {
             Expression::Identifier(id) => {
-                matches!(self.u.lookup(&id.node.name), Some(Sym::Local { .. } | Sym::Global(_)))
+                match self.u.lookup(&id.node.name) {
+                    Some(sym) => matches!(sym, Sym::Local { .. } | Sym::Global(_)),
+                    None => is_function_name_string(&id.node.name),
+                }
             }
             Expression::UnaryOperator(u) => u.node.operator.node == UnaryOperator::Indirection,
             Expression::BinaryOperator(b) => b.node.operator.node == BinaryOperator::Index,
+            Expression::StringLiteral(_) => true,
             _ => false,
         }
+    }
+
+    /// A string literal (or `__func__`) as an lvalue: its `char` array.
+    fn string_lvalue(&mut self, bytes: &[u8], span: Span) -> LVal {
+        let global = self.u.string_global(bytes);
+        let loc = self.loc(span);
+        let ty = CType::Array(Box::new(CType::Int(IntKind::Char)), Some(bytes.len() as u64 + 1));
+        LVal { ptr: self.b.value(InstKind::AddrGlobal { global }, loc), ty }
     }
 
     /// Lowers an expression for its value.
@@ -71,7 +83,10 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         match &e.node {
             Expression::Identifier(id) => self.identifier(id),
             Expression::Constant(c) => self.constant(c),
-            Expression::StringLiteral(s) => Err(self.u.unsupported(s.span, "string literals")),
+            Expression::StringLiteral(_) => {
+                let lv = self.lvalue(e)?;
+                self.load(lv, e.span)
+            }
             Expression::GenericSelection(_) => Err(self.u.unsupported(e.span, "_Generic")),
             Expression::Member(m) => Err(self.u.unsupported(m.span, "struct and union member access")),
             Expression::Call(c) => self.call(c),
@@ -154,7 +169,12 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             Some(Sym::EnumConst(_)) | Some(Sym::Typedef(..)) => {
                 Err(self.u.invalid(id.span, format!("`{name}` is not an object")))
             }
-            None if is_function_name_string(name) => Err(self.u.unsupported(id.span, "string literals")),
+            // C11 6.4.2.2: `static const char __func__[] = "name";` (gcc
+            // spells it also `__FUNCTION__` and, in C, `__PRETTY_FUNCTION__`).
+            None if is_function_name_string(name) => {
+                let fname = self.fname.clone();
+                Ok(self.string_lvalue(fname.as_bytes(), id.span))
+            }
             None => Err(self.u.invalid(id.span, format!("use of undeclared identifier `{name}`"))),
         }
     }
@@ -187,6 +207,13 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                     return Err(self.u.invalid(e.span, "subscript of a `void *` pointer"));
                 }
                 Ok(LVal { ptr: p.op, ty })
+            }
+            Expression::StringLiteral(s) => {
+                let bytes = literals::string_bytes(&s.node).map_err(|m| match m.strip_prefix("unsupported: ") {
+                    Some(r) => self.u.unsupported(s.span, r),
+                    None => self.u.invalid(s.span, m),
+                })?;
+                Ok(self.string_lvalue(&bytes, e.span))
             }
             Expression::Member(m) => Err(self.u.unsupported(m.span, "struct and union member access")),
             _ => Err(self.u.invalid(e.span, "expression is not assignable")),

@@ -216,11 +216,27 @@ pub(crate) fn definition<'a>(u: &mut Unit<'a>, fd: &'a Node<FunctionDefinition>)
         }
         Err(e) => {
             u.declare(&name_guess, Sym::Unsupported(e.diagnostic().clone()));
-            if !in_system {
+            if in_system {
+                return;
+            }
+            // lang-c reads `struct __attribute__((packed)) S { int a; };` as
+            // the definition of a "function" `S` returning an anonymous
+            // struct: without a function declarator it is a declaration.
+            if is_function_declarator(&fd.node.declarator) {
                 u.record_failure(&name_guess, e, false);
+            } else {
+                let diagnostic = e.diagnostic().clone();
+                u.unsupported_globals.push(crate::UnsupportedGlobal { name: name_guess, diagnostic });
             }
         }
     }
+}
+
+/// Whether a declarator (or one nested in it) has a parameter list.
+fn is_function_declarator(d: &Node<lang_c::ast::Declarator>) -> bool {
+    use lang_c::ast::{DeclaratorKind, DerivedDeclarator};
+    d.node.derived.iter().any(|x| matches!(x.node, DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_)))
+        || matches!(&d.node.kind.node, DeclaratorKind::Declarator(inner) if is_function_declarator(inner))
 }
 
 /// The identifier a declarator declares.

@@ -148,7 +148,11 @@ pub fn compile_file(path: &Path, opts: &FrontendOptions) -> Result<Compiled, Dia
     let display = path.to_string_lossy().into_owned();
     guarded(&display, || {
         let pre = preprocess::preprocess(preprocess::Input::File(path), &display, opts).map_err(Diagnostics)?;
-        compile_preprocessed(&display, pre, None)
+        // The lines of a `.i` file's main part are numbered after its line
+        // markers (the original `.c` file, usually absent): an empty original
+        // text keeps columns from being aligned with unrelated lines.
+        let original = preprocess::is_preprocessed(path).then_some("");
+        compile_preprocessed(&display, pre, original)
     })
 }
 

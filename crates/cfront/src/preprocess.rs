@@ -4,7 +4,8 @@
 //! `-I` for a private temporary directory holding `pathwise.h` (so that every
 //! input can include it), `-I` for each user include directory,
 //! `-D__PATHWISE__` and the user's defines. Sources given as text are piped
-//! to `gcc -E -x c -`. We run the command ourselves rather than through
+//! to `gcc -E -x c -`. Files named `*.i` are already preprocessed and are
+//! read as they are. We run the command ourselves rather than through
 //! `lang_c::driver::parse` so that gcc's own `file:line:col: error:` messages
 //! (missing headers, `#error`) become structured diagnostics.
 
@@ -68,6 +69,11 @@ pub(crate) fn preprocess(
             return Err(whole_file(format!("cannot open source file: {e}")));
         }
     }
+    if let Input::File(path) = input {
+        if is_preprocessed(path) {
+            return read_preprocessed(path).map_err(whole_file);
+        }
+    }
     let dir = HeaderDir::create().map_err(|e| whole_file(format!("cannot create a temporary directory: {e}")))?;
     let config = Config::with_gcc();
     let mut cmd = Command::new(&config.cpp_command);
@@ -127,6 +133,25 @@ pub(crate) fn preprocess(
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
     };
     Ok(Preprocessed { text, header_dir })
+}
+
+/// Whether a file is already preprocessed C (`.i`, as in sv-benchmarks):
+/// `gcc -E` would output nothing for it, and preprocessing it again could
+/// expand identifiers that happen to be predefined macros (`linux`, `unix`).
+pub(crate) fn is_preprocessed(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "i")
+}
+
+/// Reads a preprocessed file as the preprocessor's output. Its line markers
+/// (if any) still map locations to the original files and tell system
+/// headers apart.
+fn read_preprocessed(path: &Path) -> Result<Preprocessed, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read source file: {e}"))?;
+    let text = match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    };
+    Ok(Preprocessed { text, header_dir: String::new() })
 }
 
 /// Extracts `file:line:col: error: message` lines from gcc's output.

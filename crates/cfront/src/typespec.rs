@@ -14,7 +14,7 @@
 
 use lang_c::ast::{
     ArraySize, DeclarationSpecifier, Declarator, DeclaratorKind, DerivedDeclarator, Extension, FunctionSpecifier,
-    ParameterDeclaration, PointerQualifier, SpecifierQualifier, StorageClassSpecifier, TypeName, TypeQualifier,
+    ParameterDeclaration, PointerQualifier, SpecifierQualifier, StorageClassSpecifier, TypeName, TypeOf, TypeQualifier,
     TypeSpecifier,
 };
 use lang_c::span::{Node, Span};
@@ -165,7 +165,14 @@ fn base_type<'a>(cx: &mut dyn Ctx<'a>, tss: &[&Node<TypeSpecifier>], span: Span)
                     _ => return Err(cx.unit_ref().invalid(id.span, format!("unknown type name `{name}`"))),
                 });
             }
-            TypeSpecifier::TypeOf(_) => return Err(cx.unit_ref().unsupported(t.span, "typeof")),
+            TypeSpecifier::TypeOf(of) => {
+                // `typeof(e)` does not evaluate `e` (except for variably
+                // modified types, which are not supported here).
+                other = Some(match &of.node {
+                    TypeOf::Type(tn) => type_name(cx, tn)?,
+                    TypeOf::Expression(e) => cx.expr_type(e)?,
+                });
+            }
         }
     }
     let ints = boolean + char + short + int + long + signed + unsigned;

@@ -103,6 +103,9 @@ pub(crate) struct Unit<'a> {
     pub objects: Vec<ObjEntry>,
     pub obj_by_name: FxHashMap<String, usize>,
     pub globals: Vec<GlobalData>,
+    /// The anonymous `const char` arrays of string literals, by contents
+    /// (identical literals share one object, as gcc merges them).
+    pub strings: FxHashMap<Vec<u8>, GlobalId>,
     /// Names of all functions defined (with a body) in the translation unit.
     pub defined_names: FxHashSet<String>,
     pub unsupported: Vec<UnsupportedFunction>,
@@ -122,6 +125,7 @@ impl<'a> Unit<'a> {
             objects: Vec::new(),
             obj_by_name: FxHashMap::default(),
             globals: Vec::new(),
+            strings: FxHashMap::default(),
             defined_names: FxHashSet::default(),
             unsupported: Vec::new(),
             unsupported_globals: Vec::new(),
@@ -206,6 +210,30 @@ impl<'a> Unit<'a> {
     pub fn new_global(&mut self, name: &str, ty: &CType, init: Vec<u64>, is_const: bool, described: bool) -> GlobalId {
         self.globals.push(global_data(name, ty, init, is_const, described));
         GlobalId((self.globals.len() - 1) as u32)
+    }
+
+    /// The object holding a string literal's bytes and its terminating zero:
+    /// a `const` global named `.str.N` (no C identifier starts with a dot),
+    /// without a C description, so emitters neither reset nor check it.
+    pub fn string_global(&mut self, bytes: &[u8]) -> GlobalId {
+        if let Some(&g) = self.strings.get(bytes) {
+            return g;
+        }
+        let mut init: Vec<u64> = bytes.iter().map(|&b| u64::from(b)).collect();
+        while init.last() == Some(&0) {
+            init.pop();
+        }
+        self.globals.push(GlobalData {
+            name: format!(".str.{}", self.strings.len()),
+            elem: pathwise_ir::Type::I8,
+            count: bytes.len() as u64 + 1,
+            init,
+            src: None,
+            is_const: true,
+        });
+        let g = GlobalId((self.globals.len() - 1) as u32);
+        self.strings.insert(bytes.to_vec(), g);
+        g
     }
 
     /// Records a failed function body (or signature).

@@ -75,7 +75,10 @@ fn other_unsupported_constructs_have_locations() {
         ),
         ("int f(int n) { int a[n]; return a[0]; }", "test.c:1:21: error: unsupported: variable-length arrays"),
         ("int f(void) { __asm__(\"nop\"); return 0; }", "test.c:1:15: error: unsupported: inline assembly"),
-        ("int f(void) { char *s = \"abc\"; return s[0]; }", "test.c:1:25: error: unsupported: string literals"),
+        (
+            "int f(void) { return L\"ab\"[0]; }",
+            "test.c:1:22: error: unsupported: wide string literals (`L\"...\"`)",
+        ),
         (
             "#include <stdio.h>\nint f(int x) {\n  printf(\"%d\", x);\n  return 0;\n}",
             "test.c:3:3: error: unsupported: calls to variadic functions (`printf`)",
