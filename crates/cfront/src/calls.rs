@@ -17,7 +17,7 @@ use lang_c::ast::{CallExpression, Expression};
 use lang_c::span::Node;
 use pathwise_ir::{InstKind, Operand, Terminator, Type};
 
-use crate::ctypes::{CType, LONG};
+use crate::ctypes::CType;
 use crate::expr::{is_function_name_string, Val};
 use crate::func::FnCtx;
 use crate::ops::Conv;
@@ -58,7 +58,8 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             Some(_) => return Err(self.u.invalid(id.span, format!("called object `{name}` is not a function"))),
             None if name == "__builtin_expect" && args.len() == 2 => {
                 let v = self.rvalue(&args[0])?;
-                let v = self.convert(v, &LONG, args[0].span, Conv::Implicit)?;
+                let long = CType::Int(self.u.model.long());
+                let v = self.convert(v, &long, args[0].span, Conv::Implicit)?;
                 self.rvalue(&args[1])?;
                 return Ok(v);
             }

@@ -137,7 +137,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
 
     fn constant(&mut self, c: &Node<Constant>) -> LResult<Val> {
         let v = match &c.node {
-            Constant::Integer(i) => literals::integer_constant(i).map_err(|m| self.u.invalid(c.span, m))?,
+            Constant::Integer(i) => literals::integer_constant(i, self.u.model).map_err(|m| self.u.invalid(c.span, m))?,
             Constant::Character(s) => {
                 literals::char_constant(s).map_err(|m| match m.strip_prefix("unsupported: ") {
                     Some(r) => self.u.unsupported(c.span, r),
@@ -156,7 +156,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             Some(Sym::Local { local, ty }) => Ok(LVal { ptr: self.b.addr_local(local, loc), ty }),
             Some(Sym::Global(idx)) => {
                 let ty = self.u.objects[idx].ty.clone();
-                if ty.size().is_none() {
+                if ty.mem_size().is_none() {
                     return Err(self.u.unsupported(id.span, format!("`{name}` has an incomplete type")));
                 }
                 let global = self.u.global_id(idx);

@@ -190,6 +190,7 @@ fn base_type<'a>(cx: &mut dyn Ctx<'a>, tss: &[&Node<TypeSpecifier>], span: Span)
         return Err(bad());
     }
     use IntKind::*;
+    let model = cx.unit_ref().model;
     let kind = if boolean == 1 {
         if ints > 1 {
             return Err(bad());
@@ -221,9 +222,9 @@ fn base_type<'a>(cx: &mut dyn Ctx<'a>, tss: &[&Node<TypeSpecifier>], span: Span)
         }
     } else if long == 1 {
         if unsigned == 1 {
-            ULong
+            model.ulong()
         } else {
-            Long
+            model.long()
         }
     } else if int + signed + unsigned > 0 {
         if unsigned == 1 {

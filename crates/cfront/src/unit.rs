@@ -23,7 +23,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::ctypes::{src_var, CType, FuncSig};
 use crate::locations::{FileTable, LineMap};
-use crate::{Diagnostic, UnsupportedFunction, UnsupportedGlobal};
+use crate::{DataModel, Diagnostic, UnsupportedFunction, UnsupportedGlobal};
 
 /// A lowering failure.
 #[derive(Clone, Debug)]
@@ -93,6 +93,7 @@ pub(crate) struct ObjEntry {
 
 pub(crate) struct Unit<'a> {
     pub lines: &'a LineMap,
+    pub model: DataModel,
     pub files: FileTable,
     /// Scope stack; `scopes[0]` is file scope.
     pub scopes: Vec<FxHashMap<String, Sym>>,
@@ -114,9 +115,10 @@ pub(crate) struct Unit<'a> {
 }
 
 impl<'a> Unit<'a> {
-    pub fn new(lines: &'a LineMap, main_name: &str) -> Unit<'a> {
+    pub fn new(lines: &'a LineMap, main_name: &str, model: DataModel) -> Unit<'a> {
         Unit {
             lines,
+            model,
             files: FileTable::new(main_name),
             scopes: vec![FxHashMap::default()],
             funcs: Vec::new(),

@@ -114,7 +114,7 @@ fn syntax_error_in_a_header_names_the_header() {
     let dir = std::env::temp_dir().join(format!("cfront-bad-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("bad.h"), "int a;\nint b c;\n").unwrap();
-    let opts = FrontendOptions { include_dirs: vec![dir.clone()], defines: vec![] };
+    let opts = FrontendOptions { include_dirs: vec![dir.clone()], ..Default::default() };
     let e = compile_source("test.c", "#include \"bad.h\"\nint f(void) { return 0; }\n", &opts).unwrap_err();
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(e.0.len(), 1);
