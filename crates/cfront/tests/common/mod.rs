@@ -107,7 +107,10 @@ pub fn verify(p: &Program, f: &FuncData) {
                 InstKind::Bin { ty, .. } | InstKind::Load { ty, .. } => Some(*ty),
                 InstKind::Cmp { .. } => Some(Type::I1),
                 InstKind::Cast { to, .. } => Some(*to),
-                InstKind::AddrLocal { .. } | InstKind::AddrGlobal { .. } | InstKind::PtrAdd { .. } => Some(Type::Ptr),
+                InstKind::AddrLocal { .. }
+                | InstKind::AddrGlobal { .. }
+                | InstKind::PtrAdd { .. }
+                | InstKind::Alloca { .. } => Some(Type::Ptr),
                 InstKind::PtrDiff { .. } => Some(Type::I64),
                 InstKind::Store { .. } => None,
                 InstKind::Call { func, .. } => p.func(*func).ret,
@@ -189,6 +192,7 @@ pub fn verify(p: &Program, f: &FuncData) {
                     check(b, Some(Type::Ptr), bi, ii);
                 }
                 InstKind::Load { ptr, .. } => check(ptr, Some(Type::Ptr), bi, ii),
+                InstKind::Alloca { count, .. } => check(count, Some(Type::I64), bi, ii),
                 InstKind::Store { ty, ptr, value } => {
                     check(ptr, Some(Type::Ptr), bi, ii);
                     check(value, Some(*ty), bi, ii);
