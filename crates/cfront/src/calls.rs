@@ -52,7 +52,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                 let reason = reason.clone();
                 return Err(self.u.use_of_unsupported(id.span, name, &reason));
             }
-            Some(Sym::Local { .. } | Sym::Global(_)) => {
+            Some(Sym::Local { .. } | Sym::Indirect { .. } | Sym::Global(_)) => {
                 return Err(self.u.unsupported(c.node.callee.span, "calls through function pointers"));
             }
             Some(_) => return Err(self.u.invalid(id.span, format!("called object `{name}` is not a function"))),

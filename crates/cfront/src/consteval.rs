@@ -112,7 +112,7 @@ pub(crate) fn eval<'a>(cx: &mut dyn Ctx<'a>, e: &Node<Expression>) -> LResult<Op
         Expression::AlignOf(a) => {
             let ty = typespec::type_name(cx, &a.node.0)?;
             let mut t = &ty;
-            while let CType::Array(e, _) = t {
+            while let CType::Array(e, _) | CType::Vla(e, _) = t {
                 t = e;
             }
             let model = cx.unit_ref().model;
@@ -136,6 +136,8 @@ pub(crate) fn size_of<'a>(cx: &mut dyn Ctx<'a>, ty: &CType, span: lang_c::span::
         CType::Func(_) => Err(cx.unit_ref().invalid(span, "invalid application of `sizeof` to a function type")),
         _ => match ty.sizeof(model) {
             Some(n) => Ok(Some(CVal::size_t(model, n))),
+            // Known at run time only (`expr.rs` computes it).
+            None if ty.has_vla() => Ok(None),
             None => Err(cx.unit_ref().invalid(span, "invalid application of `sizeof` to an incomplete type")),
         },
     }

@@ -15,7 +15,7 @@
 //! models; only `sizeof` ([`CType::sizeof`]) reports 4 bytes under ILP32,
 //! while pointer arithmetic scales by the IR's layout ([`CType::mem_size`]).
 
-use pathwise_ir::{IntTy, Shape, SrcVar, Type};
+use pathwise_ir::{IntTy, Local, Shape, SrcVar, Type};
 
 use crate::DataModel;
 
@@ -216,6 +216,10 @@ pub(crate) enum CType {
     Ptr(Box<CType>),
     /// Element type and length (`None`: incomplete, e.g. `extern int a[];`).
     Array(Box<CType>, Option<u64>),
+    /// A variable-length array: element type, and the slot holding the
+    /// element count (an `i64`) once the declaration has evaluated it
+    /// (`None` straight out of a declarator).
+    Vla(Box<CType>, Option<Local>),
     Func(Box<FuncSig>),
 }
 
@@ -262,7 +266,17 @@ impl CType {
             CType::Int(k) => Some(k.ir().bytes()),
             CType::Ptr(_) => Some(8),
             CType::Array(e, Some(n)) => e.mem_size()?.checked_mul(*n),
-            CType::Array(_, None) | CType::Func(_) => None,
+            CType::Array(_, None) | CType::Vla(..) | CType::Func(_) => None,
+        }
+    }
+
+    /// Whether the type involves a variable-length array (it has no size
+    /// known to the front end).
+    pub fn has_vla(&self) -> bool {
+        match self {
+            CType::Vla(..) => true,
+            CType::Array(e, _) | CType::Ptr(e) => e.has_vla(),
+            _ => false,
         }
     }
 
@@ -284,7 +298,7 @@ impl CType {
                 let (inner, m) = e.flatten()?;
                 Some((inner, n.checked_mul(m)?))
             }
-            CType::Array(_, None) | CType::Func(_) | CType::Void => None,
+            CType::Array(_, None) | CType::Vla(..) | CType::Func(_) | CType::Void => None,
             t => Some((t, 1)),
         }
     }
@@ -295,7 +309,7 @@ impl CType {
             CType::Void => "void".to_string(),
             CType::Int(k) => k.spelling().to_string(),
             CType::Ptr(t) => match &**t {
-                CType::Array(..) | CType::Func(_) => format!("{} (*)", t.spelling()),
+                CType::Array(..) | CType::Vla(..) | CType::Func(_) => format!("{} (*)", t.spelling()),
                 t => {
                     let s = t.spelling();
                     if s.ends_with('*') {
@@ -307,6 +321,7 @@ impl CType {
             },
             CType::Array(e, Some(n)) => format!("{}[{n}]", e.spelling()),
             CType::Array(e, None) => format!("{}[]", e.spelling()),
+            CType::Vla(e, _) => format!("{}[*]", e.spelling()),
             CType::Func(_) => "function".to_string(),
         }
     }
@@ -340,7 +355,7 @@ pub(crate) fn src_var(name: &str, ty: &CType) -> Option<SrcVar> {
             let (scalar, c) = element_desc(elem);
             (scalar, c, Shape::Array(n))
         }
-        CType::Void | CType::Func(_) => return None,
+        CType::Void | CType::Func(_) | CType::Vla(..) => return None,
     };
     Some(SrcVar { name: name.to_string(), c_scalar, scalar, shape })
 }

@@ -59,7 +59,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         match &e.node {
             Expression::Identifier(id) => {
                 match self.u.lookup(&id.node.name) {
-                    Some(sym) => matches!(sym, Sym::Local { .. } | Sym::Global(_)),
+                    Some(sym) => matches!(sym, Sym::Local { .. } | Sym::Indirect { .. } | Sym::Global(_)),
                     None => is_function_name_string(&id.node.name),
                 }
             }
@@ -94,7 +94,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             Expression::SizeOfTy(_) | Expression::SizeOfVal(_) | Expression::AlignOf(_) => {
                 match consteval::eval(self, e)? {
                     Some(v) => Ok(Val::constant(v)),
-                    None => Err(self.u.invalid(e.span, "invalid sizeof operand")),
+                    None => self.runtime_sizeof(e),
                 }
             }
             Expression::UnaryOperator(u) => self.unary(e, u),
@@ -154,6 +154,10 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         let loc = self.loc(id.span);
         match self.u.lookup(name).cloned() {
             Some(Sym::Local { local, ty }) => Ok(LVal { ptr: self.b.addr_local(local, loc), ty }),
+            Some(Sym::Indirect { slot, ty }) => {
+                let at = self.b.addr_local(slot, loc);
+                Ok(LVal { ptr: self.b.load(Type::Ptr, at, loc), ty })
+            }
             Some(Sym::Global(idx)) => {
                 let ty = self.u.objects[idx].ty.clone();
                 if ty.mem_size().is_none() {
@@ -223,7 +227,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
     /// Reads an lvalue (arrays decay to a pointer to their first element).
     pub fn load(&mut self, lv: LVal, span: Span) -> LResult<Val> {
         match lv.ty {
-            CType::Array(e, _) => Ok(Val { op: lv.ptr, ty: CType::Ptr(e) }),
+            CType::Array(e, _) | CType::Vla(e, _) => Ok(Val { op: lv.ptr, ty: CType::Ptr(e) }),
             CType::Int(_) | CType::Ptr(_) => {
                 let loc = self.loc(span);
                 let ir = lv.ty.ir().unwrap_or(Type::I64);

@@ -92,12 +92,12 @@ impl<'u, 'a> FnCtx<'u, 'a> {
     fn simple_type(&self, e: &Node<Expression>) -> Option<CType> {
         use lang_c::ast::{BinaryOperator, UnaryOperator};
         let element = |t: CType| match t {
-            CType::Ptr(t) | CType::Array(t, _) if *t != CType::Void => Some(*t),
+            CType::Ptr(t) | CType::Array(t, _) | CType::Vla(t, _) if *t != CType::Void => Some(*t),
             _ => None,
         };
         match &e.node {
             Expression::Identifier(id) => match self.u.lookup(&id.node.name)? {
-                Sym::Local { ty, .. } => Some(ty.clone()),
+                Sym::Local { ty, .. } | Sym::Indirect { ty, .. } => Some(ty.clone()),
                 Sym::Global(i) => Some(self.u.objects[*i].ty.clone()),
                 _ => None,
             },
@@ -175,6 +175,9 @@ pub(crate) fn check_sig(u: &Unit<'_>, sig: &FuncSig, params: &[ParamDecl], span:
     for p in params {
         if !p.ty.is_scalar() {
             return Err(u.unsupported(p.span, format!("parameters of type `{}`", p.ty.spelling())));
+        }
+        if p.ty.has_vla() {
+            return Err(u.unsupported(p.span, "pointers to variable-length arrays"));
         }
     }
     if !(sig.ret.is_scalar() || sig.ret == CType::Void) {

@@ -193,6 +193,11 @@ fn declare_one<'a>(u: &mut Unit<'a>, spec: &DeclSpec, id: &'a Node<InitDeclarato
 /// Checks that an object type is representable: integers and pointers, or
 /// arrays of them.
 fn check_object_type(u: &Unit<'_>, ty: &CType, span: Span) -> LResult<()> {
+    if ty.has_vla() {
+        // Not C (static storage needs a constant size), or a size that
+        // only gcc can evaluate.
+        return Err(u.unsupported(span, "variable-length arrays"));
+    }
     let mut t = ty;
     while let CType::Array(e, _) = t {
         t = e;

@@ -41,6 +41,7 @@ mod preprocess;
 mod stmt;
 mod typespec;
 mod unit;
+mod vla;
 
 use std::fmt;
 use std::path::{Path, PathBuf};

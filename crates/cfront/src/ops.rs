@@ -271,6 +271,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
     fn elem_size(&mut self, ptr: &CType, span: Span) -> LResult<u64> {
         match ptr.pointee() {
             Some(CType::Func(_)) => Err(self.u.unsupported(span, "function pointers")),
+            Some(t) if t.has_vla() => Err(self.u.unsupported(span, "pointers to variable-length arrays")),
             Some(t) => t.mem_size().ok_or_else(|| self.u.invalid(span, "arithmetic on a pointer to an incomplete type")),
             None => Err(self.u.invalid(span, "pointer operand expected")),
         }

@@ -53,6 +53,10 @@ pub(crate) enum Sym {
     EnumConst(i64),
     /// A variable in a stack slot of the current function.
     Local { local: Local, ty: CType },
+    /// A variable of the current function whose storage is allocated when
+    /// its declaration runs (`alloca`: variable-length arrays, large
+    /// zero-filled arrays); `slot` holds its address.
+    Indirect { slot: Local, ty: CType },
     /// A global object: index into [`Unit::objects`].
     Global(usize),
     /// A function: index into [`Unit::funcs`].

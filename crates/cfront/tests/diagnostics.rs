@@ -73,7 +73,10 @@ fn other_unsupported_constructs_have_locations() {
             "int f(int x) { return x; }\nint g(void) { int (*fp)(int) = f; return fp(1); }",
             "test.c:2:20: error: unsupported: function pointers",
         ),
-        ("int f(int n) { int a[n]; return a[0]; }", "test.c:1:21: error: unsupported: variable-length arrays"),
+        (
+            "int f(int n) { int a[n][n]; return a[0][0]; }",
+            "test.c:1:20: error: unsupported: variable-length arrays with a variable inner dimension",
+        ),
         ("int f(void) { __asm__(\"nop\"); return 0; }", "test.c:1:15: error: unsupported: inline assembly"),
         (
             "int f(void) { return L\"ab\"[0]; }",
