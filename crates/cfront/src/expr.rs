@@ -10,7 +10,7 @@
 //! implements; loads and stores carry the location of the lvalue.
 
 use lang_c::ast::{
-    BinaryOperator, BinaryOperatorExpression, Constant, Expression, Identifier, Statement, UnaryOperator,
+    BinaryOperator, BinaryOperatorExpression, CompoundLiteral, Constant, Expression, Identifier, Statement, UnaryOperator,
     UnaryOperatorExpression,
 };
 use lang_c::span::{Node, Span};
@@ -65,7 +65,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             }
             Expression::UnaryOperator(u) => u.node.operator.node == UnaryOperator::Indirection,
             Expression::BinaryOperator(b) => b.node.operator.node == BinaryOperator::Index,
-            Expression::StringLiteral(_) => true,
+            Expression::StringLiteral(_) | Expression::CompoundLiteral(_) => true,
             _ => false,
         }
     }
@@ -90,7 +90,10 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             Expression::GenericSelection(_) => Err(self.u.unsupported(e.span, "_Generic")),
             Expression::Member(m) => Err(self.u.unsupported(m.span, "struct and union member access")),
             Expression::Call(c) => self.call(c),
-            Expression::CompoundLiteral(_) => Err(self.u.unsupported(e.span, "compound literals")),
+            Expression::CompoundLiteral(cl) => {
+                let lv = self.compound_literal(cl)?;
+                self.load(lv, e.span)
+            }
             Expression::SizeOfTy(_) | Expression::SizeOfVal(_) | Expression::AlignOf(_) => {
                 match consteval::eval(self, e)? {
                     Some(v) => Ok(Val::constant(v)),
@@ -219,8 +222,30 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                 })?;
                 Ok(self.string_lvalue(&bytes, e.span))
             }
+            Expression::CompoundLiteral(cl) => self.compound_literal(cl),
             Expression::Member(m) => Err(self.u.unsupported(m.span, "struct and union member access")),
             _ => Err(self.u.invalid(e.span, "expression is not assignable")),
+        }
+    }
+
+    /// A compound literal (C11 6.5.2.5): an unnamed automatic object, a slot
+    /// `lit.N` (re)initialized each time the expression is evaluated.
+    fn compound_literal(&mut self, cl: &Node<CompoundLiteral>) -> LResult<LVal> {
+        let ty = typespec::type_name(self, &cl.node.type_name)?;
+        if ty.has_vla() {
+            return Err(self.u.invalid(cl.span, "compound literal has variable size"));
+        }
+        let flat = crate::init::flatten_list(self, &ty, &cl.node.initializer_list, cl.span)?;
+        let name = format!("lit.{}", self.b.locals.len());
+        let sym = crate::locals::auto_object(self, &name, ty, Some(flat), cl.span, false)?;
+        let loc = self.loc(cl.span);
+        match sym {
+            Sym::Local { local, ty } => Ok(LVal { ptr: self.b.addr_local(local, loc), ty }),
+            Sym::Indirect { slot, ty } => {
+                let at = self.b.addr_local(slot, loc);
+                Ok(LVal { ptr: self.b.load(Type::Ptr, at, loc), ty })
+            }
+            _ => Err(self.u.invalid(cl.span, "invalid compound literal")),
         }
     }
 

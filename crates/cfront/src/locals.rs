@@ -18,7 +18,7 @@ use pathwise_ir::{InstKind, Local, Operand, Type};
 use crate::ctypes::CType;
 use crate::func::{check_sig, register_func, FnCtx, FuncDecl};
 use crate::globals;
-use crate::init::{self, InitItem};
+use crate::init::{self, FlatInit, InitItem};
 use crate::ops::Conv;
 use crate::typespec::{self, DeclSpec};
 use crate::unit::{LResult, ObjEntry, Sym};
@@ -90,6 +90,20 @@ fn auto_var(cx: &mut FnCtx<'_, '_>, name: &str, ty: CType, id: &Node<InitDeclara
         Some(init) => Some(init::flatten(cx, &ty, init)?),
         None => None,
     };
+    auto_object(cx, name, ty, flat, span, true).map(|_| ())
+}
+
+/// An automatic object: storage for `ty` (completed by the initializer),
+/// and stores for the initializer. Named `name`, it is declared (before
+/// its initializer, C11 6.2.1p7) when `declare` holds; returns its symbol.
+pub(crate) fn auto_object(
+    cx: &mut FnCtx<'_, '_>,
+    name: &str,
+    ty: CType,
+    flat: Option<FlatInit<'_>>,
+    span: Span,
+    declare: bool,
+) -> LResult<Sym> {
     let ty = flat.as_ref().map(|f| f.ty.clone()).unwrap_or(ty);
     let Some((elem, count)) = ty.flatten() else {
         return Err(match ty {
@@ -103,19 +117,24 @@ fn auto_var(cx: &mut FnCtx<'_, '_>, name: &str, ty: CType, id: &Node<InitDeclara
     let elem = elem.clone();
     let Some(flat) = flat else {
         let local = cx.b.local(name.to_string(), ir, count);
-        cx.u.declare(name, Sym::Local { local, ty: ty.clone() });
-        return Ok(());
+        let sym = Sym::Local { local, ty: ty.clone() };
+        if declare {
+            cx.u.declare(name, sym.clone());
+        }
+        return Ok(sym);
     };
     let is_array = matches!(ty, CType::Array(..));
     let listed: std::collections::BTreeSet<u64> = flat.items.iter().map(|(i, _)| *i).collect();
-    // The variable is in scope in its own initializer (C11 6.2.1p7).
-    let base = if is_array && count - listed.len() as u64 > crate::vla::MAX_ZERO_STORES {
-        Base::Ptr(cx.zeroed_array_var(name, &ty, ir, count, span))
+    let (base, sym) = if is_array && count - listed.len() as u64 > crate::vla::MAX_ZERO_STORES {
+        let (slot, p) = cx.zeroed_array(name, ir, count, span);
+        (Base::Ptr(p), Sym::Indirect { slot, ty: ty.clone() })
     } else {
         let local = cx.b.local(name.to_string(), ir, count);
-        cx.u.declare(name, Sym::Local { local, ty: ty.clone() });
-        Base::Local(local)
+        (Base::Local(local), Sym::Local { local, ty: ty.clone() })
     };
+    if declare {
+        cx.u.declare(name, sym.clone());
+    }
     for (index, item) in flat.items {
         let value = match item {
             InitItem::Expr(e) => {
@@ -132,7 +151,7 @@ fn auto_var(cx: &mut FnCtx<'_, '_>, name: &str, ty: CType, id: &Node<InitDeclara
             store_elem(cx, base, ir, index, Operand::Const(ir, 0), span);
         }
     }
-    Ok(())
+    Ok(sym)
 }
 
 /// Where an initialized variable's storage is.

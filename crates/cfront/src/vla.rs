@@ -92,14 +92,14 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         Ok(())
     }
 
-    /// Declares `name`, a constant-size array of `count` scalars `ir`, on
-    /// storage from an `alloca` (already zero); returns its address.
-    pub fn zeroed_array_var(&mut self, name: &str, ty: &CType, ir: Type, count: u64, span: Span) -> Operand {
+    /// Storage for `name`, a constant-size array of `count` scalars `ir`,
+    /// from an `alloca` (already zero): the slot holding its address, and
+    /// the address.
+    pub fn zeroed_array(&mut self, name: &str, ir: Type, count: u64, span: Span) -> (pathwise_ir::Local, Operand) {
         let slot = self.alloca_var(name, ir, Operand::Const(Type::I64, count), span);
-        self.u.declare(name, Sym::Indirect { slot, ty: ty.clone() });
         let loc = self.loc(span);
         let at = self.b.addr_local(slot, loc);
-        self.b.load(Type::Ptr, at, loc)
+        (slot, self.b.load(Type::Ptr, at, loc))
     }
 
     /// `sizeof` of a variable-length array, computed at run time (the
