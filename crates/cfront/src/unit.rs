@@ -120,11 +120,18 @@ pub(crate) struct Unit<'a> {
 
 impl<'a> Unit<'a> {
     pub fn new(lines: &'a LineMap, main_name: &str, model: DataModel) -> Unit<'a> {
+        // gcc's built-in type names (those lang-c parses): known, so that a
+        // header's `typedef __builtin_va_list va_list;` is an unsupported
+        // declaration, not an unknown type (headers are user code in a `.i`
+        // file without line markers).
+        let mut file_scope = FxHashMap::default();
+        let va_list = Diagnostic::new("<built-in>", 0, 0, "unsupported: variable argument lists (`__builtin_va_list`)");
+        file_scope.insert("__builtin_va_list".to_string(), Sym::Unsupported(va_list));
         Unit {
             lines,
             model,
             files: FileTable::new(main_name),
-            scopes: vec![FxHashMap::default()],
+            scopes: vec![file_scope],
             funcs: Vec::new(),
             func_by_name: FxHashMap::default(),
             func_ids: Vec::new(),
