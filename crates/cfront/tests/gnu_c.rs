@@ -102,6 +102,7 @@ fn attributes_in_every_position_are_ignored() {
     assert_eq!(it.call_by_name("labels", &[3]), Some(3));
     assert_eq!(it.call_by_name("l", &[]), Some(6));
     assert_eq!(it.call_by_name("j", &[1, 2]), Some(2));
+    assert_eq!(it.call_by_name("sum_aligned", &[1, 2]), Some(7));
 }
 
 #[test]

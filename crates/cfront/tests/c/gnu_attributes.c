@@ -35,3 +35,6 @@ int main() {
   if (x == 5) __VERIFIER_error();
   return l() + labels(3) + j(1,2) + k(0);
 }
+typedef int aligned_int __attribute__((aligned(8)));
+typedef unsigned char __attribute__((__may_alias__)) byte_alias;
+aligned_int sum_aligned(aligned_int a, byte_alias b) { return a + (int)sizeof(aligned_int) + b; }
