@@ -2,9 +2,10 @@
 //! and lowers it to the Pathwise IR ([`pathwise_ir::Program`]).
 //!
 //! Pipeline: `preprocess` (gcc, with `pathwise.h` always on the include
-//! path) → lang-c parse → lowering, one external declaration at a time in
-//! source order (`globals` for declarations, `func` for definitions,
-//! which lowers statements (`stmt`, `locals`), conditions (`cond`),
+//! path; `.i` files are read as they are) → lang-c parse → lowering, one
+//! external declaration at a time in source order (`globals` for
+//! declarations, `func` for definitions, which lowers statements (`stmt`,
+//! `locals`, `vla` for storage allocated at run time), conditions (`cond`),
 //! expressions (`expr`, `ops`, `calls`) through an IR `builder`).
 //! Locations are mapped back to the original files by `locations`.
 //!
@@ -13,9 +14,12 @@
 //!   [`DataModel`]): `char` is signed; `_Bool` is an `i8` holding 0 or 1;
 //!   enums are `int`; integer semantics are bit-precise (promotions, usual
 //!   arithmetic conversions, signedness in the operations).
-//! - Every C variable lives in a slot; parameters are `%0..%n-1` and are
-//!   stored into slots named after them at entry. Merged values (`&&`, `||`,
-//!   `?:` in value context) go through synthetic slots named `tmp.N`.
+//! - Every C variable lives in a slot (variable-length arrays: a slot
+//!   holding the address of `alloca` storage); parameters are `%0..%n-1`
+//!   and are stored into slots named after them at entry. Merged values
+//!   (`&&`, `||`, `?:` in value context) go through synthetic slots named
+//!   `tmp.N`; compound literals live in slots `lit.N`; string literals are
+//!   `const` globals `.str.N`.
 //! - Every `br` is one atomic condition of the source, located at its first
 //!   token; constant conditions are jumps.
 //! - Unsupported constructs make only the enclosing function unsupported
