@@ -408,6 +408,7 @@ impl Renumber {
             }
             InstKind::PtrDiff { a, b } => InstKind::PtrDiff { a: self.operand(a), b: self.operand(b) },
             InstKind::Load { ty, ptr } => InstKind::Load { ty, ptr: self.operand(ptr) },
+            InstKind::Alloca { elem, count } => InstKind::Alloca { elem, count: self.operand(count) },
             InstKind::Store { ty, ptr, value } => {
                 InstKind::Store { ty, ptr: self.operand(ptr), value: self.operand(value) }
             }

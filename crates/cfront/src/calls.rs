@@ -3,9 +3,10 @@
 //! Only direct calls of declared functions are supported: arguments are
 //! evaluated left to right and converted to the prototype's parameter types.
 //! A string literal (or `__func__`) passed to a function without a body in
-//! this translation unit becomes a null pointer, which keeps `assert`
-//! (`__assert_fail("x > 0", __FILE__, ...)`) usable; anywhere else strings are
-//! unsupported. A call to a function declared `noreturn` (`abort`, `exit`,
+//! this translation unit becomes a null pointer: such callees (`assert`'s
+//! `__assert_fail("x > 0", __FILE__, ...)`) are modelled by the engine and
+//! never read the text, so no string object is created for them. Anywhere
+//! else a string literal is a `const` global `char` array (`expr.rs`). A call to a function declared `noreturn` (`abort`, `exit`,
 //! `__assert_fail`) ends its block with `unreachable`.
 //!
 //! Two gcc built-ins that common macros expand to are understood without a
@@ -16,7 +17,7 @@ use lang_c::ast::{CallExpression, Expression};
 use lang_c::span::Node;
 use pathwise_ir::{InstKind, Operand, Terminator, Type};
 
-use crate::ctypes::{CType, LONG};
+use crate::ctypes::CType;
 use crate::expr::{is_function_name_string, Val};
 use crate::func::FnCtx;
 use crate::ops::Conv;
@@ -51,13 +52,14 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                 let reason = reason.clone();
                 return Err(self.u.use_of_unsupported(id.span, name, &reason));
             }
-            Some(Sym::Local { .. } | Sym::Global(_)) => {
+            Some(Sym::Local { .. } | Sym::Indirect { .. } | Sym::Global(_)) => {
                 return Err(self.u.unsupported(c.node.callee.span, "calls through function pointers"));
             }
             Some(_) => return Err(self.u.invalid(id.span, format!("called object `{name}` is not a function"))),
             None if name == "__builtin_expect" && args.len() == 2 => {
                 let v = self.rvalue(&args[0])?;
-                let v = self.convert(v, &LONG, args[0].span, Conv::Implicit)?;
+                let long = CType::Int(self.u.model.long());
+                let v = self.convert(v, &long, args[0].span, Conv::Implicit)?;
                 self.rvalue(&args[1])?;
                 return Ok(v);
             }

@@ -29,8 +29,10 @@ impl CVal {
         CVal { bits: IntKind::Int.wrap(v as u64), kind: IntKind::Int }
     }
 
-    pub fn ulong(v: u64) -> CVal {
-        CVal { bits: v, kind: IntKind::ULong }
+    /// A `size_t` value of the data model.
+    pub fn size_t(model: crate::DataModel, v: u64) -> CVal {
+        let kind = model.size_t();
+        CVal { bits: kind.wrap(v), kind }
     }
 
     pub fn value(self) -> i128 {
@@ -52,7 +54,10 @@ impl CVal {
 pub(crate) fn eval<'a>(cx: &mut dyn Ctx<'a>, e: &Node<Expression>) -> LResult<Option<CVal>> {
     Ok(match &e.node {
         Expression::Constant(c) => match &c.node {
-            Constant::Integer(i) => Some(literals::integer_constant(i).map_err(|m| cx.unit_ref().invalid(c.span, m))?),
+            Constant::Integer(i) => {
+                let model = cx.unit_ref().model;
+                Some(literals::integer_constant(i, model).map_err(|m| cx.unit_ref().invalid(c.span, m))?)
+            }
             Constant::Character(s) => Some(literals::char_constant(s).map_err(|m| char_error(cx, c.span, m))?),
             Constant::Float(_) => return Err(cx.unit_ref().unsupported(c.span, "floating-point constants")),
         },
@@ -107,10 +112,11 @@ pub(crate) fn eval<'a>(cx: &mut dyn Ctx<'a>, e: &Node<Expression>) -> LResult<Op
         Expression::AlignOf(a) => {
             let ty = typespec::type_name(cx, &a.node.0)?;
             let mut t = &ty;
-            while let CType::Array(e, _) = t {
+            while let CType::Array(e, _) | CType::Vla(e, _) = t {
                 t = e;
             }
-            t.size().map(CVal::ulong)
+            let model = cx.unit_ref().model;
+            t.sizeof(model).map(|n| CVal::size_t(model, model.align(n)))
         }
         _ => None,
     })
@@ -123,12 +129,15 @@ fn char_error<'a>(cx: &mut dyn Ctx<'a>, span: lang_c::span::Span, m: String) -> 
     }
 }
 
-/// `sizeof` of a type as a `unsigned long` constant.
+/// `sizeof` of a type as a `size_t` constant.
 pub(crate) fn size_of<'a>(cx: &mut dyn Ctx<'a>, ty: &CType, span: lang_c::span::Span) -> LResult<Option<CVal>> {
+    let model = cx.unit_ref().model;
     match ty {
         CType::Func(_) => Err(cx.unit_ref().invalid(span, "invalid application of `sizeof` to a function type")),
-        _ => match ty.size() {
-            Some(n) => Ok(Some(CVal::ulong(n))),
+        _ => match ty.sizeof(model) {
+            Some(n) => Ok(Some(CVal::size_t(model, n))),
+            // Known at run time only (`expr.rs` computes it).
+            None if ty.has_vla() => Ok(None),
             None => Err(cx.unit_ref().invalid(span, "invalid application of `sizeof` to an incomplete type")),
         },
     }

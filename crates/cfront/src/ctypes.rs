@@ -1,4 +1,5 @@
-//! C types of the supported subset and their mapping to the IR (LP64, x86-64).
+//! C types of the supported subset and their mapping to the IR (x86, LP64
+//! or ILP32).
 //!
 //! Only integer types, pointers, arrays and function types exist here; the
 //! front end rejects everything else before building a [`CType`]. Qualifiers
@@ -6,8 +7,17 @@
 //! object is tracked separately by the declaration code. This module also
 //! implements the integer promotions and usual arithmetic conversions
 //! (C11 6.3.1.1, 6.3.1.8), which depend on the data model.
+//!
+//! The data model is decided once, when `long` is read from the source
+//! ([`DataModel::long`]): ILP32's 32-bit `long` is a kind of its own
+//! ([`IntKind::Long32`]), so that widths, ranks and conversions need no
+//! context afterwards. Pointers are 8-byte cells of the IR's memory in both
+//! models; only `sizeof` ([`CType::sizeof`]) reports 4 bytes under ILP32,
+//! while pointer arithmetic scales by the IR's layout ([`CType::mem_size`]).
 
-use pathwise_ir::{IntTy, Shape, SrcVar, Type};
+use pathwise_ir::{IntTy, Local, Shape, SrcVar, Type};
+
+use crate::DataModel;
 
 /// The standard integer types (enums are `int`, `char` is signed).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -20,8 +30,12 @@ pub(crate) enum IntKind {
     UShort,
     Int,
     UInt,
+    /// `long` of the LP64 model (64 bits).
     Long,
     ULong,
+    /// `long` of the ILP32 model (32 bits, same rank as LP64's `long`).
+    Long32,
+    ULong32,
     LongLong,
     ULongLong,
 }
@@ -37,14 +51,14 @@ impl IntKind {
         match self {
             Bool | Char | SChar | UChar => Type::I8,
             Short | UShort => Type::I16,
-            Int | UInt => Type::I32,
+            Int | UInt | Long32 | ULong32 => Type::I32,
             Long | ULong | LongLong | ULongLong => Type::I64,
         }
     }
 
     pub fn signed(self) -> bool {
         use IntKind::*;
-        matches!(self, Char | SChar | Short | Int | Long | LongLong)
+        matches!(self, Char | SChar | Short | Int | Long | Long32 | LongLong)
     }
 
     /// Integer conversion rank (C11 6.3.1.1).
@@ -55,7 +69,7 @@ impl IntKind {
             Char | SChar | UChar => 1,
             Short | UShort => 2,
             Int | UInt => 3,
-            Long | ULong => 4,
+            Long | ULong | Long32 | ULong32 => 4,
             LongLong | ULongLong => 5,
         }
     }
@@ -68,6 +82,7 @@ impl IntKind {
             Short => UShort,
             Int => UInt,
             Long => ULong,
+            Long32 => ULong32,
             LongLong => ULongLong,
             k => k,
         }
@@ -113,8 +128,8 @@ impl IntKind {
             UShort => "unsigned short",
             Int => "int",
             UInt => "unsigned int",
-            Long => "long",
-            ULong => "unsigned long",
+            Long | Long32 => "long",
+            ULong | ULong32 => "unsigned long",
             LongLong => "long long",
             ULongLong => "unsigned long long",
         }
@@ -132,6 +147,54 @@ impl IntKind {
     /// The value of in-range bits, sign-extended for signed types.
     pub fn value(self, bits: u64) -> i128 {
         self.int_ty().to_i128(bits)
+    }
+}
+
+impl DataModel {
+    /// `long`.
+    pub(crate) fn long(self) -> IntKind {
+        match self {
+            DataModel::Ilp32 => IntKind::Long32,
+            DataModel::Lp64 => IntKind::Long,
+        }
+    }
+
+    /// `unsigned long`.
+    pub(crate) fn ulong(self) -> IntKind {
+        self.long().to_unsigned()
+    }
+
+    /// `size_t`, the type of `sizeof`.
+    pub(crate) fn size_t(self) -> IntKind {
+        match self {
+            DataModel::Ilp32 => IntKind::UInt,
+            DataModel::Lp64 => IntKind::ULong,
+        }
+    }
+
+    /// `ptrdiff_t`, the type of a pointer difference.
+    pub(crate) fn ptrdiff_t(self) -> IntKind {
+        match self {
+            DataModel::Ilp32 => IntKind::Int,
+            DataModel::Lp64 => IntKind::Long,
+        }
+    }
+
+    /// `sizeof` of a pointer in C (not its size in the IR's memory).
+    fn pointer_bytes(self) -> u64 {
+        match self {
+            DataModel::Ilp32 => 4,
+            DataModel::Lp64 => 8,
+        }
+    }
+
+    /// The alignment of a scalar of `size` bytes: the i386 System V ABI
+    /// aligns 8-byte scalars (`long long`) to 4.
+    pub(crate) fn align(self, size: u64) -> u64 {
+        match self {
+            DataModel::Ilp32 => size.min(4),
+            DataModel::Lp64 => size,
+        }
     }
 }
 
@@ -153,12 +216,14 @@ pub(crate) enum CType {
     Ptr(Box<CType>),
     /// Element type and length (`None`: incomplete, e.g. `extern int a[];`).
     Array(Box<CType>, Option<u64>),
+    /// A variable-length array: element type, and the slot holding the
+    /// element count (an `i64`) once the declaration has evaluated it
+    /// (`None` straight out of a declarator).
+    Vla(Box<CType>, Option<Local>),
     Func(Box<FuncSig>),
 }
 
 pub(crate) const INT: CType = CType::Int(IntKind::Int);
-pub(crate) const LONG: CType = CType::Int(IntKind::Long);
-pub(crate) const ULONG: CType = CType::Int(IntKind::ULong);
 
 impl CType {
     pub fn ptr_to(t: CType) -> CType {
@@ -192,14 +257,36 @@ impl CType {
         }
     }
 
-    /// `sizeof`, when the type is complete (`void` is 1, as in GNU C).
-    pub fn size(&self) -> Option<u64> {
+    /// The size in the IR's memory, when the type is complete (`void` is 1,
+    /// as in GNU C): what pointer arithmetic scales by. Pointers are 8-byte
+    /// cells whatever the data model.
+    pub fn mem_size(&self) -> Option<u64> {
         match self {
             CType::Void => Some(1),
             CType::Int(k) => Some(k.ir().bytes()),
             CType::Ptr(_) => Some(8),
-            CType::Array(e, Some(n)) => e.size()?.checked_mul(*n),
-            CType::Array(_, None) | CType::Func(_) => None,
+            CType::Array(e, Some(n)) => e.mem_size()?.checked_mul(*n),
+            CType::Array(_, None) | CType::Vla(..) | CType::Func(_) => None,
+        }
+    }
+
+    /// Whether the type involves a variable-length array (it has no size
+    /// known to the front end).
+    pub fn has_vla(&self) -> bool {
+        match self {
+            CType::Vla(..) => true,
+            CType::Array(e, _) | CType::Ptr(e) => e.has_vla(),
+            _ => false,
+        }
+    }
+
+    /// C's `sizeof` in a data model, when the type is complete: as
+    /// [`CType::mem_size`] but with the model's pointer size.
+    pub fn sizeof(&self, model: DataModel) -> Option<u64> {
+        match self {
+            CType::Ptr(_) => Some(model.pointer_bytes()),
+            CType::Array(e, Some(n)) => e.sizeof(model)?.checked_mul(*n),
+            t => t.mem_size(),
         }
     }
 
@@ -211,7 +298,7 @@ impl CType {
                 let (inner, m) = e.flatten()?;
                 Some((inner, n.checked_mul(m)?))
             }
-            CType::Array(_, None) | CType::Func(_) | CType::Void => None,
+            CType::Array(_, None) | CType::Vla(..) | CType::Func(_) | CType::Void => None,
             t => Some((t, 1)),
         }
     }
@@ -222,7 +309,7 @@ impl CType {
             CType::Void => "void".to_string(),
             CType::Int(k) => k.spelling().to_string(),
             CType::Ptr(t) => match &**t {
-                CType::Array(..) | CType::Func(_) => format!("{} (*)", t.spelling()),
+                CType::Array(..) | CType::Vla(..) | CType::Func(_) => format!("{} (*)", t.spelling()),
                 t => {
                     let s = t.spelling();
                     if s.ends_with('*') {
@@ -234,6 +321,7 @@ impl CType {
             },
             CType::Array(e, Some(n)) => format!("{}[{n}]", e.spelling()),
             CType::Array(e, None) => format!("{}[]", e.spelling()),
+            CType::Vla(e, _) => format!("{}[*]", e.spelling()),
             CType::Func(_) => "function".to_string(),
         }
     }
@@ -267,7 +355,7 @@ pub(crate) fn src_var(name: &str, ty: &CType) -> Option<SrcVar> {
             let (scalar, c) = element_desc(elem);
             (scalar, c, Shape::Array(n))
         }
-        CType::Void | CType::Func(_) => return None,
+        CType::Void | CType::Func(_) | CType::Vla(..) => return None,
     };
     Some(SrcVar { name: name.to_string(), c_scalar, scalar, shape })
 }
@@ -285,6 +373,12 @@ mod tests {
         assert_eq!(IntKind::common(Long, ULong), ULong);
         assert_eq!(IntKind::common(LongLong, ULong), ULongLong);
         assert_eq!(IntKind::common(UShort, Short), Int);
+        // ILP32: `long` cannot represent every `unsigned int`.
+        assert_eq!(IntKind::common(Long32, UInt), ULong32);
+        assert_eq!(IntKind::common(Long32, ULong32), ULong32);
+        assert_eq!(IntKind::common(LongLong, ULong32), LongLong);
+        assert_eq!(IntKind::common(Long32, Int), Long32);
+        assert_eq!(Long32.ir(), Type::I32);
     }
 
     #[test]

@@ -10,14 +10,14 @@
 //! implements; loads and stores carry the location of the lvalue.
 
 use lang_c::ast::{
-    BinaryOperator, BinaryOperatorExpression, Constant, Expression, Identifier, Statement, UnaryOperator,
-    UnaryOperatorExpression,
+    BinaryOperator, BinaryOperatorExpression, CompoundLiteral, Constant, Expression, Identifier, Statement,
+    UnaryOperator, UnaryOperatorExpression,
 };
 use lang_c::span::{Node, Span};
 use pathwise_ir::{BinOp, CmpOp, InstKind, Operand, Type};
 
 use crate::consteval::{self, CVal};
-use crate::ctypes::{CType, INT};
+use crate::ctypes::{CType, IntKind, INT};
 use crate::func::FnCtx;
 use crate::literals;
 use crate::ops::Conv;
@@ -57,13 +57,23 @@ impl<'u, 'a> FnCtx<'u, 'a> {
     /// Whether `e` designates an object (so that `sizeof` must not decay it).
     pub fn is_lvalue_expr(&self, e: &Node<Expression>) -> bool {
         match &e.node {
-            Expression::Identifier(id) => {
-                matches!(self.u.lookup(&id.node.name), Some(Sym::Local { .. } | Sym::Global(_)))
-            }
+            Expression::Identifier(id) => match self.u.lookup(&id.node.name) {
+                Some(sym) => matches!(sym, Sym::Local { .. } | Sym::Indirect { .. } | Sym::Global(_)),
+                None => is_function_name_string(&id.node.name),
+            },
             Expression::UnaryOperator(u) => u.node.operator.node == UnaryOperator::Indirection,
             Expression::BinaryOperator(b) => b.node.operator.node == BinaryOperator::Index,
+            Expression::StringLiteral(_) | Expression::CompoundLiteral(_) => true,
             _ => false,
         }
+    }
+
+    /// A string literal (or `__func__`) as an lvalue: its `char` array.
+    fn string_lvalue(&mut self, bytes: &[u8], span: Span) -> LVal {
+        let global = self.u.string_global(bytes);
+        let loc = self.loc(span);
+        let ty = CType::Array(Box::new(CType::Int(IntKind::Char)), Some(bytes.len() as u64 + 1));
+        LVal { ptr: self.b.value(InstKind::AddrGlobal { global }, loc), ty }
     }
 
     /// Lowers an expression for its value.
@@ -71,15 +81,21 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         match &e.node {
             Expression::Identifier(id) => self.identifier(id),
             Expression::Constant(c) => self.constant(c),
-            Expression::StringLiteral(s) => Err(self.u.unsupported(s.span, "string literals")),
+            Expression::StringLiteral(_) => {
+                let lv = self.lvalue(e)?;
+                self.load(lv, e.span)
+            }
             Expression::GenericSelection(_) => Err(self.u.unsupported(e.span, "_Generic")),
             Expression::Member(m) => Err(self.u.unsupported(m.span, "struct and union member access")),
             Expression::Call(c) => self.call(c),
-            Expression::CompoundLiteral(_) => Err(self.u.unsupported(e.span, "compound literals")),
+            Expression::CompoundLiteral(cl) => {
+                let lv = self.compound_literal(cl)?;
+                self.load(lv, e.span)
+            }
             Expression::SizeOfTy(_) | Expression::SizeOfVal(_) | Expression::AlignOf(_) => {
                 match consteval::eval(self, e)? {
                     Some(v) => Ok(Val::constant(v)),
-                    None => Err(self.u.invalid(e.span, "invalid sizeof operand")),
+                    None => self.runtime_sizeof(e),
                 }
             }
             Expression::UnaryOperator(u) => self.unary(e, u),
@@ -122,7 +138,9 @@ impl<'u, 'a> FnCtx<'u, 'a> {
 
     fn constant(&mut self, c: &Node<Constant>) -> LResult<Val> {
         let v = match &c.node {
-            Constant::Integer(i) => literals::integer_constant(i).map_err(|m| self.u.invalid(c.span, m))?,
+            Constant::Integer(i) => {
+                literals::integer_constant(i, self.u.model).map_err(|m| self.u.invalid(c.span, m))?
+            }
             Constant::Character(s) => {
                 literals::char_constant(s).map_err(|m| match m.strip_prefix("unsupported: ") {
                     Some(r) => self.u.unsupported(c.span, r),
@@ -139,9 +157,13 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         let loc = self.loc(id.span);
         match self.u.lookup(name).cloned() {
             Some(Sym::Local { local, ty }) => Ok(LVal { ptr: self.b.addr_local(local, loc), ty }),
+            Some(Sym::Indirect { slot, ty }) => {
+                let at = self.b.addr_local(slot, loc);
+                Ok(LVal { ptr: self.b.load(Type::Ptr, at, loc), ty })
+            }
             Some(Sym::Global(idx)) => {
                 let ty = self.u.objects[idx].ty.clone();
-                if ty.size().is_none() {
+                if ty.mem_size().is_none() {
                     return Err(self.u.unsupported(id.span, format!("`{name}` has an incomplete type")));
                 }
                 let global = self.u.global_id(idx);
@@ -154,7 +176,12 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             Some(Sym::EnumConst(_)) | Some(Sym::Typedef(..)) => {
                 Err(self.u.invalid(id.span, format!("`{name}` is not an object")))
             }
-            None if is_function_name_string(name) => Err(self.u.unsupported(id.span, "string literals")),
+            // C11 6.4.2.2: `static const char __func__[] = "name";` (gcc
+            // spells it also `__FUNCTION__` and, in C, `__PRETTY_FUNCTION__`).
+            None if is_function_name_string(name) => {
+                let fname = self.fname.clone();
+                Ok(self.string_lvalue(fname.as_bytes(), id.span))
+            }
             None => Err(self.u.invalid(id.span, format!("use of undeclared identifier `{name}`"))),
         }
     }
@@ -188,15 +215,44 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                 }
                 Ok(LVal { ptr: p.op, ty })
             }
+            Expression::StringLiteral(s) => {
+                let bytes = literals::string_bytes(&s.node).map_err(|m| match m.strip_prefix("unsupported: ") {
+                    Some(r) => self.u.unsupported(s.span, r),
+                    None => self.u.invalid(s.span, m),
+                })?;
+                Ok(self.string_lvalue(&bytes, e.span))
+            }
+            Expression::CompoundLiteral(cl) => self.compound_literal(cl),
             Expression::Member(m) => Err(self.u.unsupported(m.span, "struct and union member access")),
             _ => Err(self.u.invalid(e.span, "expression is not assignable")),
+        }
+    }
+
+    /// A compound literal (C11 6.5.2.5): an unnamed automatic object, a slot
+    /// `lit.N` (re)initialized each time the expression is evaluated.
+    fn compound_literal(&mut self, cl: &Node<CompoundLiteral>) -> LResult<LVal> {
+        let ty = typespec::type_name(self, &cl.node.type_name)?;
+        if ty.has_vla() {
+            return Err(self.u.invalid(cl.span, "compound literal has variable size"));
+        }
+        let flat = crate::init::flatten_list(self, &ty, &cl.node.initializer_list, cl.span)?;
+        let name = format!("lit.{}", self.b.locals.len());
+        let sym = crate::locals::auto_object(self, &name, ty, Some(flat), cl.span, false)?;
+        let loc = self.loc(cl.span);
+        match sym {
+            Sym::Local { local, ty } => Ok(LVal { ptr: self.b.addr_local(local, loc), ty }),
+            Sym::Indirect { slot, ty } => {
+                let at = self.b.addr_local(slot, loc);
+                Ok(LVal { ptr: self.b.load(Type::Ptr, at, loc), ty })
+            }
+            _ => Err(self.u.invalid(cl.span, "invalid compound literal")),
         }
     }
 
     /// Reads an lvalue (arrays decay to a pointer to their first element).
     pub fn load(&mut self, lv: LVal, span: Span) -> LResult<Val> {
         match lv.ty {
-            CType::Array(e, _) => Ok(Val { op: lv.ptr, ty: CType::Ptr(e) }),
+            CType::Array(e, _) | CType::Vla(e, _) => Ok(Val { op: lv.ptr, ty: CType::Ptr(e) }),
             CType::Int(_) | CType::Ptr(_) => {
                 let loc = self.loc(span);
                 let ir = lv.ty.ir().unwrap_or(Type::I64);

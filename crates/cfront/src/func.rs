@@ -92,12 +92,12 @@ impl<'u, 'a> FnCtx<'u, 'a> {
     fn simple_type(&self, e: &Node<Expression>) -> Option<CType> {
         use lang_c::ast::{BinaryOperator, UnaryOperator};
         let element = |t: CType| match t {
-            CType::Ptr(t) | CType::Array(t, _) if *t != CType::Void => Some(*t),
+            CType::Ptr(t) | CType::Array(t, _) | CType::Vla(t, _) if *t != CType::Void => Some(*t),
             _ => None,
         };
         match &e.node {
             Expression::Identifier(id) => match self.u.lookup(&id.node.name)? {
-                Sym::Local { ty, .. } => Some(ty.clone()),
+                Sym::Local { ty, .. } | Sym::Indirect { ty, .. } => Some(ty.clone()),
                 Sym::Global(i) => Some(self.u.objects[*i].ty.clone()),
                 _ => None,
             },
@@ -176,6 +176,9 @@ pub(crate) fn check_sig(u: &Unit<'_>, sig: &FuncSig, params: &[ParamDecl], span:
         if !p.ty.is_scalar() {
             return Err(u.unsupported(p.span, format!("parameters of type `{}`", p.ty.spelling())));
         }
+        if p.ty.has_vla() {
+            return Err(u.unsupported(p.span, "pointers to variable-length arrays"));
+        }
     }
     if !(sig.ret.is_scalar() || sig.ret == CType::Void) {
         return Err(u.invalid(span, "invalid function return type"));
@@ -216,11 +219,27 @@ pub(crate) fn definition<'a>(u: &mut Unit<'a>, fd: &'a Node<FunctionDefinition>)
         }
         Err(e) => {
             u.declare(&name_guess, Sym::Unsupported(e.diagnostic().clone()));
-            if !in_system {
+            if in_system {
+                return;
+            }
+            // lang-c reads `struct __attribute__((packed)) S { int a; };` as
+            // the definition of a "function" `S` returning an anonymous
+            // struct: without a function declarator it is a declaration.
+            if is_function_declarator(&fd.node.declarator) {
                 u.record_failure(&name_guess, e, false);
+            } else {
+                let diagnostic = e.diagnostic().clone();
+                u.unsupported_globals.push(crate::UnsupportedGlobal { name: name_guess, diagnostic });
             }
         }
     }
+}
+
+/// Whether a declarator (or one nested in it) has a parameter list.
+fn is_function_declarator(d: &Node<lang_c::ast::Declarator>) -> bool {
+    use lang_c::ast::{DeclaratorKind, DerivedDeclarator};
+    d.node.derived.iter().any(|x| matches!(x.node, DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_)))
+        || matches!(&d.node.kind.node, DeclaratorKind::Declarator(inner) if is_function_declarator(inner))
 }
 
 /// The identifier a declarator declares.

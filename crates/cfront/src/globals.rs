@@ -16,7 +16,7 @@ use lang_c::ast::{
 use lang_c::span::{Node, Span};
 
 use crate::consteval;
-use crate::ctypes::{CType, IntKind, INT, ULONG};
+use crate::ctypes::{CType, IntKind, INT};
 use crate::func::{check_sig, declarator_name, register_func, FuncDecl};
 use crate::init::{self, InitItem};
 use crate::typespec::{self, DeclSpec};
@@ -51,7 +51,9 @@ impl<'a> Ctx<'a> for Unit<'a> {
                 element_of(self, &b.node.lhs, e.span)
             }
             Expression::Cast(c) => typespec::type_name(self, &c.node.type_name),
-            Expression::SizeOfTy(_) | Expression::SizeOfVal(_) | Expression::AlignOf(_) => Ok(ULONG),
+            Expression::SizeOfTy(_) | Expression::SizeOfVal(_) | Expression::AlignOf(_) => {
+                Ok(CType::Int(self.model.size_t()))
+            }
             _ => match consteval::eval(self, e)? {
                 Some(v) => Ok(CType::Int(v.kind)),
                 None => Err(self.unsupported(e.span, "this operand of sizeof at file scope")),
@@ -191,6 +193,11 @@ fn declare_one<'a>(u: &mut Unit<'a>, spec: &DeclSpec, id: &'a Node<InitDeclarato
 /// Checks that an object type is representable: integers and pointers, or
 /// arrays of them.
 fn check_object_type(u: &Unit<'_>, ty: &CType, span: Span) -> LResult<()> {
+    if ty.has_vla() {
+        // Not C (static storage needs a constant size), or a size that
+        // only gcc can evaluate.
+        return Err(u.unsupported(span, "variable-length arrays"));
+    }
     let mut t = ty;
     while let CType::Array(e, _) = t {
         t = e;
@@ -227,7 +234,7 @@ pub(crate) fn static_init<'a>(
 ) -> LResult<(CType, Vec<u64>)> {
     check_object_type(cx.unit_ref(), ty, span)?;
     let Some(init) = init else {
-        if ty.size().is_none() {
+        if ty.mem_size().is_none() {
             return Err(cx.unit_ref().invalid(span, "array size missing"));
         }
         return Ok((ty.clone(), Vec::new()));

@@ -40,25 +40,35 @@ pub(crate) fn flatten<'a, 'e>(cx: &mut dyn Ctx<'a>, ty: &CType, init: &'e Node<I
             let n = string_init(cx, ty, e, 0, &mut items)?;
             Ok(FlatInit { ty: complete(ty, n), items })
         }
-        (CType::Array(..), Initializer::List(list)) => {
-            let mut pos = 0;
-            let n = fill_array(cx, ty, list, &mut pos, 0, true, &mut items)?;
-            if pos < list.len() {
-                return Err(cx.unit_ref().invalid(list[pos].span, "excess elements in array initializer"));
-            }
-            Ok(FlatInit { ty: complete(ty, n), items })
-        }
         (_, Initializer::Expression(e)) => {
             items.push((0, InitItem::Expr(e)));
             Ok(FlatInit { ty: ty.clone(), items })
         }
-        (_, Initializer::List(list)) => {
-            if let Some(e) = scalar_in_braces(cx, list, init.span)? {
-                items.push((0, InitItem::Expr(e)));
-            }
-            Ok(FlatInit { ty: ty.clone(), items })
-        }
+        (_, Initializer::List(list)) => flatten_list(cx, ty, list, init.span),
     }
+}
+
+/// Flattens a braced initializer list (also that of a compound literal)
+/// for an object of type `ty`.
+pub(crate) fn flatten_list<'a, 'e>(
+    cx: &mut dyn Ctx<'a>,
+    ty: &CType,
+    list: &'e [Node<InitializerListItem>],
+    span: Span,
+) -> LResult<FlatInit<'e>> {
+    let mut items = Vec::new();
+    if let CType::Array(..) = ty {
+        let mut pos = 0;
+        let n = fill_array(cx, ty, list, &mut pos, 0, true, &mut items)?;
+        if pos < list.len() {
+            return Err(cx.unit_ref().invalid(list[pos].span, "excess elements in array initializer"));
+        }
+        return Ok(FlatInit { ty: complete(ty, n), items });
+    }
+    if let Some(e) = scalar_in_braces(cx, list, span)? {
+        items.push((0, InitItem::Expr(e)));
+    }
+    Ok(FlatInit { ty: ty.clone(), items })
 }
 
 /// `int a[]` gets its length from the initializer.

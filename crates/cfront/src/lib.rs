@@ -2,19 +2,24 @@
 //! and lowers it to the Pathwise IR ([`pathwise_ir::Program`]).
 //!
 //! Pipeline: `preprocess` (gcc, with `pathwise.h` always on the include
-//! path) → lang-c parse → lowering, one external declaration at a time in
-//! source order (`globals` for declarations, `func` for definitions,
-//! which lowers statements (`stmt`, `locals`), conditions (`cond`),
+//! path; `.i` files are read as they are) → lang-c parse → lowering, one
+//! external declaration at a time in source order (`globals` for
+//! declarations, `func` for definitions, which lowers statements (`stmt`,
+//! `locals`, `vla` for storage allocated at run time), conditions (`cond`),
 //! expressions (`expr`, `ops`, `calls`) through an IR `builder`).
 //! Locations are mapped back to the original files by `locations`.
 //!
 //! Contract with the engine (see the IR crate for the instruction set):
-//! - LP64 x86-64 C: `char` is signed; `_Bool` is an `i8` holding 0 or 1;
+//! - x86 C, LP64 (x86-64, the default) or ILP32 (`-m32`, see
+//!   [`DataModel`]): `char` is signed; `_Bool` is an `i8` holding 0 or 1;
 //!   enums are `int`; integer semantics are bit-precise (promotions, usual
 //!   arithmetic conversions, signedness in the operations).
-//! - Every C variable lives in a slot; parameters are `%0..%n-1` and are
-//!   stored into slots named after them at entry. Merged values (`&&`, `||`,
-//!   `?:` in value context) go through synthetic slots named `tmp.N`.
+//! - Every C variable lives in a slot (variable-length arrays: a slot
+//!   holding the address of `alloca` storage); parameters are `%0..%n-1`
+//!   and are stored into slots named after them at entry. Merged values
+//!   (`&&`, `||`, `?:` in value context) go through synthetic slots named
+//!   `tmp.N`; compound literals live in slots `lit.N`; string literals are
+//!   `const` globals `.str.N`.
 //! - Every `br` is one atomic condition of the source, located at its first
 //!   token; constant conditions are jumps.
 //! - Unsupported constructs make only the enclosing function unsupported
@@ -40,6 +45,7 @@ mod preprocess;
 mod stmt;
 mod typespec;
 mod unit;
+mod vla;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -54,13 +60,27 @@ use crate::unit::{BodyState, Unit};
 /// The text of `pathwise.h`, always includable by analysed code.
 pub const PATHWISE_H: &str = include_str!("../include/pathwise.h");
 
-/// Preprocessor settings.
+/// The C data model: the sizes of `long` and of pointers.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum DataModel {
+    /// 32-bit x86 (`gcc -m32`): `int`, `long` and pointers are 32 bits,
+    /// `long long` 64. `size_t` is `unsigned int`, `ptrdiff_t` is `int`.
+    /// Pointers stay 8-byte cells in the IR's memory: only `sizeof` sees 4.
+    Ilp32,
+    /// x86-64: `long` and pointers are 64 bits.
+    #[default]
+    Lp64,
+}
+
+/// Preprocessor and language settings.
 #[derive(Clone, Debug, Default)]
 pub struct FrontendOptions {
     /// Passed as `-I` (after the directory holding `pathwise.h`).
     pub include_dirs: Vec<PathBuf>,
     /// Passed as `-D` (`"N=3"` or `"-DN=3"`; `"-UX"` also accepted).
     pub defines: Vec<String>,
+    /// The data model; ILP32 preprocesses with `gcc -E -m32`.
+    pub data_model: DataModel,
 }
 
 /// An error with its location in the original source. `line` and `col` are
@@ -148,7 +168,11 @@ pub fn compile_file(path: &Path, opts: &FrontendOptions) -> Result<Compiled, Dia
     let display = path.to_string_lossy().into_owned();
     guarded(&display, || {
         let pre = preprocess::preprocess(preprocess::Input::File(path), &display, opts).map_err(Diagnostics)?;
-        compile_preprocessed(&display, pre, None)
+        // The lines of a `.i` file's main part are numbered after its line
+        // markers (the original `.c` file, usually absent): an empty original
+        // text keeps columns from being aligned with unrelated lines.
+        let original = preprocess::is_preprocessed(path).then_some("");
+        compile_preprocessed(&display, pre, original, opts.data_model)
     })
 }
 
@@ -158,7 +182,7 @@ pub fn compile_file(path: &Path, opts: &FrontendOptions) -> Result<Compiled, Dia
 pub fn compile_source(file_name: &str, source: &str, opts: &FrontendOptions) -> Result<Compiled, Diagnostics> {
     guarded(file_name, || {
         let pre = preprocess::preprocess(preprocess::Input::Text(source), file_name, opts).map_err(Diagnostics)?;
-        compile_preprocessed(file_name, pre, Some(source))
+        compile_preprocessed(file_name, pre, Some(source), opts.data_model)
     })
 }
 
@@ -192,6 +216,7 @@ fn compile_preprocessed(
     display: &str,
     pre: preprocess::Preprocessed,
     source: Option<&str>,
+    model: DataModel,
 ) -> Result<Compiled, Diagnostics> {
     let text = pre.text;
     let mut lines = LineMap::new(&text, display, source);
@@ -200,7 +225,7 @@ fn compile_preprocessed(
         Ok(p) => p,
         Err(e) => return Err(Diagnostics(vec![syntax_error(&lines, &e)])),
     };
-    let mut u = Unit::new(&lines, display);
+    let mut u = Unit::new(&lines, display, model);
     for ext in &parse.unit.0 {
         if let ExternalDeclaration::FunctionDefinition(fd) = &ext.node {
             if let Some(name) = func::declarator_name(&fd.node.declarator) {

@@ -11,26 +11,28 @@ use lang_c::ast::{Integer, IntegerBase, IntegerSize};
 
 use crate::consteval::CVal;
 use crate::ctypes::IntKind;
+use crate::DataModel;
 
 /// Types an integer constant may take, in order of preference.
-fn candidates(int: &Integer) -> &'static [IntKind] {
+fn candidates(int: &Integer, model: DataModel) -> Vec<IntKind> {
     use IntKind::*;
+    let (long, ulong) = (model.long(), model.ulong());
     let decimal = int.base == IntegerBase::Decimal;
     match (int.suffix.size, int.suffix.unsigned, decimal) {
-        (IntegerSize::Int, false, true) => &[Int, Long, LongLong],
-        (IntegerSize::Int, false, false) => &[Int, UInt, Long, ULong, LongLong, ULongLong],
-        (IntegerSize::Int, true, _) => &[UInt, ULong, ULongLong],
-        (IntegerSize::Long, false, true) => &[Long, LongLong],
-        (IntegerSize::Long, false, false) => &[Long, ULong, LongLong, ULongLong],
-        (IntegerSize::Long, true, _) => &[ULong, ULongLong],
-        (IntegerSize::LongLong, false, true) => &[LongLong],
-        (IntegerSize::LongLong, false, false) => &[LongLong, ULongLong],
-        (IntegerSize::LongLong, true, _) => &[ULongLong],
+        (IntegerSize::Int, false, true) => vec![Int, long, LongLong],
+        (IntegerSize::Int, false, false) => vec![Int, UInt, long, ulong, LongLong, ULongLong],
+        (IntegerSize::Int, true, _) => vec![UInt, ulong, ULongLong],
+        (IntegerSize::Long, false, true) => vec![long, LongLong],
+        (IntegerSize::Long, false, false) => vec![long, ulong, LongLong, ULongLong],
+        (IntegerSize::Long, true, _) => vec![ulong, ULongLong],
+        (IntegerSize::LongLong, false, true) => vec![LongLong],
+        (IntegerSize::LongLong, false, false) => vec![LongLong, ULongLong],
+        (IntegerSize::LongLong, true, _) => vec![ULongLong],
     }
 }
 
 /// The typed value of an integer constant, or a message.
-pub(crate) fn integer_constant(int: &Integer) -> Result<CVal, String> {
+pub(crate) fn integer_constant(int: &Integer, model: DataModel) -> Result<CVal, String> {
     if int.suffix.imaginary {
         return Err("unsupported: imaginary constants".to_string());
     }
@@ -43,7 +45,7 @@ pub(crate) fn integer_constant(int: &Integer) -> Result<CVal, String> {
     let digits: String = int.number.chars().filter(|c| *c != '\'').collect();
     let value = u64::from_str_radix(if digits.is_empty() { "0" } else { &digits }, radix)
         .map_err(|_| format!("integer constant `{}` is too large", int.number))?;
-    for &kind in candidates(int) {
+    for kind in candidates(int, model) {
         let max = if kind.signed() { (1u64 << (kind.bits() - 1)) - 1 } else { kind.ir().mask() };
         if value <= max {
             return Ok(CVal { bits: value, kind });
@@ -181,7 +183,20 @@ mod tests {
 
     fn int(base: IntegerBase, number: &str, size: IntegerSize, unsigned: bool) -> CVal {
         let suffix = IntegerSuffix { size, unsigned, imaginary: false };
-        integer_constant(&Integer { base, number: number.into(), suffix }).unwrap()
+        integer_constant(&Integer { base, number: number.into(), suffix }, DataModel::Lp64).unwrap()
+    }
+
+    #[test]
+    fn integer_constant_types_ilp32() {
+        let suffix = IntegerSuffix { size: IntegerSize::Int, unsigned: false, imaginary: false };
+        let c = |base, number: &str, suffix| {
+            integer_constant(&Integer { base, number: number.into(), suffix }, DataModel::Ilp32).unwrap().kind
+        };
+        assert_eq!(c(IntegerBase::Decimal, "2147483648", suffix.clone()), IntKind::LongLong);
+        assert_eq!(c(IntegerBase::Hexadecimal, "80000000", suffix.clone()), IntKind::UInt);
+        let ul = IntegerSuffix { size: IntegerSize::Long, unsigned: true, imaginary: false };
+        assert_eq!(c(IntegerBase::Decimal, "1", ul.clone()), IntKind::ULong32);
+        assert_eq!(c(IntegerBase::Decimal, "4294967296", ul), IntKind::ULongLong);
     }
 
     #[test]

@@ -4,8 +4,9 @@
 //! in nested blocks and re-declarations in loops work), named after the
 //! variable, with arrays flattened to their innermost element type. Its
 //! initializer is lowered to stores: listed elements first, then zeros for
-//! the rest of an array with an initializer. Variables without initializer
-//! are left as the engine finds them. A `static` local becomes a global
+//! the rest of an array with an initializer (large ones get zeroed storage
+//! instead, see `vla.rs`, as do variable-length arrays). Variables without
+//! initializer are left as the engine finds them. A `static` local becomes a global
 //! named `func.name` with a constant initializer; `extern` and function
 //! declarations refer to file-scope entities; `typedef` and enumerations are
 //! block-scoped names.
@@ -17,13 +18,10 @@ use pathwise_ir::{InstKind, Local, Operand, Type};
 use crate::ctypes::CType;
 use crate::func::{check_sig, register_func, FnCtx, FuncDecl};
 use crate::globals;
-use crate::init::{self, InitItem};
+use crate::init::{self, FlatInit, InitItem};
 use crate::ops::Conv;
 use crate::typespec::{self, DeclSpec};
 use crate::unit::{LResult, ObjEntry, Sym};
-
-/// The largest local array lowered (its zero-fill is one store per element).
-const MAX_LOCAL_ELEMS: u64 = 1 << 16;
 
 pub(crate) fn local_decl(cx: &mut FnCtx<'_, '_>, d: &Node<Declaration>) -> LResult<()> {
     let spec = typespec::decl_spec(cx, &d.node.specifiers, d.span)?;
@@ -82,10 +80,30 @@ fn declare_one(cx: &mut FnCtx<'_, '_>, spec: &DeclSpec, id: &Node<InitDeclarator
 
 /// An automatic variable: a slot, and stores for its initializer.
 fn auto_var(cx: &mut FnCtx<'_, '_>, name: &str, ty: CType, id: &Node<InitDeclarator>, span: Span) -> LResult<()> {
+    if matches!(ty, CType::Vla(..)) {
+        return cx.vla_var(name, &ty, id, span);
+    }
+    if ty.has_vla() && !matches!(ty, CType::Ptr(_)) {
+        return Err(cx.u.unsupported(span, "arrays of variable-length arrays"));
+    }
     let flat = match &id.node.initializer {
         Some(init) => Some(init::flatten(cx, &ty, init)?),
         None => None,
     };
+    auto_object(cx, name, ty, flat, span, true).map(|_| ())
+}
+
+/// An automatic object: storage for `ty` (completed by the initializer),
+/// and stores for the initializer. Named `name`, it is declared (before
+/// its initializer, C11 6.2.1p7) when `declare` holds; returns its symbol.
+pub(crate) fn auto_object(
+    cx: &mut FnCtx<'_, '_>,
+    name: &str,
+    ty: CType,
+    flat: Option<FlatInit<'_>>,
+    span: Span,
+    declare: bool,
+) -> LResult<Sym> {
     let ty = flat.as_ref().map(|f| f.ty.clone()).unwrap_or(ty);
     let Some((elem, count)) = ty.flatten() else {
         return Err(match ty {
@@ -96,15 +114,27 @@ fn auto_var(cx: &mut FnCtx<'_, '_>, name: &str, ty: CType, id: &Node<InitDeclara
     let Some(ir) = elem.ir() else {
         return Err(cx.u.invalid(span, format!("variable `{name}` has incomplete type")));
     };
-    if count > MAX_LOCAL_ELEMS {
-        return Err(cx.u.unsupported(span, format!("local arrays of more than {MAX_LOCAL_ELEMS} elements")));
-    }
     let elem = elem.clone();
-    let local = cx.b.local(name.to_string(), ir, count);
-    // The variable is in scope in its own initializer (C11 6.2.1p7).
-    cx.u.declare(name, Sym::Local { local, ty: ty.clone() });
-    let Some(flat) = flat else { return Ok(()) };
-    let mut written = vec![false; count as usize];
+    let Some(flat) = flat else {
+        let local = cx.b.local(name.to_string(), ir, count);
+        let sym = Sym::Local { local, ty: ty.clone() };
+        if declare {
+            cx.u.declare(name, sym.clone());
+        }
+        return Ok(sym);
+    };
+    let is_array = matches!(ty, CType::Array(..));
+    let listed: std::collections::BTreeSet<u64> = flat.items.iter().map(|(i, _)| *i).collect();
+    let (base, sym) = if is_array && count - listed.len() as u64 > crate::vla::MAX_ZERO_STORES {
+        let (slot, p) = cx.zeroed_array(name, ir, count, span);
+        (Base::Ptr(p), Sym::Indirect { slot, ty: ty.clone() })
+    } else {
+        let local = cx.b.local(name.to_string(), ir, count);
+        (Base::Local(local), Sym::Local { local, ty: ty.clone() })
+    };
+    if declare {
+        cx.u.declare(name, sym.clone());
+    }
     for (index, item) in flat.items {
         let value = match item {
             InitItem::Expr(e) => {
@@ -114,23 +144,32 @@ fn auto_var(cx: &mut FnCtx<'_, '_>, name: &str, ty: CType, id: &Node<InitDeclara
             InitItem::Const(bits) => Operand::Const(ir, bits & ir.mask()),
         };
         // The store is located at the variable, like any store to it.
-        store_elem(cx, local, ir, index, value, span);
-        if let Some(w) = written.get_mut(index as usize) {
-            *w = true;
+        store_elem(cx, base, ir, index, value, span);
+    }
+    if let (true, Base::Local(_)) = (is_array, base) {
+        for index in (0..count).filter(|i| !listed.contains(i)) {
+            store_elem(cx, base, ir, index, Operand::Const(ir, 0), span);
         }
     }
-    if matches!(ty, CType::Array(..)) {
-        for (index, _) in written.iter().enumerate().filter(|(_, w)| !**w) {
-            store_elem(cx, local, ir, index as u64, Operand::Const(ir, 0), span);
-        }
-    }
-    Ok(())
+    Ok(sym)
 }
 
-/// `local[index] = value`.
-fn store_elem(cx: &mut FnCtx<'_, '_>, local: Local, ir: Type, index: u64, value: Operand, span: Span) {
+/// Where an initialized variable's storage is.
+#[derive(Clone, Copy)]
+enum Base {
+    /// A slot of the function.
+    Local(Local),
+    /// Storage from an `alloca`, at this address.
+    Ptr(Operand),
+}
+
+/// `base[index] = value`.
+fn store_elem(cx: &mut FnCtx<'_, '_>, base: Base, ir: Type, index: u64, value: Operand, span: Span) {
     let loc = cx.loc(span);
-    let base = cx.b.addr_local(local, loc);
+    let base = match base {
+        Base::Local(local) => cx.b.addr_local(local, loc),
+        Base::Ptr(p) => p,
+    };
     let ptr = if index == 0 {
         base
     } else {

@@ -127,6 +127,9 @@ impl LineMap {
     /// directory whose name must not leak into programs.
     pub fn rename_dir(&mut self, dir: &str, file: &str, text: &str) {
         let dir = dir.trim_end_matches('/');
+        if dir.is_empty() {
+            return;
+        }
         for (key, name) in self.names.iter_mut().enumerate() {
             let in_dir =
                 name.strip_prefix(dir).and_then(|rest| rest.strip_prefix('/')).map(|rest| rest.trim_start_matches('/'));

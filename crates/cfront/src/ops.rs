@@ -13,7 +13,7 @@ use lang_c::ast::BinaryOperator;
 use lang_c::span::Span;
 use pathwise_ir::{BinOp, CmpOp, InstKind, Loc, Operand, Type};
 
-use crate::ctypes::{CType, IntKind, INT, LONG};
+use crate::ctypes::{CType, IntKind, INT};
 use crate::expr::Val;
 use crate::func::FnCtx;
 use crate::unit::LResult;
@@ -235,7 +235,9 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             return Err(self.u.invalid(span, "pointer offset must be an integer"));
         };
         let loc = self.loc(span);
-        let idx = self.int_conv(i.op, k, if k.signed() { IntKind::Long } else { IntKind::ULong }, loc);
+        // The IR's offsets are 64-bit in both data models.
+        let wide = if k.signed() { IntKind::LongLong } else { IntKind::ULongLong };
+        let idx = self.int_conv(i.op, k, wide, loc);
         let scale = if negate { size.wrapping_neg() } else { size };
         let off = if scale == 1 {
             idx
@@ -249,7 +251,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         Ok(Val { op, ty: p.ty })
     }
 
-    /// `p - q`: element distance as a `long`.
+    /// `p - q`: element distance as a `ptrdiff_t` (computed in 64 bits).
     fn ptr_diff(&mut self, l: Val, r: Val, span: Span) -> LResult<Val> {
         let (CType::Ptr(x), CType::Ptr(y)) = (&l.ty, &r.ty) else {
             return Err(self.u.invalid(span, "pointer subtraction needs two pointers"));
@@ -261,13 +263,18 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         let loc = self.loc(span);
         let d = self.b.value(InstKind::PtrDiff { a: l.op, b: r.op }, loc);
         let q = if size == 1 { d } else { self.b.bin(BinOp::SDiv, Type::I64, d, Operand::Const(Type::I64, size), loc) };
-        Ok(Val { op: q, ty: LONG })
+        let k = self.u.model.ptrdiff_t();
+        let q = self.int_conv(q, IntKind::LongLong, k, loc);
+        Ok(Val { op: q, ty: CType::Int(k) })
     }
 
     fn elem_size(&mut self, ptr: &CType, span: Span) -> LResult<u64> {
         match ptr.pointee() {
             Some(CType::Func(_)) => Err(self.u.unsupported(span, "function pointers")),
-            Some(t) => t.size().ok_or_else(|| self.u.invalid(span, "arithmetic on a pointer to an incomplete type")),
+            Some(t) if t.has_vla() => Err(self.u.unsupported(span, "pointers to variable-length arrays")),
+            Some(t) => {
+                t.mem_size().ok_or_else(|| self.u.invalid(span, "arithmetic on a pointer to an incomplete type"))
+            }
             None => Err(self.u.invalid(span, "pointer operand expected")),
         }
     }

@@ -4,7 +4,8 @@
 //! `-I` for a private temporary directory holding `pathwise.h` (so that every
 //! input can include it), `-I` for each user include directory,
 //! `-D__PATHWISE__` and the user's defines. Sources given as text are piped
-//! to `gcc -E -x c -`. We run the command ourselves rather than through
+//! to `gcc -E -x c -`. Files named `*.i` are already preprocessed and are
+//! read as they are. We run the command ourselves rather than through
 //! `lang_c::driver::parse` so that gcc's own `file:line:col: error:` messages
 //! (missing headers, `#error`) become structured diagnostics.
 
@@ -15,7 +16,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use lang_c::driver::Config;
 
-use crate::{Diagnostic, FrontendOptions, PATHWISE_H};
+use crate::{DataModel, Diagnostic, FrontendOptions, PATHWISE_H};
 
 /// What to preprocess.
 pub(crate) enum Input<'s> {
@@ -68,10 +69,19 @@ pub(crate) fn preprocess(
             return Err(whole_file(format!("cannot open source file: {e}")));
         }
     }
+    if let Input::File(path) = input {
+        if is_preprocessed(path) {
+            return read_preprocessed(path).map_err(whole_file);
+        }
+    }
     let dir = HeaderDir::create().map_err(|e| whole_file(format!("cannot create a temporary directory: {e}")))?;
     let config = Config::with_gcc();
     let mut cmd = Command::new(&config.cpp_command);
     cmd.args(&config.cpp_options);
+    if opts.data_model == DataModel::Ilp32 {
+        // The 32-bit headers (gcc-multilib) define `size_t` and friends.
+        cmd.arg("-m32");
+    }
     cmd.arg("-I").arg(&dir.path);
     for inc in &opts.include_dirs {
         cmd.arg("-I").arg(inc);
@@ -118,6 +128,9 @@ pub(crate) fn preprocess(
         if diags.is_empty() {
             diags = whole_file(format!("the preprocessor failed: {}", stderr.trim()));
         }
+        if opts.data_model == DataModel::Ilp32 && lacks_32bit_support(&stderr) {
+            diags.push(Diagnostic::new(display, 0, 0, MULTILIB_HINT));
+        }
         return Err(diags);
     }
     // Invalid UTF-8 (only possible in literals, as comments are gone) is
@@ -126,7 +139,85 @@ pub(crate) fn preprocess(
         Ok(s) => s,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
     };
-    Ok(Preprocessed { text, header_dir })
+    Ok(Preprocessed { text: respell_gnu_types(text), header_dir })
+}
+
+/// The diagnostic added when `gcc -m32` fails for want of 32-bit support.
+pub(crate) const MULTILIB_HINT: &str = "preprocessing for the ILP32 data model (`gcc -E -m32`) failed: \
+     the 32-bit C library headers are missing; install gcc-multilib (Debian/Ubuntu: `apt-get install gcc-multilib`)";
+
+/// Whether gcc's errors say that `-m32` is not usable: a header missing
+/// from the system include directories (`bits/...`, `gnu/stubs-32.h`: the
+/// 32-bit variants live in a separate multilib package) or `-m32` itself
+/// rejected.
+fn lacks_32bit_support(stderr: &str) -> bool {
+    stderr.lines().any(|l| {
+        let missing_system_header = l.starts_with("/usr/") && l.contains("No such file or directory");
+        missing_system_header || l.contains("stubs-32.h") || l.contains("'-m32'") || l.contains("`-m32'")
+    })
+}
+
+/// Whether a file is already preprocessed C (`.i`, as in sv-benchmarks):
+/// `gcc -E` would output nothing for it, and preprocessing it again could
+/// expand identifiers that happen to be predefined macros (`linux`, `unix`).
+pub(crate) fn is_preprocessed(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "i")
+}
+
+/// Reads a preprocessed file as the preprocessor's output. Its line markers
+/// (if any) still map locations to the original files and tell system
+/// headers apart.
+fn read_preprocessed(path: &Path) -> Result<Preprocessed, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read source file: {e}"))?;
+    let text = match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    };
+    Ok(Preprocessed { text: respell_gnu_types(text), header_dir: String::new() })
+}
+
+/// gcc's extended floating types that lang-c does not know, with a
+/// respelling of the same length (so that offsets and columns are kept).
+/// Floating point is unsupported anyway: the respelling only lets the
+/// parser through, e.g. i386's `max_align_t` in `<stddef.h>`, and makes a
+/// use of the type report "floating-point types" where it is.
+const GNU_FLOAT_TYPES: [(&str, &str); 2] = [("__float128", "double    "), ("__float80", "double   ")];
+
+/// Replaces the identifiers of [`GNU_FLOAT_TYPES`] outside literals.
+fn respell_gnu_types(text: String) -> String {
+    if !text.contains("__float") {
+        return text;
+    }
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let (mut i, mut copied) = (0, 0);
+    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    while i < bytes.len() {
+        match bytes[i] {
+            q @ (b'"' | b'\'') => {
+                // Skip the literal (escapes included); it ends at its line.
+                i += 1;
+                while i < bytes.len() && bytes[i] != q && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b if is_ident(b) => {
+                let start = i;
+                while i < bytes.len() && is_ident(bytes[i]) {
+                    i += 1;
+                }
+                if let Some((_, to)) = GNU_FLOAT_TYPES.iter().find(|(from, _)| text[start..i] == **from) {
+                    out.push_str(&text[copied..start]);
+                    out.push_str(to);
+                    copied = i;
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    out.push_str(text.get(copied..).unwrap_or(""));
+    out
 }
 
 /// Extracts `file:line:col: error: message` lines from gcc's output.
@@ -163,5 +254,22 @@ mod tests {
         let d = parse_gcc_errors(err, "t.c");
         assert_eq!(d.len(), 1);
         assert_eq!(d[0].to_string(), "t.c:3:10: error: nope.h: No such file or directory");
+    }
+
+    #[test]
+    fn respells_extended_float_types_outside_literals() {
+        let t = "__float128 x; \"__float128\" '\\'' __float1280 a__float128 __float80\n";
+        let r = respell_gnu_types(t.to_string());
+        assert_eq!(r, "double     x; \"__float128\" '\\'' __float1280 a__float128 double   \n");
+        assert_eq!(r.len(), t.len());
+    }
+
+    #[test]
+    fn recognises_missing_multilib_headers() {
+        let err = "In file included from <stdin>:1:\n/usr/include/stdio.h:27:10: fatal error: \
+                   bits/libc-header-start.h: No such file or directory\n";
+        assert!(lacks_32bit_support(err));
+        assert!(lacks_32bit_support("/usr/include/features.h:474: fatal error: gnu/stubs-32.h: No such file"));
+        assert!(!lacks_32bit_support("<stdin>:3:10: fatal error: nope.h: No such file or directory"));
     }
 }

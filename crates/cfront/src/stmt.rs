@@ -11,6 +11,8 @@
 //!   label in source order (located at the label), the last falling to
 //!   `default` (or the exit); the body is lowered after it, each case label
 //!   starting its block, so fallthrough is a jump to the next label's block.
+//!   A GNU case range `lo ... hi` is one decision `x - lo <= hi - lo`
+//!   (unsigned), true exactly for `lo <= x <= hi`.
 //! - `if`: `cond(c, then, else)`; `goto`: a jump to the label's block.
 //!
 //! The first block of every loop body is recorded as an iteration start
@@ -23,7 +25,7 @@ use lang_c::ast::{
     BlockItem, Declaration, Expression, ForInitializer, Label, LabeledStatement, Statement, SwitchStatement,
 };
 use lang_c::span::{Node, Span};
-use pathwise_ir::{Block, CmpOp, Operand, Terminator};
+use pathwise_ir::{BinOp, Block, CmpOp, Operand, Terminator};
 
 use crate::consteval;
 use crate::ctypes::CType;
@@ -208,7 +210,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                 }
                 b
             }
-            Label::Case(_) | Label::Default => {
+            Label::Case(_) | Label::CaseRange(_) | Label::Default => {
                 let found = self.switches.last().and_then(|sw| match &label.node {
                     Label::Default => sw.default,
                     _ => sw.cases.get(&label.span.start).copied(),
@@ -218,7 +220,6 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                     None => return Err(self.u.invalid(label.span, "case label not within a switch statement")),
                 }
             }
-            Label::CaseRange(_) => return Err(self.u.unsupported(label.span, "case ranges")),
         };
         self.fall_to(target);
         self.b.switch_to(target);
@@ -235,26 +236,40 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         let mut ctx = SwitchCtx::default();
         let mut cases = Vec::new();
         for label in labels {
-            match &label.node {
-                Label::Case(e) => {
-                    let Some(cv) = consteval::eval(self, e)? else {
-                        return Err(self.u.invalid(e.span, "case label is not an integer constant expression"));
-                    };
-                    let b = self.b.new_block();
-                    ctx.cases.insert(label.span.start, b);
-                    cases.push((label.span, cv.convert(k).bits, b));
+            // (low, high) of the label: equal for a plain `case`.
+            let (lo, hi) = match &label.node {
+                Label::Case(e) => (self.case_value(e, k)?, self.case_value(e, k)?),
+                Label::CaseRange(r) => (self.case_value(&r.node.low, k)?, self.case_value(&r.node.high, k)?),
+                Label::Default => {
+                    ctx.default = Some(self.b.new_block());
+                    continue;
                 }
-                Label::Default => ctx.default = Some(self.b.new_block()),
-                Label::CaseRange(_) => return Err(self.u.unsupported(label.span, "case ranges")),
-                Label::Identifier(_) => {}
-            }
+                Label::Identifier(_) => continue,
+            };
+            let b = self.b.new_block();
+            ctx.cases.insert(label.span.start, b);
+            cases.push((label.span, lo, hi, b));
         }
         let mut chain = Vec::new();
-        for (span, value, target) in cases {
+        for (span, lo, hi, target) in cases {
+            if k.value(lo) > k.value(hi) {
+                // An empty range (gcc warns): no value selects it.
+                continue;
+            }
             let loc = self.loc(span);
-            let c = self.b.cmp(CmpOp::Eq, k.ir(), op, Operand::Const(k.ir(), value), loc);
+            let ty = k.ir();
+            let c = if lo == hi {
+                self.b.cmp(CmpOp::Eq, ty, op, Operand::Const(ty, lo), loc)
+            } else {
+                let off = self.b.bin(BinOp::Sub, ty, op, Operand::Const(ty, lo), loc);
+                let width = hi.wrapping_sub(lo) & ty.mask();
+                self.b.cmp(CmpOp::Ule, ty, off, Operand::Const(ty, width), loc)
+            };
+            // A constant controlling expression decides nothing: a jump.
+            if !matches!(c, Operand::Const(..)) {
+                chain.push(self.b.current());
+            }
             let next = self.b.new_block();
-            chain.push(self.b.current());
             self.b.branch(c, target, next, loc);
             self.b.switch_to(next);
         }
@@ -272,6 +287,15 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         self.fall_to(exit);
         self.b.switch_to(exit);
         Ok(())
+    }
+
+    /// The value of a case label, converted to the promoted type `k` of the
+    /// controlling expression.
+    fn case_value(&mut self, e: &Node<Expression>, k: crate::ctypes::IntKind) -> LResult<u64> {
+        match consteval::eval(self, e)? {
+            Some(v) => Ok(v.convert(k).bits),
+            None => Err(self.u.invalid(e.span, "case label is not an integer constant expression")),
+        }
     }
 
     /// A declaration in a block.

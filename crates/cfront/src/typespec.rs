@@ -6,15 +6,17 @@
 //! pointers left to right, then the suffixes right to left, then the
 //! enclosing parenthesised declarator if any (`int (*p)[4]`).
 //!
-//! Unsupported types (floating point, struct/union, function pointers,
-//! variable-length arrays, K&R and variadic definitions are decided by the
-//! callers) are reported at the specifier or declarator that introduces
-//! them. Enumerations are `int`; their constants are declared in the current
+//! Unsupported types (floating point, struct/union, function pointers; K&R
+//! and variadic definitions are decided by the callers) are reported at the
+//! specifier or declarator that introduces them. An array whose size is not
+//! an integer constant expression is a [`CType::Vla`] whose length is left
+//! for the declaration to evaluate ([`vla_size`] finds the expression).
+//! Enumerations are `int`; their constants are declared in the current
 //! scope as a side effect of reading the specifier.
 
 use lang_c::ast::{
     ArraySize, DeclarationSpecifier, Declarator, DeclaratorKind, DerivedDeclarator, Extension, FunctionSpecifier,
-    ParameterDeclaration, PointerQualifier, SpecifierQualifier, StorageClassSpecifier, TypeName, TypeQualifier,
+    ParameterDeclaration, PointerQualifier, SpecifierQualifier, StorageClassSpecifier, TypeName, TypeOf, TypeQualifier,
     TypeSpecifier,
 };
 use lang_c::span::{Node, Span};
@@ -165,7 +167,14 @@ fn base_type<'a>(cx: &mut dyn Ctx<'a>, tss: &[&Node<TypeSpecifier>], span: Span)
                     _ => return Err(cx.unit_ref().invalid(id.span, format!("unknown type name `{name}`"))),
                 });
             }
-            TypeSpecifier::TypeOf(_) => return Err(cx.unit_ref().unsupported(t.span, "typeof")),
+            TypeSpecifier::TypeOf(of) => {
+                // `typeof(e)` does not evaluate `e` (except for variably
+                // modified types, which are not supported here).
+                other = Some(match &of.node {
+                    TypeOf::Type(tn) => type_name(cx, tn)?,
+                    TypeOf::Expression(e) => cx.expr_type(e)?,
+                });
+            }
         }
     }
     let ints = boolean + char + short + int + long + signed + unsigned;
@@ -183,6 +192,7 @@ fn base_type<'a>(cx: &mut dyn Ctx<'a>, tss: &[&Node<TypeSpecifier>], span: Span)
         return Err(bad());
     }
     use IntKind::*;
+    let model = cx.unit_ref().model;
     let kind = if boolean == 1 {
         if ints > 1 {
             return Err(bad());
@@ -214,9 +224,9 @@ fn base_type<'a>(cx: &mut dyn Ctx<'a>, tss: &[&Node<TypeSpecifier>], span: Span)
         }
     } else if long == 1 {
         if unsigned == 1 {
-            ULong
+            model.ulong()
         } else {
-            Long
+            model.long()
         }
     } else if int + signed + unsigned > 0 {
         if unsigned == 1 {
@@ -288,8 +298,10 @@ fn apply<'a>(cx: &mut dyn Ctx<'a>, out: &mut Declared, d: &Node<Declarator>) -> 
                 if matches!(inner, CType::Func(_) | CType::Void) {
                     return Err(cx.unit_ref().invalid(s.span, "invalid array element type"));
                 }
-                let len = array_len(cx, &a.node.size, s.span)?;
-                CType::Array(Box::new(inner), len)
+                match array_len(cx, &a.node.size)? {
+                    Some(len) => CType::Array(Box::new(inner), len),
+                    None => CType::Vla(Box::new(inner), None),
+                }
             }
             DerivedDeclarator::Function(f) => {
                 if matches!(inner, CType::Func(_) | CType::Array(..)) {
@@ -326,16 +338,35 @@ fn apply<'a>(cx: &mut dyn Ctx<'a>, out: &mut Declared, d: &Node<Declarator>) -> 
     }
 }
 
-/// The length of an array declarator (`None` when omitted).
-fn array_len<'a>(cx: &mut dyn Ctx<'a>, size: &ArraySize, span: Span) -> LResult<Option<u64>> {
+/// The length of an array declarator: `Some(None)` when omitted, `None`
+/// when it is not a constant (a variable-length array).
+fn array_len<'a>(cx: &mut dyn Ctx<'a>, size: &ArraySize) -> LResult<Option<Option<u64>>> {
     match size {
-        ArraySize::Unknown => Ok(None),
-        ArraySize::VariableUnknown => Err(cx.unit_ref().unsupported(span, "variable-length arrays")),
+        ArraySize::Unknown => Ok(Some(None)),
+        ArraySize::VariableUnknown => Ok(None),
         ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => match consteval::eval(cx, e)? {
-            Some(v) if v.value() > 0 && v.value() <= i128::from(u32::MAX) => Ok(Some(v.value() as u64)),
+            Some(v) if v.value() > 0 && v.value() <= i128::from(u32::MAX) => Ok(Some(Some(v.value() as u64))),
+            Some(v) if v.value() > 0 => Err(cx.unit_ref().unsupported(e.span, "arrays of more than 2^32 - 1 elements")),
             Some(_) => Err(cx.unit_ref().invalid(e.span, "array size must be positive")),
-            None => Err(cx.unit_ref().unsupported(span, "variable-length arrays")),
+            None => Ok(None),
         },
+    }
+}
+
+/// The size expression of the outermost array of a declarator whose type is
+/// a variable-length array (`int a[n][4]`: `n`); `None` for `[*]` or a
+/// parenthesised declarator.
+pub(crate) fn vla_size(d: &Node<Declarator>) -> Option<&Node<lang_c::ast::Expression>> {
+    if !matches!(d.node.kind.node, DeclaratorKind::Identifier(_) | DeclaratorKind::Abstract) {
+        return None;
+    }
+    let first_suffix = d.node.derived.iter().find(|x| !matches!(x.node, DerivedDeclarator::Pointer(_)))?;
+    match &first_suffix.node {
+        DerivedDeclarator::Array(a) => match &a.node.size {
+            ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => Some(e),
+            _ => None,
+        },
+        _ => None,
     }
 }
 
@@ -367,7 +398,7 @@ fn parameters<'a>(
         }
         // Parameter adjustment (C11 6.7.6.3p7): arrays become pointers.
         let ty = match d.ty {
-            CType::Array(e, _) => CType::Ptr(e),
+            CType::Array(e, _) | CType::Vla(e, _) => CType::Ptr(e),
             CType::Func(_) => return Err(cx.unit_ref().unsupported(p.span, "function pointers")),
             t => t,
         };

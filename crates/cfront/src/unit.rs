@@ -23,7 +23,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::ctypes::{src_var, CType, FuncSig};
 use crate::locations::{FileTable, LineMap};
-use crate::{Diagnostic, UnsupportedFunction, UnsupportedGlobal};
+use crate::{DataModel, Diagnostic, UnsupportedFunction, UnsupportedGlobal};
 
 /// A lowering failure.
 #[derive(Clone, Debug)]
@@ -53,6 +53,10 @@ pub(crate) enum Sym {
     EnumConst(i64),
     /// A variable in a stack slot of the current function.
     Local { local: Local, ty: CType },
+    /// A variable of the current function whose storage is allocated when
+    /// its declaration runs (`alloca`: variable-length arrays, large
+    /// zero-filled arrays); `slot` holds its address.
+    Indirect { slot: Local, ty: CType },
     /// A global object: index into [`Unit::objects`].
     Global(usize),
     /// A function: index into [`Unit::funcs`].
@@ -93,6 +97,7 @@ pub(crate) struct ObjEntry {
 
 pub(crate) struct Unit<'a> {
     pub lines: &'a LineMap,
+    pub model: DataModel,
     pub files: FileTable,
     /// Scope stack; `scopes[0]` is file scope.
     pub scopes: Vec<FxHashMap<String, Sym>>,
@@ -103,6 +108,9 @@ pub(crate) struct Unit<'a> {
     pub objects: Vec<ObjEntry>,
     pub obj_by_name: FxHashMap<String, usize>,
     pub globals: Vec<GlobalData>,
+    /// The anonymous `const char` arrays of string literals, by contents
+    /// (identical literals share one object, as gcc merges them).
+    pub strings: FxHashMap<Vec<u8>, GlobalId>,
     /// Names of all functions defined (with a body) in the translation unit.
     pub defined_names: FxHashSet<String>,
     pub unsupported: Vec<UnsupportedFunction>,
@@ -111,17 +119,26 @@ pub(crate) struct Unit<'a> {
 }
 
 impl<'a> Unit<'a> {
-    pub fn new(lines: &'a LineMap, main_name: &str) -> Unit<'a> {
+    pub fn new(lines: &'a LineMap, main_name: &str, model: DataModel) -> Unit<'a> {
+        // gcc's built-in type names (those lang-c parses): known, so that a
+        // header's `typedef __builtin_va_list va_list;` is an unsupported
+        // declaration, not an unknown type (headers are user code in a `.i`
+        // file without line markers).
+        let mut file_scope = FxHashMap::default();
+        let va_list = Diagnostic::new("<built-in>", 0, 0, "unsupported: variable argument lists (`__builtin_va_list`)");
+        file_scope.insert("__builtin_va_list".to_string(), Sym::Unsupported(va_list));
         Unit {
             lines,
+            model,
             files: FileTable::new(main_name),
-            scopes: vec![FxHashMap::default()],
+            scopes: vec![file_scope],
             funcs: Vec::new(),
             func_by_name: FxHashMap::default(),
             func_ids: Vec::new(),
             objects: Vec::new(),
             obj_by_name: FxHashMap::default(),
             globals: Vec::new(),
+            strings: FxHashMap::default(),
             defined_names: FxHashSet::default(),
             unsupported: Vec::new(),
             unsupported_globals: Vec::new(),
@@ -206,6 +223,30 @@ impl<'a> Unit<'a> {
     pub fn new_global(&mut self, name: &str, ty: &CType, init: Vec<u64>, is_const: bool, described: bool) -> GlobalId {
         self.globals.push(global_data(name, ty, init, is_const, described));
         GlobalId((self.globals.len() - 1) as u32)
+    }
+
+    /// The object holding a string literal's bytes and its terminating zero:
+    /// a `const` global named `.str.N` (no C identifier starts with a dot),
+    /// without a C description, so emitters neither reset nor check it.
+    pub fn string_global(&mut self, bytes: &[u8]) -> GlobalId {
+        if let Some(&g) = self.strings.get(bytes) {
+            return g;
+        }
+        let mut init: Vec<u64> = bytes.iter().map(|&b| u64::from(b)).collect();
+        while init.last() == Some(&0) {
+            init.pop();
+        }
+        self.globals.push(GlobalData {
+            name: format!(".str.{}", self.strings.len()),
+            elem: pathwise_ir::Type::I8,
+            count: bytes.len() as u64 + 1,
+            init,
+            src: None,
+            is_const: true,
+        });
+        let g = GlobalId((self.globals.len() - 1) as u32);
+        self.strings.insert(bytes.to_vec(), g);
+        g
     }
 
     /// Records a failed function body (or signature).

@@ -436,6 +436,7 @@ fn defines_and_include_dirs_are_passed_to_the_preprocessor() {
     let opts = pathwise_cfront::FrontendOptions {
         include_dirs: vec![dir.clone()],
         defines: vec!["N=21".into(), "-DM=1".into()],
+        data_model: pathwise_cfront::DataModel::Lp64,
     };
     let c = pathwise_cfront::compile_source(
         "t.c",

@@ -56,7 +56,17 @@ fn show(d: &Diagnostic) -> String {
 /// Compile `file` with `-I`/`-D` options; on errors print every diagnostic
 /// on stderr and fail.
 pub fn compile(file: &Path, include_dirs: &[PathBuf], defines: &[String]) -> Result<Frontend> {
-    let opts = FrontendOptions { include_dirs: include_dirs.to_vec(), defines: defines.to_vec() };
+    compile_with(file, include_dirs, defines, pathwise_cfront::DataModel::Lp64)
+}
+
+/// [`compile`] with an explicit data model.
+pub fn compile_with(
+    file: &Path,
+    include_dirs: &[PathBuf],
+    defines: &[String],
+    data_model: pathwise_cfront::DataModel,
+) -> Result<Frontend> {
+    let opts = FrontendOptions { include_dirs: include_dirs.to_vec(), defines: defines.to_vec(), data_model };
     match pathwise_cfront::compile_file(file, &opts) {
         Ok(c) => Ok(Frontend { program: c.program, unsupported: c.unsupported }),
         Err(diags) => {

@@ -68,7 +68,7 @@ pub struct GenArgs {
 }
 
 /// Parse a positive number of seconds (fractions allowed).
-fn parse_seconds(s: &str) -> Result<Duration, String> {
+pub fn parse_seconds(s: &str) -> Result<Duration, String> {
     let secs: f64 = s.trim().parse().map_err(|_| format!("`{s}` is not a number of seconds"))?;
     if !secs.is_finite() || secs <= 0.0 || secs > 1e9 {
         return Err(format!("the timeout must be a positive number of seconds, not `{s}`"));

@@ -14,3 +14,4 @@ pub mod gcov;
 pub mod gen;
 pub mod progress;
 pub mod replay;
+pub mod testcomp;

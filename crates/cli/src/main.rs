@@ -5,6 +5,8 @@
 //! - `pathwise replay DIR`: build the tests with gcov instrumentation, run
 //!   them and compare measured with predicted coverage
 //!   (`pathwise_cli::replay`).
+//! - `pathwise testcomp PROGRAM.c --property P.prp`: a Test-Comp test suite
+//!   for a whole program (`pathwise_cli::testcomp`).
 //!
 //! The work lives in the `pathwise_cli` library so that integration tests
 //! can drive it; this file only parses arguments and maps results to exit
@@ -16,7 +18,7 @@
 //! trace. Errors print as `error: ...` on stderr.
 
 use clap::{Parser, Subcommand};
-use pathwise_cli::{gen, replay};
+use pathwise_cli::{gen, replay, testcomp};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -43,6 +45,9 @@ enum Command {
     /// Compile and run generated tests with gcov; compare measured and
     /// predicted coverage.
     Replay(replay::ReplayArgs),
+    /// Generate a Test-Comp test suite for a whole program whose inputs are
+    /// its __VERIFIER_nondet_*() calls.
+    Testcomp(testcomp::TestCompArgs),
 }
 
 fn main() {
@@ -61,6 +66,7 @@ fn main() {
     let result = std::panic::catch_unwind(|| match &cli.command {
         Command::Gen(args) => gen::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Testcomp(args) => testcomp::run(args),
     });
     match result {
         Ok(Ok(code)) => std::process::exit(code),

@@ -55,7 +55,11 @@ fn main() {
 
 fn child(k: u32) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/merge.c");
-    let opts = pathwise_cfront::FrontendOptions { include_dirs: vec![], defines: vec![] };
+    let opts = pathwise_cfront::FrontendOptions {
+        include_dirs: vec![],
+        defines: vec![],
+        data_model: pathwise_cfront::DataModel::Lp64,
+    };
     let program = pathwise_cfront::compile_file(&path, &opts).expect("front end").program;
     let config = Config {
         function: "Merge".into(),

@@ -55,6 +55,8 @@ pub struct Machine<'p> {
     pub seek_errors: bool,
     /// Width of `long` (32 under ILP32): the type of `__VERIFIER_nondet_long`.
     pub data_model_long_bits: u32,
+    /// Functions without body or model return a fresh input.
+    pub concretise_externals: bool,
 }
 
 /// One activation.
@@ -357,7 +359,7 @@ impl<'m, 'p> Exec<'m, 'p> {
             return Flow::Continue;
         }
         if f.is_declaration() {
-            return match self.builtin(&f.name, &argv, loc) {
+            return match self.builtin(&f.name, f.ret, &argv, loc) {
                 Ok(v) => {
                     if let (Some(r), Some(v)) = (result, v) {
                         self.frame_mut().regs[r.index()] = Some(v);
@@ -375,7 +377,7 @@ impl<'m, 'p> Exec<'m, 'p> {
     }
 
     /// Models of functions without a body.
-    fn builtin(&mut self, name: &str, args: &[Value], loc: Loc) -> Result<Option<Value>, End> {
+    fn builtin(&mut self, name: &str, ret: Option<Type>, args: &[Value], loc: Loc) -> Result<Option<Value>, End> {
         match name {
             "__VERIFIER_assume" => {
                 let c = args.first().copied().unwrap_or(Value::int(1));
@@ -416,6 +418,10 @@ impl<'m, 'p> Exec<'m, 'p> {
                 Err(self.error(ErrorKind::Exit(code), format!("exit({code}) called"), loc))
             }
             "__assert_fail" => Err(self.error(ErrorKind::AssertionFailure, "assertion failed", loc)),
+            _ if self.m.concretise_externals => Ok(ret.map(|ty| {
+                let ty = pathwise_ir::IntTy { ty, signed: true };
+                self.nondet(ty, false, loc)
+            })),
             _ => {
                 let message = format!("call to external function `{name}` without a model");
                 Err(self.error(ErrorKind::Unsupported, message, loc))

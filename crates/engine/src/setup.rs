@@ -43,7 +43,18 @@ pub struct NoObserver;
 impl Observer for NoObserver {}
 
 /// Functions without a body that the engine models.
-pub const BUILTINS: &[&str] = &["pathwise_assume", "pathwise_array_len", "abort", "exit", "_exit", "__assert_fail"];
+/// (`__VERIFIER_nondet_*` functions are recognised by name pattern.)
+pub const BUILTINS: &[&str] = &[
+    "pathwise_assume",
+    "pathwise_array_len",
+    "abort",
+    "exit",
+    "_exit",
+    "__assert_fail",
+    "__VERIFIER_assume",
+    "reach_error",
+    "__VERIFIER_error",
+];
 
 /// Validate the configuration against the program; returns (main, pre).
 pub fn check(program: &Program, config: &Config) -> Result<(FuncId, Option<FuncId>), EngineError> {
@@ -52,7 +63,9 @@ pub fn check(program: &Program, config: &Config) -> Result<(FuncId, Option<FuncI
     }
     let main = find_defined(program, &config.function, "function")?;
     let f = program.func(main);
-    for p in &f.params {
+    // A whole program's inputs are its nondet calls, not main's parameters.
+    let params = if config.program_mode.is_some() { &[][..] } else { &f.params[..] };
+    for p in params {
         let ok = match p.src.shape {
             Shape::Scalar => p.ty.is_int(),
             Shape::Pointer => p.src.scalar.ty.is_int(),
@@ -84,9 +97,10 @@ pub fn check(program: &Program, config: &Config) -> Result<(FuncId, Option<FuncI
             Some(id)
         }
     };
-    check_externals(program, main)?;
+    let concretise = config.program_mode.as_ref().is_some_and(|p| p.concretise_externals);
+    check_externals(program, main, concretise)?;
     if let Some(p) = pre {
-        check_externals(program, p)?;
+        check_externals(program, p, concretise)?;
     }
     Ok((main, pre))
 }
@@ -107,7 +121,7 @@ fn find_defined(program: &Program, name: &str, what: &str) -> Result<FuncId, Eng
 }
 
 /// Every reachable call to a function without a body must have a model.
-fn check_externals(program: &Program, root: FuncId) -> Result<(), EngineError> {
+fn check_externals(program: &Program, root: FuncId, concretise: bool) -> Result<(), EngineError> {
     let mut seen = FxHashSet::default();
     let mut stack = vec![root];
     while let Some(fid) = stack.pop() {
@@ -118,7 +132,10 @@ fn check_externals(program: &Program, root: FuncId) -> Result<(), EngineError> {
             for inst in &b.insts {
                 if let InstKind::Call { func, .. } = &inst.kind {
                     let callee = program.func(*func);
-                    if callee.is_declaration() && !BUILTINS.contains(&callee.name.as_str()) {
+                    let modelled = BUILTINS.contains(&callee.name.as_str())
+                        || crate::exec::nondet_type(&callee.name, 64).is_some()
+                        || concretise;
+                    if callee.is_declaration() && !modelled {
                         return err(format!(
                             "{}: call to `{}`, which has no body and no built-in model",
                             program.describe_loc(inst.loc),

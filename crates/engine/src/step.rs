@@ -135,6 +135,26 @@ impl Exec<'_, '_> {
                 self.mem.write(self.pool, obj, index, p.off_sym, v);
                 return Ok(None);
             }
+            InstKind::Alloca { elem, count } => {
+                // The size is concretised (guarded when symbolic): objects
+                // have a fixed number of cells.
+                let n = self.operand(count);
+                if n.conc() > 1 << 28 {
+                    let size = n.conc() as i64;
+                    return Err(self.error(
+                        ErrorKind::Unsupported,
+                        format!("variable-length array of {size} elements"),
+                        loc,
+                    ));
+                }
+                if let Some(e) = n.sym() {
+                    let k = self.pool.bv_const(64, n.conc());
+                    let fixed = self.pool.eq(e, k);
+                    self.guard(fixed, loc);
+                }
+                let obj = self.mem.alloc(crate::memory::ObjKind::Local, *elem, n.conc());
+                Value::Ptr(Pointer { obj: Some(obj), off: 0, off_sym: None })
+            }
             InstKind::Call { .. } => unreachable!("calls are handled by the machine"),
         }))
     }

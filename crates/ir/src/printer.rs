@@ -51,6 +51,7 @@
 //!           | 'addr' (LOCAL | NAME)
 //!           | 'ptradd' operand ',' operand | 'ptrdiff' operand ',' operand
 //!           | 'load' TYPE operand | 'store' TYPE operand ',' operand
+//!           | 'alloca' TYPE ',' operand                 ; count of type i64
 //!           | 'call' NAME '(' [operand {',' operand}] ')'
 //! term     := ('jmp' LABEL | 'br' operand ',' LABEL ',' LABEL
 //!             | 'ret' [operand] | 'unreachable') [loc]
@@ -333,6 +334,7 @@ fn fmt_inst(p: &Program, inst: &Inst) -> String {
         }
         InstKind::PtrDiff { a, b } => format!("ptrdiff {}, {}", fmt_operand(a), fmt_operand(b)),
         InstKind::Load { ty, ptr } => format!("load {ty} {}", fmt_operand(ptr)),
+        InstKind::Alloca { elem, count } => format!("alloca {elem}, {}", fmt_operand(count)),
         InstKind::Store { ty, ptr, value } => {
             format!("store {ty} {}, {}", fmt_operand(ptr), fmt_operand(value))
         }

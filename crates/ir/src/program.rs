@@ -222,6 +222,12 @@ pub enum InstKind {
     /// `%r = ptrdiff a, b`: byte distance `a - b` as `i64`; both must point
     /// into the same object.
     PtrDiff { a: Operand, b: Operand },
+    /// `%r = alloca i32, n`: a pointer to offset 0 of fresh storage for `n`
+    /// elements of type `elem` (`n` of type `i64`), e.g. a variable-length
+    /// array. Each execution allocates a new object, which lives until the
+    /// function returns; its elements read as 0 until written, as those of
+    /// `local` slots do. A negative or huge `n` is a run-time error.
+    Alloca { elem: Type, count: Operand },
     /// `%r = load i32 p`.
     Load { ty: Type, ptr: Operand },
     /// `store i32 p, v` (no result).

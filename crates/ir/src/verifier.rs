@@ -25,7 +25,8 @@
 //!   unsigned; casts go between integer types, with the operand of type
 //!   `from`, `zext`/`sext` widening and `trunc` narrowing; `br` conditions
 //!   are `i1`; `ptradd` takes a `ptr` base and an `i64` offset; `ptrdiff`
-//!   takes two `ptr`s; `load`/`store` addresses are `ptr`; a stored value has
+//!   takes two `ptr`s; an `alloca` count is `i64`; `load`/`store` addresses
+//!   are `ptr`; a stored value has
 //!   the store's type; `ret` matches the function's return type (a value iff
 //!   the function is not `void`); calls have the callee's arity and parameter
 //!   types;
@@ -361,6 +362,7 @@ impl<'a> FnChecker<'a> {
                 self.expect_ty(*b, Type::Ptr, "second ptrdiff operand");
             }
             InstKind::Load { ptr, .. } => self.expect_ty(*ptr, Type::Ptr, "load address"),
+            InstKind::Alloca { count, .. } => self.expect_ty(*count, Type::I64, "alloca count"),
             InstKind::Store { ty, ptr, value } => {
                 self.expect_ty(*ptr, Type::Ptr, "store address");
                 self.expect_ty(*value, *ty, "stored value");

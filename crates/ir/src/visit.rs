@@ -28,6 +28,7 @@ impl InstKind {
             InstKind::AddrLocal { .. } | InstKind::AddrGlobal { .. } => vec![],
             InstKind::PtrAdd { base, offset } => vec![*base, *offset],
             InstKind::Load { ptr, .. } => vec![*ptr],
+            InstKind::Alloca { count, .. } => vec![*count],
             InstKind::Store { ptr, value, .. } => vec![*ptr, *value],
             InstKind::Call { args, .. } => args.clone(),
         }
@@ -44,7 +45,10 @@ impl InstKind {
             InstKind::Bin { ty, .. } | InstKind::Load { ty, .. } => Some(*ty),
             InstKind::Cmp { .. } => Some(Type::I1),
             InstKind::Cast { to, .. } => Some(*to),
-            InstKind::AddrLocal { .. } | InstKind::AddrGlobal { .. } | InstKind::PtrAdd { .. } => Some(Type::Ptr),
+            InstKind::AddrLocal { .. }
+            | InstKind::AddrGlobal { .. }
+            | InstKind::PtrAdd { .. }
+            | InstKind::Alloca { .. } => Some(Type::Ptr),
             InstKind::PtrDiff { .. } => Some(Type::I64),
             InstKind::Store { .. } => None,
             InstKind::Call { func, .. } => program.and_then(|p| p.funcs.get(func.0 as usize)).and_then(|f| f.ret),

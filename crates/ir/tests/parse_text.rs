@@ -281,3 +281,16 @@ fn random_token_soup_does_not_panic() {
         parse_no_panic(&text.join(" "));
     }
 }
+
+#[test]
+fn alloca_parses_prints_and_verifies() {
+    let text = "func @vla(%0: i64) -> i32 {\nbb0:\n  %1 = alloca i32, %0                   @ 0:2:7\n  %2 = alloca i8, 16:i64\n  store i32 %1, 7:i32\n  %3 = load i32 %1\n  ret %3\n}\n";
+    let p = parse(&format!("file 0 \"v.c\"\n\n{text}"));
+    assert_eq!(verify(&p), Ok(()));
+    let f = &p.funcs[0];
+    assert_eq!(f.blocks[0].insts[0].kind, InstKind::Alloca { elem: Type::I32, count: Operand::Reg(Reg(0)) });
+    assert_eq!(f.blocks[0].insts[1].kind, InstKind::Alloca { elem: Type::I8, count: Operand::Const(Type::I64, 16) });
+    assert_eq!(print_function(&p, FuncId(0)), text);
+    let e = parse_program("func @f() -> void {\nbb0:\n  %0 = alloca i32 4:i64\n  ret\n}\n").unwrap_err();
+    assert_eq!(e.to_string(), "3:19: expected `,`, found integer 4");
+}

@@ -49,6 +49,9 @@ bb2:
   %11 = load i32 %2
   %12 = cmp ult ptr %1, %1
   %13 = and i1 %12, 1:i1
+  %14 = sext i32 %0 to i64
+  %15 = alloca i16, %14
+  %16 = load i16 %15
   ret %11
 }
 "#;
@@ -63,7 +66,8 @@ fn reg_types_follow_definitions() {
     let p = parse(&format!("{HEADER}{VALID}"));
     let f = &p.funcs[2];
     let t = reg_types(f);
-    assert_eq!(t.len(), 14);
+    assert_eq!(t.len(), 17);
+    assert_eq!(t[15], Some(Type::Ptr), "alloca gives a pointer");
     assert_eq!(t[0], Some(Type::I32));
     assert_eq!(t[1], Some(Type::Ptr));
     assert_eq!(t[4], Some(Type::I1));
@@ -126,6 +130,8 @@ fn operand_type_checks() {
     one("%2 = ptradd %1, 1:i32", "ptradd offset");
     one("%2 = ptrdiff %1, %0", "second ptrdiff operand");
     one("%2 = load i32 %0", "load address");
+    one("%2 = alloca i32, %0", "alloca count has type i32, expected i64");
+    one("alloca i32, 4:i64", "needs a result");
     one("store i32 %0, %0", "store address");
     one("store i64 %1, %0", "stored value has type i32, expected i64");
     one("%2 = addr $4", "missing local $4");

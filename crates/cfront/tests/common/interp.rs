@@ -116,6 +116,11 @@ impl<'p> Interp<'p> {
                         Some(((x & 0xFFFF_FFFF) as i64 - (y & 0xFFFF_FFFF) as i64) as u64)
                     }
                     InstKind::Load { ty, ptr } => Some(self.read(val(ptr, &regs), *ty)),
+                    InstKind::Alloca { elem, count } => {
+                        let n = val(count, &regs);
+                        assert!(n <= 1 << 24, "alloca of {n} elements");
+                        Some(self.alloc((n * elem.bytes()) as usize))
+                    }
                     InstKind::Store { ty, ptr, value } => {
                         let (p, v) = (val(ptr, &regs), val(value, &regs));
                         self.write(p, *ty, v);

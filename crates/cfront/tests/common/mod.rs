@@ -91,6 +91,23 @@ fn dominators(f: &FuncData) -> Vec<Vec<bool>> {
     dom
 }
 
+/// The type of an instruction's result (written out here rather than taken
+/// from the IR crate, so that these checks stay independent of it).
+fn result_type(p: &Program, kind: &InstKind) -> Option<Type> {
+    match kind {
+        InstKind::Bin { ty, .. } | InstKind::Load { ty, .. } => Some(*ty),
+        InstKind::Cmp { .. } => Some(Type::I1),
+        InstKind::Cast { to, .. } => Some(*to),
+        InstKind::AddrLocal { .. }
+        | InstKind::AddrGlobal { .. }
+        | InstKind::PtrAdd { .. }
+        | InstKind::Alloca { .. } => Some(Type::Ptr),
+        InstKind::PtrDiff { .. } => Some(Type::I64),
+        InstKind::Store { .. } => None,
+        InstKind::Call { func, .. } => p.func(*func).ret,
+    }
+}
+
 /// Checks one function; panics with a dump on failure.
 pub fn verify(p: &Program, f: &FuncData) {
     if f.blocks.is_empty() {
@@ -103,16 +120,7 @@ pub fn verify(p: &Program, f: &FuncData) {
     }
     for (bi, b) in f.blocks.iter().enumerate() {
         for (ii, inst) in b.insts.iter().enumerate() {
-            let ty = match &inst.kind {
-                InstKind::Bin { ty, .. } | InstKind::Load { ty, .. } => Some(*ty),
-                InstKind::Cmp { .. } => Some(Type::I1),
-                InstKind::Cast { to, .. } => Some(*to),
-                InstKind::AddrLocal { .. } | InstKind::AddrGlobal { .. } | InstKind::PtrAdd { .. } => Some(Type::Ptr),
-                InstKind::PtrDiff { .. } => Some(Type::I64),
-                InstKind::Store { .. } => None,
-                InstKind::Call { func, .. } => p.func(*func).ret,
-            };
-            match (inst.result, ty) {
+            match (inst.result, result_type(p, &inst.kind)) {
                 (Some(r), Some(t)) => {
                     if r.0 >= f.num_regs {
                         fail(format!("{r} >= num_regs"));
@@ -189,6 +197,7 @@ pub fn verify(p: &Program, f: &FuncData) {
                     check(b, Some(Type::Ptr), bi, ii);
                 }
                 InstKind::Load { ptr, .. } => check(ptr, Some(Type::Ptr), bi, ii),
+                InstKind::Alloca { count, .. } => check(count, Some(Type::I64), bi, ii),
                 InstKind::Store { ty, ptr, value } => {
                     check(ptr, Some(Type::Ptr), bi, ii);
                     check(value, Some(*ty), bi, ii);

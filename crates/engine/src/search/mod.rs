@@ -56,9 +56,14 @@ pub fn generate(
         check_overflow: config.check_overflow,
         seek_errors: config.seek_errors,
         data_model_long_bits: config.long_bits,
+        concretise_externals: config.program_mode.as_ref().is_some_and(|p| p.concretise_externals),
     };
     let mut pool = ExprPool::new();
-    let spec = InputSpec::new(&mut pool, program, main, config.max_array_len);
+    let spec = if config.program_mode.is_some() {
+        InputSpec { params: Vec::new(), hard: Vec::new(), len_limits: Vec::new() }
+    } else {
+        InputSpec::new(&mut pool, program, main, config.max_array_len)
+    };
     let mut search = Search {
         m: &machine,
         pool,
@@ -85,7 +90,11 @@ pub fn generate(
     stats.solver_ms = solver.stats().backend_time.as_millis() as u64;
     stats.tests = tests.len() as u64;
     stats.elapsed_ms = start.elapsed().as_millis() as u64;
-    Ok(crate::setup::assemble(program, &info, config, main, tests, stats, stop, &covered_lines, &covered_sides))
+    let mut suite =
+        crate::setup::assemble(program, &info, config, main, tests, stats, stop, &covered_lines, &covered_sides);
+    // Whole-program mode deepens k: report the bound reached.
+    suite.k = machine.k.get();
+    Ok(suite)
 }
 
 pub(crate) struct Search<'a, 'p> {

@@ -611,6 +611,11 @@ impl Parser {
                 let ty = self.ty()?;
                 InstKind::Load { ty, ptr: self.operand()? }
             }
+            "alloca" => {
+                let elem = self.ty()?;
+                self.expect(&Tok::Comma)?;
+                InstKind::Alloca { elem, count: self.operand()? }
+            }
             "store" => {
                 let ty = self.ty()?;
                 let (ptr, value) = self.two_operands()?;

@@ -122,7 +122,7 @@ pub fn operand(r: &mut Rng, n: u32) -> Operand {
 pub fn inst_kind(r: &mut Rng, n: u32, nfuncs: u32, nglobals: u32) -> InstKind {
     let mut op = || operand(r, n);
     let (a, b) = (op(), op());
-    match r.below(10) {
+    match r.below(11) {
         0 => {
             let op = r.pick(&BinOp::ALL);
             let nsw = matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Shl) && r.below(2) == 0;
@@ -136,6 +136,7 @@ pub fn inst_kind(r: &mut Rng, n: u32, nfuncs: u32, nglobals: u32) -> InstKind {
         6 => InstKind::PtrDiff { a, b },
         7 => InstKind::Load { ty: ty(r), ptr: a },
         8 => InstKind::Store { ty: ty(r), ptr: a, value: b },
+        9 => InstKind::Alloca { elem: ty(r), count: a },
         _ => {
             let args = (0..r.below(4)).map(|_| operand(r, n)).collect();
             InstKind::Call { func: FuncId(r.below(nfuncs as u64 + 2) as u32), args }

@@ -1,0 +1,103 @@
+//! Variable-length arrays (IR `alloca`), large local arrays and their
+//! zero fill, against gcc and in the IR text.
+
+mod common;
+
+use common::interp::Interp;
+use common::*;
+use pathwise_ir::{InstKind, Type};
+
+fn allocas(f: &pathwise_ir::FuncData) -> Vec<Type> {
+    insts(f)
+        .filter_map(|i| match i.kind {
+            InstKind::Alloca { elem, .. } => Some(elem),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_vla_is_an_alloca_of_its_evaluated_length() {
+    let p = program("int f(int n) {\n  int a[n];\n  n = 1;\n  a[0] = 7;\n  return a[0] + sizeof a;\n}\n");
+    let f = func(&p, "f");
+    let text = print(&p, f);
+    assert_eq!(allocas(f), vec![Type::I32], "{text}");
+    // The length is kept in a slot of its own; `a` holds the address.
+    let names: Vec<&str> = f.locals.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(names, vec!["n", "a.len", "a"], "{text}");
+    assert!(text.contains(" = alloca i32, %"), "{text}");
+    // `sizeof a` is 4 * the length at the declaration, not at the use.
+    let mut it = Interp::new(&p);
+    assert_eq!(it.call_by_name("f", &[5]), Some(27));
+}
+
+/// Each `long tN(void)` is run by gcc and by the test interpreter.
+const CASES: &str = r#"
+static int sum(const int *a, int n) { int s = 0; for (int i = 0; i < n; i++) s += a[i]; return s; }
+static int vla_sum(int n) { int a[n]; for (int i = 0; i < n; i++) a[i] = i * i; return sum(a, n); }
+long t0(void) { return vla_sum(5) + vla_sum(1) * 1000; }
+long t1(void) { int n = 3; int m[n][4]; for (int i = 0; i < n; i++) for (int j = 0; j < 4; j++) m[i][j] = i * 10 + j; return m[2][3] + m[1][0] * 100 + sizeof m * 10000 + sizeof m[1] * 1000000; }
+long t2(void) { int n = 6; long s = sizeof(int[n]) + sizeof(char[n + 1]) * 100; n = 2; return s; }
+long t3(void) { long s = 0; for (int i = 1; i <= 3; i++) { int a[i]; a[i - 1] = i; s = s * 10 + a[i - 1] + sizeof a; } return s; }
+long t4(void) { int n = 4; int a[n]; typeof(a) b; n = 9; b[3] = 5; a[3] = 6; return sizeof b + b[3] * 10 + a[3] * 100; }
+long t5(void) { unsigned char k = 3; char s[k + 1]; s[0] = 'a'; s[1] = 'b'; s[2] = 0; return sizeof(s) * 1000 + s[1]; }
+long t6(void) { int big[100000] = {1, 2, [99998] = 3}; return big[0] + big[1] * 10 + big[99998] * 100 + big[99999] + big[50000] + sizeof(big); }
+long t7(void) { long s = 0; for (int i = 0; i < 3; i++) { int z[5000] = {i}; s = s * 10 + z[0] + z[7]; z[7] = 9; } return s; }
+long t8(void) { static int counter; int big[1 << 20]; big[(1 << 20) - 1] = 4; counter++; return big[(1 << 20) - 1] + counter; }
+long t9(void) { int n = 2; int *p[n]; int x = 3, y = 4; p[0] = &x; p[1] = &y; return *p[0] * 10 + *p[1] + sizeof p / sizeof p[0] * 100; }
+"#;
+
+const N_CASES: usize = 10;
+
+#[test]
+fn vlas_and_large_arrays_compute_what_gcc_computes() {
+    let mut main = String::from("#include <stdio.h>\nint main(void) {\n");
+    for i in 0..N_CASES {
+        main += &format!("    printf(\"%ld\\n\", t{i}());\n");
+    }
+    main += "    return 0;\n}\n";
+    let expected: Vec<i64> = gcc_run(CASES, &main).lines().map(|l| l.parse().unwrap()).collect();
+    assert_eq!(expected.len(), N_CASES);
+    let p = program(CASES);
+    let mut it = Interp::new(&p);
+    for (i, want) in expected.iter().enumerate() {
+        let got = it.call_by_name(&format!("t{i}"), &[]).unwrap() as i64;
+        assert_eq!(got, *want, "t{i}");
+    }
+    // The large initialized arrays are zeroed storage, not 100,000 stores.
+    let t6 = func(&p, "t6");
+    assert_eq!(allocas(t6), vec![Type::I32]);
+    assert!(insts(t6).count() < 100, "{}", print(&p, t6));
+    // A small one keeps its explicit zero fill.
+    let p = program("int f(void) { int a[8] = {1}; return a[7]; }");
+    assert!(allocas(func(&p, "f")).is_empty());
+}
+
+/// `name: diagnostic` of each unsupported function.
+fn unsupported(src: &str) -> Vec<String> {
+    compile(src).unsupported.iter().map(|u| format!("{}: {}", u.name, u.diagnostic)).collect()
+}
+
+#[test]
+fn unsupported_vla_forms_are_located() {
+    assert_eq!(
+        unsupported("int f(int n) {\n  int a[n][n];\n  return 0;\n}\n"),
+        vec!["f: test.c:2:7: error: unsupported: variable-length arrays with a variable inner dimension"]
+    );
+    assert_eq!(
+        unsupported("int f(int n) {\n  int a[4][n];\n  return 0;\n}\n"),
+        vec!["f: test.c:2:7: error: unsupported: arrays of variable-length arrays"]
+    );
+    assert_eq!(
+        unsupported("int f(int n, int (*p)[n]) { return 0; }\nint g(void) { return 1; }\n"),
+        vec!["f: test.c:1:20: error: unsupported: pointers to variable-length arrays"]
+    );
+    // A signature that cannot be represented leaves no declaration behind.
+    let c = compile("int f(int n, int (*p)[n]) { return 0; }\n");
+    assert!(c.program.func_by_name("f").is_none());
+    let c = compile("int n = 3;\nint a[n];\nint g(void) { return 1; }\n");
+    let globals: Vec<String> = c.unsupported_globals.iter().map(|u| u.diagnostic.to_string()).collect();
+    assert_eq!(globals, vec!["test.c:2:5: error: unsupported: variable-length arrays"]);
+    let e = compile_err("int f(int n) {\n  int a[n] = {0};\n  return a[0];\n}\n");
+    assert_eq!(e, "test.c:2:7: error: variable-sized object may not be initialized");
+}
