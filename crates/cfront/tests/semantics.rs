@@ -5,7 +5,7 @@
 mod common;
 
 use common::interp::Interp;
-use common::{gcc_run, program};
+use common::{assert_cases_match_gcc, program};
 
 /// Each `long tN(void)` is run by gcc and by the interpreter.
 const CASES: &str = r#"
@@ -74,20 +74,7 @@ const N_CASES: usize = 46;
 
 #[test]
 fn lowered_code_computes_what_gcc_computes() {
-    let mut main = String::from("#include <stdio.h>\nint main(void) {\n");
-    for i in 0..N_CASES {
-        main += &format!("    printf(\"%ld\\n\", t{i}());\n");
-    }
-    main += "    return 0;\n}\n";
-    let expected: Vec<i64> = gcc_run(CASES, &main).lines().map(|l| l.parse().unwrap()).collect();
-    assert_eq!(expected.len(), N_CASES);
-    let p = program(CASES);
-    // One interpreter for all cases, called in gcc's order (statics persist).
-    let mut it = Interp::new(&p);
-    for (i, want) in expected.iter().enumerate() {
-        let got = it.call_by_name(&format!("t{i}"), &[]).unwrap() as i64;
-        assert_eq!(got, *want, "t{i}");
-    }
+    assert_cases_match_gcc(CASES, N_CASES);
 }
 
 #[test]

@@ -51,19 +51,7 @@ const N_CASES: usize = 10;
 
 #[test]
 fn vlas_and_large_arrays_compute_what_gcc_computes() {
-    let mut main = String::from("#include <stdio.h>\nint main(void) {\n");
-    for i in 0..N_CASES {
-        main += &format!("    printf(\"%ld\\n\", t{i}());\n");
-    }
-    main += "    return 0;\n}\n";
-    let expected: Vec<i64> = gcc_run(CASES, &main).lines().map(|l| l.parse().unwrap()).collect();
-    assert_eq!(expected.len(), N_CASES);
-    let p = program(CASES);
-    let mut it = Interp::new(&p);
-    for (i, want) in expected.iter().enumerate() {
-        let got = it.call_by_name(&format!("t{i}"), &[]).unwrap() as i64;
-        assert_eq!(got, *want, "t{i}");
-    }
+    let p = assert_cases_match_gcc(CASES, N_CASES);
     // The large initialized arrays are zeroed storage, not 100,000 stores.
     let t6 = func(&p, "t6");
     assert_eq!(allocas(t6), vec![Type::I32]);

@@ -292,3 +292,24 @@ pub fn gcc_run(src: &str, main: &str) -> String {
     let _ = std::fs::remove_dir_all(&dir);
     String::from_utf8(out.stdout).unwrap()
 }
+
+/// Compile `cases` (functions `long t0(void)` .. `t{n-1}`) with gcc and with
+/// the front end; each function must return what gcc's build prints. One
+/// interpreter runs them all in gcc's order, so statics persist alike.
+/// Returns the lowered program for further checks.
+pub fn assert_cases_match_gcc(cases: &str, n: usize) -> pathwise_ir::Program {
+    let mut main = String::from("#include <stdio.h>\nint main(void) {\n");
+    for i in 0..n {
+        main += &format!("    printf(\"%ld\\n\", t{i}());\n");
+    }
+    main += "    return 0;\n}\n";
+    let expected: Vec<i64> = gcc_run(cases, &main).lines().map(|l| l.parse().unwrap()).collect();
+    assert_eq!(expected.len(), n);
+    let p = program(cases);
+    let mut it = interp::Interp::new(&p);
+    for (i, want) in expected.iter().enumerate() {
+        let got = it.call_by_name(&format!("t{i}"), &[]).unwrap() as i64;
+        assert_eq!(got, *want, "t{i}");
+    }
+    p
+}
