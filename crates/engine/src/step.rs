@@ -32,19 +32,8 @@ fn bv_op(op: BinOp) -> BvOp {
 /// Whether value ranges alone prove that `a op b` stays in range (so no
 /// check needs recording; the solver would have to refute a multiplier).
 fn cannot_overflow(pool: &pathwise_expr::ExprPool, op: BinOp, w: u32, a: ExprId, b: ExprId) -> bool {
-    use pathwise_expr::range::{full, signed_range};
-    let (ra, rb) = (signed_range(pool, a), signed_range(pool, b));
-    let exact = match op {
-        BinOp::Add => (ra.0 + rb.0, ra.1 + rb.1),
-        BinOp::Sub => (ra.0 - rb.1, ra.1 - rb.0),
-        BinOp::Mul => {
-            let p = [ra.0 * rb.0, ra.0 * rb.1, ra.1 * rb.0, ra.1 * rb.1];
-            (*p.iter().min().expect("four"), *p.iter().max().expect("four"))
-        }
-        _ => return false,
-    };
-    let (lo, hi) = full(w);
-    exact.0 >= lo && exact.1 <= hi
+    use pathwise_expr::range::{exact, fits, signed_range};
+    exact(bv_op(op), signed_range(pool, a), signed_range(pool, b)).is_some_and(|r| fits(r, w))
 }
 
 /// A comparison as (canonical operator, swap operands, negate result).
@@ -289,10 +278,8 @@ impl Exec<'_, '_> {
         let w = ty.bits();
         let (ac, bc) = (a.conc() & mask(w), b.conc() & mask(w));
         let holds = !op.signed_overflows(w, ac, bc);
-        if a.sym().is_none() && b.sym().is_none() {
-            if holds {
-                return Ok(());
-            }
+        if holds && a.sym().is_none() && b.sym().is_none() {
+            return Ok(());
         }
         let ea = bv_of(self.pool, ac, a.sym(), w);
         let eb = bv_of(self.pool, bc, b.sym(), w);

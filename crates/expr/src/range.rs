@@ -30,7 +30,8 @@ pub fn full(width: u32) -> (i128, i128) {
     (-half, half - 1)
 }
 
-fn fits(r: (i128, i128), width: u32) -> bool {
+/// Whether every value of `r` is representable in signed `width` bits.
+pub fn fits(r: (i128, i128), width: u32) -> bool {
     let (lo, hi) = full(width);
     r.0 >= lo && r.1 <= hi
 }
@@ -72,16 +73,23 @@ fn range(pool: &ExprPool, e: ExprId, depth: u32) -> (i128, i128) {
     }
 }
 
-fn bin_range(op: BvOp, a: (i128, i128), b: (i128, i128), width: u32) -> (i128, i128) {
+/// The range of the mathematically exact `a op b` for `+`, `-`, `*` (before
+/// any wrap-around); `None` for other operations.
+pub fn exact(op: BvOp, a: (i128, i128), b: (i128, i128)) -> Option<(i128, i128)> {
     match op {
-        BvOp::Add => checked((a.0 + b.0, a.1 + b.1), width),
-        BvOp::Sub => checked((a.0 - b.1, a.1 - b.0), width),
+        BvOp::Add => Some((a.0 + b.0, a.1 + b.1)),
+        BvOp::Sub => Some((a.0 - b.1, a.1 - b.0)),
         BvOp::Mul => {
             let products = [a.0 * b.0, a.0 * b.1, a.1 * b.0, a.1 * b.1];
-            let lo = *products.iter().min().expect("four products");
-            let hi = *products.iter().max().expect("four products");
-            checked((lo, hi), width)
+            Some((*products.iter().min().expect("four products"), *products.iter().max().expect("four products")))
         }
+        _ => None,
+    }
+}
+
+fn bin_range(op: BvOp, a: (i128, i128), b: (i128, i128), width: u32) -> (i128, i128) {
+    match op {
+        BvOp::Add | BvOp::Sub | BvOp::Mul => exact(op, a, b).map_or(full(width), |r| checked(r, width)),
         // Unsigned division of non-negative values by a positive constant.
         BvOp::UDiv | BvOp::SDiv if a.0 >= 0 && b.0 == b.1 && b.0 > 0 => (a.0 / b.0, a.1 / b.0),
         // Signed division by a positive constant truncates towards zero.
