@@ -11,7 +11,8 @@
 //! - [`exec`] and [`step`]: the concolic interpreter of one execution,
 //!   recording the path condition ([`path`]).
 //! - [`run`]: one run = precondition, then the function under test.
-//! - [`search`]: PathCrawler's depth-first choice of the next prefix (MaxC),
+//! - [`search`]: PathCrawler's depth-first choice of the next prefix (MaxC)
+//!   and, for whole programs, a coverage-guided search with deepening k,
 //!   the k-path limit, preconditions; [`testcase`]: tests validated by replay.
 //! - [`setup`]: checks before a run and assembly of the suite.
 
