@@ -357,7 +357,7 @@ pub(crate) fn src_var(name: &str, ty: &CType) -> Option<SrcVar> {
         }
         CType::Void | CType::Func(_) | CType::Vla(..) => return None,
     };
-    Some(SrcVar { name: name.to_string(), c_scalar, scalar, shape })
+    Some(SrcVar { name: name.to_string(), c_scalar, scalar, shape, cty: None })
 }
 
 #[cfg(test)]

@@ -315,7 +315,7 @@ impl<'a> Unit<'a> {
             .map(|&idx| self.funcs[idx].def.is_some_and(|d| !self.lines.is_system(d.span)))
             .collect();
         let funcs = keep_reachable(funcs, &roots);
-        let program = Program { files: self.files.files, globals: self.globals, funcs };
+        let program = Program { files: self.files.files, globals: self.globals, funcs, structs: Vec::new() };
         (program, self.unsupported, self.unsupported_globals, self.errors)
     }
 }
@@ -379,6 +379,7 @@ pub(crate) fn placeholder_src(name: &str) -> pathwise_ir::SrcVar {
         c_scalar: "long".to_string(),
         scalar: pathwise_ir::IntTy { ty: pathwise_ir::Type::I64, signed: true },
         shape: pathwise_ir::Shape::Scalar,
+        cty: None,
     }
 }
 

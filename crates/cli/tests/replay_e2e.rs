@@ -26,6 +26,7 @@ fn int(name: &str) -> SrcVar {
         c_scalar: "int".into(),
         scalar: IntTy { ty: Type::I32, signed: true },
         shape: Shape::Scalar,
+        cty: None,
     }
 }
 
@@ -43,6 +44,9 @@ fn test(id: usize, x: i128, ret: i128, path: Vec<PathStep>) -> TestCase {
         global_outputs: vec![],
         path,
         nondets: Vec::new(),
+        heap_in: Vec::new(),
+        heap_out: Vec::new(),
+        ret_pointer: None,
     }
 }
 
@@ -70,6 +74,7 @@ fn suite(lines_covered: Vec<u32>, second_ret: i128) -> TestSuite {
         },
         stop: StopReason::Complete,
         check_overflow: true,
+        structs: vec![],
     }
 }
 

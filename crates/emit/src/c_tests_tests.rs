@@ -11,7 +11,7 @@ use pathwise_ir::{IntTy, Loc, Shape, SrcVar, Type};
 use super::write_c_tests;
 
 pub(crate) fn var(name: &str, c: &str, ty: Type, signed: bool, shape: Shape) -> SrcVar {
-    SrcVar { name: name.into(), c_scalar: c.into(), scalar: IntTy { ty, signed }, shape }
+    SrcVar { name: name.into(), c_scalar: c.into(), scalar: IntTy { ty, signed }, shape, cty: None }
 }
 
 pub(crate) fn int(name: &str) -> SrcVar {
@@ -32,6 +32,7 @@ pub(crate) fn suite(function: &str, params: Vec<SrcVar>, ret: Option<SrcVar>, gl
         coverage: Coverage::default(),
         stop: StopReason::Complete,
         check_overflow: true,
+        structs: Vec::new(),
     }
 }
 
@@ -43,6 +44,9 @@ pub(crate) fn case(id: usize, inputs: Vec<InputValue>, ret: Option<i128>) -> Tes
         ret,
         array_outputs: Vec::new(),
         global_outputs: Vec::new(),
+        heap_in: Vec::new(),
+        heap_out: Vec::new(),
+        ret_pointer: None,
         path: vec![
             PathStep { func: "f".into(), loc: Loc { file: 0, line: 3, col: 9 }, taken: true, loop_iter: None },
             PathStep {

@@ -270,6 +270,7 @@ impl VarJson {
             Shape::Scalar => ("scalar", None),
             Shape::Pointer => ("pointer", None),
             Shape::Array(n) => ("array", Some(n)),
+            Shape::Heap => ("heap", None),
         };
         VarJson {
             name,
@@ -327,7 +328,7 @@ fn test_json(suite: &TestSuite, test: &TestCase) -> TestJson {
             Some(InputValue::Scalar(v)) if !is_array_param(p) => NumOrList::Num(num(*v, p)),
             Some(InputValue::Scalar(v)) => NumOrList::List(vec![num(*v, p)]),
             Some(InputValue::Array(vs)) => NumOrList::List(list(vs, p)),
-            None => continue,
+            None | Some(InputValue::Pointer(_)) => continue,
         };
         inputs.push((name.clone(), value));
         if let Some(Some(out)) = test.array_outputs.get(i) {

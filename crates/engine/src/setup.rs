@@ -69,7 +69,7 @@ pub fn check(program: &Program, config: &Config) -> Result<(FuncId, Option<FuncI
         let ok = match p.src.shape {
             Shape::Scalar => p.ty.is_int(),
             Shape::Pointer => p.src.scalar.ty.is_int(),
-            Shape::Array(_) => false,
+            Shape::Array(_) | Shape::Heap => false,
         };
         if !ok {
             return err(format!(
@@ -196,6 +196,7 @@ pub fn assemble(
         coverage: Coverage { functions },
         stop,
         check_overflow: config.check_overflow,
+        structs: program.structs.clone(),
     }
 }
 

@@ -3,7 +3,7 @@
 //! **Architecture invariant:** nothing here refers to engine state; emitters
 //! (C tests, JSON) and the CLI see only these types.
 
-use pathwise_ir::{Loc, SrcVar};
+use pathwise_ir::{CType, Loc, SrcVar, StructDef};
 
 /// All tests generated for one function, with statistics.
 #[derive(Clone, Debug)]
@@ -29,6 +29,8 @@ pub struct TestSuite {
     pub stop: StopReason,
     /// Whether signed overflow was an error (else it wrapped).
     pub check_overflow: bool,
+    /// Structure and union definitions that [`HeapObject::cty`] refers to.
+    pub structs: Vec<StructDef>,
 }
 
 /// A global variable as the emitters see it.
@@ -59,6 +61,57 @@ pub struct TestCase {
     /// The values the `__VERIFIER_nondet_*()` calls returned, in call order
     /// (a whole program's inputs), read with each call's C type.
     pub nondets: Vec<i128>,
+    /// The input heap: objects that pointer parameters ([`InputValue::Pointer`])
+    /// and pointer fields reach, with the scalar fields the path reads (the
+    /// others may hold anything). Ids are unique within the test.
+    pub heap_in: Vec<HeapObject>,
+    /// The output heap: every object reachable from the pointer parameters'
+    /// input values and from the return value after the call, with its final
+    /// contents. Input objects keep their ids; objects allocated by the code
+    /// under test get new ones. Empty unless some parameter or the return
+    /// value is a pointer into the heap.
+    pub heap_out: Vec<HeapObject>,
+    /// The return value when it is a pointer (then [`TestCase::ret`] is `None`).
+    pub ret_pointer: Option<HeapValue>,
+}
+
+/// An object of a test's input or output heap.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeapObject {
+    /// Identifier within the test (1-based).
+    pub id: u32,
+    /// Element type: the object is an array of `count` elements of it
+    /// (`count == 1` for a single structure).
+    pub cty: CType,
+    pub count: u64,
+    /// Known scalar contents, in offset order.
+    pub cells: Vec<HeapCell>,
+    /// Freed by the code under test (output heaps only): nothing to check.
+    pub freed: bool,
+}
+
+/// One scalar of a heap object.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeapCell {
+    /// Byte offset in the object.
+    pub offset: u64,
+    /// C access path from the object's start, e.g. `[0].next`, `[2].n`
+    /// (see [`pathwise_ir::ScalarAt::path`]).
+    pub path: String,
+    pub value: HeapValue,
+}
+
+/// A scalar in a heap: an integer or a pointer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HeapValue {
+    /// An integer, interpreted with the cell's C type.
+    Int(i128),
+    Null,
+    /// A pointer to byte `offset` of heap object `obj`.
+    Ref { obj: u32, offset: u64 },
+    /// A pointer that is neither null nor into a heap object the test
+    /// describes (e.g. into a freed object, or a local of the callee).
+    Opaque,
 }
 
 /// A concrete input value, interpreted with the parameter's signedness.
@@ -67,6 +120,9 @@ pub enum InputValue {
     Scalar(i128),
     /// The elements of an input array; its length is the array's dimension.
     Array(Vec<i128>),
+    /// A pointer parameter of [`pathwise_ir::Shape::Heap`]: null or a
+    /// reference into [`TestCase::heap_in`].
+    Pointer(HeapValue),
 }
 
 /// How a test's execution ended.

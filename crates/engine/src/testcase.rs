@@ -102,5 +102,8 @@ fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRe
         global_outputs,
         path: replay.path.clone(),
         nondets: replay.nondets.iter().map(|n| n.ty.to_i128(n.value)).collect(),
+        heap_in: Vec::new(),
+        heap_out: Vec::new(),
+        ret_pointer: None,
     }
 }

@@ -22,6 +22,7 @@
 //! and result-type queries on instructions.
 
 pub mod analysis;
+pub mod ctype;
 pub mod entities;
 pub mod parser;
 pub mod printer;
@@ -30,6 +31,7 @@ pub mod types;
 pub mod verifier;
 pub mod visit;
 
+pub use ctype::{CType, FieldDef, ScalarAt, StructDef, StructId};
 pub use analysis::{CallGraph, Dominators, Loop, LoopId, LoopInfo, PostDominators};
 pub use entities::{Block, Local, Reg};
 pub use parser::{parse_program, ParseError};

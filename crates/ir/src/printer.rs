@@ -90,7 +90,7 @@ const LOC_COLUMN: usize = 40;
 /// The `SrcVar` a parameter gets when its `src(...)` is omitted in the text:
 /// no name, no C spelling, signed scalar of the parameter's machine type.
 pub fn default_param_src(ty: Type) -> SrcVar {
-    SrcVar { name: String::new(), c_scalar: String::new(), scalar: IntTy { ty, signed: true }, shape: Shape::Scalar }
+    SrcVar { name: String::new(), c_scalar: String::new(), scalar: IntTy { ty, signed: true }, shape: Shape::Scalar, cty: None }
 }
 
 impl fmt::Display for Program {
@@ -216,6 +216,8 @@ fn fmt_src(s: &SrcVar) -> String {
         Shape::Scalar => "scalar".to_string(),
         Shape::Pointer => "pointer".to_string(),
         Shape::Array(n) => format!("array {n}"),
+        // The text form of C types (`cty`) is not written yet.
+        Shape::Heap => "heap".to_string(),
     };
     let sign = if s.scalar.signed { "signed" } else { "unsigned" };
     format!("src({}, {}, {} {sign}, {shape})", quote(&s.name), quote(&s.c_scalar), s.scalar.ty)

@@ -1,5 +1,6 @@
 //! Programs, functions, blocks and instructions.
 
+use crate::ctype::{CType, StructDef};
 use crate::entities::{Block, Local, Reg};
 use crate::types::{IntTy, Type};
 
@@ -291,6 +292,9 @@ pub struct SrcVar {
     pub scalar: IntTy,
     /// The shape of the variable.
     pub shape: Shape,
+    /// The full C type, when `c_scalar`/`scalar`/`shape` do not say it all
+    /// (always for [`Shape::Heap`]).
+    pub cty: Option<CType>,
 }
 
 /// The shape of a C variable as an input or output.
@@ -303,6 +307,9 @@ pub enum Shape {
     Pointer,
     /// A fixed-size array of `n` elements (globals).
     Array(u64),
+    /// A pointer to a structure, union or pointer (type in [`SrcVar::cty`]):
+    /// an input heap that the engine initialises lazily, with aliasing.
+    Heap,
 }
 
 /// A stack slot: `count` elements of type `elem`.
@@ -382,6 +389,8 @@ pub struct Program {
     pub files: Vec<String>,
     pub globals: Vec<GlobalData>,
     pub funcs: Vec<FuncData>,
+    /// Structure and union definitions, indexed by [`crate::StructId`].
+    pub structs: Vec<StructDef>,
 }
 
 impl Program {

@@ -6,7 +6,7 @@ use common::{parse, program};
 use pathwise_ir::*;
 
 fn sv(name: &str, c: &str, ty: Type, signed: bool, shape: Shape) -> SrcVar {
-    SrcVar { name: name.into(), c_scalar: c.into(), scalar: IntTy { ty, signed }, shape }
+    SrcVar { name: name.into(), c_scalar: c.into(), scalar: IntTy { ty, signed }, shape, cty: None }
 }
 
 fn at(line: u32, col: u32) -> Loc {
@@ -46,7 +46,7 @@ fn sum_program() -> Program {
         is_static: false,
         loc: at(1, 5),
     };
-    Program { files: vec!["sum.c".into()], globals: vec![], funcs: vec![sum] }
+    Program { files: vec!["sum.c".into()], globals: vec![], funcs: vec![sum], structs: vec![] }
 }
 
 /// `sum`, entry: `i = 0; s = 0;`.
@@ -210,6 +210,7 @@ fn globals_and_calls() -> Program {
             },
         ],
         funcs: vec![abort, get, main],
+        structs: vec![],
     }
 }
 

@@ -338,7 +338,7 @@ impl Parser {
             return Err(self.expected("`scalar`, `pointer` or `array N`"));
         };
         self.expect(&Tok::RParen)?;
-        Ok(SrcVar { name, c_scalar, scalar: IntTy { ty, signed }, shape })
+        Ok(SrcVar { name, c_scalar, scalar: IntTy { ty, signed }, shape, cty: None })
     }
 
     fn opt_src(&mut self) -> Result<Option<SrcVar>, ParseError> {

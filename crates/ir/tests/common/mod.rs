@@ -99,6 +99,7 @@ pub fn src(r: &mut Rng) -> SrcVar {
         c_scalar: r.pick(&["int", "unsigned char", "long long", "", "_Bool"]).to_string(),
         scalar: IntTy { ty: ty(r), signed: r.chance(50) },
         shape,
+        cty: None,
     }
 }
 
@@ -218,7 +219,7 @@ pub fn program(seed: u64) -> Program {
         })
         .collect();
     let funcs = (0..nfuncs).map(|_| func(&mut r, nfuncs, nglobals)).collect();
-    Program { files, globals, funcs }
+    Program { files, globals, funcs, structs: vec![] }
 }
 
 /// Parse `text`, panicking with the error and the text on failure.

@@ -1,0 +1,229 @@
+//! C types as the heap model and the emitters need them.
+//!
+//! The IR's own types are machine scalars ([`Type`]); structures, unions and
+//! pointer targets are C-level knowledge. The engine needs it to lay out
+//! input objects that it materialises lazily (which byte offsets hold which
+//! scalar, which hold pointers and to what), the emitters to build input
+//! heaps and check output heaps field by field by name. Both read it from
+//! [`crate::Program::structs`] and [`crate::SrcVar::cty`]; nothing in the
+//! instruction stream refers to it (loads and stores stay scalar, fields are
+//! `ptradd` offsets).
+
+use crate::types::{IntTy, Type};
+
+/// Index into [`crate::Program::structs`].
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct StructId(pub u32);
+
+/// A C object type.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum CType {
+    /// `void` (only as a pointer target or return type).
+    Void,
+    /// An integer type (`_Bool`, enums and characters included) with its C spelling.
+    Int { c_name: String, ty: IntTy },
+    /// A pointer to the inner type.
+    Ptr(Box<CType>),
+    /// An array of `n` elements.
+    Array(Box<CType>, u64),
+    /// A structure or union, defined in [`crate::Program::structs`].
+    Struct(StructId),
+}
+
+/// A structure or union definition with its layout (in the program's data model).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct StructDef {
+    /// C spelling of the type, e.g. `struct node`, `union u`, or a typedef name
+    /// for an anonymous structure.
+    pub c_name: String,
+    pub is_union: bool,
+    pub size: u64,
+    pub align: u64,
+    /// Fields in declaration order (a union's all at offset 0). Bit-fields are
+    /// not supported by the front end.
+    pub fields: Vec<FieldDef>,
+}
+
+/// One named member of a structure or union.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct FieldDef {
+    pub name: String,
+    /// Byte offset from the start of the structure.
+    pub offset: u64,
+    pub ty: CType,
+}
+
+/// A scalar found at a byte offset inside an object of some C type.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ScalarAt {
+    /// The machine type stored there.
+    pub ty: Type,
+    /// Its C type (an integer type or a pointer).
+    pub cty: CType,
+    /// Byte offset of the scalar's start (equal to the offset asked for
+    /// when the access is aligned with it).
+    pub offset: u64,
+    /// Access path from the object's start, e.g. `.next`, `[2].data`.
+    pub path: String,
+}
+
+impl CType {
+    /// The machine type of a scalar C type (`None` for aggregates and `void`).
+    pub fn scalar(&self) -> Option<Type> {
+        match self {
+            CType::Int { ty, .. } => Some(ty.ty),
+            CType::Ptr(_) => Some(Type::Ptr),
+            _ => None,
+        }
+    }
+
+    /// Size in bytes (`void` has none; pointers are 8 bytes in memory, see
+    /// ARCHITECTURE.md on the ILP32 data model).
+    pub fn size(&self, structs: &[StructDef]) -> u64 {
+        match self {
+            CType::Void => 1,
+            CType::Int { ty, .. } => ty.ty.bytes(),
+            CType::Ptr(_) => 8,
+            CType::Array(e, n) => e.size(structs) * n,
+            CType::Struct(s) => structs[s.0 as usize].size,
+        }
+    }
+
+    /// The pointer's target type, for a pointer.
+    pub fn pointee(&self) -> Option<&CType> {
+        match self {
+            CType::Ptr(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The C spelling of the type as used in declarations of a variable
+    /// `name` (e.g. `struct node *name`, `int name[3]`).
+    pub fn declare(&self, structs: &[StructDef], name: &str) -> String {
+        match self {
+            CType::Void => format!("void {name}").trim_end().to_string(),
+            CType::Int { c_name, .. } => format!("{c_name} {name}").trim_end().to_string(),
+            CType::Struct(s) => format!("{} {name}", structs[s.0 as usize].c_name).trim_end().to_string(),
+            CType::Ptr(t) => match **t {
+                CType::Array(..) => t.declare(structs, &format!("(*{name})")),
+                _ => t.declare(structs, &format!("*{name}")),
+            },
+            CType::Array(e, n) => e.declare(structs, &format!("{name}[{n}]")),
+        }
+    }
+
+    /// The scalar that starts at or covers byte `offset` of an object of this
+    /// type (for a union, its first member that has one there).
+    pub fn scalar_at(&self, structs: &[StructDef], offset: u64) -> Option<ScalarAt> {
+        match self {
+            CType::Int { .. } | CType::Ptr(_) => {
+                let ty = self.scalar()?;
+                (offset < ty.bytes()).then(|| ScalarAt { ty, cty: self.clone(), offset: 0, path: String::new() })
+            }
+            CType::Void => None,
+            CType::Array(e, n) => {
+                let es = e.size(structs).max(1);
+                let i = offset / es;
+                if i >= *n {
+                    return None;
+                }
+                let mut inner = e.scalar_at(structs, offset - i * es)?;
+                inner.offset += i * es;
+                inner.path = format!("[{i}]{}", inner.path);
+                Some(inner)
+            }
+            CType::Struct(s) => {
+                let def = &structs[s.0 as usize];
+                def.fields.iter().find_map(|f| {
+                    let end = f.offset + f.ty.size(structs);
+                    if offset < f.offset || offset >= end {
+                        return None;
+                    }
+                    let mut inner = f.ty.scalar_at(structs, offset - f.offset)?;
+                    inner.offset += f.offset;
+                    inner.path = format!(".{}{}", f.name, inner.path);
+                    Some(inner)
+                })
+            }
+        }
+    }
+
+    /// Every scalar of an object of this type, in offset order (a union
+    /// contributes its first member only).
+    pub fn scalars(&self, structs: &[StructDef]) -> Vec<ScalarAt> {
+        let mut out = Vec::new();
+        self.collect_scalars(structs, 0, "", &mut out);
+        out
+    }
+
+    fn collect_scalars(&self, structs: &[StructDef], base: u64, path: &str, out: &mut Vec<ScalarAt>) {
+        match self {
+            CType::Int { .. } | CType::Ptr(_) => {
+                let ty = self.scalar().expect("scalar");
+                out.push(ScalarAt { ty, cty: self.clone(), offset: base, path: path.to_string() });
+            }
+            CType::Void => {}
+            CType::Array(e, n) => {
+                let es = e.size(structs);
+                for i in 0..*n {
+                    e.collect_scalars(structs, base + i * es, &format!("{path}[{i}]"), out);
+                }
+            }
+            CType::Struct(s) => {
+                let def = &structs[s.0 as usize];
+                let fields = if def.is_union { &def.fields[..def.fields.len().min(1)] } else { &def.fields[..] };
+                for f in fields {
+                    f.ty.collect_scalars(structs, base + f.offset, &format!("{path}.{}", f.name), out);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn int() -> CType {
+        CType::Int { c_name: "int".into(), ty: IntTy { ty: Type::I32, signed: true } }
+    }
+
+    fn node() -> Vec<StructDef> {
+        vec![StructDef {
+            c_name: "struct node".into(),
+            is_union: false,
+            size: 16,
+            align: 8,
+            fields: vec![
+                FieldDef { name: "data".into(), offset: 0, ty: int() },
+                FieldDef { name: "next".into(), offset: 8, ty: CType::Ptr(Box::new(CType::Struct(StructId(0)))) },
+            ],
+        }]
+    }
+
+    #[test]
+    fn scalars_and_offsets_of_a_struct() {
+        let s = node();
+        let t = CType::Array(Box::new(CType::Struct(StructId(0))), 2);
+        let all = t.scalars(&s);
+        let paths: Vec<_> = all.iter().map(|a| (a.offset, a.path.as_str(), a.ty)).collect();
+        assert_eq!(
+            paths,
+            vec![(0, "[0].data", Type::I32), (8, "[0].next", Type::Ptr), (16, "[1].data", Type::I32), (24, "[1].next", Type::Ptr)]
+        );
+        let at = t.scalar_at(&s, 25).unwrap();
+        assert_eq!((at.offset, at.path.as_str()), (24, "[1].next"));
+        assert!(t.scalar_at(&s, 4).is_none(), "padding holds no scalar");
+        assert_eq!(t.size(&s), 32);
+    }
+
+    #[test]
+    fn declarations_spell_c() {
+        let s = node();
+        let p = CType::Ptr(Box::new(CType::Struct(StructId(0))));
+        assert_eq!(p.declare(&s, "l"), "struct node *l");
+        assert_eq!(CType::Ptr(Box::new(p.clone())).declare(&s, "pp"), "struct node **pp");
+        assert_eq!(CType::Array(Box::new(int()), 3).declare(&s, "a"), "int a[3]");
+        assert_eq!(CType::Ptr(Box::new(CType::Array(Box::new(int()), 3))).declare(&s, "q"), "int (*q)[3]");
+    }
+}
