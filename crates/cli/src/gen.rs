@@ -44,6 +44,10 @@ pub struct GenArgs {
     /// Largest length of an input array (pointer parameter).
     #[arg(long, value_name = "N", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub max_array_len: u32,
+    /// Largest number of objects in one test's input heap (pointers to
+    /// structures are initialised lazily: null, fresh object or alias).
+    #[arg(long, value_name = "N", default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub max_heap_objects: u32,
     /// Stop the search after this many seconds and keep the tests found.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
@@ -322,6 +326,7 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         seek_errors: !args.no_error_search,
         long_bits: 64,
         program_mode: None,
+        max_heap_objects: args.max_heap_objects,
     };
     let interrupted = install_ctrlc();
     let calls = Arc::new(AtomicU64::new(0));

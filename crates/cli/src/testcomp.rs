@@ -146,6 +146,7 @@ pub fn run(args: &TestCompArgs) -> Result<i32> {
             stop_at_error_call: goal == Goal::ErrorCall,
             concretise_externals: args.external == ExternalArg::Concretise,
         }),
+        max_heap_objects: 32,
     };
     let meta = TestCompMetadata::for_program(&args.program, &text, arch)
         .with_context(|| format!("cannot read {}", args.program.display()))?;

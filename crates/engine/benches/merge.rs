@@ -73,6 +73,7 @@ fn child(k: u32) {
         seek_errors: true,
         long_bits: 64,
         program_mode: None,
+        max_heap_objects: 32,
     };
     let mut best = None;
     let mut last = None;

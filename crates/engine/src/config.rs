@@ -34,6 +34,10 @@ pub struct Config {
     pub long_bits: u32,
     /// Whole-program mode (Test-Comp): see [`ProgramMode`].
     pub program_mode: Option<ProgramMode>,
+    /// Largest number of input heap objects one test may have (lazy
+    /// initialisation of recursive structures stops making fresh objects
+    /// there; null and aliases remain possible).
+    pub max_heap_objects: u32,
 }
 
 /// Test generation for a whole program whose inputs are the values of its

@@ -57,6 +57,10 @@ pub struct Machine<'p> {
     pub data_model_long_bits: u32,
     /// Functions without body or model return a fresh input.
     pub concretise_externals: bool,
+    /// Heap input slots of the search (see [`crate::heap`]).
+    pub slots: std::cell::RefCell<crate::heap::SlotTable>,
+    /// At most this many input objects are materialised per run.
+    pub max_heap_objects: u32,
 }
 
 /// One activation.
@@ -99,6 +103,10 @@ pub struct Exec<'m, 'p> {
     /// The values returned by `__VERIFIER_nondet_*()` calls, in call order
     /// (the inputs of a whole program).
     pub nondets: Vec<Nondet>,
+    /// Input heap objects and writes to them.
+    pub(crate) heap: crate::heap::HeapState,
+    /// The value the function under test returned (pointers included).
+    pub returned: Option<Value>,
 }
 
 /// One `__VERIFIER_nondet_T()` call: a fresh input.
@@ -144,6 +152,8 @@ impl<'m, 'p> Exec<'m, 'p> {
             steps: 0,
             checked_upto: Default::default(),
             nondets: Vec::new(),
+            heap: Default::default(),
+            returned: None,
         }
     }
 
@@ -219,7 +229,7 @@ impl<'m, 'p> Exec<'m, 'p> {
     pub(crate) fn operand(&self, op: &Operand) -> Value {
         match *op {
             Operand::Reg(r) => self.frame().regs[r.index()].unwrap_or(Value::int(0)),
-            Operand::Const(Type::Ptr, v) => Value::Ptr(crate::value::Pointer { obj: None, off: v, off_sym: None }),
+            Operand::Const(Type::Ptr, v) => Value::Ptr(crate::value::Pointer { obj: None, off: v, off_sym: None, base_sym: None }),
             Operand::Const(_, v) => Value::int(v),
         }
     }
@@ -256,6 +266,7 @@ impl<'m, 'p> Exec<'m, 'p> {
                 let v = op.as_ref().map(|o| self.operand(o));
                 let done = self.frames.pop().expect("a frame");
                 if self.frames.is_empty() {
+                    self.returned = v;
                     return Flow::End(End::Returned(v.map(|v| v.conc())));
                 }
                 if let (Some(r), Some(v)) = (done.ret_to, v) {
@@ -378,6 +389,9 @@ impl<'m, 'p> Exec<'m, 'p> {
 
     /// Models of functions without a body.
     fn builtin(&mut self, name: &str, ret: Option<Type>, args: &[Value], loc: Loc) -> Result<Option<Value>, End> {
+        if let Some(r) = self.libc_call(name, args, loc) {
+            return r;
+        }
         match name {
             "__VERIFIER_assume" => {
                 let c = args.first().copied().unwrap_or(Value::int(1));

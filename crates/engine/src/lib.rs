@@ -19,6 +19,9 @@
 pub mod analysis;
 pub mod config;
 pub mod exec;
+pub mod heap;
+pub mod heap_out;
+pub mod libc;
 pub mod memory;
 pub mod path;
 pub mod run;

@@ -1,22 +1,33 @@
-//! The memory model of one run: typed objects addressed by byte offsets.
+//! The memory model of one run: objects of bytes holding typed scalar cells.
 //!
-//! Every object holds `count` cells of one scalar type (`elem`); a cell at
-//! byte offset `o` is cell `o / elem.bytes()`. Input arrays are solver arrays
-//! indexed by byte offset: their initial cells read as `select(A, o)` and
-//! their length is a solver variable, so the generator chooses both.
+//! An object is `size` bytes with a declared element type `elem` (`i8` for
+//! structures, unions and `malloc`'d storage). Cells are sparse: only
+//! written (or, for input objects, read) scalars are stored, keyed by byte
+//! offset, each with its own type, so a 100,000-element local array costs
+//! nothing until it is used, and a structure holds an `i32` next to a
+//! pointer. Bytes no cell covers hold the object's initial content: zero,
+//! the input array's values, or (for lazily materialised heap inputs) the
+//! initial field values recorded in `initial_cells`.
+//!
+//! Input arrays are solver arrays indexed by byte offset: their initial
+//! cells read as `select(A, o)` and their length is a solver variable, so
+//! the generator chooses both.
 //!
 //! Symbolic content has two modes:
-//! - cells: each written cell has its own value (with optional expression);
+//! - cells: each cell has its own value (with optional expression);
 //! - whole-array: after a write at a symbolic offset the object's content is
 //!   one array expression (stores over the initial content), which keeps
 //!   symbolic indices exact without case splits (seed 002, section 5, done
-//!   with the solver's array theory).
+//!   with the solver's array theory). Only accesses of the element type
+//!   may use symbolic offsets (the executor fixes other offsets first).
 //!
 //! Concrete values are always kept in the cells, so execution never waits
 //! for the solver.
 
-use pathwise_expr::{ExprId, ExprPool};
-use pathwise_ir::Type;
+use std::collections::BTreeMap;
+
+use pathwise_expr::{BvOp, ExprId, ExprPool};
+use pathwise_ir::{CType, Type};
 
 use crate::value::{ObjId, Pointer, Value};
 
@@ -28,6 +39,13 @@ pub enum ObjKind {
     /// The input array of parameter `param`.
     Input {
         param: usize,
+    },
+    /// Storage from `malloc`, `calloc` or `realloc`.
+    Heap,
+    /// An input object materialised lazily through heap input slot `slot`
+    /// (see [`crate::heap`]).
+    HeapInput {
+        slot: u32,
     },
 }
 
@@ -45,8 +63,12 @@ pub struct InputArray {
 pub struct Object {
     pub kind: ObjKind,
     pub elem: Type,
-    /// Cells; `None` is the initial content (zero, or the input's value).
-    cells: Vec<Option<Value>>,
+    /// Size in bytes.
+    size: u64,
+    /// Written cells by byte offset.
+    cells: BTreeMap<u64, (Type, Value)>,
+    /// Initial values of a heap input object's scalars, as first read.
+    initial_cells: BTreeMap<u64, (Type, Value)>,
     /// Concrete initial values of an input array (from the assignment).
     initial: Option<pathwise_expr::ArrayValue>,
     pub input: Option<InputArray>,
@@ -54,15 +76,39 @@ pub struct Object {
     whole: Option<ExprId>,
     /// Highest byte offset accessed (for sizing free input arrays).
     pub max_accessed: Option<u64>,
+    /// Released by `free` (or `realloc`).
+    pub freed: bool,
+    /// The C type of the object's elements, when known (heap inputs).
+    pub cty: Option<CType>,
 }
 
 impl Object {
     pub fn count(&self) -> u64 {
-        self.cells.len() as u64
+        self.size / self.elem.bytes()
     }
 
     pub fn size_bytes(&self) -> u64 {
-        self.count() * self.elem.bytes()
+        self.size
+    }
+
+    /// The initial value recorded for a heap input's scalar at `off`.
+    pub fn initial_cell(&self, off: u64) -> Option<(Type, Value)> {
+        self.initial_cells.get(&off).copied()
+    }
+
+    /// All initial values recorded for a heap input object.
+    pub fn initial_cells(&self) -> impl Iterator<Item = (u64, Type, Value)> + '_ {
+        self.initial_cells.iter().map(|(&o, &(t, v))| (o, t, v))
+    }
+
+    /// Current scalars (written cells over recorded initial ones), by offset.
+    pub fn current_cells(&self) -> Vec<(u64, Type, Value)> {
+        let mut all: BTreeMap<u64, (Type, Value)> = self.initial_cells.clone();
+        for (&o, &c) in &self.cells {
+            all.retain(|&io, &mut (it, _)| io + it.bytes() <= o || io >= o + c.0.bytes());
+            all.insert(o, c);
+        }
+        all.into_iter().map(|(o, (t, v))| (o, t, v)).collect()
     }
 }
 
@@ -74,7 +120,9 @@ pub enum AccessError {
         offset: i64,
         size: u64,
     },
-    /// Type or alignment mismatch (e.g. reading an `int` array through `char *`).
+    /// Access to an object after `free`.
+    Freed,
+    /// Type or alignment mismatch (e.g. reading a pointer as an integer).
     Unsupported(String),
 }
 
@@ -89,16 +137,26 @@ impl Memory {
         Memory::default()
     }
 
+    /// Allocate `count` elements of `elem`, all bytes zero.
     pub fn alloc(&mut self, kind: ObjKind, elem: Type, count: u64) -> ObjId {
+        self.alloc_bytes(kind, elem, count.saturating_mul(elem.bytes()))
+    }
+
+    /// Allocate `size` bytes whose declared element type is `elem`.
+    pub fn alloc_bytes(&mut self, kind: ObjKind, elem: Type, size: u64) -> ObjId {
         let id = ObjId(self.objects.len() as u32);
         self.objects.push(Object {
             kind,
             elem,
-            cells: vec![None; count as usize],
+            size,
+            cells: BTreeMap::new(),
+            initial_cells: BTreeMap::new(),
             initial: None,
             input: None,
             whole: None,
             max_accessed: None,
+            freed: false,
+            cty: None,
         });
         id
     }
@@ -124,87 +182,262 @@ impl Memory {
         &self.objects[id.0 as usize]
     }
 
-    /// Initialise a cell concretely (globals' initial values).
-    pub fn init_cell(&mut self, id: ObjId, index: u64, v: Value) {
-        self.objects[id.0 as usize].cells[index as usize] = Some(v);
+    pub fn object_mut(&mut self, id: ObjId) -> &mut Object {
+        &mut self.objects[id.0 as usize]
     }
 
-    /// Check that a concrete access of type `ty` at `p` hits a whole cell of
-    /// its object, and return (object, cell index).
+    pub fn len(&self) -> usize {
+        self.objects.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.objects.is_empty()
+    }
+
+    /// Initialise a cell concretely (globals' initial values).
+    pub fn init_cell(&mut self, id: ObjId, index: u64, v: Value) {
+        let o = &mut self.objects[id.0 as usize];
+        let elem = o.elem;
+        if v.conc() != 0 {
+            o.cells.insert(index * elem.bytes(), (elem, v));
+        }
+    }
+
+    /// Record the initial value of a heap input's scalar (first read).
+    pub fn set_initial(&mut self, id: ObjId, off: u64, ty: Type, v: Value) {
+        self.objects[id.0 as usize].initial_cells.insert(off, (ty, v));
+    }
+
+    /// Check that a concrete access of type `ty` at `p` lies inside a live
+    /// object, and return (object, byte offset).
     pub fn locate(&self, p: &Pointer, ty: Type) -> Result<(ObjId, u64), AccessError> {
         let id = p.obj.ok_or(AccessError::Null)?;
         let o = self.object(id);
+        if o.freed {
+            return Err(AccessError::Freed);
+        }
         let off = p.off as i64;
-        if off < 0 || (off as u64) >= o.size_bytes() {
-            return Err(AccessError::OutOfBounds { offset: off, size: o.size_bytes() });
+        if off < 0 || (off as u64).saturating_add(ty.bytes()) > o.size {
+            return Err(AccessError::OutOfBounds { offset: off, size: o.size });
         }
-        if ty.bytes() != o.elem.bytes() || (ty == Type::Ptr) != (o.elem == Type::Ptr) {
-            return Err(AccessError::Unsupported(format!("access as {ty} to memory holding {} elements", o.elem)));
+        if o.input.is_some() && (ty.bytes() != o.elem.bytes() || !p.off.is_multiple_of(o.elem.bytes())) {
+            return Err(AccessError::Unsupported(format!(
+                "access as {ty} at byte offset {} of an input array of {} elements",
+                p.off, o.elem
+            )));
         }
-        if !p.off.is_multiple_of(o.elem.bytes()) {
-            return Err(AccessError::Unsupported(format!("misaligned access at byte offset {}", p.off)));
-        }
-        Ok((id, p.off / o.elem.bytes()))
+        Ok((id, p.off))
     }
 
-    /// Remember the highest offset touched; returns the cell's byte offset.
-    fn note_access(&mut self, id: ObjId, index: u64) -> u64 {
+    /// Remember the highest offset touched.
+    fn note_access(&mut self, id: ObjId, off: u64) {
         let o = &mut self.objects[id.0 as usize];
-        let byte_off = index * o.elem.bytes();
-        o.max_accessed = Some(o.max_accessed.map_or(byte_off, |m| m.max(byte_off)));
-        byte_off
+        o.max_accessed = Some(o.max_accessed.map_or(off, |m| m.max(off)));
     }
 
-    /// Read the cell at `index`; `sym_off` is the symbolic byte offset of the
-    /// access, if any (then the result is read from the whole-array content).
-    pub fn read(&mut self, pool: &mut ExprPool, id: ObjId, index: u64, sym_off: Option<ExprId>) -> Value {
-        let byte_off = self.note_access(id, index);
+    /// The cell of exactly `ty` at `off`, written or initial, if any.
+    fn exact(&self, id: ObjId, off: u64, ty: Type) -> Option<Value> {
+        let o = self.object(id);
+        let hit = o.cells.get(&off).or_else(|| o.initial_cells.get(&off).filter(|_| !overlaps_any(&o.cells, off, ty)));
+        hit.filter(|(t, _)| *t == ty || (t.bytes() == ty.bytes() && t.is_int() && ty.is_int())).map(|&(_, v)| v)
+    }
+
+    /// Read a `ty` at byte `off`; `sym_off` is the symbolic byte offset of
+    /// the access, if any (then the result is read from the whole-array
+    /// content). Reading a pointer where integers are stored (or the other
+    /// way round) is unsupported.
+    pub fn read(
+        &mut self,
+        pool: &mut ExprPool,
+        id: ObjId,
+        off: u64,
+        ty: Type,
+        sym_off: Option<ExprId>,
+    ) -> Result<Value, AccessError> {
+        self.note_access(id, off);
         let o = &self.objects[id.0 as usize];
-        let cell = o.cells[index as usize];
-        let conc_val = match cell {
-            Some(v) => v,
-            None => Value::int(o.initial.as_ref().map_or(0, |a| a.get(byte_off))),
-        };
-        if o.elem == Type::Ptr {
-            return conc_val;
+        let elem = o.elem;
+        if ty == Type::Ptr {
+            return match self.exact(id, off, ty) {
+                Some(v @ Value::Ptr(_)) => Ok(v),
+                Some(Value::Int { conc: 0, sym: None }) => Ok(Value::Ptr(Pointer::NULL)),
+                None if !overlaps_any(&o.cells, off, ty) && !overlaps_any(&o.initial_cells, off, ty) => {
+                    Ok(Value::Ptr(Pointer::NULL))
+                }
+                _ => Err(AccessError::Unsupported(format!("pointer read at byte offset {off} of integer data"))),
+            };
         }
-        let conc = conc_val.conc();
+        let conc_val = self.read_conc(id, off, ty)?;
+        let conc = conc_val & ty.mask();
+        let o = &self.objects[id.0 as usize];
         let sym = match (sym_off, o.whole) {
-            (Some(off), _) => {
+            (Some(s), _) if ty == elem => {
                 let arr = self.array_expr(pool, id);
-                Some(pool.select(arr, off))
+                Some(pool.select(arr, s))
             }
-            (None, Some(arr)) => {
-                let off = pool.bv_const(64, byte_off);
-                Some(pool.select(arr, off))
+            (None, Some(arr)) if ty == elem => {
+                let offe = pool.bv_const(64, off);
+                Some(pool.select(arr, offe))
             }
-            (None, None) => match cell {
-                Some(v) => v.sym(),
-                None => o.input.map(|inp| {
-                    let off = pool.bv_const(64, byte_off);
-                    pool.select(inp.array, off)
-                }),
-            },
+            (Some(_), _) | (None, Some(_)) => {
+                return Err(AccessError::Unsupported(format!("access as {ty} to an array of {elem} elements")));
+            }
+            (None, None) => self.read_sym(pool, id, off, ty),
         };
         let sym = sym.and_then(|e| crate::value::non_const(pool, e));
-        Value::Int { conc, sym }
+        Ok(Value::Int { conc, sym })
     }
 
-    /// Write `v` to the cell at `index`; `sym_off` as in [`Memory::read`].
-    pub fn write(&mut self, pool: &mut ExprPool, id: ObjId, index: u64, sym_off: Option<ExprId>, v: Value) {
+    /// Concrete bits of `ty` at `off`, assembled from the cells that cover it.
+    fn read_conc(&self, id: ObjId, off: u64, ty: Type) -> Result<u64, AccessError> {
+        if let Some(v) = self.exact(id, off, ty) {
+            return Ok(v.conc());
+        }
+        let mut bits = 0u64;
+        for b in 0..ty.bytes() {
+            bits |= (self.byte_at(id, off + b)? as u64) << (8 * b);
+        }
+        Ok(bits)
+    }
+
+    /// The concrete byte at `off` (little-endian within cells).
+    fn byte_at(&self, id: ObjId, off: u64) -> Result<u8, AccessError> {
+        let o = self.object(id);
+        let covering = |m: &BTreeMap<u64, (Type, Value)>| {
+            m.range(..=off).next_back().filter(|(&s, (t, _))| off < s + t.bytes()).map(|(&s, &(t, v))| (s, t, v))
+        };
+        let cell = covering(&o.cells).or_else(|| covering(&o.initial_cells));
+        match cell {
+            Some((_, _, Value::Ptr(p))) if p.obj.is_some() || p.off != 0 => {
+                Err(AccessError::Unsupported(format!("integer read of a pointer at byte offset {off}")))
+            }
+            Some((s, _, v)) => Ok((v.conc() >> (8 * (off - s))) as u8),
+            None => {
+                let e = o.elem.bytes();
+                let start = off - off % e;
+                let v = o.initial.as_ref().map_or(0, |a| a.get(start));
+                Ok((v >> (8 * (off - start))) as u8)
+            }
+        }
+    }
+
+    /// The symbolic expression of `ty` at `off` in cell mode (`None`: concrete).
+    fn read_sym(&self, pool: &mut ExprPool, id: ObjId, off: u64, ty: Type) -> Option<ExprId> {
+        let o = self.object(id);
+        if let Some(v) = self.exact(id, off, ty) {
+            return v.sym();
+        }
+        let written = overlaps_any(&o.cells, off, ty) || overlaps_any(&o.initial_cells, off, ty);
+        if !written {
+            return match o.input {
+                Some(inp) if ty == o.elem => {
+                    let offe = pool.bv_const(64, off);
+                    Some(pool.select(inp.array, offe))
+                }
+                _ => None,
+            };
+        }
+        // Partial overlaps: assemble the bytes (symbolic ones by extraction).
+        let mut acc: Option<ExprId> = None;
+        let mut any_sym = false;
+        let w = ty.bits();
+        for b in 0..ty.bytes() {
+            let byte = self.byte_expr(pool, id, off + b, &mut any_sym);
+            let wide = pool.zext(byte, w);
+            let sh = pool.bv_const(w, 8 * b);
+            let part = pool.bin(BvOp::Shl, wide, sh);
+            acc = Some(match acc {
+                None => part,
+                Some(a) => pool.bin(BvOp::Or, a, part),
+            });
+        }
+        if any_sym {
+            acc
+        } else {
+            None
+        }
+    }
+
+    fn byte_expr(&self, pool: &mut ExprPool, id: ObjId, off: u64, any_sym: &mut bool) -> ExprId {
+        let o = self.object(id);
+        let covering = |m: &BTreeMap<u64, (Type, Value)>| {
+            m.range(..=off).next_back().filter(|(&s, (t, _))| off < s + t.bytes()).map(|(&s, &(t, v))| (s, t, v))
+        };
+        match covering(&o.cells).or_else(|| covering(&o.initial_cells)) {
+            Some((s, t, v)) if v.sym().is_some() => {
+                *any_sym = true;
+                let e = crate::value::bv_of(pool, v.conc(), v.sym(), t.bits());
+                let lo = 8 * (off - s) as u32;
+                pool.extract(e, lo + 7, lo)
+            }
+            _ => {
+                let b = self.byte_at(id, off).unwrap_or(0);
+                pool.bv_const(8, b as u64)
+            }
+        }
+    }
+
+    /// Write `v` as a `ty` at byte `off`; `sym_off` as in [`Memory::read`].
+    pub fn write(
+        &mut self,
+        pool: &mut ExprPool,
+        id: ObjId,
+        off: u64,
+        ty: Type,
+        sym_off: Option<ExprId>,
+        v: Value,
+    ) -> Result<(), AccessError> {
         let elem = self.objects[id.0 as usize].elem;
-        let byte_off = self.note_access(id, index);
-        if elem != Type::Ptr && (sym_off.is_some() || self.objects[id.0 as usize].whole.is_some()) {
+        self.note_access(id, off);
+        let whole_mode = sym_off.is_some() || self.objects[id.0 as usize].whole.is_some();
+        if whole_mode {
+            if ty != elem || ty == Type::Ptr {
+                return Err(AccessError::Unsupported(format!("access as {ty} to an array of {elem} elements")));
+            }
             let arr = self.array_expr(pool, id);
-            let off = match sym_off {
+            let offe = match sym_off {
                 Some(e) => e,
-                None => pool.bv_const(64, byte_off),
+                None => pool.bv_const(64, off),
             };
             let val = crate::value::bv_of(pool, v.conc(), v.sym(), elem.bits());
-            let new = pool.store(arr, off, val);
+            let new = pool.store(arr, offe, val);
             self.objects[id.0 as usize].whole = Some(new);
         }
-        self.objects[id.0 as usize].cells[index as usize] = Some(v);
+        self.split_overlapping(pool, id, off, ty);
+        self.objects[id.0 as usize].cells.insert(off, (ty, v));
+        Ok(())
+    }
+
+    /// Before a write of `ty` at `off`: cells it partly covers keep their
+    /// other bytes as byte cells (initial cells too, as written bytes).
+    fn split_overlapping(&mut self, pool: &mut ExprPool, id: ObjId, off: u64, ty: Type) {
+        let end = off + ty.bytes();
+        let o = &self.objects[id.0 as usize];
+        let hit = |m: &BTreeMap<u64, (Type, Value)>| -> Vec<(u64, Type, Value)> {
+            m.range(..end)
+                .filter(|(&s, (t, _))| s + t.bytes() > off && !(s == off && t.bytes() == ty.bytes()))
+                .map(|(&s, &(t, v))| (s, t, v))
+                .collect()
+        };
+        let mut parts = hit(&o.cells);
+        if o.kind != ObjKind::Local && o.kind != ObjKind::Global {
+            parts.extend(hit(&o.initial_cells).into_iter().filter(|(s, t, _)| !overlaps_any(&o.cells, *s, *t)));
+        }
+        for (s, t, v) in parts {
+            self.objects[id.0 as usize].cells.remove(&s);
+            for b in 0..t.bytes() {
+                let at = s + b;
+                if at >= off && at < end {
+                    continue;
+                }
+                let conc = (v.conc() >> (8 * b)) & 0xff;
+                let sym = v.sym().map(|e| {
+                    let e = crate::value::bv_of(pool, v.conc(), Some(e), t.bits());
+                    pool.extract(e, 8 * b as u32 + 7, 8 * b as u32)
+                });
+                self.objects[id.0 as usize].cells.insert(at, (Type::I8, Value::Int { conc, sym }));
+            }
+        }
     }
 
     /// The whole content of an integer object as an array expression,
@@ -215,7 +448,6 @@ impl Memory {
         }
         let o = &self.objects[id.0 as usize];
         let width = o.elem.bits();
-        let bytes = o.elem.bytes();
         let mut arr = match o.input {
             Some(inp) => inp.array,
             None => {
@@ -223,28 +455,30 @@ impl Memory {
                 pool.const_array(64, zero)
             }
         };
-        let cells: Vec<(u64, Value)> =
-            o.cells.iter().enumerate().filter_map(|(i, c)| c.map(|v| (i as u64, v))).collect();
-        for (i, v) in cells {
-            if o.input.is_none() && v.sym().is_none() && v.conc() == 0 {
+        let cells: Vec<(u64, Type, Value)> = o.cells.iter().map(|(&i, &(t, v))| (i, t, v)).collect();
+        for (off, t, v) in cells {
+            if t != self.objects[id.0 as usize].elem {
                 continue;
             }
-            let off = pool.bv_const(64, i * bytes);
+            let offe = pool.bv_const(64, off);
             let val = crate::value::bv_of(pool, v.conc(), v.sym(), width);
-            arr = pool.store(arr, off, val);
+            arr = pool.store(arr, offe, val);
         }
         self.objects[id.0 as usize].whole = Some(arr);
         arr
     }
 
-    /// Concrete contents of an object (for outputs).
+    /// Concrete contents of an object as elements of its type (for outputs).
     pub fn concrete_contents(&self, id: ObjId) -> Vec<u64> {
         let o = self.object(id);
-        (0..o.count())
-            .map(|i| match o.cells[i as usize] {
-                Some(v) => v.conc(),
-                None => o.initial.as_ref().map_or(0, |a| a.get(i * o.elem.bytes())),
-            })
-            .collect()
+        let e = o.elem;
+        (0..o.count()).map(|i| self.read_conc(id, i * e.bytes(), e).unwrap_or(0)).collect()
     }
+}
+
+/// Whether any cell of `m` overlaps the bytes of a `ty` at `off`.
+fn overlaps_any(m: &BTreeMap<u64, (Type, Value)>, off: u64, ty: Type) -> bool {
+    let end = off + ty.bytes();
+    m.range(..end).next_back().is_some_and(|(&s, (t, _))| s + t.bytes() > off)
+        || m.range(off..end).next().is_some()
 }

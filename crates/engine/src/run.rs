@@ -15,10 +15,12 @@ use crate::suite::PathStep;
 use crate::value::{ObjId, Pointer, Value};
 
 /// The symbolic input of one parameter.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub enum ParamInput {
     Scalar { var: ExprId, ty: Type },
     Array { input: InputArray, elem: Type },
+    /// A pointer into the input heap, initialised lazily (see [`crate::heap`]).
+    Heap { name: String, pointee: pathwise_ir::CType },
 }
 
 /// The inputs of the function under test, as solver variables.
@@ -42,6 +44,10 @@ impl InputSpec {
             .params
             .iter()
             .map(|p| match p.src.shape {
+                Shape::Heap => {
+                    let pointee = p.src.cty.as_ref().and_then(|c| c.pointee()).cloned();
+                    ParamInput::Heap { name: p.src.name.clone(), pointee: pointee.unwrap_or(pathwise_ir::CType::Void) }
+                }
                 Shape::Pointer => {
                     let elem = p.src.scalar.ty;
                     let w = elem.bits();
@@ -89,6 +95,8 @@ pub struct RunRecord {
     pub touched_len: Vec<u64>,
     /// The `__VERIFIER_nondet_*()` values of the function's execution.
     pub nondets: Vec<crate::exec::Nondet>,
+    /// Input and output heaps of the function's execution.
+    pub heap: crate::heap_out::HeapRecord,
 }
 
 impl RunRecord {
@@ -147,13 +155,17 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         global_outputs: Vec::new(),
         touched_len: vec![0; setup.spec.params.len()],
         nondets: Vec::new(),
+        heap: Default::default(),
     };
     if let Some(pre) = setup.pre {
         let mut mem = Memory::new();
         let (globals, args, objs) = build_memory(m.program, &mut mem, setup.spec, inputs, max);
         let mut exec =
             Exec::new(m, pool, &mut mem, &mut rec.pre_entries, (Region::Pre, setup.symbolic), &lens, globals);
-        let end = exec.run(pre, args);
+        let end = match heap_args(&mut exec, setup.spec, args, pre) {
+            Ok(args) => exec.run(pre, args),
+            Err(end) => end,
+        };
         note_touched(&mem, &objs, &mut rec.touched_len);
         let ret_bits = m.program.func(pre).ret.map_or(u64::MAX, |t| t.mask());
         let valid = matches!(end, End::Returned(Some(v)) if v & ret_bits != 0);
@@ -166,17 +178,52 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     let (globals, args, objs) = build_memory(m.program, &mut mem, setup.spec, inputs, max);
     let mut exec =
         Exec::new(m, pool, &mut mem, &mut rec.main_entries, (Region::Main, setup.symbolic), &lens, globals.clone());
-    let end = exec.run(setup.main, args);
+    let (end, param_values) = match heap_args(&mut exec, setup.spec, args, setup.main) {
+        Ok(args) => (exec.run(setup.main, args.clone()), args),
+        Err(end) => (end, Vec::new()),
+    };
     rec.path = std::mem::take(&mut exec.path);
     rec.lines = std::mem::take(&mut exec.lines);
     rec.sides = std::mem::take(&mut exec.sides);
     rec.nondets = std::mem::take(&mut exec.nondets);
+    let returned = exec.returned;
     drop(exec);
+    rec.heap = heap_record(m.program, &mem, setup.main, &param_values, returned);
     note_touched(&mem, &objs, &mut rec.touched_len);
     rec.array_outputs = objs.iter().map(|o| o.map(|id| mem.concrete_contents(id))).collect();
     rec.global_outputs = globals.iter().map(|&g| mem.concrete_contents(g)).collect();
     rec.main_end = Some(tied_overrun(pool, setup.spec, &rec, end));
     rec
+}
+
+/// The heaps of a run of `main` whose parameters had `params` as values.
+fn heap_record(
+    program: &Program,
+    mem: &Memory,
+    main: FuncId,
+    params: &[Value],
+    returned: Option<Value>,
+) -> crate::heap_out::HeapRecord {
+    let f = program.func(main);
+    let heap_cty = |s: &pathwise_ir::SrcVar| if s.shape == Shape::Heap { s.cty.clone() } else { None };
+    let ret = f.ret_src.as_ref().and_then(heap_cty).zip(returned).map(|(c, v)| (v, c));
+    if ret.is_none() && f.params.iter().all(|p| p.src.shape != Shape::Heap) {
+        return Default::default();
+    }
+    let params: Vec<(Value, Option<pathwise_ir::CType>)> =
+        f.params.iter().zip(params).map(|(p, v)| (*v, heap_cty(&p.src))).collect();
+    crate::heap_out::describe(program, mem, &params, ret)
+}
+
+/// The arguments with every heap parameter's input pointer materialised.
+fn heap_args(exec: &mut Exec<'_, '_>, spec: &InputSpec, mut args: Vec<Value>, func: FuncId) -> Result<Vec<Value>, End> {
+    let loc = exec.m.program.func(func).loc;
+    for (i, p) in spec.params.iter().enumerate() {
+        if let ParamInput::Heap { name, pointee } = p {
+            args[i] = exec.input_pointer(name, pointee, loc)?;
+        }
+    }
+    Ok(args)
 }
 
 /// An access beyond an input array whose length other inputs fix is an
@@ -221,6 +268,11 @@ fn build_memory(
     let mut objs = Vec::new();
     for (i, p) in spec.params.iter().enumerate() {
         match *p {
+            ParamInput::Heap { .. } => {
+                // Materialised by the execution (see `heap_args`).
+                args.push(Value::Ptr(Pointer::NULL));
+                objs.push(None);
+            }
             ParamInput::Scalar { var, ty } => {
                 let conc = inputs.bv.get(&var).copied().unwrap_or(0) & ty.mask();
                 args.push(Value::Int { conc, sym: Some(var) });
@@ -230,7 +282,7 @@ fn build_memory(
                 let count = InputSpec::len_of(inputs, input.len, max);
                 let init = inputs.arrays.get(&input.array).cloned().unwrap_or_else(ArrayValue::default);
                 let id = mem.alloc_input(i, elem, count, init, input);
-                args.push(Value::Ptr(Pointer { obj: Some(id), off: 0, off_sym: None }));
+                args.push(Value::Ptr(Pointer { obj: Some(id), off: 0, off_sym: None, base_sym: None }));
                 objs.push(Some(id));
             }
         }

@@ -69,7 +69,8 @@ pub fn check(program: &Program, config: &Config) -> Result<(FuncId, Option<FuncI
         let ok = match p.src.shape {
             Shape::Scalar => p.ty.is_int(),
             Shape::Pointer => p.src.scalar.ty.is_int(),
-            Shape::Array(_) | Shape::Heap => false,
+            Shape::Heap => p.src.cty.as_ref().and_then(|c| c.pointee()).is_some_and(|t| *t != pathwise_ir::CType::Void),
+            Shape::Array(_) => false,
         };
         if !ok {
             return err(format!(
@@ -133,6 +134,7 @@ fn check_externals(program: &Program, root: FuncId, concretise: bool) -> Result<
                 if let InstKind::Call { func, .. } = &inst.kind {
                     let callee = program.func(*func);
                     let modelled = BUILTINS.contains(&callee.name.as_str())
+                        || crate::libc::LIBC.contains(&callee.name.as_str())
                         || crate::exec::nondet_type(&callee.name, 64).is_some()
                         || concretise;
                     if callee.is_declaration() && !modelled {

@@ -6,7 +6,7 @@ use pathwise_expr::{BvCmp, BvOp, ExprId};
 use pathwise_ir::{BinOp, CastOp, CmpOp, InstKind, Loc, Type};
 
 use crate::exec::Exec;
-use crate::memory::AccessError;
+use crate::memory::{AccessError, ObjKind};
 use crate::path::{End, EntryKind};
 use crate::suite::ErrorKind;
 use crate::value::{bool_of, bv_of, non_const, Pointer, Value};
@@ -84,11 +84,11 @@ impl Exec<'_, '_> {
             }
             InstKind::AddrLocal { local } => {
                 let obj = self.frame().locals[local.index()];
-                Value::Ptr(Pointer { obj: Some(obj), off: 0, off_sym: None })
+                Value::Ptr(Pointer { obj: Some(obj), off: 0, off_sym: None, base_sym: None })
             }
             InstKind::AddrGlobal { global } => {
                 let obj = self.globals[global.0 as usize];
-                Value::Ptr(Pointer { obj: Some(obj), off: 0, off_sym: None })
+                Value::Ptr(Pointer { obj: Some(obj), off: 0, off_sym: None, base_sym: None })
             }
             InstKind::PtrAdd { base, offset } => {
                 let p = self.operand(base).as_ptr();
@@ -102,7 +102,7 @@ impl Exec<'_, '_> {
                 } else {
                     None
                 };
-                Value::Ptr(Pointer { obj: p.obj, off, off_sym })
+                Value::Ptr(Pointer { obj: p.obj, off, off_sym, base_sym: p.base_sym })
             }
             InstKind::PtrDiff { a, b } => {
                 let (pa, pb) = (self.operand(a).as_ptr(), self.operand(b).as_ptr());
@@ -114,14 +114,12 @@ impl Exec<'_, '_> {
             }
             InstKind::Load { ty, ptr } => {
                 let p = self.operand(ptr).as_ptr();
-                let (obj, index) = self.access(&p, *ty, loc)?;
-                self.mem.read(self.pool, obj, index, p.off_sym)
+                self.load(&p, *ty, loc)?
             }
             InstKind::Store { ty, ptr, value } => {
                 let p = self.operand(ptr).as_ptr();
                 let v = self.operand(value);
-                let (obj, index) = self.access(&p, *ty, loc)?;
-                self.mem.write(self.pool, obj, index, p.off_sym, v);
+                self.store(&p, *ty, v, loc)?;
                 return Ok(None);
             }
             InstKind::Alloca { elem, count } => {
@@ -142,7 +140,7 @@ impl Exec<'_, '_> {
                     self.guard(fixed, loc);
                 }
                 let obj = self.mem.alloc(crate::memory::ObjKind::Local, *elem, n.conc());
-                Value::Ptr(Pointer { obj: Some(obj), off: 0, off_sym: None })
+                Value::Ptr(Pointer { obj: Some(obj), off: 0, off_sym: None, base_sym: None })
             }
             InstKind::Call { .. } => unreachable!("calls are handled by the machine"),
         }))
@@ -202,6 +200,9 @@ impl Exec<'_, '_> {
         let (a, b) = match (ty, a, b) {
             (Type::Ptr, a, b) => {
                 let (pa, pb) = (a.as_ptr(), b.as_ptr());
+                if (pa.base_sym.is_some() || pb.base_sym.is_some()) && matches!(op, CmpOp::Eq | CmpOp::Ne) {
+                    return self.compare_refs(op, pa, pb);
+                }
                 if pa.obj != pb.obj {
                     // Distinct objects (or null): only identity is meaningful.
                     let key = |p: Pointer| (p.obj.map_or(0, |o| o.0 as u64 + 1), p.off);
@@ -233,6 +234,23 @@ impl Exec<'_, '_> {
         Value::Int { conc, sym: non_const(self.pool, e) }
     }
 
+    /// `p == q` / `p != q` where a pointer comes from an input slot: the
+    /// same object (by reference) at the same offset.
+    fn compare_refs(&mut self, op: CmpOp, pa: Pointer, pb: Pointer) -> Value {
+        let same = pa.obj == pb.obj && pa.off == pb.off;
+        let conc = (same != (op == CmpOp::Ne)) as u64;
+        let (ba, bb) = (self.base_expr(&pa), self.base_expr(&pb));
+        let mut e = self.pool.eq(ba, bb);
+        if pa.off_sym.is_some() || pb.off_sym.is_some() || pa.off != pb.off {
+            let oa = bv_of(self.pool, pa.off, pa.off_sym, 64);
+            let ob = bv_of(self.pool, pb.off, pb.off_sym, 64);
+            let offs = self.pool.eq(oa, ob);
+            e = self.pool.and(e, offs);
+        }
+        let e = if op == CmpOp::Ne { self.pool.not(e) } else { e };
+        Value::Int { conc, sym: non_const(self.pool, e) }
+    }
+
     fn cast(&mut self, op: CastOp, from: Type, to: Type, a: Value) -> Value {
         if from == Type::Ptr || to == Type::Ptr {
             return a;
@@ -261,7 +279,7 @@ impl Exec<'_, '_> {
     ///
     /// With `seek_errors`, a holding guard is explorable too: its other side
     /// is a path into the error.
-    fn check_defined(&mut self, ok: ExprId, holds: bool, what: (ErrorKind, &str), loc: Loc) -> Result<(), End> {
+    pub(crate) fn check_defined(&mut self, ok: ExprId, holds: bool, what: (ErrorKind, &str), loc: Loc) -> Result<(), End> {
         if holds {
             let seek = self.m.seek_errors;
             self.record(ok, EntryKind::Guard, seek, false, loc);
@@ -359,16 +377,28 @@ impl Exec<'_, '_> {
         }
     }
 
-    /// Check an access and return (object, cell index); records the bounds
-    /// constraints of symbolic offsets and of input arrays.
-    fn access(&mut self, p: &Pointer, ty: Type, loc: Loc) -> Result<(crate::value::ObjId, u64), End> {
+    /// Check an access and return (object, byte offset, symbolic offset);
+    /// records the bounds constraints of symbolic offsets and of input
+    /// arrays, and the null check of pointers read from input slots.
+    fn access(&mut self, p: &Pointer, ty: Type, loc: Loc) -> Result<(crate::value::ObjId, u64, Option<ExprId>), End> {
+        self.check_nonnull(p, loc)?;
         let Some(obj) = p.obj else {
             return Err(self.error(ErrorKind::NullDereference, "null pointer dereference", loc));
         };
+        let mut p = *p;
+        let o = self.mem.object(obj);
+        if let (Some(s), true) = (p.off_sym, ty != o.elem || ty == Type::Ptr) {
+            // Only element-typed accesses index the whole-array content:
+            // others are fixed to the offset this run takes.
+            let k = self.pool.bv_const(64, p.off);
+            let fixed = self.pool.eq(s, k);
+            self.guard(fixed, loc);
+            p.off_sym = None;
+        }
         let o = self.mem.object(obj);
         if let Some(inp) = o.input {
             let param = match o.kind {
-                crate::memory::ObjKind::Input { param } => param,
+                ObjKind::Input { param } => param,
                 _ => 0,
             };
             let already = p.off_sym.is_none() && self.checked_upto.get(&obj).is_some_and(|&m| p.off <= m);
@@ -399,15 +429,41 @@ impl Exec<'_, '_> {
                 format!("out-of-bounds access at byte offset {} of a {}-byte object", p.off as i64, o.size_bytes());
             self.check_defined(g, p.off < o.size_bytes(), (ErrorKind::OutOfBounds, &message), loc)?;
         }
-        self.mem.locate(p, ty).map_err(|e| match e {
+        let (obj, off) = self.mem.locate(&p, ty).map_err(|e| self.access_error(e, loc))?;
+        Ok((obj, off, p.off_sym))
+    }
+
+    /// Load a `ty` through `p`.
+    pub(crate) fn load(&mut self, p: &Pointer, ty: Type, loc: Loc) -> Result<Value, End> {
+        let (obj, off, sym_off) = self.access(p, ty, loc)?;
+        if matches!(self.mem.object(obj).kind, ObjKind::HeapInput { .. }) {
+            return self.heap_load(p, obj, off, ty, loc);
+        }
+        self.mem.read(self.pool, obj, off, ty, sym_off).map_err(|e| self.access_error(e, loc))
+    }
+
+    /// Store `v` as a `ty` through `p`.
+    pub(crate) fn store(&mut self, p: &Pointer, ty: Type, v: Value, loc: Loc) -> Result<(), End> {
+        let (obj, off, sym_off) = self.access(p, ty, loc)?;
+        if matches!(self.mem.object(obj).kind, ObjKind::HeapInput { .. }) {
+            self.heap_store(p, off, ty, v);
+        }
+        let v = if ty == Type::Ptr { Value::Ptr(v.as_ptr()) } else { v };
+        self.mem.write(self.pool, obj, off, ty, sym_off, v).map_err(|e| self.access_error(e, loc))
+    }
+
+    /// The error ending a run whose memory access failed.
+    pub(crate) fn access_error(&self, e: AccessError, loc: Loc) -> End {
+        match e {
             AccessError::Null => self.error(ErrorKind::NullDereference, "null pointer dereference", loc),
             AccessError::OutOfBounds { offset, size } => {
                 let message = format!("out-of-bounds access at byte offset {offset} of a {size}-byte object");
                 self.error(ErrorKind::OutOfBounds, message, loc)
             }
+            AccessError::Freed => self.error(ErrorKind::UseAfterFree, "access to freed memory", loc),
             AccessError::Unsupported(m) => {
                 self.error(ErrorKind::Unsupported, format!("unsupported memory access: {m}"), loc)
             }
-        })
+        }
     }
 }

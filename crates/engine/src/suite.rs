@@ -173,6 +173,10 @@ pub enum ErrorKind {
     Unreachable,
     /// Subtraction or ordering of pointers into different objects.
     InvalidPointerArithmetic,
+    /// Access to an object after `free`.
+    UseAfterFree,
+    /// `free` of a pointer not from `malloc` (or not to its start), or twice.
+    InvalidFree,
     /// Something the engine cannot model (an access through a pointer of
     /// another type, a call to a function without body or model): not
     /// necessarily a bug of the program, so never a test.
@@ -195,6 +199,8 @@ impl ErrorKind {
             ErrorKind::ErrorCall => "error-call",
             ErrorKind::Unreachable => "unreachable",
             ErrorKind::InvalidPointerArithmetic => "invalid-pointer-arithmetic",
+            ErrorKind::UseAfterFree => "use-after-free",
+            ErrorKind::InvalidFree => "invalid-free",
             ErrorKind::Unsupported => "unsupported",
         }
     }

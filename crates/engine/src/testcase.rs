@@ -50,7 +50,11 @@ fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRe
         .params
         .iter()
         .zip(&f.params)
-        .map(|(p, fp)| match *p {
+        .enumerate()
+        .map(|(i, (p, fp))| match *p {
+            ParamInput::Heap { .. } => InputValue::Pointer(
+                replay.heap.params.get(i).cloned().flatten().unwrap_or(crate::suite::HeapValue::Null),
+            ),
             ParamInput::Scalar { var, ty } => {
                 InputValue::Scalar(fp.src.scalar.to_i128(inputs.bv.get(&var).copied().unwrap_or(0) & ty.mask()))
             }
@@ -64,6 +68,9 @@ fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRe
         })
         .collect();
     let ret = match replay.main_end {
+        Some(crate::path::End::Returned(Some(_))) if f.ret_src.as_ref().is_some_and(|s| s.shape == pathwise_ir::Shape::Heap) => {
+            None
+        }
         Some(crate::path::End::Returned(Some(v))) => {
             // Without a C description the IR type is read as signed.
             let scalar = f.ret_src.as_ref().map(|s| s.scalar);
@@ -102,8 +109,8 @@ fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRe
         global_outputs,
         path: replay.path.clone(),
         nondets: replay.nondets.iter().map(|n| n.ty.to_i128(n.value)).collect(),
-        heap_in: Vec::new(),
-        heap_out: Vec::new(),
-        ret_pointer: None,
+        heap_in: replay.heap.heap_in.clone(),
+        heap_out: replay.heap.heap_out.clone(),
+        ret_pointer: replay.heap.ret.clone(),
     }
 }

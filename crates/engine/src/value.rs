@@ -18,10 +18,14 @@ pub struct Pointer {
     pub off: u64,
     /// Symbolic byte offset (64-bit), when the offset depends on inputs.
     pub off_sym: Option<ExprId>,
+    /// Symbolic identity of the object (a 32-bit heap reference, see
+    /// [`crate::heap`]) when the pointer was read from an input heap slot:
+    /// 0 is null, otherwise the id of the slot that materialised the object.
+    pub base_sym: Option<ExprId>,
 }
 
 impl Pointer {
-    pub const NULL: Pointer = Pointer { obj: None, off: 0, off_sym: None };
+    pub const NULL: Pointer = Pointer { obj: None, off: 0, off_sym: None, base_sym: None };
 }
 
 /// A register or memory cell value.
@@ -55,7 +59,7 @@ impl Value {
         match *self {
             Value::Ptr(p) => p,
             // Only the constant 0 converts to a pointer (the front end enforces it).
-            Value::Int { conc, .. } => Pointer { obj: None, off: conc, off_sym: None },
+            Value::Int { conc, .. } => Pointer { obj: None, off: conc, off_sym: None, base_sym: None },
         }
     }
 }

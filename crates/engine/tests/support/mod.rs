@@ -26,6 +26,7 @@ pub fn config(function: &str, pre: Option<&str>, k: u32) -> Config {
         seek_errors: true,
         long_bits: 64,
         program_mode: None,
+        max_heap_objects: 32,
     }
 }
 

@@ -1,0 +1,137 @@
+//! Describing a run's heaps for the emitters: the input objects the path
+//! read (with the values it read) and everything reachable from the
+//! parameters' input pointers and the return value at the end.
+
+use std::collections::VecDeque;
+
+use pathwise_ir::{CType, Program, Type};
+use rustc_hash::FxHashMap;
+
+use crate::memory::{Memory, ObjKind};
+use crate::suite::{HeapCell, HeapObject, HeapValue};
+use crate::value::{ObjId, Value};
+
+/// The heaps of one test.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HeapRecord {
+    pub heap_in: Vec<HeapObject>,
+    pub heap_out: Vec<HeapObject>,
+    /// Input value of each parameter of heap shape (`None` for the others).
+    pub params: Vec<Option<HeapValue>>,
+    /// The returned pointer, if the function returns one.
+    pub ret: Option<HeapValue>,
+}
+
+/// Ids of objects in the test's description.
+struct Ids {
+    map: FxHashMap<ObjId, u32>,
+    next: u32,
+}
+
+impl Ids {
+    fn get(&mut self, o: ObjId) -> u32 {
+        if let Some(&i) = self.map.get(&o) {
+            return i;
+        }
+        self.next += 1;
+        self.map.insert(o, self.next);
+        self.next
+    }
+}
+
+/// Describe the heaps: `params` are the parameters' input values with
+/// their C types, `ret` the returned value with its C type.
+pub fn describe(program: &Program, mem: &Memory, params: &[(Value, Option<CType>)], ret: Option<(Value, CType)>) -> HeapRecord {
+    let structs = &program.structs;
+    let mut ids = Ids { map: FxHashMap::default(), next: 0 };
+    let mut heap_in = Vec::new();
+    for i in 0..mem.len() {
+        let o = ObjId(i as u32);
+        let obj = mem.object(o);
+        let (ObjKind::HeapInput { .. }, Some(cty)) = (obj.kind, obj.cty.as_ref()) else { continue };
+        let id = ids.get(o);
+        let cells = obj.initial_cells().collect::<Vec<_>>();
+        let cells = cells.into_iter().filter_map(|(off, ty, v)| cell(program, mem, &mut ids, cty, obj.size_bytes(), off, ty, v, &mut |_, _| {})).collect();
+        heap_in.push(HeapObject { id, cty: cty.clone(), count: 1, cells, freed: false });
+    }
+    let mut queue: VecDeque<(ObjId, CType)> = VecDeque::new();
+    let value_of = |ids: &mut Ids, v: &Value, cty: Option<&CType>, queue: &mut VecDeque<(ObjId, CType)>| -> Option<HeapValue> {
+        let pointee = cty?.pointee()?.clone();
+        Some(pointer_value(mem, ids, v, &pointee, &mut |o, t| queue.push_back((o, t))))
+    };
+    let params_v: Vec<Option<HeapValue>> =
+        params.iter().map(|(v, cty)| value_of(&mut ids, v, cty.as_ref(), &mut queue)).collect();
+    let ret_v = ret.as_ref().and_then(|(v, cty)| value_of(&mut ids, v, Some(cty), &mut queue));
+    let mut heap_out: Vec<HeapObject> = Vec::new();
+    let mut seen = rustc_hash::FxHashSet::default();
+    while let Some((o, cty)) = queue.pop_front() {
+        if !seen.insert(o) {
+            continue;
+        }
+        let obj = mem.object(o);
+        let id = ids.get(o);
+        let es = cty.size(structs).max(1);
+        let count = (obj.size_bytes() / es).max(1);
+        let mut found = Vec::new();
+        let cells = if obj.freed {
+            Vec::new()
+        } else {
+            obj.current_cells()
+                .into_iter()
+                .filter_map(|(off, ty, v)| {
+                    cell(program, mem, &mut ids, &cty, obj.size_bytes(), off, ty, v, &mut |t, c| found.push((t, c)))
+                })
+                .collect()
+        };
+        queue.extend(found);
+        heap_out.push(HeapObject { id, cty, count, cells, freed: obj.freed });
+    }
+    heap_out.sort_by_key(|h| h.id);
+    HeapRecord { heap_in, heap_out, params: params_v, ret: ret_v }
+}
+
+/// One scalar of an object whose elements are `cty`; `None` where the
+/// type says nothing is there (padding, or a mismatching access).
+#[allow(clippy::too_many_arguments)]
+fn cell(
+    program: &Program,
+    mem: &Memory,
+    ids: &mut Ids,
+    cty: &CType,
+    size: u64,
+    off: u64,
+    ty: Type,
+    v: Value,
+    found: &mut dyn FnMut(ObjId, CType),
+) -> Option<HeapCell> {
+    let es = cty.size(&program.structs).max(1);
+    let (index, inner) = (off / es, off % es);
+    let at = cty.scalar_at(&program.structs, inner)?;
+    if at.offset != inner || at.ty != ty {
+        return None;
+    }
+    let path = if size > es || index > 0 { format!("[{index}]{}", at.path) } else { at.path.clone() };
+    let value = match (&at.cty, v) {
+        (CType::Int { ty: it, .. }, v) => HeapValue::Int(it.to_i128(v.conc())),
+        (CType::Ptr(t), v) => pointer_value(mem, ids, &v, t, found),
+        _ => return None,
+    };
+    Some(HeapCell { offset: off, path, value })
+}
+
+/// A pointer as the test sees it; heap targets are queued with their type.
+fn pointer_value(mem: &Memory, ids: &mut Ids, v: &Value, pointee: &CType, found: &mut dyn FnMut(ObjId, CType)) -> HeapValue {
+    let p = v.as_ptr();
+    match p.obj {
+        None if p.off == 0 => HeapValue::Null,
+        None => HeapValue::Opaque,
+        Some(o) => match mem.object(o).kind {
+            ObjKind::HeapInput { .. } | ObjKind::Heap => {
+                let cty = mem.object(o).cty.clone().unwrap_or_else(|| pointee.clone());
+                found(o, cty);
+                HeapValue::Ref { obj: ids.get(o), offset: p.off }
+            }
+            _ => HeapValue::Opaque,
+        },
+    }
+}
