@@ -72,6 +72,10 @@ struct HeapWrite {
 pub struct HeapState {
     /// Materialised input objects with their slot ids, in order.
     objects: Vec<(u32, ObjId)>,
+    /// Every slot read so far with its target type, in order, whatever it
+    /// held: expressions range over these, so that they do not depend on
+    /// which objects this run's inputs happened to make fresh.
+    slots_read: Vec<(u32, CType)>,
     writes: Vec<HeapWrite>,
     /// References already proved non-null on this path.
     nonnull: FxHashSet<ExprId>,
@@ -105,9 +109,11 @@ impl Exec<'_, '_> {
             .copied()
             .filter(|&(_, o)| self.mem.object(o).cty.as_ref() == Some(pointee))
             .collect();
+        let earlier: Vec<u32> = self.heap.slots_read.iter().filter(|(_, t)| t == pointee).map(|&(s, _)| s).collect();
+        self.heap.slots_read.push((sid, pointee.clone()));
         let fresh_ok = self.heap.objects.len() < self.m.max_heap_objects as usize;
-        // Domain: null, fresh (within --max-heap-objects), or an alias of a
-        // materialised object of the same type.
+        // Domain: null, fresh (within --max-heap-objects), or an alias of
+        // the object an earlier slot of the same type made fresh.
         let zero = self.pool.bv_const(32, 0);
         let mut domain = self.pool.eq(var, zero);
         if fresh_ok {
@@ -115,7 +121,7 @@ impl Exec<'_, '_> {
             let fresh = self.pool.eq(var, me);
             domain = self.pool.or(domain, fresh);
         }
-        for &(t, _) in &candidates {
+        for t in earlier {
             let tid = self.pool.bv_const(32, t as u64);
             let is_t = self.pool.eq(var, tid);
             let tname = self.slot_name(t);
@@ -215,16 +221,17 @@ impl Exec<'_, '_> {
             }
         };
         let r = self.base_expr(p);
-        let mut e = initial(self.pool, field);
         let cty = self.mem.object(obj).cty.clone();
-        let others: Vec<u32> = self
-            .heap
-            .objects
-            .iter()
-            .filter(|&&(_, o)| o != obj && self.mem.object(o).cty == cty)
-            .map(|&(s, _)| s)
-            .collect();
-        for t in others {
+        let mut ts: Vec<u32> =
+            self.heap.slots_read.iter().filter(|(_, t)| Some(t) == cty.as_ref()).map(|&(s, _)| s).collect();
+        let mut e = match ts.pop() {
+            Some(last) => {
+                let f = format!("{}->@{off}", self.slot_name(last));
+                initial(self.pool, &f)
+            }
+            None => initial(self.pool, field),
+        };
+        for &t in ts.iter().rev() {
             let tf = format!("{}->@{off}", self.slot_name(t));
             let tv = initial(self.pool, &tf);
             let tid = self.pool.bv_const(32, t as u64);
