@@ -26,7 +26,7 @@ pub(crate) fn node_ty() -> CType {
     CType::Struct(StructId(0))
 }
 
-fn list_ty() -> CType {
+pub(crate) fn list_ty() -> CType {
     CType::Struct(StructId(1))
 }
 
