@@ -222,7 +222,7 @@ pub(crate) fn write_heap_checks(
         out: String::new(),
         used,
         objs: input_objects(test),
-        after: test.heap_out.iter().map(|o| (o.id, o)).collect(),
+        after: test.heap_out.iter().map(|o| (o.id, o.clone())).collect(),
         new_vars: Vec::new(),
     };
     if let (Some(var), Some(value)) = (ret, &test.ret_pointer) {
@@ -267,8 +267,9 @@ struct Checker<'a> {
     /// Objects bound to C variables: the input ones, then new ones as they
     /// are reached.
     objs: BTreeMap<u32, Obj>,
-    /// The output heap by id.
-    after: BTreeMap<u32, &'a HeapObject>,
+    /// The output heap by id (objects of unknown type retyped by the
+    /// pointer that binds them).
+    after: BTreeMap<u32, HeapObject>,
     /// Variables bound to new objects.
     new_vars: Vec<String>,
 }
@@ -276,7 +277,7 @@ struct Checker<'a> {
 impl Checker<'_> {
     /// Check every cell of bound object `id` against the output heap.
     fn check_object(&mut self, id: u32) {
-        let obj = self.after[&id];
+        let obj = &self.after[&id].clone();
         let (var, shown) = (self.objs[&id].var.clone(), self.objs[&id].shown.clone());
         if obj.freed {
             let _ = writeln!(self.out, "    /* {shown}: freed by the call */");
@@ -339,10 +340,18 @@ impl Checker<'_> {
     /// Bind the new object `obj`, which pointer `got` reaches at byte
     /// `offset`, to a fresh variable after checking that it is one.
     fn bind(&mut self, got: &str, what: &str, pointee: Option<&CType>, obj: u32, offset: u64) {
-        let Some(target) = self.after.get(&obj) else {
+        let Some(target) = self.after.get_mut(&obj) else {
             let _ = writeln!(self.out, "    /* {what}: object {obj} is not in the output heap */");
             return;
         };
+        // Storage the engine could not type (`void`) has the type of the
+        // first pointer that reaches it.
+        if let (CType::Void, Some(p), 0) = (&target.cty, pointee, offset) {
+            if *p != CType::Void {
+                target.cty = p.clone();
+            }
+        }
+        let elem = elem_type(target);
         let structs = &self.suite.structs;
         // Objects the new one must differ from: every bound, live one
         // (a freed input object's storage may be reused by the allocator).
@@ -363,7 +372,6 @@ impl Checker<'_> {
             "    if (pathwise_check_fresh({}, \"{what}\", (void *)({got}), {offset}, {known}))\n        return 1;",
             self.id
         );
-        let elem = elem_type(target);
         let var = format!("pathwise_n{obj}");
         let decl = CType::Ptr(Box::new(elem.clone())).declare(structs, &var);
         let init = if offset == 0 && pointee == Some(&elem) {

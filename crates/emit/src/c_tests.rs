@@ -11,7 +11,9 @@
 //!    an unused `static` function would warn under `-Wall`).
 //! 3. `pathwise_reset_globals()`: every global back to its initial value, so
 //!    that each test runs from the state the engine assumed.
-//! 4. One `pathwise_test_N()` per test: inputs as locals, the call, the checks.
+//! 4. One `pathwise_test_N()` per test: inputs as locals (heap inputs as
+//!    allocated, linked objects: `c_heap.rs`), the call, the checks (of
+//!    output heaps too).
 //! 5. `main`: runs each test in its own process (see `RUNNER`), prints
 //!    `P passed, F failed`, exits non-zero on any failure.
 //!
