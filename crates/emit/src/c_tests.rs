@@ -11,7 +11,9 @@
 //!    an unused `static` function would warn under `-Wall`).
 //! 3. `pathwise_reset_globals()`: every global back to its initial value, so
 //!    that each test runs from the state the engine assumed.
-//! 4. One `pathwise_test_N()` per test: inputs as locals, the call, the checks.
+//! 4. One `pathwise_test_N()` per test: inputs as locals (heap inputs as
+//!    allocated, linked objects: `c_heap.rs`), the call, the checks (of
+//!    output heaps too).
 //! 5. `main`: runs each test in its own process (see `RUNNER`), prints
 //!    `P passed, F failed`, exits non-zero on any failure.
 //!
@@ -20,19 +22,27 @@
 
 use std::fmt::Write as _;
 
-use pathwise_engine::suite::{ErrorKind, GlobalInfo, InputValue, Outcome, TestCase, TestSuite};
+use pathwise_engine::suite::{ErrorKind, GlobalInfo, HeapValue, InputValue, Outcome, TestCase, TestSuite};
 use pathwise_ir::{Shape, SrcVar};
 
+use crate::c_heap::{
+    heap_input_summary, is_heap, other_objects_summary, pointer_decl, write_heap_allocs, write_heap_checks,
+    write_heap_helpers, write_heap_param, write_heap_stores,
+};
 use crate::describe::{comment_safe, is_array_param, param_locals, param_name, path_summary};
 use crate::literal::{c_literal, is_unsigned, normalize};
 
 /// Which comparison helpers the tests use (each is emitted only if used).
 #[derive(Default)]
-struct Used {
+pub(crate) struct Used {
     signed: bool,
     unsigned: bool,
     signed_at: bool,
     unsigned_at: bool,
+    /// `pathwise_check_pointer` (heap outputs).
+    pub(crate) pointer: bool,
+    /// `pathwise_check_fresh` (objects the call allocated).
+    pub(crate) fresh: bool,
 }
 
 /// Render the C test file for `suite`. `source_include` is the path of the
@@ -48,6 +58,7 @@ pub fn write_c_tests(suite: &TestSuite, source_include: &str) -> String {
     write_prologue(&mut out, suite, source_include);
     out.push_str(EXPECT_DEFINES);
     write_helpers(&mut out, &used);
+    write_heap_helpers(&mut out, &used);
     // Without tests nothing calls the reset function, and an unused
     // `static` function would warn.
     if !suite.tests.is_empty() {
@@ -196,12 +207,21 @@ fn test_comment(suite: &TestSuite, test: &TestCase) -> String {
     }
     out.push_str(&line);
     out.push('\n');
-    let inputs: Vec<String> = suite
+    let mut shown = std::collections::BTreeSet::new();
+    let mut inputs: Vec<String> = suite
         .params
         .iter()
         .enumerate()
-        .map(|(i, p)| format!("{} = {}", param_name(i, p), input_summary(test.inputs.get(i), p)))
+        .map(|(i, p)| {
+            let value = if is_heap(p) {
+                heap_input_summary(suite, test, test.inputs.get(i), &mut shown)
+            } else {
+                input_summary(test.inputs.get(i), p)
+            };
+            format!("{} = {value}", param_name(i, p))
+        })
         .collect();
+    inputs.extend(other_objects_summary(suite, test, &shown));
     let inputs = if inputs.is_empty() { "(none)".to_string() } else { inputs.join(", ") };
     out.push_str(&format!(" * inputs: {inputs}\n"));
     // File names and callee names come from the user's code: keep them from
@@ -212,7 +232,7 @@ fn test_comment(suite: &TestSuite, test: &TestCase) -> String {
 fn input_summary(value: Option<&InputValue>, src: &SrcVar) -> String {
     const SHOWN: usize = 32;
     match value {
-        // Heap inputs are not emitted yet (issue 4).
+        // Heap inputs are described by `heap_input_summary`.
         None | Some(InputValue::Pointer(_)) => "?".to_string(),
         Some(InputValue::Scalar(v)) => normalize(*v, src.scalar).to_string(),
         Some(InputValue::Array(vs)) => {
@@ -252,7 +272,7 @@ fn write_input(out: &mut String, p: &SrcVar, local: &str, value: Option<&InputVa
 }
 
 /// Emit the check of one scalar value (`got` is a C expression).
-fn write_scalar_check(
+pub(crate) fn write_scalar_check(
     out: &mut String,
     used: &mut Used,
     id: usize,
@@ -310,9 +330,15 @@ fn write_test(out: &mut String, suite: &TestSuite, test: &TestCase, used: &mut U
     let _ = writeln!(out, "static int pathwise_test_{id}(void)\n{{");
     out.push_str("    int pathwise_failed = 0;\n");
     let locals = param_locals(suite);
+    write_heap_allocs(out, suite, test);
     for (i, p) in suite.params.iter().enumerate() {
-        write_input(out, p, &locals[i], test.inputs.get(i));
+        if is_heap(p) {
+            write_heap_param(out, suite, test, p, &locals[i], test.inputs.get(i));
+        } else {
+            write_input(out, p, &locals[i], test.inputs.get(i));
+        }
     }
+    write_heap_stores(out, suite, test);
     out.push_str("    pathwise_reset_globals();\n");
     // The renamed `main` of the code under test is reached by its new name.
     let callee = if suite.function == "main" { "pathwise_original_main" } else { suite.function.as_str() };
@@ -331,16 +357,23 @@ fn write_test(out: &mut String, suite: &TestSuite, test: &TestCase, used: &mut U
         );
         return;
     }
-    match (&suite.ret, test.ret) {
-        (Some(ret), Some(expected)) => {
+    let mut ret_var = None;
+    match (&suite.ret, test.ret, &test.ret_pointer) {
+        (Some(ret), Some(expected), _) => {
             let _ = writeln!(out, "    {} pathwise_ret = {call};", ret.c_scalar);
             write_scalar_check(out, used, id, "return", ret, expected, "pathwise_ret");
+        }
+        (Some(ret), None, Some(HeapValue::Null | HeapValue::Ref { .. })) => {
+            let (decl, _) = pointer_decl(&suite.structs, ret.cty.as_ref(), "pathwise_ret");
+            let _ = writeln!(out, "    {decl} = {call};");
+            ret_var = Some("pathwise_ret");
         }
         _ => {
             // `void` function, or a run without a return value to compare.
             let _ = writeln!(out, "    {call};");
         }
     }
+    write_heap_checks(out, used, suite, test, ret_var);
     for (i, p) in suite.params.iter().enumerate() {
         if let Some(Some(expected)) = test.array_outputs.get(i) {
             let elem = format!("{}[pathwise_i]", locals[i]);

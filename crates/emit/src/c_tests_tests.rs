@@ -62,7 +62,7 @@ pub(crate) fn case(id: usize, inputs: Vec<InputValue>, ret: Option<i128>) -> Tes
 
 /// Write `source` and the test file for `suite` into a temp dir, compile with
 /// warnings as errors, run; returns (exit success, stdout).
-fn compile_and_run(source: &str, suite: &TestSuite) -> (bool, String) {
+pub(crate) fn compile_and_run(source: &str, suite: &TestSuite) -> (bool, String) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("code.c"), source).unwrap();
     let tests = write_c_tests(suite, "code.c");

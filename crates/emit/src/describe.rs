@@ -18,11 +18,12 @@ pub fn param_name(index: usize, src: &SrcVar) -> String {
     }
 }
 
-/// Whether a parameter is passed as an input array rather than a scalar.
-/// (`Shape::Array` never describes a parameter in C, which decays arrays to
-/// pointers; treat it like a pointer if a front end reports one.)
+/// Whether a parameter is passed as an input array rather than a scalar or
+/// a pointer into the test's heap. (`Shape::Array` never describes a
+/// parameter in C, which decays arrays to pointers; treat it like a pointer
+/// if a front end reports one.)
 pub fn is_array_param(src: &SrcVar) -> bool {
-    !matches!(src.shape, Shape::Scalar)
+    matches!(src.shape, Shape::Pointer | Shape::Array(_))
 }
 
 /// C identifiers for the locals holding each parameter's input in a test.

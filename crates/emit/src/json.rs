@@ -16,10 +16,13 @@ use serde::de::{self, MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use pathwise_engine::suite::{ErrorKind, InputValue, Outcome, PathStep, Stats, StopReason, TestCase, TestSuite};
-use pathwise_ir::{Shape, SrcVar};
+use pathwise_engine::suite::{
+    ErrorKind, HeapObject, HeapValue, InputValue, Outcome, PathStep, Stats, StopReason, TestCase, TestSuite,
+};
+use pathwise_ir::{CType, IntTy, Shape, SrcVar, StructDef};
 
 use crate::describe::{file_of, is_array_param, loc_string, param_name};
+use crate::heap::{cell_at, shown_path, type_name};
 use crate::literal::json_number;
 
 /// An integer value of a C variable (fits `i64` or `u64`).
@@ -62,12 +65,14 @@ impl<'de> Deserialize<'de> for JsonInt {
     }
 }
 
-/// A number or a list of numbers (scalar or array variable).
+/// A number or a list of numbers (scalar or array variable), or a pointer
+/// into the test's heap (heap parameter).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum NumOrList {
     Num(JsonInt),
     List(Vec<JsonInt>),
+    Pointer(HeapValueJson),
 }
 
 /// A JSON object whose key order is kept (serde_json's `Map` sorts keys
@@ -132,6 +137,9 @@ pub struct SuiteJson {
     /// Whether signed overflow was an error (`false`: it wrapped around).
     #[serde(default = "yes")]
     pub overflow_checked: bool,
+    /// The structures and unions that heap objects' types name.
+    #[serde(default)]
+    pub structs: Vec<StructJson>,
 }
 
 fn yes() -> bool {
@@ -157,6 +165,9 @@ pub struct VarJson {
 pub struct TestJson {
     pub id: usize,
     pub inputs: OrderedMap<NumOrList>,
+    /// The objects heap parameters reach, with the cells the path reads.
+    #[serde(default)]
+    pub heap_in: Vec<HeapObjectJson>,
     pub outcome: String,
     /// The error of an `"error"` outcome.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -187,6 +198,84 @@ pub struct ExpectedJson {
     pub ret: Option<JsonInt>,
     pub arrays: OrderedMap<Vec<JsonInt>>,
     pub globals: OrderedMap<NumOrList>,
+    /// The returned pointer (present only when the function returns a
+    /// pointer into the heap and the run returned; `null` is NULL).
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present")]
+    pub return_pointer: Option<HeapValueJson>,
+    /// The objects reachable after the call from the heap parameters' input
+    /// values and the returned pointer, with their final contents.
+    #[serde(default)]
+    pub heap_out: Vec<HeapObjectJson>,
+}
+
+/// A field that is present (even as `null`) deserialises to `Some`.
+fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<HeapValueJson>, D::Error> {
+    HeapValueJson::deserialize(d).map(Some)
+}
+
+/// A scalar in a heap: an integer, `null`, `{"ref": id, "offset": n}` or
+/// `"opaque"` (a pointer into nothing the test describes).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum HeapValueJson {
+    Int(JsonInt),
+    Ref(RefJson),
+    Null,
+    Opaque(String),
+}
+
+/// A pointer to byte `offset` of heap object `ref`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RefJson {
+    #[serde(rename = "ref")]
+    pub obj: u32,
+    pub offset: u64,
+}
+
+/// An object of a test's input or output heap: `count` elements of `type`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeapObjectJson {
+    pub id: u32,
+    /// C spelling of the element type, e.g. `struct node`, `int *`.
+    #[serde(rename = "type")]
+    pub cty: String,
+    pub count: u64,
+    /// Freed by the code under test (output heaps only).
+    #[serde(default)]
+    pub freed: bool,
+    /// The known scalars, in offset order.
+    pub fields: Vec<HeapFieldJson>,
+}
+
+/// One scalar of a heap object.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeapFieldJson {
+    /// Access path from the object's start: `.data`, `[1].next`, `` for the
+    /// single scalar of a scalar object.
+    pub path: String,
+    /// Byte offset in the object.
+    pub offset: u64,
+    pub value: HeapValueJson,
+}
+
+/// A structure or union definition.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StructJson {
+    /// C spelling, e.g. `struct node`.
+    pub name: String,
+    pub union: bool,
+    pub size: u64,
+    pub align: u64,
+    pub fields: Vec<FieldJson>,
+}
+
+/// One member of a structure or union.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FieldJson {
+    pub name: String,
+    pub offset: u64,
+    /// C spelling of the member's type, e.g. `struct node *`, `int [3]`.
+    pub c_type: String,
 }
 
 /// One decision of a path.
@@ -265,7 +354,7 @@ pub struct FunctionCoverageJson {
 }
 
 impl VarJson {
-    fn from_src(name: String, src: &SrcVar) -> VarJson {
+    fn from_src(name: String, src: &SrcVar, structs: &[StructDef]) -> VarJson {
         let (shape, length) = match src.shape {
             Shape::Scalar => ("scalar", None),
             Shape::Pointer => ("pointer", None),
@@ -274,12 +363,69 @@ impl VarJson {
         };
         VarJson {
             name,
-            c_type: src.c_scalar.clone(),
+            // A heap pointer's full type says what it points to.
+            c_type: match (&src.shape, &src.cty) {
+                (Shape::Heap, Some(cty)) => type_name(structs, cty),
+                _ => src.c_scalar.clone(),
+            },
             shape: shape.to_string(),
             length,
             bits: src.scalar.ty.bits(),
             signed: src.scalar.signed,
         }
+    }
+}
+
+/// A heap value; integers normalised with the cell's type when known.
+fn heap_value_json(v: &HeapValue, ty: Option<IntTy>) -> HeapValueJson {
+    match v {
+        HeapValue::Int(i) => HeapValueJson::Int(JsonInt(ty.map_or(*i, |t| json_number(*i, t)))),
+        HeapValue::Null => HeapValueJson::Null,
+        HeapValue::Ref { obj, offset } => HeapValueJson::Ref(RefJson { obj: *obj, offset: *offset }),
+        HeapValue::Opaque => HeapValueJson::Opaque("opaque".into()),
+    }
+}
+
+/// Heap objects in the suite's order, cells with their located paths.
+fn heap_json(suite: &TestSuite, objects: &[HeapObject]) -> Vec<HeapObjectJson> {
+    objects
+        .iter()
+        .map(|o| HeapObjectJson {
+            id: o.id,
+            cty: type_name(&suite.structs, &o.cty),
+            count: o.count,
+            freed: o.freed,
+            fields: o
+                .cells
+                .iter()
+                .map(|c| {
+                    let at = cell_at(&suite.structs, o, c.offset);
+                    let ty = at.as_ref().and_then(|a| match a.scalar.cty {
+                        CType::Int { ty, .. } => Some(ty),
+                        _ => None,
+                    });
+                    HeapFieldJson {
+                        path: shown_path(&suite.structs, o, c.offset, &c.path),
+                        offset: c.offset,
+                        value: heap_value_json(&c.value, ty),
+                    }
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+fn struct_json(structs: &[StructDef], d: &StructDef) -> StructJson {
+    StructJson {
+        name: d.c_name.clone(),
+        union: d.is_union,
+        size: d.size,
+        align: d.align,
+        fields: d
+            .fields
+            .iter()
+            .map(|f| FieldJson { name: f.name.clone(), offset: f.offset, c_type: type_name(structs, &f.ty) })
+            .collect(),
     }
 }
 
@@ -328,7 +474,8 @@ fn test_json(suite: &TestSuite, test: &TestCase) -> TestJson {
             Some(InputValue::Scalar(v)) if !is_array_param(p) => NumOrList::Num(num(*v, p)),
             Some(InputValue::Scalar(v)) => NumOrList::List(vec![num(*v, p)]),
             Some(InputValue::Array(vs)) => NumOrList::List(list(vs, p)),
-            None | Some(InputValue::Pointer(_)) => continue,
+            Some(InputValue::Pointer(v)) => NumOrList::Pointer(heap_value_json(v, None)),
+            None => continue,
         };
         inputs.push((name.clone(), value));
         if let Some(Some(out)) = test.array_outputs.get(i) {
@@ -350,6 +497,7 @@ fn test_json(suite: &TestSuite, test: &TestCase) -> TestJson {
     TestJson {
         id: test.id,
         inputs: OrderedMap(inputs),
+        heap_in: heap_json(suite, &test.heap_in),
         outcome: variant_name(&format!("{:?}", test.outcome)),
         error: match &test.outcome {
             Outcome::Error(e) => Some(ErrorJson {
@@ -373,6 +521,8 @@ fn test_json(suite: &TestSuite, test: &TestCase) -> TestJson {
             },
             arrays: OrderedMap(arrays),
             globals: OrderedMap(globals),
+            return_pointer: test.ret_pointer.as_ref().map(|v| heap_value_json(v, None)),
+            heap_out: heap_json(suite, &test.heap_out),
         },
         path: test.path.iter().map(|s| step_json(suite, s)).collect(),
     }
@@ -422,14 +572,24 @@ impl SuiteJson {
             function: suite.function.clone(),
             precondition: suite.precondition.clone(),
             k: suite.k,
-            params: suite.params.iter().enumerate().map(|(i, p)| VarJson::from_src(param_name(i, p), p)).collect(),
-            ret: suite.ret.as_ref().map(|r| VarJson::from_src(String::new(), r)),
-            globals: suite.globals.iter().map(|g| VarJson::from_src(g.src.name.clone(), &g.src)).collect(),
+            params: suite
+                .params
+                .iter()
+                .enumerate()
+                .map(|(i, p)| VarJson::from_src(param_name(i, p), p, &suite.structs))
+                .collect(),
+            ret: suite.ret.as_ref().map(|r| VarJson::from_src(String::new(), r, &suite.structs)),
+            globals: suite
+                .globals
+                .iter()
+                .map(|g| VarJson::from_src(g.src.name.clone(), &g.src, &suite.structs))
+                .collect(),
             tests: suite.tests.iter().map(|t| test_json(suite, t)).collect(),
             stats: StatsJson::from_stats(&suite.stats),
             stop,
             stop_detail,
             overflow_checked: suite.check_overflow,
+            structs: suite.structs.iter().map(|d| struct_json(&suite.structs, d)).collect(),
             coverage: CoverageJson {
                 functions: suite
                     .coverage

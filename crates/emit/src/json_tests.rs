@@ -84,3 +84,110 @@ fn variant_names_are_snake_case() {
     assert_eq!(variant_name("Returned"), "returned");
     assert_eq!(variant_name("RuntimeError(\"x\")"), "runtime_error");
 }
+
+/// `push(l, v)` onto a one-node list, plus a test of `rev`-like pointer
+/// returns: NULL inputs, opaque cells, a returned NULL.
+fn heap_sample() -> TestSuite {
+    use crate::c_heap::tests::{heap_suite, heap_var, node, node_ty, r};
+    use pathwise_engine::suite::{HeapCell, HeapObject, HeapValue};
+    use pathwise_ir::CType;
+    let ptr = |t| CType::Ptr(Box::new(t));
+    let params = vec![heap_var("l", ptr(CType::Struct(pathwise_ir::StructId(1)))), heap_var("n", ptr(node_ty()))];
+    let mut s = heap_suite("f", params, Some(heap_var("", ptr(node_ty()))));
+    let list = |id, v| HeapObject {
+        id,
+        cty: CType::Struct(pathwise_ir::StructId(1)),
+        count: 1,
+        cells: vec![HeapCell { offset: 0, path: "[0].first".into(), value: v }],
+        freed: false,
+    };
+    let mut t = case(1, vec![InputValue::Pointer(r(1)), InputValue::Pointer(HeapValue::Null)], None);
+    t.heap_in = vec![list(1, r(2)), node(2, Some(-1), Some(HeapValue::Null))];
+    let mut gone = node(2, None, None);
+    gone.freed = true;
+    t.heap_out = vec![list(1, r(3)), gone, node(3, Some(u32::MAX as i128), Some(HeapValue::Opaque))];
+    t.ret_pointer = Some(HeapValue::Ref { obj: 3, offset: 8 });
+    s.tests.push(t);
+    let mut t = case(2, vec![InputValue::Pointer(HeapValue::Null), InputValue::Pointer(HeapValue::Null)], None);
+    t.ret_pointer = Some(HeapValue::Null);
+    s.tests.push(t);
+    s
+}
+
+#[test]
+fn heaps_are_objects_with_ids_and_fields() {
+    let v = suite_to_json(&heap_sample());
+    assert_eq!(v["params"][0]["c_type"], "struct list *");
+    assert_eq!(v["params"][0]["shape"], "heap");
+    assert_eq!(v["return"]["c_type"], "struct node *");
+    assert_eq!(
+        v["structs"][0],
+        json!({"name": "struct node", "union": false, "size": 16, "align": 8, "fields": [
+            {"name": "data", "offset": 0, "c_type": "int"},
+            {"name": "next", "offset": 8, "c_type": "struct node *"}]})
+    );
+    let t = &v["tests"][0];
+    assert_eq!(t["inputs"], json!({"l": {"ref": 1, "offset": 0}, "n": null}));
+    assert_eq!(
+        t["heap_in"],
+        json!([
+            {"id": 1, "type": "struct list", "count": 1, "freed": false,
+             "fields": [{"path": ".first", "offset": 0, "value": {"ref": 2, "offset": 0}}]},
+            {"id": 2, "type": "struct node", "count": 1, "freed": false,
+             "fields": [{"path": ".data", "offset": 0, "value": -1}, {"path": ".next", "offset": 8, "value": null}]}
+        ])
+    );
+    // Integers are normalised with the field's type.
+    assert_eq!(t["expected"]["heap_out"][2]["fields"][0]["value"], -1);
+    assert_eq!(t["expected"]["heap_out"][2]["fields"][1]["value"], "opaque");
+    assert_eq!(t["expected"]["heap_out"][1]["freed"], true);
+    assert_eq!(t["expected"]["return_pointer"], json!({"ref": 3, "offset": 8}));
+    assert_eq!(t["expected"]["return"], serde_json::Value::Null);
+    // A returned NULL is present as null; a non-pointer function has no field.
+    let t2 = v["tests"][1]["expected"].as_object().unwrap();
+    assert_eq!(t2.get("return_pointer"), Some(&serde_json::Value::Null));
+    let plain = suite_to_json(&sample());
+    assert!(plain["tests"][0]["expected"].get("return_pointer").is_none());
+    assert_eq!(plain["tests"][0]["heap_in"], json!([]));
+    assert_eq!(plain["structs"], json!([]));
+}
+
+#[test]
+fn heaps_round_trip_deterministically() {
+    let s = heap_sample();
+    let text = suite_to_json_string(&s);
+    assert_eq!(text, suite_to_json_string(&heap_sample()), "same suite, same bytes");
+    let back = suite_from_json_str(&text).unwrap();
+    assert_eq!(back, SuiteJson::from_suite(&s));
+    assert_eq!(back.tests[1].expected.return_pointer, Some(HeapValueJson::Null));
+    assert_eq!(back.tests[0].inputs.get("n"), Some(&NumOrList::Pointer(HeapValueJson::Null)));
+    assert_eq!(
+        back.tests[0].inputs.get("l"),
+        Some(&NumOrList::Pointer(HeapValueJson::Ref(RefJson { obj: 1, offset: 0 })))
+    );
+}
+
+#[test]
+fn files_without_heaps_still_read() {
+    // A file written before heaps existed: no `structs`, `heap_in`, `heap_out`.
+    let text = suite_to_json_string(&sample());
+    let mut old = text.clone();
+    for field in ["structs", "heap_in", "heap_out"] {
+        let pattern = format!("\"{field}\": []");
+        let at = old.find(&pattern).unwrap_or_else(|| panic!("{field} in {text}"));
+        // Drop the field with the comma that separates it from a neighbour.
+        let before = old[..at].trim_end();
+        let (start, end) = if let Some(b) =
+            before.strip_suffix(',').filter(|_| old[at + pattern.len()..].trim_start().starts_with(['}', ']']))
+        {
+            (b.len(), at + pattern.len())
+        } else {
+            (at, at + pattern.len() + old[at + pattern.len()..].find(',').unwrap() + 1)
+        };
+        old.replace_range(start..end, "");
+    }
+    assert!(!old.contains("heap") && !old.contains("structs"), "{old}");
+    let back = suite_from_json_str(&old).unwrap();
+    assert_eq!(back, SuiteJson::from_suite(&sample()));
+    assert_eq!(back.tests[0].expected.return_pointer, None);
+}

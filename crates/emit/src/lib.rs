@@ -10,6 +10,9 @@
 //! - [`literal`]: C integer literals and value normalisation shared by both.
 //! - [`testcomp`]: Test-Comp test suites (`metadata.xml`, `testcase-N.xml`
 //!   and their zip) for whole programs, as the validator TestCov reads them.
+//! - [`heap`]: heap objects' cells, access paths and readable values, shared
+//!   by the C heap tests (`c_heap`: building input heaps, checking output
+//!   heaps) and the JSON.
 //! - [`describe`]: naming and compact descriptions (paths, locations) shared
 //!   by both, so that the C comments and the JSON say the same thing.
 //!
@@ -17,8 +20,10 @@
 //! `pathwise_engine::suite` and the C descriptions of `pathwise_ir::SrcVar`;
 //! they never look at the IR program or the engine's state.
 
+mod c_heap;
 pub mod c_tests;
 pub mod describe;
+pub mod heap;
 pub mod json;
 pub mod literal;
 pub mod testcomp;

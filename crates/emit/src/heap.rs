@@ -1,0 +1,158 @@
+//! Heap objects as the emitters name them: which scalar a cell of a
+//! [`HeapObject`] is, its access path, and readable descriptions of values.
+//!
+//! Shared by the C tests (`c_heap.rs`), the JSON and the comments, so that
+//! all three name a cell the same way: `.data` for a field of a single
+//! structure, `[1].next` for an element of an array of them, `` for the one
+//! scalar an object of scalar type holds, `[2]` for an element of a scalar
+//! array.
+//!
+//! Cells are located by byte offset in the element type's layout
+//! ([`CType::scalar_at`]) rather than by the engine's path string, so that
+//! the C access always agrees with the type the cell is read with.
+
+use pathwise_engine::suite::{HeapObject, HeapValue, TestSuite};
+use pathwise_ir::{CType, IntTy, ScalarAt, StructDef, Type};
+
+use crate::literal::normalize;
+
+/// `unsigned char`: the element type used for `void` objects.
+fn byte() -> CType {
+    CType::Int { c_name: "unsigned char".into(), ty: IntTy { ty: Type::I8, signed: false } }
+}
+
+/// The element type of an object as the C test declares it (`void` objects
+/// are byte arrays: C cannot index a `void *`).
+pub fn elem_type(obj: &HeapObject) -> CType {
+    match obj.cty {
+        CType::Void => byte(),
+        _ => obj.cty.clone(),
+    }
+}
+
+/// Size of one element (at least 1).
+pub fn elem_size(structs: &[StructDef], elem: &CType) -> u64 {
+    elem.size(structs).max(1)
+}
+
+/// The C spelling of a type name (for casts and `sizeof`), e.g. `struct node *`.
+pub fn type_name(structs: &[StructDef], cty: &CType) -> String {
+    cty.declare(structs, "")
+}
+
+/// A cell located in its object: the element index and the scalar there
+/// (its offset relative to the element, its path inside the element).
+pub struct CellAt {
+    pub index: u64,
+    pub scalar: ScalarAt,
+}
+
+/// Locate the scalar starting at byte `offset` of `obj` (`None` when no
+/// scalar of the element type starts exactly there).
+pub fn cell_at(structs: &[StructDef], obj: &HeapObject, offset: u64) -> Option<CellAt> {
+    let elem = elem_type(obj);
+    let es = elem_size(structs, &elem);
+    let index = offset / es;
+    if index >= obj.count.max(1) {
+        return None;
+    }
+    let scalar = elem.scalar_at(structs, offset % es)?;
+    (scalar.offset == offset % es).then_some(CellAt { index, scalar })
+}
+
+/// The access path of a cell from its object's start: `.data`, `[1].next`,
+/// `` (the scalar of a single scalar object), `[2]`.
+pub fn cell_path(obj: &HeapObject, at: &CellAt) -> String {
+    if obj.count <= 1 && at.index == 0 {
+        at.scalar.path.clone()
+    } else {
+        format!("[{}]{}", at.index, at.scalar.path)
+    }
+}
+
+/// A C lvalue for a cell given a pointer `base` to the object's first
+/// element: `base->data`, `base[1].next`, `*base`, `base[0][2]`.
+pub fn cell_lvalue(base: &str, obj: &HeapObject, at: &CellAt) -> String {
+    let inner = &at.scalar.path;
+    if obj.count <= 1 && at.index == 0 {
+        if inner.is_empty() {
+            format!("*{base}")
+        } else if let Some(field) = inner.strip_prefix('.') {
+            format!("{base}->{field}")
+        } else {
+            format!("{base}[0]{inner}")
+        }
+    } else {
+        format!("{base}[{}]{inner}", at.index)
+    }
+}
+
+/// The path of a cell as JSON and comments show it: the located path, or the
+/// engine's own when the layout has no scalar there.
+pub fn shown_path(structs: &[StructDef], obj: &HeapObject, offset: u64, engine_path: &str) -> String {
+    match cell_at(structs, obj, offset) {
+        Some(at) => cell_path(obj, &at),
+        None => engine_path.to_string(),
+    }
+}
+
+/// A pointer into object `name` at byte `offset`, readably: `&o2`,
+/// `&o2[1]` (an element boundary), `(char *)&o2 + 12`.
+pub fn shown_ref(structs: &[StructDef], obj: Option<&HeapObject>, name: &str, offset: u64) -> String {
+    if offset == 0 {
+        return format!("&{name}");
+    }
+    let es = obj.map(|o| elem_size(structs, &elem_type(o))).unwrap_or(1);
+    if es > 1 && offset.is_multiple_of(es) {
+        format!("&{name}[{}]", offset / es)
+    } else {
+        format!("(char *)&{name} + {offset}")
+    }
+}
+
+/// An object of a test's input heap, looked up by id.
+pub fn find(objects: &[HeapObject], id: u32) -> Option<&HeapObject> {
+    objects.iter().find(|o| o.id == id)
+}
+
+/// A heap value readably, for comments: `3`, `NULL`, `&o2`, `?` (opaque).
+/// Integers are normalised with the cell's type when it is known.
+pub fn shown_value(structs: &[StructDef], heap: &[HeapObject], value: &HeapValue, int_ty: Option<IntTy>) -> String {
+    match value {
+        HeapValue::Int(v) => match int_ty {
+            Some(ty) => normalize(*v, ty).to_string(),
+            None => v.to_string(),
+        },
+        HeapValue::Null => "NULL".to_string(),
+        HeapValue::Ref { obj, offset } => shown_ref(structs, find(heap, *obj), &format!("o{obj}"), *offset),
+        HeapValue::Opaque => "?".to_string(),
+    }
+}
+
+/// The known contents of an input object, readably: `{data=3, next=&o2}`,
+/// `{[0]=1, [1]=2}`, `{&o2}` for a single pointer.
+pub fn shown_contents(suite: &TestSuite, heap: &[HeapObject], obj: &HeapObject) -> String {
+    let items: Vec<String> = obj
+        .cells
+        .iter()
+        .map(|c| {
+            let at = cell_at(&suite.structs, obj, c.offset);
+            let ty = at.as_ref().and_then(|a| match &a.scalar.cty {
+                CType::Int { ty, .. } => Some(*ty),
+                _ => None,
+            });
+            let path = match &at {
+                Some(at) => cell_path(obj, at),
+                None => c.path.clone(),
+            };
+            let value = shown_value(&suite.structs, heap, &c.value, ty);
+            let label = path.strip_prefix('.').unwrap_or(&path);
+            if label.is_empty() {
+                value
+            } else {
+                format!("{label}={value}")
+            }
+        })
+        .collect();
+    format!("{{{}}}", items.join(", "))
+}
