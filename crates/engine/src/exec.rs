@@ -229,7 +229,9 @@ impl<'m, 'p> Exec<'m, 'p> {
     pub(crate) fn operand(&self, op: &Operand) -> Value {
         match *op {
             Operand::Reg(r) => self.frame().regs[r.index()].unwrap_or(Value::int(0)),
-            Operand::Const(Type::Ptr, v) => Value::Ptr(crate::value::Pointer { obj: None, off: v, off_sym: None, base_sym: None }),
+            Operand::Const(Type::Ptr, v) => {
+                Value::Ptr(crate::value::Pointer { obj: None, off: v, off_sym: None, base_sym: None })
+            }
             Operand::Const(_, v) => Value::int(v),
         }
     }

@@ -183,12 +183,14 @@ impl Exec<'_, '_> {
         let ObjKind::HeapInput { slot } = self.mem.object(obj).kind else { unreachable!("input objects only") };
         let field = format!("{}->@{off}", self.slot_name(slot));
         let o = self.mem.object(obj);
-        let known = o.initial_cell(off).is_some() || o.current_cells().iter().any(|&(s, t, _)| s < off + ty.bytes() && off < s + t.bytes());
+        let known = o.initial_cell(off).is_some()
+            || o.current_cells().iter().any(|&(s, t, _)| s < off + ty.bytes() && off < s + t.bytes());
         if !known {
             let init = if ty == Type::Ptr {
                 let cty = o.cty.clone().and_then(|c| c.scalar_at(&self.m.program.structs, off));
                 let Some(pointee) = cty.filter(|s| s.offset == off).and_then(|s| s.cty.pointee().cloned()) else {
-                    let message = format!("pointer read at byte offset {off} of an input object where the type has none");
+                    let message =
+                        format!("pointer read at byte offset {off} of an input object where the type has none");
                     return Err(self.error(ErrorKind::Unsupported, message, loc));
                 };
                 self.input_pointer(&field, &pointee, loc)?

@@ -41,7 +41,12 @@ impl Ids {
 
 /// Describe the heaps: `params` are the parameters' input values with
 /// their C types, `ret` the returned value with its C type.
-pub fn describe(program: &Program, mem: &Memory, params: &[(Value, Option<CType>)], ret: Option<(Value, CType)>) -> HeapRecord {
+pub fn describe(
+    program: &Program,
+    mem: &Memory,
+    params: &[(Value, Option<CType>)],
+    ret: Option<(Value, CType)>,
+) -> HeapRecord {
     let structs = &program.structs;
     let mut ids = Ids { map: FxHashMap::default(), next: 0 };
     let mut heap_in = Vec::new();
@@ -51,14 +56,18 @@ pub fn describe(program: &Program, mem: &Memory, params: &[(Value, Option<CType>
         let (ObjKind::HeapInput { .. }, Some(cty)) = (obj.kind, obj.cty.as_ref()) else { continue };
         let id = ids.get(o);
         let cells = obj.initial_cells().collect::<Vec<_>>();
-        let cells = cells.into_iter().filter_map(|(off, ty, v)| cell(program, mem, &mut ids, cty, obj.size_bytes(), off, ty, v, &mut |_, _| {})).collect();
+        let cells = cells
+            .into_iter()
+            .filter_map(|(off, ty, v)| cell(program, mem, &mut ids, cty, obj.size_bytes(), off, ty, v, &mut |_, _| {}))
+            .collect();
         heap_in.push(HeapObject { id, cty: cty.clone(), count: 1, cells, freed: false });
     }
     let mut queue: VecDeque<(ObjId, CType)> = VecDeque::new();
-    let value_of = |ids: &mut Ids, v: &Value, cty: Option<&CType>, queue: &mut VecDeque<(ObjId, CType)>| -> Option<HeapValue> {
-        let pointee = cty?.pointee()?.clone();
-        Some(pointer_value(mem, ids, v, &pointee, &mut |o, t| queue.push_back((o, t))))
-    };
+    let value_of =
+        |ids: &mut Ids, v: &Value, cty: Option<&CType>, queue: &mut VecDeque<(ObjId, CType)>| -> Option<HeapValue> {
+            let pointee = cty?.pointee()?.clone();
+            Some(pointer_value(mem, ids, v, &pointee, &mut |o, t| queue.push_back((o, t))))
+        };
     let params_v: Vec<Option<HeapValue>> =
         params.iter().map(|(v, cty)| value_of(&mut ids, v, cty.as_ref(), &mut queue)).collect();
     let ret_v = ret.as_ref().and_then(|(v, cty)| value_of(&mut ids, v, Some(cty), &mut queue));
@@ -120,7 +129,13 @@ fn cell(
 }
 
 /// A pointer as the test sees it; heap targets are queued with their type.
-fn pointer_value(mem: &Memory, ids: &mut Ids, v: &Value, pointee: &CType, found: &mut dyn FnMut(ObjId, CType)) -> HeapValue {
+fn pointer_value(
+    mem: &Memory,
+    ids: &mut Ids,
+    v: &Value,
+    pointee: &CType,
+    found: &mut dyn FnMut(ObjId, CType),
+) -> HeapValue {
     let p = v.as_ptr();
     match p.obj {
         None if p.off == 0 => HeapValue::Null,

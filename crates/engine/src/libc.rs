@@ -28,7 +28,9 @@ impl Exec<'_, '_> {
         Some(match name {
             "malloc" => self.concrete_size(arg(0), loc).and_then(|n| self.allocate(n, loc)).map(Some),
             "calloc" => {
-                let n = self.concrete_size(arg(0), loc).and_then(|a| Ok(a.saturating_mul(self.concrete_size(arg(1), loc)?)));
+                let n = self
+                    .concrete_size(arg(0), loc)
+                    .and_then(|a| Ok(a.saturating_mul(self.concrete_size(arg(1), loc)?)));
                 n.and_then(|n| self.allocate(n, loc)).map(Some)
             }
             "realloc" => self.realloc(arg(0).as_ptr(), arg(1), loc).map(Some),
@@ -91,7 +93,8 @@ impl Exec<'_, '_> {
             return Err(self.error(ErrorKind::InvalidFree, "double free", loc));
         }
         if !heap || p.off != 0 {
-            let message = if heap { "free of a pointer into the middle of an object" } else { "free of memory not from malloc" };
+            let message =
+                if heap { "free of a pointer into the middle of an object" } else { "free of memory not from malloc" };
             return Err(self.error(ErrorKind::InvalidFree, message, loc));
         }
         self.mem.object_mut(o).freed = true;
@@ -126,7 +129,9 @@ impl Exec<'_, '_> {
         let mut i = 0;
         while i < n {
             let ty = match s.obj {
-                Some(o) => self.cell_type_at(o, s.off.wrapping_add(i)).filter(|t| i + t.bytes() <= n).unwrap_or(Type::I8),
+                Some(o) => {
+                    self.cell_type_at(o, s.off.wrapping_add(i)).filter(|t| i + t.bytes() <= n).unwrap_or(Type::I8)
+                }
                 None => Type::I8,
             };
             let v = self.load_at(s, i, ty, loc)?;

@@ -479,6 +479,5 @@ impl Memory {
 /// Whether any cell of `m` overlaps the bytes of a `ty` at `off`.
 fn overlaps_any(m: &BTreeMap<u64, (Type, Value)>, off: u64, ty: Type) -> bool {
     let end = off + ty.bytes();
-    m.range(..end).next_back().is_some_and(|(&s, (t, _))| s + t.bytes() > off)
-        || m.range(off..end).next().is_some()
+    m.range(..end).next_back().is_some_and(|(&s, (t, _))| s + t.bytes() > off) || m.range(off..end).next().is_some()
 }

@@ -17,10 +17,19 @@ use crate::value::{ObjId, Pointer, Value};
 /// The symbolic input of one parameter.
 #[derive(Clone, Debug)]
 pub enum ParamInput {
-    Scalar { var: ExprId, ty: Type },
-    Array { input: InputArray, elem: Type },
+    Scalar {
+        var: ExprId,
+        ty: Type,
+    },
+    Array {
+        input: InputArray,
+        elem: Type,
+    },
     /// A pointer into the input heap, initialised lazily (see [`crate::heap`]).
-    Heap { name: String, pointee: pathwise_ir::CType },
+    Heap {
+        name: String,
+        pointee: pathwise_ir::CType,
+    },
 }
 
 /// The inputs of the function under test, as solver variables.

@@ -279,7 +279,13 @@ impl Exec<'_, '_> {
     ///
     /// With `seek_errors`, a holding guard is explorable too: its other side
     /// is a path into the error.
-    pub(crate) fn check_defined(&mut self, ok: ExprId, holds: bool, what: (ErrorKind, &str), loc: Loc) -> Result<(), End> {
+    pub(crate) fn check_defined(
+        &mut self,
+        ok: ExprId,
+        holds: bool,
+        what: (ErrorKind, &str),
+        loc: Loc,
+    ) -> Result<(), End> {
         if holds {
             let seek = self.m.seek_errors;
             self.record(ok, EntryKind::Guard, seek, false, loc);

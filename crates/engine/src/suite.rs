@@ -108,7 +108,10 @@ pub enum HeapValue {
     Int(i128),
     Null,
     /// A pointer to byte `offset` of heap object `obj`.
-    Ref { obj: u32, offset: u64 },
+    Ref {
+        obj: u32,
+        offset: u64,
+    },
     /// A pointer that is neither null nor into a heap object the test
     /// describes (e.g. into a freed object, or a local of the callee).
     Opaque,

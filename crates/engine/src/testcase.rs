@@ -68,7 +68,9 @@ fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRe
         })
         .collect();
     let ret = match replay.main_end {
-        Some(crate::path::End::Returned(Some(_))) if f.ret_src.as_ref().is_some_and(|s| s.shape == pathwise_ir::Shape::Heap) => {
+        Some(crate::path::End::Returned(Some(_)))
+            if f.ret_src.as_ref().is_some_and(|s| s.shape == pathwise_ir::Shape::Heap) =>
+        {
             None
         }
         Some(crate::path::End::Returned(Some(v))) => {

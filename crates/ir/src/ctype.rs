@@ -209,7 +209,12 @@ mod tests {
         let paths: Vec<_> = all.iter().map(|a| (a.offset, a.path.as_str(), a.ty)).collect();
         assert_eq!(
             paths,
-            vec![(0, "[0].data", Type::I32), (8, "[0].next", Type::Ptr), (16, "[1].data", Type::I32), (24, "[1].next", Type::Ptr)]
+            vec![
+                (0, "[0].data", Type::I32),
+                (8, "[0].next", Type::Ptr),
+                (16, "[1].data", Type::I32),
+                (24, "[1].next", Type::Ptr)
+            ]
         );
         let at = t.scalar_at(&s, 25).unwrap();
         assert_eq!((at.offset, at.path.as_str()), (24, "[1].next"));

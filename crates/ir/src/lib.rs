@@ -31,8 +31,8 @@ pub mod types;
 pub mod verifier;
 pub mod visit;
 
-pub use ctype::{CType, FieldDef, ScalarAt, StructDef, StructId};
 pub use analysis::{CallGraph, Dominators, Loop, LoopId, LoopInfo, PostDominators};
+pub use ctype::{CType, FieldDef, ScalarAt, StructDef, StructId};
 pub use entities::{Block, Local, Reg};
 pub use parser::{parse_program, ParseError};
 pub use printer::print_function;
