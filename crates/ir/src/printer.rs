@@ -9,7 +9,10 @@
 //! ```text
 //! file 0 "merge.c"
 //!
+//! struct 0 "struct node" size 16 align 8 { "data": int("int", i32 signed) @ 0, "next": ptr(struct 0) @ 8 }
+//!
 //! global @g: i32 x 10 = [1, -2, 3] const src("g", "int", i32 signed, array 10)
+//! global @head: ptr x 1 src("head", "unsigned char", i8 unsigned, pointer, type(ptr(struct 0)))
 //!
 //! declare @abort() -> void
 //!
@@ -32,6 +35,8 @@
 //! ```text
 //! program  := item*
 //! item     := 'file' INT STRING
+//!           | ('struct' | 'union') INT STRING 'size' INT 'align' INT
+//!             '{' [field {',' field}] '}'            ; Program::structs, in order
 //!           | 'global' NAME ':' TYPE ['x' INT] ['=' '[' [value {',' value}] ']'] ['const'] [src]
 //!           | 'declare' header
 //!           | 'func' header '{' local* iterates* switch* block* '}'
@@ -39,7 +44,11 @@
 //!             ['static'] ['num_regs' INT] [loc]
 //! param    := REG ':' TYPE [src]
 //! src      := 'src' '(' STRING ',' STRING ',' TYPE ('signed'|'unsigned') ','
-//!             ('scalar' | 'pointer' | 'array' INT) ')'
+//!             ('scalar' | 'pointer' | 'array' INT | 'heap') [',' 'type' '(' cty ')'] ')'
+//! field    := STRING ':' cty '@' INT                   ; name, C type, byte offset
+//! cty      := 'void' | 'int' '(' STRING ',' TYPE ('signed'|'unsigned') ')'
+//!           | 'ptr' '(' cty ')' | 'array' '(' cty ',' INT ')'
+//!           | 'struct' INT                            ; index into Program::structs
 //! local    := 'local' LOCAL STRING ':' TYPE ['x' INT]
 //! iterates := 'iterates' BLOCK   (an iteration-start block; after the locals)
 //! switch   := 'switch' '[' BLOCK (',' BLOCK)* ']'   (a switch's decision chain)
@@ -61,7 +70,7 @@
 //! ```
 //!
 //! Conventions that keep the text exact:
-//! - `file`, `local` and block indices must appear in order (`file 0`,
+//! - `file`, `struct`, `local` and block indices must appear in order (`file 0`,
 //!   `file 1`, ...), since they are positions in vectors.
 //! - A function or global is referenced by name when the name is an
 //!   identifier-like string (otherwise quoted) and the *first* entity of that
@@ -78,6 +87,7 @@
 
 use std::fmt::{self, Write};
 
+use crate::ctype::{CType, StructDef};
 use crate::program::{
     FuncData, FuncId, GlobalData, GlobalId, Inst, InstKind, Loc, Operand, Program, Shape, SrcVar, Terminator,
 };
@@ -90,7 +100,13 @@ const LOC_COLUMN: usize = 40;
 /// The `SrcVar` a parameter gets when its `src(...)` is omitted in the text:
 /// no name, no C spelling, signed scalar of the parameter's machine type.
 pub fn default_param_src(ty: Type) -> SrcVar {
-    SrcVar { name: String::new(), c_scalar: String::new(), scalar: IntTy { ty, signed: true }, shape: Shape::Scalar, cty: None }
+    SrcVar {
+        name: String::new(),
+        c_scalar: String::new(),
+        scalar: IntTy { ty, signed: true },
+        shape: Shape::Scalar,
+        cty: None,
+    }
 }
 
 impl fmt::Display for Program {
@@ -98,6 +114,14 @@ impl fmt::Display for Program {
         let mut out = String::new();
         for (i, file) in self.files.iter().enumerate() {
             writeln!(out, "file {i} {}", quote(file))?;
+        }
+        if !self.structs.is_empty() {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            for (i, def) in self.structs.iter().enumerate() {
+                writeln!(out, "{}", fmt_struct(i, def))?;
+            }
         }
         if !self.globals.is_empty() {
             if !out.is_empty() {
@@ -216,11 +240,34 @@ fn fmt_src(s: &SrcVar) -> String {
         Shape::Scalar => "scalar".to_string(),
         Shape::Pointer => "pointer".to_string(),
         Shape::Array(n) => format!("array {n}"),
-        // The text form of C types (`cty`) is not written yet.
         Shape::Heap => "heap".to_string(),
     };
     let sign = if s.scalar.signed { "signed" } else { "unsigned" };
-    format!("src({}, {}, {} {sign}, {shape})", quote(&s.name), quote(&s.c_scalar), s.scalar.ty)
+    let cty = s.cty.as_ref().map(|t| format!(", type({})", fmt_cty(t))).unwrap_or_default();
+    format!("src({}, {}, {} {sign}, {shape}{cty})", quote(&s.name), quote(&s.c_scalar), s.scalar.ty)
+}
+
+/// A C type in the `cty` syntax, e.g. `ptr(struct 0)`.
+pub fn fmt_cty(t: &CType) -> String {
+    match t {
+        CType::Void => "void".to_string(),
+        CType::Int { c_name, ty } => {
+            let sign = if ty.signed { "signed" } else { "unsigned" };
+            format!("int({}, {} {sign})", quote(c_name), ty.ty)
+        }
+        CType::Ptr(inner) => format!("ptr({})", fmt_cty(inner)),
+        CType::Array(inner, n) => format!("array({}, {n})", fmt_cty(inner)),
+        CType::Struct(id) => format!("struct {}", id.0),
+    }
+}
+
+/// One `struct`/`union` item (without the newline).
+fn fmt_struct(index: usize, def: &StructDef) -> String {
+    let kw = if def.is_union { "union" } else { "struct" };
+    let fields: Vec<String> =
+        def.fields.iter().map(|f| format!("{}: {} @ {}", quote(&f.name), fmt_cty(&f.ty), f.offset)).collect();
+    let body = if fields.is_empty() { "{ }".to_string() } else { format!("{{ {} }}", fields.join(", ")) };
+    format!("{kw} {index} {} size {} align {} {body}", quote(&def.c_name), def.size, def.align)
 }
 
 fn write_global(out: &mut String, g: &GlobalData) -> fmt::Result {

@@ -4,7 +4,10 @@
 //! Checks, per program:
 //! - function names are unique, global names are unique;
 //! - a global's `init` has at most `count` values, each fitting `elem`
-//!   (`ptr` globals can only be initialised to 0, the null pointer).
+//!   (`ptr` globals can only be initialised to 0, the null pointer);
+//! - C types (struct fields, `src(..., type(...))` of parameters, returns and
+//!   globals) name existing structures; every field lies within its
+//!   structure's size (a union's at offset 0); a `heap` variable has a C type.
 //!
 //! Per function (declarations only get the checks on parameters, registers
 //! and locations):
@@ -42,8 +45,9 @@ use std::fmt;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::analysis::Dominators;
+use crate::ctype::{CType, StructDef};
 use crate::entities::{Block, Reg};
-use crate::program::{CastOp, CmpOp, FuncData, InstKind, Loc, Operand, Program, Terminator};
+use crate::program::{CastOp, CmpOp, FuncData, InstKind, Loc, Operand, Program, Shape, SrcVar, Terminator};
 use crate::types::Type;
 
 /// One verifier finding, located by function and block.
@@ -150,6 +154,69 @@ fn check_program(p: &Program, errors: &mut Vec<VerifierError>) {
         for (k, v) in g.init.iter().enumerate() {
             if !const_fits(g.elem, *v) {
                 err(format!("global @{}: initial value #{k} ({v}) does not fit {}", g.name, g.elem));
+            }
+        }
+        if let Some(src) = &g.src {
+            check_src(&p.structs, src, &format!("global @{}", g.name), &mut err);
+        }
+    }
+    for f in &p.funcs {
+        for param in &f.params {
+            check_src(&p.structs, &param.src, &format!("@{}, parameter {}", f.name, param.reg), &mut err);
+        }
+        if let Some(src) = &f.ret_src {
+            check_src(&p.structs, src, &format!("@{}, return value", f.name), &mut err);
+        }
+    }
+    check_structs(&p.structs, &mut err);
+}
+
+/// The size of a C type without trusting struct indices (`None` when one is
+/// out of range or the size overflows).
+fn checked_size(structs: &[StructDef], t: &CType) -> Option<u64> {
+    match t {
+        CType::Void => Some(1),
+        CType::Int { ty, .. } => Some(ty.ty.bytes()),
+        CType::Ptr(_) => Some(8),
+        CType::Array(e, n) => checked_size(structs, e)?.checked_mul(*n),
+        CType::Struct(id) => structs.get(id.0 as usize).map(|d| d.size),
+    }
+}
+
+/// The first out-of-range struct index in a C type.
+fn bad_struct_ref(structs: &[StructDef], t: &CType) -> Option<u32> {
+    match t {
+        CType::Void | CType::Int { .. } => None,
+        CType::Ptr(e) | CType::Array(e, _) => bad_struct_ref(structs, e),
+        CType::Struct(id) => (id.0 as usize >= structs.len()).then_some(id.0),
+    }
+}
+
+fn check_src(structs: &[StructDef], src: &SrcVar, what: &str, err: &mut impl FnMut(String)) {
+    match &src.cty {
+        Some(t) => {
+            if let Some(i) = bad_struct_ref(structs, t) {
+                err(format!("{what}: C type refers to struct {i}, which does not exist"));
+            }
+        }
+        None if src.shape == Shape::Heap => err(format!("{what}: a heap variable needs a C type")),
+        None => {}
+    }
+}
+
+fn check_structs(structs: &[StructDef], err: &mut impl FnMut(String)) {
+    for (i, def) in structs.iter().enumerate() {
+        for f in &def.fields {
+            if let Some(j) = bad_struct_ref(structs, &f.ty) {
+                err(format!("struct {i}, field {:?}: refers to struct {j}, which does not exist", f.name));
+                continue;
+            }
+            let end = checked_size(structs, &f.ty).and_then(|n| n.checked_add(f.offset));
+            if end.is_none_or(|e| e > def.size) {
+                err(format!("struct {i}, field {:?} at offset {} exceeds the size {}", f.name, f.offset, def.size));
+            }
+            if def.is_union && f.offset != 0 {
+                err(format!("union {i}, field {:?} is not at offset 0", f.name));
             }
         }
     }

@@ -311,3 +311,32 @@ fn duplicate_and_dangling_references_use_indices() {
     assert!(text.contains("addr @#77"), "{text}");
     check_roundtrip(&p);
 }
+
+/// Structures, unions and C types of variables print and parse back.
+#[test]
+fn structs_and_c_types_roundtrip() {
+    let text = r#"file 0 "list.c"
+
+struct 0 "struct node" size 16 align 8 { "data": int("int", i32 signed), "next": ptr(struct 0) @ 8 }
+"#;
+    // A field without its offset is a syntax error.
+    assert!(parse_program(text).is_err());
+    let text = r#"file 0 "list.c"
+
+struct 0 "struct node" size 16 align 8 { "data": int("int", i32 signed) @ 0, "next": ptr(struct 0) @ 8 }
+union 1 "union u" size 8 align 8 { "c": array(int("char", i8 signed), 3) @ 0, "p": ptr(void) @ 0 }
+struct 2 "empty_t" size 0 align 1 { }
+
+global @head: ptr x 1 src("head", "unsigned char", i8 unsigned, pointer, type(ptr(struct 0)))
+
+declare @len(%0: ptr src("l", "unsigned char", i8 unsigned, heap, type(ptr(struct 0))), %1: ptr src("u", "", i8 unsigned, heap, type(ptr(ptr(struct 1))))) -> ptr src("", "", i8 unsigned, heap, type(ptr(struct 0)))
+"#;
+    let p = parse(text);
+    assert_eq!(p.to_string(), text);
+    assert_eq!(p.structs.len(), 3);
+    assert!(p.structs[1].is_union);
+    assert_eq!(p.structs[0].fields[1].ty, CType::Ptr(Box::new(CType::Struct(StructId(0)))));
+    assert_eq!(p.funcs[0].params[1].src.shape, Shape::Heap);
+    assert_eq!(verify(&p), Ok(()));
+    assert_eq!(parse(&p.to_string()), p);
+}

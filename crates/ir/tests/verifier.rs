@@ -188,3 +188,23 @@ fn generated_programs_do_not_crash_the_verifier() {
         }
     }
 }
+
+#[test]
+fn struct_and_c_type_checks() {
+    let node = "struct 0 \"struct node\" size 16 align 8 { \"data\": int(\"int\", i32 signed) @ 0, \"next\": ptr(struct 0) @ 8 }\n";
+    assert!(errors(node).is_empty(), "{:?}", errors(node));
+    expect_one("struct 0 \"s\" size 4 align 4 { \"x\": int(\"long\", i64 signed) @ 0 }\n", "exceeds the size 4");
+    expect_one("struct 0 \"s\" size 8 align 4 { \"x\": ptr(struct 3) @ 0 }\n", "refers to struct 3");
+    expect_one("union 0 \"union u\" size 8 align 4 { \"x\": int(\"int\", i32 signed) @ 4 }\n", "not at offset 0");
+    expect_one(
+        "struct 0 \"s\" size 8 align 4 { \"a\": array(int(\"int\", i32 signed), 3) @ 0 }\n",
+        "exceeds the size 8",
+    );
+    expect_one("declare @h(%0: ptr src(\"p\", \"int\", i32 signed, heap)) -> void\n", "a heap variable needs a C type");
+    expect_one(
+        "declare @h(%0: ptr src(\"p\", \"int\", i32 signed, heap, type(ptr(struct 1)))) -> void\n",
+        "refers to struct 1",
+    );
+    let ok = format!("{node}declare @h(%0: ptr src(\"p\", \"\", i8 unsigned, heap, type(ptr(struct 0)))) -> void\n");
+    assert!(errors(&ok).is_empty(), "{:?}", errors(&ok));
+}

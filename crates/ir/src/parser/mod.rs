@@ -15,6 +15,7 @@ use std::fmt;
 
 use lexer::{tokenize, NameTok, Tok, Token};
 
+use crate::ctype::{CType, FieldDef, StructDef, StructId};
 use crate::entities::{Block, Local, Reg};
 use crate::printer::default_param_src;
 use crate::program::{
@@ -289,12 +290,13 @@ impl Parser {
                 Tok::Eof => return Ok(()),
                 Tok::Ident(s) => match s.as_str() {
                     "file" => self.file()?,
+                    "struct" | "union" => self.struct_def()?,
                     "global" => self.global()?,
                     "declare" => self.declare()?,
                     "func" => self.func()?,
-                    _ => return Err(self.expected("`file`, `global`, `declare` or `func`")),
+                    _ => return Err(self.expected("`file`, `struct`, `union`, `global`, `declare` or `func`")),
                 },
-                _ => return Err(self.expected("`file`, `global`, `declare` or `func`")),
+                _ => return Err(self.expected("`file`, `struct`, `union`, `global`, `declare` or `func`")),
             }
         }
     }
@@ -334,11 +336,104 @@ impl Parser {
             Shape::Pointer
         } else if self.eat_kw("array") {
             Shape::Array(self.int("an array length")?)
+        } else if self.eat_kw("heap") {
+            Shape::Heap
         } else {
-            return Err(self.expected("`scalar`, `pointer` or `array N`"));
+            return Err(self.expected("`scalar`, `pointer`, `array N` or `heap`"));
+        };
+        let cty = if self.eat(&Tok::Comma) {
+            self.expect_kw("type")?;
+            self.expect(&Tok::LParen)?;
+            let t = self.cty(0)?;
+            self.expect(&Tok::RParen)?;
+            Some(t)
+        } else {
+            None
         };
         self.expect(&Tok::RParen)?;
-        Ok(SrcVar { name, c_scalar, scalar: IntTy { ty, signed }, shape, cty: None })
+        Ok(SrcVar { name, c_scalar, scalar: IntTy { ty, signed }, shape, cty })
+    }
+
+    /// `signed` or `unsigned`.
+    fn signedness(&mut self) -> Result<bool, ParseError> {
+        if self.eat_kw("signed") {
+            Ok(true)
+        } else if self.eat_kw("unsigned") {
+            Ok(false)
+        } else {
+            Err(self.expected("`signed` or `unsigned`"))
+        }
+    }
+
+    /// A C type (`cty` in the grammar); `depth` bounds the nesting so that
+    /// hostile input cannot overflow the stack.
+    fn cty(&mut self, depth: u32) -> Result<CType, ParseError> {
+        const MAX_DEPTH: u32 = 200;
+        if depth > MAX_DEPTH {
+            return Err(self.err("C type nested too deeply"));
+        }
+        let (kw, t) = self.ident("a C type (void, int, ptr, array, struct)")?;
+        Ok(match kw.as_str() {
+            "void" => CType::Void,
+            "int" => {
+                self.expect(&Tok::LParen)?;
+                let c_name = self.string("the C type string")?;
+                self.expect(&Tok::Comma)?;
+                let ty = self.ty()?;
+                let signed = self.signedness()?;
+                self.expect(&Tok::RParen)?;
+                CType::Int { c_name, ty: IntTy { ty, signed } }
+            }
+            "ptr" => {
+                self.expect(&Tok::LParen)?;
+                let inner = self.cty(depth + 1)?;
+                self.expect(&Tok::RParen)?;
+                CType::Ptr(Box::new(inner))
+            }
+            "array" => {
+                self.expect(&Tok::LParen)?;
+                let inner = self.cty(depth + 1)?;
+                self.expect(&Tok::Comma)?;
+                let n = self.int("an array length")?;
+                self.expect(&Tok::RParen)?;
+                CType::Array(Box::new(inner), n)
+            }
+            "struct" => CType::Struct(StructId(self.int_u32("a struct index")?)),
+            other => return Err(Self::err_at(&t, format!("expected a C type, found `{other}`"))),
+        })
+    }
+
+    /// `struct N "name" size S align A { "f": cty @ off, ... }` (or `union`).
+    fn struct_def(&mut self) -> Result<(), ParseError> {
+        let (kw, _) = self.ident("`struct` or `union`")?;
+        let t = self.tok().clone();
+        let idx = self.int("a struct index")?;
+        if idx != self.prog.structs.len() as u64 {
+            return Err(Self::err_at(&t, format!("expected struct index {}", self.prog.structs.len())));
+        }
+        let c_name = self.string("the struct's C name string")?;
+        self.expect_kw("size")?;
+        let size = self.int("a size")?;
+        self.expect_kw("align")?;
+        let align = self.int("an alignment")?;
+        self.expect(&Tok::LBrace)?;
+        let mut fields = Vec::new();
+        if !self.eat(&Tok::RBrace) {
+            loop {
+                let name = self.string("a field name string")?;
+                self.expect(&Tok::Colon)?;
+                let ty = self.cty(0)?;
+                self.expect(&Tok::At)?;
+                let offset = self.int("a field offset")?;
+                fields.push(FieldDef { name, offset, ty });
+                if self.eat(&Tok::RBrace) {
+                    break;
+                }
+                self.expect(&Tok::Comma)?;
+            }
+        }
+        self.prog.structs.push(StructDef { c_name, is_union: kw == "union", size, align, fields });
+        Ok(())
     }
 
     fn opt_src(&mut self) -> Result<Option<SrcVar>, ParseError> {

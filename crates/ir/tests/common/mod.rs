@@ -89,9 +89,10 @@ pub fn loc(r: &mut Rng) -> Loc {
 }
 
 pub fn src(r: &mut Rng) -> SrcVar {
-    let shape = match r.below(3) {
+    let shape = match r.below(4) {
         0 => Shape::Scalar,
         1 => Shape::Pointer,
+        2 => Shape::Heap,
         _ => Shape::Array(r.below(1000)),
     };
     SrcVar {
@@ -99,7 +100,33 @@ pub fn src(r: &mut Rng) -> SrcVar {
         c_scalar: r.pick(&["int", "unsigned char", "long long", "", "_Bool"]).to_string(),
         scalar: IntTy { ty: ty(r), signed: r.chance(50) },
         shape,
-        cty: None,
+        cty: if r.chance(50) { Some(cty(r, 3)) } else { None },
+    }
+}
+
+/// An arbitrary C type (struct indices may dangle), nested at most `depth`.
+pub fn cty(r: &mut Rng, depth: u32) -> CType {
+    let k = if depth == 0 { r.below(3) } else { r.below(5) };
+    match k {
+        0 => CType::Void,
+        1 => CType::Int {
+            c_name: r.pick(&["int", "unsigned char", "", "we\"ird"]).to_string(),
+            ty: IntTy { ty: ty(r), signed: r.chance(50) },
+        },
+        2 => CType::Struct(StructId(r.below(4) as u32)),
+        3 => CType::Ptr(Box::new(cty(r, depth - 1))),
+        _ => CType::Array(Box::new(cty(r, depth - 1)), r.below(20)),
+    }
+}
+
+/// An arbitrary structure or union definition (offsets and sizes arbitrary).
+pub fn struct_def(r: &mut Rng) -> StructDef {
+    StructDef {
+        c_name: r.pick(&["struct node", "union u", "list_t", "", "struct \"q\""]).to_string(),
+        is_union: r.chance(30),
+        size: r.below(64),
+        align: r.pick(&[1, 2, 4, 8]),
+        fields: (0..r.below(4)).map(|_| FieldDef { name: name(r), offset: r.below(64), ty: cty(r, 3) }).collect(),
     }
 }
 
@@ -219,7 +246,8 @@ pub fn program(seed: u64) -> Program {
         })
         .collect();
     let funcs = (0..nfuncs).map(|_| func(&mut r, nfuncs, nglobals)).collect();
-    Program { files, globals, funcs, structs: vec![] }
+    let structs = (0..r.below(3)).map(|_| struct_def(&mut r)).collect();
+    Program { files, globals, funcs, structs }
 }
 
 /// Parse `text`, panicking with the error and the text on failure.
