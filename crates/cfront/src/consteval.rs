@@ -116,10 +116,62 @@ pub(crate) fn eval<'a>(cx: &mut dyn Ctx<'a>, e: &Node<Expression>) -> LResult<Op
                 t = e;
             }
             let model = cx.unit_ref().model;
-            t.sizeof(model).map(|n| CVal::size_t(model, model.align(n)))
+            match t {
+                CType::Struct(s) => match s.align() {
+                    Some(n) => Some(CVal::size_t(model, n)),
+                    None => return Err(crate::structs::incomplete(cx, a.span, t)),
+                },
+                t => t.sizeof(model).map(|n| CVal::size_t(model, model.align(n))),
+            }
         }
+        Expression::OffsetOf(o) => offset_of(cx, o)?,
         _ => None,
     })
+}
+
+/// `offsetof(type, member.designator[3])` (also gcc's `__builtin_offsetof`),
+/// in the IR's layout; `None` for a non-constant index.
+fn offset_of<'a>(cx: &mut dyn Ctx<'a>, o: &Node<lang_c::ast::OffsetOfExpression>) -> LResult<Option<CVal>> {
+    use lang_c::ast::OffsetMember;
+    let mut ty = typespec::type_name(cx, &o.node.type_name)?;
+    let des = &o.node.designator.node;
+    let mut offset = 0u64;
+    let step = |cx: &mut dyn Ctx<'a>, ty: &CType, id: &Node<lang_c::ast::Identifier>| -> LResult<(u64, CType)> {
+        let CType::Struct(s) = ty else {
+            return Err(cx.unit_ref().invalid(id.span, format!("`{}` is not a structure or union", ty.spelling())));
+        };
+        if s.size().is_none() {
+            return Err(crate::structs::incomplete(cx, id.span, ty));
+        }
+        s.member(&id.node.name).ok_or_else(|| {
+            cx.unit_ref().invalid(id.span, format!("no member named `{}` in `{}`", id.node.name, s.name()))
+        })
+    };
+    let (off, t) = step(cx, &ty, &des.base)?;
+    offset += off;
+    ty = t;
+    for m in &des.members {
+        match &m.node {
+            OffsetMember::Member(id) => {
+                let (off, t) = step(cx, &ty, id)?;
+                offset += off;
+                ty = t;
+            }
+            OffsetMember::IndirectMember(_) => {
+                return Err(cx.unit_ref().invalid(m.span, "`->` in an offsetof designator"));
+            }
+            OffsetMember::Index(e) => {
+                let CType::Array(elem, _) = &ty else {
+                    return Err(cx.unit_ref().invalid(m.span, "subscript of a non-array in offsetof"));
+                };
+                let Some(i) = eval(cx, e)? else { return Ok(None) };
+                let size = elem.mem_size().unwrap_or(0);
+                offset = offset.wrapping_add((i.value() as u64).wrapping_mul(size));
+                ty = (**elem).clone();
+            }
+        }
+    }
+    Ok(Some(CVal::size_t(cx.unit_ref().model, offset)))
 }
 
 fn char_error<'a>(cx: &mut dyn Ctx<'a>, span: lang_c::span::Span, m: String) -> crate::unit::LowerError {
@@ -138,6 +190,7 @@ pub(crate) fn size_of<'a>(cx: &mut dyn Ctx<'a>, ty: &CType, span: lang_c::span::
             Some(n) => Ok(Some(CVal::size_t(model, n))),
             // Known at run time only (`expr.rs` computes it).
             None if ty.has_vla() => Ok(None),
+            None if ty.has_struct() => Err(crate::structs::incomplete(cx, span, ty)),
             None => Err(cx.unit_ref().invalid(span, "invalid application of `sizeof` to an incomplete type")),
         },
     }

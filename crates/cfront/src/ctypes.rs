@@ -1,8 +1,9 @@
 //! C types of the supported subset and their mapping to the IR (x86, LP64
 //! or ILP32).
 //!
-//! Only integer types, pointers, arrays and function types exist here; the
-//! front end rejects everything else before building a [`CType`]. Qualifiers
+//! Integer types, pointers, arrays, structures and unions (see `structs.rs`)
+//! and function types exist here; the front end rejects everything else
+//! before building a [`CType`]. Qualifiers
 //! are dropped (the IR has no use for them); top-level `const` of a declared
 //! object is tracked separately by the declaration code. This module also
 //! implements the integer promotions and usual arithmetic conversions
@@ -14,9 +15,12 @@
 //! context afterwards. Pointers are 8-byte cells of the IR's memory in both
 //! models; only `sizeof` ([`CType::sizeof`]) reports 4 bytes under ILP32,
 //! while pointer arithmetic scales by the IR's layout ([`CType::mem_size`]).
+//! Structure layouts are memory layouts too (see `structs.rs`), so `sizeof`
+//! of a structure is its size in the IR's memory in both models.
 
 use pathwise_ir::{IntTy, Local, Shape, SrcVar, Type};
 
+use crate::structs::StructRef;
 use crate::DataModel;
 
 /// The standard integer types (enums are `int`, `char` is signed).
@@ -221,6 +225,8 @@ pub(crate) enum CType {
     /// (`None` straight out of a declarator).
     Vla(Box<CType>, Option<Local>),
     Func(Box<FuncSig>),
+    /// A structure or union (complete once its definition has been read).
+    Struct(StructRef),
 }
 
 pub(crate) const INT: CType = CType::Int(IntKind::Int);
@@ -266,7 +272,32 @@ impl CType {
             CType::Int(k) => Some(k.ir().bytes()),
             CType::Ptr(_) => Some(8),
             CType::Array(e, Some(n)) => e.mem_size()?.checked_mul(*n),
+            CType::Struct(s) => s.size(),
             CType::Array(_, None) | CType::Vla(..) | CType::Func(_) => None,
+        }
+    }
+
+    /// The alignment in the IR's memory layout: scalars as the data model
+    /// aligns them, pointers (8-byte cells) as 8-byte scalars (4 under ILP32,
+    /// like `long long`).
+    pub fn mem_align(&self, model: DataModel) -> Option<u64> {
+        match self {
+            CType::Void => Some(1),
+            CType::Int(k) => Some(model.align(k.ir().bytes())),
+            CType::Ptr(_) => Some(model.align(8)),
+            CType::Array(e, _) | CType::Vla(e, _) => e.mem_align(model),
+            CType::Struct(s) => s.align(),
+            CType::Func(_) => None,
+        }
+    }
+
+    /// Whether objects of this type contain a structure or union (they are
+    /// then stored as bytes: `i8` slots and globals).
+    pub fn has_struct(&self) -> bool {
+        match self {
+            CType::Struct(_) => true,
+            CType::Array(e, _) | CType::Vla(e, _) => e.has_struct(),
+            _ => false,
         }
     }
 
@@ -286,6 +317,7 @@ impl CType {
         match self {
             CType::Ptr(_) => Some(model.pointer_bytes()),
             CType::Array(e, Some(n)) => e.sizeof(model)?.checked_mul(*n),
+            // A structure's memory layout (see `structs.rs` on ILP32).
             t => t.mem_size(),
         }
     }
@@ -301,6 +333,16 @@ impl CType {
             CType::Array(_, None) | CType::Vla(..) | CType::Func(_) | CType::Void => None,
             t => Some((t, 1)),
         }
+    }
+
+    /// The IR storage of an object of this type: `count` elements of `elem`
+    /// (arrays flattened; anything containing a structure is bytes).
+    pub fn storage(&self) -> Option<(Type, u64)> {
+        if self.has_struct() {
+            return Some((Type::I8, self.mem_size()?));
+        }
+        let (elem, n) = self.flatten()?;
+        Some((elem.ir()?, n))
     }
 
     /// The C spelling with qualifiers dropped, e.g. `unsigned int`, `char *`.
@@ -323,6 +365,7 @@ impl CType {
             CType::Array(e, None) => format!("{}[]", e.spelling()),
             CType::Vla(e, _) => format!("{}[*]", e.spelling()),
             CType::Func(_) => "function".to_string(),
+            CType::Struct(s) => s.name(),
         }
     }
 }
@@ -342,8 +385,33 @@ fn element_desc(pointee: &CType) -> (IntTy, String) {
     }
 }
 
+/// Whether a pointer parameter or return value of type `ty` is an input
+/// heap (a pointer to a structure, union or pointer) rather than an input
+/// array of integers.
+fn is_heap_pointer(ty: &CType) -> bool {
+    matches!(ty, CType::Ptr(p) if matches!(**p, CType::Struct(_) | CType::Ptr(_)))
+}
+
+/// The [`SrcVar`] of a parameter or return value of type `ty`: as
+/// [`src_var`], but a pointer to a structure, union or pointer is a
+/// [`Shape::Heap`].
+pub(crate) fn param_src(name: &str, ty: &CType) -> Option<SrcVar> {
+    let mut sv = src_var(name, ty)?;
+    if is_heap_pointer(ty) {
+        sv.shape = Shape::Heap;
+    }
+    Some(sv)
+}
+
 /// The [`SrcVar`] of a parameter, return value or global of type `ty`.
+/// `cty` is set when the type involves a structure or a pointer to a
+/// pointer; its struct ids are indices of `Unit::structs` until the unit
+/// renumbers them (`structs::program_structs`).
 pub(crate) fn src_var(name: &str, ty: &CType) -> Option<SrcVar> {
+    if matches!(ty, CType::Struct(_)) || (ty.has_struct() && matches!(ty, CType::Array(..))) {
+        // Objects of structure type have no description in the emitters' terms.
+        return None;
+    }
     let (scalar, c_scalar, shape) = match ty {
         CType::Int(k) => (k.int_ty(), k.spelling().to_string(), Shape::Scalar),
         CType::Ptr(p) => {
@@ -355,9 +423,27 @@ pub(crate) fn src_var(name: &str, ty: &CType) -> Option<SrcVar> {
             let (scalar, c) = element_desc(elem);
             (scalar, c, Shape::Array(n))
         }
-        CType::Void | CType::Func(_) | CType::Vla(..) => return None,
+        CType::Void | CType::Func(_) | CType::Vla(..) | CType::Struct(_) => return None,
     };
-    Some(SrcVar { name: name.to_string(), c_scalar, scalar, shape, cty: None })
+    let cty = match ty {
+        CType::Ptr(p) if p.has_struct() || matches!(**p, CType::Ptr(_)) => ir_ctype(ty),
+        _ => None,
+    };
+    Some(SrcVar { name: name.to_string(), c_scalar, scalar, shape, cty })
+}
+
+/// The IR's description of a C type (`None` for function types and
+/// variable-length arrays); see [`src_var`] on struct ids.
+pub(crate) fn ir_ctype(ty: &CType) -> Option<pathwise_ir::CType> {
+    use pathwise_ir::CType as I;
+    Some(match ty {
+        CType::Void => I::Void,
+        CType::Int(k) => I::Int { c_name: k.spelling().to_string(), ty: k.int_ty() },
+        CType::Ptr(t) => I::Ptr(Box::new(ir_ctype(t).unwrap_or(I::Void))),
+        CType::Array(e, n) => I::Array(Box::new(ir_ctype(e)?), n.unwrap_or(0)),
+        CType::Struct(s) => I::Struct(pathwise_ir::StructId(s.id() as u32)),
+        CType::Vla(..) | CType::Func(_) => return None,
+    })
 }
 
 #[cfg(test)]

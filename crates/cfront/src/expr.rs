@@ -63,7 +63,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             },
             Expression::UnaryOperator(u) => u.node.operator.node == UnaryOperator::Indirection,
             Expression::BinaryOperator(b) => b.node.operator.node == BinaryOperator::Index,
-            Expression::StringLiteral(_) | Expression::CompoundLiteral(_) => true,
+            Expression::StringLiteral(_) | Expression::CompoundLiteral(_) | Expression::Member(_) => true,
             _ => false,
         }
     }
@@ -86,7 +86,10 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                 self.load(lv, e.span)
             }
             Expression::GenericSelection(_) => Err(self.u.unsupported(e.span, "_Generic")),
-            Expression::Member(m) => Err(self.u.unsupported(m.span, "struct and union member access")),
+            Expression::Member(_) => {
+                let lv = self.lvalue(e)?;
+                self.load(lv, e.span)
+            }
             Expression::Call(c) => self.call(c),
             Expression::CompoundLiteral(cl) => {
                 let lv = self.compound_literal(cl)?;
@@ -117,7 +120,10 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                 }
                 Ok(last)
             }
-            Expression::OffsetOf(_) => Err(self.u.unsupported(e.span, "offsetof")),
+            Expression::OffsetOf(_) => match consteval::eval(self, e)? {
+                Some(v) => Ok(Val::constant(v)),
+                None => Err(self.u.unsupported(e.span, "offsetof with a non-constant array index")),
+            },
             Expression::VaArg(_) => Err(self.u.unsupported(e.span, "va_arg")),
             Expression::Statement(s) => self.statement_expr(s),
         }
@@ -173,7 +179,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             Some(Sym::Func(_)) => {
                 Err(self.u.unsupported(id.span, format!("function pointers (`{name}` used as a value)")))
             }
-            Some(Sym::EnumConst(_)) | Some(Sym::Typedef(..)) => {
+            Some(Sym::EnumConst(_)) | Some(Sym::Typedef(..)) | Some(Sym::Tag(_)) => {
                 Err(self.u.invalid(id.span, format!("`{name}` is not an object")))
             }
             // C11 6.4.2.2: `static const char __func__[] = "name";` (gcc
@@ -223,7 +229,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                 Ok(self.string_lvalue(&bytes, e.span))
             }
             Expression::CompoundLiteral(cl) => self.compound_literal(cl),
-            Expression::Member(m) => Err(self.u.unsupported(m.span, "struct and union member access")),
+            Expression::Member(m) => self.member(m),
             _ => Err(self.u.invalid(e.span, "expression is not assignable")),
         }
     }
@@ -260,6 +266,10 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             }
             CType::Func(_) => Err(self.u.unsupported(span, "function pointers")),
             CType::Void => Err(self.u.invalid(span, "use of a void value")),
+            // A structure value is represented by the address of an object
+            // holding it (copied where it is stored, see `member.rs`).
+            CType::Struct(ref s) if s.size().is_some() => Ok(Val { op: lv.ptr, ty: lv.ty }),
+            CType::Struct(_) => Err(crate::structs::incomplete(self, span, &lv.ty)),
         }
     }
 
@@ -273,8 +283,12 @@ impl<'u, 'a> FnCtx<'u, 'a> {
     /// An lvalue that may be assigned: scalar type.
     fn assignable(&mut self, e: &Node<Expression>) -> LResult<LVal> {
         let lv = self.lvalue(e)?;
+        self.check_assignable(lv, e.span)
+    }
+
+    fn check_assignable(&mut self, lv: LVal, span: Span) -> LResult<LVal> {
         if !lv.ty.is_scalar() {
-            return Err(self.u.invalid(e.span, format!("cannot assign to an object of type `{}`", lv.ty.spelling())));
+            return Err(self.u.invalid(span, format!("cannot assign to an object of type `{}`", lv.ty.spelling())));
         }
         Ok(lv)
     }
@@ -366,7 +380,11 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                 None => self.logical_value(e),
             },
             B::Assign => {
-                let lv = self.assignable(lhs)?;
+                let lv = self.lvalue(lhs)?;
+                if let CType::Struct(_) = lv.ty {
+                    return self.struct_assign(lv, rhs);
+                }
+                let lv = self.check_assignable(lv, lhs.span)?;
                 let v = self.rvalue(rhs)?;
                 let v = self.convert(v, &lv.ty, rhs.span, Conv::Implicit)?;
                 self.store(&lv, v.op, lhs.span);

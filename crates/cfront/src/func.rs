@@ -18,7 +18,7 @@ use pathwise_ir::{FuncData, Local, Operand, Param, Reg, Terminator};
 use rustc_hash::FxHashMap;
 
 use crate::builder::FuncBuilder;
-use crate::ctypes::{src_var, CType, FuncSig};
+use crate::ctypes::{param_src, CType, FuncSig};
 use crate::typespec::{self, ParamDecl};
 use crate::unit::{placeholder_src, BodyState, Ctx, FuncEntry, LResult, Sym, Unit};
 
@@ -173,12 +173,21 @@ pub(crate) fn register_func<'a>(u: &mut Unit<'a>, d: FuncDecl<'a>) -> usize {
 /// scalar or void return type.
 pub(crate) fn check_sig(u: &Unit<'_>, sig: &FuncSig, params: &[ParamDecl], span: Span) -> LResult<()> {
     for p in params {
+        if let CType::Struct(s) = &p.ty {
+            let what = if s.is_union() { "unions" } else { "structures" };
+            let msg = format!("{what} passed by value (parameter `{}` of type `{}`)", p.name, s.name());
+            return Err(u.unsupported(p.span, msg));
+        }
         if !p.ty.is_scalar() {
             return Err(u.unsupported(p.span, format!("parameters of type `{}`", p.ty.spelling())));
         }
         if p.ty.has_vla() {
             return Err(u.unsupported(p.span, "pointers to variable-length arrays"));
         }
+    }
+    if let CType::Struct(s) = &sig.ret {
+        let what = if s.is_union() { "unions" } else { "structures" };
+        return Err(u.unsupported(span, format!("{what} returned by value (`{}`)", s.name())));
     }
     if !(sig.ret.is_scalar() || sig.ret == CType::Void) {
         return Err(u.invalid(span, "invalid function return type"));
@@ -300,7 +309,7 @@ fn lower_function<'a>(u: &mut Unit<'a>, idx: usize, fd: &'a Node<FunctionDefinit
         params.push(Param {
             reg: Reg(i as u32),
             ty: ir,
-            src: src_var(&pname, ty).unwrap_or_else(|| placeholder_src(&pname)),
+            src: param_src(&pname, ty).unwrap_or_else(|| placeholder_src(&pname)),
         });
     }
     cx.stmt(&fd.node.statement)?;
@@ -321,7 +330,7 @@ fn lower_function<'a>(u: &mut Unit<'a>, idx: usize, fd: &'a Node<FunctionDefinit
         name,
         params,
         ret: sig.ret.ir(),
-        ret_src: src_var("", &sig.ret),
+        ret_src: param_src("", &sig.ret),
         locals,
         blocks,
         iteration_starts,

@@ -149,6 +149,7 @@ fn declare_one<'a>(u: &mut Unit<'a>, spec: &DeclSpec, id: &'a Node<InitDeclarato
         return Err(u.invalid(id.span, "declaration without a name"));
     };
     if spec.storage == Some(StorageClassSpecifier::Typedef) {
+        crate::structs::name_by_typedef(&dd.ty, &name);
         u.declare(&name, Sym::Typedef(dd.ty, dd.is_const));
         return Ok(());
     }
@@ -190,8 +191,8 @@ fn declare_one<'a>(u: &mut Unit<'a>, spec: &DeclSpec, id: &'a Node<InitDeclarato
     Ok(())
 }
 
-/// Checks that an object type is representable: integers and pointers, or
-/// arrays of them.
+/// Checks that an object type is representable: integers, pointers and
+/// structures, or arrays of them.
 fn check_object_type(u: &Unit<'_>, ty: &CType, span: Span) -> LResult<()> {
     if ty.has_vla() {
         // Not C (static storage needs a constant size), or a size that
@@ -203,7 +204,7 @@ fn check_object_type(u: &Unit<'_>, ty: &CType, span: Span) -> LResult<()> {
         t = e;
     }
     match t {
-        CType::Int(_) | CType::Ptr(_) => Ok(()),
+        CType::Int(_) | CType::Ptr(_) | CType::Struct(_) => Ok(()),
         CType::Void => Err(u.invalid(span, "variable declared void")),
         _ => Err(u.invalid(span, format!("variable of type `{}`", ty.spelling()))),
     }
@@ -234,23 +235,37 @@ pub(crate) fn static_init<'a>(
 ) -> LResult<(CType, Vec<u64>)> {
     check_object_type(cx.unit_ref(), ty, span)?;
     let Some(init) = init else {
+        if ty.has_struct() && ty.mem_size().is_none() && !matches!(ty, CType::Array(_, None)) {
+            return Err(crate::structs::incomplete(cx, span, ty));
+        }
         if ty.mem_size().is_none() {
             return Err(cx.unit_ref().invalid(span, "array size missing"));
         }
         return Ok((ty.clone(), Vec::new()));
     };
     let flat = init::flatten(cx, ty, init)?;
-    let Some((elem, count)) = flat.ty.flatten() else {
+    let Some((elem, count)) = flat.ty.storage() else {
         return Err(cx.unit_ref().invalid(span, "array size missing"));
     };
-    let elem = elem.clone();
+    // Typed elements by index, or (objects containing structures) bytes.
+    let bytes = flat.ty.has_struct();
     let mut values = vec![0u64; count.min(1 << 20) as usize];
-    for (index, item) in flat.items {
+    for (&offset, (ity, item)) in &flat.items {
         let bits = match item {
-            InitItem::Const(b) => b,
-            InitItem::Expr(e) => constant_value(cx, &elem, e)?,
+            InitItem::Const(b) => *b,
+            InitItem::Expr(e) if matches!(ity, CType::Struct(_)) => {
+                return Err(cx.unit_ref().unsupported(e.span, "non-constant initializers of globals"));
+            }
+            InitItem::Expr(e) => constant_value(cx, ity, e)?,
         };
-        if let Some(v) = values.get_mut(index as usize) {
+        if bytes {
+            let width = ity.ir().map_or(1, |t| t.bytes());
+            for k in 0..width {
+                if let Some(v) = values.get_mut((offset + k) as usize) {
+                    *v = (bits >> (8 * k)) & 0xff;
+                }
+            }
+        } else if let Some(v) = values.get_mut((offset / elem.bytes()) as usize) {
             *v = bits;
         }
     }

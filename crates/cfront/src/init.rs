@@ -1,14 +1,21 @@
-//! Initializers, flattened to element indices.
+//! Initializers, flattened to byte offsets.
 //!
-//! Arrays are flat in memory (`int m[3][4]` is 12 `i32`s), so an initializer
-//! becomes a list of (flat element index, item) pairs, following C11 6.7.9:
-//! nested braces, brace elision (`int m[2][2] = {1, 2, 3, 4}`), array
-//! designators (`[3] = 7`), string literals for `char` arrays, and the size of
-//! `[]` arrays taken from the initializer. Elements not listed are zero; the
-//! callers (locals: stores, globals: constant data) fill them.
+//! An initializer becomes a map from byte offset to (scalar type, item),
+//! following C11 6.7.9: nested braces, brace elision (`int m[2][2] = {1, 2,
+//! 3, 4}`, also through structures), array designators (`[3] = 7`), member
+//! designators (`.next = 0`, nested as `.a.b` or `.a[2]`), string literals
+//! for `char` arrays, a structure initialised from a structure value, and
+//! the size of `[]` arrays taken from the initializer. A later initializer
+//! of the same bytes replaces an earlier one. After a nested designator
+//! (`.a.b = 1, 2`) the next item continues after `a` (C says after `a.b`).
+//! Unlisted bytes are zero: the callers (locals: stores of the missing
+//! cells, see [`FlatInit::unions`]; globals: constant data) fill them.
+
+use std::collections::BTreeMap;
 
 use lang_c::ast::{Designator, Expression, Initializer, InitializerListItem};
 use lang_c::span::{Node, Span};
+use rustc_hash::FxHashMap;
 
 use crate::consteval;
 use crate::ctypes::{CType, IntKind};
@@ -17,6 +24,7 @@ use crate::unit::{Ctx, LResult};
 
 /// One initialized element.
 pub(crate) enum InitItem<'e> {
+    /// An expression for a scalar, or a structure value for a structure.
     Expr(&'e Node<Expression>),
     /// A byte of a string literal.
     Const(u64),
@@ -25,24 +33,65 @@ pub(crate) enum InitItem<'e> {
 /// An initializer flattened against a type, with the type completed.
 pub(crate) struct FlatInit<'e> {
     pub ty: CType,
-    pub items: Vec<(u64, InitItem<'e>)>,
+    /// By byte offset: the type of the item (a scalar, or a structure
+    /// initialised from a value) and the item; items never overlap.
+    pub items: BTreeMap<u64, (CType, InitItem<'e>)>,
+    /// The member initialised of each union, by the union's offset (the
+    /// first member otherwise).
+    pub unions: FxHashMap<u64, usize>,
+}
+
+impl<'e> FlatInit<'e> {
+    fn new(ty: CType) -> FlatInit<'e> {
+        FlatInit { ty, items: BTreeMap::new(), unions: FxHashMap::default() }
+    }
+
+    /// Records an item, dropping earlier ones of the same bytes.
+    fn put(&mut self, offset: u64, ty: CType, item: InitItem<'e>) {
+        let end = offset + ty.mem_size().unwrap_or(1).max(1);
+        let overlapping: Vec<u64> = self
+            .items
+            .range(..end)
+            .rev()
+            .take_while(|(&o, (t, _))| o + t.mem_size().unwrap_or(1).max(1) > offset)
+            .map(|(&o, _)| o)
+            .collect();
+        for o in overlapping {
+            self.items.remove(&o);
+        }
+        self.items.insert(offset, (ty, item));
+    }
+
+    /// Whether an item covers byte `offset`.
+    pub fn covers(&self, offset: u64) -> bool {
+        self.items
+            .range(..=offset)
+            .next_back()
+            .is_some_and(|(&o, (t, _))| o + t.mem_size().unwrap_or(1).max(1) > offset)
+    }
 }
 
 fn is_char_kind(t: &CType) -> bool {
     matches!(t, CType::Int(IntKind::Char | IntKind::SChar | IntKind::UChar))
 }
 
-/// Flattens `init` for an object of type `ty` (a scalar or an array).
+fn is_aggregate(t: &CType) -> bool {
+    matches!(t, CType::Array(..) | CType::Struct(_))
+}
+
+/// Flattens `init` for an object of type `ty`.
 pub(crate) fn flatten<'a, 'e>(cx: &mut dyn Ctx<'a>, ty: &CType, init: &'e Node<Initializer>) -> LResult<FlatInit<'e>> {
-    let mut items = Vec::new();
     match (ty, &init.node) {
         (CType::Array(..), Initializer::Expression(e)) => {
-            let n = string_init(cx, ty, e, 0, &mut items)?;
-            Ok(FlatInit { ty: complete(ty, n), items })
+            let mut out = FlatInit::new(ty.clone());
+            let n = string_init(cx, ty, e, 0, &mut out)?;
+            out.ty = complete(ty, n);
+            Ok(out)
         }
         (_, Initializer::Expression(e)) => {
-            items.push((0, InitItem::Expr(e)));
-            Ok(FlatInit { ty: ty.clone(), items })
+            let mut out = FlatInit::new(ty.clone());
+            out.put(0, ty.clone(), InitItem::Expr(e));
+            Ok(out)
         }
         (_, Initializer::List(list)) => flatten_list(cx, ty, list, init.span),
     }
@@ -56,19 +105,19 @@ pub(crate) fn flatten_list<'a, 'e>(
     list: &'e [Node<InitializerListItem>],
     span: Span,
 ) -> LResult<FlatInit<'e>> {
-    let mut items = Vec::new();
-    if let CType::Array(..) = ty {
-        let mut pos = 0;
-        let n = fill_array(cx, ty, list, &mut pos, 0, true, &mut items)?;
-        if pos < list.len() {
-            return Err(cx.unit_ref().invalid(list[pos].span, "excess elements in array initializer"));
+    let mut out = FlatInit::new(ty.clone());
+    if is_aggregate(ty) {
+        if ty.has_struct() && ty.mem_size().is_none() && !matches!(ty, CType::Array(_, None)) {
+            return Err(crate::structs::incomplete(cx, span, ty));
         }
-        return Ok(FlatInit { ty: complete(ty, n), items });
+        let n = fill_braced(cx, ty, 0, list, &mut out)?;
+        out.ty = complete(ty, n);
+        return Ok(out);
     }
     if let Some(e) = scalar_in_braces(cx, list, span)? {
-        items.push((0, InitItem::Expr(e)));
+        out.put(0, ty.clone(), InitItem::Expr(e));
     }
-    Ok(FlatInit { ty: ty.clone(), items })
+    Ok(out)
 }
 
 /// `int a[]` gets its length from the initializer.
@@ -95,14 +144,14 @@ fn scalar_in_braces<'a, 'e>(
     }
 }
 
-/// A string literal initializing a `char` array at flat index `base`;
+/// A string literal initializing a `char` array at byte offset `base`;
 /// returns the number of elements it occupies.
 fn string_init<'a, 'e>(
     cx: &mut dyn Ctx<'a>,
     ty: &CType,
     e: &'e Node<Expression>,
     base: u64,
-    out: &mut Vec<(u64, InitItem<'e>)>,
+    out: &mut FlatInit<'e>,
 ) -> LResult<u64> {
     let (CType::Array(elem, len), Expression::StringLiteral(s)) = (ty, &e.node) else {
         return Err(cx.unit_ref().invalid(e.span, "array initializer must be an initializer list"));
@@ -116,86 +165,228 @@ fn string_init<'a, 'e>(
         return Err(cx.unit_ref().invalid(e.span, "initializer string is too long for the array"));
     }
     for (i, b) in bytes.iter().enumerate() {
-        out.push((base + i as u64, InitItem::Const(u64::from(*b))));
+        out.put(base + i as u64, (**elem).clone(), InitItem::Const(u64::from(*b)));
     }
     Ok(n)
 }
 
-/// Fills the array `ty` at flat index `base` from `list[*pos..]`. A braced
-/// list is consumed up to its end; an unbraced one (brace elision) only as
-/// far as the array needs. Returns the number of elements initialized.
-fn fill_array<'a, 'e>(
+/// A braced list for the aggregate `ty` at `base`, consumed to its end.
+fn fill_braced<'a, 'e>(
     cx: &mut dyn Ctx<'a>,
     ty: &CType,
-    list: &'e [Node<InitializerListItem>],
-    pos: &mut usize,
     base: u64,
-    braced: bool,
-    out: &mut Vec<(u64, InitItem<'e>)>,
+    list: &'e [Node<InitializerListItem>],
+    out: &mut FlatInit<'e>,
 ) -> LResult<u64> {
-    let CType::Array(elem, len) = ty else {
-        return Err(cx.unit_ref().invalid(Span::none(), "array type expected"));
-    };
-    let per = elem.flatten().map(|(_, n)| n).unwrap_or(1);
-    let (mut i, mut max) = (0u64, 0u64);
-    while *pos < list.len() {
-        let item = &list[*pos];
-        if !item.node.designation.is_empty() {
-            if !braced {
-                break;
-            }
-            i = designator_index(cx, &item.node.designation, item.span)?;
-            if len.is_some_and(|n| i >= n) {
-                return Err(cx.unit_ref().invalid(item.span, "array designator index out of bounds"));
-            }
-        } else if len.is_some_and(|n| i >= n) {
-            break;
-        }
-        let at = base + i * per;
-        match (&**elem, &item.node.initializer.node) {
-            (CType::Array(..), Initializer::List(sub)) => {
-                let mut p = 0;
-                fill_array(cx, elem, sub, &mut p, at, true, out)?;
-                if p < sub.len() {
-                    return Err(cx.unit_ref().invalid(sub[p].span, "excess elements in array initializer"));
-                }
-                *pos += 1;
-            }
-            (CType::Array(..), Initializer::Expression(e)) => {
-                if matches!(e.node, Expression::StringLiteral(_)) {
-                    string_init(cx, elem, e, at, out)?;
-                    *pos += 1;
-                } else {
-                    fill_array(cx, elem, list, pos, at, false, out)?;
-                }
-            }
-            (_, Initializer::List(sub)) => {
-                if let Some(e) = scalar_in_braces(cx, sub, item.span)? {
-                    out.push((at, InitItem::Expr(e)));
-                }
-                *pos += 1;
-            }
-            (_, Initializer::Expression(e)) => {
-                out.push((at, InitItem::Expr(e)));
-                *pos += 1;
-            }
-        }
-        i += 1;
-        max = max.max(i);
+    let mut pos = 0;
+    let n = fill(cx, ty, base, list, &mut pos, true, out)?;
+    if pos < list.len() {
+        let what = if matches!(ty, CType::Array(..)) { "array" } else { "structure" };
+        return Err(cx.unit_ref().invalid(list[pos].span, format!("excess elements in {what} initializer")));
     }
-    Ok(max)
+    Ok(n)
 }
 
-fn designator_index<'a>(cx: &mut dyn Ctx<'a>, des: &[Node<Designator>], span: Span) -> LResult<u64> {
-    match des {
-        [d] => match &d.node {
-            Designator::Index(e) => match consteval::eval(cx, e)? {
-                Some(v) if v.value() >= 0 => Ok(v.value() as u64),
-                _ => Err(cx.unit_ref().invalid(e.span, "array designator is not a non-negative integer constant")),
-            },
-            Designator::Member(_) => Err(cx.unit_ref().unsupported(d.span, "struct and union member designators")),
-            Designator::Range(_) => Err(cx.unit_ref().unsupported(d.span, "designator ranges")),
-        },
-        _ => Err(cx.unit_ref().unsupported(span, "nested designators")),
+/// Fills the aggregate `ty` at byte offset `base` from `list[*pos..]`. A
+/// braced list is consumed up to its end; an unbraced one (brace elision)
+/// only as far as the aggregate needs. Returns the number of array elements
+/// initialized (1 for a structure).
+fn fill<'a, 'e>(
+    cx: &mut dyn Ctx<'a>,
+    ty: &CType,
+    base: u64,
+    list: &'e [Node<InitializerListItem>],
+    pos: &mut usize,
+    braced: bool,
+    out: &mut FlatInit<'e>,
+) -> LResult<u64> {
+    match ty {
+        CType::Array(elem, len) => {
+            let per = elem.mem_size().unwrap_or(0);
+            let (mut i, mut max) = (0u64, 0u64);
+            while *pos < list.len() {
+                let item = &list[*pos];
+                if let Some((first, rest)) = item.node.designation.split_first() {
+                    if !braced {
+                        break;
+                    }
+                    i = designator_index(cx, first)?;
+                    if len.is_some_and(|n| i >= n) {
+                        return Err(cx.unit_ref().invalid(item.span, "array designator index out of bounds"));
+                    }
+                    designated(cx, elem, base + i * per, rest, list, pos, out)?;
+                } else {
+                    if len.is_some_and(|n| i >= n) {
+                        break;
+                    }
+                    element(cx, elem, base + i * per, list, pos, out)?;
+                }
+                i += 1;
+                max = max.max(i);
+            }
+            Ok(max)
+        }
+        CType::Struct(s) => {
+            let fields = s.fields().unwrap_or_default();
+            let mut fi = 0usize;
+            while *pos < list.len() {
+                let item = &list[*pos];
+                if let Some((first, rest)) = item.node.designation.split_first() {
+                    if !braced {
+                        break;
+                    }
+                    let path = member_path(cx, ty, first)?;
+                    let (top, _) = path[0];
+                    // Through anonymous members: the inner members are
+                    // designated one after the other.
+                    let (mut off, mut t) = (base, ty.clone());
+                    for &(idx, _) in &path {
+                        let CType::Struct(cur) = &t else { break };
+                        let f = cur.fields().unwrap_or_default().swap_remove(idx);
+                        if cur.is_union() {
+                            out.unions.insert(off, idx);
+                        }
+                        off += f.offset;
+                        t = f.ty;
+                    }
+                    designated(cx, &t, off, rest, list, pos, out)?;
+                    fi = top + 1;
+                } else {
+                    if fi >= fields.len() || (s.is_union() && fi >= 1) {
+                        break;
+                    }
+                    if s.is_union() {
+                        out.unions.insert(base, fi);
+                    }
+                    element(cx, &fields[fi].ty, base + fields[fi].offset, list, pos, out)?;
+                    fi += 1;
+                }
+            }
+            Ok(1)
+        }
+        _ => Err(cx.unit_ref().invalid(Span::none(), "aggregate type expected")),
     }
+}
+
+/// The subobject selected by a designator list's first part, at `at` of
+/// type `ty`, with the `rest` of the designators still to apply; consumes
+/// the item.
+fn designated<'a, 'e>(
+    cx: &mut dyn Ctx<'a>,
+    ty: &CType,
+    at: u64,
+    rest: &'e [Node<Designator>],
+    list: &'e [Node<InitializerListItem>],
+    pos: &mut usize,
+    out: &mut FlatInit<'e>,
+) -> LResult<()> {
+    let Some((d, more)) = rest.split_first() else {
+        return element(cx, ty, at, list, pos, out);
+    };
+    match ty {
+        CType::Array(elem, len) => {
+            let i = designator_index(cx, d)?;
+            if len.is_some_and(|n| i >= n) {
+                return Err(cx.unit_ref().invalid(d.span, "array designator index out of bounds"));
+            }
+            designated(cx, elem, at + i * elem.mem_size().unwrap_or(0), more, list, pos, out)
+        }
+        CType::Struct(_) => {
+            let (mut off, mut t) = (at, ty.clone());
+            for (idx, _) in member_path(cx, ty, d)? {
+                let CType::Struct(cur) = &t else { break };
+                let f = cur.fields().unwrap_or_default().swap_remove(idx);
+                if cur.is_union() {
+                    out.unions.insert(off, idx);
+                }
+                off += f.offset;
+                t = f.ty;
+            }
+            designated(cx, &t, off, more, list, pos, out)
+        }
+        _ => Err(cx.unit_ref().invalid(d.span, "designator for a scalar")),
+    }
+}
+
+/// The current item for a subobject of type `ty` at byte offset `at`.
+fn element<'a, 'e>(
+    cx: &mut dyn Ctx<'a>,
+    ty: &CType,
+    at: u64,
+    list: &'e [Node<InitializerListItem>],
+    pos: &mut usize,
+    out: &mut FlatInit<'e>,
+) -> LResult<()> {
+    let item = &list[*pos];
+    match &item.node.initializer.node {
+        Initializer::List(sub) if is_aggregate(ty) => {
+            fill_braced(cx, ty, at, sub, out)?;
+            *pos += 1;
+        }
+        Initializer::List(sub) => {
+            if let Some(e) = scalar_in_braces(cx, sub, item.span)? {
+                out.put(at, ty.clone(), InitItem::Expr(e));
+            }
+            *pos += 1;
+        }
+        Initializer::Expression(e) if !is_aggregate(ty) => {
+            out.put(at, ty.clone(), InitItem::Expr(e));
+            *pos += 1;
+        }
+        Initializer::Expression(e) => {
+            if matches!(ty, CType::Array(..)) && matches!(e.node, Expression::StringLiteral(_)) {
+                string_init(cx, ty, e, at, out)?;
+                *pos += 1;
+            } else if matches!(ty, CType::Struct(_)) && cx.expr_type(e)? == *ty {
+                out.put(at, ty.clone(), InitItem::Expr(e));
+                *pos += 1;
+            } else {
+                // Brace elision: the items initialize the subobject's elements.
+                fill(cx, ty, at, list, pos, false, out)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn designator_index<'a>(cx: &mut dyn Ctx<'a>, d: &Node<Designator>) -> LResult<u64> {
+    match &d.node {
+        Designator::Index(e) => match consteval::eval(cx, e)? {
+            Some(v) if v.value() >= 0 => Ok(v.value() as u64),
+            _ => Err(cx.unit_ref().invalid(e.span, "array designator is not a non-negative integer constant")),
+        },
+        Designator::Member(_) => Err(cx.unit_ref().invalid(d.span, "member designator in an array initializer")),
+        Designator::Range(_) => Err(cx.unit_ref().unsupported(d.span, "designator ranges")),
+    }
+}
+
+/// The field indices leading to member `.name` of the structure `ty`
+/// (through anonymous members: several), each with the field's type.
+fn member_path<'a>(cx: &mut dyn Ctx<'a>, ty: &CType, d: &Node<Designator>) -> LResult<Vec<(usize, CType)>> {
+    let name = match &d.node {
+        Designator::Member(id) => &id.node.name,
+        Designator::Index(_) => return Err(cx.unit_ref().invalid(d.span, "array designator for a structure")),
+        Designator::Range(_) => return Err(cx.unit_ref().unsupported(d.span, "designator ranges")),
+    };
+    match find_path(ty, name) {
+        Some(p) => Ok(p),
+        None => Err(cx.unit_ref().invalid(d.span, format!("no member named `{name}` in `{}`", ty.spelling()))),
+    }
+}
+
+fn find_path(ty: &CType, name: &str) -> Option<Vec<(usize, CType)>> {
+    let CType::Struct(s) = ty else { return None };
+    for (i, f) in s.fields()?.into_iter().enumerate() {
+        match &f.name {
+            Some(n) if n == name => return Some(vec![(i, f.ty)]),
+            None => {
+                if let Some(mut rest) = find_path(&f.ty, name) {
+                    rest.insert(0, (i, f.ty));
+                    return Some(rest);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }

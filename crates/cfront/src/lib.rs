@@ -6,7 +6,8 @@
 //! external declaration at a time in source order (`globals` for
 //! declarations, `func` for definitions, which lowers statements (`stmt`,
 //! `locals`, `vla` for storage allocated at run time), conditions (`cond`),
-//! expressions (`expr`, `ops`, `calls`) through an IR `builder`).
+//! expressions (`expr`, `ops`, `calls`, `member` for structures) through an
+//! IR `builder`); `structs` reads structure and union types and lays them out.
 //! Locations are mapped back to the original files by `locations`.
 //!
 //! Contract with the engine (see the IR crate for the instruction set):
@@ -20,6 +21,15 @@
 //!   (`&&`, `||`, `?:` in value context) go through synthetic slots named
 //!   `tmp.N`; compound literals live in slots `lit.N`; string literals are
 //!   `const` globals `.str.N`.
+//! - An object containing a structure or union (local, global, compound
+//!   literal) is a slot or global of bytes (`i8 x size`); members are reached
+//!   by `ptradd` and accessed by scalar `load`/`store` of their own IR type,
+//!   at any offset of the bytes. A global's `init` then lists its bytes
+//!   (scalars little-endian; a null pointer is 8 zero bytes). Structure
+//!   assignment copies scalar by scalar (see `structs::cells`).
+//! - A pointer parameter or return value to a structure, union or pointer is
+//!   a `Shape::Heap` with its full C type (`SrcVar::cty`); `Program::structs`
+//!   holds the definitions those types reach.
 //! - Every `br` is one atomic condition of the source, located at its first
 //!   token; constant conditions are jumps.
 //! - Unsupported constructs make only the enclosing function unsupported
@@ -40,9 +50,11 @@ mod init;
 mod literals;
 mod locals;
 mod locations;
+mod member;
 mod ops;
 mod preprocess;
 mod stmt;
+mod structs;
 mod typespec;
 mod unit;
 mod vla;

@@ -2,9 +2,10 @@
 //!
 //! An automatic variable gets a fresh slot for each declaration (so shadowing
 //! in nested blocks and re-declarations in loops work), named after the
-//! variable, with arrays flattened to their innermost element type. Its
-//! initializer is lowered to stores: listed elements first, then zeros for
-//! the rest of an array with an initializer (large ones get zeroed storage
+//! variable, with arrays flattened to their innermost element type (objects
+//! containing structures are bytes). Its initializer is lowered to stores:
+//! listed scalars first, then zeros for the rest of an aggregate with an
+//! initializer (large ones get zeroed storage
 //! instead, see `vla.rs`, as do variable-length arrays). Variables without
 //! initializer are left as the engine finds them. A `static` local becomes a global
 //! named `func.name` with a constant initializer; `extern` and function
@@ -13,7 +14,7 @@
 
 use lang_c::ast::{Declaration, InitDeclarator, StorageClassSpecifier};
 use lang_c::span::{Node, Span};
-use pathwise_ir::{InstKind, Local, Operand, Type};
+use pathwise_ir::{Local, Operand, Type};
 
 use crate::ctypes::CType;
 use crate::func::{check_sig, register_func, FnCtx, FuncDecl};
@@ -37,6 +38,7 @@ fn declare_one(cx: &mut FnCtx<'_, '_>, spec: &DeclSpec, id: &Node<InitDeclarator
         return Err(cx.u.invalid(id.span, "declaration without a name"));
     };
     if spec.storage == Some(StorageClassSpecifier::Typedef) {
+        crate::structs::name_by_typedef(&dd.ty, &name);
         cx.u.declare(&name, Sym::Typedef(dd.ty, dd.is_const));
         return Ok(());
     }
@@ -105,16 +107,13 @@ pub(crate) fn auto_object(
     declare: bool,
 ) -> LResult<Sym> {
     let ty = flat.as_ref().map(|f| f.ty.clone()).unwrap_or(ty);
-    let Some((elem, count)) = ty.flatten() else {
+    let Some((ir, count)) = ty.storage() else {
         return Err(match ty {
             CType::Array(_, None) => cx.u.invalid(span, format!("array `{name}` has no size")),
+            t if t.has_struct() => crate::structs::incomplete(cx, span, &t),
             _ => cx.u.invalid(span, format!("variable `{name}` has incomplete type `{}`", ty.spelling())),
         });
     };
-    let Some(ir) = elem.ir() else {
-        return Err(cx.u.invalid(span, format!("variable `{name}` has incomplete type")));
-    };
-    let elem = elem.clone();
     let Some(flat) = flat else {
         let local = cx.b.local(name.to_string(), ir, count);
         let sym = Sym::Local { local, ty: ty.clone() };
@@ -123,32 +122,47 @@ pub(crate) fn auto_object(
         }
         return Ok(sym);
     };
-    let is_array = matches!(ty, CType::Array(..));
-    let listed: std::collections::BTreeSet<u64> = flat.items.iter().map(|(i, _)| *i).collect();
-    let (base, sym) = if is_array && count - listed.len() as u64 > crate::vla::MAX_ZERO_STORES {
-        let (slot, p) = cx.zeroed_array(name, ir, count, span);
-        (Base::Ptr(p), Sym::Indirect { slot, ty: ty.clone() })
-    } else {
-        let local = cx.b.local(name.to_string(), ir, count);
-        (Base::Local(local), Sym::Local { local, ty: ty.clone() })
+    // Aggregates with an initializer are zero where it lists nothing.
+    let zero_fill = matches!(ty, CType::Array(..) | CType::Struct(_));
+    let limit = flat.items.len() + crate::vla::MAX_ZERO_STORES as usize;
+    let cells = if zero_fill { crate::structs::cells_choosing(&ty, &flat.unions, limit) } else { Some(Vec::new()) };
+    let (base, sym) = match cells {
+        None => {
+            let (slot, p) = cx.zeroed_array(name, ir, count, span);
+            (Base::Ptr(p), Sym::Indirect { slot, ty: ty.clone() })
+        }
+        Some(_) => {
+            let local = cx.b.local(name.to_string(), ir, count);
+            (Base::Local(local), Sym::Local { local, ty: ty.clone() })
+        }
     };
     if declare {
         cx.u.declare(name, sym.clone());
     }
-    for (index, item) in flat.items {
-        let value = match item {
+    for (&offset, (ity, item)) in &flat.items {
+        match item {
+            InitItem::Expr(e) if matches!(ity, CType::Struct(_)) => {
+                let v = cx.rvalue(e)?;
+                let dst = base_ptr(cx, base, span);
+                let loc = cx.loc(span);
+                let dst = cx.offset_ptr(dst, offset, loc);
+                cx.copy_struct_value(dst, ity, v, e.span)?;
+            }
             InitItem::Expr(e) => {
                 let v = cx.rvalue(e)?;
-                cx.convert(v, &elem, e.span, Conv::Implicit)?.op
+                let v = cx.convert(v, ity, e.span, Conv::Implicit)?.op;
+                // The store is located at the variable, like any store to it.
+                store_at(cx, base, ity.ir().unwrap_or(Type::I64), offset, v, span);
             }
-            InitItem::Const(bits) => Operand::Const(ir, bits & ir.mask()),
-        };
-        // The store is located at the variable, like any store to it.
-        store_elem(cx, base, ir, index, value, span);
+            InitItem::Const(bits) => {
+                let t = ity.ir().unwrap_or(Type::I8);
+                store_at(cx, base, t, offset, Operand::Const(t, bits & t.mask()), span);
+            }
+        }
     }
-    if let (true, Base::Local(_)) = (is_array, base) {
-        for index in (0..count).filter(|i| !listed.contains(i)) {
-            store_elem(cx, base, ir, index, Operand::Const(ir, 0), span);
+    for (offset, t) in cells.unwrap_or_default() {
+        if !flat.covers(offset) {
+            store_at(cx, base, t, offset, Operand::Const(t, 0), span);
         }
     }
     Ok(sym)
@@ -163,18 +177,18 @@ enum Base {
     Ptr(Operand),
 }
 
-/// `base[index] = value`.
-fn store_elem(cx: &mut FnCtx<'_, '_>, base: Base, ir: Type, index: u64, value: Operand, span: Span) {
+fn base_ptr(cx: &mut FnCtx<'_, '_>, base: Base, span: Span) -> Operand {
     let loc = cx.loc(span);
-    let base = match base {
+    match base {
         Base::Local(local) => cx.b.addr_local(local, loc),
         Base::Ptr(p) => p,
-    };
-    let ptr = if index == 0 {
-        base
-    } else {
-        let offset = Operand::Const(Type::I64, index * ir.bytes());
-        cx.b.value(InstKind::PtrAdd { base, offset }, loc)
-    };
-    cx.b.store(ir, ptr, value, loc);
+    }
+}
+
+/// Stores `value` of type `ty` at byte `offset` of the object.
+fn store_at(cx: &mut FnCtx<'_, '_>, base: Base, ty: Type, offset: u64, value: Operand, span: Span) {
+    let loc = cx.loc(span);
+    let base = base_ptr(cx, base, span);
+    let ptr = cx.offset_ptr(base, offset, loc);
+    cx.b.store(ty, ptr, value, loc);
 }

@@ -272,6 +272,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         match ptr.pointee() {
             Some(CType::Func(_)) => Err(self.u.unsupported(span, "function pointers")),
             Some(t) if t.has_vla() => Err(self.u.unsupported(span, "pointers to variable-length arrays")),
+            Some(t) if t.has_struct() && t.mem_size().is_none() => Err(crate::structs::incomplete(self, span, t)),
             Some(t) => {
                 t.mem_size().ok_or_else(|| self.u.invalid(span, "arithmetic on a pointer to an incomplete type"))
             }
@@ -289,6 +290,9 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             (CType::Ptr(x), CType::Ptr(y)) if compatible_pointees(x, y) => a.ty.clone(),
             (CType::Ptr(_), CType::Int(_)) if is_null_constant(b) => a.ty.clone(),
             (CType::Int(_), CType::Ptr(_)) if is_null_constant(a) => b.ty.clone(),
+            (CType::Struct(x), CType::Struct(y)) if x == y => {
+                return Err(self.u.unsupported(span, "conditional expressions of structure or union type"));
+            }
             _ => {
                 return Err(self.u.invalid(
                     span,

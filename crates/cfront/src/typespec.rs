@@ -6,7 +6,7 @@
 //! pointers left to right, then the suffixes right to left, then the
 //! enclosing parenthesised declarator if any (`int (*p)[4]`).
 //!
-//! Unsupported types (floating point, struct/union, function pointers; K&R
+//! Unsupported types (floating point, function pointers; K&R
 //! and variadic definitions are decided by the callers) are reported at the
 //! specifier or declarator that introduces them. An array whose size is not
 //! an integer constant expression is a [`CType::Vla`] whose length is left
@@ -140,15 +140,7 @@ fn base_type<'a>(cx: &mut dyn Ctx<'a>, tss: &[&Node<TypeSpecifier>], span: Span)
             }
             TypeSpecifier::Complex => return Err(cx.unit_ref().unsupported(t.span, "complex types")),
             TypeSpecifier::Atomic(_) => return Err(cx.unit_ref().unsupported(t.span, "_Atomic types")),
-            TypeSpecifier::Struct(s) => {
-                let kind = match s.node.kind.node {
-                    lang_c::ast::StructKind::Struct => "struct",
-                    lang_c::ast::StructKind::Union => "union",
-                };
-                let tag =
-                    s.node.identifier.as_ref().map(|i| format!(" (`{kind} {}`)", i.node.name)).unwrap_or_default();
-                return Err(cx.unit_ref().unsupported(t.span, format!("{kind} types{tag}")));
-            }
+            TypeSpecifier::Struct(s) => other = Some(crate::structs::specifier(cx, s)?),
             TypeSpecifier::Enum(e) => {
                 enum_constants(cx, &e.node.enumerators)?;
                 other = Some(CType::Int(IntKind::Int));

@@ -21,8 +21,9 @@ use lang_c::span::{Node, Span};
 use pathwise_ir::{FuncData, FuncId, GlobalData, GlobalId, InstKind, Loc, Local, Param, Program, Reg};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::ctypes::{src_var, CType, FuncSig};
+use crate::ctypes::{param_src, src_var, CType, FuncSig};
 use crate::locations::{FileTable, LineMap};
+use crate::structs::StructRef;
 use crate::{DataModel, Diagnostic, UnsupportedFunction, UnsupportedGlobal};
 
 /// A lowering failure.
@@ -63,6 +64,8 @@ pub(crate) enum Sym {
     Func(usize),
     /// A declaration that could not be lowered; using it is unsupported.
     Unsupported(Diagnostic),
+    /// A structure or union tag (key `tag NAME`, see `structs.rs`).
+    Tag(StructRef),
 }
 
 /// How far a function's body has been lowered.
@@ -116,6 +119,8 @@ pub(crate) struct Unit<'a> {
     pub unsupported: Vec<UnsupportedFunction>,
     pub unsupported_globals: Vec<UnsupportedGlobal>,
     pub errors: Vec<Diagnostic>,
+    /// Every structure and union type, by [`crate::structs::StructInfo::id`].
+    pub structs: Vec<StructRef>,
 }
 
 impl<'a> Unit<'a> {
@@ -143,6 +148,7 @@ impl<'a> Unit<'a> {
             unsupported: Vec::new(),
             unsupported_globals: Vec::new(),
             errors: Vec::new(),
+            structs: Vec::new(),
         }
     }
 
@@ -274,7 +280,7 @@ impl<'a> Unit<'a> {
                 Param {
                     reg: Reg(i as u32),
                     ty: ty.ir().unwrap_or(pathwise_ir::Type::I64),
-                    src: src_var(&name, ty).unwrap_or_else(|| placeholder_src(&name)),
+                    src: param_src(&name, ty).unwrap_or_else(|| placeholder_src(&name)),
                 }
             })
             .collect::<Vec<_>>();
@@ -283,7 +289,7 @@ impl<'a> Unit<'a> {
             num_regs: params.len() as u32,
             params,
             ret: e.sig.ret.ir(),
-            ret_src: src_var("", &e.sig.ret),
+            ret_src: param_src("", &e.sig.ret),
             locals: Vec::new(),
             blocks: Vec::new(),
             iteration_starts: Vec::new(),
@@ -314,8 +320,20 @@ impl<'a> Unit<'a> {
             .iter()
             .map(|&idx| self.funcs[idx].def.is_some_and(|d| !self.lines.is_system(d.span)))
             .collect();
-        let funcs = keep_reachable(funcs, &roots);
-        let program = Program { files: self.files.files, globals: self.globals, funcs, structs: Vec::new() };
+        let mut funcs = keep_reachable(funcs, &roots);
+        let mut globals = self.globals;
+        let mut ctys: Vec<&mut pathwise_ir::CType> = Vec::new();
+        for g in globals.iter_mut() {
+            ctys.extend(g.src.as_mut().and_then(|s| s.cty.as_mut()));
+        }
+        for f in funcs.iter_mut() {
+            for p in f.params.iter_mut() {
+                ctys.extend(p.src.cty.as_mut());
+            }
+            ctys.extend(f.ret_src.as_mut().and_then(|s| s.cty.as_mut()));
+        }
+        let structs = crate::structs::program_structs(&self.structs, &mut ctys);
+        let program = Program { files: self.files.files, globals, funcs, structs };
         (program, self.unsupported, self.unsupported_globals, self.errors)
     }
 }
@@ -359,8 +377,10 @@ fn keep_reachable(funcs: Vec<FuncData>, roots: &[bool]) -> Vec<FuncData> {
 
 /// The IR form of a global of a (complete, scalar or array) type;
 /// `described` globals carry a [`pathwise_ir::SrcVar`] for emitters.
+/// An object containing a structure is stored as bytes, `init` holding
+/// their values (little-endian scalars).
 pub(crate) fn global_data(name: &str, ty: &CType, init: Vec<u64>, is_const: bool, described: bool) -> GlobalData {
-    let (elem, count) = ty.flatten().map(|(e, n)| (e.ir(), n)).unwrap_or((None, 1));
+    let (elem, count) = ty.storage().map(|(e, n)| (Some(e), n)).unwrap_or((None, 1));
     GlobalData {
         name: name.to_string(),
         elem: elem.unwrap_or(pathwise_ir::Type::I8),

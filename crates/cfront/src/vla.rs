@@ -61,12 +61,13 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         if id.node.initializer.is_some() {
             return Err(self.u.invalid(span, "variable-sized object may not be initialized"));
         }
-        let Some((scalar, per)) = elem.flatten() else {
+        if elem.has_struct() && elem.mem_size().is_none() {
+            return Err(crate::structs::incomplete(self, span, elem));
+        }
+        // Elements containing structures are bytes (`CType::storage`).
+        let Some((ir, per)) = elem.storage() else {
             let what = if elem.has_vla() { "with a variable inner dimension" } else { "of an incomplete type" };
             return Err(self.u.unsupported(span, format!("variable-length arrays {what}")));
-        };
-        let Some(ir) = scalar.ir() else {
-            return Err(self.u.invalid(span, format!("array `{name}` has an incomplete element type")));
         };
         let loc = self.loc(span);
         let len = match len {

@@ -209,7 +209,7 @@ fn parameter_src_vars_describe_c_types() {
             ("a", "unsigned char", Type::I8, false, Shape::Scalar),
             ("p", "int", Type::I32, true, Shape::Pointer),
             ("q", "int", Type::I32, true, Shape::Pointer),
-            ("argv", "char *", Type::Ptr, false, Shape::Pointer),
+            ("argv", "char *", Type::Ptr, false, Shape::Heap),
             ("b", "_Bool", Type::I8, false, Shape::Scalar),
             ("ll", "long long", Type::I64, true, Shape::Scalar),
             ("sc", "signed char", Type::I8, true, Shape::Scalar),
@@ -219,6 +219,12 @@ fn parameter_src_vars_describe_c_types() {
             ("v", "unsigned char", Type::I8, false, Shape::Pointer),
         ]
     );
+    // A pointer to pointers is an input heap with its full C type.
+    let char_t =
+        pathwise_ir::CType::Int { c_name: "char".into(), ty: pathwise_ir::IntTy { ty: Type::I8, signed: true } };
+    let pp = pathwise_ir::CType::Ptr(Box::new(pathwise_ir::CType::Ptr(Box::new(char_t))));
+    assert_eq!(f.params[3].src.cty, Some(pp));
+    assert_eq!(f.params[1].src.cty, None);
     assert!(f.ret.is_none() && f.ret_src.is_none());
     let g = func(&p, "g");
     let rs = g.ret_src.as_ref().unwrap();

@@ -1,0 +1,446 @@
+//! Structures and unions: tags, definitions, layouts and their IR description.
+//!
+//! A structure type is shared ([`StructRef`]): a forward declaration
+//! (`struct node;`, or a first use such as `struct node *next;` inside its
+//! own definition) creates an incomplete type that the definition completes
+//! in place, so every earlier use sees the layout. Tags live in the ordinary
+//! scope maps under the key `tag NAME` (not an identifier, so no clash);
+//! `struct` and `union` share the tag namespace, as in C.
+//!
+//! Layouts are the IR's memory layouts, computed as gcc does for x86:
+//! members in order, each at the next multiple of its alignment, the size
+//! rounded up to the largest alignment; a union's members all at offset 0.
+//! Under LP64 they are exactly gcc's. Under ILP32 they are gcc's for
+//! structures without pointers; a pointer is an 8-byte cell of the IR's
+//! memory in both models, so under ILP32 it is laid out as an 8-byte scalar
+//! aligned to 4 (as `long long` is), and `sizeof` of such a structure is its
+//! memory size, larger than gcc's: `malloc(sizeof(struct node))` then
+//! allocates what the IR's accesses need.
+//!
+//! An anonymous member (`struct { int a; union { int b; char c; }; }`) is a
+//! field without a name whose members are found through it. Bit-fields,
+//! flexible array members and members of function-pointer type are
+//! unsupported: the definition fails and the tag records why, so that each
+//! use of the type reports it (only the using functions become unavailable).
+
+use std::cell::RefCell;
+use std::fmt;
+use std::rc::Rc;
+
+use lang_c::ast::{StructDeclaration, StructKind, StructType};
+use lang_c::span::{Node, Span};
+use pathwise_ir::{FieldDef, StructDef, StructId, Type};
+use rustc_hash::FxHashMap;
+
+use crate::ctypes::{ir_ctype, CType};
+use crate::typespec;
+use crate::unit::{Ctx, LResult, Sym, Unit};
+use crate::{DataModel, Diagnostic};
+
+/// One member of a structure or union.
+#[derive(Clone, Debug)]
+pub(crate) struct Field {
+    /// `None` for an anonymous structure or union member.
+    pub name: Option<String>,
+    pub offset: u64,
+    pub ty: CType,
+}
+
+/// A complete structure's layout (IR memory layout, see the module doc).
+#[derive(Clone, Debug)]
+pub(crate) struct Layout {
+    pub size: u64,
+    pub align: u64,
+    pub fields: Vec<Field>,
+}
+
+/// A structure or union type of the translation unit.
+#[derive(Debug)]
+pub(crate) struct StructInfo {
+    /// Index in [`Unit::structs`].
+    pub id: usize,
+    pub tag: Option<String>,
+    pub is_union: bool,
+    /// The typedef name that first named an anonymous structure.
+    pub typedef_name: Option<String>,
+    /// `None` while incomplete.
+    pub layout: Option<Layout>,
+    /// Why the definition could not be lowered, if it could not.
+    pub failed: Option<Diagnostic>,
+}
+
+/// A shared handle on a structure type; equality is identity.
+#[derive(Clone)]
+pub(crate) struct StructRef(pub Rc<RefCell<StructInfo>>);
+
+impl PartialEq for StructRef {
+    fn eq(&self, other: &StructRef) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl fmt::Debug for StructRef {
+    // The fields may point back to the structure: print the name only.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}#{}", self.name(), self.id())
+    }
+}
+
+impl StructRef {
+    pub fn id(&self) -> usize {
+        self.0.borrow().id
+    }
+
+    pub fn is_union(&self) -> bool {
+        self.0.borrow().is_union
+    }
+
+    /// The C spelling: `struct tag`, `union tag`, or a typedef name.
+    pub fn name(&self) -> String {
+        let s = self.0.borrow();
+        let kw = if s.is_union { "union" } else { "struct" };
+        match (&s.tag, &s.typedef_name) {
+            (Some(t), _) => format!("{kw} {t}"),
+            (None, Some(t)) => t.clone(),
+            (None, None) => format!("{kw} <anonymous>"),
+        }
+    }
+
+    pub fn size(&self) -> Option<u64> {
+        self.0.borrow().layout.as_ref().map(|l| l.size)
+    }
+
+    pub fn align(&self) -> Option<u64> {
+        self.0.borrow().layout.as_ref().map(|l| l.align)
+    }
+
+    pub fn fields(&self) -> Option<Vec<Field>> {
+        self.0.borrow().layout.as_ref().map(|l| l.fields.clone())
+    }
+
+    pub fn failed(&self) -> Option<Diagnostic> {
+        self.0.borrow().failed.clone()
+    }
+
+    /// The offset and type of member `name`, looked up through anonymous
+    /// members too.
+    pub fn member(&self, name: &str) -> Option<(u64, CType)> {
+        for f in self.fields()? {
+            match (&f.name, &f.ty) {
+                (Some(n), _) if n == name => return Some((f.offset, f.ty)),
+                (None, CType::Struct(inner)) => {
+                    if let Some((off, ty)) = inner.member(name) {
+                        return Some((f.offset + off, ty));
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+}
+
+/// The error for a structure type that is incomplete where a complete one
+/// is needed: unsupported when its definition failed, invalid otherwise.
+pub(crate) fn incomplete<'a>(cx: &dyn Ctx<'a>, span: Span, ty: &CType) -> crate::unit::LowerError {
+    let mut t = ty;
+    while let CType::Array(e, _) | CType::Vla(e, _) = t {
+        t = e;
+    }
+    if let CType::Struct(s) = t {
+        if let Some(reason) = s.failed() {
+            return cx.unit_ref().use_of_unsupported(span, &s.name(), &reason);
+        }
+    }
+    cx.unit_ref().invalid(span, format!("incomplete type `{}`", ty.spelling()))
+}
+
+fn round_up(x: u64, a: u64) -> u64 {
+    x.div_ceil(a.max(1)) * a.max(1)
+}
+
+/// Lays out members (name, type) of a structure or union.
+fn layout(members: Vec<(Option<String>, CType)>, is_union: bool, model: DataModel) -> Option<Layout> {
+    let (mut end, mut align) = (0u64, 1u64);
+    let mut fields = Vec::with_capacity(members.len());
+    for (name, ty) in members {
+        let (size, a) = (ty.mem_size()?, ty.mem_align(model)?);
+        let offset = if is_union { 0 } else { round_up(end, a) };
+        end = if is_union { end.max(size) } else { offset.checked_add(size)? };
+        align = align.max(a);
+        fields.push(Field { name, offset, ty });
+    }
+    Some(Layout { size: round_up(end, align), align, fields })
+}
+
+/// The type named by a `struct`/`union` specifier, defining it if it has a
+/// member list.
+pub(crate) fn specifier<'a>(cx: &mut dyn Ctx<'a>, st: &Node<StructType>) -> LResult<CType> {
+    let is_union = st.node.kind.node == StructKind::Union;
+    let tag = st.node.identifier.as_ref().map(|i| i.node.name.clone());
+    let key = tag.as_ref().map(|t| format!("tag {t}"));
+    let Some(decls) = &st.node.declarations else {
+        let Some(key) = key else {
+            // Also how lang-c reads `struct __attribute__((packed)) S {...}`.
+            return Err(cx.unit_ref().unsupported(st.span, "structure or union types without a tag or members"));
+        };
+        if let Some(Sym::Tag(s)) = cx.unit_ref().lookup(&key) {
+            let s = s.clone();
+            check_kind(cx, &s, is_union, st.span)?;
+            return Ok(CType::Struct(s));
+        }
+        let s = new_struct(cx.unit(), tag, is_union);
+        cx.unit().declare(&key, Sym::Tag(s.clone()));
+        return Ok(CType::Struct(s));
+    };
+    // A definition: completes an incomplete type of the same scope, or
+    // declares a new one.
+    let existing = key.as_ref().and_then(|k| match cx.unit_ref().scopes.last().and_then(|m| m.get(k)) {
+        Some(Sym::Tag(s)) => Some(s.clone()),
+        _ => None,
+    });
+    let s = match existing {
+        Some(s) if s.size().is_some() || s.failed().is_some() => {
+            return Err(cx.unit_ref().invalid(st.span, format!("redefinition of `{}`", s.name())));
+        }
+        Some(s) => {
+            check_kind(cx, &s, is_union, st.span)?;
+            s
+        }
+        None => {
+            let s = new_struct(cx.unit(), tag, is_union);
+            if let Some(k) = &key {
+                cx.unit().declare(k, Sym::Tag(s.clone()));
+            }
+            s
+        }
+    };
+    match members(cx, decls) {
+        Ok(list) => {
+            let model = cx.unit_ref().model;
+            let Some(l) = layout(list, is_union, model) else {
+                return Err(cx.unit_ref().unsupported(st.span, "structures larger than 2^64 bytes"));
+            };
+            s.0.borrow_mut().layout = Some(l);
+            Ok(CType::Struct(s))
+        }
+        Err(e) => {
+            s.0.borrow_mut().failed = Some(e.diagnostic().clone());
+            Err(e)
+        }
+    }
+}
+
+fn check_kind<'a>(cx: &dyn Ctx<'a>, s: &StructRef, is_union: bool, span: Span) -> LResult<()> {
+    if s.is_union() != is_union {
+        return Err(cx.unit_ref().invalid(span, format!("`{}` used with the wrong tag kind", s.name())));
+    }
+    Ok(())
+}
+
+fn new_struct(u: &mut Unit<'_>, tag: Option<String>, is_union: bool) -> StructRef {
+    let info = StructInfo { id: u.structs.len(), tag, is_union, typedef_name: None, layout: None, failed: None };
+    let s = StructRef(Rc::new(RefCell::new(info)));
+    u.structs.push(s.clone());
+    s
+}
+
+/// The members of a definition, with their checked types.
+fn members<'a>(cx: &mut dyn Ctx<'a>, decls: &[Node<StructDeclaration>]) -> LResult<Vec<(Option<String>, CType)>> {
+    let mut out: Vec<(Option<String>, CType)> = Vec::new();
+    for d in decls {
+        let StructDeclaration::Field(f) = &d.node else { continue };
+        let (base, is_const) = typespec::specqual(cx, &f.node.specifiers, f.span)?;
+        if f.node.declarators.is_empty() {
+            // C11 anonymous structure or union member.
+            if let CType::Struct(s) = &base {
+                if s.0.borrow().tag.is_none() {
+                    out.push((None, base.clone()));
+                }
+            }
+            continue;
+        }
+        for sd in &f.node.declarators {
+            if let Some(w) = &sd.node.bit_width {
+                return Err(cx.unit_ref().unsupported(w.span, "bit-fields"));
+            }
+            let Some(decl) = &sd.node.declarator else { continue };
+            let dd = typespec::declarator(cx, base.clone(), is_const, decl)?;
+            let name = dd.name.unwrap_or_default();
+            match &dd.ty {
+                CType::Func(_) => return Err(cx.unit_ref().invalid(dd.name_span, "field declared as a function")),
+                CType::Array(_, None) => {
+                    return Err(cx.unit_ref().unsupported(dd.name_span, "flexible array members"));
+                }
+                CType::Vla(..) => {
+                    return Err(cx.unit_ref().invalid(dd.name_span, "variably modified type in a structure"));
+                }
+                CType::Void => return Err(cx.unit_ref().invalid(dd.name_span, "field declared void")),
+                t if t.mem_size().is_none() => return Err(incomplete(cx, dd.name_span, t)),
+                _ => {}
+            }
+            out.push((Some(name), dd.ty));
+        }
+    }
+    Ok(out)
+}
+
+/// Names an anonymous structure after the typedef that first names it.
+pub(crate) fn name_by_typedef(ty: &CType, name: &str) {
+    if let CType::Struct(s) = ty {
+        let mut info = s.0.borrow_mut();
+        if info.tag.is_none() && info.typedef_name.is_none() {
+            info.typedef_name = Some(name.to_string());
+        }
+    }
+}
+
+/// The scalar cells of an object of type `ty` (offset, IR type), in offset
+/// order; a union contributes its largest member (the first of the
+/// largest), which covers the bytes any member may hold. Stops (returning
+/// `None`) beyond `max` cells.
+pub(crate) fn cells(ty: &CType, max: usize) -> Option<Vec<(u64, Type)>> {
+    let mut out = Vec::new();
+    collect_cells(ty, 0, None, max, &mut out)?;
+    Some(out)
+}
+
+/// As [`cells`], with a choice of member for unions at given offsets.
+pub(crate) fn cells_choosing(ty: &CType, unions: &FxHashMap<u64, usize>, max: usize) -> Option<Vec<(u64, Type)>> {
+    let mut out = Vec::new();
+    collect_cells(ty, 0, Some(unions), max, &mut out)?;
+    Some(out)
+}
+
+fn collect_cells(
+    ty: &CType,
+    base: u64,
+    unions: Option<&FxHashMap<u64, usize>>,
+    max: usize,
+    out: &mut Vec<(u64, Type)>,
+) -> Option<()> {
+    match ty {
+        CType::Int(_) | CType::Ptr(_) => {
+            if out.len() >= max {
+                return None;
+            }
+            out.push((base, ty.ir()?));
+        }
+        CType::Array(e, Some(n)) => {
+            let size = e.mem_size()?;
+            for i in 0..*n {
+                collect_cells(e, base + i * size, unions, max, out)?;
+            }
+        }
+        CType::Struct(s) => {
+            let fields = s.fields()?;
+            if s.is_union() {
+                let chosen = unions.and_then(|u| u.get(&base).copied()).or_else(|| {
+                    // The largest member, for copies; the first, for zero-filling.
+                    if unions.is_some() {
+                        return Some(0);
+                    }
+                    let mut best = 0;
+                    for (i, f) in fields.iter().enumerate() {
+                        if f.ty.mem_size() > fields[best].ty.mem_size() {
+                            best = i;
+                        }
+                    }
+                    Some(best)
+                });
+                if let Some(f) = chosen.and_then(|i| fields.get(i)) {
+                    collect_cells(&f.ty, base, unions, max, out)?;
+                }
+            } else {
+                for f in &fields {
+                    collect_cells(&f.ty, base + f.offset, unions, max, out)?;
+                }
+            }
+        }
+        _ => {}
+    }
+    Some(())
+}
+
+/// The structure definitions reachable from the C types of `cty`s, in the
+/// order first reached, with the ids in those `cty`s renumbered to match.
+/// Anonymous members are flattened into their parent (their fields at the
+/// sum of the offsets); an anonymous union inside a structure thus gives
+/// overlapping fields.
+pub(crate) fn program_structs(all: &[StructRef], ctys: &mut [&mut pathwise_ir::CType]) -> Vec<StructDef> {
+    let mut new_id: FxHashMap<usize, u32> = FxHashMap::default();
+    let mut order: Vec<usize> = Vec::new();
+    let mut queue: Vec<pathwise_ir::CType> = ctys.iter().map(|t| (**t).clone()).collect();
+    queue.reverse();
+    // Discover in a deterministic depth-first order.
+    while let Some(t) = queue.pop() {
+        let mut found = Vec::new();
+        struct_ids(&t, &mut found);
+        for id in found {
+            if new_id.contains_key(&id) || id >= all.len() {
+                continue;
+            }
+            new_id.insert(id, order.len() as u32);
+            order.push(id);
+            let mut inner: Vec<pathwise_ir::CType> =
+                flat_fields(&all[id], 0).into_iter().filter_map(|(_, _, ty)| ir_ctype(&ty)).collect();
+            inner.reverse();
+            queue.extend(inner);
+        }
+    }
+    for t in ctys.iter_mut() {
+        renumber(t, &new_id);
+    }
+    order
+        .iter()
+        .map(|&id| {
+            let s = &all[id];
+            let fields = flat_fields(s, 0)
+                .into_iter()
+                .filter_map(|(name, offset, ty)| {
+                    let mut ty = ir_ctype(&ty)?;
+                    renumber(&mut ty, &new_id);
+                    Some(FieldDef { name, offset, ty })
+                })
+                .collect();
+            StructDef {
+                c_name: s.name(),
+                is_union: s.is_union(),
+                size: s.size().unwrap_or(0),
+                align: s.align().unwrap_or(1),
+                fields,
+            }
+        })
+        .collect()
+}
+
+/// Named fields with anonymous members flattened, offsets from `base`.
+fn flat_fields(s: &StructRef, base: u64) -> Vec<(String, u64, CType)> {
+    let mut out = Vec::new();
+    for f in s.fields().unwrap_or_default() {
+        match (&f.name, &f.ty) {
+            (Some(n), _) => out.push((n.clone(), base + f.offset, f.ty.clone())),
+            (None, CType::Struct(inner)) => out.extend(flat_fields(inner, base + f.offset)),
+            (None, _) => {}
+        }
+    }
+    out
+}
+
+fn struct_ids(t: &pathwise_ir::CType, out: &mut Vec<usize>) {
+    use pathwise_ir::CType as I;
+    match t {
+        I::Ptr(e) | I::Array(e, _) => struct_ids(e, out),
+        I::Struct(id) => out.push(id.0 as usize),
+        I::Void | I::Int { .. } => {}
+    }
+}
+
+fn renumber(t: &mut pathwise_ir::CType, new_id: &FxHashMap<usize, u32>) {
+    use pathwise_ir::CType as I;
+    match t {
+        I::Ptr(e) | I::Array(e, _) => renumber(e, new_id),
+        I::Struct(id) => *id = StructId(new_id.get(&(id.0 as usize)).copied().unwrap_or(0)),
+        I::Void | I::Int { .. } => {}
+    }
+}
