@@ -4,8 +4,9 @@
 //! how many are coverable.
 //!
 //! Checked for every program: the suite's predicted branch coverage equals
-//! gcc's count of feasible branches (Cover-Branches) and reach_error is
-//! reported reached exactly when it is reachable (Cover-Error). Where
+//! gcc's count of feasible branches (Cover-Branches), reach_error is
+//! reported reached exactly when it is reachable (Cover-Error), and no two
+//! tests have the same inputs (the same execution twice). Where
 //! TestCov is installed (`.ci/testcov-setup.sh`), it validates each suite:
 //! it must run every test written (it silently skips malformed files), cover
 //! every coverable goal, and say TRUE for Cover-Error exactly when
@@ -147,11 +148,17 @@ fn check_corpus(model: Model) {
         let name = format!("{} ({})", program.file_name().unwrap().to_string_lossy(), model.arg());
         let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
         assert_eq!(o.status.code(), Some(0), "{name}: {}", String::from_utf8_lossy(&o.stderr));
-        let written = std::fs::read_dir(&dir)
+        let inputs: Vec<String> = std::fs::read_dir(&dir)
             .unwrap()
-            .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().starts_with("testcase-"));
-        let written = written.count();
+            .map(|e| e.unwrap())
+            .filter(|e| e.file_name().to_string_lossy().starts_with("testcase-"))
+            .map(|e| std::fs::read_to_string(e.path()).unwrap())
+            .map(|t| t.lines().filter(|l| l.contains("<input")).collect::<Vec<_>>().join(" "))
+            .collect();
+        let written = inputs.len();
         assert!(written > 0, "{name}: no tests");
+        let distinct: std::collections::BTreeSet<&String> = inputs.iter().collect();
+        assert_eq!(distinct.len(), written, "{name}: two tests with the same inputs");
         if want.error_call {
             let reached = stdout.contains("reached (coversError)");
             assert_eq!(reached, want.reachable, "{name}:\n{stdout}");
