@@ -375,12 +375,16 @@ fn write_test(out: &mut String, suite: &TestSuite, test: &TestCase, used: &mut U
 /// behaviour, which a plain build may not trap (it then passes with a note;
 /// `-fsanitize=undefined` makes it trap). A child killed by a signal writes
 /// its gcov counters first (`__gcov_dump`, weak: absent without
-/// `--coverage`), so coverage replay sees the lines of crashing tests.
+/// `--coverage`), so coverage replay sees the lines of crashing tests. A
+/// weak reference does not pull `__gcov_dump` out of `libgcov.a`: a build
+/// with `--coverage` must also link with `-Wl,-u,__gcov_dump` (replay does).
 const RUNNER: &str = r#"extern int pathwise_fork(void) __asm__("fork");
 extern int pathwise_waitpid(int pid, int *status, int options) __asm__("waitpid");
 extern void pathwise_exit(int status) __asm__("exit");
 extern void (*pathwise_signal(int sig, void (*handler)(int)))(int) __asm__("signal");
 extern int pathwise_raise(int sig) __asm__("raise");
+/* With --coverage, also link with -Wl,-u,__gcov_dump: a weak reference
+ * alone does not take __gcov_dump out of libgcov.a. */
 extern void __gcov_dump(void) __attribute__((weak));
 
 static void pathwise_on_signal(int sig)
