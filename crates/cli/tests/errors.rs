@@ -7,37 +7,42 @@ use std::process::Command;
 
 use pathwise_cli::replay::{replay, ReplayOptions};
 
-/// (function, errors as (kind, line) in test order). gcov's coverage must
-/// agree with the prediction for every case, those ending by a signal
-/// (abort, failed assert, null dereference) included: the harness's signal
-/// handler writes the counters (replay links `__gcov_dump` in for it).
-const CASES: &[(&str, &[(&str, u64)])] = &[
-    ("div_zero", &[("division-by-zero", 10), ("division-overflow", 10)]),
-    ("div_zero_ok", &[]),
-    ("div_overflow", &[("division-overflow", 13)]),
-    ("div_overflow_ok", &[]),
-    ("overflow", &[("signed-overflow", 16)]),
-    ("overflow_ok", &[]),
-    ("shift", &[("invalid-shift", 19)]),
-    ("shift_ok", &[]),
-    ("oob_global", &[("out-of-bounds", 22)]),
-    ("oob_global_ok", &[]),
-    ("oob_local", &[("out-of-bounds", 25)]),
-    ("oob_local_ok", &[]),
-    ("null_deref", &[("null-dereference", 31)]),
-    ("null_deref_ok", &[]),
-    ("assertion", &[("assertion-failure", 34)]),
-    ("assertion_ok", &[]),
-    ("aborts", &[("abort", 37)]),
-    ("aborts_ok", &[]),
-    ("exits", &[("exit", 40)]),
-    ("exits_ok", &[]),
+/// (function, errors as (kind, line) in test order, gcov agrees). Tests
+/// ending by `abort` or a failed `assert` write gcov's counters (replay
+/// links `__gcov_dump` in for the harness's handler), so their coverage
+/// is compared. A test stopped by a trapping instruction writes none (its
+/// counts would be inconsistent, see `pathwise_emit::c_tests`): where such a
+/// test is the only one taking a branch side, gcov cannot agree —
+/// `null_deref`, whose test with `p = 0` is the only one taking the then
+/// side. (The other undefined-behaviour cases trap in a test whose branch
+/// sides other tests also take.)
+const CASES: &[(&str, &[(&str, u64)], bool)] = &[
+    ("div_zero", &[("division-by-zero", 10), ("division-overflow", 10)], true),
+    ("div_zero_ok", &[], true),
+    ("div_overflow", &[("division-overflow", 13)], true),
+    ("div_overflow_ok", &[], true),
+    ("overflow", &[("signed-overflow", 16)], true),
+    ("overflow_ok", &[], true),
+    ("shift", &[("invalid-shift", 19)], true),
+    ("shift_ok", &[], true),
+    ("oob_global", &[("out-of-bounds", 22)], true),
+    ("oob_global_ok", &[], true),
+    ("oob_local", &[("out-of-bounds", 25)], true),
+    ("oob_local_ok", &[], true),
+    ("null_deref", &[("null-dereference", 31)], false),
+    ("null_deref_ok", &[], true),
+    ("assertion", &[("assertion-failure", 34)], true),
+    ("assertion_ok", &[], true),
+    ("aborts", &[("abort", 37)], true),
+    ("aborts_ok", &[], true),
+    ("exits", &[("exit", 40)], true),
+    ("exits_ok", &[], true),
 ];
 
 #[test]
 fn each_error_kind_is_found_and_its_counterpart_is_clean() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    for &(function, want) in CASES {
+    for &(function, want, compare_coverage) in CASES {
         let out = tempfile::tempdir().unwrap();
         let o = Command::new(env!("CARGO_BIN_EXE_pathwise"))
             .args(["gen", "tests/c/errors.c", "--function", function, "--k", "2", "--out"])
@@ -64,6 +69,8 @@ fn each_error_kind_is_found_and_its_counterpart_is_clean() {
         };
         let outcome = replay(&opts).unwrap();
         assert_eq!((outcome.passed, outcome.failed), (tests.len() as u64, 0), "{function}: {:?}", outcome.failures);
-        assert!(outcome.disagreements.is_empty(), "{function}: {:?}", outcome.disagreements);
+        if compare_coverage {
+            assert!(outcome.disagreements.is_empty(), "{function}: {:?}", outcome.disagreements);
+        }
     }
 }
