@@ -139,7 +139,7 @@ fn traps_needed(suite: &SuiteJson) -> Vec<&'static str> {
     out
 }
 
-/// `gcc --coverage -O0 [-fsanitize=...] -o pathwise_replay NAME_tests.c`,
+/// `gcc --coverage -O0 -Wl,-u,__gcov_dump [-fsanitize=...] -o pathwise_replay NAME_tests.c`,
 /// run in `dir`.
 ///
 /// The undefined behaviour that error tests expect is made to trap where it
@@ -147,9 +147,17 @@ fn traps_needed(suite: &SuiteJson) -> Vec<&'static str> {
 /// test stops at its error as the engine's run did and gcov sees the same
 /// lines; the harness writes gcov's counters before the signal ends the
 /// test's process.
+///
+/// That handler calls `__gcov_dump` through a weak reference (the test file
+/// must also build without `--coverage`), and a weak reference alone does
+/// not make the linker take a member out of an archive: without
+/// `-u __gcov_dump` the address is null, the handler writes nothing, and
+/// every test that ends by `abort` or a failed `assert` is missing from
+/// gcov's counts. (Tests ended by a trap are left out on purpose: see the
+/// runner in `pathwise_emit::c_tests`.)
 fn compile(opts: &ReplayOptions, files: &SuiteFiles, traps: &[&str]) -> Result<()> {
     let mut cmd = Command::new("gcc");
-    cmd.args(["--coverage", "-O0", "-o", EXE]);
+    cmd.args(["--coverage", "-O0", "-Wl,-u,__gcov_dump", "-o", EXE]);
     if !traps.is_empty() {
         cmd.arg(format!("-fsanitize={}", traps.join(",")));
         cmd.arg("-fsanitize-undefined-trap-on-error");

@@ -102,6 +102,13 @@ struct SuiteObserver {
     progress: ProgressObserver,
     writer: TestCompWriter,
     error: Option<std::io::Error>,
+    /// Input vectors written so far. A Test-Comp test is nothing but its
+    /// inputs and the program is deterministic, so a test with the inputs of
+    /// an earlier one runs the same execution: it is not written. (The
+    /// engine can keep two such tests: a run cut at the loop bound k, then
+    /// the same inputs at k + 1 going further, both adding coverage.)
+    written: std::collections::HashSet<Vec<String>>,
+    duplicates: usize,
 }
 
 impl Observer for SuiteObserver {
@@ -109,6 +116,10 @@ impl Observer for SuiteObserver {
         self.progress.on_test(test, stats);
         let inputs: Vec<String> = test.nondets.iter().map(|v| v.to_string()).collect();
         let covers_error = matches!(&test.outcome, Outcome::Error(e) if e.kind == ErrorKind::ErrorCall);
+        if !self.written.insert(inputs.clone()) {
+            self.duplicates += 1;
+            return;
+        }
         if let Err(e) = self.writer.add_test(&inputs, covers_error) {
             self.error.get_or_insert(e);
         }
@@ -154,11 +165,12 @@ pub fn run(args: &TestCompArgs) -> Result<i32> {
         .with_context(|| format!("cannot write the suite into {}", args.out.display()))?;
     let calls = Arc::new(AtomicU64::new(0));
     let progress = ProgressObserver::new("main", install_ctrlc(), args.timeout, Arc::clone(&calls));
-    let mut observer = SuiteObserver { progress, writer, error: None };
+    let mut observer =
+        SuiteObserver { progress, writer, error: None, written: std::collections::HashSet::new(), duplicates: 0 };
     let mut backend = CountingBackend { inner: Z3Backend::new(None), calls };
     let result = pathwise_engine::search::generate(&fe.program, &config, &mut backend, &mut observer);
     observer.progress.finish();
-    let SuiteObserver { progress, writer, error } = observer;
+    let SuiteObserver { progress, writer, error, duplicates, .. } = observer;
     // The tests already written stay valid whatever happens next: zip them.
     let zip = writer.finish().with_context(|| format!("cannot write the zip in {}", args.out.display()))?;
     if let Some(e) = error {
@@ -168,7 +180,7 @@ pub fn run(args: &TestCompArgs) -> Result<i32> {
     if suite.stop == StopReason::Interrupted && progress.timed_out() && !progress.interrupted() {
         suite.stop = StopReason::Timeout;
     }
-    print!("{}", summary(&suite, goal));
+    print!("{}", summary(&suite, goal, duplicates));
     println!("wrote {} and {}", args.out.join("metadata.xml").display(), zip.display());
     Ok(0)
 }
@@ -180,11 +192,15 @@ pub fn branch_totals(suite: &TestSuite) -> (u64, u64) {
 }
 
 /// The run's summary on stdout.
-fn summary(suite: &TestSuite, goal: Goal) -> String {
+fn summary(suite: &TestSuite, goal: Goal, duplicates: usize) -> String {
     let s = &suite.stats;
     let (covered, total) = branch_totals(suite);
     let reached = suite.tests.iter().any(|t| matches!(&t.outcome, Outcome::Error(e) if e.kind == ErrorKind::ErrorCall));
-    let mut out = format!("pathwise testcomp: {} tests, k reached {}\n", suite.tests.len(), suite.k);
+    let written = suite.tests.len() - duplicates;
+    let mut out = format!("pathwise testcomp: {written} tests, k reached {}\n", suite.k);
+    if duplicates > 0 {
+        out.push_str(&format!("  not written:        {duplicates} (the inputs of an earlier test)\n"));
+    }
     out.push_str(&format!("  branches covered:   {covered}/{total} (predicted; gcc may count differently)\n"));
     if goal == Goal::ErrorCall {
         out.push_str(&format!(

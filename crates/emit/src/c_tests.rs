@@ -407,18 +407,34 @@ fn write_test(out: &mut String, suite: &TestSuite, test: &TestCase, used: &mut U
 /// `SIGABRT` (abort, failed assert), or any abnormal end for undefined
 /// behaviour, which a plain build may not trap (it then passes with a note;
 /// `-fsanitize=undefined` makes it trap). A child killed by a signal writes
-/// its gcov counters first (`__gcov_dump`, weak: absent without
-/// `--coverage`), so coverage replay sees the lines of crashing tests.
+/// Only a child ended by `SIGABRT` (abort, failed assert) writes its gcov
+/// counters first (`__gcov_dump`, weak: absent without `--coverage`; a weak
+/// reference does not pull it out of `libgcov.a`, so a build with
+/// `--coverage` must also link with `-Wl,-u,__gcov_dump`, as replay does).
+/// gcov counts only some edges and derives the others by flow
+/// conservation; gcc ends each block at a call that may not return with a
+/// fake edge to the function's exit, so a process stopped in `abort` still
+/// has consistent counts. A process stopped by a trapping instruction
+/// (UBSan's trap, a null dereference, a division fault) stops inside a
+/// block: conservation fails and gcov credits the missing flow to an edge
+/// that never ran (seen: the exit of `for (...; i < n && i < 4; ...)`
+/// counted once per test trapping in the body). Those tests' counters are
+/// not written: their coverage is missing from gcov's figures, never
+/// invented.
 const RUNNER: &str = r#"extern int pathwise_fork(void) __asm__("fork");
 extern int pathwise_waitpid(int pid, int *status, int options) __asm__("waitpid");
 extern void pathwise_exit(int status) __asm__("exit");
 extern void (*pathwise_signal(int sig, void (*handler)(int)))(int) __asm__("signal");
 extern int pathwise_raise(int sig) __asm__("raise");
+/* With --coverage, also link with -Wl,-u,__gcov_dump: a weak reference
+ * alone does not take __gcov_dump out of libgcov.a. Counters are written
+ * for SIGABRT only (abort, assert): after a trap inside a basic block,
+ * gcov's derived edge counts would be wrong. */
 extern void __gcov_dump(void) __attribute__((weak));
 
 static void pathwise_on_signal(int sig)
 {
-    if (__gcov_dump)
+    if (__gcov_dump && sig == 6)
         __gcov_dump();
     pathwise_signal(sig, (void (*)(int))0);
     pathwise_raise(sig);
