@@ -89,8 +89,8 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
     let no_testcov = args.iter().any(|a| a == "--no-testcov");
     let names: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
-    let with_testcov = !no_testcov
-        && Command::new("testcov").arg("--version").output().is_ok_and(|o| o.status.success());
+    let with_testcov =
+        !no_testcov && Command::new("testcov").arg("--version").output().is_ok_and(|o| o.status.success());
     let mut programs: Vec<PathBuf> = std::fs::read_dir(corpus())
         .expect("corpus")
         .map(|e| e.expect("entry").path())
@@ -108,7 +108,10 @@ fn main() {
 }
 
 fn bench_model(programs: &[PathBuf], model: &str, with_testcov: bool) {
-    println!("{:<24} {:>5} {:>6} {:>9} {:>13} {:>9} {:>8}", model, "tests", "error", "branches", "TestCov goals", "verdict", "time s");
+    println!(
+        "{:<24} {:>5} {:>6} {:>9} {:>13} {:>9} {:>8}",
+        model, "tests", "error", "branches", "TestCov goals", "verdict", "time s"
+    );
     let (mut tests, mut covered, mut branches, mut secs) = (0, 0, 0, 0.0);
     let (mut goals_covered, mut goals) = (0, 0);
     for program in programs {

@@ -183,8 +183,7 @@ impl Exec<'_, '_> {
         let ObjKind::HeapInput { slot } = self.mem.object(obj).kind else { unreachable!("input objects only") };
         let field = format!("{}->@{off}", self.slot_name(slot));
         let o = self.mem.object(obj);
-        let known = o.initial_cell(off).is_some()
-            || o.current_cells().iter().any(|&(s, t, _)| s < off + ty.bytes() && off < s + t.bytes());
+        let known = o.covered(off, ty);
         if !known {
             let init = if ty == Type::Ptr {
                 let cty = o.cty.clone().and_then(|c| c.scalar_at(&self.m.program.structs, off));

@@ -26,12 +26,12 @@ impl Exec<'_, '_> {
     pub(crate) fn libc_call(&mut self, name: &str, args: &[Value], loc: Loc) -> Option<Result<Option<Value>, End>> {
         let arg = |i: usize| args.get(i).copied().unwrap_or(Value::int(0));
         Some(match name {
-            "malloc" => self.concrete_size(arg(0), loc).and_then(|n| self.allocate(n, loc)).map(Some),
+            "malloc" => self.concrete_size(arg(0), loc).map(|n| Some(self.allocate(n))),
             "calloc" => {
                 let n = self
                     .concrete_size(arg(0), loc)
                     .and_then(|a| Ok(a.saturating_mul(self.concrete_size(arg(1), loc)?)));
-                n.and_then(|n| self.allocate(n, loc)).map(Some)
+                n.map(|n| Some(self.allocate(n)))
             }
             "realloc" => self.realloc(arg(0).as_ptr(), arg(1), loc).map(Some),
             "free" => self.free(arg(0).as_ptr(), loc).map(|_| None),
@@ -78,10 +78,9 @@ impl Exec<'_, '_> {
         Ok(v.conc())
     }
 
-    fn allocate(&mut self, n: u64, loc: Loc) -> Result<Value, End> {
-        let _ = loc;
+    fn allocate(&mut self, n: u64) -> Value {
         let o = self.mem.alloc_bytes(ObjKind::Heap, Type::I8, n);
-        Ok(Value::Ptr(Pointer { obj: Some(o), off: 0, off_sym: None, base_sym: None }))
+        Value::Ptr(Pointer { obj: Some(o), off: 0, off_sym: None, base_sym: None })
     }
 
     fn free(&mut self, p: Pointer, loc: Loc) -> Result<(), End> {
@@ -114,7 +113,7 @@ impl Exec<'_, '_> {
 
     fn realloc(&mut self, p: Pointer, size: Value, loc: Loc) -> Result<Value, End> {
         let n = self.concrete_size(size, loc)?;
-        let new = self.allocate(n, loc)?;
+        let new = self.allocate(n);
         if let Some(o) = p.obj {
             let old = self.mem.object(o).size_bytes();
             self.copy(new.as_ptr(), p, old.min(n), loc)?;
@@ -145,8 +144,8 @@ impl Exec<'_, '_> {
     /// cells or (input objects) its C type.
     fn cell_type_at(&self, o: crate::value::ObjId, off: u64) -> Option<Type> {
         let obj = self.mem.object(o);
-        if let Some((s, t, _)) = obj.current_cells().into_iter().find(|&(s, _, _)| s == off) {
-            return Some(t).filter(|_| s == off);
+        if let Some(t) = obj.cell_type_at(off) {
+            return Some(t);
         }
         if obj.input.is_some() {
             return Some(obj.elem);

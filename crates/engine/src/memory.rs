@@ -91,14 +91,22 @@ impl Object {
         self.size
     }
 
-    /// The initial value recorded for a heap input's scalar at `off`.
-    pub fn initial_cell(&self, off: u64) -> Option<(Type, Value)> {
-        self.initial_cells.get(&off).copied()
-    }
-
     /// All initial values recorded for a heap input object.
     pub fn initial_cells(&self) -> impl Iterator<Item = (u64, Type, Value)> + '_ {
         self.initial_cells.iter().map(|(&o, &(t, v))| (o, t, v))
+    }
+
+    /// Whether a written or recorded initial cell overlaps a `ty` at `off`.
+    pub fn covered(&self, off: u64, ty: Type) -> bool {
+        overlaps_any(&self.cells, off, ty) || overlaps_any(&self.initial_cells, off, ty)
+    }
+
+    /// The type of the scalar that starts at `off`, written or initial.
+    pub fn cell_type_at(&self, off: u64) -> Option<Type> {
+        match self.cells.get(&off) {
+            Some(&(t, _)) => Some(t),
+            None => self.initial_cells.get(&off).filter(|(t, _)| !overlaps_any(&self.cells, off, *t)).map(|&(t, _)| t),
+        }
     }
 
     /// Current scalars (written cells over recorded initial ones), by offset.
