@@ -230,7 +230,7 @@ impl<'m, 'p> Exec<'m, 'p> {
         match *op {
             Operand::Reg(r) => self.frame().regs[r.index()].unwrap_or(Value::int(0)),
             Operand::Const(Type::Ptr, v) => {
-                Value::Ptr(crate::value::Pointer { obj: None, off: v, off_sym: None, base_sym: None })
+                Value::Ptr(crate::value::Pointer { obj: None, off: v, off_sym: None, base_sym: None, path: 0 })
             }
             Operand::Const(_, v) => Value::int(v),
         }
@@ -245,7 +245,7 @@ impl<'m, 'p> Exec<'m, 'p> {
 
     /// Require `cond` (an expression that holds concretely) to keep holding.
     pub(crate) fn guard(&mut self, cond: ExprId, loc: Loc) {
-        self.record(cond, EntryKind::Guard, false, false, loc);
+        self.record(cond, EntryKind::Guard { violated: false }, false, false, loc);
     }
 
     pub(crate) fn error(&self, kind: ErrorKind, message: impl Into<String>, loc: Loc) -> End {

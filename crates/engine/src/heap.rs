@@ -1,25 +1,32 @@
 //! Input heaps: lazy initialisation with aliasing, and heap-solver reads.
 //!
-//! A *slot* is a place holding an input pointer: a parameter of heap shape,
-//! or a pointer field of an input object (named `<slot>->@<offset>`). Each
-//! slot has a 32-bit solver variable `ref:<slot>`: 0 is null, `id(s)` (the
-//! slot's number in the machine-wide [`SlotTable`]) is a fresh object
-//! materialised through that slot, and `id(t)` of an earlier slot `t` is an
-//! alias of the object `t` materialised. The first read of a slot records
-//! its domain (seed 003, section 2.1.3: null, fresh, or an alias of an
-//! object of the same type already materialised); which one a run takes
-//! comes from the inputs, so the search branches on aliasing only where a
-//! decision depends on it (pointer comparisons, null checks).
+//! A *slot* is a place holding an input pointer, named by its access path:
+//! a parameter of heap shape (`self`), or a pointer field read through a
+//! pointer with a path (`self->@0`, `self->@0->@8`). Paths follow the
+//! pointers the program dereferences, not the objects they happen to reach,
+//! so a run names its inputs the same way whatever aliasing its inputs
+//! chose, and whatever other slots the precondition read first.
 //!
-//! Reads of input objects follow the heap solver of seed 003, chapter 6: the
-//! value of `p->f` is the concrete cell, and its expression is a chain of
-//! `ite(R == R_w, v_w, ...)` over the earlier writes to field `f` of any
-//! input object, then `ite(R == id(t), f_t, ...)` over the initial fields of
-//! the other objects it may be, so that aliasing the path did not decide
-//! stays symbolic instead of multiplying paths (on seed 003's Figure 6.1:
-//! 2 paths, not 5).
+//! Each slot has a 32-bit solver variable `ref:<path>`, the *identity* of
+//! the object it points to: 0 is null, and equal identities are the same
+//! object (seed 003, section 2.1.3: null, a fresh object, or an alias of
+//! another input object). Its domain only fixes the object's type: an
+//! identity is `tag << 20 | n`, with a tag per pointee type, so that only
+//! objects of the same type alias and input identities stay below those of
+//! the run's own objects. Which objects alias is left to the solver, so the
+//! search branches on aliasing only where a decision depends on it (pointer
+//! comparisons, null checks).
+//!
+//! Reads of input objects follow the heap solver of seed 003, chapter 6:
+//! the value of `p->f` is the concrete cell, and its expression is
+//! `ite(R == R_i, v_i, ...)` over the run's earlier accesses (reads and
+//! writes) to field `f` through other references, newest first, ending in
+//! the fresh variable of the access path when no earlier access is to the
+//! same object; an earlier access through the same reference ends the
+//! chain. Aliasing the path does not decide stays symbolic instead of
+//! multiplying paths (on seed 003's Figure 6.1: 2 paths, not 5).
 
-use pathwise_expr::{ExprId, Sort};
+use pathwise_expr::{BvCmp, ExprId, Sort};
 use pathwise_ir::{CType, Loc, Type};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -30,15 +37,19 @@ use crate::suite::ErrorKind;
 use crate::value::{bv_of, ObjId, Pointer, Value};
 
 /// Identity of objects that are not input objects (locals, globals,
-/// `malloc`'d storage) in reference expressions: above every slot id.
+/// `malloc`'d storage) in reference expressions: above every input identity.
 const NON_INPUT_BASE: u64 = 0x8000_0000;
 
-/// Slot names and their ids, shared by all runs of a search (ids must not
-/// depend on the run).
+/// Bits of an identity below its type tag.
+const TAG_SHIFT: u32 = 20;
+
+/// Slot names (access paths) and pointee-type tags, shared by all runs of
+/// a search: both must not depend on the run.
 #[derive(Default)]
 pub struct SlotTable {
     names: Vec<String>,
     index: FxHashMap<String, u32>,
+    tags: Vec<CType>,
 }
 
 impl SlotTable {
@@ -56,11 +67,25 @@ impl SlotTable {
     pub fn name(&self, id: u32) -> &str {
         &self.names[id as usize - 1]
     }
+
+    /// The tag of a pointee type (1-based; identities of its objects are
+    /// `tag << 20 | n`).
+    fn tag(&mut self, cty: &CType) -> u64 {
+        let i = match self.tags.iter().position(|t| t == cty) {
+            Some(i) => i,
+            None => {
+                self.tags.push(cty.clone());
+                self.tags.len() - 1
+            }
+        };
+        i as u64 + 1
+    }
 }
 
-/// A write to an input object, for the reads that may alias it.
+/// A read or write of an input object's field, for the later reads whose
+/// reference may be the same.
 #[derive(Clone, Copy, Debug)]
-struct HeapWrite {
+struct HeapAccess {
     base: ExprId,
     off: u64,
     ty: Type,
@@ -70,13 +95,10 @@ struct HeapWrite {
 /// Heap-input state of one execution.
 #[derive(Default)]
 pub struct HeapState {
-    /// Materialised input objects with their slot ids, in order.
-    objects: Vec<(u32, ObjId)>,
-    /// Every slot read so far with its target type, in order, whatever it
-    /// held: expressions range over these, so that they do not depend on
-    /// which objects this run's inputs happened to make fresh.
-    slots_read: Vec<(u32, CType)>,
-    writes: Vec<HeapWrite>,
+    /// Materialised input objects by identity, in order.
+    objects: Vec<(u64, ObjId)>,
+    /// Reads and writes of input objects' fields, oldest first.
+    accesses: Vec<HeapAccess>,
     /// References already proved non-null on this path.
     nonnull: FxHashSet<ExprId>,
 }
@@ -101,50 +123,43 @@ impl Exec<'_, '_> {
             t => t.size(&self.m.program.structs),
         };
         let sid = self.m.slots.borrow_mut().id(name);
+        let tag = self.m.slots.borrow_mut().tag(pointee);
         let var = self.pool.var(&format!("ref:{name}"), Sort::Bv(32));
-        let candidates: Vec<(u32, ObjId)> = self
-            .heap
-            .objects
-            .iter()
-            .copied()
-            .filter(|&(_, o)| self.mem.object(o).cty.as_ref() == Some(pointee))
-            .collect();
-        let earlier: Vec<u32> = self.heap.slots_read.iter().filter(|(_, t)| t == pointee).map(|&(s, _)| s).collect();
-        self.heap.slots_read.push((sid, pointee.clone()));
-        let fresh_ok = self.heap.objects.len() < self.m.max_heap_objects as usize;
-        // Domain: null, fresh (within --max-heap-objects), or an alias of
-        // the object an earlier slot of the same type made fresh.
+        // Domain: null, or an identity of this pointee type.
         let zero = self.pool.bv_const(32, 0);
-        let mut domain = self.pool.eq(var, zero);
-        if fresh_ok {
-            let me = self.pool.bv_const(32, sid as u64);
-            let fresh = self.pool.eq(var, me);
-            domain = self.pool.or(domain, fresh);
-        }
-        for t in earlier {
-            let tid = self.pool.bv_const(32, t as u64);
-            let is_t = self.pool.eq(var, tid);
-            let tname = self.slot_name(t);
-            let tvar = self.pool.var(&format!("ref:{tname}"), Sort::Bv(32));
-            let t_fresh = self.pool.eq(tvar, tid);
-            let alias = self.pool.and(is_t, t_fresh);
-            domain = self.pool.or(domain, alias);
-        }
+        let lo = self.pool.bv_const(32, (tag << TAG_SHIFT) + 1);
+        let hi = self.pool.bv_const(32, (tag << TAG_SHIFT) | ((1 << TAG_SHIFT) - 1));
+        let is_null = self.pool.eq(var, zero);
+        let above = self.pool.cmp(BvCmp::Ule, lo, var);
+        let below = self.pool.cmp(BvCmp::Ule, var, hi);
+        let typed = self.pool.and(above, below);
+        let domain = self.pool.or(is_null, typed);
         self.record(domain, EntryKind::Assume, false, false, loc);
         let v = self.model_bits(var) & 0xffff_ffff;
-        let obj = if v == sid as u64 && fresh_ok {
-            let elem = pointee.scalar().filter(|t| t.bytes() == size).unwrap_or(Type::I8);
-            let o = self.mem.alloc_bytes(ObjKind::HeapInput { slot: sid }, elem, size);
-            self.mem.object_mut(o).cty = Some(pointee.clone());
-            self.heap.objects.push((sid, o));
-            Some(o)
+        // A value outside the domain (the inputs of another path) is null.
+        let obj = if v >> TAG_SHIFT == tag && v & ((1 << TAG_SHIFT) - 1) != 0 {
+            Some(self.input_object(v, pointee, size)?)
         } else {
-            // An alias, or null (also for a value the inputs give for
-            // another path, which this run cannot honour).
-            candidates.iter().find(|&&(t, _)| t as u64 == v).map(|&(_, o)| o)
+            None
         };
         let base_sym = self.symbolic.then_some(var);
-        Ok(Value::Ptr(Pointer { obj, off: 0, off_sym: None, base_sym }))
+        Ok(Value::Ptr(Pointer { obj, off: 0, off_sym: None, base_sym, path: sid }))
+    }
+
+    /// The input object of identity `ident`, materialised on first use.
+    fn input_object(&mut self, ident: u64, pointee: &CType, size: u64) -> Result<ObjId, End> {
+        if let Some(&(_, o)) = self.heap.objects.iter().find(|(i, _)| *i == ident) {
+            return Ok(o);
+        }
+        if self.heap.objects.len() >= self.m.max_heap_objects as usize {
+            // Like k, --max-heap-objects bounds the inputs explored.
+            return Err(End::BoundExceeded);
+        }
+        let elem = pointee.scalar().filter(|t| t.bytes() == size).unwrap_or(Type::I8);
+        let o = self.mem.alloc_bytes(ObjKind::HeapInput { ident: ident as u32 }, elem, size);
+        self.mem.object_mut(o).cty = Some(pointee.clone());
+        self.heap.objects.push((ident, o));
+        Ok(o)
     }
 
     /// The symbolic identity of the object `p` points to.
@@ -155,7 +170,7 @@ impl Exec<'_, '_> {
         let id = match p.obj {
             None => 0,
             Some(o) => match self.mem.object(o).kind {
-                ObjKind::HeapInput { slot } => slot as u64,
+                ObjKind::HeapInput { ident } => ident as u64,
                 _ => NON_INPUT_BASE + o.0 as u64,
             },
         };
@@ -180,11 +195,10 @@ impl Exec<'_, '_> {
     /// materialises the initial value on first read, and gives the result
     /// the heap solver's expression.
     pub(crate) fn heap_load(&mut self, p: &Pointer, obj: ObjId, off: u64, ty: Type, loc: Loc) -> Result<Value, End> {
-        let ObjKind::HeapInput { slot } = self.mem.object(obj).kind else { unreachable!("input objects only") };
-        let field = format!("{}->@{off}", self.slot_name(slot));
+        let field = format!("{}->@{off}", self.path_of(p, obj));
+        let fsid = self.m.slots.borrow_mut().id(&field);
         let o = self.mem.object(obj);
-        let known = o.covered(off, ty);
-        if !known {
+        if !o.covered(off, ty) {
             let init = if ty == Type::Ptr {
                 let cty = o.cty.clone().and_then(|c| c.scalar_at(&self.m.program.structs, off));
                 let Some(pointee) = cty.filter(|s| s.offset == off).and_then(|s| s.cty.pointee().cloned()) else {
@@ -201,49 +215,55 @@ impl Exec<'_, '_> {
             self.mem.set_initial(obj, off, ty, init);
         }
         let v = self.mem.read(self.pool, obj, off, ty, None).map_err(|e| self.access_error(e, loc))?;
+        let v = match v {
+            // Later accesses through the loaded pointer extend this path.
+            Value::Ptr(q) => Value::Ptr(Pointer { path: fsid, ..q }),
+            v => v,
+        };
         if !self.symbolic {
             return Ok(v);
         }
-        let sym = self.aliased_read(p, obj, off, ty, &field);
+        let sym = self.aliased_read(p, off, ty, &field);
         Ok(match v {
             Value::Ptr(q) => Value::Ptr(Pointer { base_sym: Some(sym), ..q }),
             Value::Int { conc, .. } => Value::Int { conc, sym: crate::value::non_const(self.pool, sym) },
         })
     }
 
-    /// The heap solver's expression for a read of field `off` through `p`.
-    fn aliased_read(&mut self, p: &Pointer, obj: ObjId, off: u64, ty: Type, field: &str) -> ExprId {
-        let sort = if ty == Type::Ptr { Sort::Bv(32) } else { Sort::Bv(ty.bits()) };
-        let initial = |pool: &mut pathwise_expr::ExprPool, f: &str| {
-            if ty == Type::Ptr {
-                pool.var(&format!("ref:{f}"), sort)
-            } else {
-                pool.var(f, sort)
-            }
-        };
+    /// The access path of the object `p` points to: the pointer's own, or,
+    /// for a pointer that did not come from an input slot (an input object
+    /// reached by arithmetic the engine did not follow), its identity.
+    fn path_of(&self, p: &Pointer, obj: ObjId) -> String {
+        if p.path != 0 {
+            return self.slot_name(p.path);
+        }
+        match self.mem.object(obj).kind {
+            ObjKind::HeapInput { ident } => format!("#{ident}"),
+            _ => unreachable!("input objects only"),
+        }
+    }
+
+    /// The heap solver's expression for a read of field `off` through `p`
+    /// whose access path is `field` (seed 003, section 6.2: the rules of
+    /// the earlier accesses to the field, newest first).
+    fn aliased_read(&mut self, p: &Pointer, off: u64, ty: Type, field: &str) -> ExprId {
         let r = self.base_expr(p);
-        let cty = self.mem.object(obj).cty.clone();
-        let mut ts: Vec<u32> =
-            self.heap.slots_read.iter().filter(|(_, t)| Some(t) == cty.as_ref()).map(|&(s, _)| s).collect();
-        let mut e = match ts.pop() {
-            Some(last) => {
-                let f = format!("{}->@{off}", self.slot_name(last));
-                initial(self.pool, &f)
-            }
-            None => initial(self.pool, field),
+        let mut e = if ty == Type::Ptr {
+            self.pool.var(&format!("ref:{field}"), Sort::Bv(32))
+        } else {
+            self.pool.var(field, Sort::Bv(ty.bits()))
         };
-        for &t in ts.iter().rev() {
-            let tf = format!("{}->@{off}", self.slot_name(t));
-            let tv = initial(self.pool, &tf);
-            let tid = self.pool.bv_const(32, t as u64);
-            let is_t = self.pool.eq(r, tid);
-            e = self.pool.ite(is_t, tv, e);
+        let same_field: Vec<HeapAccess> =
+            self.heap.accesses.iter().copied().filter(|a| a.off == off && a.ty == ty).collect();
+        for a in same_field {
+            if a.base == r {
+                e = a.val;
+            } else {
+                let same = self.pool.eq(r, a.base);
+                e = self.pool.ite(same, a.val, e);
+            }
         }
-        let writes: Vec<HeapWrite> = self.heap.writes.iter().copied().filter(|w| w.off == off && w.ty == ty).collect();
-        for w in writes {
-            let same = self.pool.eq(r, w.base);
-            e = self.pool.ite(same, w.val, e);
-        }
+        self.heap.accesses.push(HeapAccess { base: r, off, ty, val: e });
         e
     }
 
@@ -256,7 +276,7 @@ impl Exec<'_, '_> {
                 Value::Ptr(q) => self.base_expr(&q),
                 Value::Int { conc, sym } => bv_of(self.pool, conc, sym, ty.bits()),
             };
-            self.heap.writes.push(HeapWrite { base, off, ty, val });
+            self.heap.accesses.push(HeapAccess { base, off, ty, val });
         }
     }
 }

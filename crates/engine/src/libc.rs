@@ -80,7 +80,7 @@ impl Exec<'_, '_> {
 
     fn allocate(&mut self, n: u64) -> Value {
         let o = self.mem.alloc_bytes(ObjKind::Heap, Type::I8, n);
-        Value::Ptr(Pointer { obj: Some(o), off: 0, off_sym: None, base_sym: None })
+        Value::Ptr(Pointer { obj: Some(o), off: 0, off_sym: None, base_sym: None, path: 0 })
     }
 
     fn free(&mut self, p: Pointer, loc: Loc) -> Result<(), End> {

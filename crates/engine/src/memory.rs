@@ -42,10 +42,10 @@ pub enum ObjKind {
     },
     /// Storage from `malloc`, `calloc` or `realloc`.
     Heap,
-    /// An input object materialised lazily through heap input slot `slot`
-    /// (see [`crate::heap`]).
+    /// An input object materialised lazily, with its identity in reference
+    /// expressions (see [`crate::heap`]).
     HeapInput {
-        slot: u32,
+        ident: u32,
     },
 }
 

@@ -23,8 +23,9 @@ pub enum EntryKind {
     /// `violated`: the access was beyond it (the run ended there).
     InBounds { param: usize, violated: bool },
     /// A condition that keeps execution defined (divisor nonzero, shift
-    /// amount in range, symbolic index inside a local array).
-    Guard,
+    /// amount in range, symbolic index inside a local array); `violated`:
+    /// it failed (the run ended there in a runtime error).
+    Guard { violated: bool },
 }
 
 /// One conjunct of the path condition, oriented as it held on the run.
@@ -38,6 +39,75 @@ pub struct Entry {
     /// The other side would exceed the k bound.
     pub bound_blocked: bool,
     pub loc: Loc,
+}
+
+impl EntryKind {
+    /// The same kind with its outcome the other way round (`None` for an
+    /// assumption, whose other side is not a path).
+    fn flipped(self) -> Option<EntryKind> {
+        Some(match self {
+            EntryKind::Decision { func, block, taken } => EntryKind::Decision { func, block, taken: !taken },
+            EntryKind::InBounds { param, violated } => EntryKind::InBounds { param, violated: !violated },
+            EntryKind::Guard { violated } => EntryKind::Guard { violated: !violated },
+            EntryKind::Assume => return None,
+        })
+    }
+}
+
+impl Entry {
+    /// What the entry decides, independent of how its condition is spelt:
+    /// two runs taking the same decisions have the same signatures even
+    /// when their conditions differ, e.g. because heap inputs were
+    /// materialised through other slots (see [`follows_prefix`]).
+    fn signature(&self) -> (EntryKind, Loc) {
+        (self.kind, self.loc)
+    }
+}
+
+/// Where `new` takes the other side of `old[j]` after taking the same
+/// decisions as `old[..j]`: the index in `new` of that flipped entry, and
+/// for each of `new[..=index]` the index of its counterpart in `old`.
+///
+/// Only explorable entries are compared, by signature: a run's holding
+/// assumptions and heap-domain constraints depend on which objects its
+/// inputs materialised, so two runs along the same path can differ in them
+/// and in the spelling of their conditions (an alias choice the path does
+/// not decide changes which slot a field is named after). The decisions are
+/// what identifies a path, so they are what must agree.
+pub fn follows_prefix(old: &[Entry], j: usize, new: &[Entry]) -> Option<Alignment> {
+    let mut counterpart = Vec::with_capacity(new.len());
+    let mut wanted = old[..j].iter().enumerate().filter(|(_, e)| e.negatable);
+    let mut next = wanted.next();
+    let flip = (old[j].kind.flipped()?, old[j].loc);
+    for (i, e) in new.iter().enumerate() {
+        match next {
+            Some((oi, o)) if e.negatable => {
+                if e.signature() != o.signature() {
+                    return None;
+                }
+                counterpart.push(Some(oi));
+                next = wanted.next();
+            }
+            Some(_) => counterpart.push(None),
+            None if e.signature() == flip => {
+                counterpart.push(Some(j));
+                return Some(Alignment { flipped: i, counterpart });
+            }
+            // An explorable entry of another kind first: another path.
+            None if e.negatable => return None,
+            None => counterpart.push(None),
+        }
+    }
+    None
+}
+
+/// How a new run's entries line up with the run whose prefix it solved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Alignment {
+    /// Index in the new run of the entry that took the other side.
+    pub flipped: usize,
+    /// For each new entry up to `flipped`, its counterpart in the old run.
+    pub counterpart: Vec<Option<usize>>,
 }
 
 /// A runtime error that ends a run.

@@ -291,7 +291,7 @@ fn build_memory(
                 let count = InputSpec::len_of(inputs, input.len, max);
                 let init = inputs.arrays.get(&input.array).cloned().unwrap_or_else(ArrayValue::default);
                 let id = mem.alloc_input(i, elem, count, init, input);
-                args.push(Value::Ptr(Pointer { obj: Some(id), off: 0, off_sym: None, base_sym: None }));
+                args.push(Value::Ptr(Pointer { obj: Some(id), off: 0, off_sym: None, base_sym: None, path: 0 }));
                 objs.push(Some(id));
             }
         }

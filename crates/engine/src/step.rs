@@ -84,11 +84,11 @@ impl Exec<'_, '_> {
             }
             InstKind::AddrLocal { local } => {
                 let obj = self.frame().locals[local.index()];
-                Value::Ptr(Pointer { obj: Some(obj), off: 0, off_sym: None, base_sym: None })
+                Value::Ptr(Pointer { obj: Some(obj), off: 0, off_sym: None, base_sym: None, path: 0 })
             }
             InstKind::AddrGlobal { global } => {
                 let obj = self.globals[global.0 as usize];
-                Value::Ptr(Pointer { obj: Some(obj), off: 0, off_sym: None, base_sym: None })
+                Value::Ptr(Pointer { obj: Some(obj), off: 0, off_sym: None, base_sym: None, path: 0 })
             }
             InstKind::PtrAdd { base, offset } => {
                 let p = self.operand(base).as_ptr();
@@ -102,7 +102,7 @@ impl Exec<'_, '_> {
                 } else {
                     None
                 };
-                Value::Ptr(Pointer { obj: p.obj, off, off_sym, base_sym: p.base_sym })
+                Value::Ptr(Pointer { obj: p.obj, off, off_sym, base_sym: p.base_sym, path: p.path })
             }
             InstKind::PtrDiff { a, b } => {
                 let (pa, pb) = (self.operand(a).as_ptr(), self.operand(b).as_ptr());
@@ -140,7 +140,7 @@ impl Exec<'_, '_> {
                     self.guard(fixed, loc);
                 }
                 let obj = self.mem.alloc(crate::memory::ObjKind::Local, *elem, n.conc());
-                Value::Ptr(Pointer { obj: Some(obj), off: 0, off_sym: None, base_sym: None })
+                Value::Ptr(Pointer { obj: Some(obj), off: 0, off_sym: None, base_sym: None, path: 0 })
             }
             InstKind::Call { .. } => unreachable!("calls are handled by the machine"),
         }))
@@ -288,11 +288,11 @@ impl Exec<'_, '_> {
     ) -> Result<(), End> {
         if holds {
             let seek = self.m.seek_errors;
-            self.record(ok, EntryKind::Guard, seek, false, loc);
+            self.record(ok, EntryKind::Guard { violated: false }, seek, false, loc);
             return Ok(());
         }
         let bad = self.pool.not(ok);
-        self.record(bad, EntryKind::Guard, true, false, loc);
+        self.record(bad, EntryKind::Guard { violated: true }, true, false, loc);
         Err(self.error(what.0, what.1, loc))
     }
 
@@ -316,7 +316,7 @@ impl Exec<'_, '_> {
             // The 64-bit check needs a division circuit, which the solver
             // may take minutes to refute: such overflows are reported when a
             // path runs into them, not sought.
-            self.record(ok, EntryKind::Guard, false, false, loc);
+            self.record(ok, EntryKind::Guard { violated: false }, false, false, loc);
             return Ok(());
         }
         let message = format!(

@@ -22,10 +22,14 @@ pub struct Pointer {
     /// [`crate::heap`]) when the pointer was read from an input heap slot:
     /// 0 is null, otherwise the id of the slot that materialised the object.
     pub base_sym: Option<ExprId>,
+    /// The access path (a heap slot id, see [`crate::heap::SlotTable`]) of
+    /// a pointer read from an input slot, 0 for other pointers: accesses
+    /// through it are named after it.
+    pub path: u32,
 }
 
 impl Pointer {
-    pub const NULL: Pointer = Pointer { obj: None, off: 0, off_sym: None, base_sym: None };
+    pub const NULL: Pointer = Pointer { obj: None, off: 0, off_sym: None, base_sym: None, path: 0 };
 }
 
 /// A register or memory cell value.
@@ -59,7 +63,7 @@ impl Value {
         match *self {
             Value::Ptr(p) => p,
             // Only the constant 0 converts to a pointer (the front end enforces it).
-            Value::Int { conc, .. } => Pointer { obj: None, off: conc, off_sym: None, base_sym: None },
+            Value::Int { conc, .. } => Pointer { obj: None, off: conc, off_sym: None, base_sym: None, path: 0 },
         }
     }
 }

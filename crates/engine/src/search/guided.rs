@@ -18,7 +18,8 @@ use pathwise_expr::Model;
 use pathwise_ir::Terminator;
 use rustc_hash::FxHashSet;
 
-use super::{follows_prefix, Current, Search};
+use super::{Current, Search};
+use crate::path::follows_prefix;
 use crate::path::{Entry, EntryKind};
 use crate::suite::StopReason;
 
@@ -107,13 +108,13 @@ impl Search<'_, '_> {
                 continue;
             }
             let Some((inputs, run)) = self.solve_prefix(&p.run, p.j) else { continue };
-            if !follows_prefix(&mut self.pool, &p.run.run.main_entries, p.j, &run.main_entries) {
+            let Some(aligned) = follows_prefix(&p.run.run.main_entries, p.j, &run.main_entries) else {
                 self.stats.divergences += 1;
                 continue;
-            }
+            };
             self.consider(&inputs, &run);
             let next = Rc::new(Current { done: Vec::new(), inputs, run });
-            self.queue_alternatives(&mut queue, &mut seq, &next, p.j + 1);
+            self.queue_alternatives(&mut queue, &mut seq, &next, aligned.flipped + 1);
         }
         self.stop_reason().unwrap_or(StopReason::Complete)
     }

@@ -27,7 +27,7 @@ use rustc_hash::FxHashSet;
 use crate::analysis::ProgramInfo;
 use crate::config::Config;
 use crate::exec::Machine;
-use crate::path::{End, Entry};
+use crate::path::{follows_prefix, End, Entry};
 use crate::run::{run_once, InputSpec, RunRecord, RunSetup};
 use crate::suite::{PathStep, Stats, StopReason, TestCase, TestSuite};
 
@@ -200,11 +200,11 @@ impl<'a> Search<'a, '_> {
                 return None;
             }
             let Some((inputs, run)) = self.solve_prefix(cur, j) else { continue };
-            if !follows_prefix(&mut self.pool, &cur.run.main_entries, j, &run.main_entries) {
+            let Some(aligned) = follows_prefix(&cur.run.main_entries, j, &run.main_entries) else {
                 self.stats.divergences += 1;
                 continue;
-            }
-            let mut done = cur.done[..=j].to_vec();
+            };
+            let mut done: Vec<bool> = aligned.counterpart.iter().map(|c| c.is_some_and(|o| cur.done[o])).collect();
             done.resize(run.main_entries.len(), false);
             return Some(Current { inputs, run, done });
         }
@@ -458,7 +458,10 @@ impl<'a> Search<'a, '_> {
 
 /// Whether an entry is a holding check whose violation would be an error.
 fn is_error_check(e: &Entry) -> bool {
-    matches!(e.kind, crate::path::EntryKind::Guard | crate::path::EntryKind::InBounds { violated: false, .. })
+    matches!(
+        e.kind,
+        crate::path::EntryKind::Guard { violated: false } | crate::path::EntryKind::InBounds { violated: false, .. }
+    )
 }
 
 /// Lets the caching layer wrap whatever backend the caller provides.
@@ -468,15 +471,6 @@ impl SolverBackend for DynBackend<'_> {
     fn check(&mut self, pool: &ExprPool, query: &Query) -> SolveResult {
         self.0.check(pool, query)
     }
-}
-
-/// Whether `new` starts with `old[..j]` followed by the negation of `old[j]`.
-fn follows_prefix(pool: &mut ExprPool, old: &[Entry], j: usize, new: &[Entry]) -> bool {
-    if new.len() <= j {
-        return false;
-    }
-    let same = old[..j].iter().zip(&new[..j]).all(|(a, b)| a.cond == b.cond);
-    same && pool.not(old[j].cond) == new[j].cond
 }
 
 /// The inputs `base` updated with the model's values.
