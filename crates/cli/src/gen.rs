@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
-use pathwise_engine::config::Config;
+use pathwise_engine::config::{Config, Criterion};
 use pathwise_engine::suite::{StopReason, TestSuite};
 use pathwise_ir::Program;
 use pathwise_solver_z3::Z3Backend;
@@ -30,10 +30,17 @@ pub struct GenArgs {
     /// The function to generate tests for.
     #[arg(long, short = 'f', value_name = "NAME")]
     pub function: String,
-    /// The k of the k-path criterion: at most k iterations of each loop per
-    /// entry (and k nested recursive calls).
+    /// The bound of the criterion: under k-path at most k iterations of each
+    /// loop per entry (and k nested recursive calls); under block-k at most k
+    /// entries into each basic block per path.
     #[arg(long, short = 'k', default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub k: u32,
+    /// The coverage criterion: `k-path` (one test per feasible path with at
+    /// most k iterations of each loop per entry) or `block-k` (one test per
+    /// feasible path entering each basic block of the function and its
+    /// callees at most k times: seed 003's criterion).
+    #[arg(long, value_name = "CRITERION", default_value = "k-path", value_parser = parse_criterion)]
+    pub criterion: Criterion,
     /// A C function with the same parameters returning nonzero for valid
     /// inputs; only inputs it accepts are tested.
     #[arg(long, value_name = "PRE")]
@@ -69,6 +76,11 @@ pub struct GenArgs {
     /// for inputs that violate each check a path passes (faster).
     #[arg(long)]
     pub no_error_search: bool,
+}
+
+/// Parse a criterion name (`k-path` or `block-k`).
+pub fn parse_criterion(s: &str) -> Result<Criterion, String> {
+    Criterion::from_name(s).ok_or_else(|| format!("unknown criterion `{s}` (expected `k-path` or `block-k`)"))
 }
 
 /// Parse a positive number of seconds (fractions allowed).
@@ -192,7 +204,7 @@ fn warn_other_suites(out: &Path, function: &str) {
 
 fn stop_text(stop: &StopReason) -> String {
     match stop {
-        StopReason::Complete => "complete (every feasible k-path has a test)".into(),
+        StopReason::Complete => "complete (every feasible path within the bound has a test)".into(),
         StopReason::Timeout => "timeout (tests found so far were written)".into(),
         StopReason::Interrupted => "interrupted (tests found so far were written)".into(),
         StopReason::Limit(what) => format!("limit reached: {what}"),
@@ -236,7 +248,7 @@ fn program_loc(files: &[String], loc: pathwise_ir::Loc) -> String {
 /// The human-readable summary of a run.
 pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
     let s = &suite.stats;
-    let mut out = format!("pathwise: {} (k = {}", suite.function, suite.k);
+    let mut out = format!("pathwise: {} ({}, k = {}", suite.function, suite.criterion.name(), suite.k);
     if let Some(pre) = &suite.precondition {
         out.push_str(&format!(", precondition {pre}"));
     }
@@ -271,10 +283,12 @@ pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
         ));
     }
     if suite.tests.is_empty() && s.bound_exceeded_runs > 0 {
-        out.push_str(&format!(
-            "  note: every path found runs a loop more than {} times or recurses deeper; try a larger --k\n",
-            suite.k
-        ));
+        let what = match suite.criterion {
+            Criterion::KPath => "runs a loop more than {k} times or recurses deeper",
+            Criterion::BlockK => "enters some block more than {k} times",
+        };
+        let what = what.replace("{k}", &suite.k.to_string());
+        out.push_str(&format!("  note: every path found {what}; try a larger --k\n"));
     }
     out.push_str("  predicted coverage:\n");
     let width = suite.coverage.functions.iter().map(|f| f.name.len()).max().unwrap_or(0);
@@ -318,6 +332,7 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         function: args.function.clone(),
         precondition: args.precondition.clone(),
         k: args.k,
+        criterion: args.criterion,
         max_array_len: args.max_array_len,
         timeout: args.timeout,
         max_tests: None,

@@ -146,6 +146,8 @@ pub fn run(args: &TestCompArgs) -> Result<i32> {
         function: "main".into(),
         precondition: None,
         k: args.max_k,
+        // Test-Comp deepens k-path's k; block-k is a `gen` option.
+        criterion: pathwise_engine::config::Criterion::KPath,
         max_array_len: 16,
         timeout: args.timeout,
         max_tests: None,

@@ -56,6 +56,7 @@ fn suite(lines_covered: Vec<u32>, second_ret: i128) -> TestSuite {
         function: "classify".into(),
         precondition: None,
         k: 2,
+        criterion: pathwise_engine::config::Criterion::KPath,
         params: vec![int("x")],
         ret: Some(int("")),
         globals: vec![],

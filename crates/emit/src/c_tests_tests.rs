@@ -23,6 +23,7 @@ pub(crate) fn suite(function: &str, params: Vec<SrcVar>, ret: Option<SrcVar>, gl
         function: function.into(),
         precondition: None,
         k: 2,
+        criterion: pathwise_engine::config::Criterion::KPath,
         params,
         ret,
         globals,

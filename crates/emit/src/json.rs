@@ -122,6 +122,10 @@ pub struct SuiteJson {
     pub function: String,
     pub precondition: Option<String>,
     pub k: u32,
+    /// `k-path` or `block-k` (files written before the option existed:
+    /// k-path).
+    #[serde(default = "k_path")]
+    pub criterion: String,
     pub params: Vec<VarJson>,
     /// The return value's C type (`null` for `void`).
     #[serde(rename = "return")]
@@ -144,6 +148,10 @@ pub struct SuiteJson {
 
 fn yes() -> bool {
     true
+}
+
+fn k_path() -> String {
+    "k-path".into()
 }
 
 /// A C variable: parameter, return value or global.
@@ -572,6 +580,7 @@ impl SuiteJson {
             function: suite.function.clone(),
             precondition: suite.precondition.clone(),
             k: suite.k,
+            criterion: suite.criterion.name().into(),
             params: suite
                 .params
                 .iter()

@@ -191,3 +191,16 @@ fn files_without_heaps_still_read() {
     assert_eq!(back, SuiteJson::from_suite(&sample()));
     assert_eq!(back.tests[0].expected.return_pointer, None);
 }
+
+#[test]
+fn criterion_is_named_and_defaults_to_k_path() {
+    let mut s = sample();
+    s.criterion = pathwise_engine::config::Criterion::BlockK;
+    assert_eq!(suite_to_json(&s)["criterion"], "block-k");
+    let mut v = suite_to_json(&sample());
+    assert_eq!(v["criterion"], "k-path");
+    // A file written before the option existed.
+    v.as_object_mut().unwrap().remove("criterion");
+    let back = suite_from_json_str(&v.to_string()).unwrap();
+    assert_eq!(back.criterion, "k-path");
+}

@@ -65,6 +65,7 @@ fn child(k: u32) {
         function: "Merge".into(),
         precondition: Some("merge_valid".into()),
         k,
+        criterion: pathwise_engine::config::Criterion::KPath,
         max_array_len: 16,
         timeout: None,
         max_tests: None,

@@ -13,6 +13,10 @@
 //! - a side commits to a recursive call when every way from its target to
 //!   the function's end passes a block that calls a function of the same
 //!   call-graph cycle.
+//!
+//! For the block-k criterion (see [`crate::blockk`]) the commitment depends
+//! on the visit counts of the run, so only the static part is here: which
+//! blocks may leave the function and which functions each block calls.
 
 use pathwise_ir::analysis::{CallGraph, LoopId, LoopInfo};
 use pathwise_ir::{Block, FuncData, FuncId, InstKind, Program, Terminator};
@@ -38,6 +42,11 @@ pub struct FuncInfo {
     pub branch_commit: FxHashMap<Block, [SideCommit; 2]>,
     /// The call-graph cycle of the function, if it is recursive.
     pub recursive_scc: Option<u32>,
+    /// Per block: whether the run may leave the function there (see
+    /// `exit_blocks`).
+    pub exits: Vec<bool>,
+    /// Per block: the functions with a body that it calls, in order.
+    pub callees: Vec<Vec<FuncId>>,
 }
 
 /// Analysis results for every function of a program.
@@ -100,7 +109,22 @@ fn analyse_function(program: &Program, cg: &CallGraph, id: FuncId) -> FuncInfo {
             branch_commit.insert(from, [side(then_block), side(else_block)]);
         }
     }
-    FuncInfo { loops, loop_start, iter_start, branch_commit, recursive_scc }
+    let callees = f
+        .blocks
+        .iter()
+        .map(|b| {
+            let mut out: Vec<FuncId> = Vec::new();
+            for i in &b.insts {
+                if let InstKind::Call { func, .. } = &i.kind {
+                    if !program.func(*func).is_declaration() && !out.contains(func) {
+                        out.push(*func);
+                    }
+                }
+            }
+            out
+        })
+        .collect();
+    FuncInfo { loops, loop_start, iter_start, branch_commit, recursive_scc, exits, callees }
 }
 
 /// Blocks from which the run may leave the function: returns, unreachable

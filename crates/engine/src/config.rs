@@ -10,9 +10,13 @@ pub struct Config {
     pub function: String,
     /// Name of the precondition function (same parameters, nonzero = valid).
     pub precondition: Option<String>,
-    /// At most `k` iterations of each loop per entry, and at most `k`
-    /// recursive activations nested below the first one of a recursive cycle.
+    /// The bound of [`Config::criterion`]: under k-path at most `k`
+    /// iterations of each loop per entry and at most `k` recursive
+    /// activations nested below the first one of a recursive cycle; under
+    /// block-k at most `k` entries into each basic block per path.
     pub k: u32,
+    /// Which paths are explored: see [`Criterion`].
+    pub criterion: Criterion,
     /// Largest length of an input array.
     pub max_array_len: u32,
     /// Stop after this much time (tests found so far are kept).
@@ -38,6 +42,46 @@ pub struct Config {
     /// initialisation of recursive structures stops making fresh objects
     /// there; null and aliases remain possible).
     pub max_heap_objects: u32,
+}
+
+/// The coverage criterion that makes the set of paths finite; both use
+/// [`Config::k`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Criterion {
+    /// k-path (seed 002, with seed 000's depth for recursion): at most k
+    /// iterations of each loop per entry into it, at most k recursive
+    /// activations nested below the first.
+    KPath,
+    /// block-k (seed 003, section 2.1.4, "each block in the control flow
+    /// graph of the program being visited at most k times"): along one
+    /// path, each basic block of the function under test and of every
+    /// function it calls is entered at most k times, counted over the whole
+    /// path (all activations together). The precondition is not bounded.
+    /// Loops and recursion get no bound of their own: a `while` loop whose
+    /// condition block is entered at most k times iterates at most k - 1
+    /// times when it exits through its condition (k when left by `break` or
+    /// `return`), a `do`-`while` loop at most k times.
+    BlockK,
+}
+
+impl Criterion {
+    /// The name used on the command line and in outputs: `k-path`,
+    /// `block-k`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Criterion::KPath => "k-path",
+            Criterion::BlockK => "block-k",
+        }
+    }
+
+    /// The inverse of [`Criterion::name`].
+    pub fn from_name(name: &str) -> Option<Criterion> {
+        match name {
+            "k-path" => Some(Criterion::KPath),
+            "block-k" => Some(Criterion::BlockK),
+            _ => None,
+        }
+    }
 }
 
 /// Test generation for a whole program whose inputs are the values of its

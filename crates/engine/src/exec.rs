@@ -4,13 +4,16 @@
 //! The machine is an explicit stack of frames (no Rust recursion, so deep C
 //! recursion cannot overflow the host stack). Instruction semantics live in
 //! [`crate::step`]; this module handles control flow, calls, built-ins and
-//! the k bound.
+//! the bound of the criterion (k-path here, block-k counts in
+//! [`crate::blockk`]).
 
 use pathwise_expr::{ExprId, ExprPool};
 use pathwise_ir::{Block, FuncId, InstKind, Loc, Operand, Program, Reg, Terminator, Type};
 use rustc_hash::FxHashSet;
 
 use crate::analysis::ProgramInfo;
+use crate::blockk::BlockVisits;
+use crate::config::Criterion;
 use crate::memory::Memory;
 use crate::path::{End, Entry, EntryKind, Region, RuntimeError};
 use crate::suite::ErrorKind;
@@ -48,6 +51,8 @@ pub struct Machine<'p> {
     /// The k bound; a cell so that whole-program mode can deepen it between
     /// searches.
     pub k: std::cell::Cell<u32>,
+    /// What `k` bounds: loop iterations and recursion, or block entries.
+    pub criterion: Criterion,
     pub max_steps: u64,
     /// See [`crate::config::Config::check_overflow`].
     pub check_overflow: bool,
@@ -107,6 +112,8 @@ pub struct Exec<'m, 'p> {
     pub(crate) heap: crate::heap::HeapState,
     /// The value the function under test returned (pointers included).
     pub returned: Option<Value>,
+    /// Block entries of the Main region (block-k only).
+    pub(crate) visits: BlockVisits,
 }
 
 /// One `__VERIFIER_nondet_T()` call: a fresh input.
@@ -154,12 +161,16 @@ impl<'m, 'p> Exec<'m, 'p> {
             nondets: Vec::new(),
             heap: Default::default(),
             returned: None,
+            visits: BlockVisits::default(),
         }
     }
 
     /// Run `func` on `args` to completion.
     pub fn run(&mut self, func: FuncId, args: Vec<Value>) -> End {
         self.push_frame(func, args, None);
+        if self.block_k_exceeded(func, Block(0)) {
+            return End::BoundExceeded;
+        }
         loop {
             self.steps += 1;
             if self.steps > self.m.max_steps {
@@ -281,7 +292,8 @@ impl<'m, 'p> Exec<'m, 'p> {
     }
 
     /// Record a decision; ends the run when the side taken commits to
-    /// exceeding the k bound.
+    /// exceeding the bound of the criterion (and marks the other side
+    /// `bound_blocked` when it would).
     fn decision(&mut self, func: FuncId, block: Block, taken: bool, v: Value, loc: Loc) -> Option<End> {
         let fi = self.m.info.func(func);
         let mut exceeds = false;
@@ -294,9 +306,23 @@ impl<'m, 'p> Exec<'m, 'p> {
             });
             self.path.push(PathStep { func: self.m.program.func(func).name.clone(), loc, taken, loop_iter });
             self.sides.insert((func, block, taken));
-            if let Some(commit) = fi.branch_commit.get(&block) {
-                exceeds = self.commit_exceeds(func, &commit[usize::from(!taken)]);
-                alt_blocked = self.commit_exceeds(func, &commit[usize::from(taken)]);
+            match self.m.criterion {
+                Criterion::KPath => {
+                    if let Some(commit) = fi.branch_commit.get(&block) {
+                        exceeds = self.commit_exceeds(func, &commit[usize::from(!taken)]);
+                        alt_blocked = self.commit_exceeds(func, &commit[usize::from(taken)]);
+                    }
+                }
+                Criterion::BlockK => {
+                    let (m, k) = (self.m, self.m.k.get());
+                    let Terminator::Branch { then_block, else_block, .. } = m.program.func(func).block(block).term
+                    else {
+                        unreachable!("a decision ends its block with a branch")
+                    };
+                    let (to, other) = if taken { (then_block, else_block) } else { (else_block, then_block) };
+                    exceeds = !self.visits.can_leave(m.program, m.info, func, to, k);
+                    alt_blocked = !self.visits.can_leave(m.program, m.info, func, other, k);
+                }
             }
         }
         if let Some(sym) = v.sym() {
@@ -339,17 +365,29 @@ impl<'m, 'p> Exec<'m, 'p> {
         };
         if let Some(l) = started {
             let k = self.m.k.get();
-            let main = self.region == Region::Main;
+            let main = self.region == Region::Main && self.m.criterion == Criterion::KPath;
             let it = &mut self.frame_mut().loop_iters[l.0 as usize];
             *it += 1;
             if main && *it > k {
                 return Flow::End(End::BoundExceeded);
             }
         }
+        if self.block_k_exceeded(func, to) {
+            return Flow::End(End::BoundExceeded);
+        }
         let fr = self.frame_mut();
         fr.block = to;
         fr.inst = 0;
         Flow::Continue
+    }
+
+    /// Under block-k, counts an entry of the Main region into `block`;
+    /// true when it is one entry too many.
+    fn block_k_exceeded(&mut self, func: FuncId, block: Block) -> bool {
+        if self.m.criterion != Criterion::BlockK || self.region != Region::Main {
+            return false;
+        }
+        !self.visits.enter(self.m.program, func, block, self.m.k.get())
     }
 
     fn call(&mut self, callee: FuncId, args: &[Operand], result: Option<Reg>, loc: Loc) -> Flow {
@@ -383,7 +421,11 @@ impl<'m, 'p> Exec<'m, 'p> {
             };
         }
         self.push_frame(callee, argv, result);
-        if self.region == Region::Main && self.scc_depth(callee) > self.m.k.get() + 1 {
+        let exceeded = match self.m.criterion {
+            Criterion::KPath => self.region == Region::Main && self.scc_depth(callee) > self.m.k.get() + 1,
+            Criterion::BlockK => self.block_k_exceeded(callee, Block(0)),
+        };
+        if exceeded {
             return Flow::End(End::BoundExceeded);
         }
         Flow::Continue

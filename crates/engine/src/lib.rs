@@ -5,7 +5,8 @@
 //!   predicted coverage); emitters consume only this.
 //! - [`config`]: the explicit configuration of one generation run.
 //! - [`analysis`]: per-function static facts the search needs (loops, which
-//!   branch sides commit to another iteration or a deeper recursion).
+//!   branch sides commit to another iteration or a deeper recursion);
+//!   [`blockk`]: the block entries counted under the block-k criterion.
 //! - [`value`], [`memory`]: concrete values with optional symbolic shadows,
 //!   and the object-based memory model (input arrays are solver arrays).
 //! - [`exec`] and [`step`]: the concolic interpreter of one execution,
@@ -17,6 +18,7 @@
 //! - [`setup`]: checks before a run and assembly of the suite.
 
 pub mod analysis;
+pub mod blockk;
 pub mod config;
 pub mod exec;
 pub mod heap;

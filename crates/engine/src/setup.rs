@@ -189,6 +189,7 @@ pub fn assemble(
         function: f.name.clone(),
         precondition: config.precondition.clone(),
         k: config.k,
+        criterion: config.criterion,
         params: f.params.iter().map(|p| p.src.clone()).collect(),
         ret: f.ret_src.clone(),
         globals,

@@ -11,8 +11,10 @@ pub struct TestSuite {
     /// The function under test.
     pub function: String,
     pub precondition: Option<String>,
-    /// The k of the k-path criterion used.
+    /// The bound of the criterion used.
     pub k: u32,
+    /// The criterion `k` bounds (k-path or block-k).
+    pub criterion: crate::config::Criterion,
     /// C descriptions of the parameters, in order.
     pub params: Vec<SrcVar>,
     /// C description of the return value (`None` for `void`).

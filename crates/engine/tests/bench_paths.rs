@@ -114,3 +114,31 @@ fn recursive_programs_at_k2() {
         assert_eq!(errors(&suite), errs, "{func}");
     }
 }
+
+/// Seed 003, Table 2.1: remAll under block-2 (each block entered at most
+/// twice per path, so each loop runs at most once). Without error search:
+/// 6 tests, the thesis's 5 cases without aliasing (l == NULL, a null
+/// dereference; l->first == NULL; self->first == NULL; equal data, the node
+/// removed; different data) plus self == NULL, which Java's `this` cannot
+/// be. The thesis's 2 aliasing-only cases (l == self, shared first node)
+/// take the same decisions as its case 4: here aliasing branches only where
+/// a decision or a possible null dereference depends on it, so they are
+/// that one path.
+#[test]
+fn remall_block_2() {
+    let program = compile(&bench("remall.c"));
+    let mut config = config("remAll", None, 2);
+    config.criterion = pathwise_engine::config::Criterion::BlockK;
+    config.seek_errors = false;
+    let suite = generate(&program, &config);
+    check_sound(&suite);
+    assert_eq!(suite.tests.len(), 6, "{:#?}", suite.tests);
+    assert_eq!(errors(&suite), [("null-dereference", 28), ("null-dereference", 32)]);
+    // Every path runs each loop at most once: at most 2 decisions at each
+    // loop condition (lines 29 and 33).
+    for t in &suite.tests {
+        for line in [29, 33] {
+            assert!(t.path.iter().filter(|s| s.loc.line == line).count() <= 2, "{:?}", t.path);
+        }
+    }
+}

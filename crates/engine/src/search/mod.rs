@@ -52,6 +52,7 @@ pub fn generate(
         program,
         info: &info,
         k: std::cell::Cell::new(if config.program_mode.is_some() { 1 } else { config.k }),
+        criterion: config.criterion,
         max_steps: config.max_steps_per_run,
         check_overflow: config.check_overflow,
         seek_errors: config.seek_errors,

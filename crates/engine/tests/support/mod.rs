@@ -18,6 +18,7 @@ pub fn config(function: &str, pre: Option<&str>, k: u32) -> Config {
         function: function.to_string(),
         precondition: pre.map(str::to_string),
         k,
+        criterion: pathwise_engine::config::Criterion::KPath,
         max_array_len: 16,
         timeout: None,
         max_tests: None,
