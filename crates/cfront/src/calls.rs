@@ -2,11 +2,11 @@
 //!
 //! Only direct calls of declared functions are supported: arguments are
 //! evaluated left to right and converted to the prototype's parameter types.
-//! A string literal (or `__func__`) passed to a function without a body in
-//! this translation unit becomes a null pointer: such callees (`assert`'s
-//! `__assert_fail("x > 0", __FILE__, ...)`) are modelled by the engine and
-//! never read the text, so no string object is created for them. Anywhere
-//! else a string literal is a `const` global `char` array (`expr.rs`). A call to a function declared `noreturn` (`abort`, `exit`,
+//! A string literal (or `__func__`) passed to `assert`'s failure function
+//! (`__assert_fail("x > 0", __FILE__, ...)`, no body in this translation
+//! unit) becomes a null pointer: the engine models it and never reads the
+//! text, so no string object is created for it. Anywhere else a string
+//! literal is a `const` global `char` array (`expr.rs`). A call to a function declared `noreturn` (`abort`, `exit`,
 //! `__assert_fail`) ends its block with `unreachable`.
 //!
 //! Two gcc built-ins that common macros expand to are understood without a
@@ -22,6 +22,13 @@ use crate::expr::{is_function_name_string, Val};
 use crate::func::FnCtx;
 use crate::ops::Conv;
 use crate::unit::{LResult, Sym};
+
+/// Body-less functions whose string arguments (message, file, function
+/// name) nothing looks at: they get a null pointer rather than a string
+/// object each. Other body-less functions get the string, so that an
+/// external function (`pathwise gen --external`) sees a non-null pointer as
+/// the native code does.
+const ASSERT_FAILS: &[&str] = &["__assert_fail", "__assert_perror_fail", "__assert", "__assert_rtn"];
 
 /// A string literal, or a predefined function-name string.
 fn is_string_like(e: &Node<Expression>) -> bool {
@@ -96,7 +103,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         }
         let mut ops = Vec::with_capacity(args.len());
         for (a, pty) in args.iter().zip(&sig.params) {
-            if !has_body && matches!(pty, CType::Ptr(_)) && is_string_like(a) {
+            if !has_body && ASSERT_FAILS.contains(&name) && matches!(pty, CType::Ptr(_)) && is_string_like(a) {
                 ops.push(Operand::Const(Type::Ptr, 0));
                 continue;
             }

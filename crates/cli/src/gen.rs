@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
-use pathwise_engine::config::{Config, Criterion};
+use pathwise_engine::config::{Config, Criterion, Externals};
 use pathwise_engine::suite::{StopReason, TestSuite};
 use pathwise_ir::Program;
 use pathwise_solver_z3::Z3Backend;
@@ -76,6 +76,17 @@ pub struct GenArgs {
     /// for inputs that violate each check a path passes (faster).
     #[arg(long)]
     pub no_error_search: bool,
+    /// Declare a function that has no body in the file as external: it does
+    /// not change memory the code under test can see, and each call returns
+    /// a fresh input. The test file defines it as a stub that returns the
+    /// values of the test and checks the calls. Repeatable; `*` means every
+    /// such function (as --external-all).
+    #[arg(long = "external", value_name = "NAME")]
+    pub externals: Vec<String>,
+    /// Declare every function called without a body (and without a built-in
+    /// model) external, as --external does.
+    #[arg(long)]
+    pub external_all: bool,
 }
 
 /// Parse a criterion name (`k-path` or `block-k`).
@@ -135,10 +146,19 @@ fn search(fe: &Frontend, config: &Config, observer: &mut ProgressObserver, calls
     let mut suite = result.map_err(|e| {
         // A call "without a body" is often a callee the front end could not
         // lower: show why.
-        for why in fe.explain(&e.message) {
-            eprintln!("{why}");
+        let why = fe.explain(&e.message);
+        for line in &why {
+            eprintln!("{line}");
         }
-        anyhow!("{e}")
+        match &e.unmodelled_call {
+            // A true external function: say how to describe it.
+            Some(name) if why.is_empty() => anyhow!(
+                "{e}\nhint: if `{name}` changes no memory the code under test can see, \
+                 `--external {name}` (or `--external-all`) makes each call return a fresh input \
+                 and the test file define it"
+            ),
+            _ => anyhow!("{e}"),
+        }
     })?;
     // The deadline is ours: the engine only sees "the observer said stop".
     if suite.stop == StopReason::Interrupted && observer.timed_out() && !observer.interrupted() {
@@ -313,6 +333,18 @@ pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
     out
 }
 
+/// The external functions of `--external` / `--external-all`. Functions
+/// with a body the front end could not lower are excluded: the test file
+/// includes that body, so a stub would be a second definition.
+fn externals(args: &GenArgs, fe: &Frontend) -> Externals {
+    let all = args.external_all || args.externals.iter().any(|n| n == "*");
+    Externals {
+        names: args.externals.iter().filter(|n| *n != "*").cloned().collect(),
+        all,
+        excluded: fe.unsupported.iter().map(|u| u.name.clone()).collect(),
+    }
+}
+
 /// Run `pathwise gen`; returns the exit code.
 pub fn run(args: &GenArgs) -> Result<i32> {
     if !args.file.is_file() {
@@ -342,6 +374,7 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         long_bits: 64,
         program_mode: None,
         max_heap_objects: args.max_heap_objects,
+        externals: externals(args, &fe),
     };
     let interrupted = install_ctrlc();
     let calls = Arc::new(AtomicU64::new(0));

@@ -160,6 +160,7 @@ pub fn run(args: &TestCompArgs) -> Result<i32> {
             concretise_externals: args.external == ExternalArg::Concretise,
         }),
         max_heap_objects: 32,
+        externals: pathwise_engine::config::Externals::none(),
     };
     let meta = TestCompMetadata::for_program(&args.program, &text, arch)
         .with_context(|| format!("cannot read {}", args.program.display()))?;

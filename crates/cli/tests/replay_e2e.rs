@@ -47,6 +47,7 @@ fn test(id: usize, x: i128, ret: i128, path: Vec<PathStep>) -> TestCase {
         heap_in: Vec::new(),
         heap_out: Vec::new(),
         ret_pointer: None,
+        calls: vec![],
     }
 }
 
@@ -76,6 +77,7 @@ fn suite(lines_covered: Vec<u32>, second_ret: i128) -> TestSuite {
         stop: StopReason::Complete,
         check_overflow: true,
         structs: vec![],
+        externals: vec![],
     }
 }
 

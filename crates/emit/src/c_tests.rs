@@ -11,9 +11,11 @@
 //!    an unused `static` function would warn under `-Wall`).
 //! 3. `pathwise_reset_globals()`: every global back to its initial value, so
 //!    that each test runs from the state the engine assumed.
-//! 4. One `pathwise_test_N()` per test: inputs as locals (heap inputs as
-//!    allocated, linked objects: `c_heap.rs`), the call, the checks (of
-//!    output heaps too).
+//! 4. Stubs of the external functions the code under test calls
+//!    (`c_externs.rs`), then one `pathwise_test_N()` per test: inputs as
+//!    locals (heap inputs as allocated, linked objects: `c_heap.rs`), the
+//!    external calls it expects, the call, the checks (of output heaps and
+//!    external calls too).
 //! 5. `main`: runs each test in its own process (see `RUNNER`), prints
 //!    `P passed, F failed`, exits non-zero on any failure.
 //!
@@ -57,6 +59,7 @@ pub fn write_c_tests(suite: &TestSuite, source_include: &str) -> String {
     let mut out = String::new();
     write_prologue(&mut out, suite, source_include);
     out.push_str(EXPECT_DEFINES);
+    crate::c_externs::write_stubs(&mut out, suite);
     write_helpers(&mut out, &used);
     write_heap_helpers(&mut out, &used);
     // Without tests nothing calls the reset function, and an unused
@@ -346,6 +349,7 @@ fn write_test(out: &mut String, suite: &TestSuite, test: &TestCase, used: &mut U
     }
     write_heap_stores(out, suite, test);
     out.push_str("    pathwise_reset_globals();\n");
+    crate::c_externs::write_expect_calls(out, suite, test);
     // The renamed `main` of the code under test is reached by its new name.
     let callee = if suite.function == "main" { "pathwise_original_main" } else { suite.function.as_str() };
     let call = format!("{callee}({})", locals.join(", "));
@@ -379,6 +383,7 @@ fn write_test(out: &mut String, suite: &TestSuite, test: &TestCase, used: &mut U
             let _ = writeln!(out, "    {call};");
         }
     }
+    crate::c_externs::write_calls_check(out, suite);
     write_heap_checks(out, used, suite, test, ret_var);
     for (i, p) in suite.params.iter().enumerate() {
         if let Some(Some(expected)) = test.array_outputs.get(i) {
@@ -511,7 +516,11 @@ fn expectation(test: &TestCase) -> (&'static str, i32) {
 }
 
 fn write_main(out: &mut String, suite: &TestSuite) {
-    if !suite.tests.is_empty() {
+    if !suite.tests.is_empty() && crate::c_externs::has_externals(suite) {
+        // A child ended by a stub failed, whatever its test expected.
+        let check = format!("{}    switch (expect) {{", crate::c_externs::RUNNER_CALLS_CHECK);
+        out.push_str(&RUNNER.replacen("    switch (expect) {", &check, 1));
+    } else if !suite.tests.is_empty() {
         out.push_str(RUNNER);
     }
     out.push_str("int main(void)\n{\n    int pathwise_failed = 0;\n");

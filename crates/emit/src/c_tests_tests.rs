@@ -34,6 +34,7 @@ pub(crate) fn suite(function: &str, params: Vec<SrcVar>, ret: Option<SrcVar>, gl
         stop: StopReason::Complete,
         check_overflow: true,
         structs: Vec::new(),
+        externals: Vec::new(),
     }
 }
 
@@ -48,6 +49,7 @@ pub(crate) fn case(id: usize, inputs: Vec<InputValue>, ret: Option<i128>) -> Tes
         heap_in: Vec::new(),
         heap_out: Vec::new(),
         ret_pointer: None,
+        calls: Vec::new(),
         path: vec![
             PathStep { func: "f".into(), loc: Loc { file: 0, line: 3, col: 9 }, taken: true, loop_iter: None },
             PathStep {

@@ -17,7 +17,8 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use pathwise_engine::suite::{
-    ErrorKind, HeapObject, HeapValue, InputValue, Outcome, PathStep, Stats, StopReason, TestCase, TestSuite,
+    CallArg, ErrorKind, ExternalCall, HeapObject, HeapValue, InputValue, Outcome, PathStep, Stats, StopReason,
+    TestCase, TestSuite,
 };
 use pathwise_ir::{CType, IntTy, Shape, SrcVar, StructDef};
 
@@ -144,6 +145,41 @@ pub struct SuiteJson {
     /// The structures and unions that heap objects' types name.
     #[serde(default)]
     pub structs: Vec<StructJson>,
+    /// The external functions (`pathwise gen --external`) that the C test
+    /// file defines as stubs; absent when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub externals: Vec<ExternalJson>,
+}
+
+/// A function declared without a body whose calls return fresh inputs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExternalJson {
+    pub name: String,
+    /// Its parameters (names as declared, possibly empty).
+    pub params: Vec<VarJson>,
+    /// The return value's C type (`null` for `void`).
+    #[serde(rename = "return")]
+    pub ret: Option<VarJson>,
+}
+
+/// One call of an external function during a test.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CallJson {
+    pub function: String,
+    /// Integer arguments as numbers; pointer arguments as `"null"` or
+    /// `"non-null"` (nothing else about them is recorded).
+    pub args: Vec<CallArgJson>,
+    /// The value the call returned (a fresh input); `null` for `void`.
+    #[serde(rename = "return")]
+    pub ret: Option<JsonInt>,
+}
+
+/// An argument of an external call.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum CallArgJson {
+    Int(JsonInt),
+    Pointer(String),
 }
 
 fn yes() -> bool {
@@ -181,6 +217,10 @@ pub struct TestJson {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorJson>,
     pub expected: ExpectedJson,
+    /// The external calls the code under test made, in order (absent when
+    /// it made none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub calls: Vec<CallJson>,
     pub path: Vec<StepJson>,
 }
 
@@ -532,8 +572,31 @@ fn test_json(suite: &TestSuite, test: &TestCase) -> TestJson {
             return_pointer: test.ret_pointer.as_ref().map(|v| heap_value_json(v, None)),
             heap_out: heap_json(suite, &test.heap_out),
         },
+        calls: test.calls.iter().map(|c| call_json(suite, c)).collect(),
         path: test.path.iter().map(|s| step_json(suite, s)).collect(),
     }
+}
+
+fn call_json(suite: &TestSuite, call: &ExternalCall) -> CallJson {
+    let f = suite.externals.iter().find(|f| f.name == call.name);
+    let args = call
+        .args
+        .iter()
+        .enumerate()
+        .map(|(i, a)| match a {
+            CallArg::Null => CallArgJson::Pointer("null".into()),
+            CallArg::NonNull => CallArgJson::Pointer("non-null".into()),
+            CallArg::Int(v) => CallArgJson::Int(match f.and_then(|f| f.params.get(i)) {
+                Some(p) => num(*v, p),
+                None => JsonInt(*v),
+            }),
+        })
+        .collect();
+    let ret = match (call.ret, f.and_then(|f| f.ret.as_ref())) {
+        (Some(v), Some(src)) => Some(num(v, src)),
+        (v, _) => v.map(JsonInt),
+    };
+    CallJson { function: call.name.clone(), args, ret }
 }
 
 impl StatsJson {
@@ -599,6 +662,15 @@ impl SuiteJson {
             stop_detail,
             overflow_checked: suite.check_overflow,
             structs: suite.structs.iter().map(|d| struct_json(&suite.structs, d)).collect(),
+            externals: suite
+                .externals
+                .iter()
+                .map(|f| ExternalJson {
+                    name: f.name.clone(),
+                    params: f.params.iter().map(|p| VarJson::from_src(p.name.clone(), p, &suite.structs)).collect(),
+                    ret: f.ret.as_ref().map(|r| VarJson::from_src(String::new(), r, &suite.structs)),
+                })
+                .collect(),
             coverage: CoverageJson {
                 functions: suite
                     .coverage

@@ -204,3 +204,44 @@ fn criterion_is_named_and_defaults_to_k_path() {
     let back = suite_from_json_str(&v.to_string()).unwrap();
     assert_eq!(back.criterion, "k-path");
 }
+
+/// External functions and a test's calls: values read with the declared
+/// types, pointers as null or not; absent without externals.
+#[test]
+fn external_calls_are_recorded_and_round_trip() {
+    use pathwise_engine::suite::{CallArg, ExternalCall, ExternalFunction};
+    let mut s = suite("f", vec![int("x")], Some(int("")), vec![]);
+    s.externals = vec![
+        ExternalFunction {
+            name: "read_byte".into(),
+            params: vec![int("port")],
+            ret: Some(var("", "unsigned char", Type::I8, false, Shape::Scalar)),
+        },
+        ExternalFunction {
+            name: "log".into(),
+            params: vec![var("tag", "char", Type::I8, true, Shape::Pointer), int("v")],
+            ret: None,
+        },
+    ];
+    let mut t = case(1, vec![InputValue::Scalar(3)], Some(0));
+    t.calls = vec![
+        ExternalCall { name: "read_byte".into(), args: vec![CallArg::Int(-1)], ret: Some(-56) },
+        ExternalCall { name: "log".into(), args: vec![CallArg::NonNull, CallArg::Int(200)], ret: None },
+        ExternalCall { name: "log".into(), args: vec![CallArg::Null, CallArg::Int(0)], ret: None },
+    ];
+    s.tests.push(t);
+    let v = suite_to_json(&s);
+    assert_eq!(
+        v["tests"][0]["calls"],
+        json!([{"function": "read_byte", "args": [-1], "return": 200},
+               {"function": "log", "args": ["non-null", 200], "return": null},
+               {"function": "log", "args": ["null", 0], "return": null}])
+    );
+    assert_eq!(v["externals"][1]["params"][0]["shape"], "pointer");
+    assert_eq!(v["externals"][0]["return"]["c_type"], "unsigned char");
+    let back = suite_from_json_str(&suite_to_json_string(&s)).unwrap();
+    assert_eq!(back, SuiteJson::from_suite(&s));
+    // Without externals neither field appears.
+    let text = suite_to_json_string(&sample());
+    assert!(!text.contains("\"calls\"") && !text.contains("\"externals\""), "{text}");
+}

@@ -13,6 +13,9 @@
 //! - [`heap`]: heap objects' cells, access paths and readable values, shared
 //!   by the C heap tests (`c_heap`: building input heaps, checking output
 //!   heaps) and the JSON.
+//! - `c_externs`: stubs in the C file for the external functions the code
+//!   under test calls (`pathwise gen --external`), replaying each test's
+//!   recorded calls.
 //! - [`describe`]: naming and compact descriptions (paths, locations) shared
 //!   by both, so that the C comments and the JSON say the same thing.
 //!
@@ -20,6 +23,7 @@
 //! `pathwise_engine::suite` and the C descriptions of `pathwise_ir::SrcVar`;
 //! they never look at the IR program or the engine's state.
 
+mod c_externs;
 mod c_heap;
 pub mod c_tests;
 pub mod describe;

@@ -75,6 +75,7 @@ fn child(k: u32) {
         long_bits: 64,
         program_mode: None,
         max_heap_objects: 32,
+        externals: pathwise_engine::config::Externals::none(),
     };
     let mut best = None;
     let mut last = None;

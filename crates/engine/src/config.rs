@@ -1,5 +1,6 @@
 //! The configuration of one generation run, passed down explicitly.
 
+use std::collections::BTreeSet;
 use std::time::Duration;
 
 /// Options of [`crate::search::generate`]. There is deliberately no `Default`:
@@ -42,6 +43,43 @@ pub struct Config {
     /// initialisation of recursive structures stops making fresh objects
     /// there; null and aliases remain possible).
     pub max_heap_objects: u32,
+    /// Functions without a body that the user declared external: see
+    /// [`Externals`].
+    pub externals: Externals,
+}
+
+/// Functions declared without a body whose calls the user described as
+/// having no effect on memory the code under test can see, and returning a
+/// fresh input (`pathwise gen --external NAME`, `--external-all`).
+///
+/// Each call of one of them returns a new solver variable (named after the
+/// call's position, so the same call in another run is the same input), and
+/// the test records the calls so that the emitted C file can define the
+/// functions as stubs replaying them. Built-in and library models take
+/// precedence: a modelled function is never external.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Externals {
+    /// Functions named by the user (each must be declared without a body).
+    pub names: BTreeSet<String>,
+    /// Every body-less function without a model that the code under test
+    /// (or the precondition) calls.
+    pub all: bool,
+    /// Functions that have a body in the source which the front end could
+    /// not lower: never external (a stub would clash with the real
+    /// definition), even with `all`.
+    pub excluded: BTreeSet<String>,
+}
+
+impl Externals {
+    /// No function is external.
+    pub fn none() -> Externals {
+        Externals::default()
+    }
+
+    /// Whether calls of the body-less function `name` are external ones.
+    pub fn contains(&self, name: &str) -> bool {
+        !self.excluded.contains(name) && (self.all || self.names.contains(name))
+    }
 }
 
 /// The coverage criterion that makes the set of paths finite; both use

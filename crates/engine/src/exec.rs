@@ -62,6 +62,9 @@ pub struct Machine<'p> {
     pub data_model_long_bits: u32,
     /// Functions without body or model return a fresh input.
     pub concretise_externals: bool,
+    /// Body-less functions the user declared external (see
+    /// [`crate::config::Externals`]).
+    pub externals: crate::config::Externals,
     /// Heap input slots of the search (see [`crate::heap`]).
     pub slots: std::cell::RefCell<crate::heap::SlotTable>,
     /// At most this many input objects are materialised per run.
@@ -114,6 +117,8 @@ pub struct Exec<'m, 'p> {
     pub returned: Option<Value>,
     /// Block entries of the Main region (block-k only).
     pub(crate) visits: BlockVisits,
+    /// Calls of external functions, in order (see [`Exec::external_call`]).
+    pub calls: Vec<crate::suite::ExternalCall>,
 }
 
 /// One `__VERIFIER_nondet_T()` call: a fresh input.
@@ -162,6 +167,7 @@ impl<'m, 'p> Exec<'m, 'p> {
             heap: Default::default(),
             returned: None,
             visits: BlockVisits::default(),
+            calls: Vec::new(),
         }
     }
 
@@ -409,6 +415,13 @@ impl<'m, 'p> Exec<'m, 'p> {
             }
             return Flow::Continue;
         }
+        if f.is_declaration() && self.m.externals.contains(&f.name) && !crate::setup::has_model(&f.name) {
+            let v = self.external_call(callee, &argv, loc);
+            if let (Some(r), Some(v)) = (result, v) {
+                self.frame_mut().regs[r.index()] = Some(v);
+            }
+            return Flow::Continue;
+        }
         if f.is_declaration() {
             return match self.builtin(&f.name, f.ret, &argv, loc) {
                 Ok(v) => {
@@ -503,6 +516,55 @@ impl<'m, 'p> Exec<'m, 'p> {
         }
         self.nondets.push(Nondet { var, ty, value });
         Value::Int { conc: value, sym: self.symbolic.then_some(var) }
+    }
+
+    /// A call of an external function: declared not to touch memory the
+    /// code under test can see, so nothing changes but the result, a fresh
+    /// input. Its variable is named after the call's position in the run and
+    /// the function (`ext:<i>:<name>`; the precondition's calls are `pre.`
+    /// ones, inputs of its own), so that the same call in another run is the
+    /// same input and the solver can choose its value like a parameter's.
+    /// `check` rejected pointer results and argument counts that do not
+    /// match the declaration.
+    fn external_call(&mut self, callee: FuncId, argv: &[Value], loc: Loc) -> Option<Value> {
+        let f = self.m.program.func(callee);
+        let args = f
+            .params
+            .iter()
+            .zip(argv)
+            .map(|(p, v)| {
+                if p.ty == Type::Ptr {
+                    let ptr = v.as_ptr();
+                    if ptr.obj.is_none() && ptr.off == 0 {
+                        crate::suite::CallArg::Null
+                    } else {
+                        crate::suite::CallArg::NonNull
+                    }
+                } else {
+                    crate::suite::CallArg::Int(p.src.scalar.to_i128(v.conc()))
+                }
+            })
+            .collect();
+        let region = if self.region == Region::Pre { "pre." } else { "" };
+        // Without a C description the IR type is read as signed.
+        let ret = f.ret_src.as_ref().map(|s| (s.scalar, s.c_scalar == "_Bool"));
+        let ret = ret.or(f.ret.map(|ty| (pathwise_ir::IntTy { ty, signed: true }, false)));
+        let value = ret.map(|(ty, is_bool)| {
+            let w = ty.ty.bits();
+            let name = format!("{region}ext:{}:{}", self.calls.len(), f.name);
+            let var = self.pool.var(&name, pathwise_expr::Sort::Bv(w));
+            let mut value = (self.input_lens)(var) & ty.ty.mask();
+            if is_bool && w > 1 {
+                // A `_Bool` result is 0 or 1, whatever width carries it.
+                let one = self.pool.bv_const(w, 1);
+                let ok = self.pool.cmp(pathwise_expr::BvCmp::Ule, var, one);
+                self.record(ok, EntryKind::Assume, false, false, loc);
+                value = value.min(1);
+            }
+            (Value::Int { conc: value, sym: self.symbolic.then_some(var) }, ty.to_i128(value))
+        });
+        self.calls.push(crate::suite::ExternalCall { name: f.name.clone(), args, ret: value.map(|v| v.1) });
+        value.map(|v| v.0)
     }
 
     /// An assumption: records it and ends the run when it is false.

@@ -104,6 +104,8 @@ pub struct RunRecord {
     pub touched_len: Vec<u64>,
     /// The `__VERIFIER_nondet_*()` values of the function's execution.
     pub nondets: Vec<crate::exec::Nondet>,
+    /// The external calls of the function's execution, in order.
+    pub calls: Vec<crate::suite::ExternalCall>,
     /// Input and output heaps of the function's execution.
     pub heap: crate::heap_out::HeapRecord,
 }
@@ -164,6 +166,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         global_outputs: Vec::new(),
         touched_len: vec![0; setup.spec.params.len()],
         nondets: Vec::new(),
+        calls: Vec::new(),
         heap: Default::default(),
     };
     if let Some(pre) = setup.pre {
@@ -195,6 +198,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     rec.lines = std::mem::take(&mut exec.lines);
     rec.sides = std::mem::take(&mut exec.sides);
     rec.nondets = std::mem::take(&mut exec.nondets);
+    rec.calls = std::mem::take(&mut exec.calls);
     let returned = exec.returned;
     drop(exec);
     rec.heap = heap_record(m.program, &mem, setup.main, &param_values, returned);

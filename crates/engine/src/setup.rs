@@ -1,18 +1,23 @@
 //! Checks before a run (the function and precondition exist and have
-//! supported signatures, every external function has a model) and assembly
+//! supported signatures, every body-less function called has a model or is
+//! declared external by the user) and assembly
 //! of the final [`TestSuite`].
 
-use pathwise_ir::{FuncId, InstKind, Program, Shape, Type};
+use pathwise_ir::{FuncId, InstKind, Loc, Program, Shape, Type};
 use rustc_hash::FxHashSet;
 
 use crate::analysis::ProgramInfo;
 use crate::config::Config;
-use crate::suite::{Coverage, FunctionCoverage, GlobalInfo, Stats, StopReason, TestCase, TestSuite};
+use crate::suite::{Coverage, ExternalFunction, FunctionCoverage, GlobalInfo, Stats, StopReason, TestCase, TestSuite};
 
 /// Errors that prevent a run from starting.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EngineError {
     pub message: String,
+    /// The body-less function without a model whose call stopped the run
+    /// from starting, if that is the error (a front end can suggest
+    /// declaring it external).
+    pub unmodelled_call: Option<String>,
 }
 
 impl std::fmt::Display for EngineError {
@@ -24,7 +29,7 @@ impl std::fmt::Display for EngineError {
 impl std::error::Error for EngineError {}
 
 fn err<T>(message: String) -> Result<T, EngineError> {
-    Err(EngineError { message })
+    Err(EngineError { message, unmodelled_call: None })
 }
 
 /// Receives progress during a run and may ask it to stop early.
@@ -55,6 +60,12 @@ pub const BUILTINS: &[&str] = &[
     "reach_error",
     "__VERIFIER_error",
 ];
+
+/// Whether the engine models calls of the body-less function `name` itself
+/// (built-ins, library functions, `__VERIFIER_nondet_*`).
+pub fn has_model(name: &str) -> bool {
+    BUILTINS.contains(&name) || crate::libc::LIBC.contains(&name) || crate::exec::nondet_type(name, 64).is_some()
+}
 
 /// Validate the configuration against the program; returns (main, pre).
 pub fn check(program: &Program, config: &Config) -> Result<(FuncId, Option<FuncId>), EngineError> {
@@ -98,10 +109,10 @@ pub fn check(program: &Program, config: &Config) -> Result<(FuncId, Option<FuncI
             Some(id)
         }
     };
-    let concretise = config.program_mode.as_ref().is_some_and(|p| p.concretise_externals);
-    check_externals(program, main, concretise)?;
+    check_external_names(program, config)?;
+    check_externals(program, main, config)?;
     if let Some(p) = pre {
-        check_externals(program, p, concretise)?;
+        check_externals(program, p, config)?;
     }
     Ok((main, pre))
 }
@@ -121,8 +132,55 @@ fn find_defined(program: &Program, name: &str, what: &str) -> Result<FuncId, Eng
     }
 }
 
-/// Every reachable call to a function without a body must have a model.
-fn check_externals(program: &Program, root: FuncId, concretise: bool) -> Result<(), EngineError> {
+/// Every function the user named external must be declared without a body
+/// and without a model of the engine's own.
+fn check_external_names(program: &Program, config: &Config) -> Result<(), EngineError> {
+    for name in &config.externals.names {
+        let Some(id) = program.func_by_name(name) else {
+            return err(format!("--external {name}: the file declares no function `{name}` that is called"));
+        };
+        let f = program.func(id);
+        if !f.is_declaration() || config.externals.excluded.contains(name) {
+            return err(format!(
+                "{}: --external {name}: `{name}` has a body in this file; only functions declared without one can be external",
+                program.describe_loc(f.loc)
+            ));
+        }
+        if has_model(name) {
+            return err(format!("--external {name}: `{name}` has a built-in model and cannot be external"));
+        }
+        check_external_signature(program, id, f.loc, None)?;
+    }
+    Ok(())
+}
+
+/// An external function returns an integer (or nothing) and is called with
+/// the arguments its prototype declares: the emitted stub needs both.
+fn check_external_signature(program: &Program, id: FuncId, loc: Loc, nargs: Option<usize>) -> Result<(), EngineError> {
+    let f = program.func(id);
+    if f.ret == Some(Type::Ptr) {
+        return err(format!(
+            "{}: external function `{}` returns a pointer; only functions returning an integer or nothing can be external yet",
+            program.describe_loc(loc),
+            f.name
+        ));
+    }
+    if nargs.is_some_and(|n| n != f.params.len()) {
+        return err(format!(
+            "{}: external function `{}` is called with {} argument(s) but declared with {}; declare it with a prototype",
+            program.describe_loc(loc),
+            f.name,
+            nargs.unwrap_or(0),
+            f.params.len()
+        ));
+    }
+    Ok(())
+}
+
+/// Every reachable call to a function without a body must have a model or
+/// be external.
+fn check_externals(program: &Program, root: FuncId, config: &Config) -> Result<(), EngineError> {
+    let concretise = config.program_mode.as_ref().is_some_and(|p| p.concretise_externals);
     let mut seen = FxHashSet::default();
     let mut stack = vec![root];
     while let Some(fid) = stack.pop() {
@@ -131,18 +189,21 @@ fn check_externals(program: &Program, root: FuncId, concretise: bool) -> Result<
         }
         for b in &program.func(fid).blocks {
             for inst in &b.insts {
-                if let InstKind::Call { func, .. } = &inst.kind {
+                if let InstKind::Call { func, args } = &inst.kind {
                     let callee = program.func(*func);
-                    let modelled = BUILTINS.contains(&callee.name.as_str())
-                        || crate::libc::LIBC.contains(&callee.name.as_str())
-                        || crate::exec::nondet_type(&callee.name, 64).is_some()
-                        || concretise;
-                    if callee.is_declaration() && !modelled {
-                        return err(format!(
-                            "{}: call to `{}`, which has no body and no built-in model",
-                            program.describe_loc(inst.loc),
-                            callee.name
-                        ));
+                    let name = callee.name.as_str();
+                    if callee.is_declaration() && !has_model(name) {
+                        if config.externals.contains(name) {
+                            check_external_signature(program, *func, inst.loc, Some(args.len()))?;
+                        } else if !concretise {
+                            return Err(EngineError {
+                                message: format!(
+                                    "{}: call to `{name}`, which has no body and no built-in model",
+                                    program.describe_loc(inst.loc),
+                                ),
+                                unmodelled_call: Some(name.to_string()),
+                            });
+                        }
                     }
                     stack.push(*func);
                 }
@@ -150,6 +211,23 @@ fn check_externals(program: &Program, root: FuncId, concretise: bool) -> Result<
         }
     }
     Ok(())
+}
+
+/// The external functions the tests must define: every body-less function
+/// of the program (the front end keeps those that lowered code calls) that
+/// is external. The test file includes the whole unit, so it must also
+/// define those that only code outside the function under test calls.
+fn external_functions(program: &Program, config: &Config) -> Vec<ExternalFunction> {
+    program
+        .funcs
+        .iter()
+        .filter(|f| f.is_declaration() && !has_model(&f.name) && config.externals.contains(&f.name))
+        .map(|f| ExternalFunction {
+            name: f.name.clone(),
+            params: f.params.iter().map(|p| p.src.clone()).collect(),
+            ret: f.ret_src.clone(),
+        })
+        .collect()
 }
 
 /// Build the suite from the search results.
@@ -200,6 +278,7 @@ pub fn assemble(
         stop,
         check_overflow: config.check_overflow,
         structs: program.structs.clone(),
+        externals: external_functions(program, config),
     }
 }
 

@@ -33,6 +33,44 @@ pub struct TestSuite {
     pub check_overflow: bool,
     /// Structure and union definitions that [`HeapObject::cty`] refers to.
     pub structs: Vec<StructDef>,
+    /// The external functions (declared without a body, described by the
+    /// user as not touching memory and returning a fresh input) that the
+    /// emitted tests must define, by name.
+    pub externals: Vec<ExternalFunction>,
+}
+
+/// A function declared without a body whose calls return fresh inputs
+/// (see [`crate::config::Externals`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExternalFunction {
+    pub name: String,
+    /// C descriptions of the parameters, in order (names may be empty).
+    pub params: Vec<SrcVar>,
+    /// C description of the return value (`None` for `void`); an integer.
+    pub ret: Option<SrcVar>,
+}
+
+/// One call of an external function during a test, in call order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExternalCall {
+    /// The function called (one of [`TestSuite::externals`]).
+    pub name: String,
+    /// The arguments it received.
+    pub args: Vec<CallArg>,
+    /// The value it returned (a fresh input chosen by the solver), read with
+    /// the declared return type; `None` for `void`.
+    pub ret: Option<i128>,
+}
+
+/// An argument of an external call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CallArg {
+    /// An integer, read with the parameter's C type.
+    Int(i128),
+    /// A pointer: only whether it is null is recorded (the function is
+    /// declared not to touch memory, so what it points to does not matter).
+    Null,
+    NonNull,
 }
 
 /// A global variable as the emitters see it.
@@ -75,6 +113,10 @@ pub struct TestCase {
     pub heap_out: Vec<HeapObject>,
     /// The return value when it is a pointer (then [`TestCase::ret`] is `None`).
     pub ret_pointer: Option<HeapValue>,
+    /// The calls of external functions ([`TestSuite::externals`]) the code
+    /// under test made, in order: the C test checks them and its stubs
+    /// return the recorded values.
+    pub calls: Vec<ExternalCall>,
 }
 
 /// An object of a test's input or output heap.

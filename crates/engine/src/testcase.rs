@@ -114,5 +114,6 @@ fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRe
         heap_in: replay.heap.heap_in.clone(),
         heap_out: replay.heap.heap_out.clone(),
         ret_pointer: replay.heap.ret.clone(),
+        calls: replay.calls.clone(),
     }
 }

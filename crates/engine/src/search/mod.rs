@@ -58,6 +58,7 @@ pub fn generate(
         seek_errors: config.seek_errors,
         data_model_long_bits: config.long_bits,
         concretise_externals: config.program_mode.as_ref().is_some_and(|p| p.concretise_externals),
+        externals: config.externals.clone(),
         slots: Default::default(),
         max_heap_objects: config.max_heap_objects,
     };

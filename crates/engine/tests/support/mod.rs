@@ -28,6 +28,7 @@ pub fn config(function: &str, pre: Option<&str>, k: u32) -> Config {
         long_bits: 64,
         program_mode: None,
         max_heap_objects: 32,
+        externals: pathwise_engine::config::Externals::none(),
     }
 }
 

@@ -1,0 +1,303 @@
+//! External functions in the C test file: stubs that replay the calls the
+//! generator observed.
+//!
+//! The user declared these functions (body-less in the code under test) as
+//! changing no memory the code can see and returning a fresh input
+//! (`pathwise gen --external NAME`). The test file must define them, or it
+//! would not link without the user's other sources, and each test must make
+//! them return the values the solver chose for its path. So the file defines
+//! one stub per function, bound to the function's symbol by an asm label
+//! (as the harness binds `fork` and `exit`): the stub's C name and parameter
+//! types are the harness's own, which need only be ABI-compatible with the
+//! declaration (`void *` for any pointer, the integer of the same width and
+//! signedness), not spell it exactly (`const`, typedefs, enums).
+//!
+//! Each test installs the table of calls it expects (function, scalar
+//! arguments, pointer arguments as null or not, return value). A stub takes
+//! the next entry, checks that it is a call of this function with these
+//! arguments, and returns the recorded value. A call the test does not
+//! expect (another function, other arguments, one call too many) prints what
+//! differs and ends the test's process with `PATHWISE_CALLS_FAILED`, which
+//! the runner counts as a failure whatever the test expected; missing calls
+//! are checked after the call of the function under test. A test ending in
+//! undefined behaviour accepts any calls past the recorded ones (natively
+//! the code may go on past the point where the generator stopped).
+
+use std::fmt::Write as _;
+
+use pathwise_engine::suite::{CallArg, ExternalCall, Outcome, TestCase, TestSuite};
+use pathwise_ir::{Shape, SrcVar, Type};
+
+use crate::describe::comment_safe;
+use crate::literal::{is_unsigned, normalize};
+
+/// Exit status of a test process whose stubs saw an unexpected call.
+const CALLS_FAILED: &str = "#define PATHWISE_CALLS_FAILED 78 /* child status: a stub saw an unexpected call */\n";
+
+/// The declarations and helpers every stub uses (before the stubs).
+const CALLS_HELPERS: &str = r#"extern void pathwise_exit(int status) __asm__("exit");
+
+static const struct pathwise_call *pathwise_calls;
+static int pathwise_calls_test, pathwise_calls_expected, pathwise_calls_made, pathwise_calls_open;
+
+static void pathwise_calls_fail(void)
+{
+    fflush(stdout);
+    pathwise_exit(PATHWISE_CALLS_FAILED);
+}
+
+/* The expected call that a stub of function `func` is making (NULL past
+ * the recorded calls of a test that ends in undefined behaviour). */
+static const struct pathwise_call *pathwise_next_call(int func)
+{
+    const struct pathwise_call *c;
+    if (pathwise_calls_made >= pathwise_calls_expected) {
+        pathwise_calls_made++;
+        if (pathwise_calls_open)
+            return 0;
+        printf("test %d: call %d: unexpected call of %s (%d call(s) expected)\n", pathwise_calls_test,
+               pathwise_calls_made, pathwise_ext_names[func], pathwise_calls_expected);
+        pathwise_calls_fail();
+        return 0;
+    }
+    c = &pathwise_calls[pathwise_calls_made++];
+    if (c->func != func) {
+        printf("test %d: call %d: expected a call of %s, got %s\n", pathwise_calls_test, pathwise_calls_made,
+               pathwise_ext_names[c->func], pathwise_ext_names[func]);
+        pathwise_calls_fail();
+        return 0;
+    }
+    return c;
+}
+
+"#;
+
+/// Argument check (emitted when some external function has parameters).
+/// `kind`: 0 unsigned, 1 signed, 2 pointer (0 null, 1 not).
+const CHECK_ARG: &str = r#"static void pathwise_check_arg(const struct pathwise_call *c, int index, unsigned long long got, int kind)
+{
+    unsigned long long expected = c->args[index];
+    if (expected == got)
+        return;
+    printf("test %d: call %d (%s): argument %d expected ", pathwise_calls_test, pathwise_calls_made,
+           pathwise_ext_names[c->func], index + 1);
+    if (kind == 2)
+        printf("%s got %s\n", expected ? "non-null" : "null", got ? "non-null" : "null");
+    else if (kind == 1)
+        printf("%lld got %lld\n", (long long)expected, (long long)got);
+    else
+        printf("%llu got %llu\n", expected, got);
+    pathwise_calls_fail();
+}
+
+"#;
+
+/// Installing a test's table and checking that every call was made
+/// (emitted when there are tests).
+const EXPECT_CALLS: &str = r#"static void pathwise_expect_calls(int test, const struct pathwise_call *calls, int n, int open)
+{
+    pathwise_calls_test = test;
+    pathwise_calls = calls;
+    pathwise_calls_expected = n;
+    pathwise_calls_made = 0;
+    pathwise_calls_open = open;
+}
+
+static int pathwise_check_calls(void)
+{
+    if (pathwise_calls_made == pathwise_calls_expected)
+        return 0;
+    printf("test %d: %d external call(s) expected, got %d\n", pathwise_calls_test, pathwise_calls_expected,
+           pathwise_calls_made);
+    return 1;
+}
+
+"#;
+
+/// The runner's check of a child ended by a stub (inserted before it looks
+/// at the expectation; a test expecting `exit(78)` itself is left alone).
+pub(crate) const RUNNER_CALLS_CHECK: &str = "    if (sig == 0 && code == PATHWISE_CALLS_FAILED
+        && !(expect == PATHWISE_EXPECT_EXIT && (value & 0xff) == PATHWISE_CALLS_FAILED))
+        return 1; /* a stub saw a call the test did not expect (message printed) */
+";
+
+/// Whether the suite's tests need stubs.
+pub(crate) fn has_externals(suite: &TestSuite) -> bool {
+    !suite.externals.is_empty()
+}
+
+/// The harness type of a parameter or return value of an external function:
+/// ABI-compatible with the declared one.
+fn stub_type(src: &SrcVar) -> &'static str {
+    if matches!(src.shape, Shape::Pointer | Shape::Heap | Shape::Array(_)) {
+        return "void *";
+    }
+    if src.c_scalar == "_Bool" {
+        return "_Bool";
+    }
+    match (src.scalar.ty, is_unsigned(src.scalar)) {
+        (Type::I1 | Type::I8, false) => "signed char",
+        (Type::I1 | Type::I8, true) => "unsigned char",
+        (Type::I16, false) => "short",
+        (Type::I16, true) => "unsigned short",
+        (Type::I32, false) => "int",
+        (Type::I32, true) => "unsigned int",
+        (_, false) => "long long",
+        (_, true) => "unsigned long long",
+    }
+}
+
+fn is_pointer(src: &SrcVar) -> bool {
+    stub_type(src) == "void *"
+}
+
+/// Write the stubs and their helpers (after the code under test and the
+/// harness constants). Nothing without external functions.
+pub(crate) fn write_stubs(out: &mut String, suite: &TestSuite) {
+    if !has_externals(suite) {
+        return;
+    }
+    out.push_str(
+        "/* External functions: declared without a body in the code under test and\n \
+         * described to pathwise gen (--external) as changing no memory it can see.\n \
+         * Each is defined below as a stub bound to the function's symbol by an asm\n \
+         * label (its parameter types need only be ABI-compatible with the\n \
+         * declaration). A stub checks that its call is the next one the test\n \
+         * expects (function, integer arguments, pointer arguments null or not) and\n \
+         * returns the value the generator chose; an unexpected call ends the test's\n \
+         * process with PATHWISE_CALLS_FAILED. */\n",
+    );
+    out.push_str(CALLS_FAILED);
+    let nargs = suite.externals.iter().map(|f| f.params.len()).max().unwrap_or(0).max(1);
+    let _ = write!(
+        out,
+        "struct pathwise_call {{\n    int func; /* index in pathwise_ext_names */\n    \
+         unsigned long long args[{nargs}]; /* two's complement; pointers: 0 null, 1 not */\n    \
+         unsigned long long ret;\n}};\n\n"
+    );
+    let names: Vec<String> = suite.externals.iter().map(|f| format!("\"{}\"", f.name)).collect();
+    let _ = writeln!(out, "static const char *const pathwise_ext_names[] = {{{}}};", names.join(", "));
+    out.push_str(CALLS_HELPERS);
+    if suite.externals.iter().any(|f| !f.params.is_empty()) {
+        out.push_str(CHECK_ARG);
+    }
+    if !suite.tests.is_empty() {
+        out.push_str(EXPECT_CALLS);
+    }
+    for (index, f) in suite.externals.iter().enumerate() {
+        let ret = f.ret.as_ref().map_or("void", stub_type);
+        let params: Vec<String> =
+            f.params.iter().enumerate().map(|(i, p)| format!("{} pathwise_a{}", stub_type(p), i + 1)).collect();
+        let params = if params.is_empty() { "void".to_string() } else { params.join(", ") };
+        let stub = format!("{ret} pathwise_stub_{}({params})", f.name);
+        let _ = writeln!(out, "{stub} __asm__(\"{}\");", f.name);
+        let _ = writeln!(out, "{stub}\n{{\n    const struct pathwise_call *pathwise_c = pathwise_next_call({index});");
+        let nothing = if f.ret.is_some() { "return 0" } else { "return" };
+        let _ = writeln!(out, "    if (!pathwise_c)\n        {nothing};");
+        for (i, p) in f.params.iter().enumerate() {
+            let a = format!("pathwise_a{}", i + 1);
+            let (got, kind) = if is_pointer(p) {
+                (format!("(unsigned long long)({a} != 0)"), 2)
+            } else if is_unsigned(p.scalar) {
+                (format!("(unsigned long long){a}"), 0)
+            } else {
+                (format!("(unsigned long long)(long long){a}"), 1)
+            };
+            let _ = writeln!(out, "    pathwise_check_arg(pathwise_c, {i}, {got}, {kind});");
+        }
+        match &f.ret {
+            // The generator refuses calls of external functions returning
+            // pointers: only code no test runs calls this one.
+            Some(r) if is_pointer(r) => out.push_str("    return 0;\n"),
+            Some(_) => {
+                let _ = writeln!(out, "    return ({ret})pathwise_c->ret;");
+            }
+            None => {}
+        }
+        out.push_str("}\n\n");
+    }
+}
+
+/// `value` of C type `src` as the bits a `pathwise_call` table holds.
+fn bits_literal(value: i128, src: &SrcVar) -> String {
+    let v = normalize(value, src.scalar);
+    if v >= 0 {
+        format!("{v}ULL")
+    } else if v == i64::MIN as i128 {
+        "(unsigned long long)(-9223372036854775807LL - 1)".to_string()
+    } else {
+        format!("(unsigned long long){v}LL")
+    }
+}
+
+/// A call as the comment of its table entry shows it: `call_c(-4)`,
+/// `read_sensor() returns 11`.
+fn call_text(suite: &TestSuite, call: &ExternalCall) -> String {
+    let f = suite.externals.iter().find(|f| f.name == call.name);
+    let args: Vec<String> = call
+        .args
+        .iter()
+        .enumerate()
+        .map(|(i, a)| match a {
+            CallArg::Null => "NULL".to_string(),
+            CallArg::NonNull => "non-null".to_string(),
+            CallArg::Int(v) => match f.and_then(|f| f.params.get(i)) {
+                Some(p) => normalize(*v, p.scalar).to_string(),
+                None => v.to_string(),
+            },
+        })
+        .collect();
+    let mut text = format!("{}({})", call.name, args.join(", "));
+    if let (Some(v), Some(ret)) = (call.ret, f.and_then(|f| f.ret.as_ref())) {
+        let _ = write!(text, " returns {}", normalize(v, ret.scalar));
+    }
+    text
+}
+
+/// Before the call of the function under test: install the calls `test`
+/// expects. Nothing without external functions.
+pub(crate) fn write_expect_calls(out: &mut String, suite: &TestSuite, test: &TestCase) {
+    if !has_externals(suite) {
+        return;
+    }
+    // Past undefined behaviour the native run may make calls the generator
+    // never saw; an exit, abort or failed assert stops where it did.
+    let open = matches!(&test.outcome, Outcome::Error(e) if !e.kind.traps_natively());
+    let n = test.calls.len();
+    if n == 0 {
+        let _ = writeln!(out, "    pathwise_expect_calls({}, 0, 0, {});", test.id, u8::from(open));
+        return;
+    }
+    let _ = writeln!(out, "    static const struct pathwise_call pathwise_expected_calls[{n}] = {{");
+    for call in &test.calls {
+        let Some((index, f)) = suite.externals.iter().enumerate().find(|(_, f)| f.name == call.name) else {
+            continue;
+        };
+        let args: Vec<String> = call
+            .args
+            .iter()
+            .zip(&f.params)
+            .map(|(a, p)| match a {
+                CallArg::Null => "0ULL".to_string(),
+                CallArg::NonNull => "1ULL".to_string(),
+                CallArg::Int(v) => bits_literal(*v, p),
+            })
+            .collect();
+        let args = if args.is_empty() { "0ULL".to_string() } else { args.join(", ") };
+        let ret = match (call.ret, &f.ret) {
+            (Some(v), Some(src)) => bits_literal(v, src),
+            _ => "0ULL".to_string(),
+        };
+        let _ =
+            writeln!(out, "        {{{index}, {{{args}}}, {ret}}}, /* {} */", comment_safe(&call_text(suite, call)));
+    }
+    out.push_str("    };\n");
+    let _ = writeln!(out, "    pathwise_expect_calls({}, pathwise_expected_calls, {n}, {});", test.id, u8::from(open));
+}
+
+/// After the call of a test that returned: every expected call was made.
+pub(crate) fn write_calls_check(out: &mut String, suite: &TestSuite) {
+    if has_externals(suite) {
+        out.push_str("    pathwise_failed |= pathwise_check_calls();\n");
+    }
+}
