@@ -208,6 +208,7 @@ fn summary(suite: &TestSuite, goal: Goal, duplicates: usize) -> String {
             if reached { "reached (coversError)" } else { "not reached" }
         ));
     }
+    out.push_str(&crate::gen::float_line(s, 19));
     out.push_str(&format!("  runs:               {}\n", s.runs));
     out.push_str(&format!("  time:               {:.2} s\n", s.elapsed_ms as f64 / 1000.0));
     out.push_str(&format!("  stop:               {:?}\n", suite.stop));

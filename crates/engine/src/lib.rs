@@ -19,6 +19,7 @@
 pub mod analysis;
 pub mod config;
 pub mod exec;
+pub mod fp;
 pub mod heap;
 pub mod heap_out;
 pub mod libc;

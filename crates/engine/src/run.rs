@@ -43,6 +43,25 @@ pub struct InputSpec {
 }
 
 impl InputSpec {
+    /// The solver variables of `func`'s floating parameters (scalars and
+    /// input arrays of floating elements).
+    pub fn float_vars(&self, program: &Program, func: FuncId) -> FxHashSet<ExprId> {
+        let f = program.func(func);
+        let mut out = FxHashSet::default();
+        for (p, input) in f.params.iter().zip(&self.params) {
+            match input {
+                ParamInput::Scalar { var, ty } if ty.is_float() => {
+                    out.insert(*var);
+                }
+                ParamInput::Array { input, elem } if elem.is_float() && p.src.shape == Shape::Pointer => {
+                    out.insert(input.array);
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
     /// Create the variables of `func`'s parameters. Unsupported parameter
     /// kinds are reported by the caller before this is called.
     pub fn new(pool: &mut ExprPool, program: &Program, func: FuncId, max_array_len: u32) -> InputSpec {
@@ -106,6 +125,10 @@ pub struct RunRecord {
     pub nondets: Vec<crate::exec::Nondet>,
     /// Input and output heaps of the function's execution.
     pub heap: crate::heap_out::HeapRecord,
+    /// Concretisations by floating operations (both executions).
+    pub float_pins: Vec<crate::fp::FloatPin>,
+    /// Floating input variables created by the function's execution.
+    pub float_inputs: Vec<ExprId>,
 }
 
 impl RunRecord {
@@ -165,6 +188,8 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         touched_len: vec![0; setup.spec.params.len()],
         nondets: Vec::new(),
         heap: Default::default(),
+        float_pins: Vec::new(),
+        float_inputs: Vec::new(),
     };
     if let Some(pre) = setup.pre {
         let mut mem = Memory::new();
@@ -175,6 +200,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
             Ok(args) => exec.run(pre, args),
             Err(end) => end,
         };
+        rec.float_pins = std::mem::take(&mut exec.float_pins);
         note_touched(&mem, &objs, &mut rec.touched_len);
         let ret_bits = m.program.func(pre).ret.map_or(u64::MAX, |t| t.mask());
         let valid = matches!(end, End::Returned(Some(v)) if v & ret_bits != 0);
@@ -195,6 +221,8 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     rec.lines = std::mem::take(&mut exec.lines);
     rec.sides = std::mem::take(&mut exec.sides);
     rec.nondets = std::mem::take(&mut exec.nondets);
+    rec.float_pins.append(&mut exec.float_pins);
+    rec.float_inputs = std::mem::take(&mut exec.float_inputs);
     let returned = exec.returned;
     drop(exec);
     rec.heap = heap_record(m.program, &mem, setup.main, &param_values, returned);

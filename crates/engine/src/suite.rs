@@ -176,6 +176,9 @@ pub enum ErrorKind {
     Unreachable,
     /// Subtraction or ordering of pointers into different objects.
     InvalidPointerArithmetic,
+    /// A floating value converted to an integer type that cannot hold its
+    /// integer part (or NaN, or an infinity): C11 6.3.1.4.
+    FloatCastOverflow,
     /// Access to an object after `free`.
     UseAfterFree,
     /// `free` of a pointer not from `malloc` (or not to its start), or twice.
@@ -202,6 +205,7 @@ impl ErrorKind {
             ErrorKind::ErrorCall => "error-call",
             ErrorKind::Unreachable => "unreachable",
             ErrorKind::InvalidPointerArithmetic => "invalid-pointer-arithmetic",
+            ErrorKind::FloatCastOverflow => "float-cast-overflow",
             ErrorKind::UseAfterFree => "use-after-free",
             ErrorKind::InvalidFree => "invalid-free",
             ErrorKind::Unsupported => "unsupported",
@@ -274,6 +278,13 @@ pub struct Stats {
     pub elapsed_ms: u64,
     /// Part of `elapsed_ms` spent in the solver backend.
     pub solver_ms: u64,
+    /// Floating inputs (`__VERIFIER_nondet_float()`/`_double()` calls by
+    /// position, floating parameters) seen: there is no floating theory, so
+    /// each is concretised (its value is kept, never solved for).
+    pub float_inputs_concretised: u64,
+    /// Places where a symbolic value (computed from inputs) flowed into a
+    /// floating operation and was concretised to its value on that run.
+    pub float_values_concretised: u64,
 }
 
 /// Why the search ended.
