@@ -114,7 +114,12 @@ struct SuiteObserver {
 impl Observer for SuiteObserver {
     fn on_test(&mut self, test: &TestCase, stats: &Stats) {
         self.progress.on_test(test, stats);
-        let inputs: Vec<String> = test.nondets.iter().map(|v| v.to_string()).collect();
+        let inputs: Vec<String> = test
+            .nondets
+            .iter()
+            .zip(&test.nondet_types)
+            .map(|(&v, &ty)| pathwise_emit::testcomp::input_value(v, ty))
+            .collect();
         let covers_error = matches!(&test.outcome, Outcome::Error(e) if e.kind == ErrorKind::ErrorCall);
         if !self.written.insert(inputs.clone()) {
             self.duplicates += 1;

@@ -27,22 +27,37 @@ fn gen(function: &str, k: u32, out: &Path) -> (String, serde_json::Value) {
     (String::from_utf8_lossy(&o.stdout).into_owned(), serde_json::from_str(&text).unwrap())
 }
 
-/// (function, k, tests that return, error tests as (kind, line),
-/// float inputs concretised, symbolic values concretised)
-const FUNCTIONS: &[(&str, u32, usize, &[(&str, u64)], u64, u64)] = &[
-    ("halves", 2, 2, &[], 0, 1),      // n > 100 or not; n concretised by the conversion
-    ("conversions", 2, 3, &[("float-cast-overflow", 35)], 0, 2), // c and u concretised
-    ("nan_checks", 2, 3, &[], 0, 0),  // k - k folds to 0: nothing symbolic reaches a float
-    ("specials", 2, 4, &[], 0, 1),    // NaN, -inf, -0.0, a subnormal; `k` converted
-    ("average", 2, 3, &[], 1, 1),     // 0, 1, 2 iterations; the array and `n` concretised
-    ("fields", 2, 3, &[], 0, 1),      // i < 0, i >= 4, in range (a[i] read symbolically)
-    ("scale_hist", 3, 2, &[], 0, 0),  // a loop of 3 iterations, then k > 0 or not
-    ("classify", 2, 1, &[], 2, 0),    // both float parameters concretised: one path
+/// One function of the corpus and what its suite must hold.
+struct Case {
+    function: &'static str,
+    k: u32,
+    /// Tests that return.
+    returned: usize,
+    /// Error tests as (kind, line).
+    errors: &'static [(&'static str, u64)],
+    /// Float inputs concretised, symbolic values concretised.
+    concretised: (u64, u64),
+}
+
+const fn case(function: &'static str, k: u32, returned: usize, concretised: (u64, u64)) -> Case {
+    Case { function, k, returned, errors: &[], concretised }
+}
+
+const FUNCTIONS: &[Case] = &[
+    case("halves", 2, 2, (0, 1)), // n > 100 or not; n concretised by the conversion
+    // c and u concretised; c > 100 with u <= 7 overflows `int`
+    Case { function: "conversions", k: 2, returned: 3, errors: &[("float-cast-overflow", 35)], concretised: (0, 2) },
+    case("nan_checks", 2, 3, (0, 0)), // k - k folds to 0: nothing symbolic reaches a float
+    case("specials", 2, 4, (0, 1)),   // NaN, -inf, -0.0, a subnormal; `k` converted
+    case("average", 2, 3, (1, 1)),    // 0, 1, 2 iterations; the array and `n` concretised
+    case("fields", 2, 3, (0, 1)),     // i < 0, i >= 4, in range (a[i] read symbolically)
+    case("scale_hist", 3, 2, (0, 0)), // a loop of 3 iterations, then k > 0 or not
+    case("classify", 2, 1, (2, 0)),   // both float parameters concretised: one path
 ];
 
 #[test]
 fn floating_tests_pass_natively_and_report_concretisation() {
-    for &(function, k, returned, errors, inputs, values) in FUNCTIONS {
+    for &Case { function, k, returned, errors, concretised: (inputs, values) } in FUNCTIONS {
         let out = tempfile::tempdir().unwrap();
         let (stdout, suite) = gen(function, k, out.path());
         let tests = suite["tests"].as_array().unwrap();

@@ -61,6 +61,9 @@ pub struct TestCase {
     /// The values the `__VERIFIER_nondet_*()` calls returned, in call order
     /// (a whole program's inputs), read with each call's C type.
     pub nondets: Vec<i128>,
+    /// The C type of each value of `nondets` (how to spell it: a floating
+    /// value is its IEEE bits).
+    pub nondet_types: Vec<pathwise_ir::IntTy>,
     /// The input heap: objects that pointer parameters ([`InputValue::Pointer`])
     /// and pointer fields reach, with the scalar fields the path reads (the
     /// others may hold anything). Ids are unique within the test.
