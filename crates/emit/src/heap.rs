@@ -14,7 +14,6 @@
 use pathwise_engine::suite::{HeapObject, HeapValue, TestSuite};
 use pathwise_ir::{CType, IntTy, ScalarAt, StructDef, Type};
 
-
 /// `unsigned char`: the element type used for `void` objects.
 fn byte() -> CType {
     CType::Int { c_name: "unsigned char".into(), ty: IntTy { ty: Type::I8, signed: false } }

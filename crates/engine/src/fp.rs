@@ -49,12 +49,8 @@ impl Exec<'_, '_> {
                 match eval_fcast(*op, *from, *to, x) {
                     Some(v) => v,
                     None => {
-                        let message = format!(
-                            "floating value {} out of the range of {} ({})",
-                            to_f64(*from, x),
-                            to,
-                            op.name()
-                        );
+                        let message =
+                            format!("floating value {} out of the range of {} ({})", to_f64(*from, x), to, op.name());
                         return Err(self.error(ErrorKind::FloatCastOverflow, message, loc));
                     }
                 }

@@ -211,11 +211,8 @@ pub fn eval_fcast(op: FCastOp, from: Type, to: Type, a: u64) -> Option<u64> {
         FCastOp::FPToSI | FCastOp::FPToUI => {
             let t = to_f64(from, a).trunc();
             let tw = to.bits() as i32;
-            let (lo, hi) = if op == FCastOp::FPToSI {
-                (-(2f64.powi(tw - 1)), 2f64.powi(tw - 1))
-            } else {
-                (0.0, 2f64.powi(tw))
-            };
+            let (lo, hi) =
+                if op == FCastOp::FPToSI { (-(2f64.powi(tw - 1)), 2f64.powi(tw - 1)) } else { (0.0, 2f64.powi(tw)) };
             // NaN fails both comparisons; `-0.0 >= 0.0` holds.
             if !(t >= lo && t < hi) {
                 return None;

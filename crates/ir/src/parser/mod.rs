@@ -19,8 +19,8 @@ use crate::ctype::{CType, FieldDef, StructDef, StructId};
 use crate::entities::{Block, Local, Reg};
 use crate::printer::default_param_src;
 use crate::program::{
-    BinOp, BlockData, CastOp, CmpOp, FBinOp, FCastOp, FCmpOp, FuncData, FuncId, GlobalData, GlobalId, Inst, InstKind, Loc, LocalData, Operand,
-    Param, Program, Shape, SrcVar, Terminator,
+    BinOp, BlockData, CastOp, CmpOp, FBinOp, FCastOp, FCmpOp, FuncData, FuncId, GlobalData, GlobalId, Inst, InstKind,
+    Loc, LocalData, Operand, Param, Program, Shape, SrcVar, Terminator,
 };
 use crate::types::{IntTy, Type};
 use crate::visit::min_num_regs;
