@@ -13,10 +13,13 @@
 //! Constant operands are folded where it is free and exact (casts and
 //! non-trapping arithmetic), so that `-1`, `(long)0` or `NULL` reach the IR as
 //! constants; divisions are never folded, so that a division by zero still
-//! happens at run time where the engine can report it.
+//! happens at run time where the engine can report it. Floating operations
+//! fold always (IEEE division by zero is defined, C11 Annex F) except
+//! conversions to integers that are out of range.
 
 use pathwise_ir::{
-    BinOp, Block, BlockData, CastOp, CmpOp, Inst, InstKind, Loc, Local, LocalData, Operand, Reg, Terminator, Type,
+    float, BinOp, Block, BlockData, CastOp, CmpOp, FBinOp, FCastOp, FCmpOp, Inst, InstKind, Loc, Local, LocalData,
+    Operand, Reg, Terminator, Type,
 };
 
 #[derive(Clone)]
@@ -193,6 +196,41 @@ impl FuncBuilder {
             return Operand::Const(to, v & to.mask());
         }
         self.value(InstKind::Cast { op, from, to, a }, loc)
+    }
+
+    /// Floating arithmetic, folded when both operands are constants (the
+    /// IEEE result is the same at compile time and at run time).
+    pub fn fbin(&mut self, op: FBinOp, ty: Type, a: Operand, b: Operand, loc: Loc) -> Operand {
+        if let (Operand::Const(_, x), Operand::Const(_, y)) = (a, b) {
+            return Operand::Const(ty, float::eval_fbin(op, ty, x, y));
+        }
+        self.value(InstKind::FBin { op, ty, a, b }, loc)
+    }
+
+    pub fn fneg(&mut self, ty: Type, a: Operand, loc: Loc) -> Operand {
+        if let Operand::Const(_, x) = a {
+            return Operand::Const(ty, float::eval_fneg(ty, x));
+        }
+        self.value(InstKind::FNeg { ty, a }, loc)
+    }
+
+    pub fn fcmp(&mut self, op: FCmpOp, ty: Type, a: Operand, b: Operand, loc: Loc) -> Operand {
+        if let (Operand::Const(_, x), Operand::Const(_, y)) = (a, b) {
+            return Operand::Const(Type::I1, u64::from(float::eval_fcmp(op, ty, x, y)));
+        }
+        self.value(InstKind::FCmp { op, ty, a, b }, loc)
+    }
+
+    /// A conversion involving a floating type. A constant is folded unless
+    /// the conversion is undefined: that is left to run time, where it is
+    /// reported.
+    pub fn fcast(&mut self, op: FCastOp, from: Type, to: Type, a: Operand, loc: Loc) -> Operand {
+        if let Operand::Const(_, x) = a {
+            if let Some(v) = float::eval_fcast(op, from, to, x & from.mask()) {
+                return Operand::Const(to, v);
+            }
+        }
+        self.value(InstKind::FCast { op, from, to, a }, loc)
     }
 
     pub fn load(&mut self, ty: Type, ptr: Operand, loc: Loc) -> Operand {
@@ -403,6 +441,10 @@ impl Renumber {
             }
             InstKind::Cmp { op, ty, a, b } => InstKind::Cmp { op, ty, a: self.operand(a), b: self.operand(b) },
             InstKind::Cast { op, from, to, a } => InstKind::Cast { op, from, to, a: self.operand(a) },
+            InstKind::FBin { op, ty, a, b } => InstKind::FBin { op, ty, a: self.operand(a), b: self.operand(b) },
+            InstKind::FNeg { ty, a } => InstKind::FNeg { ty, a: self.operand(a) },
+            InstKind::FCmp { op, ty, a, b } => InstKind::FCmp { op, ty, a: self.operand(a), b: self.operand(b) },
+            InstKind::FCast { op, from, to, a } => InstKind::FCast { op, from, to, a: self.operand(a) },
             InstKind::PtrAdd { base, offset } => {
                 InstKind::PtrAdd { base: self.operand(base), offset: self.operand(offset) }
             }

@@ -11,7 +11,8 @@
 //!
 //! Two gcc built-ins that common macros expand to are understood without a
 //! declaration: `__builtin_expect(e, c)` is `e`, `__builtin_unreachable()`
-//! ends the block.
+//! ends the block. The floating ones of `<math.h>`'s macros are in
+//! `floats.rs`.
 
 use lang_c::ast::{CallExpression, Expression};
 use lang_c::span::Node;
@@ -53,6 +54,11 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         let name = id.node.name.as_str();
         let args = &c.node.arguments;
         let loc = self.loc(c.span);
+        if name.starts_with("__builtin_") && self.u.lookup(name).is_none() {
+            if let Some(v) = self.float_builtin(name, args, c.span)? {
+                return Ok(v);
+            }
+        }
         let idx = match self.u.lookup(name) {
             Some(Sym::Func(i)) => *i,
             Some(Sym::Unsupported(reason)) => {

@@ -6,8 +6,10 @@
 //! conversions as run-time code, so `(unsigned char)300` is 44 and
 //! `-1 < 0u` is 0. [`eval`] answers `Ok(None)` for expressions that are not
 //! constant (they mention a variable, call a function, divide by zero...) and
-//! an error only for constructs the front end rejects anyway (floating
-//! constants, unsupported types in `sizeof`).
+//! an error only for constructs the front end rejects anyway (unsupported
+//! types in `sizeof`). A floating constant is not an integer constant
+//! unless cast (`(int)2.5`); floating constant expressions are evaluated
+//! by `floats.rs`.
 
 use lang_c::ast::{BinaryOperator, Constant, Expression, UnaryOperator};
 use lang_c::span::Node;
@@ -59,7 +61,9 @@ pub(crate) fn eval<'a>(cx: &mut dyn Ctx<'a>, e: &Node<Expression>) -> LResult<Op
                 Some(literals::integer_constant(i, model).map_err(|m| cx.unit_ref().invalid(c.span, m))?)
             }
             Constant::Character(s) => Some(literals::char_constant(s).map_err(|m| char_error(cx, c.span, m))?),
-            Constant::Float(_) => return Err(cx.unit_ref().unsupported(c.span, "floating-point constants")),
+            // Not an integer constant (C11 6.6p6 allows one only as the
+            // immediate operand of a cast, handled below).
+            Constant::Float(_) => None,
         },
         Expression::Identifier(id) => match cx.unit_ref().lookup(&id.node.name) {
             Some(Sym::EnumConst(v)) => Some(CVal::int(*v)),
@@ -98,8 +102,14 @@ pub(crate) fn eval<'a>(cx: &mut dyn Ctx<'a>, e: &Node<Expression>) -> LResult<Op
         }
         Expression::Cast(c) => {
             let ty = typespec::type_name(cx, &c.node.type_name)?;
-            let Some(v) = eval(cx, &c.node.expression)? else { return Ok(None) };
-            ty.int_kind().map(|k| v.convert(k))
+            let Some(k) = ty.int_kind() else { return Ok(None) };
+            match eval(cx, &c.node.expression)? {
+                Some(v) => Some(v.convert(k)),
+                None => match crate::floats::eval_num(cx, &c.node.expression)? {
+                    Some(n) => n.convert(&ty).map(|bits| CVal { bits, kind: k }),
+                    None => None,
+                },
+            }
         }
         Expression::SizeOfTy(s) => {
             let ty = typespec::type_name(cx, &s.node.0)?;

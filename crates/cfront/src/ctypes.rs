@@ -1,8 +1,8 @@
 //! C types of the supported subset and their mapping to the IR (x86, LP64
 //! or ILP32).
 //!
-//! Integer types, pointers, arrays, structures and unions (see `structs.rs`)
-//! and function types exist here; the front end rejects everything else
+//! Integer types, `float` and `double` ([`FloatKind`]), pointers, arrays,
+//! structures and unions (see `structs.rs`) and function types exist here; the front end rejects everything else
 //! before building a [`CType`]. Qualifiers
 //! are dropped (the IR has no use for them); top-level `const` of a declared
 //! object is tracked separately by the declaration code. This module also
@@ -154,6 +154,44 @@ impl IntKind {
     }
 }
 
+/// The floating types: `float` is IEEE binary32 and `double` binary64 in
+/// both data models. `long double` (x87 80-bit) is not supported.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub(crate) enum FloatKind {
+    Float,
+    Double,
+}
+
+impl FloatKind {
+    pub fn ir(self) -> Type {
+        match self {
+            FloatKind::Float => Type::F32,
+            FloatKind::Double => Type::F64,
+        }
+    }
+
+    pub fn spelling(self) -> &'static str {
+        match self {
+            FloatKind::Float => "float",
+            FloatKind::Double => "double",
+        }
+    }
+
+    /// The emitters' description: floating types count as signed.
+    pub fn int_ty(self) -> IntTy {
+        IntTy { ty: self.ir(), signed: true }
+    }
+
+    /// The common real type of two floating operands (C11 6.3.1.8).
+    pub fn common(a: FloatKind, b: FloatKind) -> FloatKind {
+        if a == FloatKind::Double || b == FloatKind::Double {
+            FloatKind::Double
+        } else {
+            FloatKind::Float
+        }
+    }
+}
+
 impl DataModel {
     /// `long`.
     pub(crate) fn long(self) -> IntKind {
@@ -217,6 +255,7 @@ pub(crate) struct FuncSig {
 pub(crate) enum CType {
     Void,
     Int(IntKind),
+    Float(FloatKind),
     Ptr(Box<CType>),
     /// Element type and length (`None`: incomplete, e.g. `extern int a[];`).
     Array(Box<CType>, Option<u64>),
@@ -244,7 +283,7 @@ impl CType {
     }
 
     pub fn is_scalar(&self) -> bool {
-        matches!(self, CType::Int(_) | CType::Ptr(_))
+        matches!(self, CType::Int(_) | CType::Float(_) | CType::Ptr(_))
     }
 
     pub fn pointee(&self) -> Option<&CType> {
@@ -258,6 +297,7 @@ impl CType {
     pub fn ir(&self) -> Option<Type> {
         match self {
             CType::Int(k) => Some(k.ir()),
+            CType::Float(k) => Some(k.ir()),
             CType::Ptr(_) => Some(Type::Ptr),
             _ => None,
         }
@@ -270,6 +310,7 @@ impl CType {
         match self {
             CType::Void => Some(1),
             CType::Int(k) => Some(k.ir().bytes()),
+            CType::Float(k) => Some(k.ir().bytes()),
             CType::Ptr(_) => Some(8),
             CType::Array(e, Some(n)) => e.mem_size()?.checked_mul(*n),
             CType::Struct(s) => s.size(),
@@ -284,6 +325,8 @@ impl CType {
         match self {
             CType::Void => Some(1),
             CType::Int(k) => Some(model.align(k.ir().bytes())),
+            // i386 aligns `double` to 4 inside structures, as `long long`.
+            CType::Float(k) => Some(model.align(k.ir().bytes())),
             CType::Ptr(_) => Some(model.align(8)),
             CType::Array(e, _) | CType::Vla(e, _) => e.mem_align(model),
             CType::Struct(s) => s.align(),
@@ -350,6 +393,7 @@ impl CType {
         match self {
             CType::Void => "void".to_string(),
             CType::Int(k) => k.spelling().to_string(),
+            CType::Float(k) => k.spelling().to_string(),
             CType::Ptr(t) => match &**t {
                 CType::Array(..) | CType::Vla(..) | CType::Func(_) => format!("{} (*)", t.spelling()),
                 t => {
@@ -380,6 +424,7 @@ fn element_desc(pointee: &CType) -> (IntTy, String) {
     }
     match t {
         CType::Int(k) => (k.int_ty(), k.spelling().to_string()),
+        CType::Float(k) => (k.int_ty(), k.spelling().to_string()),
         CType::Ptr(_) => (IntTy { ty: Type::Ptr, signed: false }, t.spelling()),
         _ => (IntTy { ty: Type::I8, signed: false }, "unsigned char".to_string()),
     }
@@ -414,6 +459,7 @@ pub(crate) fn src_var(name: &str, ty: &CType) -> Option<SrcVar> {
     }
     let (scalar, c_scalar, shape) = match ty {
         CType::Int(k) => (k.int_ty(), k.spelling().to_string(), Shape::Scalar),
+        CType::Float(k) => (k.int_ty(), k.spelling().to_string(), Shape::Scalar),
         CType::Ptr(p) => {
             let (scalar, c) = element_desc(p);
             (scalar, c, Shape::Pointer)
@@ -439,6 +485,9 @@ pub(crate) fn ir_ctype(ty: &CType) -> Option<pathwise_ir::CType> {
     Some(match ty {
         CType::Void => I::Void,
         CType::Int(k) => I::Int { c_name: k.spelling().to_string(), ty: k.int_ty() },
+        // A floating scalar is described like an integer one: its C name
+        // and an `f32`/`f64` machine type.
+        CType::Float(k) => I::Int { c_name: k.spelling().to_string(), ty: k.int_ty() },
         CType::Ptr(t) => I::Ptr(Box::new(ir_ctype(t).unwrap_or(I::Void))),
         CType::Array(e, n) => I::Array(Box::new(ir_ctype(e)?), n.unwrap_or(0)),
         CType::Struct(s) => I::Struct(pathwise_ir::StructId(s.id() as u32)),

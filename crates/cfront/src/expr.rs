@@ -153,7 +153,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                     None => self.u.invalid(c.span, m),
                 })?
             }
-            Constant::Float(_) => return Err(self.u.unsupported(c.span, "floating-point constants")),
+            Constant::Float(f) => return self.float_constant(f, c.span),
         };
         Ok(Val::constant(v))
     }
@@ -259,7 +259,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
     pub fn load(&mut self, lv: LVal, span: Span) -> LResult<Val> {
         match lv.ty {
             CType::Array(e, _) | CType::Vla(e, _) => Ok(Val { op: lv.ptr, ty: CType::Ptr(e) }),
-            CType::Int(_) | CType::Ptr(_) => {
+            CType::Int(_) | CType::Float(_) | CType::Ptr(_) => {
                 let loc = self.loc(span);
                 let ir = lv.ty.ir().unwrap_or(Type::I64);
                 Ok(Val { op: self.b.load(ir, lv.ptr, loc), ty: lv.ty })
@@ -316,11 +316,17 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             }
             UnaryOperator::Plus => {
                 let v = self.rvalue(operand)?;
+                if let CType::Float(_) = v.ty {
+                    return Ok(v);
+                }
                 let (op, k) = self.promote(v, e.span)?;
                 Ok(Val { op, ty: CType::Int(k) })
             }
             UnaryOperator::Minus => {
                 let v = self.rvalue(operand)?;
+                if let Some(r) = self.float_negate(&v, e.span) {
+                    return Ok(r);
+                }
                 let (op, k) = self.promote(v, e.span)?;
                 let r = self.b.arith(BinOp::Sub, k.ir(), k.signed(), Operand::Const(k.ir(), 0), op, loc);
                 Ok(Val { op: r, ty: CType::Int(k) })
@@ -361,6 +367,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                 let r = self.int_conv(r, pk, *k, loc);
                 Val { op: r, ty: old.ty.clone() }
             }
+            CType::Float(_) => self.float_step(&old, inc, e.span).unwrap_or(old.clone()),
             _ => return Err(self.u.invalid(e.span, "invalid operand of increment/decrement")),
         };
         self.store(&lv, new.op, operand.span);

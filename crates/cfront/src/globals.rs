@@ -204,7 +204,7 @@ fn check_object_type(u: &Unit<'_>, ty: &CType, span: Span) -> LResult<()> {
         t = e;
     }
     match t {
-        CType::Int(_) | CType::Ptr(_) | CType::Struct(_) => Ok(()),
+        CType::Int(_) | CType::Float(_) | CType::Ptr(_) | CType::Struct(_) => Ok(()),
         CType::Void => Err(u.invalid(span, "variable declared void")),
         _ => Err(u.invalid(span, format!("variable of type `{}`", ty.spelling()))),
     }
@@ -280,6 +280,13 @@ fn constant_value<'a>(cx: &mut dyn Ctx<'a>, elem: &CType, e: &Node<Expression>) 
     match elem {
         CType::Int(k) => match consteval::eval(cx, e)? {
             Some(v) => Ok(v.convert(*k).bits),
+            None => match crate::floats::eval_num(cx, e)?.and_then(|n| n.convert(elem)) {
+                Some(bits) => Ok(bits),
+                None => Err(cx.unit_ref().unsupported(e.span, "non-constant initializers of globals")),
+            },
+        },
+        CType::Float(_) => match crate::floats::eval_num(cx, e)?.and_then(|n| n.convert(elem)) {
+            Some(bits) => Ok(bits),
             None => Err(cx.unit_ref().unsupported(e.span, "non-constant initializers of globals")),
         },
         _ => {

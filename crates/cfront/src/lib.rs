@@ -44,6 +44,7 @@ mod cond;
 mod consteval;
 mod ctypes;
 mod expr;
+mod floats;
 mod func;
 mod globals;
 mod init;

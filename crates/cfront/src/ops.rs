@@ -1,6 +1,7 @@
 //! Conversions and operators on values: integer promotions and usual
 //! arithmetic conversions, `sdiv`/`udiv`, `ashr`/`lshr` and signed/unsigned
 //! comparisons chosen by the converted type, and pointer arithmetic.
+//! Operations with a floating operand are delegated to `floats.rs`.
 //!
 //! Pointer arithmetic is in bytes: `p + i` is `ptradd p, (ext i to i64) * size`
 //! and `p - q` is `ptrdiff p, q` divided (`sdiv`) by the element size;
@@ -60,6 +61,9 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             return Ok(v);
         }
         let loc = self.loc(span);
+        if let Some(op) = self.float_convert(&v, to, span)? {
+            return Ok(Val { op, ty: to.clone() });
+        }
         let op = match (&v.ty, to) {
             (_, CType::Void) if how == Conv::Explicit => return Ok(Val::void()),
             (CType::Void, _) => return Err(self.u.invalid(span, "void value not ignored as it ought to be")),
@@ -111,6 +115,9 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         let Some(ty) = v.ty.ir().filter(|_| v.ty.is_scalar()) else {
             return Err(self.u.invalid(span, format!("scalar value required, found `{}`", v.ty.spelling())));
         };
+        if ty.is_float() {
+            return Ok(self.float_zero_test(&v, op, span));
+        }
         if let Operand::Const(_, c) = v.op {
             let zero = c & ty.mask() == 0;
             return Ok(Operand::Const(Type::I1, u64::from(zero == (op == CmpOp::Eq))));
@@ -139,6 +146,9 @@ impl<'u, 'a> FnCtx<'u, 'a> {
     pub fn arith(&mut self, op: &BinaryOperator, l: Val, r: Val, span: Span) -> LResult<Val> {
         use BinaryOperator as B;
         let loc = self.loc(span);
+        if let Some(v) = self.float_arith(op, &l, &r, span)? {
+            return Ok(v);
+        }
         match op {
             B::Plus => match (&l.ty, &r.ty) {
                 (CType::Ptr(_), CType::Int(_)) => self.ptr_offset(l, r, false, span),
@@ -195,6 +205,9 @@ impl<'u, 'a> FnCtx<'u, 'a> {
     pub fn compare(&mut self, op: &BinaryOperator, l: Val, r: Val, span: Span) -> LResult<Operand> {
         use BinaryOperator as B;
         let loc = self.loc(span);
+        if let Some(c) = self.float_compare(op, &l, &r, span)? {
+            return Ok(c);
+        }
         let (a, b, ty, signed) = match (&l.ty, &r.ty) {
             (CType::Int(_), CType::Int(_)) => {
                 let (a, b, k) = self.arith_operands(l, r, span)?;
@@ -282,6 +295,9 @@ impl<'u, 'a> FnCtx<'u, 'a> {
 
     /// The type of `c ? a : b` (C11 6.5.15).
     pub fn conditional_type(&mut self, a: &Val, b: &Val, span: Span) -> LResult<CType> {
+        if let Some(t) = crate::floats::conditional_type(&a.ty, &b.ty) {
+            return Ok(t);
+        }
         Ok(match (&a.ty, &b.ty) {
             (CType::Int(x), CType::Int(y)) => CType::Int(IntKind::common(*x, *y)),
             (CType::Void, CType::Void) => CType::Void,

@@ -178,10 +178,11 @@ fn read_preprocessed(path: &Path) -> Result<Preprocessed, String> {
 
 /// gcc's extended floating types that lang-c does not know, with a
 /// respelling of the same length (so that offsets and columns are kept).
-/// Floating point is unsupported anyway: the respelling only lets the
-/// parser through, e.g. i386's `max_align_t` in `<stddef.h>`, and makes a
-/// use of the type report "floating-point types" where it is.
-const GNU_FLOAT_TYPES: [(&str, &str); 2] = [("__float128", "double    "), ("__float80", "double   ")];
+/// They become the TS 18661-3 types of the same formats, which lang-c
+/// parses and the front end rejects: the respelling only lets the parser
+/// through, e.g. i386's `max_align_t` in `<stddef.h>`, and makes a use of
+/// the type report "extended floating types" where it is.
+const GNU_FLOAT_TYPES: [(&str, &str); 2] = [("__float128", "_Float128 "), ("__float80", "_Float64x")];
 
 /// Replaces the identifiers of [`GNU_FLOAT_TYPES`] outside literals.
 fn respell_gnu_types(text: String) -> String {
@@ -260,7 +261,7 @@ mod tests {
     fn respells_extended_float_types_outside_literals() {
         let t = "__float128 x; \"__float128\" '\\'' __float1280 a__float128 __float80\n";
         let r = respell_gnu_types(t.to_string());
-        assert_eq!(r, "double     x; \"__float128\" '\\'' __float1280 a__float128 double   \n");
+        assert_eq!(r, "_Float128  x; \"__float128\" '\\'' __float1280 a__float128 _Float64x\n");
         assert_eq!(r.len(), t.len());
     }
 

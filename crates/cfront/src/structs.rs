@@ -320,7 +320,7 @@ fn collect_cells(
     out: &mut Vec<(u64, Type)>,
 ) -> Option<()> {
     match ty {
-        CType::Int(_) | CType::Ptr(_) => {
+        CType::Int(_) | CType::Float(_) | CType::Ptr(_) => {
             if out.len() >= max {
                 return None;
             }

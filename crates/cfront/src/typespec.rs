@@ -6,7 +6,8 @@
 //! pointers left to right, then the suffixes right to left, then the
 //! enclosing parenthesised declarator if any (`int (*p)[4]`).
 //!
-//! Unsupported types (floating point, function pointers; K&R
+//! Unsupported types (`long double`, extended floating types, function
+//! pointers; K&R
 //! and variadic definitions are decided by the callers) are reported at the
 //! specifier or declarator that introduces them. An array whose size is not
 //! an integer constant expression is a [`CType::Vla`] whose length is left
@@ -22,7 +23,7 @@ use lang_c::ast::{
 use lang_c::span::{Node, Span};
 
 use crate::consteval;
-use crate::ctypes::{CType, FuncSig, IntKind};
+use crate::ctypes::{CType, FloatKind, FuncSig, IntKind};
 use crate::unit::{Ctx, LResult, Sym};
 
 /// The meaning of a declaration's specifiers.
@@ -124,6 +125,9 @@ fn base_type<'a>(cx: &mut dyn Ctx<'a>, tss: &[&Node<TypeSpecifier>], span: Span)
     let mut typedef_const = false;
     let (mut void, mut boolean, mut char, mut short, mut int, mut long) = (0, 0, 0, 0, 0, 0);
     let (mut signed, mut unsigned) = (0, 0);
+    let (mut float, mut double) = (0, 0);
+    // Where `float`/`double` is written (diagnostics point at it).
+    let mut float_at = span;
     let mut other: Option<CType> = None;
     for t in tss {
         match &t.node {
@@ -135,8 +139,16 @@ fn base_type<'a>(cx: &mut dyn Ctx<'a>, tss: &[&Node<TypeSpecifier>], span: Span)
             TypeSpecifier::Long => long += 1,
             TypeSpecifier::Signed => signed += 1,
             TypeSpecifier::Unsigned => unsigned += 1,
-            TypeSpecifier::Float | TypeSpecifier::Double | TypeSpecifier::TS18661Float(_) => {
-                return Err(cx.unit_ref().unsupported(t.span, "floating-point types"))
+            TypeSpecifier::Float | TypeSpecifier::Double => {
+                if matches!(t.node, TypeSpecifier::Float) {
+                    float += 1;
+                } else {
+                    double += 1;
+                }
+                float_at = t.span;
+            }
+            TypeSpecifier::TS18661Float(_) => {
+                return Err(cx.unit_ref().unsupported(t.span, "extended floating types (`_FloatN`, `__float128`)"))
             }
             TypeSpecifier::Complex => return Err(cx.unit_ref().unsupported(t.span, "complex types")),
             TypeSpecifier::Atomic(_) => return Err(cx.unit_ref().unsupported(t.span, "_Atomic types")),
@@ -170,6 +182,9 @@ fn base_type<'a>(cx: &mut dyn Ctx<'a>, tss: &[&Node<TypeSpecifier>], span: Span)
         }
     }
     let ints = boolean + char + short + int + long + signed + unsigned;
+    if float + double > 0 {
+        return floating(cx, (float, double), ints + void - long, long, other.is_some(), float_at);
+    }
     if let Some(t) = other {
         if ints + void == 0 && tss.len() == 1 {
             return Ok((t, typedef_const));
@@ -230,6 +245,28 @@ fn base_type<'a>(cx: &mut dyn Ctx<'a>, tss: &[&Node<TypeSpecifier>], span: Span)
         return Err(cx.unit_ref().unsupported(span, "declarations without a type specifier (implicit int)"));
     };
     Ok((CType::Int(kind), false))
+}
+
+/// `float`, `double` or `long double` from the counts of their specifiers
+/// (`others`: specifiers other than `long` that do not combine with them).
+fn floating<'a>(
+    cx: &mut dyn Ctx<'a>,
+    (float, double): (u32, u32),
+    others: u32,
+    long: u32,
+    named: bool,
+    span: Span,
+) -> LResult<(CType, bool)> {
+    if others > 0 || named || float + double > 1 || long > 1 || (float == 1 && long > 0) {
+        return Err(cx.unit_ref().invalid(span, "invalid combination of type specifiers"));
+    }
+    if long == 1 {
+        // x87 80-bit extended precision: treating it as `double` would give
+        // results gcc does not compute.
+        return Err(cx.unit_ref().unsupported(span, "`long double`"));
+    }
+    let kind = if float == 1 { FloatKind::Float } else { FloatKind::Double };
+    Ok((CType::Float(kind), false))
 }
 
 /// Declares the constants of an enumeration definition.

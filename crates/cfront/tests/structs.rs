@@ -22,10 +22,13 @@ struct j { _Bool b; unsigned char uc; unsigned short us; long l; char z; };\n\
 struct k { char a; struct { char b; int c; } nested; };\n\
 struct l { char c; union { int x; char y; }; long long z; };\n\
 typedef struct { short a; char b; } m_t;\n\
-union n { struct a sa; char bytes[7]; };\n";
+union n { struct a sa; char bytes[7]; };\n\
+struct o { char c; double d; float f; };\n\
+union p { float f; double d; char c[3]; };\n";
 
 const USES: &str = "void use(struct a *a, struct b *b, struct c *c, struct d *d, struct e *e, union f *f,\n\
-  struct g *g, struct h *h, struct i *i, struct j *j, struct k *k, struct l *l, m_t *m, union n *n) {}\n";
+  struct g *g, struct h *h, struct i *i, struct j *j, struct k *k, struct l *l, m_t *m, union n *n,\n\
+  struct o *o, union p *p) {}\n";
 
 fn lower(model: DataModel, src: &str) -> Program {
     let opts = FrontendOptions { data_model: model, ..Default::default() };
@@ -88,7 +91,7 @@ fn gcc_output(flags: &[&str], src: &str) -> Option<String> {
 #[test]
 fn layouts_match_gcc_lp64() {
     let p = lower(DataModel::Lp64, &format!("{DECLS}{USES}"));
-    assert_eq!(p.structs.len(), 15, "{:#?}", p.structs);
+    assert_eq!(p.structs.len(), 17, "{:#?}", p.structs);
     let (ours, main) = layouts(&p, true);
     let gcc = gcc_output(&[], &format!("#include <stdio.h>\n{DECLS}{main}")).expect("gcc");
     assert_eq!(ours, gcc);
@@ -96,6 +99,7 @@ fn layouts_match_gcc_lp64() {
     assert!(ours.contains("struct b 24 8 c@0 ll@8 s@16\n"), "{ours}");
     assert!(ours.contains("union f 8 8 c@0 i@0 ll@0 s@0\n"), "{ours}");
     assert!(ours.contains("struct h 32 8 c@0 p@8 s@16 pp@24\n"), "{ours}");
+    assert!(ours.contains("struct o 24 8 c@0 d@8 f@16\n"), "{ours}");
 }
 
 #[test]
@@ -108,6 +112,9 @@ fn layouts_match_gcc_ilp32_without_pointers() {
     };
     assert_eq!(ours, gcc);
     assert!(ours.contains("struct b 16 4 c@0 ll@4 s@12\n"), "{ours}");
+    // i386 aligns `double` to 4 inside structures.
+    assert!(ours.contains("struct o 16 4 c@0 d@4 f@12\n"), "{ours}");
+    assert!(ours.contains("union p 8 4 f@0 d@0 c@0\n"), "{ours}");
     // Pointers are 8-byte cells of the IR's memory, aligned as `long long`.
     let h = p.structs.iter().find(|s| s.c_name == "struct h").unwrap();
     let offs: Vec<u64> = h.fields.iter().map(|f| f.offset).collect();

@@ -265,6 +265,18 @@ fn program_loc(files: &[String], loc: pathwise_ir::Loc) -> String {
     format!("{file}:{}:{}", loc.line, loc.col)
 }
 
+/// `floating-point: N inputs concretised, M symbolic values concretised`
+/// (with its newline), when the run concretised anything.
+pub fn float_line(s: &pathwise_engine::suite::Stats, label_width: usize) -> String {
+    if s.float_inputs_concretised + s.float_values_concretised == 0 {
+        return String::new();
+    }
+    format!(
+        "  {:<label_width$} {} inputs concretised, {} symbolic values concretised\n",
+        "floating-point:", s.float_inputs_concretised, s.float_values_concretised
+    )
+}
+
 /// The human-readable summary of a run.
 pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
     let s = &suite.stats;
@@ -293,6 +305,7 @@ pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
         ));
     }
     out.push_str(&error_lines(suite));
+    out.push_str(&float_line(s, 20));
     if s.divergences > 0 {
         out.push_str(&format!("  warning: {} run(s) diverged from their solved prefix\n", s.divergences));
     }

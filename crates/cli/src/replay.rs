@@ -130,6 +130,7 @@ fn traps_needed(suite: &SuiteJson) -> Vec<&'static str> {
             Some("invalid-shift") if suite.overflow_checked => "shift",
             Some("invalid-shift") => "shift-exponent",
             Some("out-of-bounds") => "bounds",
+            Some("float-cast-overflow") => "float-cast-overflow",
             _ => continue,
         };
         if !out.contains(&check) {

@@ -114,7 +114,12 @@ struct SuiteObserver {
 impl Observer for SuiteObserver {
     fn on_test(&mut self, test: &TestCase, stats: &Stats) {
         self.progress.on_test(test, stats);
-        let inputs: Vec<String> = test.nondets.iter().map(|v| v.to_string()).collect();
+        let inputs: Vec<String> = test
+            .nondets
+            .iter()
+            .zip(&test.nondet_types)
+            .map(|(&v, &ty)| pathwise_emit::testcomp::input_value(v, ty))
+            .collect();
         let covers_error = matches!(&test.outcome, Outcome::Error(e) if e.kind == ErrorKind::ErrorCall);
         if !self.written.insert(inputs.clone()) {
             self.duplicates += 1;
@@ -211,6 +216,7 @@ fn summary(suite: &TestSuite, goal: Goal, duplicates: usize) -> String {
             if reached { "reached (coversError)" } else { "not reached" }
         ));
     }
+    out.push_str(&crate::gen::float_line(s, 19));
     out.push_str(&format!("  runs:               {}\n", s.runs));
     out.push_str(&format!("  time:               {:.2} s\n", s.elapsed_ms as f64 / 1000.0));
     out.push_str(&format!("  stop:               {:?}\n", suite.stop));

@@ -44,6 +44,7 @@ fn test(id: usize, x: i128, ret: i128, path: Vec<PathStep>) -> TestCase {
         global_outputs: vec![],
         path,
         nondets: Vec::new(),
+        nondet_types: Vec::new(),
         heap_in: Vec::new(),
         heap_out: Vec::new(),
         ret_pointer: None,

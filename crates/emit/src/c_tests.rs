@@ -32,7 +32,7 @@ use crate::c_heap::{
     write_heap_helpers, write_heap_param, write_heap_stores,
 };
 use crate::describe::{comment_safe, is_array_param, param_locals, param_name, path_summary};
-use crate::literal::{c_literal, is_unsigned, normalize};
+use crate::literal::{c_literal, display_value, is_unsigned};
 
 /// Which comparison helpers the tests use (each is emitted only if used).
 #[derive(Default)]
@@ -45,6 +45,9 @@ pub(crate) struct Used {
     pub(crate) pointer: bool,
     /// `pathwise_check_fresh` (objects the call allocated).
     pub(crate) fresh: bool,
+    /// `pathwise_check_floating` and its indexed variant.
+    floating: bool,
+    floating_at: bool,
 }
 
 /// Render the C test file for `suite`. `source_include` is the path of the
@@ -119,6 +122,7 @@ fn write_helpers(out: &mut String, used: &Used) {
             );
         }
     }
+    write_float_helpers(out, used);
     let indexed =
         [(used.signed_at, "signed", "long long", "%lld"), (used.unsigned_at, "unsigned", "unsigned long long", "%llu")];
     for (is_used, suffix, ty, fmt) in indexed {
@@ -131,6 +135,38 @@ fn write_helpers(out: &mut String, used: &Used) {
                  return 1;\n}}\n\n"
             );
         }
+    }
+}
+
+/// The comparison of floating values: equal bits (so `-0.0` is not `0.0`),
+/// or both NaN whatever their sign and payload (which C does not fix: gcc
+/// folds `0.0 / 0.0` to a positive NaN, x86 computes a negative one).
+/// A `float` converts exactly to `double`; `%a` prints exactly.
+fn write_float_helpers(out: &mut String, used: &Used) {
+    if !(used.floating || used.floating_at) {
+        return;
+    }
+    out.push_str(
+        "static int pathwise_same_floating(double expected, double got)\n\
+         {\n    union { double d; unsigned long long u; } e, g;\n    \
+         e.d = expected;\n    g.d = got;\n    \
+         return e.u == g.u || (expected != expected && got != got);\n}\n\n",
+    );
+    if used.floating {
+        out.push_str(
+            "static int pathwise_check_floating(int test, const char *what, double expected, double got)\n\
+             {\n    if (pathwise_same_floating(expected, got))\n        return 0;\n    \
+             printf(\"test %d: %s expected %a got %a\\n\", test, what, expected, got);\n    \
+             return 1;\n}\n\n",
+        );
+    }
+    if used.floating_at {
+        out.push_str(
+            "static int pathwise_check_floating_at(int test, const char *array, int index, double expected, double got)\n\
+             {\n    if (pathwise_same_floating(expected, got))\n        return 0;\n    \
+             printf(\"test %d: %s[%d] expected %a got %a\\n\", test, array, index, expected, got);\n    \
+             return 1;\n}\n\n",
+        );
     }
 }
 
@@ -243,9 +279,9 @@ fn input_summary(value: Option<&InputValue>, src: &SrcVar) -> String {
     match value {
         // Heap inputs are described by `heap_input_summary`.
         None | Some(InputValue::Pointer(_)) => "?".to_string(),
-        Some(InputValue::Scalar(v)) => normalize(*v, src.scalar).to_string(),
+        Some(InputValue::Scalar(v)) => display_value(*v, src.scalar),
         Some(InputValue::Array(vs)) => {
-            let mut items: Vec<String> = vs.iter().take(SHOWN).map(|&v| normalize(v, src.scalar).to_string()).collect();
+            let mut items: Vec<String> = vs.iter().take(SHOWN).map(|&v| display_value(v, src.scalar)).collect();
             if vs.len() > SHOWN {
                 items.push(format!("... ({} elements)", vs.len()));
             }
@@ -290,7 +326,10 @@ pub(crate) fn write_scalar_check(
     expected: i128,
     got: &str,
 ) {
-    let suffix = if is_unsigned(src.scalar) {
+    let suffix = if src.scalar.ty.is_float() {
+        used.floating = true;
+        "floating"
+    } else if is_unsigned(src.scalar) {
         used.unsigned = true;
         "unsigned"
     } else {
@@ -315,7 +354,10 @@ fn write_array_check(
     if expected.is_empty() {
         return;
     }
-    let suffix = if is_unsigned(src.scalar) {
+    let suffix = if src.scalar.ty.is_float() {
+        used.floating_at = true;
+        "floating"
+    } else if is_unsigned(src.scalar) {
         used.unsigned_at = true;
         "unsigned"
     } else {

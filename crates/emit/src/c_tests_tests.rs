@@ -60,6 +60,7 @@ pub(crate) fn case(id: usize, inputs: Vec<InputValue>, ret: Option<i128>) -> Tes
             },
         ],
         nondets: Vec::new(),
+        nondet_types: Vec::new(),
     }
 }
 

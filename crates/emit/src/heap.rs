@@ -14,8 +14,6 @@
 use pathwise_engine::suite::{HeapObject, HeapValue, TestSuite};
 use pathwise_ir::{CType, IntTy, ScalarAt, StructDef, Type};
 
-use crate::literal::normalize;
-
 /// `unsigned char`: the element type used for `void` objects.
 fn byte() -> CType {
     CType::Int { c_name: "unsigned char".into(), ty: IntTy { ty: Type::I8, signed: false } }
@@ -120,7 +118,7 @@ pub fn find(objects: &[HeapObject], id: u32) -> Option<&HeapObject> {
 pub fn shown_value(structs: &[StructDef], heap: &[HeapObject], value: &HeapValue, int_ty: Option<IntTy>) -> String {
     match value {
         HeapValue::Int(v) => match int_ty {
-            Some(ty) => normalize(*v, ty).to_string(),
+            Some(ty) => crate::literal::display_value(*v, ty),
             None => v.to_string(),
         },
         HeapValue::Null => "NULL".to_string(),

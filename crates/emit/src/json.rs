@@ -375,6 +375,10 @@ pub struct StatsJson {
     pub elapsed_ms: u64,
     #[serde(default)]
     pub solver_ms: u64,
+    #[serde(default)]
+    pub float_inputs_concretised: u64,
+    #[serde(default)]
+    pub float_values_concretised: u64,
 }
 
 /// Predicted coverage.
@@ -621,6 +625,8 @@ impl StatsJson {
             divergences: s.divergences,
             elapsed_ms: s.elapsed_ms,
             solver_ms: s.solver_ms,
+            float_inputs_concretised: s.float_inputs_concretised,
+            float_values_concretised: s.float_values_concretised,
         }
     }
 }

@@ -8,6 +8,13 @@
 //! the most negative values are written as `(-MAX - 1)` (the literal `MAX + 1`
 //! would not fit its type), 64-bit values carry `LL`/`ULL`, unsigned values a
 //! `U`, and types other than the literal's natural type get an explicit cast.
+//!
+//! Floating values (`f32`, `f64`) arrive as their IEEE bits and are written
+//! exactly: hexadecimal floating literals (`0x1.8p+1`, `0x1.8p+1f`), gcc's
+//! `__builtin_inf()` and `__builtin_nan("payload")` for the special values
+//! (also constant expressions); Test-Comp inputs use the forms `strtod`
+//! reads (`0x1.8p+1`, `-inf`, `nan(0x1)`), JSON the bits as an unsigned
+//! integer.
 
 use pathwise_ir::{IntTy, Type};
 
@@ -56,10 +63,95 @@ fn bare_literal(v: i128, ty: IntTy) -> String {
     }
 }
 
+/// The IEEE bits of a floating value handed out as an `i128`.
+pub fn float_bits(value: i128, ty: Type) -> u64 {
+    value as u64 & ty.mask()
+}
+
+/// (sign, biased exponent, fraction) of floating bits, with the widths of
+/// the exponent and fraction.
+fn float_parts(bits: u64, ty: Type) -> (bool, u64, u64, u32, u32) {
+    let (ew, fw) = if ty == Type::F32 { (8, 23) } else { (11, 52) };
+    let sign = (bits >> (ew + fw)) & 1 == 1;
+    (sign, (bits >> fw) & ((1 << ew) - 1), bits & ((1 << fw) - 1), ew, fw)
+}
+
+/// The hexadecimal form of a finite value without sign: `0x1.8p+1`,
+/// `0x0p+0`, subnormals as `0x0.000001p-126` (exact, as `%a` prints).
+fn hex_magnitude(exp: u64, frac: u64, ew: u32, fw: u32) -> String {
+    if exp == 0 && frac == 0 {
+        return "0x0p+0".to_string();
+    }
+    // The fraction in whole hex digits (23 bits: shifted to 24).
+    let digits = fw.div_ceil(4) as usize;
+    let f = frac << (digits as u32 * 4 - fw);
+    let text = format!("{f:0digits$x}");
+    let text = text.trim_end_matches('0');
+    let bias = (1i64 << (ew - 1)) - 1;
+    let (lead, e) = if exp == 0 { (0, 1 - bias) } else { (1, exp as i64 - bias) };
+    let dot = if text.is_empty() { String::new() } else { format!(".{text}") };
+    format!("0x{lead}{dot}p{e:+}")
+}
+
+/// An exact C constant expression of floating type `ty` with IEEE bits
+/// `bits` (parenthesised when negative).
+pub fn c_float_literal(bits: u64, ty: Type) -> String {
+    let (sign, exp, frac, ew, fw) = float_parts(bits, ty);
+    let f = if ty == Type::F32 { "f" } else { "" };
+    let magnitude = if exp == (1 << ew) - 1 && frac == 0 {
+        format!("__builtin_inf{f}()")
+    } else if exp == (1 << ew) - 1 {
+        let quiet = frac >> (fw - 1) & 1 == 1;
+        let payload = frac & ((1 << (fw - 1)) - 1);
+        let text = if payload == 0 { String::new() } else { format!("0x{payload:x}") };
+        format!("__builtin_nan{}{f}(\"{text}\")", if quiet { "" } else { "s" })
+    } else {
+        format!("{}{f}", hex_magnitude(exp, frac, ew, fw))
+    };
+    if sign {
+        format!("(-{magnitude})")
+    } else {
+        magnitude
+    }
+}
+
+/// A floating value as `strtod` reads it (Test-Comp inputs): `0x1.8p+1`,
+/// `-0x0p+0`, `inf`, `-nan`, `nan(0x1)`; exact except that a signalling
+/// NaN reads back quiet.
+pub fn float_text(bits: u64, ty: Type) -> String {
+    let (sign, exp, frac, ew, fw) = float_parts(bits, ty);
+    let s = if sign { "-" } else { "" };
+    if exp == (1 << ew) - 1 && frac == 0 {
+        format!("{s}inf")
+    } else if exp == (1 << ew) - 1 {
+        let payload = frac & ((1 << (fw - 1)) - 1);
+        if payload == 0 {
+            format!("{s}nan")
+        } else {
+            format!("{s}nan(0x{payload:x})")
+        }
+    } else {
+        format!("{s}{}", hex_magnitude(exp, frac, ew, fw))
+    }
+}
+
+/// A value readably, for comments and summaries: integers normalised,
+/// floating values in the shortest decimal that reads back exactly.
+pub fn display_value(value: i128, ty: IntTy) -> String {
+    match ty.ty {
+        Type::F32 => format!("{:?}", f32::from_bits(float_bits(value, ty.ty) as u32)),
+        Type::F64 => format!("{:?}", f64::from_bits(float_bits(value, ty.ty))),
+        _ => normalize(value, ty).to_string(),
+    }
+}
+
 /// A C expression of type `c_scalar` (the C spelling of `ty`) with value
 /// `value`, e.g. `42`, `(-2147483647 - 1)`, `18446744073709551615ULL`,
-/// `(unsigned char)200`, `(_Bool)1`.
+/// `(unsigned char)200`, `(_Bool)1`, `0x1.8p+1`.
 pub fn c_literal(value: i128, ty: IntTy, c_scalar: &str) -> String {
+    if ty.ty.is_float() {
+        return c_float_literal(float_bits(value, ty.ty), ty.ty);
+    }
     let v = normalize(value, ty);
     let bare = bare_literal(v, ty);
     let spelled = c_scalar.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -73,8 +165,12 @@ pub fn c_literal(value: i128, ty: IntTy, c_scalar: &str) -> String {
 }
 
 /// A value as a JSON number: `i64` for signed types, `u64` for unsigned ones
-/// (after normalisation every value fits one of them).
+/// (after normalisation every value fits one of them); a floating value's
+/// IEEE bits as an unsigned integer (exact, NaNs and `-0.0` included).
 pub fn json_number(value: i128, ty: IntTy) -> i128 {
+    if ty.ty.is_float() {
+        return float_bits(value, ty.ty) as i128;
+    }
     normalize(value, ty)
 }
 
@@ -111,5 +207,31 @@ mod tests {
         assert_eq!(c_literal(200, U8, "unsigned char"), "(unsigned char)200");
         assert_eq!(c_literal(-5, I8, "signed char"), "(signed char)-5");
         assert_eq!(c_literal(1, BOOL, "_Bool"), "(_Bool)1");
+    }
+
+    #[test]
+    fn spells_floating_values_exactly() {
+        let d = |v: f64| c_float_literal(v.to_bits(), Type::F64);
+        let f = |v: f32| c_float_literal(v.to_bits() as u64, Type::F32);
+        assert_eq!(d(3.0), "0x1.8p+1");
+        assert_eq!(d(1.0), "0x1p+0");
+        assert_eq!(d(-0.1), "(-0x1.999999999999ap-4)");
+        assert_eq!(d(0.0), "0x0p+0");
+        assert_eq!(d(-0.0), "(-0x0p+0)");
+        assert_eq!(d(f64::from_bits(1)), "0x0.0000000000001p-1022");
+        assert_eq!(d(f64::MAX), "0x1.fffffffffffffp+1023");
+        assert_eq!(d(f64::NEG_INFINITY), "(-__builtin_inf())");
+        assert_eq!(c_float_literal(0xfff8_0000_0000_0000, Type::F64), "(-__builtin_nan(\"\"))");
+        assert_eq!(c_float_literal(0x7ff0_0000_0000_0001, Type::F64), "__builtin_nans(\"0x1\")");
+        assert_eq!(f(0.1), "0x1.99999ap-4f");
+        assert_eq!(f(f32::from_bits(1)), "0x0.000002p-126f");
+        assert_eq!(f(f32::INFINITY), "__builtin_inff()");
+        assert_eq!(float_text(0.5f64.to_bits(), Type::F64), "0x1p-1");
+        assert_eq!(float_text((-2.5f32).to_bits() as u64, Type::F32), "-0x1.4p+1");
+        assert_eq!(float_text(0x7fc0_0001, Type::F32), "nan(0x1)");
+        assert_eq!(float_text(f64::NEG_INFINITY.to_bits(), Type::F64), "-inf");
+        assert_eq!(display_value(1.5f64.to_bits() as i64 as i128, IntTy { ty: Type::F64, signed: true }), "1.5");
+        // A value handed out sign-extended still has its bits.
+        assert_eq!(json_number(-1, IntTy { ty: Type::F32, signed: true }), 0xffff_ffff);
     }
 }

@@ -142,8 +142,13 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 }
 
 /// A value of C type `ty` as a test input: the decimal number C denotes
-/// after wrapping `value` to the type (`_Bool` as 0 or 1, `char` as a number).
+/// after wrapping `value` to the type (`_Bool` as 0 or 1, `char` as a number);
+/// a floating value exactly, as TestCov's harness reads it with `scanf`'s
+/// `%f`/`%lf` (`strtod`: `0x1.8p+1`, `-inf`, `nan`).
 pub fn input_value(value: i128, ty: IntTy) -> String {
+    if ty.ty.is_float() {
+        return crate::literal::float_text(crate::literal::float_bits(value, ty.ty), ty.ty);
+    }
     normalize(value, ty).to_string()
 }
 

@@ -111,6 +111,22 @@ fn input_values_are_decimal_c_values_of_the_type() {
     assert_eq!(input_value(1, ty(Type::I1, false)), "1");
 }
 
+/// Floating inputs in the forms TestCov's harness reads with `scanf`'s
+/// `%f`/`%lf` (`strtod`), exactly: hexadecimal, `inf`, `nan`.
+#[test]
+fn floating_input_values_are_exact_strtod_forms() {
+    let (f32_ty, f64_ty) = (IntTy { ty: Type::F32, signed: true }, IntTy { ty: Type::F64, signed: true });
+    // Values arrive read with the type's signedness (sign-extended bits).
+    let d = |v: f64| v.to_bits() as i64 as i128;
+    assert_eq!(input_value(d(3.0), f64_ty), "0x1.8p+1");
+    assert_eq!(input_value(d(-0.1), f64_ty), "-0x1.999999999999ap-4");
+    assert_eq!(input_value(d(-0.0), f64_ty), "-0x0p+0");
+    assert_eq!(input_value(d(f64::INFINITY), f64_ty), "inf");
+    assert_eq!(input_value(d(f64::NAN), f64_ty), "nan");
+    assert_eq!(input_value((-1.5f32).to_bits() as i32 as i128, f32_ty), "-0x1.8p+0");
+    assert_eq!(input_value(0, f32_ty), "0x0p+0");
+}
+
 #[test]
 fn hash_and_time() {
     assert_eq!(sha256_hex(b"abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");

@@ -39,6 +39,8 @@ pub fn nondet_type(name: &str, long_bits: u32) -> Option<pathwise_ir::IntTy> {
         "longlong" | "long_long" => (Type::I64, true),
         "ulonglong" | "unsigned_long_long" | "u64" => (Type::I64, false),
         "loff_t" => (Type::I64, true),
+        "float" => (Type::F32, true),
+        "double" => (Type::F64, true),
         _ => return None,
     };
     Some(pathwise_ir::IntTy { ty, signed })
@@ -119,6 +121,10 @@ pub struct Exec<'m, 'p> {
     pub(crate) visits: BlockVisits,
     /// Calls of external functions, in order (see [`Exec::external_call`]).
     pub calls: Vec<crate::suite::ExternalCall>,
+    /// Symbolic values concretised by floating operations (see `fp.rs`).
+    pub float_pins: Vec<crate::fp::FloatPin>,
+    /// The variables of the floating inputs this run created.
+    pub float_inputs: Vec<ExprId>,
 }
 
 /// One `__VERIFIER_nondet_T()` call: a fresh input.
@@ -168,6 +174,8 @@ impl<'m, 'p> Exec<'m, 'p> {
             returned: None,
             visits: BlockVisits::default(),
             calls: Vec::new(),
+            float_pins: Vec::new(),
+            float_inputs: Vec::new(),
         }
     }
 
@@ -449,6 +457,9 @@ impl<'m, 'p> Exec<'m, 'p> {
         if let Some(r) = self.libc_call(name, args, loc) {
             return r;
         }
+        if let Some(v) = self.float_libm(name, args, loc) {
+            return Ok(Some(v));
+        }
         match name {
             "__VERIFIER_assume" => {
                 let c = args.first().copied().unwrap_or(Value::int(1));
@@ -513,6 +524,9 @@ impl<'m, 'p> Exec<'m, 'p> {
             let ok = self.pool.cmp(pathwise_expr::BvCmp::Ule, var, one);
             self.record(ok, EntryKind::Assume, false, false, loc);
             value = value.min(1);
+        }
+        if ty.ty.is_float() {
+            self.float_inputs.push(var);
         }
         self.nondets.push(Nondet { var, ty, value });
         Value::Int { conc: value, sym: self.symbolic.then_some(var) }

@@ -21,6 +21,7 @@ pub mod analysis;
 pub mod blockk;
 pub mod config;
 pub mod exec;
+pub mod fp;
 pub mod heap;
 pub mod heap_out;
 pub mod libc;

@@ -152,6 +152,9 @@ impl Memory {
 
     /// Allocate `size` bytes whose declared element type is `elem`.
     pub fn alloc_bytes(&mut self, kind: ObjKind, elem: Type, size: u64) -> ObjId {
+        // Floating elements are cells of their bits: accesses (which the
+        // interpreter normalises the same way) then match the element type.
+        let elem = elem.bits_type();
         let id = ObjId(self.objects.len() as u32);
         self.objects.push(Object {
             kind,

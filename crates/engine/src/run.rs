@@ -43,6 +43,25 @@ pub struct InputSpec {
 }
 
 impl InputSpec {
+    /// The solver variables of `func`'s floating parameters (scalars and
+    /// input arrays of floating elements).
+    pub fn float_vars(&self, program: &Program, func: FuncId) -> FxHashSet<ExprId> {
+        let f = program.func(func);
+        let mut out = FxHashSet::default();
+        for (p, input) in f.params.iter().zip(&self.params) {
+            match input {
+                ParamInput::Scalar { var, ty } if ty.is_float() => {
+                    out.insert(*var);
+                }
+                ParamInput::Array { input, elem } if elem.is_float() && p.src.shape == Shape::Pointer => {
+                    out.insert(input.array);
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
     /// Create the variables of `func`'s parameters. Unsupported parameter
     /// kinds are reported by the caller before this is called.
     pub fn new(pool: &mut ExprPool, program: &Program, func: FuncId, max_array_len: u32) -> InputSpec {
@@ -108,6 +127,10 @@ pub struct RunRecord {
     pub calls: Vec<crate::suite::ExternalCall>,
     /// Input and output heaps of the function's execution.
     pub heap: crate::heap_out::HeapRecord,
+    /// Concretisations by floating operations (both executions).
+    pub float_pins: Vec<crate::fp::FloatPin>,
+    /// Floating input variables created by the function's execution.
+    pub float_inputs: Vec<ExprId>,
 }
 
 impl RunRecord {
@@ -168,6 +191,8 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         nondets: Vec::new(),
         calls: Vec::new(),
         heap: Default::default(),
+        float_pins: Vec::new(),
+        float_inputs: Vec::new(),
     };
     if let Some(pre) = setup.pre {
         let mut mem = Memory::new();
@@ -178,6 +203,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
             Ok(args) => exec.run(pre, args),
             Err(end) => end,
         };
+        rec.float_pins = std::mem::take(&mut exec.float_pins);
         note_touched(&mem, &objs, &mut rec.touched_len);
         let ret_bits = m.program.func(pre).ret.map_or(u64::MAX, |t| t.mask());
         let valid = matches!(end, End::Returned(Some(v)) if v & ret_bits != 0);
@@ -199,6 +225,8 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     rec.sides = std::mem::take(&mut exec.sides);
     rec.nondets = std::mem::take(&mut exec.nondets);
     rec.calls = std::mem::take(&mut exec.calls);
+    rec.float_pins.append(&mut exec.float_pins);
+    rec.float_inputs = std::mem::take(&mut exec.float_inputs);
     let returned = exec.returned;
     drop(exec);
     rec.heap = heap_record(m.program, &mem, setup.main, &param_values, returned);

@@ -78,14 +78,14 @@ pub fn check(program: &Program, config: &Config) -> Result<(FuncId, Option<FuncI
     let params = if config.program_mode.is_some() { &[][..] } else { &f.params[..] };
     for p in params {
         let ok = match p.src.shape {
-            Shape::Scalar => p.ty.is_int(),
-            Shape::Pointer => p.src.scalar.ty.is_int(),
+            Shape::Scalar => p.ty.is_int() || p.ty.is_float(),
+            Shape::Pointer => p.src.scalar.ty.is_int() || p.src.scalar.ty.is_float(),
             Shape::Heap => p.src.cty.as_ref().and_then(|c| c.pointee()).is_some_and(|t| *t != pathwise_ir::CType::Void),
             Shape::Array(_) => false,
         };
         if !ok {
             return err(format!(
-                "{}: parameter `{}` of `{}` has a type that is not supported as an input yet (integers and pointers to integers are)",
+                "{}: parameter `{}` of `{}` has a type that is not supported as an input yet (integers, floating values and pointers to them are)",
                 program.describe_loc(f.loc),
                 p.src.name,
                 f.name

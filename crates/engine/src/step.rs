@@ -82,6 +82,9 @@ impl Exec<'_, '_> {
                 let a = self.operand(a);
                 self.cast(*op, *from, *to, a)
             }
+            InstKind::FBin { .. } | InstKind::FNeg { .. } | InstKind::FCmp { .. } | InstKind::FCast { .. } => {
+                self.float_inst(kind, loc)?
+            }
             InstKind::AddrLocal { local } => {
                 let obj = self.frame().locals[local.index()];
                 Value::Ptr(Pointer { obj: Some(obj), off: 0, off_sym: None, base_sym: None, path: 0 })
@@ -441,6 +444,8 @@ impl Exec<'_, '_> {
 
     /// Load a `ty` through `p`.
     pub(crate) fn load(&mut self, p: &Pointer, ty: Type, loc: Loc) -> Result<Value, End> {
+        // Memory holds floating values as their bits (see `Type::bits_type`).
+        let ty = ty.bits_type();
         let (obj, off, sym_off) = self.access(p, ty, loc)?;
         if matches!(self.mem.object(obj).kind, ObjKind::HeapInput { .. }) {
             return self.heap_load(p, obj, off, ty, loc);
@@ -450,6 +455,7 @@ impl Exec<'_, '_> {
 
     /// Store `v` as a `ty` through `p`.
     pub(crate) fn store(&mut self, p: &Pointer, ty: Type, v: Value, loc: Loc) -> Result<(), End> {
+        let ty = ty.bits_type();
         let (obj, off, sym_off) = self.access(p, ty, loc)?;
         if matches!(self.mem.object(obj).kind, ObjKind::HeapInput { .. }) {
             self.heap_store(p, off, ty, v);

@@ -101,6 +101,9 @@ pub struct TestCase {
     /// The values the `__VERIFIER_nondet_*()` calls returned, in call order
     /// (a whole program's inputs), read with each call's C type.
     pub nondets: Vec<i128>,
+    /// The C type of each value of `nondets` (how to spell it: a floating
+    /// value is its IEEE bits).
+    pub nondet_types: Vec<pathwise_ir::IntTy>,
     /// The input heap: objects that pointer parameters ([`InputValue::Pointer`])
     /// and pointer fields reach, with the scalar fields the path reads (the
     /// others may hold anything). Ids are unique within the test.
@@ -220,6 +223,9 @@ pub enum ErrorKind {
     Unreachable,
     /// Subtraction or ordering of pointers into different objects.
     InvalidPointerArithmetic,
+    /// A floating value converted to an integer type that cannot hold its
+    /// integer part (or NaN, or an infinity): C11 6.3.1.4.
+    FloatCastOverflow,
     /// Access to an object after `free`.
     UseAfterFree,
     /// `free` of a pointer not from `malloc` (or not to its start), or twice.
@@ -246,6 +252,7 @@ impl ErrorKind {
             ErrorKind::ErrorCall => "error-call",
             ErrorKind::Unreachable => "unreachable",
             ErrorKind::InvalidPointerArithmetic => "invalid-pointer-arithmetic",
+            ErrorKind::FloatCastOverflow => "float-cast-overflow",
             ErrorKind::UseAfterFree => "use-after-free",
             ErrorKind::InvalidFree => "invalid-free",
             ErrorKind::Unsupported => "unsupported",
@@ -318,6 +325,13 @@ pub struct Stats {
     pub elapsed_ms: u64,
     /// Part of `elapsed_ms` spent in the solver backend.
     pub solver_ms: u64,
+    /// Floating inputs (`__VERIFIER_nondet_float()`/`_double()` calls by
+    /// position, floating parameters) seen: there is no floating theory, so
+    /// each is concretised (its value is kept, never solved for).
+    pub float_inputs_concretised: u64,
+    /// Places where a symbolic value (computed from inputs) flowed into a
+    /// floating operation and was concretised to its value on that run.
+    pub float_values_concretised: u64,
 }
 
 /// Why the search ended.

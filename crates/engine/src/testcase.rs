@@ -111,6 +111,7 @@ fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRe
         global_outputs,
         path: replay.path.clone(),
         nondets: replay.nondets.iter().map(|n| n.ty.to_i128(n.value)).collect(),
+        nondet_types: replay.nondets.iter().map(|n| n.ty).collect(),
         heap_in: replay.heap.heap_in.clone(),
         heap_out: replay.heap.heap_out.clone(),
         ret_pointer: replay.heap.ret.clone(),

@@ -13,6 +13,9 @@
 //! - Signedness lives in operations (`sdiv`/`udiv`, `slt`/`ult`, `sext`/`zext`),
 //!   not in types, as in LLVM; C-level types needed by the emitters (names,
 //!   spelling of types, signedness of inputs) are kept as [`SrcVar`] metadata.
+//! - Floating point (`f32`, `f64`) is IEEE bits in the same registers and
+//!   cells; its operations (`fadd`, `fcmp`, `sitofp`, ...) have one concrete
+//!   definition in [`float`] and no symbolic one.
 //! - Analyses (CFG, loops, post-dominators, call graph) are side tables computed
 //!   from a function, never cached inside it.
 //!
@@ -24,6 +27,7 @@
 pub mod analysis;
 pub mod ctype;
 pub mod entities;
+pub mod float;
 pub mod parser;
 pub mod printer;
 pub mod program;

@@ -57,6 +57,10 @@
 //! op       := BINOP TYPE operand ',' operand            ; add sub mul udiv sdiv ...
 //!           | 'cmp' CMPOP TYPE operand ',' operand
 //!           | CASTOP TYPE operand 'to' TYPE              ; zext sext trunc
+//!           | FBINOP TYPE operand ',' operand           ; fadd fsub fmul fdiv
+//!           | 'fneg' TYPE operand
+//!           | 'fcmp' FCMPOP TYPE operand ',' operand     ; oeq une olt ole ogt oge
+//!           | FCASTOP TYPE operand 'to' TYPE             ; sitofp uitofp fptosi fptoui fpext fptrunc
 //!           | 'addr' (LOCAL | NAME)
 //!           | 'ptradd' operand ',' operand | 'ptrdiff' operand ',' operand
 //!           | 'load' TYPE operand | 'store' TYPE operand ',' operand
@@ -79,6 +83,8 @@
 //! - Values print as signed decimals when they are properly masked and their
 //!   sign bit is set (`-1:i32` is `0xffffffff`); any other bit pattern prints
 //!   as an unsigned decimal, so unmasked constants survive a round trip.
+//!   Floating constants (`f32`, `f64`) print as their bits, in unsigned
+//!   decimal (`4607182418800017408:f64` is 1.0): exact for NaNs and `-0.0`.
 //! - Locations are printed when they differ from [`Loc::NONE`].
 //! - `num_regs` is omitted when it equals [`crate::visit::min_num_regs`], and a
 //!   parameter's `src(...)` when it equals [`default_param_src`].
@@ -376,6 +382,12 @@ fn fmt_inst(p: &Program, inst: &Inst) -> String {
         InstKind::Cast { op, from, to, a } => {
             format!("{} {from} {} to {to}", op.name(), fmt_operand(a))
         }
+        InstKind::FBin { op, ty, a, b } => format!("{} {ty} {}, {}", op.name(), fmt_operand(a), fmt_operand(b)),
+        InstKind::FNeg { ty, a } => format!("fneg {ty} {}", fmt_operand(a)),
+        InstKind::FCmp { op, ty, a, b } => {
+            format!("fcmp {} {ty} {}, {}", op.name(), fmt_operand(a), fmt_operand(b))
+        }
+        InstKind::FCast { op, from, to, a } => format!("{} {from} {} to {to}", op.name(), fmt_operand(a)),
         InstKind::AddrLocal { local } => format!("addr {local}"),
         InstKind::AddrGlobal { global } => format!("addr {}", global_ref(p, *global)),
         InstKind::PtrAdd { base, offset } => {

@@ -2,6 +2,7 @@
 
 use crate::ctype::{CType, StructDef};
 use crate::entities::{Block, Local, Reg};
+pub use crate::float::{FBinOp, FCastOp, FCmpOp};
 use crate::types::{IntTy, Type};
 
 /// A source location: index into [`Program::files`], 1-based line and column.
@@ -214,6 +215,16 @@ pub enum InstKind {
     Cmp { op: CmpOp, ty: Type, a: Operand, b: Operand },
     /// `%r = sext i8 a to i32`.
     Cast { op: CastOp, from: Type, to: Type, a: Operand },
+    /// `%r = fadd f64 a, b`: floating arithmetic on operands and result of
+    /// floating type `ty` (semantics in [`crate::float`]).
+    FBin { op: FBinOp, ty: Type, a: Operand, b: Operand },
+    /// `%r = fneg f64 a`: C's unary minus on a floating value.
+    FNeg { ty: Type, a: Operand },
+    /// `%r = fcmp olt f64 a, b`: result `i1`, NaN as C treats it.
+    FCmp { op: FCmpOp, ty: Type, a: Operand, b: Operand },
+    /// `%r = sitofp i32 a to f64`: a conversion from, to or between
+    /// floating types.
+    FCast { op: FCastOp, from: Type, to: Type, a: Operand },
     /// `%r = addr $3`: pointer to offset 0 of a local slot of this activation.
     AddrLocal { local: Local },
     /// `%r = addr @g`: pointer to offset 0 of a global.

@@ -13,6 +13,10 @@ pub enum Type {
     I64,
     /// A pointer: an object and a byte offset into it.
     Ptr,
+    /// IEEE binary32 (C's `float`), held as its bits (see [`crate::float`]).
+    F32,
+    /// IEEE binary64 (C's `double`), held as its bits.
+    F64,
 }
 
 impl Type {
@@ -22,8 +26,8 @@ impl Type {
             Type::I1 => 1,
             Type::I8 => 8,
             Type::I16 => 16,
-            Type::I32 => 32,
-            Type::I64 | Type::Ptr => 64,
+            Type::I32 | Type::F32 => 32,
+            Type::I64 | Type::Ptr | Type::F64 => 64,
         }
     }
 
@@ -32,8 +36,8 @@ impl Type {
         match self {
             Type::I1 | Type::I8 => 1,
             Type::I16 => 2,
-            Type::I32 => 4,
-            Type::I64 | Type::Ptr => 8,
+            Type::I32 | Type::F32 => 4,
+            Type::I64 | Type::Ptr | Type::F64 => 8,
         }
     }
 
@@ -50,7 +54,21 @@ impl Type {
     }
 
     pub fn is_int(self) -> bool {
-        self != Type::Ptr
+        !matches!(self, Type::Ptr | Type::F32 | Type::F64)
+    }
+
+    pub fn is_float(self) -> bool {
+        matches!(self, Type::F32 | Type::F64)
+    }
+
+    /// The integer type of the same width, for a floating type (itself
+    /// otherwise): how the engine's memory and solver see the bits.
+    pub fn bits_type(self) -> Type {
+        match self {
+            Type::F32 => Type::I32,
+            Type::F64 => Type::I64,
+            t => t,
+        }
     }
 
     /// The textual name used by the printer and the parser.
@@ -62,6 +80,8 @@ impl Type {
             Type::I32 => "i32",
             Type::I64 => "i64",
             Type::Ptr => "ptr",
+            Type::F32 => "f32",
+            Type::F64 => "f64",
         }
     }
 
@@ -73,6 +93,8 @@ impl Type {
             "i32" => Type::I32,
             "i64" => Type::I64,
             "ptr" => Type::Ptr,
+            "f32" => Type::F32,
+            "f64" => Type::F64,
             _ => return None,
         })
     }
@@ -92,7 +114,8 @@ impl fmt::Display for Type {
     }
 }
 
-/// A C integer type: machine type plus signedness (for emitters and inputs).
+/// A C scalar type: machine type plus signedness (for emitters and inputs).
+/// Floating types (`f32`, `f64`) are always marked signed.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct IntTy {
     pub ty: Type,

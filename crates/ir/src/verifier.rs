@@ -25,7 +25,11 @@
 //!   (exactly when the callee returns a value);
 //! - operand types: `bin` operands have type `ty`, which is an integer type;
 //!   `cmp` operands have type `ty`, and `ptr` comparisons are `eq`, `ne` or
-//!   unsigned; casts go between integer types, with the operand of type
+//!   unsigned, never on floating types; `fadd`/`fsub`/`fmul`/`fdiv`,
+//!   `fneg` and `fcmp` take operands of their floating type `ty`;
+//!   `sitofp`/`uitofp`/`fptosi`/`fptoui` go between `i8`..`i64` and a
+//!   floating type, `fpext` is `f32` to `f64` and `fptrunc` the reverse;
+//!   casts go between integer types, with the operand of type
 //!   `from`, `zext`/`sext` widening and `trunc` narrowing; `br` conditions
 //!   are `i1`; `ptradd` takes a `ptr` base and an `i64` offset; `ptrdiff`
 //!   takes two `ptr`s; an `alloca` count is `i64`; `load`/`store` addresses
@@ -406,10 +410,33 @@ impl<'a> FnChecker<'a> {
                 if *ty == Type::Ptr && signed {
                     self.err(format!("signed comparison `{}` of pointers", op.name()));
                 }
+                if ty.is_float() {
+                    self.err(format!("`cmp {}` on floating type {ty} (use `fcmp`)", op.name()));
+                }
                 self.expect_ty(*a, *ty, "first operand");
                 self.expect_ty(*b, *ty, "second operand");
             }
             InstKind::Cast { op, from, to, a } => self.check_cast(*op, *from, *to, *a),
+            InstKind::FBin { op, ty, a, b } => {
+                self.expect_float(*ty, op.name());
+                self.expect_ty(*a, *ty, "first operand");
+                self.expect_ty(*b, *ty, "second operand");
+            }
+            InstKind::FNeg { ty, a } => {
+                self.expect_float(*ty, "fneg");
+                self.expect_ty(*a, *ty, "operand");
+            }
+            InstKind::FCmp { op, ty, a, b } => {
+                self.expect_float(*ty, &format!("fcmp {}", op.name()));
+                self.expect_ty(*a, *ty, "first operand");
+                self.expect_ty(*b, *ty, "second operand");
+            }
+            InstKind::FCast { op, from, to, a } => {
+                if !op.types_ok(*from, *to) {
+                    self.err(format!("`{}` from {from} to {to}", op.name()));
+                }
+                self.expect_ty(*a, *from, "cast operand");
+            }
             InstKind::AddrLocal { local } => {
                 if local.index() >= self.f.locals.len() {
                     self.err(format!("reference to missing local {local}"));
@@ -438,6 +465,12 @@ impl<'a> FnChecker<'a> {
             InstKind::Call { func, args } => return self.check_call(*func, args, result),
         }
         self.check_result(result, true, "instruction");
+    }
+
+    fn expect_float(&mut self, ty: Type, what: &str) {
+        if !ty.is_float() {
+            self.err(format!("`{what}` on non-floating type {ty}"));
+        }
     }
 
     fn check_cast(&mut self, op: CastOp, from: Type, to: Type, a: Operand) {

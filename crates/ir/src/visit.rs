@@ -24,7 +24,8 @@ impl InstKind {
             InstKind::Bin { a, b, .. } | InstKind::Cmp { a, b, .. } | InstKind::PtrDiff { a, b } => {
                 vec![*a, *b]
             }
-            InstKind::Cast { a, .. } => vec![*a],
+            InstKind::FBin { a, b, .. } | InstKind::FCmp { a, b, .. } => vec![*a, *b],
+            InstKind::Cast { a, .. } | InstKind::FNeg { a, .. } | InstKind::FCast { a, .. } => vec![*a],
             InstKind::AddrLocal { .. } | InstKind::AddrGlobal { .. } => vec![],
             InstKind::PtrAdd { base, offset } => vec![*base, *offset],
             InstKind::Load { ptr, .. } => vec![*ptr],
@@ -42,9 +43,12 @@ impl InstKind {
     /// reported as producing no typed value.
     pub fn result_type(&self, program: Option<&Program>) -> Option<Type> {
         match self {
-            InstKind::Bin { ty, .. } | InstKind::Load { ty, .. } => Some(*ty),
-            InstKind::Cmp { .. } => Some(Type::I1),
-            InstKind::Cast { to, .. } => Some(*to),
+            InstKind::Bin { ty, .. }
+            | InstKind::Load { ty, .. }
+            | InstKind::FBin { ty, .. }
+            | InstKind::FNeg { ty, .. } => Some(*ty),
+            InstKind::Cmp { .. } | InstKind::FCmp { .. } => Some(Type::I1),
+            InstKind::Cast { to, .. } | InstKind::FCast { to, .. } => Some(*to),
             InstKind::AddrLocal { .. }
             | InstKind::AddrGlobal { .. }
             | InstKind::PtrAdd { .. }

@@ -208,3 +208,33 @@ fn struct_and_c_type_checks() {
     let ok = format!("{node}declare @h(%0: ptr src(\"p\", \"\", i8 unsigned, heap, type(ptr(struct 0)))) -> void\n");
     assert!(errors(&ok).is_empty(), "{:?}", errors(&ok));
 }
+
+/// Floating operations: well-typed ones pass, each misuse is reported.
+#[test]
+fn floating_point_rules() {
+    let ok = r#"
+func @f(%0: i32, %1: f64) -> f32 {
+bb0:
+  %2 = sitofp i32 %0 to f64
+  %3 = fadd f64 %2, %1
+  %4 = fneg f64 %3
+  %5 = fcmp une f64 %4, 4607182418800017408:f64
+  %6 = fptrunc f64 %4 to f32
+  %7 = fpext f32 %6 to f64
+  %8 = fptoui f64 %7 to i8
+  %9 = uitofp i8 %8 to f32
+  br %5, bb1, bb1
+bb1:
+  ret %9
+}
+"#;
+    assert_eq!(errors(ok), Vec::<String>::new());
+    let body = |inst: &str| format!("func @f(%0: i32, %1: f64) -> void {{\nbb0:\n  {inst}\n  ret\n}}\n");
+    expect_one(&body("%2 = fadd i32 %0, %0"), "non-floating type i32");
+    expect_one(&body("%2 = fmul f64 %1, %0"), "second operand");
+    expect_one(&body("%2 = fcmp olt f32 %1, 0:f32"), "first operand");
+    expect_one(&body("%2 = cmp eq f64 %1, %1"), "use `fcmp`");
+    expect_one(&body("%2 = fpext f64 %1 to f64"), "`fpext` from f64 to f64");
+    expect_one(&body("%2 = fptosi f64 %1 to i1"), "`fptosi` from f64 to i1");
+    expect_one(&body("%2 = sext i32 %0 to f64"), "non-integer");
+}

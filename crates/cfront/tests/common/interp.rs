@@ -2,7 +2,9 @@
 //! pointers encoded as `object << 32 | offset` (object 0 is null). It lets
 //! tests check the meaning of lowered code against gcc-compiled C.
 
-use pathwise_ir::{BinOp, BlockData, CastOp, CmpOp, FuncData, FuncId, InstKind, Operand, Program, Terminator, Type};
+use pathwise_ir::{
+    float, BinOp, BlockData, CastOp, CmpOp, FuncData, FuncId, InstKind, Operand, Program, Terminator, Type,
+};
 use std::collections::HashMap;
 
 pub struct Interp<'p> {
@@ -106,6 +108,15 @@ impl<'p> Interp<'p> {
                             CastOp::SExt => sext(v, from.bits()) as u64 & to.mask(),
                             _ => v & to.mask(),
                         })
+                    }
+                    InstKind::FBin { op, ty, a, b } => Some(float::eval_fbin(*op, *ty, val(a, &regs), val(b, &regs))),
+                    InstKind::FNeg { ty, a } => Some(float::eval_fneg(*ty, val(a, &regs))),
+                    InstKind::FCmp { op, ty, a, b } => {
+                        Some(u64::from(float::eval_fcmp(*op, *ty, val(a, &regs), val(b, &regs))))
+                    }
+                    InstKind::FCast { op, from, to, a } => {
+                        let v = float::eval_fcast(*op, *from, *to, val(a, &regs));
+                        Some(v.unwrap_or_else(|| panic!("undefined {} in {}", op.name(), f.name)))
                     }
                     InstKind::AddrLocal { local } => Some(locals[local.index()]),
                     InstKind::AddrGlobal { global } => Some(self.globals[global.0 as usize]),

@@ -95,9 +95,12 @@ fn dominators(f: &FuncData) -> Vec<Vec<bool>> {
 /// from the IR crate, so that these checks stay independent of it).
 fn result_type(p: &Program, kind: &InstKind) -> Option<Type> {
     match kind {
-        InstKind::Bin { ty, .. } | InstKind::Load { ty, .. } => Some(*ty),
-        InstKind::Cmp { .. } => Some(Type::I1),
-        InstKind::Cast { to, .. } => Some(*to),
+        InstKind::Bin { ty, .. }
+        | InstKind::Load { ty, .. }
+        | InstKind::FBin { ty, .. }
+        | InstKind::FNeg { ty, .. } => Some(*ty),
+        InstKind::Cmp { .. } | InstKind::FCmp { .. } => Some(Type::I1),
+        InstKind::Cast { to, .. } | InstKind::FCast { to, .. } => Some(*to),
         InstKind::AddrLocal { .. }
         | InstKind::AddrGlobal { .. }
         | InstKind::PtrAdd { .. }
@@ -168,9 +171,16 @@ pub fn verify(p: &Program, f: &FuncData) {
                     check(a, Some(*ty), bi, ii);
                     check(b, Some(*ty), bi, ii);
                 }
-                InstKind::Cmp { ty, a, b, .. } => {
+                InstKind::Cmp { ty, a, b, .. } | InstKind::FCmp { ty, a, b, .. } | InstKind::FBin { ty, a, b, .. } => {
                     check(a, Some(*ty), bi, ii);
                     check(b, Some(*ty), bi, ii);
+                }
+                InstKind::FNeg { ty, a } => check(a, Some(*ty), bi, ii),
+                InstKind::FCast { op, from, to, a } => {
+                    if !op.types_ok(*from, *to) {
+                        fail(format!("{} from {from} to {to}", op.name()));
+                    }
+                    check(a, Some(*from), bi, ii);
                 }
                 InstKind::Cast { from, to, a, .. } => {
                     if from == to {

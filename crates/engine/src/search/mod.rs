@@ -86,9 +86,13 @@ pub fn generate(
         covered_lines: FxHashSet::default(),
         covered_sides: FxHashSet::default(),
         stopped: None,
+        float_inputs: spec.float_vars(program, main),
+        float_sites: FxHashSet::default(),
     };
     let stop = if config.program_mode.is_some() { search.explore_program() } else { search.explore() };
-    let Search { mut stats, tests, covered_lines, covered_sides, solver, .. } = search;
+    let Search { mut stats, tests, covered_lines, covered_sides, solver, float_inputs, float_sites, .. } = search;
+    stats.float_inputs_concretised = float_inputs.len() as u64;
+    stats.float_values_concretised = float_sites.len() as u64;
     stats.solver_calls = solver.stats().backend_calls;
     stats.solver_cache_hits = solver.stats().cache_hits;
     stats.solver_ms = solver.stats().backend_time.as_millis() as u64;
@@ -120,6 +124,11 @@ pub(crate) struct Search<'a, 'p> {
     covered_lines: FxHashSet<(FuncId, u32)>,
     covered_sides: FxHashSet<(FuncId, pathwise_ir::Block, bool)>,
     stopped: Option<StopReason>,
+    /// Floating input variables seen (only counted).
+    float_inputs: FxHashSet<ExprId>,
+    /// Locations where a symbolic value other than a floating input was
+    /// concretised by a floating operation (only counted).
+    float_sites: FxHashSet<pathwise_ir::Loc>,
 }
 
 /// A run together with the inputs that produced it.
@@ -139,6 +148,15 @@ impl<'a> Search<'a, '_> {
         self.stats.runs += 1;
         let setup = self.setup(true);
         let rec = run_once(self.m, &mut self.pool, &setup, inputs);
+        self.float_inputs.extend(rec.float_inputs.iter().copied());
+        for pin in &rec.float_pins {
+            // Reading a floating input (a variable, an element of a floating
+            // input array) is that input's concretisation, counted above.
+            let vars = self.pool.vars_of(&[pin.expr]);
+            if !vars.iter().all(|v| self.float_inputs.contains(v)) {
+                self.float_sites.insert(pin.loc);
+            }
+        }
         if !rec.pre_valid() {
             self.stats.precondition_rejected_runs += 1;
         }

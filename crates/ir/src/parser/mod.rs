@@ -19,8 +19,8 @@ use crate::ctype::{CType, FieldDef, StructDef, StructId};
 use crate::entities::{Block, Local, Reg};
 use crate::printer::default_param_src;
 use crate::program::{
-    BinOp, BlockData, CastOp, CmpOp, FuncData, FuncId, GlobalData, GlobalId, Inst, InstKind, Loc, LocalData, Operand,
-    Param, Program, Shape, SrcVar, Terminator,
+    BinOp, BlockData, CastOp, CmpOp, FBinOp, FCastOp, FCmpOp, FuncData, FuncId, GlobalData, GlobalId, Inst, InstKind,
+    Loc, LocalData, Operand, Param, Program, Shape, SrcVar, Terminator,
 };
 use crate::types::{IntTy, Type};
 use crate::visit::min_num_regs;
@@ -203,9 +203,9 @@ impl Parser {
                     self.bump();
                     Ok(t)
                 }
-                None => Err(self.expected("a type (i1, i8, i16, i32, i64, ptr)")),
+                None => Err(self.expected("a type (i1, i8, i16, i32, i64, ptr, f32, f64)")),
             },
-            _ => Err(self.expected("a type (i1, i8, i16, i32, i64, ptr)")),
+            _ => Err(self.expected("a type (i1, i8, i16, i32, i64, ptr, f32, f64)")),
         }
     }
 
@@ -667,6 +667,18 @@ impl Parser {
             let (a, b) = self.two_operands()?;
             return Ok(InstKind::Bin { op, ty, a, b, nsw });
         }
+        if let Some(op) = FBinOp::from_name(op) {
+            let ty = self.ty()?;
+            let (a, b) = self.two_operands()?;
+            return Ok(InstKind::FBin { op, ty, a, b });
+        }
+        if let Some(op) = FCastOp::from_name(op) {
+            let from = self.ty()?;
+            let a = self.operand()?;
+            self.expect_kw("to")?;
+            let to = self.ty()?;
+            return Ok(InstKind::FCast { op, from, to, a });
+        }
         if let Some(op) = CastOp::from_name(op) {
             let from = self.ty()?;
             let a = self.operand()?;
@@ -682,6 +694,18 @@ impl Parser {
                 let ty = self.ty()?;
                 let (a, b) = self.two_operands()?;
                 InstKind::Cmp { op, ty, a, b }
+            }
+            "fcmp" => {
+                let (name, nt) = self.ident("a floating comparison (oeq, une, olt, ...)")?;
+                let op = FCmpOp::from_name(&name)
+                    .ok_or_else(|| Self::err_at(&nt, format!("unknown floating comparison `{name}`")))?;
+                let ty = self.ty()?;
+                let (a, b) = self.two_operands()?;
+                InstKind::FCmp { op, ty, a, b }
+            }
+            "fneg" => {
+                let ty = self.ty()?;
+                InstKind::FNeg { ty, a: self.operand()? }
             }
             "addr" => match self.peek().clone() {
                 Tok::Local(l) => {

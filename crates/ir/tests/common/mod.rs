@@ -58,7 +58,7 @@ const NAMES: &[&str] = &[
     "%pct",
 ];
 
-const TYPES: [Type; 6] = [Type::I1, Type::I8, Type::I16, Type::I32, Type::I64, Type::Ptr];
+const TYPES: [Type; 8] = [Type::I1, Type::I8, Type::I16, Type::I32, Type::I64, Type::Ptr, Type::F32, Type::F64];
 
 pub fn ty(r: &mut Rng) -> Type {
     r.pick(&TYPES)
@@ -150,7 +150,7 @@ pub fn operand(r: &mut Rng, n: u32) -> Operand {
 pub fn inst_kind(r: &mut Rng, n: u32, nfuncs: u32, nglobals: u32) -> InstKind {
     let mut op = || operand(r, n);
     let (a, b) = (op(), op());
-    match r.below(11) {
+    match r.below(15) {
         0 => {
             let op = r.pick(&BinOp::ALL);
             let nsw = matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Shl) && r.below(2) == 0;
@@ -165,6 +165,10 @@ pub fn inst_kind(r: &mut Rng, n: u32, nfuncs: u32, nglobals: u32) -> InstKind {
         7 => InstKind::Load { ty: ty(r), ptr: a },
         8 => InstKind::Store { ty: ty(r), ptr: a, value: b },
         9 => InstKind::Alloca { elem: ty(r), count: a },
+        11 => InstKind::FBin { op: r.pick(&FBinOp::ALL), ty: ty(r), a, b },
+        12 => InstKind::FNeg { ty: ty(r), a },
+        13 => InstKind::FCmp { op: r.pick(&FCmpOp::ALL), ty: ty(r), a, b },
+        14 => InstKind::FCast { op: r.pick(&FCastOp::ALL), from: ty(r), to: ty(r), a },
         _ => {
             let args = (0..r.below(4)).map(|_| operand(r, n)).collect();
             InstKind::Call { func: FuncId(r.below(nfuncs as u64 + 2) as u32), args }

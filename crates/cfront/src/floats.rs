@@ -1,0 +1,429 @@
+//! Floating point in the front end: `float` and `double` constants (decimal
+//! and hexadecimal, correctly rounded), conversions to and from integers,
+//! arithmetic, comparisons and truth values with the usual arithmetic
+//! conversions (C11 6.3.1.8: an integer operand converts to the floating
+//! type), constant folding for static initializers, and the gcc built-ins
+//! that `<math.h>` macros expand to (`INFINITY`, `NAN`, `HUGE_VAL`,
+//! `isnan`, `isinf`, `isfinite`).
+//!
+//! Semantics are IEEE with round-to-nearest and no excess precision
+//! (`FLT_EVAL_METHOD == 0`, x86-64's SSE): a `float` operation is done in
+//! `float`. `long double` and the TS 18661 types are rejected by
+//! `typespec.rs`; `L`-suffixed and imaginary constants here.
+
+use lang_c::ast::{BinaryOperator, Constant, Expression, Float, FloatBase, FloatFormat, UnaryOperator};
+use lang_c::span::{Node, Span};
+use pathwise_ir::{float, CmpOp, FBinOp, FCastOp, FCmpOp, Operand, Type};
+
+use crate::consteval::{self, CVal};
+use crate::ctypes::{CType, FloatKind, IntKind, INT};
+use crate::expr::Val;
+use crate::func::FnCtx;
+use crate::typespec;
+use crate::unit::{Ctx, LResult};
+
+/// The type and bits of a floating constant; an error message starting
+/// with `unsupported: ` for forms outside the supported subset.
+pub(crate) fn float_literal(f: &Float) -> Result<(FloatKind, u64), String> {
+    if f.suffix.imaginary {
+        return Err("unsupported: imaginary constants".to_string());
+    }
+    let kind = match f.suffix.format {
+        FloatFormat::Float => FloatKind::Float,
+        FloatFormat::Double => FloatKind::Double,
+        FloatFormat::LongDouble => return Err("unsupported: `long double` constants (suffix `L`)".to_string()),
+        FloatFormat::TS18661Format(_) => return Err("unsupported: extended floating constants".to_string()),
+    };
+    let text = &*f.number;
+    let bits = match (f.base.clone(), kind) {
+        // Rust's parser rounds correctly, and straight to `f32` for `f`.
+        (FloatBase::Decimal, FloatKind::Float) => text.parse::<f32>().map(|v| v.to_bits() as u64).ok(),
+        (FloatBase::Decimal, FloatKind::Double) => text.parse::<f64>().map(f64::to_bits).ok(),
+        (FloatBase::Hexadecimal, k) => hex_float(text, k).map(|v| float::from_f64(k.ir(), v)),
+    };
+    bits.map(|b| (kind, b)).ok_or_else(|| format!("invalid floating constant `{text}`"))
+}
+
+/// The value of a hexadecimal floating constant without its `0x` (e.g.
+/// `1.8p+1`), rounded once to nearest-even to the precision of `kind`
+/// (subnormals included); the result is exact in `f64`.
+fn hex_float(text: &str, kind: FloatKind) -> Option<f64> {
+    let (mantissa, exp) = text.split_once(['p', 'P'])?;
+    let mut exp: i64 = exp.parse().ok()?;
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    // Up to 64 significant bits; further nonzero digits only make the value
+    // sticky for rounding.
+    let (mut m, mut sticky, mut started) = (0u64, false, false);
+    for (i, c) in int.chars().chain(frac.chars()).enumerate() {
+        let d = c.to_digit(16)? as u64;
+        let fractional = i >= int.len();
+        started |= d != 0;
+        if !started {
+            exp -= if fractional { 4 } else { 0 };
+            continue;
+        }
+        if m >> 60 == 0 {
+            m = (m << 4) | d;
+            exp -= if fractional { 4 } else { 0 };
+        } else {
+            sticky |= d != 0;
+            exp += if fractional { 0 } else { 4 };
+        }
+    }
+    if m == 0 {
+        return Some(0.0);
+    }
+    // value = m * 2^exp; normalise m to 64 bits: value = 1.f * 2^top.
+    let shift = m.leading_zeros();
+    m <<= shift;
+    exp -= i64::from(shift);
+    let top = exp + 63;
+    let (precision, emin) = match kind {
+        FloatKind::Float => (24i64, -126i64),
+        FloatKind::Double => (53, -1022),
+    };
+    // Bits kept: fewer below the normal range; none at all below half the
+    // smallest subnormal, which rounds to zero.
+    let keep = precision - (emin - top).max(0);
+    if keep < 0 {
+        return Some(0.0);
+    }
+    let drop = 64 - keep;
+    let (mut kept, rest) = if drop == 64 { (0, m) } else { (m >> drop, m << keep) };
+    let half = 1u64 << 63;
+    if rest > half || (rest == half && (sticky || kept & 1 == 1)) {
+        kept += 1;
+    }
+    // kept * 2^(exp + drop), scaled in steps so that no step underflows.
+    let mut v = kept as f64;
+    let mut e = exp + drop;
+    while e != 0 {
+        let step = e.clamp(-1000, 1000);
+        v *= 2f64.powi(step as i32);
+        e -= step;
+    }
+    Some(v)
+}
+
+/// An arithmetic constant: integer or floating.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Num {
+    Int(CVal),
+    Float(FloatKind, u64),
+}
+
+impl Num {
+    /// Conversion to floating type `k`.
+    fn to_float(self, k: FloatKind) -> Option<u64> {
+        match self {
+            Num::Int(c) => {
+                let op = if c.kind.signed() { FCastOp::SIToFP } else { FCastOp::UIToFP };
+                // `_Bool` is an `i8` holding 0 or 1.
+                float::eval_fcast(op, c.kind.ir(), k.ir(), c.bits)
+            }
+            Num::Float(f, bits) if f == k => Some(bits),
+            Num::Float(f, bits) => {
+                let op = if k == FloatKind::Double { FCastOp::FPExt } else { FCastOp::FPTrunc };
+                float::eval_fcast(op, f.ir(), k.ir(), bits)
+            }
+        }
+    }
+
+    /// Conversion to integer type `k`; `None` when undefined.
+    fn to_int(self, k: IntKind) -> Option<CVal> {
+        match self {
+            Num::Int(c) => Some(c.convert(k)),
+            Num::Float(f, bits) if k == IntKind::Bool => {
+                Some(CVal { bits: u64::from(float::to_f64(f.ir(), bits) != 0.0), kind: k })
+            }
+            Num::Float(f, bits) => {
+                let op = if k.signed() { FCastOp::FPToSI } else { FCastOp::FPToUI };
+                float::eval_fcast(op, f.ir(), k.ir(), bits).map(|b| CVal { bits: b, kind: k })
+            }
+        }
+    }
+
+    /// Conversion to an arithmetic type.
+    pub fn convert(self, to: &CType) -> Option<u64> {
+        match to {
+            CType::Float(k) => self.to_float(*k),
+            CType::Int(k) => self.to_int(*k).map(|c| c.bits),
+            _ => None,
+        }
+    }
+}
+
+/// Evaluates an arithmetic constant expression that may involve floating
+/// constants (static initializers such as `double d = 1.0 / 3;`); `None`
+/// when it is not constant.
+pub(crate) fn eval_num<'a>(cx: &mut dyn Ctx<'a>, e: &Node<Expression>) -> LResult<Option<Num>> {
+    Ok(match &e.node {
+        Expression::Constant(c) => match &c.node {
+            Constant::Float(f) => {
+                let (k, bits) = float_literal(f).map_err(|m| literal_error(cx, c.span, m))?;
+                Some(Num::Float(k, bits))
+            }
+            _ => consteval::eval(cx, e)?.map(Num::Int),
+        },
+        Expression::UnaryOperator(u) if matches!(u.node.operator.node, UnaryOperator::Minus | UnaryOperator::Plus) => {
+            match eval_num(cx, &u.node.operand)? {
+                Some(Num::Float(k, bits)) if u.node.operator.node == UnaryOperator::Minus => {
+                    Some(Num::Float(k, float::eval_fneg(k.ir(), bits)))
+                }
+                Some(Num::Float(k, bits)) => Some(Num::Float(k, bits)),
+                _ => consteval::eval(cx, e)?.map(Num::Int),
+            }
+        }
+        Expression::BinaryOperator(b) => {
+            let op = match b.node.operator.node {
+                BinaryOperator::Plus => FBinOp::FAdd,
+                BinaryOperator::Minus => FBinOp::FSub,
+                BinaryOperator::Multiply => FBinOp::FMul,
+                BinaryOperator::Divide => FBinOp::FDiv,
+                _ => return Ok(consteval::eval(cx, e)?.map(Num::Int)),
+            };
+            let (Some(l), Some(r)) = (eval_num(cx, &b.node.lhs)?, eval_num(cx, &b.node.rhs)?) else {
+                return Ok(None);
+            };
+            let k = match (l, r) {
+                (Num::Float(a, _), Num::Float(b, _)) => FloatKind::common(a, b),
+                (Num::Float(a, _), _) | (_, Num::Float(a, _)) => a,
+                _ => return Ok(consteval::eval(cx, e)?.map(Num::Int)),
+            };
+            match (l.to_float(k), r.to_float(k)) {
+                (Some(x), Some(y)) => Some(Num::Float(k, float::eval_fbin(op, k.ir(), x, y))),
+                _ => None,
+            }
+        }
+        Expression::Cast(c) => {
+            let ty = typespec::type_name(cx, &c.node.type_name)?;
+            match (eval_num(cx, &c.node.expression)?, &ty) {
+                (Some(v), CType::Float(k)) => v.to_float(*k).map(|b| Num::Float(*k, b)),
+                (Some(v), CType::Int(k)) => v.to_int(*k).map(Num::Int),
+                _ => None,
+            }
+        }
+        _ => consteval::eval(cx, e)?.map(Num::Int),
+    })
+}
+
+fn literal_error<'a>(cx: &mut dyn Ctx<'a>, span: Span, m: String) -> crate::unit::LowerError {
+    match m.strip_prefix("unsupported: ") {
+        Some(rest) => cx.unit_ref().unsupported(span, rest),
+        None => cx.unit_ref().invalid(span, m),
+    }
+}
+
+/// The floating type two arithmetic operands convert to, if either is
+/// floating.
+fn common_float(a: &CType, b: &CType) -> Option<FloatKind> {
+    match (a, b) {
+        (CType::Float(x), CType::Float(y)) => Some(FloatKind::common(*x, *y)),
+        (CType::Float(x), CType::Int(_)) | (CType::Int(_), CType::Float(x)) => Some(*x),
+        _ => None,
+    }
+}
+
+/// The floating type of `c ? a : b` when an operand is floating.
+pub(crate) fn conditional_type(a: &CType, b: &CType) -> Option<CType> {
+    common_float(a, b).map(CType::Float)
+}
+
+impl<'u, 'a> FnCtx<'u, 'a> {
+    pub fn float_constant(&mut self, f: &Float, span: Span) -> LResult<Val> {
+        let (k, bits) = float_literal(f).map_err(|m| literal_error(self, span, m))?;
+        Ok(Val { op: Operand::Const(k.ir(), bits), ty: CType::Float(k) })
+    }
+
+    /// The conversion of `v` to `to` when either type is floating (`None`
+    /// when neither is).
+    pub fn float_convert(&mut self, v: &Val, to: &CType, span: Span) -> LResult<Option<Operand>> {
+        let loc = self.loc(span);
+        Ok(Some(match (&v.ty, to) {
+            (CType::Int(from), CType::Float(k)) => {
+                let op = if from.signed() { FCastOp::SIToFP } else { FCastOp::UIToFP };
+                self.b.fcast(op, from.ir(), k.ir(), v.op, loc)
+            }
+            (CType::Float(_), CType::Int(IntKind::Bool)) => {
+                let c = self.float_zero_test(v, CmpOp::Ne, span);
+                self.b.cast(false, Type::I1, Type::I8, c, loc)
+            }
+            (CType::Float(f), CType::Int(k)) => {
+                let op = if k.signed() { FCastOp::FPToSI } else { FCastOp::FPToUI };
+                self.b.fcast(op, f.ir(), k.ir(), v.op, loc)
+            }
+            (CType::Float(f), CType::Float(k)) if f == k => v.op,
+            (CType::Float(f), CType::Float(k)) => {
+                let op = if *k == FloatKind::Double { FCastOp::FPExt } else { FCastOp::FPTrunc };
+                self.b.fcast(op, f.ir(), k.ir(), v.op, loc)
+            }
+            _ => return Ok(None),
+        }))
+    }
+
+    /// `v != 0.0` (or `==`) as an `i1`: NaN is true, `-0.0` is false.
+    pub fn float_zero_test(&mut self, v: &Val, op: CmpOp, span: Span) -> Operand {
+        let loc = self.loc(span);
+        let ty = v.ty.ir().unwrap_or(Type::F64);
+        let fop = if op == CmpOp::Eq { FCmpOp::Oeq } else { FCmpOp::Une };
+        self.b.fcmp(fop, ty, v.op, Operand::Const(ty, 0), loc)
+    }
+
+    /// Both operands in their common floating type, if either is floating.
+    fn float_operands(&mut self, l: Val, r: Val, span: Span) -> LResult<Option<(Operand, Operand, FloatKind)>> {
+        let Some(k) = common_float(&l.ty, &r.ty) else { return Ok(None) };
+        let t = CType::Float(k);
+        let a = self.float_convert(&l, &t, span)?.unwrap_or(l.op);
+        let b = self.float_convert(&r, &t, span)?.unwrap_or(r.op);
+        Ok(Some((a, b, k)))
+    }
+
+    /// `l op r` for `+ - * /` when an operand is floating (`None` when
+    /// neither is).
+    pub fn float_arith(&mut self, op: &BinaryOperator, l: &Val, r: &Val, span: Span) -> LResult<Option<Val>> {
+        let fop = match op {
+            BinaryOperator::Plus => FBinOp::FAdd,
+            BinaryOperator::Minus => FBinOp::FSub,
+            BinaryOperator::Multiply => FBinOp::FMul,
+            BinaryOperator::Divide => FBinOp::FDiv,
+            _ => return Ok(None),
+        };
+        let Some((a, b, k)) = self.float_operands(l.clone(), r.clone(), span)? else { return Ok(None) };
+        let loc = self.loc(span);
+        Ok(Some(Val { op: self.b.fbin(fop, k.ir(), a, b, loc), ty: CType::Float(k) }))
+    }
+
+    /// A comparison as an `i1` when an operand is floating.
+    pub fn float_compare(&mut self, op: &BinaryOperator, l: &Val, r: &Val, span: Span) -> LResult<Option<Operand>> {
+        use BinaryOperator as B;
+        let Some((a, b, k)) = self.float_operands(l.clone(), r.clone(), span)? else { return Ok(None) };
+        let fop = match op {
+            B::Equals => FCmpOp::Oeq,
+            B::NotEquals => FCmpOp::Une,
+            B::Less => FCmpOp::Olt,
+            B::Greater => FCmpOp::Ogt,
+            B::LessOrEqual => FCmpOp::Ole,
+            _ => FCmpOp::Oge,
+        };
+        let loc = self.loc(span);
+        Ok(Some(self.b.fcmp(fop, k.ir(), a, b, loc)))
+    }
+
+    /// `-x` on a floating value.
+    pub fn float_negate(&mut self, v: &Val, span: Span) -> Option<Val> {
+        let CType::Float(k) = v.ty else { return None };
+        let loc = self.loc(span);
+        Some(Val { op: self.b.fneg(k.ir(), v.op, loc), ty: v.ty.clone() })
+    }
+
+    /// `x + 1` or `x - 1` on a floating value (`++`/`--`).
+    pub fn float_step(&mut self, v: &Val, inc: bool, span: Span) -> Option<Val> {
+        let CType::Float(k) = v.ty else { return None };
+        let loc = self.loc(span);
+        let one = Operand::Const(k.ir(), float::from_f64(k.ir(), 1.0));
+        let op = if inc { FBinOp::FAdd } else { FBinOp::FSub };
+        Some(Val { op: self.b.fbin(op, k.ir(), v.op, one, loc), ty: v.ty.clone() })
+    }
+
+    /// gcc built-ins of `<math.h>`'s macros, when not declared by the
+    /// program (`None` for other names).
+    pub fn float_builtin(&mut self, name: &str, args: &[Node<Expression>], span: Span) -> LResult<Option<Val>> {
+        let constant =
+            |k: FloatKind, v: f64| Val { op: Operand::Const(k.ir(), float::from_f64(k.ir(), v)), ty: CType::Float(k) };
+        let (d, f) = (FloatKind::Double, FloatKind::Float);
+        Ok(Some(match (name, args.len()) {
+            ("__builtin_inf" | "__builtin_huge_val", 0) => constant(d, f64::INFINITY),
+            ("__builtin_inff" | "__builtin_huge_valf", 0) => constant(f, f64::INFINITY),
+            ("__builtin_nan" | "__builtin_nanf", 1) => {
+                let k = if name.ends_with('f') { f } else { d };
+                let empty = matches!(&args[0].node, Expression::StringLiteral(s) if s.node.iter().all(|p| p == "\"\""));
+                if !empty {
+                    return Err(self.u.unsupported(args[0].span, format!("`{name}` with a NaN payload")));
+                }
+                // The default quiet NaN (positive), as gcc folds it.
+                let bits = if k == f { 0x7fc0_0000 } else { 0x7ff8_0000_0000_0000 };
+                Val { op: Operand::Const(k.ir(), bits), ty: CType::Float(k) }
+            }
+            ("__builtin_isnan" | "__builtin_isinf" | "__builtin_isinf_sign" | "__builtin_isfinite", 1) => {
+                let v = self.rvalue(&args[0])?;
+                let v = match v.ty {
+                    CType::Float(_) => v,
+                    CType::Int(_) => self.convert(v, &CType::Float(d), span, crate::ops::Conv::Implicit)?,
+                    _ => return Err(self.u.invalid(args[0].span, format!("`{name}` needs a floating argument"))),
+                };
+                self.classify(name, &v, span)
+            }
+            _ => return Ok(None),
+        }))
+    }
+
+    /// `isnan` (`x != x`), `isfinite` (`x - x == 0`), `isinf` and
+    /// `isinf_sign` (comparisons with the infinities) as an `int`.
+    fn classify(&mut self, name: &str, v: &Val, span: Span) -> Val {
+        let loc = self.loc(span);
+        let ty = v.ty.ir().unwrap_or(Type::F64);
+        let int = |this: &mut Self, c: Operand| this.b.cast(false, Type::I1, Type::I32, c, loc);
+        let op = match name {
+            "__builtin_isnan" => {
+                let c = self.b.fcmp(FCmpOp::Une, ty, v.op, v.op, loc);
+                int(self, c)
+            }
+            "__builtin_isfinite" => {
+                let d = self.b.fbin(FBinOp::FSub, ty, v.op, v.op, loc);
+                let c = self.b.fcmp(FCmpOp::Oeq, ty, d, Operand::Const(ty, 0), loc);
+                int(self, c)
+            }
+            _ => {
+                let inf = Operand::Const(ty, float::from_f64(ty, f64::INFINITY));
+                let minus_inf = Operand::Const(ty, float::from_f64(ty, f64::NEG_INFINITY));
+                let p = self.b.fcmp(FCmpOp::Oeq, ty, v.op, inf, loc);
+                let n = self.b.fcmp(FCmpOp::Oeq, ty, v.op, minus_inf, loc);
+                let (p, n) = (int(self, p), int(self, n));
+                let op = if name == "__builtin_isinf" { pathwise_ir::BinOp::Or } else { pathwise_ir::BinOp::Sub };
+                self.b.bin(op, Type::I32, p, n, loc)
+            }
+        };
+        Val { op, ty: INT }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lang_c::ast::FloatSuffix;
+
+    fn lit(base: FloatBase, number: &str, format: FloatFormat) -> Result<(FloatKind, u64), String> {
+        float_literal(&Float { base, number: number.into(), suffix: FloatSuffix { format, imaginary: false } })
+    }
+
+    #[test]
+    fn decimal_constants_round_once() {
+        let d = |s| lit(FloatBase::Decimal, s, FloatFormat::Double).unwrap().1;
+        assert_eq!(d("0.1"), 0.1f64.to_bits());
+        assert_eq!(d("1."), 1f64.to_bits());
+        assert_eq!(d(".5e1"), 5f64.to_bits());
+        assert_eq!(d("1e400"), f64::INFINITY.to_bits());
+        let f = lit(FloatBase::Decimal, "0.1", FloatFormat::Float).unwrap();
+        assert_eq!(f, (FloatKind::Float, 0.1f32.to_bits() as u64));
+        assert!(lit(FloatBase::Decimal, "1.0", FloatFormat::LongDouble).unwrap_err().starts_with("unsupported"));
+    }
+
+    #[test]
+    fn hexadecimal_constants_are_exact() {
+        let d = |s| f64::from_bits(lit(FloatBase::Hexadecimal, s, FloatFormat::Double).unwrap().1);
+        assert_eq!(d("1.8p+1"), 3.0);
+        assert_eq!(d("1p-1074"), f64::from_bits(1));
+        assert_eq!(d("1p-1075"), 0.0); // a tie, to even
+        assert_eq!(d("1.8p-1075"), f64::from_bits(1));
+        assert_eq!(d("1.fffffffffffff8p+0"), 2.0); // a tie, to even
+        assert_eq!(d("1.fffffffffffff7p+0"), f64::from_bits(0x3fff_ffff_ffff_ffff));
+        assert_eq!(d("0.000000000000000000001p0"), 2f64.powi(-84));
+        assert_eq!(d("123456789abcdef0123p0"), 0x123456789abcdef0123u128 as f64);
+        assert_eq!(d("1p1024"), f64::INFINITY);
+        assert_eq!(d("0.0p0"), 0.0);
+        let f = |s| f32::from_bits(lit(FloatBase::Hexadecimal, s, FloatFormat::Float).unwrap().1 as u32);
+        assert_eq!(f("1.000001p0"), 1.0); // below half an ulp of a float
+        assert_eq!(f("1p-149"), f32::from_bits(1));
+        assert_eq!(f("1.fffffffp127"), f32::INFINITY);
+    }
+}

@@ -1,0 +1,123 @@
+//! Floating point end to end: for every function of tests/c/floats.c the
+//! generated tests (whose expected outputs are the engine's IEEE results)
+//! must pass natively and agree with gcov, and the statistics must report
+//! what was concretised (there is no floating theory: float inputs and
+//! symbolic values entering floating operations keep their concrete
+//! values).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use pathwise_cli::replay::{replay, ReplayOptions};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Runs `pathwise gen` on one function; returns (stdout, JSON suite).
+fn gen(function: &str, k: u32, out: &Path) -> (String, serde_json::Value) {
+    let o = Command::new(env!("CARGO_BIN_EXE_pathwise"))
+        .args(["gen", "tests/c/floats.c", "--function", function, "--k", &k.to_string(), "--out"])
+        .arg(out)
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{function}: {}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(out.join(format!("{function}_tests.json"))).unwrap();
+    (String::from_utf8_lossy(&o.stdout).into_owned(), serde_json::from_str(&text).unwrap())
+}
+
+/// One function of the corpus and what its suite must hold.
+struct Case {
+    function: &'static str,
+    k: u32,
+    /// Tests that return.
+    returned: usize,
+    /// Error tests as (kind, line).
+    errors: &'static [(&'static str, u64)],
+    /// Float inputs concretised, symbolic values concretised.
+    concretised: (u64, u64),
+}
+
+const fn case(function: &'static str, k: u32, returned: usize, concretised: (u64, u64)) -> Case {
+    Case { function, k, returned, errors: &[], concretised }
+}
+
+const FUNCTIONS: &[Case] = &[
+    case("halves", 2, 2, (0, 1)), // n > 100 or not; n concretised by the conversion
+    // c and u concretised; c > 100 with u <= 7 overflows `int`
+    Case { function: "conversions", k: 2, returned: 3, errors: &[("float-cast-overflow", 35)], concretised: (0, 2) },
+    case("nan_checks", 2, 3, (0, 0)), // k - k folds to 0: nothing symbolic reaches a float
+    case("specials", 2, 4, (0, 1)),   // NaN, -inf, -0.0, a subnormal; `k` converted
+    case("average", 2, 3, (1, 1)),    // 0, 1, 2 iterations; the array and `n` concretised
+    case("fields", 2, 3, (0, 1)),     // i < 0, i >= 4, in range (a[i] read symbolically)
+    case("scale_hist", 3, 2, (0, 0)), // a loop of 3 iterations, then k > 0 or not
+    case("classify", 2, 1, (2, 0)),   // both float parameters concretised: one path
+];
+
+#[test]
+fn floating_tests_pass_natively_and_report_concretisation() {
+    for &Case { function, k, returned, errors, concretised: (inputs, values) } in FUNCTIONS {
+        let out = tempfile::tempdir().unwrap();
+        let (stdout, suite) = gen(function, k, out.path());
+        let tests = suite["tests"].as_array().unwrap();
+        let n_returned = tests.iter().filter(|t| t["outcome"] == "returned").count();
+        assert_eq!(n_returned, returned, "{function}");
+        let got: Vec<(String, u64)> = tests
+            .iter()
+            .filter(|t| t["outcome"] == "error")
+            .map(|t| (t["error"]["kind"].as_str().unwrap().to_string(), t["error"]["line"].as_u64().unwrap()))
+            .collect();
+        let want: Vec<(String, u64)> = errors.iter().map(|(kind, l)| (kind.to_string(), *l)).collect();
+        assert_eq!(got, want, "{function}");
+        let stats = &suite["stats"];
+        assert_eq!(
+            (stats["float_inputs_concretised"].as_u64(), stats["float_values_concretised"].as_u64()),
+            (Some(inputs), Some(values)),
+            "{function}"
+        );
+        let line = format!("floating-point:      {inputs} inputs concretised, {values} symbolic values concretised");
+        assert_eq!(stdout.contains(&line), inputs + values > 0, "{function}:\n{stdout}");
+        assert_eq!(stdout.contains("floating-point:"), inputs + values > 0, "{function}:\n{stdout}");
+        let opts = ReplayOptions {
+            dir: out.path().to_path_buf(),
+            include_dirs: vec![],
+            defines: vec![],
+            run_timeout: std::time::Duration::from_secs(60),
+        };
+        let outcome = replay(&opts).unwrap();
+        assert_eq!((outcome.passed, outcome.failed), (tests.len() as u64, 0), "{function}: {:?}", outcome.failures);
+        assert!(outcome.disagreements.is_empty(), "{function}: {:?}", outcome.disagreements);
+    }
+}
+
+/// Expected outputs are exact: NaN, infinities, `-0.0` and subnormals are
+/// written so that gcc reads back the same bits.
+#[test]
+fn special_values_are_written_exactly() {
+    let out = tempfile::tempdir().unwrap();
+    gen("specials", 2, out.path());
+    let c = std::fs::read_to_string(out.path().join("specials_tests.c")).unwrap();
+    // x86 computes 0.0 / 0.0 as a negative NaN.
+    for lit in ["\"return\", (-__builtin_nan(\"\"))", "\"return\", (-__builtin_inf())", "\"return\", (-0x0p+0)"] {
+        assert!(c.contains(lit), "{lit} missing:\n{c}");
+    }
+    // A subnormal (its value depends on the solver's choice of k).
+    assert!(c.lines().any(|l| l.contains("\"return\", 0x0.") && l.contains("p-1022")), "{c}");
+}
+
+#[test]
+fn generation_is_deterministic() {
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (_, mut x) = gen("fields", 2, a.path());
+    let (_, mut y) = gen("fields", 2, b.path());
+    for v in [&mut x, &mut y] {
+        for key in ["elapsed_ms", "solver_ms"] {
+            v["stats"].as_object_mut().unwrap().remove(key);
+        }
+    }
+    assert_eq!(x, y);
+    let cx = std::fs::read_to_string(a.path().join("fields_tests.c")).unwrap();
+    let cy = std::fs::read_to_string(b.path().join("fields_tests.c")).unwrap();
+    assert_eq!(cx, cy);
+}

@@ -1,0 +1,102 @@
+//! Floating-point instructions: exact concrete IEEE semantics (shared with
+//! the front end, `pathwise_ir::float`) and no symbolic counterpart.
+//!
+//! The solver has no floating theory here, so a symbolic value that flows
+//! into a floating operation (a float input, or an integer converted with
+//! `sitofp`) is *concretised*: the run records the assumption `x == conc`
+//! (an [`EntryKind::Assume`] that is never negated), so that every solution
+//! of a later prefix keeps the value this run computed with, and generated
+//! tests replay the path they claim. Each concretisation site is reported
+//! (run statistics), as is each floating input.
+//!
+//! Float inputs (`__VERIFIER_nondet_float()`, `double` parameters) are
+//! bit-vector variables holding the IEEE bits, so tests store their exact
+//! values like any other input; they are pinned where first used.
+
+use pathwise_expr::ExprId;
+use pathwise_ir::float::{eval_fbin, eval_fcast, eval_fcmp, eval_fneg, from_f64, to_f64};
+use pathwise_ir::{InstKind, Loc, Operand, Type};
+
+use crate::exec::Exec;
+use crate::path::{End, EntryKind};
+use crate::suite::ErrorKind;
+use crate::value::{bv_of, Value};
+
+/// A symbolic value concretised by a floating operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FloatPin {
+    pub loc: Loc,
+    /// The expression pinned (a float input's variable, or a value
+    /// computed from inputs).
+    pub expr: ExprId,
+}
+
+impl Exec<'_, '_> {
+    /// Executes a floating instruction (`fadd`, `fneg`, `fcmp`, `sitofp`...).
+    pub(crate) fn float_inst(&mut self, kind: &InstKind, loc: Loc) -> Result<Value, End> {
+        Ok(Value::int(match kind {
+            InstKind::FBin { op, ty, a, b } => {
+                let (x, y) = (self.pinned(a, *ty, loc), self.pinned(b, *ty, loc));
+                eval_fbin(*op, *ty, x, y)
+            }
+            InstKind::FNeg { ty, a } => eval_fneg(*ty, self.pinned(a, *ty, loc)),
+            InstKind::FCmp { op, ty, a, b } => {
+                let (x, y) = (self.pinned(a, *ty, loc), self.pinned(b, *ty, loc));
+                u64::from(eval_fcmp(*op, *ty, x, y))
+            }
+            InstKind::FCast { op, from, to, a } => {
+                let x = self.pinned(a, *from, loc);
+                match eval_fcast(*op, *from, *to, x) {
+                    Some(v) => v,
+                    None => {
+                        let message =
+                            format!("floating value {} out of the range of {} ({})", to_f64(*from, x), to, op.name());
+                        return Err(self.error(ErrorKind::FloatCastOverflow, message, loc));
+                    }
+                }
+            }
+            _ => unreachable!("not a floating instruction"),
+        }))
+    }
+
+    /// The concrete bits of an operand of type `ty`, pinning a symbolic
+    /// one to them.
+    fn pinned(&mut self, op: &Operand, ty: Type, loc: Loc) -> u64 {
+        let v = self.operand(op);
+        self.pin(v, ty, loc)
+    }
+
+    /// `v`'s concrete bits; when `v` is symbolic, records `v == bits` and
+    /// the concretisation.
+    pub(crate) fn pin(&mut self, v: Value, ty: Type, loc: Loc) -> u64 {
+        let conc = v.conc() & ty.mask();
+        if let (Some(s), true) = (v.sym(), self.symbolic) {
+            let w = ty.bits();
+            let e = bv_of(self.pool, conc, Some(s), w);
+            let k = self.pool.bv_const(w, conc);
+            let cond = self.pool.eq(e, k);
+            self.record(cond, EntryKind::Assume, false, false, loc);
+            self.float_pins.push(FloatPin { loc, expr: s });
+        }
+        conc
+    }
+
+    /// Models of `<math.h>` functions that are exact in IEEE arithmetic.
+    pub(crate) fn float_libm(&mut self, name: &str, args: &[Value], loc: Loc) -> Option<Value> {
+        let ty = match name {
+            "fabs" | "sqrt" => Type::F64,
+            "fabsf" | "sqrtf" => Type::F32,
+            _ => return None,
+        };
+        let x = self.pin(*args.first()?, ty, loc);
+        let bits = if name.starts_with("fabs") {
+            x & (ty.mask() >> 1)
+        } else if ty == Type::F32 {
+            // Correctly rounded in `f32` itself (no double rounding).
+            f32::from_bits(x as u32).sqrt().to_bits() as u64
+        } else {
+            from_f64(ty, to_f64(ty, x).sqrt())
+        };
+        Some(Value::int(bits))
+    }
+}
