@@ -39,3 +39,13 @@ int aborts_ok(int x) { if (x == 7 && x != 7) abort(); return x; }
 
 int exits(int x) { if (x > 100) exit(3); return x; }
 int exits_ok(int x) { if (x > 100 && x < 50) exit(3); return x; }
+
+/* Input arrays whose length pathwise_array_len ties to n: a write beyond it,
+ * an index from another input, and a length tied by the precondition. */
+int oob_input_write(int *a, int n) { pathwise_array_len(a, n); if (n < 1) return 0; a[n] = 1; return 0; }
+int oob_input_write_ok(int *a, int n) { pathwise_array_len(a, n); if (n < 1) return 0; a[n - 1] = 1; return 0; }
+int oob_input_index(int *a, int n, int i) { pathwise_array_len(a, n); if (n < 2 || i < 0) return 0; return a[i]; }
+int oob_input_index_ok(int *a, int n, int i) { pathwise_array_len(a, n); if (n < 2 || i < 0 || i >= n) return 0; return a[i]; }
+int oob_input_valid(int *a, int n) { pathwise_array_len(a, n); return n >= 1 && n <= 4; }
+int oob_input_pre(int *a, int n) { return a[n]; }
+int oob_input_pre_ok(int *a, int n) { return a[n - 1]; }

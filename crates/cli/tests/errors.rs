@@ -29,6 +29,14 @@ const CASES: &[(&str, &[(&str, u64)], bool)] = &[
     ("oob_global_ok", &[], true),
     ("oob_local", &[("out-of-bounds", 25)], true),
     ("oob_local_ok", &[], true),
+    ("oob_input", &[("out-of-bounds", 28)], true),
+    ("oob_input_ok", &[], true),
+    ("oob_input_write", &[("out-of-bounds", 45)], true),
+    ("oob_input_write_ok", &[], true),
+    ("oob_input_index", &[("out-of-bounds", 47)], true),
+    ("oob_input_index_ok", &[], true),
+    ("oob_input_pre", &[("out-of-bounds", 50)], true),
+    ("oob_input_pre_ok", &[], true),
     ("null_deref", &[("null-dereference", 31)], false),
     ("null_deref_ok", &[], true),
     ("assertion", &[("assertion-failure", 34)], true),
@@ -39,13 +47,19 @@ const CASES: &[(&str, &[(&str, u64)], bool)] = &[
     ("exits_ok", &[], true),
 ];
 
+/// The functions checked under a precondition (function, precondition).
+const PRECONDITIONS: &[(&str, &str)] = &[("oob_input_pre", "oob_input_valid"), ("oob_input_pre_ok", "oob_input_valid")];
+
 #[test]
 fn each_error_kind_is_found_and_its_counterpart_is_clean() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     for &(function, want, compare_coverage) in CASES {
         let out = tempfile::tempdir().unwrap();
+        let pre = PRECONDITIONS.iter().find(|p| p.0 == function).map(|p| ["--precondition", p.1]);
         let o = Command::new(env!("CARGO_BIN_EXE_pathwise"))
-            .args(["gen", "tests/c/errors.c", "--function", function, "--k", "2", "--out"])
+            .args(["gen", "tests/c/errors.c", "--function", function, "--k", "2"])
+            .args(pre.iter().flatten())
+            .arg("--out")
             .arg(out.path())
             .current_dir(&root)
             .output()

@@ -125,6 +125,11 @@ pub struct Exec<'m, 'p> {
     pub float_pins: Vec<crate::fp::FloatPin>,
     /// The variables of the floating inputs this run created.
     pub float_inputs: Vec<ExprId>,
+    /// Length variables of the input arrays `pathwise_array_len` tied to
+    /// other inputs, recorded in concrete replays too: whether an access
+    /// beyond such a length is an error or a request for a longer array
+    /// must be decided the same way when the test is replayed.
+    pub tied_lens: FxHashSet<ExprId>,
 }
 
 /// One `__VERIFIER_nondet_T()` call: a fresh input.
@@ -176,6 +181,7 @@ impl<'m, 'p> Exec<'m, 'p> {
             calls: Vec::new(),
             float_pins: Vec::new(),
             float_inputs: Vec::new(),
+            tied_lens: FxHashSet::default(),
         }
     }
 
@@ -491,6 +497,7 @@ impl<'m, 'p> Exec<'m, 'p> {
                 let n_e = crate::value::bv_of(self.pool, n.conc(), n.sym(), 64);
                 let cond = self.pool.eq(inp.len, n_e);
                 let holds = (self.input_lens)(inp.len) == n.conc();
+                self.tied_lens.insert(inp.len);
                 self.assume(cond, holds, loc)?;
                 Ok(None)
             }

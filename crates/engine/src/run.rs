@@ -10,7 +10,7 @@ use rustc_hash::FxHashSet;
 
 use crate::exec::{Exec, Machine};
 use crate::memory::{InputArray, Memory, ObjKind};
-use crate::path::{End, Entry, EntryKind, Region};
+use crate::path::{End, Entry, Region};
 use crate::suite::PathStep;
 use crate::value::{ObjId, Pointer, Value};
 
@@ -131,6 +131,8 @@ pub struct RunRecord {
     pub float_pins: Vec<crate::fp::FloatPin>,
     /// Floating input variables created by the function's execution.
     pub float_inputs: Vec<ExprId>,
+    /// Length variables tied by `pathwise_array_len` (see [`Self::len_is_tied`]).
+    pub tied_lens: FxHashSet<ExprId>,
 }
 
 impl RunRecord {
@@ -150,16 +152,13 @@ impl RunRecord {
     }
 
     /// Whether an input array's length variable is constrained by anything
-    /// other than the bounds checks of its own accesses.
-    pub fn len_is_tied(&self, pool: &ExprPool, len_var: ExprId) -> bool {
-        let roots: Vec<ExprId> = self
-            .pre_entries
-            .iter()
-            .chain(&self.main_entries)
-            .filter(|e| !matches!(e.kind, EntryKind::InBounds { .. }))
-            .map(|e| e.cond)
-            .collect();
-        pool.vars_of(&roots).contains(&len_var)
+    /// other than the bounds checks of its own accesses. C code cannot read
+    /// a length, so only `pathwise_array_len` (in the precondition or the
+    /// function) ties one; the run notes it even when it records no path
+    /// condition, so that a concrete replay classifies an overrun as the
+    /// symbolic run did.
+    pub fn len_is_tied(&self, len_var: ExprId) -> bool {
+        self.tied_lens.contains(&len_var)
     }
 }
 
@@ -193,6 +192,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         heap: Default::default(),
         float_pins: Vec::new(),
         float_inputs: Vec::new(),
+        tied_lens: FxHashSet::default(),
     };
     if let Some(pre) = setup.pre {
         let mut mem = Memory::new();
@@ -204,6 +204,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
             Err(end) => end,
         };
         rec.float_pins = std::mem::take(&mut exec.float_pins);
+        rec.tied_lens = std::mem::take(&mut exec.tied_lens);
         note_touched(&mem, &objs, &mut rec.touched_len);
         let ret_bits = m.program.func(pre).ret.map_or(u64::MAX, |t| t.mask());
         let valid = matches!(end, End::Returned(Some(v)) if v & ret_bits != 0);
@@ -227,13 +228,14 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     rec.calls = std::mem::take(&mut exec.calls);
     rec.float_pins.append(&mut exec.float_pins);
     rec.float_inputs = std::mem::take(&mut exec.float_inputs);
+    rec.tied_lens.extend(exec.tied_lens.drain());
     let returned = exec.returned;
     drop(exec);
     rec.heap = heap_record(m.program, &mem, setup.main, &param_values, returned);
     note_touched(&mem, &objs, &mut rec.touched_len);
     rec.array_outputs = objs.iter().map(|o| o.map(|id| mem.concrete_contents(id))).collect();
     rec.global_outputs = globals.iter().map(|&g| mem.concrete_contents(g)).collect();
-    rec.main_end = Some(tied_overrun(pool, setup.spec, &rec, end));
+    rec.main_end = Some(tied_overrun(setup.spec, &rec, end));
     rec
 }
 
@@ -269,10 +271,10 @@ fn heap_args(exec: &mut Exec<'_, '_>, spec: &InputSpec, mut args: Vec<Value>, fu
 
 /// An access beyond an input array whose length other inputs fix is an
 /// out-of-bounds error of the program, not a request for a longer array.
-fn tied_overrun(pool: &ExprPool, spec: &InputSpec, rec: &RunRecord, end: End) -> End {
+fn tied_overrun(spec: &InputSpec, rec: &RunRecord, end: End) -> End {
     let End::ArrayTooShort { param, offset, size, loc } = end else { return end };
     let tied = match spec.params.get(param) {
-        Some(ParamInput::Array { input, .. }) => rec.len_is_tied(pool, input.len),
+        Some(ParamInput::Array { input, .. }) => rec.len_is_tied(input.len),
         _ => false,
     };
     if !tied {

@@ -18,7 +18,7 @@ pub fn build(
     run: &RunRecord,
     allow_bound: bool,
 ) -> Option<(TestCase, RunRecord)> {
-    let shrunk = shrink(pool, setup, inputs, run);
+    let shrunk = shrink(setup, inputs, run);
     for candidate in [&shrunk, inputs] {
         let replay = run_once(m, pool, setup, candidate);
         let bound = allow_bound && replay.main_end == Some(crate::path::End::BoundExceeded);
@@ -31,11 +31,11 @@ pub fn build(
 
 /// Give every input array whose length nothing else constrains exactly the
 /// elements the path touched (PathCrawler: dimensions as low as possible).
-fn shrink(pool: &ExprPool, setup: &RunSetup<'_>, inputs: &Model, run: &RunRecord) -> Model {
+fn shrink(setup: &RunSetup<'_>, inputs: &Model, run: &RunRecord) -> Model {
     let mut out = inputs.clone();
     for (i, p) in setup.spec.params.iter().enumerate() {
         if let ParamInput::Array { input, .. } = p {
-            if !run.len_is_tied(pool, input.len) {
+            if !run.len_is_tied(input.len) {
                 out.bv.insert(input.len, run.touched_len[i]);
             }
         }

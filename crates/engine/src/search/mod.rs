@@ -237,7 +237,7 @@ impl<'a> Search<'a, '_> {
     fn free_length_check(&self, run: &RunRecord, e: &Entry) -> bool {
         let crate::path::EntryKind::InBounds { param, violated: false } = e.kind else { return false };
         match self.spec.params.get(param) {
-            Some(crate::run::ParamInput::Array { input, .. }) => !run.len_is_tied(&self.pool, input.len),
+            Some(crate::run::ParamInput::Array { input, .. }) => !run.len_is_tied(input.len),
             _ => true,
         }
     }
@@ -388,22 +388,33 @@ impl<'a> Search<'a, '_> {
             with_bounds.extend(&bounds);
             match self.check_sliced(constraints, &with_bounds, seeds) {
                 SolveResult::Unsat { core } if core.iter().any(|&i| i >= limits_end) => {}
-                r => return self.own_core(r, assumptions.len()),
+                r => return self.own_core(r, (constraints, assumptions, seeds)),
             }
         }
         let r = self.check_sliced(constraints, &tracked, seeds);
-        self.own_core(r, assumptions.len())
+        self.own_core(r, (constraints, assumptions, seeds))
     }
 
     /// Keep only the caller's assumptions in an unsatisfiable core, noting
-    /// when `--max-array-len` took part in the proof.
-    fn own_core(&mut self, r: SolveResult, callers: usize) -> SolveResult {
+    /// when `--max-array-len` cut the prefix.
+    ///
+    /// Z3's cores are not minimal: a limit can be in the core of a query
+    /// that is unsatisfiable without it (an overrun of a length tied to
+    /// another input asked to be in bounds), and the note "a larger
+    /// --max-array-len may find more paths" would then be false. So a core
+    /// with a limit is confirmed by asking again without the limits.
+    fn own_core(&mut self, r: SolveResult, query: (&[ExprId], &[ExprId], &[ExprId])) -> SolveResult {
+        let (constraints, assumptions, seeds) = query;
+        let callers = assumptions.len();
         match r {
-            SolveResult::Unsat { core } => {
-                if core.iter().any(|&i| i >= callers) {
-                    self.stats.array_limit_prunes += 1;
+            SolveResult::Unsat { core } if core.iter().any(|&i| i >= callers) => {
+                match self.check_sliced(constraints, assumptions, seeds) {
+                    r @ SolveResult::Unsat { .. } => r,
+                    _ => {
+                        self.stats.array_limit_prunes += 1;
+                        SolveResult::Unsat { core: core.into_iter().filter(|&i| i < callers).collect() }
+                    }
                 }
-                SolveResult::Unsat { core: core.into_iter().filter(|&i| i < callers).collect() }
             }
             r => r,
         }
