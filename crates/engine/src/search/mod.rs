@@ -88,6 +88,7 @@ pub fn generate(
         stopped: None,
         float_inputs: spec.float_vars(program, main),
         float_sites: FxHashSet::default(),
+        solving_error_check: false,
     };
     let stop = if config.program_mode.is_some() { search.explore_program() } else { search.explore() };
     let Search { mut stats, tests, covered_lines, covered_sides, solver, float_inputs, float_sites, .. } = search;
@@ -129,6 +130,9 @@ pub(crate) struct Search<'a, 'p> {
     /// Locations where a symbolic value other than a floating input was
     /// concretised by a floating operation (only counted).
     float_sites: FxHashSet<pathwise_ir::Loc>,
+    /// An error check is being solved: its `--max-array-len` prunes are
+    /// not reported, so they need no confirmation (see [`Search::own_core`]).
+    solving_error_check: bool,
 }
 
 /// A run together with the inputs that produced it.
@@ -249,7 +253,9 @@ impl<'a> Search<'a, '_> {
         if is_error_check(&cur.run.main_entries[j]) {
             let s = &self.stats;
             let before = (s.prefixes_explored, s.infeasible_prefixes, s.array_limit_prunes);
+            self.solving_error_check = true;
             let r = self.solve_prefix_inner(cur, j);
+            self.solving_error_check = false;
             self.stats.error_checks += self.stats.prefixes_explored - before.0;
             self.stats.error_checks_infeasible += self.stats.infeasible_prefixes - before.1;
             let s = &mut self.stats;
@@ -400,21 +406,24 @@ impl<'a> Search<'a, '_> {
     ///
     /// Z3's cores are not minimal: a limit can be in the core of a query
     /// that is unsatisfiable without it (an overrun of a length tied to
-    /// another input asked to be in bounds), and the note "a larger
-    /// --max-array-len may find more paths" would then be false. So a core
-    /// with a limit is confirmed by asking again without the limits.
+    /// another input, asked to be in bounds), and the note "a larger
+    /// --max-array-len may find more paths" would then be false. So a
+    /// limit in the core of a decision prefix is confirmed by asking again
+    /// without the limits. The core returned stays the first one, so the
+    /// search goes on as it would have; error checks, whose prunes are not
+    /// reported, ask nothing more.
     fn own_core(&mut self, r: SolveResult, query: (&[ExprId], &[ExprId], &[ExprId])) -> SolveResult {
         let (constraints, assumptions, seeds) = query;
         let callers = assumptions.len();
         match r {
-            SolveResult::Unsat { core } if core.iter().any(|&i| i >= callers) => {
-                match self.check_sliced(constraints, assumptions, seeds) {
-                    r @ SolveResult::Unsat { .. } => r,
-                    _ => {
-                        self.stats.array_limit_prunes += 1;
-                        SolveResult::Unsat { core: core.into_iter().filter(|&i| i < callers).collect() }
-                    }
+            SolveResult::Unsat { core } => {
+                if core.iter().any(|&i| i >= callers)
+                    && !self.solving_error_check
+                    && !matches!(self.check_sliced(constraints, assumptions, seeds), SolveResult::Unsat { .. })
+                {
+                    self.stats.array_limit_prunes += 1;
                 }
+                SolveResult::Unsat { core: core.into_iter().filter(|&i| i < callers).collect() }
             }
             r => r,
         }
