@@ -49,3 +49,6 @@ int oob_input_index_ok(int *a, int n, int i) { pathwise_array_len(a, n); if (n <
 int oob_input_valid(int *a, int n) { pathwise_array_len(a, n); return n >= 1 && n <= 4; }
 int oob_input_pre(int *a, int n) { return a[n]; }
 int oob_input_pre_ok(int *a, int n) { return a[n - 1]; }
+
+long mul_overflow(long a, long b) { return a * b; }
+long mul_overflow_ok(long a, long b) { if (a < -1000 || a > 1000 || b < -1000 || b > 1000) return 0; return a * b; }

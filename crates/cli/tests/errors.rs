@@ -23,6 +23,8 @@ const CASES: &[(&str, &[(&str, u64)], bool)] = &[
     ("div_overflow_ok", &[], true),
     ("overflow", &[("signed-overflow", 16)], true),
     ("overflow_ok", &[], true),
+    ("mul_overflow", &[("signed-overflow", 53)], true),
+    ("mul_overflow_ok", &[], true),
     ("shift", &[("invalid-shift", 19)], true),
     ("shift_ok", &[], true),
     ("oob_global", &[("out-of-bounds", 22)], true),

@@ -315,13 +315,6 @@ impl Exec<'_, '_> {
         }
         let er = bv_of(self.pool, r.conc(), r.sym(), w);
         let ok = self.no_overflow_expr(op, w, ea, eb, er);
-        if holds && op == BinOp::Mul && w > 32 {
-            // The 64-bit check needs a division circuit, which the solver
-            // may take minutes to refute: such overflows are reported when a
-            // path runs into them, not sought.
-            self.record(ok, EntryKind::Guard { violated: false }, false, false, loc);
-            return Ok(());
-        }
         let message = format!(
             "signed overflow: {} {} {} does not fit in {w} bits",
             to_signed(ac, w),
@@ -337,9 +330,10 @@ impl Exec<'_, '_> {
     }
 
     /// The condition under which `a op b` does not overflow, given the
-    /// wrapped result `r`: sign rules for `+`/`-`, exact multiplication in
-    /// twice the width (or a division check at 64 bits), and for `<<` a
-    /// non-negative operand that shifts back unchanged.
+    /// wrapped result `r`: sign rules for `+`/`-`, the solver's own
+    /// signed-multiplication check for `*` (at 64 bits, a division or a
+    /// product in twice the width is too slow to seek overflows with), and
+    /// for `<<` a non-negative operand that shifts back unchanged.
     fn no_overflow_expr(&mut self, op: BinOp, w: u32, a: ExprId, b: ExprId, r: ExprId) -> ExprId {
         let p = &mut *self.pool;
         let zero = p.bv_const(w, 0);
@@ -356,26 +350,7 @@ impl Exec<'_, '_> {
                 let bad = p.and(signs, flipped);
                 p.not(bad)
             }
-            BinOp::Mul if w <= 32 => {
-                let (wa, wb) = (p.sext(a, 2 * w), p.sext(b, 2 * w));
-                let exact = p.bin(BvOp::Mul, wa, wb);
-                let back = p.sext(r, 2 * w);
-                p.eq(exact, back)
-            }
-            BinOp::Mul => {
-                // r / a == b (a != 0), excluding INT_MIN * -1 whose quotient wraps.
-                let a_zero = p.eq(a, zero);
-                let q = p.bin(BvOp::SDiv, r, a);
-                let q_ok = p.eq(q, b);
-                let m1 = p.bv_const(w, mask(w));
-                let min = p.bv_const(w, 1u64 << (w - 1));
-                let a_m1 = p.eq(a, m1);
-                let b_min = p.eq(b, min);
-                let special = p.and(a_m1, b_min);
-                let not_special = p.not(special);
-                let fine = p.and(q_ok, not_special);
-                p.or(a_zero, fine)
-            }
+            BinOp::Mul => p.smul_no_overflow(a, b),
             _ => {
                 let back = p.bin(BvOp::AShr, r, b);
                 let same = p.eq(back, a);

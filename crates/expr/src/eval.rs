@@ -162,6 +162,7 @@ impl<'a> Evaluator<'a> {
             },
             Expr::Bin { op, a, b } => eval_bin(op, pool.width(a), v(self, a), v(self, b)),
             Expr::Cmp { op, a, b } => eval_cmp(op, pool.width(a), v(self, a), v(self, b)) as u64,
+            Expr::SMulNoOverflow(a, b) => crate::ops::smul_fits(pool.width(a), v(self, a), v(self, b)) as u64,
             Expr::Ite { cond, then_, else_ } => {
                 if v(self, cond) != 0 {
                     v(self, then_)

@@ -120,6 +120,14 @@ pub fn eval_bin(op: BvOp, width: u32, a: u64, b: u64) -> u64 {
     r & m
 }
 
+/// Whether the product of two `width`-bit values read as signed numbers is
+/// representable in `width` signed bits (C's `a * b` does not overflow).
+pub fn smul_fits(width: u32, a: u64, b: u64) -> bool {
+    let (m, half) = (mask(width), 1i128 << (width - 1));
+    let product = to_signed(a & m, width) as i128 * to_signed(b & m, width) as i128;
+    (-half..half).contains(&product)
+}
+
 /// Apply a comparison to two `width`-bit values.
 pub fn eval_cmp(op: BvCmp, width: u32, a: u64, b: u64) -> bool {
     let m = mask(width);
@@ -149,6 +157,19 @@ mod tests {
         assert_eq!(eval_bin(BvOp::Shl, 32, 1, 40), 0);
         assert!(eval_cmp(BvCmp::Slt, 16, 0x8000, 0));
         assert!(!eval_cmp(BvCmp::Ult, 16, 0x8000, 0));
+    }
+
+    #[test]
+    fn signed_multiplication_fits() {
+        assert!(!smul_fits(8, 0xff, 0x80)); // -1 * -128 = 128
+        assert!(smul_fits(8, 0xff, 0x7f)); // -127
+        assert!(!smul_fits(8, 16, 8)); // 128
+        assert!(smul_fits(8, 16, 0xf8)); // -128
+        assert!(!smul_fits(1, 1, 1)); // (-1) * (-1) = 1 does not fit in 1 bit
+        assert!(smul_fits(64, 1 << 31, 1 << 31));
+        assert!(!smul_fits(64, 1 << 32, 1 << 31));
+        assert!(!smul_fits(64, u64::MAX, 1 << 63));
+        assert!(smul_fits(64, u64::MAX, (1 << 63) + 1));
     }
 
     #[test]

@@ -32,14 +32,17 @@
 //! - nested extensions merge (`zext(zext(x))`, `sext(sext(x))`,
 //!   `sext(zext(x))` with a wider inner extension), and an extraction from
 //!   an extension reads the source or folds to zero;
-//! - a `select` from a `store` at a different constant index reads through.
+//! - a `select` from a `store` at a different constant index reads through;
+//! - `smul_no_overflow` (commutative) puts a constant operand first, holds
+//!   when an operand is 0 (or 1, above one bit), and folds on constants and
+//!   constant-branch `ite`s like a comparison.
 
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 
 use rustc_hash::FxHashMap;
 
-use crate::ops::{eval_bin, eval_cmp, mask, to_signed, BvCmp, BvOp};
+use crate::ops::{eval_bin, eval_cmp, mask, smul_fits, to_signed, BvCmp, BvOp};
 
 /// An expression, identified by its index in the [`ExprPool`].
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -86,6 +89,13 @@ pub enum Expr {
         a: ExprId,
         b: ExprId,
     },
+    /// Whether the signed product of two bit-vectors of one width fits in
+    /// that width (C's signed `a * b` does not overflow). A predicate of its
+    /// own because the solver checks it with a dedicated circuit, while
+    /// both encodings with other operators are slow at 64 bits: a division
+    /// (`r / a == b`) or a product in twice the width, which this pool's
+    /// 64-bit limit cannot express anyway.
+    SMulNoOverflow(ExprId, ExprId),
     Ite {
         cond: ExprId,
         then_: ExprId,
@@ -498,6 +508,29 @@ impl ExprPool {
         self.intern(Expr::Cmp { op, a, b }, Sort::Bool)
     }
 
+    /// Whether the signed product `a * b` fits in the operands' width (see
+    /// [`Expr::SMulNoOverflow`]).
+    pub fn smul_no_overflow(&mut self, a: ExprId, b: ExprId) -> ExprId {
+        let w = self.width(a);
+        let (ca, cb) = (self.as_bv_const(a), self.as_bv_const(b));
+        if let (Some(x), Some(y)) = (ca, cb) {
+            return self.bool_const(smul_fits(w, x, y));
+        }
+        // 0 never overflows; 1 neither, except in one bit where it is -1.
+        let trivial = |k: Option<u64>| k == Some(0) || (k == Some(1) && w > 1);
+        if trivial(ca) || trivial(cb) {
+            return self.bool_const(true);
+        }
+        if let (Some((cond, k1, k2)), Some(k)) = (self.const_ite(a), cb) {
+            return self.bool_select(cond, smul_fits(w, k1, k), smul_fits(w, k2, k));
+        }
+        if let (Some(k), Some((cond, k1, k2))) = (ca, self.const_ite(b)) {
+            return self.bool_select(cond, smul_fits(w, k, k1), smul_fits(w, k, k2));
+        }
+        let (a, b) = if self.is_const(b) || (!self.is_const(a) && b < a) { (b, a) } else { (a, b) };
+        self.intern(Expr::SMulNoOverflow(a, b), Sort::Bool)
+    }
+
     pub fn ite(&mut self, cond: ExprId, then_: ExprId, else_: ExprId) -> ExprId {
         match self.as_bool_const(cond) {
             Some(true) => return then_,
@@ -665,9 +698,12 @@ pub fn children(e: &Expr) -> Vec<ExprId> {
         Expr::BoolConst(_) | Expr::BvConst { .. } | Expr::Var { .. } => vec![],
         Expr::Not(a) | Expr::ZExt { a, .. } | Expr::SExt { a, .. } | Expr::Extract { a, .. } => vec![a],
         Expr::ConstArray { value, .. } => vec![value],
-        Expr::And(a, b) | Expr::Or(a, b) | Expr::Eq(a, b) | Expr::Bin { a, b, .. } | Expr::Cmp { a, b, .. } => {
-            vec![a, b]
-        }
+        Expr::And(a, b)
+        | Expr::Or(a, b)
+        | Expr::Eq(a, b)
+        | Expr::Bin { a, b, .. }
+        | Expr::Cmp { a, b, .. }
+        | Expr::SMulNoOverflow(a, b) => vec![a, b],
         Expr::Select { array, index } => vec![array, index],
         Expr::Ite { cond, then_, else_ } => vec![cond, then_, else_],
         Expr::Store { array, index, value } => vec![array, index, value],
@@ -694,6 +730,7 @@ impl fmt::Display for DisplayExpr<'_> {
             Expr::Eq(a, b) => write!(f, "(= {} {})", d(*a), d(*b)),
             Expr::Bin { op, a, b } => write!(f, "({} {} {})", format!("{op:?}").to_lowercase(), d(*a), d(*b)),
             Expr::Cmp { op, a, b } => write!(f, "({} {} {})", format!("{op:?}").to_lowercase(), d(*a), d(*b)),
+            Expr::SMulNoOverflow(a, b) => write!(f, "(smul_no_overflow {} {})", d(*a), d(*b)),
             Expr::Ite { cond, then_, else_ } => write!(f, "(ite {} {} {})", d(*cond), d(*then_), d(*else_)),
             Expr::ZExt { a, width } => write!(f, "(zext{width} {})", d(*a)),
             Expr::SExt { a, width } => write!(f, "(sext{width} {})", d(*a)),

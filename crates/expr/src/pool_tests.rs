@@ -161,6 +161,28 @@ fn comparisons_against_bounds_are_decided() {
 }
 
 #[test]
+fn signed_multiplication_check_canonical_forms() {
+    let mut p = ExprPool::new();
+    let (x, y) = (p.var("x", Sort::Bv(8)), p.var("y", Sort::Bv(8)));
+    let t = p.bool_const(true);
+    let (zero, one, m1, k) = (bv(&mut p, 8, 0), bv(&mut p, 8, 1), bv(&mut p, 8, 0xff), bv(&mut p, 8, 0x80));
+    assert_eq!(p.smul_no_overflow(x, zero), t);
+    assert_eq!(p.smul_no_overflow(one, x), t);
+    // -1 * -128 overflows: decided on constants, kept on a variable.
+    let f = p.bool_const(false);
+    assert_eq!(p.smul_no_overflow(m1, k), f);
+    let xm1 = p.smul_no_overflow(x, m1);
+    assert_eq!(p.get(xm1), &Expr::SMulNoOverflow(m1, x));
+    let (yx, xy) = (p.smul_no_overflow(y, x), p.smul_no_overflow(x, y));
+    assert_eq!(yx, xy);
+    // In one bit, 1 is -1 and (-1) * (-1) overflows.
+    let b = p.var("b", Sort::Bv(1));
+    let one1 = bv(&mut p, 1, 1);
+    let b1 = p.smul_no_overflow(b, one1);
+    assert!(matches!(p.get(b1), Expr::SMulNoOverflow(..)));
+}
+
+#[test]
 fn extension_and_extraction_merge() {
     let mut p = ExprPool::new();
     let x = p.var("x", Sort::Bv(8));
@@ -192,6 +214,7 @@ enum T {
     Eq(Box<T>, Box<T>),
     Bin(BvOp, u32, Box<T>, Box<T>),
     Cmp(BvCmp, u32, Box<T>, Box<T>),
+    SMulFits(u32, Box<T>, Box<T>),
     Ite(Box<T>, Box<T>, Box<T>),
     ZExt(#[allow(dead_code)] u32, Box<T>),
     SExt(u32, u32, Box<T>),
@@ -227,6 +250,10 @@ fn reference(t: &T, m: &Model) -> V {
         T::Eq(x, y) => V::B(n(x) == n(y)),
         T::Bin(op, w, x, y) => V::N(eval_bin(*op, *w, n(x), n(y))),
         T::Cmp(op, w, x, y) => V::B(eval_cmp(*op, *w, n(x), n(y))),
+        T::SMulFits(w, x, y) => {
+            let product = to_signed(n(x), *w) as i128 * to_signed(n(y), *w) as i128;
+            V::B(product == to_signed(product as u64, *w) as i128)
+        }
         T::Ite(c, x, y) => reference(if b(c) { x } else { y }, m),
         T::ZExt(_, x) => V::N(n(x)),
         T::SExt(from, to, x) => V::N(to_signed(n(x), *from) as u64 & mask(*to)),
@@ -391,7 +418,7 @@ impl Gen {
             return (id, T::Var(id, Sort::Bool));
         }
         let w = [1, 8, 16, 32, 64][self.below(5) as usize];
-        match self.below(7) {
+        match self.below(8) {
             0 => {
                 let (a, ta) = self.boolean(p, d - 1);
                 (p.not(a), T::Not(Box::new(ta)))
@@ -415,6 +442,16 @@ impl Gen {
                 let (a, ta) = self.boolean(p, d - 1);
                 let (b, tb) = self.boolean(p, d - 1);
                 (p.ite(c, a, b), T::Ite(Box::new(tc), Box::new(ta), Box::new(tb)))
+            }
+            7 => {
+                let (a, ta) = self.bv(p, w, d - 1);
+                let (b, tb) = if self.below(2) == 0 {
+                    let k = self.constant(w);
+                    (p.bv_const(w, k), T::Bv(w, k))
+                } else {
+                    self.bv(p, w, d - 1)
+                };
+                (p.smul_no_overflow(a, b), T::SMulFits(w, Box::new(ta), Box::new(tb)))
             }
             _ => {
                 let ops = [BvCmp::Ult, BvCmp::Ule, BvCmp::Slt, BvCmp::Sle];

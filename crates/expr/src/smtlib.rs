@@ -10,6 +10,9 @@
 //! by `(check-sat-assuming (pw!a0 ...))` (SMT-LIB only allows literals
 //! there). Without assumptions the script ends in `(check-sat)`.
 //!
+//! The signed-multiplication check is SMT-LIB 2.7's `bvsmulo` (overflow),
+//! negated: `(not (bvsmulo a b))`.
+//!
 //! Variable names are printed as simple symbols when they are ones, else
 //! quoted (`|...|`; the characters `|` and `\` cannot be quoted and become
 //! `_`). Generated names start with `pw!`, which the engine's variable names
@@ -185,6 +188,7 @@ fn node_text(pool: &ExprPool, e: &Expr, args: &[&str]) -> String {
             BvCmp::Slt => "bvslt",
             BvCmp::Sle => "bvsle",
         }),
+        Expr::SMulNoOverflow(..) => format!("(not {})", app("bvsmulo")),
         Expr::Ite { .. } => app("ite"),
         Expr::ZExt { a, width } => app(&format!("(_ zero_extend {})", width - pool.width(a))),
         Expr::SExt { a, width } => app(&format!("(_ sign_extend {})", width - pool.width(a))),

@@ -1,6 +1,6 @@
 //! Differential tests: Z3's semantics of every operator against
-//! `pathwise_expr::ops` (and the concrete evaluator for extensions and
-//! extraction), on edge-biased random constants of widths 1, 8, 16, 32, 64,
+//! `pathwise_expr::ops` (and the concrete evaluator for extensions,
+//! extraction and the signed-multiplication check), on edge-biased random constants of widths 1, 8, 16, 32, 64,
 //! including division by zero and shifts by at least the width.
 //!
 //! Each case fixes `x` and `y` by constraints and asks Z3 whether
@@ -10,7 +10,7 @@
 mod common;
 
 use common::Rng;
-use pathwise_expr::ops::{eval_bin, eval_cmp};
+use pathwise_expr::ops::{eval_bin, eval_cmp, smul_fits};
 use pathwise_expr::{eval, BvCmp, BvOp, ExprId, ExprPool, Query, SolveResult, SolverBackend, Sort, Value};
 use pathwise_solver_z3::Z3Backend;
 
@@ -107,6 +107,38 @@ fn comparisons_agree_with_ops() {
                     &format!("{op:?}/{w} {a:#x} {b:#x} = {want}"),
                 );
             }
+        }
+    }
+}
+
+#[test]
+fn signed_multiplication_check_agrees_with_ops() {
+    let mut z3 = Z3Backend::new(None);
+    let mut p = ExprPool::new();
+    let mut rng = Rng(5);
+    for w in WIDTHS {
+        let (x, y) = (p.var(&format!("x{w}"), Sort::Bv(w)), p.var(&format!("y{w}"), Sort::Bv(w)));
+        let term = p.smul_no_overflow(x, y);
+        for _ in 0..SAMPLES * 2 {
+            let (a, b) = (rng.interesting(w), rng.interesting(w));
+            let want = smul_fits(w, a, b);
+            let mut m = pathwise_expr::Model::default();
+            m.bv.insert(x, a);
+            m.bv.insert(y, b);
+            assert_eq!(eval(&p, term, &m), Value::Bool(want), "evaluator {w} {a:#x} {b:#x}");
+            let expected = p.bool_const(want);
+            let what = format!("smul_no_overflow/{w} {a:#x} {b:#x} = {want}");
+            assert_implied(&mut z3, &mut p, &[(x, a), (y, b)], term, expected, &what);
+        }
+        // The other direction: Z3's overflowing products really overflow.
+        let overflows = p.not(term);
+        let q = Query { constraints: vec![overflows], assumptions: vec![] };
+        match z3.check(&p, &q) {
+            SolveResult::Sat(m) => {
+                let (a, b) = (m.bv.get(&x).copied().unwrap_or(0), m.bv.get(&y).copied().unwrap_or(0));
+                assert!(!smul_fits(w, a, b), "{w}: {a:#x} * {b:#x} fits");
+            }
+            r => panic!("{w}: {r:?}"),
         }
     }
 }
