@@ -26,7 +26,7 @@
 //! chain. Aliasing the path does not decide stays symbolic instead of
 //! multiplying paths (on seed 003's Figure 6.1: 2 paths, not 5).
 
-use pathwise_expr::{BvCmp, ExprId, Sort};
+use pathwise_expr::{BvCmp, Expr, ExprId, ExprPool, Model, Sort};
 use pathwise_ir::{CType, Loc, Type};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -62,6 +62,11 @@ impl SlotTable {
         let i = self.names.len() as u32;
         self.index.insert(name.to_string(), i);
         i
+    }
+
+    /// The id of a slot already allocated.
+    pub fn lookup(&self, name: &str) -> Option<u32> {
+        self.index.get(name).copied()
     }
 
     pub fn name(&self, id: u32) -> &str {
@@ -101,6 +106,38 @@ pub struct HeapState {
     accesses: Vec<HeapAccess>,
     /// References already proved non-null on this path.
     nonnull: FxHashSet<ExprId>,
+}
+
+impl crate::exec::Machine<'_> {
+    /// The model with input references made fresh objects wherever the
+    /// query allows it: the solver is free to pick any identity, and it
+    /// tends to give unrelated references the same one, i.e. inputs whose
+    /// objects all alias. Lazy initialisation prefers a fresh object
+    /// (seed 003, section 2.1.3), so each non-null reference takes its own
+    /// slot's identity unless that breaks the query; tests then alias only
+    /// where their path needs it.
+    pub(crate) fn prefer_fresh(&self, pool: &ExprPool, query: &[ExprId], mut model: Model) -> Model {
+        let mut refs: Vec<(ExprId, u64)> = model
+            .bv
+            .iter()
+            .filter(|(&var, &v)| v != 0 && matches!(pool.get(var), Expr::Var { name, .. } if name.starts_with("ref:")))
+            .map(|(&var, &v)| (var, v))
+            .collect();
+        refs.sort();
+        for (var, v) in refs {
+            let Expr::Var { name, .. } = pool.get(var) else { continue };
+            let Some(sid) = self.slots.borrow().lookup(&name["ref:".len()..]) else { continue };
+            let own = (v & !((1 << TAG_SHIFT) - 1)) | sid as u64;
+            if own == v {
+                continue;
+            }
+            model.bv.insert(var, own);
+            if !pathwise_expr::eval::satisfies(pool, query, &model) {
+                model.bv.insert(var, v);
+            }
+        }
+        model
+    }
 }
 
 impl Exec<'_, '_> {
@@ -263,8 +300,15 @@ impl Exec<'_, '_> {
                 e = self.pool.ite(same, a.val, e);
             }
         }
-        self.heap.accesses.push(HeapAccess { base: r, off, ty, val: e });
+        self.note_access(HeapAccess { base: r, off, ty, val: e });
         e
+    }
+
+    /// Log an access; it shadows older ones through the same reference,
+    /// which no later read can reach any more.
+    fn note_access(&mut self, a: HeapAccess) {
+        self.heap.accesses.retain(|b| !(b.base == a.base && b.off == a.off && b.ty == a.ty));
+        self.heap.accesses.push(a);
     }
 
     /// Log a store to an input object, for later reads that may alias it.
@@ -276,7 +320,7 @@ impl Exec<'_, '_> {
                 Value::Ptr(q) => self.base_expr(&q),
                 Value::Int { conc, sym } => bv_of(self.pool, conc, sym, ty.bits()),
             };
-            self.heap.accesses.push(HeapAccess { base, off, ty, val });
+            self.note_access(HeapAccess { base, off, ty, val });
         }
     }
 }
