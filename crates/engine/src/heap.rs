@@ -106,6 +106,8 @@ pub struct HeapState {
     accesses: Vec<HeapAccess>,
     /// References already proved non-null on this path.
     nonnull: FxHashSet<ExprId>,
+    /// The user's heap assumptions, and the values read at each path.
+    pub(crate) assume: crate::heap_assume::AssumeState,
 }
 
 impl crate::exec::Machine<'_> {
@@ -173,6 +175,7 @@ impl Exec<'_, '_> {
         let domain = self.pool.or(is_null, typed);
         self.record(domain, EntryKind::Assume, false, false, loc);
         let v = self.model_bits(var) & 0xffff_ffff;
+        self.constrain_by_assumptions(name, var, v, loc)?;
         // A value outside the domain (the inputs of another path) is null.
         let obj = if v >> TAG_SHIFT == tag && v & ((1 << TAG_SHIFT) - 1) != 0 {
             Some(self.input_object(v, pointee, size)?)
@@ -180,6 +183,7 @@ impl Exec<'_, '_> {
             None
         };
         let base_sym = self.symbolic.then_some(var);
+        self.heap.assume.note_value(sid, var, v);
         Ok(Value::Ptr(Pointer { obj, off: 0, off_sym: None, base_sym, path: sid }))
     }
 
@@ -197,6 +201,18 @@ impl Exec<'_, '_> {
         self.mem.object_mut(o).cty = Some(pointee.clone());
         self.heap.objects.push((ident, o));
         Ok(o)
+    }
+
+    /// The concrete identity of the object `p` points to (as
+    /// [`Self::base_expr`] has it symbolically).
+    pub(crate) fn ident_of(&self, p: &Pointer) -> u64 {
+        match p.obj {
+            None => 0,
+            Some(o) => match self.mem.object(o).kind {
+                ObjKind::HeapInput { ident } => ident as u64,
+                _ => NON_INPUT_BASE + o.0 as u64,
+            },
+        }
     }
 
     /// The symbolic identity of the object `p` points to.
@@ -261,6 +277,10 @@ impl Exec<'_, '_> {
             return Ok(v);
         }
         let sym = self.aliased_read(p, off, ty, &field);
+        if let Value::Ptr(q) = v {
+            let ident = self.ident_of(&q);
+            self.heap.assume.note_value(fsid, sym, ident);
+        }
         Ok(match v {
             Value::Ptr(q) => Value::Ptr(Pointer { base_sym: Some(sym), ..q }),
             Value::Int { conc, .. } => Value::Int { conc, sym: crate::value::non_const(self.pool, sym) },
