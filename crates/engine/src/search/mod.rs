@@ -34,7 +34,6 @@ use crate::suite::{PathStep, Stats, StopReason, TestCase, TestSuite};
 pub use crate::setup::{EngineError, NoObserver, Observer};
 
 mod guided;
-mod pre;
 
 /// Answers kept by the query cache before it is emptied.
 const MAX_CACHED_QUERIES: usize = 50_000;
@@ -89,7 +88,6 @@ pub fn generate(
         stopped: None,
         float_inputs: spec.float_vars(program, main),
         float_sites: FxHashSet::default(),
-        valid_pres: Vec::new(),
     };
     let stop = if config.program_mode.is_some() { search.explore_program() } else { search.explore() };
     let Search { mut stats, tests, covered_lines, covered_sides, solver, float_inputs, float_sites, .. } = search;
@@ -131,9 +129,6 @@ pub(crate) struct Search<'a, 'p> {
     /// Locations where a symbolic value other than a floating input was
     /// concretised by a floating operation (only counted).
     float_sites: FxHashSet<pathwise_ir::Loc>,
-    /// Path conditions of the precondition's valid paths seen so far (see
-    /// `pre.rs`).
-    valid_pres: Vec<Vec<ExprId>>,
 }
 
 /// A run together with the inputs that produced it.
@@ -164,8 +159,6 @@ impl<'a> Search<'a, '_> {
         }
         if !rec.pre_valid() {
             self.stats.precondition_rejected_runs += 1;
-        } else {
-            self.note_valid_pre(&rec);
         }
         rec
     }
@@ -290,9 +283,6 @@ impl<'a> Search<'a, '_> {
                 None
             }
             SolveResult::Unsat { core } => {
-                if let Some(found) = self.reuse_valid_pre(&base, neg, &cur.inputs) {
-                    return Some(found);
-                }
                 let limit = core.iter().copied().max();
                 let found = self.find_valid(&base, Some(neg), &cur.inputs, cur.run.pre_entries.clone(), limit);
                 if found.is_none() && self.stopped.is_none() {
