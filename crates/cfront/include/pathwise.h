@@ -11,6 +11,22 @@
  *     its array (not advanced); n is typically another parameter or a
  *     constant.  Without it, Pathwise chooses array lengths itself.
  *
+ * pathwise_noalias(p, q)
+ *     Input pointers p and q do not point to the same object (p may be
+ *     null).
+ *
+ * pathwise_acyclic(p)
+ *     No cycle is reachable from input pointer p: following pointer fields
+ *     from p never comes back to an object already on the way.
+ *
+ * pathwise_nonsharing(p, q)
+ *     The structures reachable from input pointers p and q have no object in
+ *     common.
+ *
+ *     These three heap assumptions constrain the input heaps as Pathwise
+ *     builds them; state them in the precondition, before reading through
+ *     the pointers.  By default inputs may alias, share and have cycles.
+ *
  * Under Pathwise (__PATHWISE__ is defined by its front end) these are plain
  * declarations of built-ins that the engine models.  Under an ordinary C
  * compiler they are no-op static inline functions, so that annotated code and
@@ -25,6 +41,9 @@
 #ifdef __PATHWISE__
 void pathwise_assume(int cond);
 void pathwise_array_len(const void *array, long length);
+void pathwise_noalias(const void *p, const void *q);
+void pathwise_acyclic(const void *p);
+void pathwise_nonsharing(const void *p, const void *q);
 #else
 /* inline is C99; older dialects get a plain static function, marked unused
  * where the compiler knows how, so that -Wall stays quiet. */
@@ -45,6 +64,23 @@ PATHWISE_FN_ void pathwise_array_len(const void *array, long length)
 {
     (void)array;
     (void)length;
+}
+
+PATHWISE_FN_ void pathwise_noalias(const void *p, const void *q)
+{
+    (void)p;
+    (void)q;
+}
+
+PATHWISE_FN_ void pathwise_acyclic(const void *p)
+{
+    (void)p;
+}
+
+PATHWISE_FN_ void pathwise_nonsharing(const void *p, const void *q)
+{
+    (void)p;
+    (void)q;
 }
 #endif
 

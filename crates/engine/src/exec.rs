@@ -501,6 +501,10 @@ impl<'m, 'p> Exec<'m, 'p> {
                 self.assume(cond, holds, loc)?;
                 Ok(None)
             }
+            "pathwise_noalias" | "pathwise_acyclic" | "pathwise_nonsharing" => {
+                self.heap_assumption(name, args, loc)?;
+                Ok(None)
+            }
             "abort" => Err(self.error(ErrorKind::Abort, "abort() called", loc)),
             "exit" | "_exit" => {
                 let code = args.first().map_or(0, |v| v.conc() as u32 as i32);
@@ -589,7 +593,7 @@ impl<'m, 'p> Exec<'m, 'p> {
     }
 
     /// An assumption: records it and ends the run when it is false.
-    fn assume(&mut self, cond: ExprId, holds: bool, loc: Loc) -> Result<(), End> {
+    pub(crate) fn assume(&mut self, cond: ExprId, holds: bool, loc: Loc) -> Result<(), End> {
         if holds {
             self.record(cond, EntryKind::Assume, false, false, loc);
             Ok(())

@@ -26,7 +26,7 @@
 //! chain. Aliasing the path does not decide stays symbolic instead of
 //! multiplying paths (on seed 003's Figure 6.1: 2 paths, not 5).
 
-use pathwise_expr::{BvCmp, ExprId, Sort};
+use pathwise_expr::{BvCmp, Expr, ExprId, ExprPool, Model, Sort};
 use pathwise_ir::{CType, Loc, Type};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -62,6 +62,11 @@ impl SlotTable {
         let i = self.names.len() as u32;
         self.index.insert(name.to_string(), i);
         i
+    }
+
+    /// The id of a slot already allocated.
+    pub fn lookup(&self, name: &str) -> Option<u32> {
+        self.index.get(name).copied()
     }
 
     pub fn name(&self, id: u32) -> &str {
@@ -101,6 +106,40 @@ pub struct HeapState {
     accesses: Vec<HeapAccess>,
     /// References already proved non-null on this path.
     nonnull: FxHashSet<ExprId>,
+    /// The user's heap assumptions, and the values read at each path.
+    pub(crate) assume: crate::heap_assume::AssumeState,
+}
+
+impl crate::exec::Machine<'_> {
+    /// The model with input references made fresh objects wherever the
+    /// query allows it: the solver is free to pick any identity, and it
+    /// tends to give unrelated references the same one, i.e. inputs whose
+    /// objects all alias. Lazy initialisation prefers a fresh object
+    /// (seed 003, section 2.1.3), so each non-null reference takes its own
+    /// slot's identity unless that breaks the query; tests then alias only
+    /// where their path needs it.
+    pub(crate) fn prefer_fresh(&self, pool: &ExprPool, query: &[ExprId], mut model: Model) -> Model {
+        let mut refs: Vec<(ExprId, u64)> = model
+            .bv
+            .iter()
+            .filter(|(&var, &v)| v != 0 && matches!(pool.get(var), Expr::Var { name, .. } if name.starts_with("ref:")))
+            .map(|(&var, &v)| (var, v))
+            .collect();
+        refs.sort();
+        for (var, v) in refs {
+            let Expr::Var { name, .. } = pool.get(var) else { continue };
+            let Some(sid) = self.slots.borrow().lookup(&name["ref:".len()..]) else { continue };
+            let own = (v & !((1 << TAG_SHIFT) - 1)) | sid as u64;
+            if own == v {
+                continue;
+            }
+            model.bv.insert(var, own);
+            if !pathwise_expr::eval::satisfies(pool, query, &model) {
+                model.bv.insert(var, v);
+            }
+        }
+        model
+    }
 }
 
 impl Exec<'_, '_> {
@@ -136,6 +175,7 @@ impl Exec<'_, '_> {
         let domain = self.pool.or(is_null, typed);
         self.record(domain, EntryKind::Assume, false, false, loc);
         let v = self.model_bits(var) & 0xffff_ffff;
+        self.constrain_by_assumptions(name, var, v, loc)?;
         // A value outside the domain (the inputs of another path) is null.
         let obj = if v >> TAG_SHIFT == tag && v & ((1 << TAG_SHIFT) - 1) != 0 {
             Some(self.input_object(v, pointee, size)?)
@@ -143,6 +183,7 @@ impl Exec<'_, '_> {
             None
         };
         let base_sym = self.symbolic.then_some(var);
+        self.heap.assume.note_value(sid, var, v);
         Ok(Value::Ptr(Pointer { obj, off: 0, off_sym: None, base_sym, path: sid }))
     }
 
@@ -160,6 +201,18 @@ impl Exec<'_, '_> {
         self.mem.object_mut(o).cty = Some(pointee.clone());
         self.heap.objects.push((ident, o));
         Ok(o)
+    }
+
+    /// The concrete identity of the object `p` points to (as
+    /// [`Self::base_expr`] has it symbolically).
+    pub(crate) fn ident_of(&self, p: &Pointer) -> u64 {
+        match p.obj {
+            None => 0,
+            Some(o) => match self.mem.object(o).kind {
+                ObjKind::HeapInput { ident } => ident as u64,
+                _ => NON_INPUT_BASE + o.0 as u64,
+            },
+        }
     }
 
     /// The symbolic identity of the object `p` points to.
@@ -224,6 +277,10 @@ impl Exec<'_, '_> {
             return Ok(v);
         }
         let sym = self.aliased_read(p, off, ty, &field);
+        if let Value::Ptr(q) = v {
+            let ident = self.ident_of(&q);
+            self.heap.assume.note_value(fsid, sym, ident);
+        }
         Ok(match v {
             Value::Ptr(q) => Value::Ptr(Pointer { base_sym: Some(sym), ..q }),
             Value::Int { conc, .. } => Value::Int { conc, sym: crate::value::non_const(self.pool, sym) },
@@ -263,8 +320,15 @@ impl Exec<'_, '_> {
                 e = self.pool.ite(same, a.val, e);
             }
         }
-        self.heap.accesses.push(HeapAccess { base: r, off, ty, val: e });
+        self.note_access(HeapAccess { base: r, off, ty, val: e });
         e
+    }
+
+    /// Log an access; it shadows older ones through the same reference,
+    /// which no later read can reach any more.
+    fn note_access(&mut self, a: HeapAccess) {
+        self.heap.accesses.retain(|b| !(b.base == a.base && b.off == a.off && b.ty == a.ty));
+        self.heap.accesses.push(a);
     }
 
     /// Log a store to an input object, for later reads that may alias it.
@@ -276,7 +340,7 @@ impl Exec<'_, '_> {
                 Value::Ptr(q) => self.base_expr(&q),
                 Value::Int { conc, sym } => bv_of(self.pool, conc, sym, ty.bits()),
             };
-            self.heap.accesses.push(HeapAccess { base, off, ty, val });
+            self.note_access(HeapAccess { base, off, ty, val });
         }
     }
 }

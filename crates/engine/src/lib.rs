@@ -23,6 +23,7 @@ pub mod config;
 pub mod exec;
 pub mod fp;
 pub mod heap;
+pub mod heap_assume;
 pub mod heap_out;
 pub mod libc;
 pub mod memory;

@@ -42,15 +42,16 @@ pub struct Entry {
 }
 
 impl EntryKind {
-    /// The same kind with its outcome the other way round (`None` for an
-    /// assumption, whose other side is not a path).
-    fn flipped(self) -> Option<EntryKind> {
-        Some(match self {
+    /// The same kind with its outcome the other way round. An assumption
+    /// has no recorded outcome: only a failed one is explorable, and its
+    /// other side is the same assumption holding.
+    fn flipped(self) -> EntryKind {
+        match self {
             EntryKind::Decision { func, block, taken } => EntryKind::Decision { func, block, taken: !taken },
             EntryKind::InBounds { param, violated } => EntryKind::InBounds { param, violated: !violated },
             EntryKind::Guard { violated } => EntryKind::Guard { violated: !violated },
-            EntryKind::Assume => return None,
-        })
+            EntryKind::Assume => EntryKind::Assume,
+        }
     }
 }
 
@@ -78,7 +79,7 @@ pub fn follows_prefix(old: &[Entry], j: usize, new: &[Entry]) -> Option<Alignmen
     let mut counterpart = Vec::with_capacity(new.len());
     let mut wanted = old[..j].iter().enumerate().filter(|(_, e)| e.negatable);
     let mut next = wanted.next();
-    let flip = (old[j].kind.flipped()?, old[j].loc);
+    let flip = (old[j].kind.flipped(), old[j].loc);
     for (i, e) in new.iter().enumerate() {
         match next {
             Some((oi, o)) if e.negatable => {

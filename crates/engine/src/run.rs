@@ -194,6 +194,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         float_inputs: Vec::new(),
         tied_lens: FxHashSet::default(),
     };
+    let mut declared = crate::heap_assume::Declared::default();
     if let Some(pre) = setup.pre {
         let mut mem = Memory::new();
         let (globals, args, objs) = build_memory(m.program, &mut mem, setup.spec, inputs, max);
@@ -203,8 +204,10 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
             Ok(args) => exec.run(pre, args),
             Err(end) => end,
         };
+        let end = pre_result_assumed(&mut exec, pre, end);
         rec.float_pins = std::mem::take(&mut exec.float_pins);
         rec.tied_lens = std::mem::take(&mut exec.tied_lens);
+        declared = exec.heap.assume.declared();
         note_touched(&mem, &objs, &mut rec.touched_len);
         let ret_bits = m.program.func(pre).ret.map_or(u64::MAX, |t| t.mask());
         let valid = matches!(end, End::Returned(Some(v)) if v & ret_bits != 0);
@@ -217,6 +220,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     let (globals, args, objs) = build_memory(m.program, &mut mem, setup.spec, inputs, max);
     let mut exec =
         Exec::new(m, pool, &mut mem, &mut rec.main_entries, (Region::Main, setup.symbolic), &lens, globals.clone());
+    exec.heap.assume.inherit(declared);
     let (end, param_values) = match heap_args(&mut exec, setup.spec, args, setup.main) {
         Ok(args) => (exec.run(setup.main, args.clone()), args),
         Err(end) => (end, Vec::new()),
@@ -237,6 +241,26 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     rec.global_outputs = globals.iter().map(|&g| mem.concrete_contents(g)).collect();
     rec.main_end = Some(tied_overrun(setup.spec, &rec, end));
     rec
+}
+
+/// A precondition returning a value computed from the inputs (`return p
+/// != NULL`, no branch) is valid exactly when that value is nonzero: an
+/// assumption of the path, whose failure the search can negate.
+fn pre_result_assumed(exec: &mut Exec<'_, '_>, pre: FuncId, end: End) -> End {
+    let (End::Returned(Some(_)), Some(v)) = (&end, exec.returned) else { return end };
+    let Some(ty) = exec.m.program.func(pre).ret else { return end };
+    if v.sym().is_none() {
+        return end;
+    }
+    let e = crate::value::bv_of(exec.pool, v.conc(), v.sym(), ty.bits());
+    let zero = exec.pool.bv_const(ty.bits(), 0);
+    let is_zero = exec.pool.eq(e, zero);
+    let nonzero = exec.pool.not(is_zero);
+    let loc = exec.m.program.func(pre).loc;
+    match exec.assume(nonzero, v.conc() & ty.mask() != 0, loc) {
+        Ok(()) => end,
+        Err(failed) => failed,
+    }
 }
 
 /// The heaps of a run of `main` whose parameters had `params` as values.

@@ -52,6 +52,9 @@ impl Observer for NoObserver {}
 pub const BUILTINS: &[&str] = &[
     "pathwise_assume",
     "pathwise_array_len",
+    "pathwise_noalias",
+    "pathwise_acyclic",
+    "pathwise_nonsharing",
     "abort",
     "exit",
     "_exit",

@@ -132,6 +132,7 @@ fn remall_block_2() {
     config.seek_errors = false;
     let suite = generate(&program, &config);
     check_sound(&suite);
+    assert_eq!(suite.stats.divergences, 0);
     assert_eq!(suite.tests.len(), 6, "{:#?}", suite.tests);
     assert_eq!(errors(&suite), [("null-dereference", 28), ("null-dereference", 32)]);
     // Every path runs each loop at most once: at most 2 decisions at each
@@ -141,4 +142,27 @@ fn remall_block_2() {
             assert!(t.path.iter().filter(|s| s.loc.line == line).count() <= 2, "{:?}", t.path);
         }
     }
+}
+
+/// Heap inputs whose aliasing the path does not decide: every solved prefix
+/// is followed by its run (inputs are named by access path, so a run that
+/// aliases `l` with `self` names them as one that does not), and the error
+/// search finds nothing beyond the two null dereferences.
+#[test]
+fn heap_runs_follow_their_prefixes() {
+    let remall = compile(&bench("remall.c"));
+    let mut block = config("remAll", None, 2);
+    block.criterion = pathwise_engine::config::Criterion::BlockK;
+    let suite = generate(&remall, &block);
+    check_sound(&suite);
+    assert_eq!(suite.stats.divergences, 0);
+    assert_eq!(suite.tests.len(), 6);
+    assert_eq!(errors(&suite), [("null-dereference", 28), ("null-dereference", 32)]);
+    let suite = generate(&remall, &config("remAll", None, 2));
+    check_sound(&suite);
+    assert_eq!(suite.stats.divergences, 0);
+    let recursive = compile(&bench("recursive.c"));
+    let suite = generate(&recursive, &config("heap_union", None, 2));
+    check_sound(&suite);
+    assert_eq!(suite.stats.divergences, 0);
 }

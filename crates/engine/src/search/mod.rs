@@ -275,7 +275,7 @@ impl<'a> Search<'a, '_> {
         match self.check(&base, &assumptions, &[neg], &cur.inputs) {
             SolveResult::Sat(model) => {
                 let all: Vec<ExprId> = base.iter().chain(&assumptions).copied().collect();
-                let inputs = merge(&self.pool, &all, &cur.inputs, model);
+                let inputs = self.m.prefer_fresh(&self.pool, &all, merge(&self.pool, &all, &cur.inputs, model));
                 let run = self.execute(&inputs);
                 if run.pre_valid() {
                     return Some((inputs, run));
@@ -329,12 +329,16 @@ impl<'a> Search<'a, '_> {
             match self.check(base, &assumptions, &seeds, &inputs) {
                 SolveResult::Sat(model) => {
                     let all: Vec<ExprId> = base.iter().chain(&assumptions).copied().collect();
-                    let new_inputs = merge(&self.pool, &all, &inputs, model);
+                    let new_inputs = self.m.prefer_fresh(&self.pool, &all, merge(&self.pool, &all, &inputs, model));
                     let run = self.execute(&new_inputs);
                     if run.pre_valid() {
                         return Some((new_inputs, run));
                     }
-                    let mut new_done = done[..=m].to_vec();
+                    let mut new_done = match follows_prefix(&stack, m, &run.pre_entries) {
+                        Some(aligned) => aligned.counterpart.iter().map(|c| c.is_some_and(|o| done[o])).collect(),
+                        // Another path: keep the positions' flags.
+                        None => done[..=m].to_vec(),
+                    };
                     new_done.resize(run.pre_entries.len(), false);
                     stack = run.pre_entries;
                     done = new_done;
