@@ -454,7 +454,7 @@ impl<'m, 'p> Exec<'m, 'p> {
 
     /// Models of functions without a body.
     fn builtin(&mut self, name: &str, ret: Option<Type>, args: &[Value], loc: Loc) -> Result<Option<Value>, End> {
-        if let Some(r) = self.libc_call(name, args, loc) {
+        if let Some(r) = self.libc_call(name, ret, args, loc) {
             return r;
         }
         if let Some(v) = self.float_libm(name, args, loc) {

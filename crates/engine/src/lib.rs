@@ -31,6 +31,7 @@ pub mod run;
 pub mod search;
 pub mod setup;
 pub mod step;
+pub mod strings;
 pub mod suite;
 pub mod testcase;
 pub mod value;

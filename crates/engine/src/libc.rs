@@ -1,5 +1,6 @@
 //! Models of C library functions on memory: `malloc`, `calloc`, `realloc`,
-//! `free`, `memset`, `memcpy`/`memmove`.
+//! `free`, `memset`, `memcpy`/`memmove` (the string functions are in
+//! [`crate::strings`]).
 //!
 //! Sizes are concrete: a symbolic size is fixed to this run's value by a
 //! guard (so tests still replay), which keeps objects a fixed number of
@@ -19,11 +20,23 @@ use crate::value::{Pointer, Value};
 const MAX_ALLOC: u64 = 1 << 28;
 
 /// The library functions modelled here.
-pub const LIBC: &[&str] = &["malloc", "calloc", "realloc", "free", "memset", "memcpy", "memmove"];
+pub const LIBC: &[&str] = &[
+    "malloc", "calloc", "realloc", "free", "memset", "memcpy", "memmove", "strlen", "strcmp", "strncmp", "memcmp",
+    "strcpy", "strncpy", "strchr",
+];
 
 impl Exec<'_, '_> {
     /// Call a modelled library function (`None`: not one of [`LIBC`]).
-    pub(crate) fn libc_call(&mut self, name: &str, args: &[Value], loc: Loc) -> Option<Result<Option<Value>, End>> {
+    pub(crate) fn libc_call(
+        &mut self,
+        name: &str,
+        ret: Option<Type>,
+        args: &[Value],
+        loc: Loc,
+    ) -> Option<Result<Option<Value>, End>> {
+        if crate::strings::STRINGS.contains(&name) {
+            return self.string_call(name, ret, args, loc);
+        }
         let arg = |i: usize| args.get(i).copied().unwrap_or(Value::int(0));
         Some(match name {
             "malloc" => self.concrete_size(arg(0), loc).map(|n| Some(self.allocate(n))),
@@ -64,7 +77,7 @@ impl Exec<'_, '_> {
     }
 
     /// A size argument's value in this run, fixed by a guard when symbolic.
-    fn concrete_size(&mut self, v: Value, loc: Loc) -> Result<u64, End> {
+    pub(crate) fn concrete_size(&mut self, v: Value, loc: Loc) -> Result<u64, End> {
         if let Some(e) = v.sym() {
             let w = self.pool.width(e);
             let k = self.pool.bv_const(w, v.conc());
