@@ -71,6 +71,10 @@ pub struct Machine<'p> {
     pub slots: std::cell::RefCell<crate::heap::SlotTable>,
     /// At most this many input objects are materialised per run.
     pub max_heap_objects: u32,
+    /// See [`crate::config::Config::check_leaks`].
+    pub check_leaks: bool,
+    /// See [`crate::config::Config::check_uninit`].
+    pub check_uninit: bool,
 }
 
 /// One activation.
@@ -125,6 +129,9 @@ pub struct Exec<'m, 'p> {
     pub float_pins: Vec<crate::fp::FloatPin>,
     /// The variables of the floating inputs this run created.
     pub float_inputs: Vec<ExprId>,
+    /// Copy loads (by frame depth and register) that read uninitialised
+    /// bytes, with those bytes as a mask (see [`crate::memcheck`]).
+    pub(crate) uninit_copies: rustc_hash::FxHashMap<(usize, Reg), u8>,
 }
 
 /// One `__VERIFIER_nondet_T()` call: a fresh input.
@@ -176,6 +183,7 @@ impl<'m, 'p> Exec<'m, 'p> {
             calls: Vec::new(),
             float_pins: Vec::new(),
             float_inputs: Vec::new(),
+            uninit_copies: Default::default(),
         }
     }
 
@@ -232,6 +240,11 @@ impl<'m, 'p> Exec<'m, 'p> {
             }
             match self.exec_inst(&inst.kind, inst.loc) {
                 Ok(v) => {
+                    if self.m.check_uninit {
+                        if let Err(end) = self.track_initialised(&inst.kind, inst.result, inst.loc) {
+                            return Flow::End(end);
+                        }
+                    }
                     if let (Some(r), Some(v)) = (inst.result, v) {
                         self.frame_mut().regs[r.index()] = Some(v);
                     }

@@ -6,7 +6,10 @@
 //! guard (so tests still replay), which keeps objects a fixed number of
 //! bytes. Allocation never fails. `malloc`'d bytes read as zero until
 //! written (what the emitted test cannot rely on natively, so output checks
-//! only cover written cells).
+//! only cover written cells); they are also marked uninitialised, and
+//! `memcpy`/`memmove`/`realloc` copy that state byte by byte, so that
+//! copying indeterminate bytes (padding, unset fields) is never an error
+//! while the program's own read of them is (see [`crate::memcheck`]).
 
 use pathwise_ir::{Loc, Type};
 
@@ -39,12 +42,12 @@ impl Exec<'_, '_> {
         }
         let arg = |i: usize| args.get(i).copied().unwrap_or(Value::int(0));
         Some(match name {
-            "malloc" => self.concrete_size(arg(0), loc).map(|n| Some(self.allocate(n))),
+            "malloc" => self.concrete_size(arg(0), loc).map(|n| Some(self.allocate(n, loc, true))),
             "calloc" => {
                 let n = self
                     .concrete_size(arg(0), loc)
                     .and_then(|a| Ok(a.saturating_mul(self.concrete_size(arg(1), loc)?)));
-                n.map(|n| Some(self.allocate(n)))
+                n.map(|n| Some(self.allocate(n, loc, false)))
             }
             "realloc" => self.realloc(arg(0).as_ptr(), arg(1), loc).map(Some),
             "free" => self.free(arg(0).as_ptr(), loc).map(|_| None),
@@ -91,8 +94,8 @@ impl Exec<'_, '_> {
         Ok(v.conc())
     }
 
-    fn allocate(&mut self, n: u64) -> Value {
-        let o = self.mem.alloc_bytes(ObjKind::Heap, Type::I8, n);
+    fn allocate(&mut self, n: u64, loc: Loc, uninit: bool) -> Value {
+        let o = self.mem.alloc_heap(n, loc, uninit);
         Value::Ptr(Pointer { obj: Some(o), off: 0, off_sym: None, base_sym: None, path: 0 })
     }
 
@@ -126,7 +129,7 @@ impl Exec<'_, '_> {
 
     fn realloc(&mut self, p: Pointer, size: Value, loc: Loc) -> Result<Value, End> {
         let n = self.concrete_size(size, loc)?;
-        let new = self.allocate(n);
+        let new = self.allocate(n, loc, true);
         if let Some(o) = p.obj {
             let old = self.mem.object(o).size_bytes();
             self.copy(new.as_ptr(), p, old.min(n), loc)?;
@@ -136,7 +139,9 @@ impl Exec<'_, '_> {
     }
 
     /// Copy `n` bytes, scalar by scalar where the source holds typed cells
-    /// (pointers included), byte by byte elsewhere.
+    /// (pointers included), byte by byte elsewhere. An uninitialised source
+    /// byte (which has no cell) leaves the destination byte uninitialised:
+    /// the store still checks the access, then the mark replaces it.
     fn copy(&mut self, d: Pointer, s: Pointer, n: u64, loc: Loc) -> Result<(), End> {
         let mut i = 0;
         while i < n {
@@ -148,6 +153,10 @@ impl Exec<'_, '_> {
             };
             let v = self.load_at(s, i, ty, loc)?;
             self.store_at(d, i, ty, v, loc)?;
+            let src_uninit = s.obj.is_some_and(|o| self.mem.object(o).uninit_bytes(s.off.wrapping_add(i), 1) > 0);
+            if let (true, Some(o)) = (src_uninit, d.obj) {
+                self.mem.mark_uninit(self.pool, o, d.off.wrapping_add(i));
+            }
             i += ty.bytes();
         }
         Ok(())

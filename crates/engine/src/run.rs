@@ -131,6 +131,8 @@ pub struct RunRecord {
     pub float_pins: Vec<crate::fp::FloatPin>,
     /// Floating input variables created by the function's execution.
     pub float_inputs: Vec<ExprId>,
+    /// What the function returned when a leak made the run an error.
+    pub leak_returned: Option<Option<u64>>,
 }
 
 impl RunRecord {
@@ -193,6 +195,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         heap: Default::default(),
         float_pins: Vec::new(),
         float_inputs: Vec::new(),
+        leak_returned: None,
     };
     if let Some(pre) = setup.pre {
         let mut mem = Memory::new();
@@ -234,6 +237,13 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     rec.array_outputs = objs.iter().map(|o| o.map(|id| mem.concrete_contents(id))).collect();
     rec.global_outputs = globals.iter().map(|&g| mem.concrete_contents(g)).collect();
     rec.main_end = Some(tied_overrun(pool, setup.spec, &rec, end));
+    if let (true, Some(End::Returned(bits))) = (m.check_leaks, &rec.main_end) {
+        let name = &m.program.func(setup.main).name;
+        if let Some(e) = crate::memcheck::leak(m.program, &mem, name, &param_values, &globals, returned) {
+            rec.leak_returned = Some(*bits);
+            rec.main_end = Some(End::Error(e));
+        }
+    }
     rec
 }
 

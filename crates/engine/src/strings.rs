@@ -87,7 +87,9 @@ impl Exec<'_, '_> {
     /// Byte `i` of the string at `p`, read as the program would read it.
     fn byte(&mut self, p: Pointer, i: u64, loc: Loc) -> Result<Value, End> {
         let q = Pointer { off: p.off.wrapping_add(i), ..p };
-        self.load(&q, Type::I8, loc)
+        let v = self.load(&q, Type::I8, loc)?;
+        self.check_initialised(&q, Type::I8, loc)?;
+        Ok(v)
     }
 
     /// `b == 0` for a byte value: (holds, condition when symbolic).
