@@ -103,7 +103,7 @@ pub fn leak(
 ) -> Option<RuntimeError> {
     let mut live = vec![false; mem.len()];
     let mut work: Vec<ObjId> = globals.to_vec();
-    work.extend(params.iter().chain(returned.as_ref()).filter_map(|v| pointee(v)));
+    work.extend(params.iter().chain(returned.as_ref()).filter_map(pointee));
     while let Some(o) = work.pop() {
         if std::mem::replace(&mut live[o.0 as usize], true) {
             continue;
