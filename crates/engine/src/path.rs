@@ -47,15 +47,17 @@ pub struct Entry {
 }
 
 impl EntryKind {
-    /// The same kind with its outcome the other way round (`None` for an
-    /// assumption, whose other side is not a path).
+    /// The same kind with its outcome the other way round. A failed
+    /// assumption's other side is the assumption holding (an entry of the
+    /// same kind, not explorable), which is how a run with valid inputs
+    /// follows the prefix that negated it.
     fn flipped(self) -> Option<EntryKind> {
         Some(match self {
             EntryKind::Decision { func, block, taken } => EntryKind::Decision { func, block, taken: !taken },
             EntryKind::InBounds { param, violated } => EntryKind::InBounds { param, violated: !violated },
             EntryKind::Guard { violated } => EntryKind::Guard { violated: !violated },
             EntryKind::Library { taken } => EntryKind::Library { taken: !taken },
-            EntryKind::Assume => return None,
+            EntryKind::Assume => EntryKind::Assume,
         })
     }
 }
