@@ -76,6 +76,15 @@ pub struct GenArgs {
     /// for inputs that violate each check a path passes (faster).
     #[arg(long)]
     pub no_error_search: bool,
+    /// Report memory leaks: a malloc'd object that nothing reachable from
+    /// the parameters, globals or the return value points to when the
+    /// function returns makes its test a `memory-leak` error test.
+    #[arg(long)]
+    pub check_leaks: bool,
+    /// Do not report reads of heap memory never written (malloc'd bytes;
+    /// copies of them are never reported).
+    #[arg(long)]
+    pub no_uninit_check: bool,
     /// Declare a function that has no body in the file as external: it does
     /// not change memory the code under test can see, and each call returns
     /// a fresh input. The test file defines it as a stub that returns the
@@ -387,6 +396,8 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         long_bits: 64,
         program_mode: None,
         max_heap_objects: args.max_heap_objects,
+        check_leaks: args.check_leaks,
+        check_uninit: !args.no_uninit_check,
         externals: externals(args, &fe),
     };
     let interrupted = install_ctrlc();

@@ -165,6 +165,9 @@ pub fn run(args: &TestCompArgs) -> Result<i32> {
             concretise_externals: args.external == ExternalArg::Concretise,
         }),
         max_heap_objects: 32,
+        check_leaks: false,
+        // An error ends a run: Test-Comp wants the coverage beyond.
+        check_uninit: false,
         externals: pathwise_engine::config::Externals::none(),
     };
     let meta = TestCompMetadata::for_program(&args.program, &text, arch)

@@ -262,7 +262,7 @@ pub(crate) fn write_expect_calls(out: &mut String, suite: &TestSuite, test: &Tes
     }
     // Past undefined behaviour the native run may make calls the generator
     // never saw; an exit, abort or failed assert stops where it did.
-    let open = matches!(&test.outcome, Outcome::Error(e) if !e.kind.traps_natively());
+    let open = matches!(&test.outcome, Outcome::Error(e) if !e.kind.traps_natively() && !e.kind.returns_natively());
     let n = test.calls.len();
     if n == 0 {
         let _ = writeln!(out, "    pathwise_expect_calls({}, 0, 0, {});", test.id, u8::from(open));

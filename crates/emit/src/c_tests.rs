@@ -96,6 +96,10 @@ fn write_prologue(out: &mut String, suite: &TestSuite, source_include: &str) {
         suite.function
     );
     out.push_str("#include <stdio.h>\n\n");
+    let leaks = crate::c_leaks::has_leak_tests(suite);
+    if leaks {
+        crate::c_leaks::write_renames(out);
+    }
     out.push_str("/* The code under test, with its main() (if any) out of the way. */\n");
     out.push_str("#define main pathwise_original_main\n");
     // Backslashes and quotes cannot appear in a q-char-sequence portably;
@@ -103,6 +107,9 @@ fn write_prologue(out: &mut String, suite: &TestSuite, source_include: &str) {
     let include = source_include.replace('\\', "/").replace('"', "");
     let _ = writeln!(out, "#include \"{include}\"");
     out.push_str("#undef main\n\n");
+    if leaks {
+        crate::c_leaks::write_wrappers(out);
+    }
 }
 
 fn write_helpers(out: &mut String, used: &Used) {
@@ -395,7 +402,18 @@ fn write_test(out: &mut String, suite: &TestSuite, test: &TestCase, used: &mut U
     // The renamed `main` of the code under test is reached by its new name.
     let callee = if suite.function == "main" { "pathwise_original_main" } else { suite.function.as_str() };
     let call = format!("{callee}({})", locals.join(", "));
-    if let Outcome::Error(e) = &test.outcome {
+    let leak = match &test.outcome {
+        Outcome::Error(e) => match e.kind {
+            ErrorKind::MemoryLeak { allocation, bytes } => Some((e, allocation, bytes)),
+            _ => None,
+        },
+        _ => None,
+    };
+    if let Some((e, _, _)) = leak {
+        let at = crate::describe::loc_string(&suite.files, e.loc);
+        let _ = writeln!(out, "    /* expected: {} at {at}: {} */", e.kind.name(), comment_safe(&e.message));
+        crate::c_leaks::write_track(out);
+    } else if let Outcome::Error(e) = &test.outcome {
         // The run ends in the error: nothing after the call is observed.
         let at = crate::describe::loc_string(&suite.files, e.loc);
         let _ = writeln!(out, "    /* expected: {} at {at}: {} */", e.kind.name(), comment_safe(&e.message));
@@ -424,6 +442,10 @@ fn write_test(out: &mut String, suite: &TestSuite, test: &TestCase, used: &mut U
             // `void` function, or a run without a return value to compare.
             let _ = writeln!(out, "    {call};");
         }
+    }
+    if let Some((e, allocation, bytes)) = leak {
+        let at = crate::describe::loc_string(&suite.files, e.loc);
+        crate::c_leaks::write_leak_check(out, id, allocation, bytes, &at);
     }
     crate::c_externs::write_calls_check(out, suite);
     write_heap_checks(out, used, suite, test, ret_var);
@@ -552,6 +574,8 @@ fn expectation(test: &TestCase) -> (&'static str, i32) {
         Outcome::Error(e) => match e.kind {
             ErrorKind::Exit(status) => ("PATHWISE_EXPECT_EXIT", status),
             ErrorKind::Abort | ErrorKind::AssertionFailure => ("PATHWISE_EXPECT_SIGNAL", 6),
+            // The leak is checked by the test itself, which returns.
+            kind if kind.returns_natively() => ("PATHWISE_EXPECT_RETURN", 0),
             _ => ("PATHWISE_EXPECT_UB", 0),
         },
     }

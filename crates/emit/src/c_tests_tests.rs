@@ -215,3 +215,30 @@ fn empty_suite_compiles() {
     let (ok, stdout) = compile_and_run("int add(int a) { return a; }\n", &s);
     assert!(ok && stdout.contains("0 passed, 0 failed"), "{stdout}");
 }
+
+/// A memory-leak test returns, checks its outputs and observes natively
+/// that the leaked allocation is still live: a test claiming a leak that
+/// the code frees fails.
+#[test]
+fn leak_tests_count_allocations() {
+    let source = "#include <stdlib.h>\nint f(int x)\n{\n    int *p = malloc(sizeof *p);\n    *p = x;\n    \
+                  if (x)\n        return *p;\n    free(p);\n    return 0;\n}\n";
+    let mut s = suite("f", vec![int("x")], Some(int("")), vec![]);
+    let leak = pathwise_engine::suite::ErrorInfo {
+        kind: pathwise_engine::suite::ErrorKind::MemoryLeak { allocation: 1, bytes: 4 },
+        loc: Loc { file: 0, line: 4, col: 14 },
+        message: "4 byte(s) allocated here are unreachable when `f` returns".into(),
+    };
+    for (id, x) in [(1, 7), (2, 0)] {
+        let mut t = case(id, vec![InputValue::Scalar(x)], Some(x));
+        t.outcome = Outcome::Error(leak.clone());
+        s.tests.push(t);
+    }
+    let (ok, stdout) = compile_and_run(source, &s);
+    assert!(!ok, "{stdout}");
+    assert!(
+        stdout.contains("test 2: expected allocation 1 (4 bytes at src/f.c:4:14) to be leaked, but it was freed"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("1 passed, 1 failed"), "{stdout}");
+}

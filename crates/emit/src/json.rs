@@ -232,6 +232,12 @@ pub struct ErrorJson {
     /// The status passed to `exit` (kind `exit` only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<i32>,
+    /// Kind `memory-leak` only: which allocation of the run leaked (1 = the
+    /// first `malloc`/`calloc`/`realloc` call) and its size in bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allocation: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<u64>,
     pub location: String,
     pub file: String,
     pub line: u32,
@@ -556,6 +562,14 @@ fn test_json(suite: &TestSuite, test: &TestCase) -> TestJson {
                 kind: e.kind.name().to_string(),
                 status: match e.kind {
                     ErrorKind::Exit(s) => Some(s),
+                    _ => None,
+                },
+                allocation: match e.kind {
+                    ErrorKind::MemoryLeak { allocation, .. } => Some(allocation),
+                    _ => None,
+                },
+                bytes: match e.kind {
+                    ErrorKind::MemoryLeak { bytes, .. } => Some(bytes),
                     _ => None,
                 },
                 location: loc_string(&suite.files, e.loc),

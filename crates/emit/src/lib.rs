@@ -16,6 +16,8 @@
 //! - `c_externs`: stubs in the C file for the external functions the code
 //!   under test calls (`pathwise gen --external`), replaying each test's
 //!   recorded calls.
+//! - `c_leaks`: allocation counting in the C file, so that a `memory-leak`
+//!   test observes the leaked object natively.
 //! - [`describe`]: naming and compact descriptions (paths, locations) shared
 //!   by both, so that the C comments and the JSON say the same thing.
 //!
@@ -25,6 +27,7 @@
 
 mod c_externs;
 mod c_heap;
+mod c_leaks;
 pub mod c_tests;
 pub mod describe;
 pub mod heap;

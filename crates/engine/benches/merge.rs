@@ -75,6 +75,8 @@ fn child(k: u32) {
         long_bits: 64,
         program_mode: None,
         max_heap_objects: 32,
+        check_leaks: false,
+        check_uninit: true,
         externals: pathwise_engine::config::Externals::none(),
     };
     let mut best = None;

@@ -47,6 +47,10 @@ pub struct FuncInfo {
     pub exits: Vec<bool>,
     /// Per block: the functions with a body that it calls, in order.
     pub callees: Vec<Vec<FuncId>>,
+    /// Registers defined by a `load` whose value is only ever stored: a copy
+    /// (the front end copies structures scalar by scalar), which may carry
+    /// indeterminate bytes without reading them (see [`crate::memcheck`]).
+    pub copy_loads: rustc_hash::FxHashSet<pathwise_ir::Reg>,
 }
 
 /// Analysis results for every function of a program.
@@ -85,6 +89,7 @@ fn analyse_function(program: &Program, cg: &CallGraph, id: FuncId) -> FuncInfo {
     }
     let recursive_scc = cg.is_recursive(id).then(|| cg.scc(id));
     let exits = exit_blocks(program, f);
+    let copy_loads = copy_loads(f);
     let call_blocks: Vec<bool> = match recursive_scc {
         Some(scc) => f
             .blocks
@@ -124,7 +129,7 @@ fn analyse_function(program: &Program, cg: &CallGraph, id: FuncId) -> FuncInfo {
             out
         })
         .collect();
-    FuncInfo { loops, loop_start, iter_start, branch_commit, recursive_scc, exits, callees }
+    FuncInfo { loops, loop_start, iter_start, branch_commit, recursive_scc, exits, callees, copy_loads }
 }
 
 /// Blocks from which the run may leave the function: returns, unreachable
@@ -212,4 +217,25 @@ fn commits_to_call(f: &FuncData, exits: &[bool], call_blocks: &[bool], to: Block
         stack.extend(f.block(b).term.successors());
     }
     true
+}
+
+/// The registers of `f` defined by a `load` and used only as the value
+/// operand of `store`s.
+fn copy_loads(f: &pathwise_ir::FuncData) -> rustc_hash::FxHashSet<pathwise_ir::Reg> {
+    let mut loads: rustc_hash::FxHashSet<pathwise_ir::Reg> = Default::default();
+    let mut other_use: rustc_hash::FxHashSet<pathwise_ir::Reg> = Default::default();
+    for b in &f.blocks {
+        for i in &b.insts {
+            if let (InstKind::Load { .. }, Some(r)) = (&i.kind, i.result) {
+                loads.insert(r);
+            }
+            match &i.kind {
+                InstKind::Store { ptr, .. } => other_use.extend(ptr.reg()),
+                k => other_use.extend(k.operands().iter().filter_map(|o| o.reg())),
+            }
+        }
+        other_use.extend(b.term.operands().iter().filter_map(|o| o.reg()));
+    }
+    loads.retain(|r| !other_use.contains(r));
+    loads
 }

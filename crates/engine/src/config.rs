@@ -46,6 +46,17 @@ pub struct Config {
     /// Functions without a body that the user declared external: see
     /// [`Externals`].
     pub externals: Externals,
+    /// A `malloc`'d object that nothing reachable from the parameters,
+    /// globals or the return value points to when the function under test
+    /// returns is an error test of kind `memory-leak` at the allocation
+    /// (`gen --check-leaks`).
+    pub check_leaks: bool,
+    /// A load by the program of heap bytes never written (`malloc`'d, or
+    /// grown by `realloc`) is an error test of kind `uninitialised-read`;
+    /// copies (library copies, and loads only stored elsewhere, as in
+    /// structure copies) carry the state along instead (`gen
+    /// --no-uninit-check` turns it off).
+    pub check_uninit: bool,
 }
 
 /// Functions declared without a body whose calls the user described as

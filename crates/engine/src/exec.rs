@@ -71,6 +71,10 @@ pub struct Machine<'p> {
     pub slots: std::cell::RefCell<crate::heap::SlotTable>,
     /// At most this many input objects are materialised per run.
     pub max_heap_objects: u32,
+    /// See [`crate::config::Config::check_leaks`].
+    pub check_leaks: bool,
+    /// See [`crate::config::Config::check_uninit`].
+    pub check_uninit: bool,
 }
 
 /// One activation.
@@ -130,6 +134,9 @@ pub struct Exec<'m, 'p> {
     /// beyond such a length is an error or a request for a longer array
     /// must be decided the same way when the test is replayed.
     pub tied_lens: FxHashSet<ExprId>,
+    /// Copy loads (by frame depth and register) that read uninitialised
+    /// bytes, with those bytes as a mask (see [`crate::memcheck`]).
+    pub(crate) uninit_copies: rustc_hash::FxHashMap<(usize, Reg), u8>,
 }
 
 /// One `__VERIFIER_nondet_T()` call: a fresh input.
@@ -182,6 +189,7 @@ impl<'m, 'p> Exec<'m, 'p> {
             float_pins: Vec::new(),
             float_inputs: Vec::new(),
             tied_lens: FxHashSet::default(),
+            uninit_copies: Default::default(),
         }
     }
 
@@ -238,6 +246,11 @@ impl<'m, 'p> Exec<'m, 'p> {
             }
             match self.exec_inst(&inst.kind, inst.loc) {
                 Ok(v) => {
+                    if self.m.check_uninit {
+                        if let Err(end) = self.track_initialised(&inst.kind, inst.result, inst.loc) {
+                            return Flow::End(end);
+                        }
+                    }
                     if let (Some(r), Some(v)) = (inst.result, v) {
                         self.frame_mut().regs[r.index()] = Some(v);
                     }
@@ -460,7 +473,7 @@ impl<'m, 'p> Exec<'m, 'p> {
 
     /// Models of functions without a body.
     fn builtin(&mut self, name: &str, ret: Option<Type>, args: &[Value], loc: Loc) -> Result<Option<Value>, End> {
-        if let Some(r) = self.libc_call(name, args, loc) {
+        if let Some(r) = self.libc_call(name, ret, args, loc) {
             return r;
         }
         if let Some(v) = self.float_libm(name, args, loc) {

@@ -1,11 +1,15 @@
 //! Models of C library functions on memory: `malloc`, `calloc`, `realloc`,
-//! `free`, `memset`, `memcpy`/`memmove`.
+//! `free`, `memset`, `memcpy`/`memmove` (the string functions are in
+//! [`crate::strings`]).
 //!
 //! Sizes are concrete: a symbolic size is fixed to this run's value by a
 //! guard (so tests still replay), which keeps objects a fixed number of
 //! bytes. Allocation never fails. `malloc`'d bytes read as zero until
 //! written (what the emitted test cannot rely on natively, so output checks
-//! only cover written cells).
+//! only cover written cells); they are also marked uninitialised, and
+//! `memcpy`/`memmove`/`realloc` copy that state byte by byte, so that
+//! copying indeterminate bytes (padding, unset fields) is never an error
+//! while the program's own read of them is (see [`crate::memcheck`]).
 
 use pathwise_ir::{Loc, Type};
 
@@ -19,19 +23,31 @@ use crate::value::{Pointer, Value};
 const MAX_ALLOC: u64 = 1 << 28;
 
 /// The library functions modelled here.
-pub const LIBC: &[&str] = &["malloc", "calloc", "realloc", "free", "memset", "memcpy", "memmove"];
+pub const LIBC: &[&str] = &[
+    "malloc", "calloc", "realloc", "free", "memset", "memcpy", "memmove", "strlen", "strcmp", "strncmp", "memcmp",
+    "strcpy", "strncpy", "strchr",
+];
 
 impl Exec<'_, '_> {
     /// Call a modelled library function (`None`: not one of [`LIBC`]).
-    pub(crate) fn libc_call(&mut self, name: &str, args: &[Value], loc: Loc) -> Option<Result<Option<Value>, End>> {
+    pub(crate) fn libc_call(
+        &mut self,
+        name: &str,
+        ret: Option<Type>,
+        args: &[Value],
+        loc: Loc,
+    ) -> Option<Result<Option<Value>, End>> {
+        if crate::strings::STRINGS.contains(&name) {
+            return self.string_call(name, ret, args, loc);
+        }
         let arg = |i: usize| args.get(i).copied().unwrap_or(Value::int(0));
         Some(match name {
-            "malloc" => self.concrete_size(arg(0), loc).map(|n| Some(self.allocate(n))),
+            "malloc" => self.concrete_size(arg(0), loc).map(|n| Some(self.allocate(n, loc, true))),
             "calloc" => {
                 let n = self
                     .concrete_size(arg(0), loc)
                     .and_then(|a| Ok(a.saturating_mul(self.concrete_size(arg(1), loc)?)));
-                n.map(|n| Some(self.allocate(n)))
+                n.map(|n| Some(self.allocate(n, loc, false)))
             }
             "realloc" => self.realloc(arg(0).as_ptr(), arg(1), loc).map(Some),
             "free" => self.free(arg(0).as_ptr(), loc).map(|_| None),
@@ -64,7 +80,7 @@ impl Exec<'_, '_> {
     }
 
     /// A size argument's value in this run, fixed by a guard when symbolic.
-    fn concrete_size(&mut self, v: Value, loc: Loc) -> Result<u64, End> {
+    pub(crate) fn concrete_size(&mut self, v: Value, loc: Loc) -> Result<u64, End> {
         if let Some(e) = v.sym() {
             let w = self.pool.width(e);
             let k = self.pool.bv_const(w, v.conc());
@@ -78,8 +94,8 @@ impl Exec<'_, '_> {
         Ok(v.conc())
     }
 
-    fn allocate(&mut self, n: u64) -> Value {
-        let o = self.mem.alloc_bytes(ObjKind::Heap, Type::I8, n);
+    fn allocate(&mut self, n: u64, loc: Loc, uninit: bool) -> Value {
+        let o = self.mem.alloc_heap(n, loc, uninit);
         Value::Ptr(Pointer { obj: Some(o), off: 0, off_sym: None, base_sym: None, path: 0 })
     }
 
@@ -113,7 +129,7 @@ impl Exec<'_, '_> {
 
     fn realloc(&mut self, p: Pointer, size: Value, loc: Loc) -> Result<Value, End> {
         let n = self.concrete_size(size, loc)?;
-        let new = self.allocate(n);
+        let new = self.allocate(n, loc, true);
         if let Some(o) = p.obj {
             let old = self.mem.object(o).size_bytes();
             self.copy(new.as_ptr(), p, old.min(n), loc)?;
@@ -123,7 +139,9 @@ impl Exec<'_, '_> {
     }
 
     /// Copy `n` bytes, scalar by scalar where the source holds typed cells
-    /// (pointers included), byte by byte elsewhere.
+    /// (pointers included), byte by byte elsewhere. An uninitialised source
+    /// byte (which has no cell) leaves the destination byte uninitialised:
+    /// the store still checks the access, then the mark replaces it.
     fn copy(&mut self, d: Pointer, s: Pointer, n: u64, loc: Loc) -> Result<(), End> {
         let mut i = 0;
         while i < n {
@@ -135,6 +153,10 @@ impl Exec<'_, '_> {
             };
             let v = self.load_at(s, i, ty, loc)?;
             self.store_at(d, i, ty, v, loc)?;
+            let src_uninit = s.obj.is_some_and(|o| self.mem.object(o).uninit_bytes(s.off.wrapping_add(i), 1) > 0);
+            if let (true, Some(o)) = (src_uninit, d.obj) {
+                self.mem.mark_uninit(self.pool, o, d.off.wrapping_add(i));
+            }
             i += ty.bytes();
         }
         Ok(())

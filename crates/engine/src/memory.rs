@@ -23,6 +23,12 @@
 //!
 //! Concrete values are always kept in the cells, so execution never waits
 //! for the solver.
+//!
+//! Storage from `malloc` (and the part `realloc` adds) starts
+//! uninitialised: each such object keeps the byte ranges never written
+//! (`uninit`), which writes shrink and library copies carry along byte by
+//! byte (see [`crate::memcheck`]). The bytes still read as zero, so the
+//! interpreter's concrete semantics do not depend on the check.
 
 use std::collections::BTreeMap;
 
@@ -80,6 +86,20 @@ pub struct Object {
     pub freed: bool,
     /// The C type of the object's elements, when known (heap inputs).
     pub cty: Option<CType>,
+    /// Where the program allocated it (`malloc`, `calloc`, `realloc`).
+    pub alloc: Option<Allocation>,
+    /// Byte ranges `start -> end` never written (only `malloc`'d storage).
+    uninit: BTreeMap<u64, u64>,
+}
+
+/// The allocation that created a heap object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Allocation {
+    /// The call's location.
+    pub site: pathwise_ir::Loc,
+    /// 1 for the run's first allocation, 2 for the second...: what a native
+    /// test counting the code's allocations sees.
+    pub ordinal: u32,
 }
 
 impl Object {
@@ -106,6 +126,36 @@ impl Object {
         match self.cells.get(&off) {
             Some(&(t, _)) => Some(t),
             None => self.initial_cells.get(&off).filter(|(t, _)| !overlaps_any(&self.cells, off, *t)).map(|&(t, _)| t),
+        }
+    }
+
+    /// How many of the `len` bytes from `off` were never written.
+    pub fn uninit_bytes(&self, off: u64, len: u64) -> u64 {
+        let end = off.saturating_add(len);
+        let mut n = 0;
+        for (&s, &e) in self.uninit.range(..end) {
+            if e > off {
+                n += e.min(end) - s.max(off);
+            }
+        }
+        n
+    }
+
+    /// Mark `[off, off + len)` initialised (written).
+    fn mark_init(&mut self, off: u64, len: u64) {
+        if self.uninit.is_empty() {
+            return;
+        }
+        let end = off.saturating_add(len);
+        let hit: Vec<(u64, u64)> = self.uninit.range(..end).filter(|(_, &e)| e > off).map(|(&s, &e)| (s, e)).collect();
+        for (s, e) in hit {
+            self.uninit.remove(&s);
+            if s < off {
+                self.uninit.insert(s, off);
+            }
+            if e > end {
+                self.uninit.insert(end, e);
+            }
         }
     }
 
@@ -138,6 +188,8 @@ pub enum AccessError {
 #[derive(Default)]
 pub struct Memory {
     objects: Vec<Object>,
+    /// Allocations by the program so far (see [`Allocation::ordinal`]).
+    heap_allocs: u32,
 }
 
 impl Memory {
@@ -168,8 +220,52 @@ impl Memory {
             max_accessed: None,
             freed: false,
             cty: None,
+            alloc: None,
+            uninit: BTreeMap::new(),
         });
         id
+    }
+
+    /// Allocate `size` bytes for the program's `malloc` (`uninit`: its
+    /// content is indeterminate) or `calloc` (zero) at `site`.
+    pub fn alloc_heap(&mut self, size: u64, site: pathwise_ir::Loc, uninit: bool) -> ObjId {
+        let id = self.alloc_bytes(ObjKind::Heap, Type::I8, size);
+        self.heap_allocs += 1;
+        let o = &mut self.objects[id.0 as usize];
+        o.alloc = Some(Allocation { site, ordinal: self.heap_allocs });
+        if uninit && size > 0 {
+            o.uninit.insert(0, size);
+        }
+        id
+    }
+
+    /// Mark byte `off` of an object uninitialised (a copy of an
+    /// uninitialised heap byte); its cell, if any, goes.
+    pub fn mark_uninit(&mut self, pool: &mut ExprPool, id: ObjId, off: u64) {
+        // Input objects keep their (initialised) input values: missing an
+        // error there is better than describing an output wrongly.
+        if matches!(self.objects[id.0 as usize].kind, ObjKind::Input { .. } | ObjKind::HeapInput { .. })
+            || self.objects[id.0 as usize].whole.is_some()
+        {
+            return;
+        }
+        self.split_overlapping(pool, id, off, Type::I8);
+        let o = &mut self.objects[id.0 as usize];
+        o.cells.remove(&off);
+        o.mark_init(off, 1);
+        // Merge with neighbours so that ranges stay few.
+        let start = match o.uninit.range(..off).next_back() {
+            Some((&s, &e)) if e == off => s,
+            _ => off,
+        };
+        let end = match o.uninit.get(&(off + 1)) {
+            Some(&e) => {
+                o.uninit.remove(&(off + 1));
+                e
+            }
+            None => off + 1,
+        };
+        o.uninit.insert(start, end);
     }
 
     /// Allocate an input array of `count` elements with the given initial
@@ -415,7 +511,9 @@ impl Memory {
             self.objects[id.0 as usize].whole = Some(new);
         }
         self.split_overlapping(pool, id, off, ty);
-        self.objects[id.0 as usize].cells.insert(off, (ty, v));
+        let o = &mut self.objects[id.0 as usize];
+        o.cells.insert(off, (ty, v));
+        o.mark_init(off, ty.bytes());
         Ok(())
     }
 

@@ -26,6 +26,11 @@ pub enum EntryKind {
     /// amount in range, symbolic index inside a local array); `violated`:
     /// it failed (the run ended there in a runtime error).
     Guard { violated: bool },
+    /// A byte test inside a modelled library loop (`strlen`, `strcmp`...,
+    /// see [`crate::strings`]): a decision of the path at the call's
+    /// location, kept apart from the program's own branches (it has no
+    /// branch side for coverage).
+    Library { taken: bool },
 }
 
 /// One conjunct of the path condition, oriented as it held on the run.
@@ -50,6 +55,7 @@ impl EntryKind {
             EntryKind::Decision { func, block, taken } => EntryKind::Decision { func, block, taken: !taken },
             EntryKind::InBounds { param, violated } => EntryKind::InBounds { param, violated: !violated },
             EntryKind::Guard { violated } => EntryKind::Guard { violated: !violated },
+            EntryKind::Library { taken } => EntryKind::Library { taken: !taken },
             EntryKind::Assume => EntryKind::Assume,
         }
     }

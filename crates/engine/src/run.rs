@@ -133,6 +133,8 @@ pub struct RunRecord {
     pub float_inputs: Vec<ExprId>,
     /// Length variables tied by `pathwise_array_len` (see [`Self::len_is_tied`]).
     pub tied_lens: FxHashSet<ExprId>,
+    /// What the function returned when a leak made the run an error.
+    pub leak_returned: Option<Option<u64>>,
 }
 
 impl RunRecord {
@@ -193,6 +195,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         float_pins: Vec::new(),
         float_inputs: Vec::new(),
         tied_lens: FxHashSet::default(),
+        leak_returned: None,
     };
     let mut declared = crate::heap_assume::Declared::default();
     if let Some(pre) = setup.pre {
@@ -240,6 +243,13 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     rec.array_outputs = objs.iter().map(|o| o.map(|id| mem.concrete_contents(id))).collect();
     rec.global_outputs = globals.iter().map(|&g| mem.concrete_contents(g)).collect();
     rec.main_end = Some(tied_overrun(setup.spec, &rec, end));
+    if let (true, Some(End::Returned(bits))) = (m.check_leaks, &rec.main_end) {
+        let name = &m.program.func(setup.main).name;
+        if let Some(e) = crate::memcheck::leak(m.program, &mem, name, &param_values, &globals, returned) {
+            rec.leak_returned = Some(*bits);
+            rec.main_end = Some(End::Error(e));
+        }
+    }
     rec
 }
 

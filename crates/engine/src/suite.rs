@@ -230,6 +230,18 @@ pub enum ErrorKind {
     UseAfterFree,
     /// `free` of a pointer not from `malloc` (or not to its start), or twice.
     InvalidFree,
+    /// An allocated object unreachable and not freed when the function
+    /// under test returned (`Config::check_leaks`); located at the
+    /// allocation. The run itself returned normally.
+    MemoryLeak {
+        /// Which allocation of the run (1 = the first `malloc`, `calloc` or
+        /// `realloc` call): what a native test counting allocations sees.
+        allocation: u32,
+        /// The object's size.
+        bytes: u64,
+    },
+    /// A load of heap bytes never written (`Config::check_uninit`).
+    UninitialisedRead,
     /// Something the engine cannot model (an access through a pointer of
     /// another type, a call to a function without body or model): not
     /// necessarily a bug of the program, so never a test.
@@ -255,6 +267,8 @@ impl ErrorKind {
             ErrorKind::FloatCastOverflow => "float-cast-overflow",
             ErrorKind::UseAfterFree => "use-after-free",
             ErrorKind::InvalidFree => "invalid-free",
+            ErrorKind::MemoryLeak { .. } => "memory-leak",
+            ErrorKind::UninitialisedRead => "uninitialised-read",
             ErrorKind::Unsupported => "unsupported",
         }
     }
@@ -263,6 +277,13 @@ impl ErrorKind {
     /// the other kinds are undefined behaviour that may go unnoticed.
     pub fn traps_natively(self) -> bool {
         matches!(self, ErrorKind::AssertionFailure | ErrorKind::Abort | ErrorKind::Exit(_))
+    }
+
+    /// Whether the native run returns normally from the function under
+    /// test (a leak is found after the return): its outputs are checked as
+    /// for a returning test.
+    pub fn returns_natively(self) -> bool {
+        matches!(self, ErrorKind::MemoryLeak { .. })
     }
 }
 

@@ -67,7 +67,11 @@ fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRe
             }
         })
         .collect();
-    let ret = match replay.main_end {
+    let returned = match &replay.main_end {
+        Some(crate::path::End::Error(_)) => replay.leak_returned.map(crate::path::End::Returned),
+        end => end.clone(),
+    };
+    let ret = match returned {
         Some(crate::path::End::Returned(Some(_)))
             if f.ret_src.as_ref().is_some_and(|s| s.shape == pathwise_ir::Shape::Heap) =>
         {

@@ -61,6 +61,8 @@ pub fn generate(
         externals: config.externals.clone(),
         slots: Default::default(),
         max_heap_objects: config.max_heap_objects,
+        check_leaks: config.check_leaks,
+        check_uninit: config.check_uninit,
     };
     let mut pool = ExprPool::new();
     let spec = if config.program_mode.is_some() {
