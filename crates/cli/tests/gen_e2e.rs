@@ -91,7 +91,8 @@ fn gen_block_k_then_replay() {
 #[test]
 fn unknown_and_unsupported_functions_exit_2() {
     let tmp = tempfile::tempdir().unwrap();
-    std::fs::write(tmp.path().join("a.c"), "int f(int x) { return x; }\nint h(long double d) { return d > 0; }\n").unwrap();
+    std::fs::write(tmp.path().join("a.c"), "int f(int x) { return x; }\nint h(long double d) { return d > 0; }\n")
+        .unwrap();
     let o = pathwise(tmp.path(), &["gen", "a.c", "--function", "g"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("error: function `g` not found; functions defined: f"), "{}", text(&o.stderr));
