@@ -55,6 +55,12 @@ pub struct GenArgs {
     /// structures are initialised lazily: null, fresh object or alias).
     #[arg(long, value_name = "N", default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub max_heap_objects: u32,
+    /// Largest number of precondition runs spent looking for valid inputs
+    /// for one path prefix; past it the prefix is abandoned (reported),
+    /// not proved infeasible. Recursive preconditions over input heaps can
+    /// otherwise take unbounded time to refute a prefix.
+    #[arg(long, value_name = "RUNS", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
+    pub precondition_budget: u64,
     /// Stop the search after this many seconds and keep the tests found.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
@@ -231,8 +237,11 @@ fn warn_other_suites(out: &Path, function: &str) {
     }
 }
 
-fn stop_text(stop: &StopReason) -> String {
+fn stop_text(stop: &StopReason, abandoned: u64) -> String {
     match stop {
+        StopReason::Complete if abandoned > 0 => {
+            "explored (every path within the bound has a test, is infeasible, or was abandoned: see below)".into()
+        }
         StopReason::Complete => "complete (every feasible path within the bound has a test)".into(),
         StopReason::Timeout => "timeout (tests found so far were written)".into(),
         StopReason::Interrupted => "interrupted (tests found so far were written)".into(),
@@ -302,7 +311,7 @@ pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
         ("runs", s.runs.to_string()),
         ("solver calls", format!("{} ({} answered by the cache)", s.solver_calls, s.solver_cache_hits)),
         ("time", format!("{:.2} s", s.elapsed_ms as f64 / 1000.0)),
-        ("stop", stop_text(&suite.stop)),
+        ("stop", stop_text(&suite.stop, suite.stats.precondition_abandoned)),
     ];
     for (label, value) in rows {
         out.push_str(&format!("  {:<20} {value}\n", format!("{label}:")));
@@ -315,6 +324,12 @@ pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
     }
     out.push_str(&error_lines(suite));
     out.push_str(&float_line(s, 20));
+    if s.precondition_abandoned > 0 {
+        out.push_str(&format!(
+            "  warning: {} prefix(es) abandoned: no valid input found within --precondition-budget runs (their paths may be feasible)\n",
+            s.precondition_abandoned
+        ));
+    }
     if s.divergences > 0 {
         out.push_str(&format!("  warning: {} run(s) diverged from their solved prefix\n", s.divergences));
     }
@@ -396,6 +411,7 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         long_bits: 64,
         program_mode: None,
         max_heap_objects: args.max_heap_objects,
+        precondition_budget: args.precondition_budget,
         check_leaks: args.check_leaks,
         check_uninit: !args.no_uninit_check,
         externals: externals(args, &fe),

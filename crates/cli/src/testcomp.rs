@@ -165,6 +165,7 @@ pub fn run(args: &TestCompArgs) -> Result<i32> {
             concretise_externals: args.external == ExternalArg::Concretise,
         }),
         max_heap_objects: 32,
+        precondition_budget: 20,
         check_leaks: false,
         // An error ends a run: Test-Comp wants the coverage beyond.
         check_uninit: false,

@@ -378,6 +378,8 @@ pub struct StatsJson {
     pub solver_calls: u64,
     pub solver_cache_hits: u64,
     pub divergences: u64,
+    #[serde(default)]
+    pub precondition_abandoned: u64,
     pub elapsed_ms: u64,
     #[serde(default)]
     pub solver_ms: u64,
@@ -637,6 +639,7 @@ impl StatsJson {
             solver_calls: s.solver_calls,
             solver_cache_hits: s.solver_cache_hits,
             divergences: s.divergences,
+            precondition_abandoned: s.precondition_abandoned,
             elapsed_ms: s.elapsed_ms,
             solver_ms: s.solver_ms,
             float_inputs_concretised: s.float_inputs_concretised,

@@ -75,6 +75,7 @@ fn child(k: u32) {
         long_bits: 64,
         program_mode: None,
         max_heap_objects: 32,
+        precondition_budget: 20,
         check_leaks: false,
         check_uninit: true,
         externals: pathwise_engine::config::Externals::none(),

@@ -43,6 +43,11 @@ pub struct Config {
     /// initialisation of recursive structures stops making fresh objects
     /// there; null and aliases remain possible).
     pub max_heap_objects: u32,
+    /// At most this many runs of the precondition while looking for valid
+    /// inputs for one prefix of the function under test (see
+    /// `Search::find_valid`); the prefix is then abandoned, not called
+    /// infeasible.
+    pub precondition_budget: u64,
     /// Functions without a body that the user declared external: see
     /// [`Externals`].
     pub externals: Externals,

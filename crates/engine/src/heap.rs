@@ -110,6 +110,11 @@ pub struct HeapState {
     pub(crate) assume: crate::heap_assume::AssumeState,
 }
 
+/// Whether `var` is an input reference variable.
+fn is_ref(pool: &ExprPool, var: ExprId) -> bool {
+    matches!(pool.get(var), Expr::Var { name, .. } if name.starts_with("ref:"))
+}
+
 impl crate::exec::Machine<'_> {
     /// The model with input references made fresh objects wherever the
     /// query allows it: the solver is free to pick any identity, and it
@@ -119,12 +124,17 @@ impl crate::exec::Machine<'_> {
     /// slot's identity unless that breaks the query; tests then alias only
     /// where their path needs it.
     pub(crate) fn prefer_fresh(&self, pool: &ExprPool, query: &[ExprId], mut model: Model) -> Model {
-        let mut refs: Vec<(ExprId, u64)> = model
-            .bv
-            .iter()
-            .filter(|(&var, &v)| v != 0 && matches!(pool.get(var), Expr::Var { name, .. } if name.starts_with("ref:")))
-            .map(|(&var, &v)| (var, v))
-            .collect();
+        // References the query does not mention keep the previous inputs'
+        // values by default; null keeps the input heaps as small as the
+        // path needs (a precondition walks every node it is given).
+        let in_query: FxHashSet<ExprId> = pool.vars_of(query).into_iter().collect();
+        for (var, v) in model.bv.iter_mut() {
+            if *v != 0 && !in_query.contains(var) && is_ref(pool, *var) {
+                *v = 0;
+            }
+        }
+        let mut refs: Vec<(ExprId, u64)> =
+            model.bv.iter().filter(|(&var, &v)| v != 0 && is_ref(pool, var)).map(|(&var, &v)| (var, v)).collect();
         refs.sort();
         for (var, v) in refs {
             let Expr::Var { name, .. } = pool.get(var) else { continue };

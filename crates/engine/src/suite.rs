@@ -342,6 +342,9 @@ pub struct Stats {
     pub solver_cache_hits: u64,
     /// Runs whose path did not follow the solved prefix (should stay 0).
     pub divergences: u64,
+    /// Prefixes abandoned when the precondition search for valid inputs
+    /// ran out of its budget (their paths may be feasible).
+    pub precondition_abandoned: u64,
     /// Wall-clock time of the search, in milliseconds.
     pub elapsed_ms: u64,
     /// Part of `elapsed_ms` spent in the solver backend.

@@ -88,6 +88,7 @@ pub fn generate(
         covered_lines: FxHashSet::default(),
         covered_sides: FxHashSet::default(),
         stopped: None,
+        abandoned: false,
         float_inputs: spec.float_vars(program, main),
         float_sites: FxHashSet::default(),
         solving_error_check: false,
@@ -127,6 +128,8 @@ pub(crate) struct Search<'a, 'p> {
     covered_lines: FxHashSet<(FuncId, u32)>,
     covered_sides: FxHashSet<(FuncId, pathwise_ir::Block, bool)>,
     stopped: Option<StopReason>,
+    /// The last `find_valid` ran out of its budget.
+    abandoned: bool,
     /// Floating input variables seen (only counted).
     float_inputs: FxHashSet<ExprId>,
     /// Locations where a symbolic value other than a floating input was
@@ -293,7 +296,7 @@ impl<'a> Search<'a, '_> {
             SolveResult::Unsat { core } => {
                 let limit = core.iter().copied().max();
                 let found = self.find_valid(&base, Some(neg), &cur.inputs, cur.run.pre_entries.clone(), limit);
-                if found.is_none() && self.stopped.is_none() {
+                if found.is_none() && self.stopped.is_none() && !std::mem::take(&mut self.abandoned) {
                     self.stats.infeasible_prefixes += 1;
                 }
                 found
@@ -316,8 +319,14 @@ impl<'a> Search<'a, '_> {
         let mut done = vec![false; stack.len()];
         let mut inputs = inputs.clone();
         let mut limit = limit.unwrap_or(stack.len().saturating_sub(1));
+        let budget_end = self.stats.runs + self.config.precondition_budget;
         loop {
             if self.stop_reason().is_some() {
+                return None;
+            }
+            if self.stats.runs >= budget_end {
+                self.stats.precondition_abandoned += 1;
+                self.abandoned = true;
                 return None;
             }
             let m = (0..stack.len().min(limit + 1)).rev().find(|&i| !done[i] && stack[i].negatable)?;

@@ -28,6 +28,7 @@ pub fn config(function: &str, pre: Option<&str>, k: u32) -> Config {
         long_bits: 64,
         program_mode: None,
         max_heap_objects: 32,
+        precondition_budget: 20,
         check_leaks: false,
         check_uninit: true,
         externals: pathwise_engine::config::Externals::none(),
