@@ -166,3 +166,29 @@ fn heap_runs_follow_their_prefixes() {
     check_sound(&suite);
     assert_eq!(suite.stats.divergences, 0);
 }
+
+/// Seed 000, Figure 2: insertAVL under avl_ok. Its recursive precondition
+/// can take unbounded time to refute a prefix, so the precondition budget
+/// abandons (and reports) what it cannot settle; the tests it does find
+/// replay along their paths, and they include both depth-0 paths of `ins`:
+/// the empty tree (`t == NULL`) and a key already present (`x == t->key`).
+#[test]
+fn avl_under_precondition_budget() {
+    let program = compile(&bench("avl.c"));
+    let config = config("insertAVL", Some("avl_ok"), 1);
+    let suite = generate(&program, &config);
+    check_sound(&suite);
+    assert!(suite.stats.precondition_abandoned > 0);
+    assert_eq!(suite.stats.divergences, 0);
+    // ins: line 78 tests t == NULL, 80 x < t->key, 82 x > t->key; a
+    // depth-0 path enters ins once (one decision at line 78).
+    let depth0 = |t: &&pathwise_engine::suite::TestCase| t.path.iter().filter(|s| s.loc.line == 78).count() == 1;
+    let firsts: Vec<Vec<(u32, bool)>> = suite
+        .tests
+        .iter()
+        .filter(depth0)
+        .map(|t| t.path.iter().filter(|s| [78, 80, 82].contains(&s.loc.line)).map(|s| (s.loc.line, s.taken)).collect())
+        .collect();
+    assert!(firsts.contains(&vec![(78, true)]), "{firsts:?}");
+    assert!(firsts.contains(&vec![(78, false), (80, false), (82, false)]), "{firsts:?}");
+}
