@@ -45,6 +45,12 @@ pub struct GenArgs {
     /// inputs; only inputs it accepts are tested.
     #[arg(long, value_name = "PRE")]
     pub precondition: Option<String>,
+    /// A function the emitted tests call after the function under test,
+    /// with the same arguments followed by its result (when it returns
+    /// one); a test fails unless it returns nonzero (e.g. an invariant of
+    /// the returned structure).
+    #[arg(long, value_name = "POST")]
+    pub postcondition: Option<String>,
     /// Output directory for NAME_tests.c, NAME_tests.json and pathwise.h.
     #[arg(long, short = 'o', value_name = "DIR", default_value = "./pathwise-out")]
     pub out: PathBuf,
@@ -128,6 +134,22 @@ pub fn check_function(program: &Program, name: &str, role: &str) -> Result<()> {
         None if defined.is_empty() => bail!("{role} `{name}` not found: the file defines no functions"),
         None => bail!("{role} `{name}` not found; functions defined: {}", defined.join(", ")),
     }
+}
+
+/// A postcondition takes the function's parameters (same count) and then
+/// its result, and returns an integer.
+fn check_postcondition(program: &Program, function: &str, post: &str) -> Result<()> {
+    check_function(program, post, "postcondition")?;
+    let (Some(f), Some(p)) = (program.func_by_name(function), program.func_by_name(post)) else { return Ok(()) };
+    let (f, p) = (program.func(f), program.func(p));
+    let want = f.params.len() + usize::from(f.ret.is_some());
+    if p.params.len() != want || p.ret.is_none() {
+        bail!(
+            "postcondition `{post}` must return an int and take {want} parameter(s): those of `{function}`{}",
+            if f.ret.is_some() { " and its result" } else { "" }
+        );
+    }
+    Ok(())
 }
 
 /// A path to `target` relative to directory `from`, or `target` made
@@ -397,6 +419,9 @@ pub fn run(args: &GenArgs) -> Result<i32> {
             bail!("the precondition must be a different function than the function under test");
         }
     }
+    if let Some(post) = &args.postcondition {
+        check_postcondition(&fe.program, &args.function, post)?;
+    }
     let config = Config {
         function: args.function.clone(),
         precondition: args.precondition.clone(),
@@ -419,7 +444,8 @@ pub fn run(args: &GenArgs) -> Result<i32> {
     let interrupted = install_ctrlc();
     let calls = Arc::new(AtomicU64::new(0));
     let mut observer = ProgressObserver::new(&args.function, interrupted, args.timeout, Arc::clone(&calls));
-    let suite = search(&fe, &config, &mut observer, calls)?;
+    let mut suite = search(&fe, &config, &mut observer, calls)?;
+    suite.postcondition = args.postcondition.clone();
     let written = write_outputs(&suite, &args.file, &args.defines, &args.out)?;
     let text = summary(&suite, &written, args);
     if args.json {

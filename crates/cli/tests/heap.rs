@@ -18,9 +18,10 @@ fn generate_and_replay_in(file: &str, function: &str, extra: &[&str], compare_co
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let out = tempfile::tempdir().unwrap();
     let o = Command::new(env!("CARGO_BIN_EXE_pathwise"))
-        .args(["gen", file, "--function", function, "--k", "2", "--out"])
+        .args(["gen", file, "--function", function, "--out"])
         .arg(out.path())
         .args(extra)
+        .args(if extra.contains(&"--k") { &[][..] } else { &["--k", "2"][..] })
         .current_dir(&root)
         .output()
         .unwrap();
@@ -113,4 +114,21 @@ fn heap_assumptions_remove_the_paths_they_forbid() {
     // Shared second nodes need sharing.
     assert_eq!(run("share_next", false), [0, 0, 1, 2, 2]);
     assert_eq!(run("share_next", true), [0, 0, 2, 2]);
+}
+
+/// Seed 000, Figure 2: insertAVL under avl_ok. Every emitted test checks,
+/// natively, that the tree it gets back is still an AVL tree
+/// (`--postcondition`), and its input heap includes what the precondition
+/// read (heights and keys the function itself never reads), so the inputs
+/// are ones avl_ok accepts.
+#[test]
+fn avl_tests_keep_the_tree_an_avl_tree() {
+    for k in ["1", "2"] {
+        let extra = ["--precondition", "avl_ok", "--postcondition", "avl_post", "--k", k];
+        let suite = generate_and_replay_in("tests/c/avl_post.c", "insertAVL", &extra, true);
+        // Not every path: the precondition budget abandons prefixes (see
+        // bench_paths.rs); these are the tests found, all replayed above.
+        let want = if k == "1" { 7 } else { 13 };
+        assert_eq!(suite["tests"].as_array().unwrap().len(), want, "k = {k}");
+    }
 }

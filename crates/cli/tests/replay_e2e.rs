@@ -57,6 +57,7 @@ fn suite(lines_covered: Vec<u32>, second_ret: i128) -> TestSuite {
     TestSuite {
         function: "classify".into(),
         precondition: None,
+        postcondition: None,
         k: 2,
         criterion: pathwise_engine::config::Criterion::KPath,
         params: vec![int("x")],

@@ -428,15 +428,18 @@ fn write_test(out: &mut String, suite: &TestSuite, test: &TestCase, used: &mut U
         return;
     }
     let mut ret_var = None;
+    let mut result = None;
     match (&suite.ret, test.ret, &test.ret_pointer) {
         (Some(ret), Some(expected), _) => {
             let _ = writeln!(out, "    {} pathwise_ret = {call};", ret.c_scalar);
             write_scalar_check(out, used, id, "return", ret, expected, "pathwise_ret");
+            result = Some("pathwise_ret");
         }
         (Some(ret), None, Some(HeapValue::Null | HeapValue::Ref { .. })) => {
             let (decl, _) = pointer_decl(&suite.structs, ret.cty.as_ref(), "pathwise_ret");
             let _ = writeln!(out, "    {decl} = {call};");
             ret_var = Some("pathwise_ret");
+            result = Some("pathwise_ret");
         }
         _ => {
             // `void` function, or a run without a return value to compare.
@@ -449,6 +452,14 @@ fn write_test(out: &mut String, suite: &TestSuite, test: &TestCase, used: &mut U
     }
     crate::c_externs::write_calls_check(out, suite);
     write_heap_checks(out, used, suite, test, ret_var);
+    if let Some(post) = &suite.postcondition {
+        let args: Vec<&str> = locals.iter().map(String::as_str).chain(result).collect();
+        let _ = writeln!(
+            out,
+            "    if (!{post}({})) {{\n        printf(\"test {id}: postcondition {post} does not hold\\n\");\n        pathwise_failed = 1;\n    }}",
+            args.join(", ")
+        );
+    }
     for (i, p) in suite.params.iter().enumerate() {
         if let Some(Some(expected)) = test.array_outputs.get(i) {
             let elem = format!("{}[pathwise_i]", locals[i]);

@@ -22,6 +22,7 @@ pub(crate) fn suite(function: &str, params: Vec<SrcVar>, ret: Option<SrcVar>, gl
     TestSuite {
         function: function.into(),
         precondition: None,
+        postcondition: None,
         k: 2,
         criterion: pathwise_engine::config::Criterion::KPath,
         params,

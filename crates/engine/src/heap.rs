@@ -90,11 +90,11 @@ impl SlotTable {
 /// A read or write of an input object's field, for the later reads whose
 /// reference may be the same.
 #[derive(Clone, Copy, Debug)]
-struct HeapAccess {
-    base: ExprId,
-    off: u64,
-    ty: Type,
-    val: ExprId,
+pub(crate) struct HeapAccess {
+    pub base: ExprId,
+    pub off: u64,
+    pub ty: Type,
+    pub val: ExprId,
 }
 
 /// Heap-input state of one execution.
@@ -108,6 +108,10 @@ pub struct HeapState {
     nonnull: FxHashSet<ExprId>,
     /// The user's heap assumptions, and the values read at each path.
     pub(crate) assume: crate::heap_assume::AssumeState,
+    /// First reads of input fields (see [`crate::heap_share`]).
+    pub(crate) initial_reads: Vec<crate::heap_share::InitialRead>,
+    /// The precondition's, in the function under test.
+    pub(crate) inherited: Vec<crate::heap_share::InitialRead>,
 }
 
 /// Whether `var` is an input reference variable.
@@ -198,7 +202,7 @@ impl Exec<'_, '_> {
     }
 
     /// The input object of identity `ident`, materialised on first use.
-    fn input_object(&mut self, ident: u64, pointee: &CType, size: u64) -> Result<ObjId, End> {
+    pub(crate) fn input_object(&mut self, ident: u64, pointee: &CType, size: u64) -> Result<ObjId, End> {
         if let Some(&(_, o)) = self.heap.objects.iter().find(|(i, _)| *i == ident) {
             return Ok(o);
         }
@@ -260,10 +264,11 @@ impl Exec<'_, '_> {
     pub(crate) fn heap_load(&mut self, p: &Pointer, obj: ObjId, off: u64, ty: Type, loc: Loc) -> Result<Value, End> {
         let field = format!("{}->@{off}", self.path_of(p, obj));
         let fsid = self.m.slots.borrow_mut().id(&field);
-        let o = self.mem.object(obj);
-        if !o.covered(off, ty) {
-            let init = if ty == Type::Ptr {
-                let cty = o.cty.clone().and_then(|c| c.scalar_at(&self.m.program.structs, off));
+        if !self.mem.object(obj).covered(off, ty) {
+            let init = if let Some(v) = self.inherited_initial(obj, off, ty) {
+                v
+            } else if ty == Type::Ptr {
+                let cty = self.mem.object(obj).cty.clone().and_then(|c| c.scalar_at(&self.m.program.structs, off));
                 let Some(pointee) = cty.filter(|s| s.offset == off).and_then(|s| s.cty.pointee().cloned()) else {
                     let message =
                         format!("pointer read at byte offset {off} of an input object where the type has none");
@@ -276,6 +281,9 @@ impl Exec<'_, '_> {
                 Value::Int { conc, sym: self.symbolic.then_some(var) }
             };
             self.mem.set_initial(obj, off, ty, init);
+            if self.region == crate::path::Region::Pre {
+                self.note_initial_read(p, obj, off, ty, init);
+            }
         }
         let v = self.mem.read(self.pool, obj, off, ty, None).map_err(|e| self.access_error(e, loc))?;
         let v = match v {
@@ -336,7 +344,7 @@ impl Exec<'_, '_> {
 
     /// Log an access; it shadows older ones through the same reference,
     /// which no later read can reach any more.
-    fn note_access(&mut self, a: HeapAccess) {
+    pub(crate) fn note_access(&mut self, a: HeapAccess) {
         self.heap.accesses.retain(|b| !(b.base == a.base && b.off == a.off && b.ty == a.ty));
         self.heap.accesses.push(a);
     }

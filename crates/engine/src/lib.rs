@@ -25,6 +25,7 @@ pub mod fp;
 pub mod heap;
 pub mod heap_assume;
 pub mod heap_out;
+pub mod heap_share;
 pub mod libc;
 pub mod memcheck;
 pub mod memory;

@@ -198,6 +198,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         leak_returned: None,
     };
     let mut declared = crate::heap_assume::Declared::default();
+    let mut initial_reads = Vec::new();
     if let Some(pre) = setup.pre {
         let mut mem = Memory::new();
         let (globals, args, objs) = build_memory(m.program, &mut mem, setup.spec, inputs, max);
@@ -211,6 +212,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         rec.float_pins = std::mem::take(&mut exec.float_pins);
         rec.tied_lens = std::mem::take(&mut exec.tied_lens);
         declared = exec.heap.assume.declared();
+        initial_reads = std::mem::take(&mut exec.heap.initial_reads);
         note_touched(&mem, &objs, &mut rec.touched_len);
         let ret_bits = m.program.func(pre).ret.map_or(u64::MAX, |t| t.mask());
         let valid = matches!(end, End::Returned(Some(v)) if v & ret_bits != 0);
@@ -224,6 +226,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     let mut exec =
         Exec::new(m, pool, &mut mem, &mut rec.main_entries, (Region::Main, setup.symbolic), &lens, globals.clone());
     exec.heap.assume.inherit(declared);
+    exec.inherit_initial_reads(initial_reads);
     let (end, param_values) = match heap_args(&mut exec, setup.spec, args, setup.main) {
         Ok(args) => (exec.run(setup.main, args.clone()), args),
         Err(end) => (end, Vec::new()),
@@ -237,6 +240,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     rec.float_inputs = std::mem::take(&mut exec.float_inputs);
     rec.tied_lens.extend(exec.tied_lens.drain());
     let returned = exec.returned;
+    exec.complete_input_heap();
     drop(exec);
     rec.heap = heap_record(m.program, &mem, setup.main, &param_values, returned);
     note_touched(&mem, &objs, &mut rec.touched_len);

@@ -269,6 +269,7 @@ pub fn assemble(
     TestSuite {
         function: f.name.clone(),
         precondition: config.precondition.clone(),
+        postcondition: None,
         k: config.k,
         criterion: config.criterion,
         params: f.params.iter().map(|p| p.src.clone()).collect(),

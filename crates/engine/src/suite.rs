@@ -11,6 +11,10 @@ pub struct TestSuite {
     /// The function under test.
     pub function: String,
     pub precondition: Option<String>,
+    /// A function of the unit the emitted tests call after the function
+    /// under test, with its arguments and its result: each test fails
+    /// natively unless it returns nonzero (set by the CLI).
+    pub postcondition: Option<String>,
     /// The bound of the criterion used.
     pub k: u32,
     /// The criterion `k` bounds (k-path or block-k).
