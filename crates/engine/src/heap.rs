@@ -143,6 +143,9 @@ impl crate::exec::Machine<'_> {
         for (var, v) in refs {
             let Expr::Var { name, .. } = pool.get(var) else { continue };
             let Some(sid) = self.slots.borrow().lookup(&name["ref:".len()..]) else { continue };
+            if sid as u64 >= 1 << TAG_SHIFT {
+                continue;
+            }
             let own = (v & !((1 << TAG_SHIFT) - 1)) | sid as u64;
             if own == v {
                 continue;
