@@ -128,6 +128,7 @@ fn avl_tests_keep_the_tree_an_avl_tree() {
         let suite = generate_and_replay_in("tests/c/avl_post.c", "insertAVL", &extra, true);
         // Not every path: the precondition budget abandons prefixes (see
         // bench_paths.rs); these are the tests found, all replayed above.
+        assert_eq!(suite["postcondition"], "avl_post");
         let want = if k == "1" { 7 } else { 13 };
         assert_eq!(suite["tests"].as_array().unwrap().len(), want, "k = {k}");
     }

@@ -122,6 +122,10 @@ impl<'de, V: Deserialize<'de>> Deserialize<'de> for OrderedMap<V> {
 pub struct SuiteJson {
     pub function: String,
     pub precondition: Option<String>,
+    /// The function every emitted test checks after the call (absent when
+    /// none, and in files written before the option existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub postcondition: Option<String>,
     pub k: u32,
     /// `k-path` or `block-k` (files written before the option existed:
     /// k-path).
@@ -665,6 +669,7 @@ impl SuiteJson {
         SuiteJson {
             function: suite.function.clone(),
             precondition: suite.precondition.clone(),
+            postcondition: suite.postcondition.clone(),
             k: suite.k,
             criterion: suite.criterion.name().into(),
             params: suite
