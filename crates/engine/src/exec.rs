@@ -538,9 +538,20 @@ impl<'m, 'p> Exec<'m, 'p> {
     /// A fresh input of type `ty`: its value comes from the inputs of this
     /// run (0 when they do not mention it).
     fn nondet(&mut self, ty: pathwise_ir::IntTy, is_bool: bool, loc: Loc) -> Value {
+        let name = format!("nondet{}_{}", self.nondets.len(), ty.ty.bits());
+        let (var, value) = self.fresh_input(&name, ty, is_bool, loc);
+        if ty.ty.is_float() {
+            self.float_inputs.push(var);
+        }
+        self.nondets.push(Nondet { var, ty, value });
+        Value::Int { conc: value, sym: self.symbolic.then_some(var) }
+    }
+
+    /// The variable named `name` of an input of type `ty`, and its value in
+    /// this run's inputs (0 when they do not mention it).
+    fn fresh_input(&mut self, name: &str, ty: pathwise_ir::IntTy, is_bool: bool, loc: Loc) -> (ExprId, u64) {
         let w = ty.ty.bits();
-        let name = format!("nondet{}_{w}", self.nondets.len());
-        let var = self.pool.var(&name, pathwise_expr::Sort::Bv(w));
+        let var = self.pool.var(name, pathwise_expr::Sort::Bv(w));
         let mut value = (self.input_lens)(var) & ty.ty.mask();
         if is_bool && w > 1 {
             // A `_Bool` is 0 or 1, whatever width carries it.
@@ -549,11 +560,7 @@ impl<'m, 'p> Exec<'m, 'p> {
             self.record(ok, EntryKind::Assume, false, false, loc);
             value = value.min(1);
         }
-        if ty.ty.is_float() {
-            self.float_inputs.push(var);
-        }
-        self.nondets.push(Nondet { var, ty, value });
-        Value::Int { conc: value, sym: self.symbolic.then_some(var) }
+        (var, value)
     }
 
     /// A call of an external function: declared not to touch memory the
@@ -588,17 +595,8 @@ impl<'m, 'p> Exec<'m, 'p> {
         let ret = f.ret_src.as_ref().map(|s| (s.scalar, s.c_scalar == "_Bool"));
         let ret = ret.or(f.ret.map(|ty| (pathwise_ir::IntTy { ty, signed: true }, false)));
         let value = ret.map(|(ty, is_bool)| {
-            let w = ty.ty.bits();
             let name = format!("{region}ext:{}:{}", self.calls.len(), f.name);
-            let var = self.pool.var(&name, pathwise_expr::Sort::Bv(w));
-            let mut value = (self.input_lens)(var) & ty.ty.mask();
-            if is_bool && w > 1 {
-                // A `_Bool` result is 0 or 1, whatever width carries it.
-                let one = self.pool.bv_const(w, 1);
-                let ok = self.pool.cmp(pathwise_expr::BvCmp::Ule, var, one);
-                self.record(ok, EntryKind::Assume, false, false, loc);
-                value = value.min(1);
-            }
+            let (var, value) = self.fresh_input(&name, ty, is_bool, loc);
             (Value::Int { conc: value, sym: self.symbolic.then_some(var) }, ty.to_i128(value))
         });
         self.calls.push(crate::suite::ExternalCall { name: f.name.clone(), args, ret: value.map(|v| v.1) });
