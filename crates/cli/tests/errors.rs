@@ -2,10 +2,7 @@
 //! its counterpart (`NAME_ok`) reports none; the tests, error tests
 //! included, pass when compiled natively.
 
-use std::path::PathBuf;
-use std::process::Command;
-
-use pathwise_cli::replay::{replay, ReplayOptions};
+mod common;
 
 /// (function, errors as (kind, line) in test order, gcov agrees). Tests
 /// ending by `abort` or a failed `assert` write gcov's counters (replay
@@ -54,39 +51,11 @@ const PRECONDITIONS: &[(&str, &str)] = &[("oob_input_pre", "oob_input_valid"), (
 
 #[test]
 fn each_error_kind_is_found_and_its_counterpart_is_clean() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     for &(function, want, compare_coverage) in CASES {
-        let out = tempfile::tempdir().unwrap();
         let pre = PRECONDITIONS.iter().find(|p| p.0 == function).map(|p| ["--precondition", p.1]);
-        let o = Command::new(env!("CARGO_BIN_EXE_pathwise"))
-            .args(["gen", "tests/c/errors.c", "--function", function, "--k", "2"])
-            .args(pre.iter().flatten())
-            .arg("--out")
-            .arg(out.path())
-            .current_dir(&root)
-            .output()
-            .unwrap();
-        assert_eq!(o.status.code(), Some(0), "{function}: {}", String::from_utf8_lossy(&o.stderr));
-        let text = std::fs::read_to_string(out.path().join(format!("{function}_tests.json"))).unwrap();
-        let suite: serde_json::Value = serde_json::from_str(&text).unwrap();
-        let tests = suite["tests"].as_array().unwrap();
-        let errors: Vec<(String, u64)> = tests
-            .iter()
-            .filter(|t| t["outcome"] == "error")
-            .map(|t| (t["error"]["kind"].as_str().unwrap().to_string(), t["error"]["line"].as_u64().unwrap()))
-            .collect();
+        let extra: Vec<&str> = pre.iter().flatten().copied().collect();
+        let suite = common::generate_and_replay("tests/c/errors.c", function, &extra, compare_coverage);
         let want: Vec<(String, u64)> = want.iter().map(|(k, l)| (k.to_string(), *l)).collect();
-        assert_eq!(errors, want, "{function}");
-        let opts = ReplayOptions {
-            dir: out.path().to_path_buf(),
-            include_dirs: vec![],
-            defines: vec![],
-            run_timeout: std::time::Duration::from_secs(60),
-        };
-        let outcome = replay(&opts).unwrap();
-        assert_eq!((outcome.passed, outcome.failed), (tests.len() as u64, 0), "{function}: {:?}", outcome.failures);
-        if compare_coverage {
-            assert!(outcome.disagreements.is_empty(), "{function}: {:?}", outcome.disagreements);
-        }
+        assert_eq!(common::errors(&suite), want, "{function}");
     }
 }

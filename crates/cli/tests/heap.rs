@@ -3,54 +3,13 @@
 //! Each suite's tests must pass natively (the emitted file builds the input
 //! heaps and checks the output heaps field by field).
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
 
-use pathwise_cli::replay::{replay, ReplayOptions};
+use common::{errors, generate_and_replay as generate_and_replay_in, returns};
 
-/// Generate for `function` (extra arguments after it), replay natively and
-/// return the JSON suite.
+/// Generate for `function` of tests/c/heap.c and replay natively.
 fn generate_and_replay(function: &str, extra: &[&str], compare_coverage: bool) -> serde_json::Value {
     generate_and_replay_in("tests/c/heap.c", function, extra, compare_coverage)
-}
-
-fn generate_and_replay_in(file: &str, function: &str, extra: &[&str], compare_coverage: bool) -> serde_json::Value {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let out = tempfile::tempdir().unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_pathwise"))
-        .args(["gen", file, "--function", function, "--out"])
-        .arg(out.path())
-        .args(extra)
-        .args(if extra.contains(&"--k") { &[][..] } else { &["--k", "2"][..] })
-        .current_dir(&root)
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(0), "{function}: {}", String::from_utf8_lossy(&o.stderr));
-    let text = std::fs::read_to_string(out.path().join(format!("{function}_tests.json"))).unwrap();
-    let suite: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let n = suite["tests"].as_array().unwrap().len() as u64;
-    let opts = ReplayOptions {
-        dir: out.path().to_path_buf(),
-        include_dirs: vec![],
-        defines: vec![],
-        run_timeout: std::time::Duration::from_secs(60),
-    };
-    let outcome = replay(&opts).unwrap();
-    assert_eq!((outcome.passed, outcome.failed), (n, 0), "{function}: {:?}", outcome.failures);
-    if compare_coverage {
-        assert!(outcome.disagreements.is_empty(), "{function}: {:?}", outcome.disagreements);
-    }
-    suite
-}
-
-fn errors(suite: &serde_json::Value) -> Vec<(String, u64)> {
-    suite["tests"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|t| t["outcome"] == "error")
-        .map(|t| (t["error"]["kind"].as_str().unwrap().to_string(), t["error"]["line"].as_u64().unwrap()))
-        .collect()
 }
 
 /// Seed 003, Figure 6.1: 2 tests (x == z gives -4, x != z gives 2 + 100),
@@ -80,14 +39,6 @@ fn allocation_and_memory_errors() {
     let suite = generate_and_replay("double_free", &[], false);
     assert_eq!(errors(&suite), vec![("invalid-free".to_string(), 80)]);
     assert_eq!(suite["tests"].as_array().unwrap().len(), 2);
-}
-
-/// The returns of a suite's tests, sorted.
-fn returns(suite: &serde_json::Value) -> Vec<i64> {
-    let mut rets: Vec<i64> =
-        suite["tests"].as_array().unwrap().iter().map(|t| t["expected"]["return"].as_i64().unwrap()).collect();
-    rets.sort();
-    rets
 }
 
 /// Heap assumptions (tests/c/heap_assume.c): by default inputs may alias,

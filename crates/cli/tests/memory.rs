@@ -2,57 +2,17 @@
 //! (tests/c/memory.c): exact test counts at k = 2, error kinds and lines,
 //! and every generated test compiled and passed natively by `replay`.
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
 
-use pathwise_cli::replay::{replay, ReplayOptions};
+use common::{errors, returns};
 
-/// Generate for `function` (extra arguments after it), replay natively and
-/// return the JSON suite.
+/// Generate for `function` of tests/c/memory.c and replay natively.
 fn generate_and_replay(function: &str, extra: &[&str], compare_coverage: bool) -> serde_json::Value {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let out = tempfile::tempdir().unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_pathwise"))
-        .args(["gen", "tests/c/memory.c", "-I", "crates/cfront/include", "--function", function, "--k", "2", "--out"])
-        .arg(out.path())
-        .args(extra)
-        .current_dir(&root)
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(0), "{function}: {}", String::from_utf8_lossy(&o.stderr));
-    let text = std::fs::read_to_string(out.path().join(format!("{function}_tests.json"))).unwrap();
-    let suite: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let n = suite["tests"].as_array().unwrap().len() as u64;
-    let opts = ReplayOptions {
-        dir: out.path().to_path_buf(),
-        include_dirs: vec![root.join("crates/cfront/include")],
-        defines: vec![],
-        run_timeout: std::time::Duration::from_secs(60),
-    };
-    let outcome = replay(&opts).unwrap();
-    assert_eq!((outcome.passed, outcome.failed), (n, 0), "{function}: {:?}", outcome.failures);
-    if compare_coverage {
-        assert!(outcome.disagreements.is_empty(), "{function}: {:?}", outcome.disagreements);
-    }
-    suite
+    common::generate_and_replay("tests/c/memory.c", function, extra, compare_coverage)
 }
 
 fn tests(suite: &serde_json::Value) -> &Vec<serde_json::Value> {
     suite["tests"].as_array().unwrap()
-}
-
-fn errors(suite: &serde_json::Value) -> Vec<(String, u64)> {
-    tests(suite)
-        .iter()
-        .filter(|t| t["outcome"] == "error")
-        .map(|t| (t["error"]["kind"].as_str().unwrap().to_string(), t["error"]["line"].as_u64().unwrap()))
-        .collect()
-}
-
-fn returns(suite: &serde_json::Value) -> Vec<i64> {
-    let mut r: Vec<i64> = tests(suite).iter().filter_map(|t| t["expected"]["return"].as_i64()).collect();
-    r.sort();
-    r
 }
 
 /// strlen of an input string: lengths 0, 1 and 2 at k = 2, and one prefix
