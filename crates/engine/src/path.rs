@@ -78,9 +78,9 @@ impl Entry {
 /// Only explorable entries are compared, by signature: a run's holding
 /// assumptions and heap-domain constraints depend on which objects its
 /// inputs materialised, so two runs along the same path can differ in them
-/// and in the spelling of their conditions (an alias choice the path does
-/// not decide changes which slot a field is named after). The decisions are
-/// what identifies a path, so they are what must agree.
+/// and in the spelling of their conditions (a heap read ranges over the
+/// run's earlier accesses, which the precondition's path decides). The
+/// decisions are what identifies a path, so they are what must agree.
 pub fn follows_prefix(old: &[Entry], j: usize, new: &[Entry]) -> Option<Alignment> {
     let mut counterpart = Vec::with_capacity(new.len());
     let mut wanted = old[..j].iter().enumerate().filter(|(_, e)| e.negatable);
@@ -138,4 +138,50 @@ pub enum End {
     StepLimit,
     /// `abort()`, `exit(n)`, a failed `assert`, or undefined behaviour.
     Error(RuntimeError),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pathwise_expr::{ExprPool, Sort};
+
+    fn entry(pool: &mut ExprPool, name: &str, kind: EntryKind, negatable: bool, line: u32) -> Entry {
+        let cond = pool.var(name, Sort::Bool);
+        let loc = Loc { file: 0, line, col: 1 };
+        Entry { cond, kind, region: Region::Main, negatable, bound_blocked: false, loc }
+    }
+
+    fn decision(taken: bool) -> EntryKind {
+        EntryKind::Decision { func: FuncId(0), block: Block(1), taken }
+    }
+
+    /// Same decisions spelt differently, with an extra heap-domain
+    /// assumption in the new run: it follows, and the flags line up.
+    #[test]
+    fn decisions_align_whatever_their_spelling() {
+        let mut pool = ExprPool::new();
+        let old = vec![entry(&mut pool, "a", decision(true), true, 3), entry(&mut pool, "b", decision(true), true, 5)];
+        let new = vec![
+            entry(&mut pool, "a2", decision(true), true, 3),
+            entry(&mut pool, "dom", EntryKind::Assume, false, 4),
+            entry(&mut pool, "b2", decision(false), true, 5),
+        ];
+        let al = follows_prefix(&old, 1, &new).unwrap();
+        assert_eq!(al, Alignment { flipped: 2, counterpart: vec![Some(0), None, Some(1)] });
+        // Another outcome before the flipped entry: another path.
+        let other = vec![entry(&mut pool, "a3", decision(false), true, 3)];
+        assert_eq!(follows_prefix(&old, 1, &other), None);
+        // The flipped entry never reached.
+        assert_eq!(follows_prefix(&old, 1, &new[..2]), None);
+    }
+
+    /// A failed assumption's other side is the assumption holding.
+    #[test]
+    fn a_failed_assumption_flips_to_a_holding_one() {
+        let mut pool = ExprPool::new();
+        let old = vec![entry(&mut pool, "x", EntryKind::Assume, true, 7)];
+        let new =
+            vec![entry(&mut pool, "y", EntryKind::Assume, false, 7), entry(&mut pool, "z", decision(true), true, 9)];
+        assert_eq!(follows_prefix(&old, 0, &new).map(|a| a.flipped), Some(0));
+    }
 }
