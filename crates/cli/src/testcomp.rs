@@ -147,16 +147,9 @@ pub fn run(args: &TestCompArgs) -> Result<i32> {
     let fe = crate::frontend::compile_with(&args.program, &args.include_dirs, &[], model)?;
     crate::gen::check_function(&fe.program, "main", "entry point")?;
     fe.check_supported("main", "entry point")?;
+    // Test-Comp deepens k-path's k (block-k is a `gen` option).
     let config = Config {
-        function: "main".into(),
-        precondition: None,
-        k: args.max_k,
-        // Test-Comp deepens k-path's k; block-k is a `gen` option.
-        criterion: pathwise_engine::config::Criterion::KPath,
-        max_array_len: 16,
         timeout: args.timeout,
-        max_tests: None,
-        max_steps_per_run: 10_000_000,
         check_overflow: args.overflow_check,
         seek_errors: false,
         long_bits,
@@ -164,12 +157,9 @@ pub fn run(args: &TestCompArgs) -> Result<i32> {
             stop_at_error_call: goal == Goal::ErrorCall,
             concretise_externals: args.external == ExternalArg::Concretise,
         }),
-        max_heap_objects: 32,
-        precondition_budget: 20,
-        check_leaks: false,
         // An error ends a run: Test-Comp wants the coverage beyond.
         check_uninit: false,
-        externals: pathwise_engine::config::Externals::none(),
+        ..Config::new("main", args.max_k)
     };
     let meta = TestCompMetadata::for_program(&args.program, &text, arch)
         .with_context(|| format!("cannot read {}", args.program.display()))?;

@@ -61,25 +61,8 @@ fn child(k: u32) {
         data_model: pathwise_cfront::DataModel::Lp64,
     };
     let program = pathwise_cfront::compile_file(&path, &opts).expect("front end").program;
-    let config = Config {
-        function: "Merge".into(),
-        precondition: Some("merge_valid".into()),
-        k,
-        criterion: pathwise_engine::config::Criterion::KPath,
-        max_array_len: 16,
-        timeout: None,
-        max_tests: None,
-        max_steps_per_run: 1_000_000,
-        check_overflow: true,
-        seek_errors: true,
-        long_bits: 64,
-        program_mode: None,
-        max_heap_objects: 32,
-        precondition_budget: 20,
-        check_leaks: false,
-        check_uninit: true,
-        externals: pathwise_engine::config::Externals::none(),
-    };
+    let config =
+        Config { precondition: Some("merge_valid".into()), max_steps_per_run: 1_000_000, ..Config::new("Merge", k) };
     let mut best = None;
     let mut last = None;
     for _ in 0..3 {

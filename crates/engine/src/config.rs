@@ -73,6 +73,33 @@ pub struct Config {
 /// the test records the calls so that the emitted C file can define the
 /// functions as stubs replaying them. Built-in and library models take
 /// precedence: a modelled function is never external.
+impl Config {
+    /// The defaults of `pathwise gen` for `function` with bound `k`: callers
+    /// change what they need (`Config { precondition, ..Config::new(f, k) }`),
+    /// so a new option has its default in one place.
+    pub fn new(function: &str, k: u32) -> Config {
+        Config {
+            function: function.to_string(),
+            precondition: None,
+            k,
+            criterion: Criterion::KPath,
+            max_array_len: 16,
+            timeout: None,
+            max_tests: None,
+            max_steps_per_run: 10_000_000,
+            check_overflow: true,
+            seek_errors: true,
+            long_bits: 64,
+            program_mode: None,
+            max_heap_objects: 32,
+            precondition_budget: 20,
+            externals: Externals::none(),
+            check_leaks: false,
+            check_uninit: true,
+        }
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Externals {
     /// Functions named by the user (each must be declared without a body).

@@ -14,25 +14,7 @@ pub fn bench(name: &str) -> PathBuf {
 }
 
 pub fn config(function: &str, pre: Option<&str>, k: u32) -> Config {
-    Config {
-        function: function.to_string(),
-        precondition: pre.map(str::to_string),
-        k,
-        criterion: pathwise_engine::config::Criterion::KPath,
-        max_array_len: 16,
-        timeout: None,
-        max_tests: None,
-        max_steps_per_run: 1_000_000,
-        check_overflow: true,
-        seek_errors: true,
-        long_bits: 64,
-        program_mode: None,
-        max_heap_objects: 32,
-        precondition_budget: 20,
-        check_leaks: false,
-        check_uninit: true,
-        externals: pathwise_engine::config::Externals::none(),
-    }
+    Config { precondition: pre.map(str::to_string), max_steps_per_run: 1_000_000, ..Config::new(function, k) }
 }
 
 pub fn generate(program: &pathwise_ir::Program, config: &Config) -> TestSuite {
