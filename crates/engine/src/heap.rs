@@ -128,6 +128,10 @@ impl crate::exec::Machine<'_> {
     /// slot's identity unless that breaks the query; tests then alias only
     /// where their path needs it.
     pub(crate) fn prefer_fresh(&self, pool: &ExprPool, query: &[ExprId], mut model: Model) -> Model {
+        // Most programs have no heap inputs: spare them the query walk.
+        if !model.bv.iter().any(|(&var, &v)| v != 0 && is_ref(pool, var)) {
+            return model;
+        }
         // References the query does not mention keep the previous inputs'
         // values by default; null keeps the input heaps as small as the
         // path needs (a precondition walks every node it is given).
