@@ -6,10 +6,13 @@
  *     e.g. pathwise_assume(n >= 0 && n <= 10).
  *
  * pathwise_array_len(p, n)
- *     The input array that p points to has exactly n elements.  p must be a
- *     pointer parameter of the function under test, pointing at element 0 of
- *     its array (not advanced); n is typically another parameter or a
- *     constant.  Without it, Pathwise chooses array lengths itself.
+ *     The input array that p points to has exactly n elements.  p must be an
+ *     input pointer: a pointer parameter of the function under test, or a
+ *     pointer read from an input structure (a field, an element of an input
+ *     array of pointers), pointing at element 0 of its array (not advanced);
+ *     n is typically another parameter or a constant.  An access beyond the
+ *     n elements is then an out-of-bounds error.  Without it, Pathwise
+ *     chooses array lengths itself: as long as the path needs.
  *
  * pathwise_noalias(p, q)
  *     Input pointers p and q do not point to the same object (p may be

@@ -84,3 +84,46 @@ fn avl_tests_keep_the_tree_an_avl_tree() {
         assert_eq!(suite["tests"].as_array().unwrap().len(), want, "k = {k}");
     }
 }
+
+/// The element counts of each test's input objects of C type `ty`, in
+/// test order.
+fn input_counts(suite: &serde_json::Value, ty: &str) -> Vec<Vec<u64>> {
+    let tests = suite["tests"].as_array().unwrap();
+    let of_type = |t: &serde_json::Value| -> Vec<u64> {
+        let objs = t["heap_in"].as_array().cloned().unwrap_or_default();
+        objs.iter().filter(|o| o["type"] == ty).map(|o| o["count"].as_u64().unwrap()).collect()
+    };
+    tests.iter().map(of_type).collect()
+}
+
+/// Arrays behind input pointers (tests/c/heap_arrays.c): without a stated
+/// length an input object has as many elements as its path touches, and
+/// nothing is out of bounds; `pathwise_array_len` on an input pointer
+/// (a parameter or a field) makes an access beyond the length an error.
+#[test]
+fn arrays_behind_input_pointers() {
+    let file = "tests/c/heap_arrays.c";
+    // n <= 0, null v, 1 and 2 iterations, and an overflow on the second.
+    let suite = generate_and_replay_in(file, "sum_keys", &[], true);
+    assert_eq!(errors(&suite), [("null-dereference".to_string(), 19), ("signed-overflow".to_string(), 19)]);
+    assert_eq!(input_counts(&suite, "struct rec"), [vec![], vec![], vec![1], vec![2], vec![2]]);
+    // rs null, rs[1] null, rs[1] an object: rs has two elements.
+    let suite = generate_and_replay_in(file, "second_key", &[], true);
+    assert_eq!(returns(&suite), [-1, 0]);
+    assert_eq!(input_counts(&suite, "struct rec *"), [vec![], vec![2], vec![2]]);
+    // A free length: v[1] is always there, whatever n says.
+    let suite = generate_and_replay_in(file, "first_two", &[], true);
+    assert!(errors(&suite).iter().all(|(kind, _)| kind != "out-of-bounds"), "{:?}", errors(&suite));
+    // Tied to n: n == 1 reads past the end.
+    let suite = generate_and_replay_in(file, "first_two", &["--precondition", "first_two_pre"], true);
+    assert_eq!(errors(&suite), [("out-of-bounds".to_string(), 37), ("signed-overflow".to_string(), 37)]);
+    assert_eq!(input_counts(&suite, "struct rec"), [vec![1], vec![2], vec![2]]);
+    // Tied through a field: reading l->items[l->count - 1] is in bounds,
+    // reading one more is not.
+    let suite = generate_and_replay_in(file, "last_key", &["--precondition", "last_key_pre"], true);
+    assert_eq!((suite["tests"].as_array().unwrap().len(), errors(&suite).len()), (1, 0));
+    // (A native run reads past the array without noticing, so its coverage
+    // goes on where the generator's stopped.)
+    let suite = generate_and_replay_in(file, "sum_vec_bad", &["--precondition", "last_key_pre"], false);
+    assert_eq!(errors(&suite), [("out-of-bounds".to_string(), 73), ("signed-overflow".to_string(), 73)]);
+}

@@ -71,6 +71,8 @@ pub struct Machine<'p> {
     pub slots: std::cell::RefCell<crate::heap::SlotTable>,
     /// At most this many input objects are materialised per run.
     pub max_heap_objects: u32,
+    /// At most this many elements per input array or input object.
+    pub max_array_len: u32,
     /// See [`crate::config::Config::check_leaks`].
     pub check_leaks: bool,
     /// See [`crate::config::Config::check_uninit`].
@@ -502,9 +504,15 @@ impl<'m, 'p> Exec<'m, 'p> {
             "pathwise_array_len" => {
                 let p = args.first().map(|v| v.as_ptr()).unwrap_or(crate::value::Pointer::NULL);
                 let n = args.get(1).copied().unwrap_or(Value::int(0));
+                let heap_input = |o| matches!(self.mem.object(o).kind, crate::memory::ObjKind::HeapInput { .. });
+                if p.off == 0 && p.off_sym.is_none() && p.path != 0 && p.obj.is_none_or(heap_input) {
+                    // An input pointer: a null one has nothing to tie.
+                    return self.tie_heap_count(&p, n, loc).map(|()| None);
+                }
                 let input = p.obj.and_then(|o| self.mem.object(o).input);
                 let (Some(inp), 0, None) = (input, p.off, p.off_sym) else {
-                    let message = "pathwise_array_len: the first argument must be an input array parameter";
+                    let message =
+                        "pathwise_array_len: the first argument must be an input array parameter or an input pointer";
                     return Err(self.error(ErrorKind::Unsupported, message, loc));
                 };
                 let n_e = crate::value::bv_of(self.pool, n.conc(), n.sym(), 64);

@@ -112,6 +112,11 @@ pub struct HeapState {
     pub(crate) initial_reads: Vec<crate::heap_share::InitialRead>,
     /// The precondition's, in the function under test.
     pub(crate) inherited: Vec<crate::heap_share::InitialRead>,
+    /// Element counts of input objects read so far (see
+    /// [`crate::heap_count`]).
+    pub(crate) counts: FxHashMap<ObjId, u64>,
+    /// Identities of the objects whose count `pathwise_array_len` tied.
+    pub(crate) tied_counts: FxHashSet<u64>,
 }
 
 /// Whether `var` is an input reference variable.
@@ -127,11 +132,12 @@ impl crate::exec::Machine<'_> {
     /// (seed 003, section 2.1.3), so each non-null reference takes its own
     /// slot's identity unless that breaks the query; tests then alias only
     /// where their path needs it.
-    pub(crate) fn prefer_fresh(&self, pool: &ExprPool, query: &[ExprId], mut model: Model) -> Model {
+    pub(crate) fn prefer_fresh(&self, pool: &ExprPool, query: &[ExprId], model: Model) -> Model {
         // Most programs have no heap inputs: spare them the query walk.
         if !model.bv.iter().any(|(&var, &v)| v != 0 && is_ref(pool, var)) {
             return model;
         }
+        let mut model = self.prefer_small_counts(pool, query, model);
         // References the query does not mention keep the previous inputs'
         // values by default; null keeps the input heaps as small as the
         // path needs (a precondition walks every node it is given).
@@ -221,6 +227,9 @@ impl Exec<'_, '_> {
         let o = self.mem.alloc_bytes(ObjKind::HeapInput { ident: ident as u32 }, elem, size);
         self.mem.object_mut(o).cty = Some(pointee.clone());
         self.heap.objects.push((ident, o));
+        if let Some(count) = self.inherited_count(o) {
+            self.set_count(o, count);
+        }
         Ok(o)
     }
 
@@ -275,8 +284,11 @@ impl Exec<'_, '_> {
             let init = if let Some(v) = self.inherited_initial(obj, off, ty) {
                 v
             } else if ty == Type::Ptr {
-                let cty = self.mem.object(obj).cty.clone().and_then(|c| c.scalar_at(&self.m.program.structs, off));
-                let Some(pointee) = cty.filter(|s| s.offset == off).and_then(|s| s.cty.pointee().cloned()) else {
+                // Input objects are arrays of their type (see `heap_count`).
+                let structs = &self.m.program.structs;
+                let inner = self.mem.object(obj).cty.as_ref().map_or(off, |c| off % c.size(structs).max(1));
+                let cty = self.mem.object(obj).cty.clone().and_then(|c| c.scalar_at(structs, inner));
+                let Some(pointee) = cty.filter(|s| s.offset == inner).and_then(|s| s.cty.pointee().cloned()) else {
                     let message =
                         format!("pointer read at byte offset {off} of an input object where the type has none");
                     return Err(self.error(ErrorKind::Unsupported, message, loc));
@@ -315,7 +327,7 @@ impl Exec<'_, '_> {
     /// The access path of the object `p` points to: the pointer's own, or,
     /// for a pointer that did not come from an input slot (an input object
     /// reached by arithmetic the engine did not follow), its identity.
-    fn path_of(&self, p: &Pointer, obj: ObjId) -> String {
+    pub(crate) fn path_of(&self, p: &Pointer, obj: ObjId) -> String {
         if p.path != 0 {
             return self.slot_name(p.path);
         }
@@ -328,7 +340,7 @@ impl Exec<'_, '_> {
     /// The heap solver's expression for a read of field `off` through `p`
     /// whose access path is `field` (seed 003, section 6.2: the rules of
     /// the earlier accesses to the field, newest first).
-    fn aliased_read(&mut self, p: &Pointer, off: u64, ty: Type, field: &str) -> ExprId {
+    pub(crate) fn aliased_read(&mut self, p: &Pointer, off: u64, ty: Type, field: &str) -> ExprId {
         let r = self.base_expr(p);
         let mut e = if ty == Type::Ptr {
             self.pool.var(&format!("ref:{field}"), Sort::Bv(32))

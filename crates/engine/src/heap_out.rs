@@ -60,7 +60,8 @@ pub fn describe(
             .into_iter()
             .filter_map(|(off, ty, v)| cell(program, mem, &mut ids, cty, obj.size_bytes(), off, ty, v, &mut |_, _| {}))
             .collect();
-        heap_in.push(HeapObject { id, cty: cty.clone(), count: 1, cells, freed: false });
+        let count = (obj.size_bytes() / cty.size(structs).max(1)).max(1);
+        heap_in.push(HeapObject { id, cty: cty.clone(), count, cells, freed: false });
     }
     let mut queue: VecDeque<(ObjId, CType)> = VecDeque::new();
     let value_of =

@@ -65,8 +65,10 @@ impl Exec<'_, '_> {
         self.heap.initial_reads.push(InitialRead { ident: ident as u64, cty, off, ty, base, sym, value });
     }
 
-    /// Start from the precondition's initial reads.
-    pub(crate) fn inherit_initial_reads(&mut self, reads: Vec<InitialRead>) {
+    /// Start from the precondition's initial reads, and the identities of
+    /// the objects whose counts it tied.
+    pub(crate) fn inherit_initial_reads(&mut self, reads: Vec<InitialRead>, tied: rustc_hash::FxHashSet<u64>) {
+        self.heap.tied_counts = tied;
         for r in &reads {
             if let (Some(base), Some(val)) = (r.base, r.sym) {
                 self.note_access(crate::heap::HeapAccess { base, off: r.off, ty: r.ty, val });
@@ -95,6 +97,10 @@ impl Exec<'_, '_> {
     pub(crate) fn complete_input_heap(&mut self) {
         let reads = std::mem::take(&mut self.heap.inherited);
         for r in &reads {
+            if r.off == crate::heap_count::COUNT_OFF {
+                // A count, not a field (the object has it already).
+                continue;
+            }
             let Some(obj) = self.shared_object(r.ident, &r.cty) else { continue };
             if self.mem.object(obj).initial_cells().any(|(o, _, _)| o == r.off) {
                 continue;
@@ -108,6 +114,17 @@ impl Exec<'_, '_> {
                 }
             };
             self.mem.set_initial(obj, r.off, r.ty, v);
+        }
+    }
+
+    /// The element count the precondition read for input object `obj`.
+    pub(crate) fn inherited_count(&self, obj: ObjId) -> Option<u64> {
+        let ObjKind::HeapInput { ident } = self.mem.object(obj).kind else { return None };
+        let off = crate::heap_count::COUNT_OFF;
+        let r = self.heap.inherited.iter().find(|r| r.ident == ident as u64 && r.off == off)?;
+        match r.value {
+            InitialValue::Int(c) => Some(c),
+            _ => None,
         }
     }
 

@@ -24,6 +24,7 @@ pub mod exec;
 pub mod fp;
 pub mod heap;
 pub mod heap_assume;
+pub mod heap_count;
 pub mod heap_out;
 pub mod heap_share;
 pub mod libc;

@@ -226,6 +226,13 @@ impl Memory {
         id
     }
 
+    /// Enlarge object `id` to `size` bytes (a heap input object whose
+    /// element count grew); never shrinks it.
+    pub fn grow(&mut self, id: ObjId, size: u64) {
+        let o = &mut self.objects[id.0 as usize];
+        o.size = o.size.max(size);
+    }
+
     /// Allocate `size` bytes for the program's `malloc` (`uninit`: its
     /// content is indeterminate) or `calloc` (zero) at `site`.
     pub fn alloc_heap(&mut self, size: u64, site: pathwise_ir::Loc, uninit: bool) -> ObjId {

@@ -199,6 +199,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     };
     let mut declared = crate::heap_assume::Declared::default();
     let mut initial_reads = Vec::new();
+    let mut tied_counts = FxHashSet::default();
     if let Some(pre) = setup.pre {
         let mut mem = Memory::new();
         let (globals, args, objs) = build_memory(m.program, &mut mem, setup.spec, inputs, max);
@@ -213,6 +214,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         rec.tied_lens = std::mem::take(&mut exec.tied_lens);
         declared = exec.heap.assume.declared();
         initial_reads = std::mem::take(&mut exec.heap.initial_reads);
+        tied_counts = std::mem::take(&mut exec.heap.tied_counts);
         note_touched(&mem, &objs, &mut rec.touched_len);
         let ret_bits = m.program.func(pre).ret.map_or(u64::MAX, |t| t.mask());
         let valid = matches!(end, End::Returned(Some(v)) if v & ret_bits != 0);
@@ -226,7 +228,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     let mut exec =
         Exec::new(m, pool, &mut mem, &mut rec.main_entries, (Region::Main, setup.symbolic), &lens, globals.clone());
     exec.heap.assume.inherit(declared);
-    exec.inherit_initial_reads(initial_reads);
+    exec.inherit_initial_reads(initial_reads, tied_counts);
     let (end, param_values) = match heap_args(&mut exec, setup.spec, args, setup.main) {
         Ok(args) => (exec.run(setup.main, args.clone()), args),
         Err(end) => (end, Vec::new()),

@@ -371,9 +371,12 @@ impl Exec<'_, '_> {
         };
         let mut p = *p;
         let o = self.mem.object(obj);
-        if let (Some(s), true) = (p.off_sym, ty != o.elem || ty == Type::Ptr) {
+        let heap_input = matches!(o.kind, ObjKind::HeapInput { .. });
+        if let (Some(s), true) = (p.off_sym, ty != o.elem || ty == Type::Ptr || heap_input) {
             // Only element-typed accesses index the whole-array content:
-            // others are fixed to the offset this run takes.
+            // others are fixed to the offset this run takes (and so are all
+            // accesses to input objects, whose fields the heap solver names
+            // by offset).
             let k = self.pool.bv_const(64, p.off);
             let fixed = self.pool.eq(s, k);
             self.guard(fixed, loc);
@@ -406,6 +409,8 @@ impl Exec<'_, '_> {
                     self.checked_upto.insert(obj, p.off);
                 }
             }
+        } else if heap_input {
+            self.heap_bounds(&p, obj, ty, loc)?;
         } else if let Some(s) = p.off_sym {
             let size = self.pool.bv_const(64, o.size_bytes());
             let g = self.pool.cmp(BvCmp::Ult, s, size);

@@ -192,3 +192,27 @@ fn avl_under_precondition_budget() {
     assert!(firsts.contains(&vec![(78, true)]), "{firsts:?}");
     assert!(firsts.contains(&vec![(78, false), (80, false), (82, false)]), "{firsts:?}");
 }
+
+/// Seed 003, Figure 3.1: simp(rs, old, len) at k = 2. `rs` and `old` are
+/// arrays of pointers behind pointer parameters: their element counts are
+/// inputs that grow with the path (len = 2 gets two-element arrays), so no
+/// test reports an out-of-bounds access the caller's array would not have.
+#[test]
+fn simp_arrays_grow_with_the_path() {
+    let program = compile(&bench("rational.c"));
+    let suite = generate(&program, &config("simp", None, 2));
+    check_sound(&suite);
+    assert_eq!(suite.stats.divergences, 0);
+    assert!(errors(&suite).iter().all(|(kind, _)| *kind != "out-of-bounds"), "{:?}", errors(&suite));
+    // Every returning test has arrays of exactly max(len, 1) elements.
+    for t in suite.tests.iter().filter(|t| t.outcome == pathwise_engine::suite::Outcome::Returned) {
+        let len = match t.inputs[2] {
+            InputValue::Scalar(v) => v,
+            ref other => panic!("len: {other:?}"),
+        };
+        for o in t.heap_in.iter().filter(|o| matches!(o.cty, pathwise_ir::CType::Ptr(_))) {
+            assert_eq!(o.count as i128, len.max(1), "test {}", t.id);
+        }
+    }
+    assert!(suite.tests.iter().any(|t| t.heap_in.iter().any(|o| o.count == 2)));
+}

@@ -61,6 +61,7 @@ pub fn generate(
         externals: config.externals.clone(),
         slots: Default::default(),
         max_heap_objects: config.max_heap_objects,
+        max_array_len: config.max_array_len,
         check_leaks: config.check_leaks,
         check_uninit: config.check_uninit,
     };

@@ -1,0 +1,161 @@
+//! Input objects as arrays: the element count of a heap input object.
+//!
+//! A pointer read from an input may point to the first of several objects:
+//! `struct rational **rs` is an array of pointers, `struct s *v` may be an
+//! array of records. As with input arrays, how many elements there are is
+//! an input of the test. It is a pseudo-field of the object, `#count`, read
+//! through the heap solver like any field (so aliases share it), and only
+//! when the path touches an element past the first: a plain pointer to a
+//! structure never gets one.
+//!
+//! A *free* count (nothing constrains it) grows during the run to the
+//! elements the path touches, up to `--max-array-len` (beyond, the run is
+//! out of bounds like beyond k), and the path keeps `touched <= count` as
+//! a guard: the tests get the smallest arrays their paths need, and no
+//! access through an input pointer is reported out of bounds because the
+//! generator chose the array too short. A count *tied* by
+//! `pathwise_array_len(p, n)` (in the precondition or the function) is
+//! what the caller promises, so an access beyond it is an out-of-bounds
+//! error, sought like any other.
+
+use pathwise_expr::{BvCmp, ExprId, ExprPool, Model, Sort};
+use pathwise_ir::{Loc, Type};
+
+use crate::exec::Exec;
+use crate::path::End;
+use crate::suite::ErrorKind;
+use crate::value::{ObjId, Pointer, Value};
+
+/// Byte offset of the `#count` pseudo-field in heap-solver accesses and
+/// initial reads: no real field is there.
+pub(crate) const COUNT_OFF: u64 = u64::MAX;
+
+/// Suffix of count variables' names (`rs->#count`).
+const COUNT_SUFFIX: &str = "->#count";
+
+impl Exec<'_, '_> {
+    /// Bytes per element of heap input object `obj` (its C type's size).
+    fn elem_size(&self, obj: ObjId) -> u64 {
+        let cty = self.mem.object(obj).cty.as_ref();
+        cty.map_or(1, |c| c.size(&self.m.program.structs)).max(1)
+    }
+
+    /// Bounds of a `ty` access at `p` (concrete offset) into heap input
+    /// object `obj`: grows a free count to the element touched, checks a
+    /// tied one. An offset below the object is left to [`Memory::locate`].
+    ///
+    /// [`Memory::locate`]: crate::memory::Memory::locate
+    pub(crate) fn heap_bounds(&mut self, p: &Pointer, obj: ObjId, ty: Type, loc: Loc) -> Result<(), End> {
+        let es = self.elem_size(obj);
+        if (p.off as i64) < 0 {
+            return Ok(());
+        }
+        let end = p.off.saturating_add(ty.bytes());
+        if end <= es {
+            // The first element is always there.
+            return Ok(());
+        }
+        let need = end.div_ceil(es);
+        let (count, sym) = self.heap_count(p, obj, loc)?;
+        let cond = sym.map(|s| {
+            let n = self.pool.bv_const(64, need);
+            self.pool.cmp(BvCmp::Ule, n, s)
+        });
+        if self.heap.tied_counts.contains(&self.ident_of(p)) {
+            let message =
+                format!("out-of-bounds access at byte offset {} of a {}-byte input object", p.off, count * es);
+            match cond {
+                Some(c) => self.check_defined(c, need <= count, (ErrorKind::OutOfBounds, &message), loc)?,
+                None if need > count => return Err(self.error(ErrorKind::OutOfBounds, message, loc)),
+                None => {}
+            }
+            return Ok(());
+        }
+        if let Some(c) = cond {
+            self.guard(c, loc);
+        }
+        if need > count {
+            if need > u64::from(self.m.max_array_len) {
+                return Err(End::BoundExceeded);
+            }
+            self.set_count(obj, need);
+        }
+        Ok(())
+    }
+
+    /// The element count of `obj` reached through `p`: concrete, and the
+    /// heap solver's expression for it (when symbolic). The first read
+    /// materialises it from the inputs, between 1 and `--max-array-len`.
+    pub(crate) fn heap_count(&mut self, p: &Pointer, obj: ObjId, loc: Loc) -> Result<(u64, Option<ExprId>), End> {
+        let field = format!("{}{COUNT_SUFFIX}", self.path_of(p, obj));
+        let known = self.heap.counts.get(&obj).copied();
+        let sym = self.symbolic.then(|| self.aliased_read(p, COUNT_OFF, Type::I64, &field));
+        if let Some(c) = known {
+            return Ok((c, sym));
+        }
+        let max = u64::from(self.m.max_array_len.max(1));
+        let var = self.pool.var(&field, Sort::Bv(64));
+        if let Some(s) = sym {
+            let one = self.pool.bv_const(64, 1);
+            let top = self.pool.bv_const(64, max);
+            let above = self.pool.cmp(BvCmp::Ule, one, s);
+            let below = self.pool.cmp(BvCmp::Ule, s, top);
+            let domain = self.pool.and(above, below);
+            self.record(domain, crate::path::EntryKind::Assume, false, false, loc);
+        }
+        let count = (self.input_lens)(var).clamp(1, max);
+        if self.region == crate::path::Region::Pre {
+            self.note_initial_read(p, obj, COUNT_OFF, Type::I64, Value::Int { conc: count, sym });
+        }
+        self.set_count(obj, count);
+        Ok((count, sym))
+    }
+
+    /// Make `obj` hold `count` elements (never fewer than it has).
+    pub(crate) fn set_count(&mut self, obj: ObjId, count: u64) {
+        let es = self.elem_size(obj);
+        self.mem.grow(obj, count.saturating_mul(es));
+        self.heap.counts.insert(obj, count);
+    }
+
+    /// `pathwise_array_len(p, n)` on a heap input pointer: the object `p`
+    /// points to has exactly `n` elements, and accesses beyond are errors.
+    pub(crate) fn tie_heap_count(&mut self, p: &Pointer, n: Value, loc: Loc) -> Result<(), End> {
+        let Some(obj) = p.obj else { return Ok(()) };
+        let (count, sym) = self.heap_count(p, obj, loc)?;
+        self.heap.tied_counts.insert(self.ident_of(p));
+        let n_e = crate::value::bv_of(self.pool, n.conc(), n.sym(), 64);
+        let cond = match sym {
+            Some(s) => self.pool.eq(s, n_e),
+            None => self.pool.bv_const(1, 1),
+        };
+        self.assume(cond, count == n.conc(), loc)
+    }
+}
+
+impl crate::exec::Machine<'_> {
+    /// The model with each count variable as small as the query allows: the
+    /// solver may pick any count up to the limit, and tests should build
+    /// the smallest arrays their paths need (the run grows free counts).
+    pub(crate) fn prefer_small_counts(&self, pool: &ExprPool, query: &[ExprId], mut model: Model) -> Model {
+        let counts: Vec<(ExprId, u64)> =
+            model.bv.iter().filter(|(&var, &v)| v > 1 && is_count(pool, var)).map(|(&var, &v)| (var, v)).collect();
+        let mut counts = counts;
+        counts.sort();
+        for (var, v) in counts {
+            for smaller in 1..v {
+                model.bv.insert(var, smaller);
+                if pathwise_expr::eval::satisfies(pool, query, &model) {
+                    break;
+                }
+                model.bv.insert(var, v);
+            }
+        }
+        model
+    }
+}
+
+/// Whether `var` is the count variable of an input object.
+fn is_count(pool: &ExprPool, var: ExprId) -> bool {
+    matches!(pool.get(var), pathwise_expr::Expr::Var { name, .. } if name.ends_with(COUNT_SUFFIX))
+}
