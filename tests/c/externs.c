@@ -37,11 +37,43 @@ int ratio(int a)
     return a / read_sensor();
 }
 
-/* An external function returning a pointer is refused (for now); the stub
- * other suites define for it returns NULL and is never called. */
+/* An external function returning a pointer returns an input pointer, as
+ * a pointer parameter is one: null, a fresh object, or an alias of another
+ * input object of its type, whichever the path needs; the stub returns the
+ * test's object. */
 int *buffer(void);
 
 int first(void)
 {
-    return *buffer();
+    int *b = buffer();
+    if (b == 0)
+        return -1;
+    return b[1] > b[0];
+}
+
+struct item {
+    int id;
+    struct item *next;
+};
+
+struct item *lookup(int key);
+
+/* Null results, an alias (the same item twice), two items. */
+int same_item(int a, int b)
+{
+    struct item *x = lookup(a);
+    struct item *y = lookup(b);
+    if (x == 0 || y == 0)
+        return 0;
+    if (x == y)
+        return 1;
+    return x->id > y->id ? 2 : 3;
+}
+
+/* A `void *` result has no type to build: refused. */
+void *opaque(void);
+
+int use_opaque(void)
+{
+    return opaque() != 0;
 }

@@ -448,6 +448,17 @@ pub(crate) fn param_src(name: &str, ty: &CType) -> Option<SrcVar> {
     Some(sv)
 }
 
+/// The [`SrcVar`] of a return value of type `ty`: as [`param_src`], with
+/// the full C type of every pointer (an external function's result is an
+/// input pointer, and a `void *` one has no type to build).
+pub(crate) fn ret_src(ty: &CType) -> Option<SrcVar> {
+    let mut sv = param_src("", ty)?;
+    if sv.cty.is_none() && matches!(ty, CType::Ptr(_)) {
+        sv.cty = ir_ctype(ty);
+    }
+    Some(sv)
+}
+
 /// The [`SrcVar`] of a parameter, return value or global of type `ty`.
 /// `cty` is set when the type involves a structure or a pointer to a
 /// pointer; its struct ids are indices of `Unit::structs` until the unit

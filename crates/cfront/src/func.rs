@@ -330,7 +330,7 @@ fn lower_function<'a>(u: &mut Unit<'a>, idx: usize, fd: &'a Node<FunctionDefinit
         name,
         params,
         ret: sig.ret.ir(),
-        ret_src: param_src("", &sig.ret),
+        ret_src: crate::ctypes::ret_src(&sig.ret),
         locals,
         blocks,
         iteration_starts,

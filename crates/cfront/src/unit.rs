@@ -289,7 +289,7 @@ impl<'a> Unit<'a> {
             num_regs: params.len() as u32,
             params,
             ret: e.sig.ret.ir(),
-            ret_src: param_src("", &e.sig.ret),
+            ret_src: crate::ctypes::ret_src(&e.sig.ret),
             locals: Vec::new(),
             blocks: Vec::new(),
             iteration_starts: Vec::new(),

@@ -99,7 +99,8 @@ pub struct GenArgs {
     pub no_uninit_check: bool,
     /// Declare a function that has no body in the file as external: it does
     /// not change memory the code under test can see, and each call returns
-    /// a fresh input. The test file defines it as a stub that returns the
+    /// a fresh input (a pointer result is an input pointer: null, a fresh
+    /// object or an alias). The test file defines it as a stub that returns the
     /// values of the test and checks the calls. Repeatable; `*` means every
     /// such function (as --external-all).
     #[arg(long = "external", value_name = "NAME")]

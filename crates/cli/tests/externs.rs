@@ -75,7 +75,14 @@ fn calls(test: &serde_json::Value) -> Vec<String> {
         .iter()
         .map(|c| {
             let args: Vec<String> = c["args"].as_array().unwrap().iter().map(|a| a.to_string()).collect();
-            let ret = if c["return"].is_null() { String::new() } else { format!(" -> {}", c["return"]) };
+            // `return_pointer` is present (`null` for NULL) only for
+            // functions returning pointers.
+            let ret = match (&c["return"], c.get("return_pointer")) {
+                (serde_json::Value::Null, None) => String::new(),
+                (serde_json::Value::Null, Some(serde_json::Value::Null)) => " -> NULL".to_string(),
+                (serde_json::Value::Null, Some(p)) => format!(" -> o{}", p["ref"]),
+                (v, _) => format!(" -> {v}"),
+            };
             format!("{}({}){ret}", c["function"].as_str().unwrap(), args.join(", "))
         })
         .collect()
@@ -156,6 +163,41 @@ fn error_tests_with_external_calls() {
     replay_passes(out.path(), 3);
 }
 
+/// External functions returning pointers return input pointers: null, a
+/// fresh object (of as many elements as the path reads), or an alias of
+/// another; the stubs return the test's objects.
+#[test]
+fn pointer_results_are_input_pointers() {
+    let (out, suite) = generate("externs.c", "first", &["--external-all"]);
+    let seen: Vec<Vec<String>> = tests(&suite).iter().map(calls).collect();
+    assert_eq!(seen, [vec!["buffer() -> NULL".to_string()], vec!["buffer() -> o1".to_string()]]);
+    assert_eq!(tests(&suite)[1]["heap_in"][0]["count"], 2);
+    assert_eq!(build_and_run(out.path(), "first"), (0, "2 passed, 0 failed\n".to_string()));
+    replay_passes(out.path(), 2);
+    let (out, suite) = generate("externs.c", "same_item", &["--external-all"]);
+    let mut seen: Vec<(i64, Vec<String>)> = tests(&suite)
+        .iter()
+        .map(|t| {
+            let calls = calls(t).iter().map(|c| c.split(" -> ").nth(1).unwrap().to_string()).collect();
+            (t["expected"]["return"].as_i64().unwrap(), calls)
+        })
+        .collect();
+    seen.sort();
+    let v = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        seen,
+        [
+            (0, v(&["NULL", "NULL"])),
+            (0, v(&["o1", "NULL"])),
+            (1, v(&["o1", "o1"])),
+            (2, v(&["o1", "o2"])),
+            (3, v(&["o1", "o2"]))
+        ]
+    );
+    assert_eq!(build_and_run(out.path(), "same_item"), (0, "5 passed, 0 failed\n".to_string()));
+    replay_passes(out.path(), 5);
+}
+
 /// Edit the generated expectations: a wrong argument, a missing call and an
 /// extra call each fail their test natively.
 #[test]
@@ -166,16 +208,16 @@ fn wrong_call_expectations_fail_natively() {
     let edits: [(&str, &str, &str); 3] = [
         // The argument of call_c(-4).
         (
-            "{2, {(unsigned long long)-4LL}, 0ULL}",
-            "{2, {(unsigned long long)-5LL}, 0ULL}",
+            "{2, {(unsigned long long)-4LL}, 0ULL, 0}",
+            "{2, {(unsigned long long)-5LL}, 0ULL, 0}",
             "argument 1 expected -5 got -4",
         ),
         // Expect only the first two of three calls: the third is unexpected.
         ("pathwise_expected_calls, 3, 0);", "pathwise_expected_calls, 2, 0);", "unexpected call of call_"),
         // Expect call_a where call_b comes.
         (
-            "{1, {0ULL}, 0ULL}, /* call_b() */",
-            "{0, {0ULL}, 0ULL}, /* call_b() */",
+            "{1, {0ULL}, 0ULL, 0}, /* call_b() */",
+            "{0, {0ULL}, 0ULL, 0}, /* call_b() */",
             "expected a call of call_a, got call_b",
         ),
     ];
@@ -219,8 +261,8 @@ fn body_less_calls_need_the_option() {
         assert_eq!(o.status.code(), Some(2), "{name}: {err}");
         assert!(err.contains(message), "{name}: {err}");
     }
-    let o = pathwise("externs.c", &["--function", "first", "--external-all"], out.path());
+    let o = pathwise("externs.c", &["--function", "use_opaque", "--external-all"], out.path());
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(err.contains("externs.c:46:13: external function `buffer` returns a pointer"), "{err}");
+    assert!(err.contains("externs.c:78:12: external function `opaque` returns a pointer to no known type"), "{err}");
 }

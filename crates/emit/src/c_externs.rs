@@ -173,7 +173,7 @@ pub(crate) fn write_stubs(out: &mut String, suite: &TestSuite) {
         out,
         "struct pathwise_call {{\n    int func; /* index in pathwise_ext_names */\n    \
          unsigned long long args[{nargs}]; /* two's complement; pointers: 0 null, 1 not */\n    \
-         unsigned long long ret;\n}};\n\n"
+         unsigned long long ret;\n    void *ret_pointer; /* what a function returning a pointer returns */\n}};\n\n"
     );
     let names: Vec<String> = suite.externals.iter().map(|f| format!("\"{}\"", f.name)).collect();
     let _ = writeln!(out, "static const char *const pathwise_ext_names[] = {{{}}};", names.join(", "));
@@ -206,9 +206,7 @@ pub(crate) fn write_stubs(out: &mut String, suite: &TestSuite) {
             let _ = writeln!(out, "    pathwise_check_arg(pathwise_c, {i}, {got}, {kind});");
         }
         match &f.ret {
-            // The generator refuses calls of external functions returning
-            // pointers: only code no test runs calls this one.
-            Some(r) if is_pointer(r) => out.push_str("    return 0;\n"),
+            Some(r) if is_pointer(r) => out.push_str("    return pathwise_c->ret_pointer;\n"),
             Some(_) => {
                 let _ = writeln!(out, "    return ({ret})pathwise_c->ret;");
             }
@@ -251,6 +249,16 @@ fn call_text(suite: &TestSuite, call: &ExternalCall) -> String {
     if let (Some(v), Some(ret)) = (call.ret, f.and_then(|f| f.ret.as_ref())) {
         let _ = write!(text, " returns {}", normalize(v, ret.scalar));
     }
+    match &call.ret_pointer {
+        Some(pathwise_engine::suite::HeapValue::Ref { obj, offset: 0 }) => {
+            let _ = write!(text, " returns o{obj}");
+        }
+        Some(pathwise_engine::suite::HeapValue::Ref { obj, offset }) => {
+            let _ = write!(text, " returns (char *)o{obj} + {offset}");
+        }
+        Some(pathwise_engine::suite::HeapValue::Null) => text.push_str(" returns NULL"),
+        _ => {}
+    }
     text
 }
 
@@ -268,7 +276,8 @@ pub(crate) fn write_expect_calls(out: &mut String, suite: &TestSuite, test: &Tes
         let _ = writeln!(out, "    pathwise_expect_calls({}, 0, 0, {});", test.id, u8::from(open));
         return;
     }
-    let _ = writeln!(out, "    static const struct pathwise_call pathwise_expected_calls[{n}] = {{");
+    // Not static: returned pointers point into the test's input heap.
+    let _ = writeln!(out, "    const struct pathwise_call pathwise_expected_calls[{n}] = {{");
     for call in &test.calls {
         let Some((index, f)) = suite.externals.iter().enumerate().find(|(_, f)| f.name == call.name) else {
             continue;
@@ -288,8 +297,12 @@ pub(crate) fn write_expect_calls(out: &mut String, suite: &TestSuite, test: &Tes
             (Some(v), Some(src)) => bits_literal(v, src),
             _ => "0ULL".to_string(),
         };
-        let _ =
-            writeln!(out, "        {{{index}, {{{args}}}, {ret}}}, /* {} */", comment_safe(&call_text(suite, call)));
+        let ret_pointer = match &call.ret_pointer {
+            Some(v) => crate::c_heap::input_pointer_expr(suite, test, v, None),
+            None => "0".to_string(),
+        };
+        let text = comment_safe(&call_text(suite, call));
+        let _ = writeln!(out, "        {{{index}, {{{args}}}, {ret}, {ret_pointer}}}, /* {text} */");
     }
     out.push_str("    };\n");
     let _ = writeln!(out, "    pathwise_expect_calls({}, pathwise_expected_calls, {n}, {});", test.id, u8::from(open));

@@ -127,16 +127,25 @@ pub(crate) fn write_heap_param(
     value: Option<&InputValue>,
 ) {
     let (decl, pointee) = pointer_decl(&suite.structs, p.cty.as_ref(), local);
-    let objs = input_objects(test);
     let init = match value {
-        Some(InputValue::Pointer(HeapValue::Ref { obj, offset })) => match objs.get(obj) {
-            Some(o) => pointer_expr(&suite.structs, o, *offset, pointee.as_ref()),
-            None => format!("0 /* object {obj} is not in the input heap */"),
-        },
-        Some(InputValue::Pointer(HeapValue::Null)) | None => "0".to_string(),
+        Some(InputValue::Pointer(v)) => input_pointer_expr(suite, test, v, pointee.as_ref()),
+        None => "0".to_string(),
         Some(other) => format!("0 /* not a pointer input: {other:?} */"),
     };
     let _ = writeln!(out, "    {decl} = {init};");
+}
+
+/// A C expression for input pointer `v` of `test` (into its input heap),
+/// of type pointer to `pointee` (`void *` for `None`).
+pub(crate) fn input_pointer_expr(suite: &TestSuite, test: &TestCase, v: &HeapValue, pointee: Option<&CType>) -> String {
+    match v {
+        HeapValue::Ref { obj, offset } => match input_objects(test).get(obj) {
+            Some(o) => pointer_expr(&suite.structs, o, *offset, pointee),
+            None => format!("0 /* object {obj} is not in the input heap */"),
+        },
+        HeapValue::Null => "0".to_string(),
+        other => format!("0 /* not a pointer input: {other:?} */"),
+    }
 }
 
 /// Zero every input object, then set its known cells (after all objects

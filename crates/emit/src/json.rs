@@ -173,9 +173,14 @@ pub struct CallJson {
     /// Integer arguments as numbers; pointer arguments as `"null"` or
     /// `"non-null"` (nothing else about them is recorded).
     pub args: Vec<CallArgJson>,
-    /// The value the call returned (a fresh input); `null` for `void`.
+    /// The value the call returned (a fresh input); `null` for `void` and
+    /// pointers.
     #[serde(rename = "return")]
     pub ret: Option<JsonInt>,
+    /// The pointer it returned (present only for a function returning
+    /// one; `null` is NULL): a reference into the test's input heap.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present")]
+    pub return_pointer: Option<HeapValueJson>,
 }
 
 /// An argument of an external call.
@@ -620,7 +625,8 @@ fn call_json(suite: &TestSuite, call: &ExternalCall) -> CallJson {
         (Some(v), Some(src)) => Some(num(v, src)),
         (v, _) => v.map(JsonInt),
     };
-    CallJson { function: call.name.clone(), args, ret }
+    let return_pointer = call.ret_pointer.as_ref().map(|v| heap_value_json(v, None));
+    CallJson { function: call.name.clone(), args, ret, return_pointer }
 }
 
 impl StatsJson {

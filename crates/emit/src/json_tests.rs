@@ -222,12 +222,29 @@ fn external_calls_are_recorded_and_round_trip() {
             params: vec![var("tag", "char", Type::I8, true, Shape::Pointer), int("v")],
             ret: None,
         },
+        ExternalFunction {
+            name: "buffer".into(),
+            params: vec![],
+            ret: Some(var("", "int", Type::I32, true, Shape::Pointer)),
+        },
     ];
     let mut t = case(1, vec![InputValue::Scalar(3)], Some(0));
     t.calls = vec![
-        ExternalCall { name: "read_byte".into(), args: vec![CallArg::Int(-1)], ret: Some(-56) },
-        ExternalCall { name: "log".into(), args: vec![CallArg::NonNull, CallArg::Int(200)], ret: None },
-        ExternalCall { name: "log".into(), args: vec![CallArg::Null, CallArg::Int(0)], ret: None },
+        ExternalCall { name: "read_byte".into(), args: vec![CallArg::Int(-1)], ret: Some(-56), ret_pointer: None },
+        ExternalCall {
+            name: "log".into(),
+            args: vec![CallArg::NonNull, CallArg::Int(200)],
+            ret: None,
+            ret_pointer: None,
+        },
+        ExternalCall { name: "log".into(), args: vec![CallArg::Null, CallArg::Int(0)], ret: None, ret_pointer: None },
+        ExternalCall { name: "buffer".into(), args: vec![], ret: None, ret_pointer: Some(HeapValue::Null) },
+        ExternalCall {
+            name: "buffer".into(),
+            args: vec![],
+            ret: None,
+            ret_pointer: Some(HeapValue::Ref { obj: 1, offset: 4 }),
+        },
     ];
     s.tests.push(t);
     let v = suite_to_json(&s);
@@ -235,7 +252,9 @@ fn external_calls_are_recorded_and_round_trip() {
         v["tests"][0]["calls"],
         json!([{"function": "read_byte", "args": [-1], "return": 200},
                {"function": "log", "args": ["non-null", 200], "return": null},
-               {"function": "log", "args": ["null", 0], "return": null}])
+               {"function": "log", "args": ["null", 0], "return": null},
+               {"function": "buffer", "args": [], "return": null, "return_pointer": null},
+               {"function": "buffer", "args": [], "return": null, "return_pointer": {"ref": 1, "offset": 4}}])
     );
     assert_eq!(v["externals"][1]["params"][0]["shape"], "pointer");
     assert_eq!(v["externals"][0]["return"]["c_type"], "unsigned char");

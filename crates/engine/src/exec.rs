@@ -127,6 +127,9 @@ pub struct Exec<'m, 'p> {
     pub(crate) visits: BlockVisits,
     /// Calls of external functions, in order (see [`Exec::external_call`]).
     pub calls: Vec<crate::suite::ExternalCall>,
+    /// The pointers external calls returned, by index in `calls` (the
+    /// emitters describe them once the run's heap is known).
+    pub call_pointers: Vec<(usize, Value, pathwise_ir::CType)>,
     /// Symbolic values concretised by floating operations (see `fp.rs`).
     pub float_pins: Vec<crate::fp::FloatPin>,
     /// The variables of the floating inputs this run created.
@@ -188,6 +191,7 @@ impl<'m, 'p> Exec<'m, 'p> {
             returned: None,
             visits: BlockVisits::default(),
             calls: Vec::new(),
+            call_pointers: Vec::new(),
             float_pins: Vec::new(),
             float_inputs: Vec::new(),
             tied_lens: FxHashSet::default(),
@@ -445,7 +449,10 @@ impl<'m, 'p> Exec<'m, 'p> {
             return Flow::Continue;
         }
         if f.is_declaration() && self.m.externals.contains(&f.name) && !crate::setup::has_model(&f.name) {
-            let v = self.external_call(callee, &argv, loc);
+            let v = match self.external_call(callee, &argv, loc) {
+                Ok(v) => v,
+                Err(end) => return Flow::End(end),
+            };
             if let (Some(r), Some(v)) = (result, v) {
                 self.frame_mut().regs[r.index()] = Some(v);
             }
@@ -577,9 +584,11 @@ impl<'m, 'p> Exec<'m, 'p> {
     /// the function (`ext:<i>:<name>`; the precondition's calls are `pre.`
     /// ones, inputs of its own), so that the same call in another run is the
     /// same input and the solver can choose its value like a parameter's.
-    /// `check` rejected pointer results and argument counts that do not
-    /// match the declaration.
-    fn external_call(&mut self, callee: FuncId, argv: &[Value], loc: Loc) -> Option<Value> {
+    /// A pointer result is an input pointer named like a slot (see
+    /// [`crate::heap`]): null, a fresh object or an alias. `check` rejected
+    /// `void *` results and argument counts that do not match the
+    /// declaration.
+    fn external_call(&mut self, callee: FuncId, argv: &[Value], loc: Loc) -> Result<Option<Value>, End> {
         let f = self.m.program.func(callee);
         let args = f
             .params
@@ -599,6 +608,14 @@ impl<'m, 'p> Exec<'m, 'p> {
             })
             .collect();
         let region = if self.region == Region::Pre { "pre." } else { "" };
+        if let Some(pointee) = crate::setup::external_pointee(f) {
+            let name = format!("{region}ext:{}:{}", self.calls.len(), f.name);
+            let v = self.input_pointer(&name, &pointee, loc)?;
+            self.call_pointers.push((self.calls.len(), v, pointee));
+            let call = crate::suite::ExternalCall { name: f.name.clone(), args, ret: None, ret_pointer: None };
+            self.calls.push(call);
+            return Ok(Some(v));
+        }
         // Without a C description the IR type is read as signed.
         let ret = f.ret_src.as_ref().map(|s| (s.scalar, s.c_scalar == "_Bool"));
         let ret = ret.or(f.ret.map(|ty| (pathwise_ir::IntTy { ty, signed: true }, false)));
@@ -607,8 +624,10 @@ impl<'m, 'p> Exec<'m, 'p> {
             let (var, value) = self.fresh_input(&name, ty, is_bool, loc);
             (Value::Int { conc: value, sym: self.symbolic.then_some(var) }, ty.to_i128(value))
         });
-        self.calls.push(crate::suite::ExternalCall { name: f.name.clone(), args, ret: value.map(|v| v.1) });
-        value.map(|v| v.0)
+        let call =
+            crate::suite::ExternalCall { name: f.name.clone(), args, ret: value.map(|v| v.1), ret_pointer: None };
+        self.calls.push(call);
+        Ok(value.map(|v| v.0))
     }
 
     /// An assumption: records it and ends the run when it is false.

@@ -20,6 +20,8 @@ pub struct HeapRecord {
     pub params: Vec<Option<HeapValue>>,
     /// The returned pointer, if the function returns one.
     pub ret: Option<HeapValue>,
+    /// The pointers external calls returned, by call index.
+    pub call_rets: Vec<(usize, HeapValue)>,
 }
 
 /// Ids of objects in the test's description.
@@ -40,12 +42,15 @@ impl Ids {
 }
 
 /// Describe the heaps: `params` are the parameters' input values with
-/// their C types, `ret` the returned value with its C type.
+/// their C types, `ret` the returned value with its C type, `call_rets`
+/// the pointers external calls returned (by call index, with their
+/// targets' types: input objects, already in the input heap).
 pub fn describe(
     program: &Program,
     mem: &Memory,
     params: &[(Value, Option<CType>)],
     ret: Option<(Value, CType)>,
+    call_rets: &[(usize, Value, CType)],
 ) -> HeapRecord {
     let structs = &program.structs;
     let mut ids = Ids { map: FxHashMap::default(), next: 0 };
@@ -72,6 +77,10 @@ pub fn describe(
     let params_v: Vec<Option<HeapValue>> =
         params.iter().map(|(v, cty)| value_of(&mut ids, v, cty.as_ref(), &mut queue)).collect();
     let ret_v = ret.as_ref().and_then(|(v, cty)| value_of(&mut ids, v, Some(cty), &mut queue));
+    let call_rets = call_rets
+        .iter()
+        .map(|(i, v, pointee)| (*i, pointer_value(mem, &mut ids, v, pointee, &mut |_, _| {})))
+        .collect();
     let mut heap_out: Vec<HeapObject> = Vec::new();
     let mut seen = rustc_hash::FxHashSet::default();
     while let Some((o, cty)) = queue.pop_front() {
@@ -97,7 +106,7 @@ pub fn describe(
         heap_out.push(HeapObject { id, cty, count, cells, freed: obj.freed });
     }
     heap_out.sort_by_key(|h| h.id);
-    HeapRecord { heap_in, heap_out, params: params_v, ret: ret_v }
+    HeapRecord { heap_in, heap_out, params: params_v, ret: ret_v, call_rets }
 }
 
 /// One scalar of an object whose elements are `cty`; `None` where the

@@ -242,9 +242,13 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     rec.float_inputs = std::mem::take(&mut exec.float_inputs);
     rec.tied_lens.extend(exec.tied_lens.drain());
     let returned = exec.returned;
+    let call_pointers = std::mem::take(&mut exec.call_pointers);
     exec.complete_input_heap();
     drop(exec);
-    rec.heap = heap_record(m.program, &mem, setup.main, &param_values, returned);
+    rec.heap = heap_record(m.program, &mem, setup.main, &param_values, returned, &call_pointers);
+    for (i, v) in std::mem::take(&mut rec.heap.call_rets) {
+        rec.calls[i].ret_pointer = Some(v);
+    }
     note_touched(&mem, &objs, &mut rec.touched_len);
     rec.array_outputs = objs.iter().map(|o| o.map(|id| mem.concrete_contents(id))).collect();
     rec.global_outputs = globals.iter().map(|&g| mem.concrete_contents(g)).collect();
@@ -286,16 +290,17 @@ fn heap_record(
     main: FuncId,
     params: &[Value],
     returned: Option<Value>,
+    call_rets: &[(usize, Value, pathwise_ir::CType)],
 ) -> crate::heap_out::HeapRecord {
     let f = program.func(main);
     let heap_cty = |s: &pathwise_ir::SrcVar| if s.shape == Shape::Heap { s.cty.clone() } else { None };
     let ret = f.ret_src.as_ref().and_then(heap_cty).zip(returned).map(|(c, v)| (v, c));
-    if ret.is_none() && f.params.iter().all(|p| p.src.shape != Shape::Heap) {
+    if ret.is_none() && call_rets.is_empty() && f.params.iter().all(|p| p.src.shape != Shape::Heap) {
         return Default::default();
     }
     let params: Vec<(Value, Option<pathwise_ir::CType>)> =
         f.params.iter().zip(params).map(|(p, v)| (*v, heap_cty(&p.src))).collect();
-    crate::heap_out::describe(program, mem, &params, ret)
+    crate::heap_out::describe(program, mem, &params, ret, call_rets)
 }
 
 /// The arguments with every heap parameter's input pointer materialised.

@@ -157,13 +157,26 @@ fn check_external_names(program: &Program, config: &Config) -> Result<(), Engine
     Ok(())
 }
 
-/// An external function returns an integer (or nothing) and is called with
-/// the arguments its prototype declares: the emitted stub needs both.
+/// The target type of the pointer an external function returns (`None`
+/// when it returns no pointer, or a `void *`).
+pub(crate) fn external_pointee(f: &pathwise_ir::FuncData) -> Option<pathwise_ir::CType> {
+    use pathwise_ir::CType;
+    let src = f.ret_src.as_ref().filter(|_| f.ret == Some(Type::Ptr))?;
+    let pointee = match &src.cty {
+        Some(CType::Ptr(p)) => (**p).clone(),
+        _ => return None,
+    };
+    (pointee != CType::Void).then_some(pointee)
+}
+
+/// An external function returns an integer, a pointer to a known type (a
+/// fresh input pointer) or nothing, and is called with the arguments its
+/// prototype declares: the emitted stub needs both.
 fn check_external_signature(program: &Program, id: FuncId, loc: Loc, nargs: Option<usize>) -> Result<(), EngineError> {
     let f = program.func(id);
-    if f.ret == Some(Type::Ptr) {
+    if f.ret == Some(Type::Ptr) && external_pointee(f).is_none() {
         return err(format!(
-            "{}: external function `{}` returns a pointer; only functions returning an integer or nothing can be external yet",
+            "{}: external function `{}` returns a pointer to no known type (`void *`?); an external function may return an integer, a pointer to a known type, or nothing",
             program.describe_loc(loc),
             f.name
         ));

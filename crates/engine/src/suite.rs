@@ -62,8 +62,13 @@ pub struct ExternalCall {
     /// The arguments it received.
     pub args: Vec<CallArg>,
     /// The value it returned (a fresh input chosen by the solver), read with
-    /// the declared return type; `None` for `void`.
+    /// the declared return type; `None` for `void` and pointers.
     pub ret: Option<i128>,
+    /// The pointer it returned, for a function returning one: null or an
+    /// object of [`TestCase::heap_in`] (a fresh input object, or an alias of
+    /// another input object of its type, initialised lazily like a pointer
+    /// parameter's).
+    pub ret_pointer: Option<HeapValue>,
 }
 
 /// An argument of an external call.
