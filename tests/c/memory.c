@@ -117,3 +117,75 @@ int str_copy_find(void)
     char *e = strchr(buf, 'l');
     return (int)(e - buf) + (strchr(buf, 'z') == 0);
 }
+
+/* Symbolic allocation sizes: the size stays an input of the path, so the
+ * branch on n after the allocation keeps both sides (4 tests: n out of
+ * range either way, 1..4, 5..8), and memset over the whole object does not
+ * fix it. */
+int sized_buffer(int n)
+{
+    char *p;
+    int s;
+    if (n <= 0 || n > 8)
+        return -1;
+    p = malloc(n);
+    memset(p, 1, n);
+    if (n > 4)
+        s = p[4];
+    else
+        s = p[0] + 10;
+    free(p);
+    return s;
+}
+
+/* An index checked against a symbolic size: n == 0 makes a[i] out of
+ * bounds; otherwise the store is in bounds and a[0] is 3 or 0. */
+int sized_index(unsigned n, int i)
+{
+    int *a = calloc(n, sizeof(int));
+    int r;
+    if (i < 0 || i > 1)
+        return -1;
+    a[i] = 3;
+    r = a[0];
+    free(a);
+    return r;
+}
+
+/* realloc to a symbolic larger size keeps it symbolic; copying the old
+ * bytes keeps their values. */
+int grow(int n)
+{
+    int *a = malloc(2 * sizeof(int));
+    int *b;
+    int r;
+    if (n < 2 || n > 6)
+        return -1;
+    a[0] = 7;
+    a[1] = 8;
+    b = realloc(a, n * sizeof(int));
+    b[n - 1] = 1;
+    r = n > 3 ? b[0] : b[1];
+    free(b);
+    return r;
+}
+
+/* Symbolic indices into malloc'd ints: the store and the load index the
+ * array's content (no offset is fixed), so a[j] == 5 exactly when i == j. */
+int sym_index(int i, int j)
+{
+    int *a = malloc(4 * sizeof(int));
+    int k, r;
+    if ((unsigned)i > 3 || (unsigned)j > 3) {
+        free(a);
+        return -1;
+    }
+    for (k = 0; k < 4; k++)
+        a[k] = 0;
+    a[i] = 5;
+    r = a[j] == 5 ? 1 : 0;
+    if (a[j] == 5)
+        r += 10;
+    free(a);
+    return r;
+}

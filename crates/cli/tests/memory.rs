@@ -85,3 +85,44 @@ fn uninitialised_heap_reads_without_false_alarms() {
     assert!(errors(&suite).iter().all(|(k, _)| k == "signed-overflow"), "{:?}", errors(&suite));
     assert_eq!(tests(&suite).len(), 3);
 }
+
+/// The scalar inputs of a suite's tests, by parameter name, in test order.
+fn inputs(suite: &serde_json::Value, name: &str) -> Vec<i64> {
+    tests(suite).iter().map(|t| t["inputs"][name].as_i64().unwrap()).collect()
+}
+
+/// Symbolic allocation sizes stay inputs of the path: a branch on the size
+/// after `malloc(n)` and `memset(p, 1, n)` keeps both sides, an index is
+/// checked against the symbolic size, `realloc` to a larger symbolic size
+/// keeps it, and symbolic indices into malloc'd ints index its content.
+#[test]
+fn symbolic_allocation_sizes() {
+    // n out of range either way, 1..4, 5..8.
+    let suite = generate_and_replay("sized_buffer", &[], true);
+    assert_eq!(returns(&suite), [-1, -1, 1, 11]);
+    let sizes = inputs(&suite, "n");
+    assert!(sizes.iter().any(|n| (1..=4).contains(n)) && sizes.iter().any(|n| (5..=8).contains(n)), "{sizes:?}");
+    // calloc(0, ...) makes a[i] out of bounds; i out of range either way;
+    // in bounds, a[0] is 3 or 0 (one path).
+    let suite = generate_and_replay("sized_index", &[], true);
+    assert_eq!(errors(&suite), [("out-of-bounds".to_string(), 149)]);
+    assert_eq!(returns(&suite).len(), 3);
+    // n out of range either way, n > 3 reads the old a[0], else a[1]
+    // (which b[n - 1] = 1 overwrote when n == 2).
+    let suite = generate_and_replay("grow", &[], true);
+    let expected: Vec<i64> = inputs(&suite, "n")
+        .into_iter()
+        .map(|n| match n {
+            2 => 1,
+            3 => 8,
+            4..=6 => 7,
+            _ => -1,
+        })
+        .collect();
+    let got: Vec<i64> = tests(&suite).iter().map(|t| t["expected"]["return"].as_i64().unwrap()).collect();
+    assert_eq!((got.len(), got.iter().filter(|&&r| r == -1).count()), (4, 2));
+    assert_eq!(got, expected);
+    // i or j out of range, i == j, i != j.
+    let suite = generate_and_replay("sym_index", &["--k", "4"], true);
+    assert_eq!(returns(&suite), [-1, -1, 0, 11]);
+}

@@ -116,6 +116,9 @@ pub struct Exec<'m, 'p> {
     steps: u64,
     /// Highest byte offset already proved in bounds, per input object.
     pub(crate) checked_upto: rustc_hash::FxHashMap<ObjId, u64>,
+    /// End (exclusive) of the bytes at concrete offsets already checked
+    /// against an object's symbolic size (see [`crate::libc`]).
+    pub(crate) sized_upto: rustc_hash::FxHashMap<ObjId, u64>,
     /// The values returned by `__VERIFIER_nondet_*()` calls, in call order
     /// (the inputs of a whole program).
     pub nondets: Vec<Nondet>,
@@ -186,6 +189,7 @@ impl<'m, 'p> Exec<'m, 'p> {
             globals,
             steps: 0,
             checked_upto: Default::default(),
+            sized_upto: Default::default(),
             nondets: Vec::new(),
             heap: Default::default(),
             returned: None,

@@ -2,22 +2,30 @@
 //! `free`, `memset`, `memcpy`/`memmove` (the string functions are in
 //! [`crate::strings`]).
 //!
-//! Sizes are concrete: a symbolic size is fixed to this run's value by a
-//! guard (so tests still replay), which keeps objects a fixed number of
-//! bytes. Allocation never fails. `malloc`'d bytes read as zero until
+//! Allocation sizes may be symbolic: the object has this run's number of
+//! bytes, and keeps the size's expression, against which every access is
+//! checked (an out-of-bounds error when it can exceed it), so that
+//! `p = malloc(n); if (n > 4) ...` keeps both sides. Lengths of `memset`
+//! and `memcpy`/`memmove` are fixed to this run's value by a guard (the
+//! bytes they write would otherwise depend on the length), except a length
+//! that is the destination's whole symbolic size (`memset(p, 0, n)` after
+//! `p = malloc(n)`), which writes every byte whatever it is. `realloc`
+//! keeps a growing size symbolic and fixes a shrinking one. Allocation
+//! never fails. `malloc`'d bytes read as zero until
 //! written (what the emitted test cannot rely on natively, so output checks
 //! only cover written cells); they are also marked uninitialised, and
 //! `memcpy`/`memmove`/`realloc` copy that state byte by byte, so that
 //! copying indeterminate bytes (padding, unset fields) is never an error
 //! while the program's own read of them is (see [`crate::memcheck`]).
 
+use pathwise_expr::{BvCmp, ExprId};
 use pathwise_ir::{Loc, Type};
 
 use crate::exec::Exec;
 use crate::memory::ObjKind;
 use crate::path::End;
 use crate::suite::ErrorKind;
-use crate::value::{Pointer, Value};
+use crate::value::{ObjId, Pointer, Value};
 
 /// Largest single allocation modelled (bytes).
 const MAX_ALLOC: u64 = 1 << 28;
@@ -42,11 +50,21 @@ impl Exec<'_, '_> {
         }
         let arg = |i: usize| args.get(i).copied().unwrap_or(Value::int(0));
         Some(match name {
-            "malloc" => self.concrete_size(arg(0), loc).map(|n| Some(self.allocate(n, loc, true))),
+            "malloc" => self.alloc_size(arg(0), loc).map(|n| Some(self.allocate(n, loc, true))),
             "calloc" => {
-                let n = self
-                    .concrete_size(arg(0), loc)
-                    .and_then(|a| Ok(a.saturating_mul(self.concrete_size(arg(1), loc)?)));
+                let n = self.alloc_size(arg(0), loc).and_then(|a| {
+                    let b = self.alloc_size(arg(1), loc)?;
+                    let sym = match (a.1, b.1) {
+                        (None, None) => None,
+                        _ => {
+                            let (ea, eb) = (self.size_expr(a), self.size_expr(b));
+                            Some(self.pool.bin(pathwise_expr::BvOp::Mul, ea, eb))
+                        }
+                    };
+                    let n = (a.0.saturating_mul(b.0), sym);
+                    self.size_limit(n, loc)?;
+                    Ok(n)
+                });
                 n.map(|n| Some(self.allocate(n, loc, false)))
             }
             "realloc" => self.realloc(arg(0).as_ptr(), arg(1), loc).map(Some),
@@ -62,7 +80,8 @@ impl Exec<'_, '_> {
                     }
                     None => byte,
                 };
-                self.concrete_size(arg(2), loc)
+                self.copy_len(arg(2), d.as_ptr(), loc)
+                    .map(|n| n.0)
                     .and_then(|n| {
                         for i in 0..n {
                             self.store_at(d.as_ptr(), i, Type::I8, byte, loc)?;
@@ -73,7 +92,13 @@ impl Exec<'_, '_> {
             }
             "memcpy" | "memmove" => {
                 let (d, s) = (arg(0), arg(1));
-                self.concrete_size(arg(2), loc).and_then(|n| self.copy(d.as_ptr(), s.as_ptr(), n, loc)).map(|_| Some(d))
+                let n = self.copy_len(arg(2), d.as_ptr(), loc).and_then(|n| {
+                    if let Some(e) = n.1 {
+                        self.check_range(s.as_ptr(), e, n.0, loc)?;
+                    }
+                    Ok(n.0)
+                });
+                n.and_then(|n| self.copy(d.as_ptr(), s.as_ptr(), n, loc)).map(|_| Some(d))
             }
             _ => return None,
         })
@@ -94,9 +119,108 @@ impl Exec<'_, '_> {
         Ok(v.conc())
     }
 
-    fn allocate(&mut self, n: u64, loc: Loc, uninit: bool) -> Value {
+    /// An allocation size: this run's value and, when symbolic, its 64-bit
+    /// expression (kept within what is modelled by a guard).
+    fn alloc_size(&mut self, v: Value, loc: Loc) -> Result<(u64, Option<ExprId>), End> {
+        let sym = v.sym().filter(|_| self.symbolic).map(|_| crate::value::bv_of(self.pool, v.conc(), v.sym(), 64));
+        let n = (v.conc(), sym);
+        self.size_limit(n, loc)?;
+        Ok(n)
+    }
+
+    /// A size beyond [`MAX_ALLOC`] is unsupported; a symbolic one is kept
+    /// below it.
+    fn size_limit(&mut self, (conc, sym): (u64, Option<ExprId>), loc: Loc) -> Result<(), End> {
+        if conc > MAX_ALLOC {
+            let message = format!("allocation of {} bytes (more than modelled)", conc as i64);
+            return Err(self.error(ErrorKind::Unsupported, message, loc));
+        }
+        if let Some(e) = sym {
+            let max = self.pool.bv_const(64, MAX_ALLOC);
+            let ok = self.pool.cmp(BvCmp::Ule, e, max);
+            self.guard(ok, loc);
+        }
+        Ok(())
+    }
+
+    fn size_expr(&mut self, (conc, sym): (u64, Option<ExprId>)) -> ExprId {
+        sym.unwrap_or_else(|| self.pool.bv_const(64, conc))
+    }
+
+    fn allocate(&mut self, (n, sym): (u64, Option<ExprId>), loc: Loc, uninit: bool) -> Value {
         let o = self.mem.alloc_heap(n, loc, uninit);
+        self.mem.object_mut(o).size_sym = sym.and_then(|e| crate::value::non_const(self.pool, e));
         Value::Ptr(Pointer { obj: Some(o), off: 0, off_sym: None, base_sym: None, path: 0 })
+    }
+
+    /// The length of a `memset` or `memcpy` into `d`: fixed by a guard
+    /// unless it is `d`'s whole symbolic size (then with its expression, and
+    /// the writes need no bounds checks: their number must not change the
+    /// path's checks).
+    fn copy_len(&mut self, v: Value, d: Pointer, loc: Loc) -> Result<(u64, Option<ExprId>), End> {
+        if let (Some(_), Some(o), 0, None, true) = (v.sym(), d.obj, d.off, d.off_sym, self.symbolic) {
+            let e = crate::value::bv_of(self.pool, v.conc(), v.sym(), 64);
+            if self.mem.object(o).size_sym == Some(e) {
+                let m = self.sized_upto.entry(o).or_insert(0);
+                *m = (*m).max(v.conc());
+                return Ok((v.conc(), Some(e)));
+            }
+        }
+        Ok((self.concrete_size(v, loc)?, None))
+    }
+
+    /// One bounds check for the `len` bytes (`n` in this run) from `p`, in
+    /// an object of symbolic size, instead of one per byte.
+    fn check_range(&mut self, p: Pointer, len: ExprId, n: u64, loc: Loc) -> Result<(), End> {
+        let Some(o) = p.obj else { return Ok(()) };
+        let Some(size) = self.mem.object(o).size_sym else { return Ok(()) };
+        let off = crate::value::bv_of(self.pool, p.off, p.off_sym, 64);
+        let end = self.pool.bin(pathwise_expr::BvOp::Add, off, len);
+        let starts = self.pool.cmp(BvCmp::Ule, off, size);
+        let ends = self.pool.cmp(BvCmp::Ule, end, size);
+        let ok = self.pool.and(starts, ends);
+        let conc_size = self.mem.object(o).size_bytes();
+        let holds = (p.off as i64) >= 0 && p.off.saturating_add(n) <= conc_size;
+        let message =
+            format!("out-of-bounds access of {n} bytes at byte offset {} of a {conc_size}-byte object", p.off);
+        self.check_defined(ok, holds, (ErrorKind::OutOfBounds, &message), loc)?;
+        if p.off_sym.is_none() {
+            let m = self.sized_upto.entry(o).or_insert(0);
+            *m = (*m).max(p.off + n);
+        }
+        Ok(())
+    }
+
+    /// Bounds of a `ty` access at `p` into `obj`, whose size is the
+    /// expression `size`: the access must end within it. Concrete offsets
+    /// already checked are not checked again.
+    pub(crate) fn sized_bounds(
+        &mut self,
+        p: &Pointer,
+        obj: ObjId,
+        size: ExprId,
+        ty: Type,
+        loc: Loc,
+    ) -> Result<(), End> {
+        let end = p.off.wrapping_add(ty.bytes());
+        if p.off_sym.is_none() && (p.off as i64) >= 0 && self.sized_upto.get(&obj).is_some_and(|&m| end <= m) {
+            return Ok(());
+        }
+        let off = crate::value::bv_of(self.pool, p.off, p.off_sym, 64);
+        let w = self.pool.bv_const(64, ty.bytes());
+        let off_end = self.pool.bin(pathwise_expr::BvOp::Add, off, w);
+        let starts = self.pool.cmp(BvCmp::Ult, off, size);
+        let ends = self.pool.cmp(BvCmp::Ule, off_end, size);
+        let ok = self.pool.and(starts, ends);
+        let conc_size = self.mem.object(obj).size_bytes();
+        let holds = (p.off as i64) >= 0 && end <= conc_size;
+        let message = format!("out-of-bounds access at byte offset {} of a {conc_size}-byte object", p.off as i64);
+        self.check_defined(ok, holds, (ErrorKind::OutOfBounds, &message), loc)?;
+        if p.off_sym.is_none() {
+            let m = self.sized_upto.entry(obj).or_insert(0);
+            *m = (*m).max(end);
+        }
+        Ok(())
     }
 
     fn free(&mut self, p: Pointer, loc: Loc) -> Result<(), End> {
@@ -127,12 +251,31 @@ impl Exec<'_, '_> {
         Ok(())
     }
 
+    /// `realloc(p, size)`: a new object with the old bytes that fit. A size
+    /// at least the old one stays symbolic (the path only requires it to
+    /// be at least that); a smaller one is fixed, as the bytes copied depend
+    /// on it, and so is the old object's symbolic size.
     fn realloc(&mut self, p: Pointer, size: Value, loc: Loc) -> Result<Value, End> {
-        let n = self.concrete_size(size, loc)?;
+        let mut n = self.alloc_size(size, loc)?;
+        if let Some(o) = p.obj {
+            let old = self.mem.object(o).size_bytes();
+            if let Some(e) = self.mem.object(o).size_sym {
+                let k = self.pool.bv_const(64, old);
+                let fixed = self.pool.eq(e, k);
+                self.guard(fixed, loc);
+            }
+            if let (Some(e), true) = (n.1, n.0 >= old) {
+                let k = self.pool.bv_const(64, old);
+                let grows = self.pool.cmp(BvCmp::Ule, k, e);
+                self.guard(grows, loc);
+            } else if n.1.is_some() {
+                n = (self.concrete_size(size, loc)?, None);
+            }
+        }
         let new = self.allocate(n, loc, true);
         if let Some(o) = p.obj {
             let old = self.mem.object(o).size_bytes();
-            self.copy(new.as_ptr(), p, old.min(n), loc)?;
+            self.copy(new.as_ptr(), p, old.min(n.0), loc)?;
         }
         self.free(p, loc)?;
         Ok(new)

@@ -90,6 +90,10 @@ pub struct Object {
     pub alloc: Option<Allocation>,
     /// Byte ranges `start -> end` never written (only `malloc`'d storage).
     uninit: BTreeMap<u64, u64>,
+    /// The size's expression (64-bit bytes) when the program allocated it
+    /// with a symbolic size: accesses are checked against it, so that the
+    /// path does not fix the size (see [`crate::libc`]).
+    pub size_sym: Option<ExprId>,
 }
 
 /// The allocation that created a heap object.
@@ -222,6 +226,7 @@ impl Memory {
             cty: None,
             alloc: None,
             uninit: BTreeMap::new(),
+            size_sym: None,
         });
         id
     }
@@ -231,6 +236,27 @@ impl Memory {
     pub fn grow(&mut self, id: ObjId, size: u64) {
         let o = &mut self.objects[id.0 as usize];
         o.size = o.size.max(size);
+    }
+
+    /// Give `malloc`'d storage, allocated as bytes, the element type `ty` of
+    /// an access with a symbolic offset, so that the access indexes its
+    /// whole-array content instead of fixing the offset: only while every
+    /// cell written is a `ty` at a multiple of its size (what the program
+    /// stored through an `int *`, or nothing yet). Returns whether it did.
+    pub fn adopt_elem(&mut self, id: ObjId, ty: Type) -> bool {
+        let o = &mut self.objects[id.0 as usize];
+        let w = ty.bytes();
+        let fits = o.kind == ObjKind::Heap
+            && o.elem == Type::I8
+            && ty.is_int()
+            && w > 1
+            && o.whole.is_none()
+            && o.size.is_multiple_of(w)
+            && o.cells.iter().all(|(&off, &(t, _))| t == ty && off.is_multiple_of(w));
+        if fits {
+            o.elem = ty;
+        }
+        fits
     }
 
     /// Allocate `size` bytes for the program's `malloc` (`uninit`: its

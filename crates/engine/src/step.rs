@@ -370,13 +370,24 @@ impl Exec<'_, '_> {
             return Err(self.error(ErrorKind::NullDereference, "null pointer dereference", loc));
         };
         let mut p = *p;
+        if p.off_sym.is_some() && ty != self.mem.object(obj).elem {
+            self.mem.adopt_elem(obj, ty);
+        }
         let o = self.mem.object(obj);
         let heap_input = matches!(o.kind, ObjKind::HeapInput { .. });
         if let (Some(s), true) = (p.off_sym, ty != o.elem || ty == Type::Ptr || heap_input) {
             // Only element-typed accesses index the whole-array content:
             // others are fixed to the offset this run takes (and so are all
             // accesses to input objects, whose fields the heap solver names
-            // by offset).
+            // by offset). Bounds are checked first, with the symbolic offset,
+            // so that the fix does not hide the out-of-bounds side.
+            if o.input.is_none() && !heap_input {
+                let size = match o.size_sym {
+                    Some(e) => e,
+                    None => self.pool.bv_const(64, o.size_bytes()),
+                };
+                self.sized_bounds(&p, obj, size, ty, loc)?;
+            }
             let k = self.pool.bv_const(64, p.off);
             let fixed = self.pool.eq(s, k);
             self.guard(fixed, loc);
@@ -411,6 +422,8 @@ impl Exec<'_, '_> {
             }
         } else if heap_input {
             self.heap_bounds(&p, obj, ty, loc)?;
+        } else if let Some(size) = o.size_sym {
+            self.sized_bounds(&p, obj, size, ty, loc)?;
         } else if let Some(s) = p.off_sym {
             let size = self.pool.bv_const(64, o.size_bytes());
             let g = self.pool.cmp(BvCmp::Ult, s, size);
