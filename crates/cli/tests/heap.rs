@@ -80,8 +80,21 @@ fn avl_tests_keep_the_tree_an_avl_tree() {
         // Not every path: the precondition budget abandons prefixes (see
         // bench_paths.rs); these are the tests found, all replayed above.
         assert_eq!(suite["postcondition"], "avl_post");
-        let want = if k == "1" { 7 } else { 13 };
+        let want = if k == "1" { 8 } else { 17 };
         assert_eq!(suite["tests"].as_array().unwrap().len(), want, "k = {k}");
+        // At k = 2 both rotations (and each of their two cases) are reached.
+        if k == "2" {
+            let mut sides = std::collections::BTreeSet::new();
+            for t in suite["tests"].as_array().unwrap() {
+                for s in t["path"].as_array().unwrap() {
+                    let f = s["function"].as_str().unwrap();
+                    if f.ends_with("Balance") {
+                        sides.insert((f.to_string(), s["taken"].as_bool().unwrap()));
+                    }
+                }
+            }
+            assert_eq!(sides.len(), 4, "{sides:?}");
+        }
     }
 }
 
