@@ -79,3 +79,37 @@ void double_free(int flag)
     if (flag)
         free(n);
 }
+
+/* `void *` parameters: the type they are converted to is what they point
+ * to (seed 003's casts "where the target type is known"). */
+struct point {
+    int x;
+    int y;
+};
+
+int void_point(void *p)
+{
+    struct point *q = p;
+    if (q->x > q->y)
+        return 1;
+    return 0;
+}
+
+/* A comparator: both parameters point to ints. */
+int void_compare(const void *a, const void *b)
+{
+    int x = *(const int *)a;
+    int y = *(const int *)b;
+    if (x < y)
+        return -1;
+    return x > y;
+}
+
+/* Conversions that disagree leave the parameter bytes: reading an int
+ * from them is unsupported (no false out-of-bounds report). */
+int void_mixed(void *p, int k)
+{
+    if (k)
+        return *(int *)p;
+    return *(char *)p;
+}

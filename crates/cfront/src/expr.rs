@@ -135,9 +135,17 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             Some(Sym::Func(_)) => {
                 Err(self.u.unsupported(id.span, format!("function pointers (`{}` used as a value)", id.node.name)))
             }
-            _ => {
+            sym => {
+                let local = match sym {
+                    Some(Sym::Local { local, .. }) => Some(*local),
+                    _ => None,
+                };
                 let lv = self.lvalue_ident(id)?;
-                self.load(lv, id.span)
+                let v = self.load(lv, id.span)?;
+                if let (Some(local), Operand::Reg(r)) = (local, v.op) {
+                    self.void_params.note_load(local, r);
+                }
+                Ok(v)
             }
         }
     }

@@ -48,6 +48,46 @@ pub(crate) struct FnCtx<'u, 'a> {
     pub switches: Vec<SwitchCtx>,
     /// Name of the function (static locals become globals `func.name`).
     pub fname: String,
+    /// The `void *` parameters' value loads and the pointer types they are
+    /// converted to (see [`VoidParams`]).
+    pub void_params: VoidParams,
+}
+
+/// What a `void *` parameter points to, as its conversions say: an input
+/// pointer needs a target type, and `struct s *q = p;` (or `(int *)p`)
+/// states it. Only parameters whose conversions all agree get one.
+#[derive(Default)]
+pub(crate) struct VoidParams {
+    /// Parameter index by local slot.
+    slots: FxHashMap<Local, usize>,
+    /// Parameter index by register holding a load of its slot.
+    loads: FxHashMap<Reg, usize>,
+    /// Target types of the conversions, per parameter.
+    targets: FxHashMap<usize, Vec<CType>>,
+}
+
+impl VoidParams {
+    /// A load of `local` into `reg`.
+    pub fn note_load(&mut self, local: Local, reg: Reg) {
+        if let Some(&i) = self.slots.get(&local) {
+            self.loads.insert(reg, i);
+        }
+    }
+
+    /// A conversion of `op` to a pointer to `target`.
+    pub fn note_conversion(&mut self, op: Operand, target: &CType) {
+        if let (Operand::Reg(r), false) = (op, *target == CType::Void) {
+            if let Some(&i) = self.loads.get(&r) {
+                self.targets.entry(i).or_default().push(target.clone());
+            }
+        }
+    }
+
+    /// The type parameter `i` points to, when its conversions agree.
+    fn target(&self, i: usize) -> Option<&CType> {
+        let ts = self.targets.get(&i)?;
+        ts.iter().all(|t| *t == ts[0]).then(|| &ts[0])
+    }
 }
 
 impl<'a> Ctx<'a> for FnCtx<'_, 'a> {
@@ -293,6 +333,7 @@ fn lower_function<'a>(u: &mut Unit<'a>, idx: usize, fd: &'a Node<FunctionDefinit
         labels: FxHashMap::default(),
         switches: Vec::new(),
         fname: name.clone(),
+        void_params: VoidParams::default(),
         u,
     };
     cx.u.scopes.push(FxHashMap::default());
@@ -306,6 +347,9 @@ fn lower_function<'a>(u: &mut Unit<'a>, idx: usize, fd: &'a Node<FunctionDefinit
         let addr = cx.b.addr_local(slot, loc);
         cx.b.store(ir, addr, Operand::Reg(Reg(i as u32)), loc);
         cx.u.declare(&pname, Sym::Local { local: slot, ty: ty.clone() });
+        if *ty == CType::Ptr(Box::new(CType::Void)) {
+            cx.void_params.slots.insert(slot, i);
+        }
         params.push(Param {
             reg: Reg(i as u32),
             ty: ir,
@@ -322,6 +366,12 @@ fn lower_function<'a>(u: &mut Unit<'a>, idx: usize, fd: &'a Node<FunctionDefinit
     }
     if let Some((l, info)) = cx.labels.iter().find(|(_, i)| !i.defined) {
         return Err(cx.u.invalid(info.first_use, format!("label `{l}` used but not defined")));
+    }
+    for (i, p) in params.iter_mut().enumerate() {
+        if let Some(t) = cx.void_params.target(i) {
+            let ty = CType::Ptr(Box::new(t.clone()));
+            p.src = param_src(&p.src.name, &ty).unwrap_or_else(|| p.src.clone());
+        }
     }
     let FnCtx { b, u, .. } = cx;
     let loc = u.loc(name_span);

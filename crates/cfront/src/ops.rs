@@ -82,7 +82,12 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                     "conversions from integers to pointers (other than the null pointer constant 0)",
                 ));
             }
-            (CType::Ptr(a), CType::Ptr(b)) if compatible_pointees(a, b) => v.op,
+            (CType::Ptr(a), CType::Ptr(b)) if compatible_pointees(a, b) => {
+                if **a == CType::Void {
+                    self.void_params.note_conversion(v.op, b);
+                }
+                v.op
+            }
             (CType::Ptr(_), CType::Ptr(_)) => {
                 return Err(self.u.unsupported(
                     span,

@@ -140,3 +140,22 @@ fn arrays_behind_input_pointers() {
     let suite = generate_and_replay_in(file, "sum_vec_bad", &["--precondition", "last_key_pre"], false);
     assert_eq!(errors(&suite), [("out-of-bounds".to_string(), 73), ("signed-overflow".to_string(), 73)]);
 }
+
+/// `void *` parameters take the type they are converted to: a structure
+/// (null, or an object whose fields steer the branch), ints (a comparator).
+/// Conversions that disagree leave bytes, and an int read from them is
+/// unsupported rather than a false out-of-bounds error.
+#[test]
+fn void_pointer_parameters_take_their_conversion_type() {
+    let suite = generate_and_replay("void_point", &[], true);
+    assert_eq!(errors(&suite), [("null-dereference".to_string(), 93)]);
+    assert_eq!(returns(&suite), [0, 1]);
+    assert_eq!(suite["tests"][1]["heap_in"][0]["type"], "struct point");
+    let suite = generate_and_replay("void_compare", &[], true);
+    assert_eq!(returns(&suite), [-1, 0]);
+    let suite = generate_and_replay("void_mixed", &[], true);
+    assert!(errors(&suite).is_empty(), "{:?}", errors(&suite));
+    // The k != 0 path ends unsupported: a run without a test.
+    assert_eq!((suite["stats"]["error_runs"].as_u64(), suite["stats"]["error_tests"].as_u64()), (Some(1), Some(0)));
+    assert_eq!(suite["tests"].as_array().unwrap().len(), 1);
+}

@@ -357,14 +357,16 @@ impl Memory {
             return Err(AccessError::Freed);
         }
         let off = p.off as i64;
-        if off < 0 || (off as u64).saturating_add(ty.bytes()) > o.size {
-            return Err(AccessError::OutOfBounds { offset: off, size: o.size });
-        }
+        // First: an input array read as another type (a `char *` parameter
+        // read as `int`s) is not known to be too short.
         if o.input.is_some() && (ty.bytes() != o.elem.bytes() || !p.off.is_multiple_of(o.elem.bytes())) {
             return Err(AccessError::Unsupported(format!(
                 "access as {ty} at byte offset {} of an input array of {} elements",
                 p.off, o.elem
             )));
+        }
+        if off < 0 || (off as u64).saturating_add(ty.bytes()) > o.size {
+            return Err(AccessError::OutOfBounds { offset: off, size: o.size });
         }
         Ok((id, p.off))
     }
