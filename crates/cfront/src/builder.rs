@@ -101,6 +101,11 @@ impl FuncBuilder {
         Local((self.locals.len() - 1) as u32)
     }
 
+    /// The number of slots so far (names synthetic slots uniquely).
+    pub fn num_locals(&self) -> usize {
+        self.locals.len()
+    }
+
     /// A synthetic slot (`tmp.N`, N its slot number) for values that merge
     /// control flow.
     pub fn temp(&mut self, elem: Type) -> Local {

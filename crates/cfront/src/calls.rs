@@ -41,6 +41,19 @@ fn is_string_like(e: &Node<Expression>) -> bool {
 }
 
 impl<'u, 'a> FnCtx<'u, 'a> {
+    /// A copy of structure value `v` in a slot of its own; returns its address.
+    fn struct_temp(&mut self, v: Val, span: lang_c::span::Span) -> LResult<Operand> {
+        let Some((elem, count)) = v.ty.storage() else {
+            return Err(crate::structs::incomplete(self, span, &v.ty));
+        };
+        let loc = self.loc(span);
+        let slot = self.b.local(format!("copy.{}", self.b.num_locals()), elem, count);
+        let addr = self.b.addr_local(slot, loc);
+        let ty = v.ty.clone();
+        self.copy_struct_value(addr, &ty, v, span)?;
+        Ok(addr)
+    }
+
     /// A call of gcc's `__builtin_expect` (not declared by the program).
     pub fn is_builtin_expect(&self, c: &Node<CallExpression>) -> bool {
         matches!(&c.node.callee.node, Expression::Identifier(id)
@@ -115,11 +128,22 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             }
             let v = self.rvalue(a)?;
             let v = self.convert(v, pty, a.span, Conv::Implicit)?;
-            ops.push(v.op);
+            let op = match pty {
+                // By value: the callee gets a copy of its own.
+                CType::Struct(_) => self.struct_temp(v, a.span)?,
+                _ => v.op,
+            };
+            ops.push(op);
         }
         let func = self.u.func_id(idx);
         let kind = InstKind::Call { func, args: ops };
-        let val = match sig.ret.ir() {
+        let val = match sig.ret.abi_ir() {
+            // A structure result points to the callee's object: copy it at
+            // once, before anything can change that object.
+            Some(_) if matches!(sig.ret, CType::Struct(_)) => {
+                let v = Val { op: self.b.value(kind, loc), ty: sig.ret.clone() };
+                Val { op: self.struct_temp(v, c.span)?, ty: sig.ret.clone() }
+            }
             Some(_) => Val { op: self.b.value(kind, loc), ty: sig.ret.clone() },
             None => {
                 self.b.effect(kind, loc);

@@ -294,6 +294,16 @@ impl CType {
     }
 
     /// The IR type of a scalar value of this type.
+    /// The IR type of a parameter or result of this type: a structure or
+    /// union passed or returned by value is a pointer to an object holding
+    /// it (see [`pathwise_ir::Shape::ByValue`]).
+    pub fn abi_ir(&self) -> Option<Type> {
+        match self {
+            CType::Struct(_) => Some(Type::Ptr),
+            t => t.ir(),
+        }
+    }
+
     pub fn ir(&self) -> Option<Type> {
         match self {
             CType::Int(k) => Some(k.ir()),
@@ -441,6 +451,16 @@ fn is_heap_pointer(ty: &CType) -> bool {
 /// [`src_var`], but a pointer to a structure, union or pointer is a
 /// [`Shape::Heap`].
 pub(crate) fn param_src(name: &str, ty: &CType) -> Option<SrcVar> {
+    if let CType::Struct(s) = ty {
+        // Passed by value: the IR value points to an object holding it.
+        return Some(SrcVar {
+            name: name.to_string(),
+            c_scalar: s.name(),
+            scalar: IntTy { ty: Type::Ptr, signed: false },
+            shape: Shape::ByValue,
+            cty: ir_ctype(&CType::Ptr(Box::new(ty.clone()))),
+        });
+    }
     let mut sv = src_var(name, ty)?;
     if is_heap_pointer(ty) {
         sv.shape = Shape::Heap;

@@ -214,9 +214,10 @@ pub(crate) fn register_func<'a>(u: &mut Unit<'a>, d: FuncDecl<'a>) -> usize {
 pub(crate) fn check_sig(u: &Unit<'_>, sig: &FuncSig, params: &[ParamDecl], span: Span) -> LResult<()> {
     for p in params {
         if let CType::Struct(s) = &p.ty {
-            let what = if s.is_union() { "unions" } else { "structures" };
-            let msg = format!("{what} passed by value (parameter `{}` of type `{}`)", p.name, s.name());
-            return Err(u.unsupported(p.span, msg));
+            if s.size().is_none() {
+                return Err(u.invalid(p.span, format!("parameter `{}` has incomplete type `{}`", p.name, s.name())));
+            }
+            continue;
         }
         if !p.ty.is_scalar() {
             return Err(u.unsupported(p.span, format!("parameters of type `{}`", p.ty.spelling())));
@@ -226,8 +227,10 @@ pub(crate) fn check_sig(u: &Unit<'_>, sig: &FuncSig, params: &[ParamDecl], span:
         }
     }
     if let CType::Struct(s) = &sig.ret {
-        let what = if s.is_union() { "unions" } else { "structures" };
-        return Err(u.unsupported(span, format!("{what} returned by value (`{}`)", s.name())));
+        if s.size().is_none() {
+            return Err(u.invalid(span, format!("return type `{}` is incomplete", s.name())));
+        }
+        return Ok(());
     }
     if !(sig.ret.is_scalar() || sig.ret == CType::Void) {
         return Err(u.invalid(span, "invalid function return type"));
@@ -342,11 +345,16 @@ fn lower_function<'a>(u: &mut Unit<'a>, idx: usize, fd: &'a Node<FunctionDefinit
         let pname = names.get(i).cloned().unwrap_or_default();
         let span = spans.get(i).copied().unwrap_or(name_span);
         let loc = cx.loc(span);
-        let ir = ty.ir().unwrap_or(pathwise_ir::Type::I64);
+        let ir = ty.abi_ir().unwrap_or(pathwise_ir::Type::I64);
         let slot: Local = cx.b.local(pname.clone(), ir, 1);
         let addr = cx.b.addr_local(slot, loc);
         cx.b.store(ir, addr, Operand::Reg(Reg(i as u32)), loc);
-        cx.u.declare(&pname, Sym::Local { local: slot, ty: ty.clone() });
+        if let CType::Struct(_) = ty {
+            // The caller's copy, reached through the pointer it passed.
+            cx.u.declare(&pname, Sym::Indirect { slot, ty: ty.clone() });
+        } else {
+            cx.u.declare(&pname, Sym::Local { local: slot, ty: ty.clone() });
+        }
         if *ty == CType::Ptr(Box::new(CType::Void)) {
             cx.void_params.slots.insert(slot, i);
         }
@@ -361,7 +369,7 @@ fn lower_function<'a>(u: &mut Unit<'a>, idx: usize, fd: &'a Node<FunctionDefinit
         // Falling off the end: the closing brace is the location.
         let end = Span::span(fd.node.statement.span.end.saturating_sub(1), fd.node.statement.span.end);
         let loc = cx.loc(end);
-        let value = sig.ret.ir().map(|t| Operand::Const(t, 0));
+        let value = sig.ret.abi_ir().map(|t| Operand::Const(t, 0));
         cx.b.terminate(Terminator::Return(value), loc);
     }
     if let Some((l, info)) = cx.labels.iter().find(|(_, i)| !i.defined) {
@@ -379,7 +387,7 @@ fn lower_function<'a>(u: &mut Unit<'a>, idx: usize, fd: &'a Node<FunctionDefinit
     Ok(FuncData {
         name,
         params,
-        ret: sig.ret.ir(),
+        ret: sig.ret.abi_ir(),
         ret_src: crate::ctypes::ret_src(&sig.ret),
         locals,
         blocks,

@@ -279,7 +279,7 @@ impl<'a> Unit<'a> {
                 let name = e.param_names.get(i).cloned().unwrap_or_default();
                 Param {
                     reg: Reg(i as u32),
-                    ty: ty.ir().unwrap_or(pathwise_ir::Type::I64),
+                    ty: ty.abi_ir().unwrap_or(pathwise_ir::Type::I64),
                     src: param_src(&name, ty).unwrap_or_else(|| placeholder_src(&name)),
                 }
             })
@@ -288,7 +288,7 @@ impl<'a> Unit<'a> {
             name: e.name.clone(),
             num_regs: params.len() as u32,
             params,
-            ret: e.sig.ret.ir(),
+            ret: e.sig.ret.abi_ir(),
             ret_src: crate::ctypes::ret_src(&e.sig.ret),
             locals: Vec::new(),
             blocks: Vec::new(),

@@ -159,3 +159,35 @@ fn void_pointer_parameters_take_their_conversion_type() {
     assert_eq!((suite["stats"]["error_runs"].as_u64(), suite["stats"]["error_tests"].as_u64()), (Some(1), Some(0)));
     assert_eq!(suite["tests"].as_array().unwrap().len(), 1);
 }
+
+/// Structures passed and returned by value (tests/c/byvalue.c): an input
+/// structure is built as an object and passed as a copy, a result is
+/// checked field by field as the caller's own copy.
+#[test]
+fn structures_by_value() {
+    let file = "tests/c/byvalue.c";
+    let suite = generate_and_replay_in(file, "quadrant", &[], true);
+    assert_eq!(returns(&suite), [1, 2, 3, 4]);
+    assert_eq!(suite["params"][0]["shape"], "struct");
+    assert_eq!(suite["params"][0]["c_type"], "struct point");
+    // Through an internal call returning a structure.
+    let suite = generate_and_replay_in(file, "mid_quadrant", &[], true);
+    assert_eq!(returns(&suite), [1, 2, 3, 4]);
+    // The copy changes, the caller's structure does not (nothing to check).
+    let suite = generate_and_replay_in(file, "modify", &[], true);
+    assert_eq!(returns(&suite), [5]);
+    assert!(suite["tests"][0]["expected"]["heap_out"].as_array().unwrap().is_empty());
+    // A pointer member is an input pointer: null, or an object whose field
+    // steers the branch.
+    let suite = generate_and_replay_in(file, "linked", &[], true);
+    assert_eq!(returns(&suite), [0, 1, 2]);
+    assert_eq!(errors(&suite), [("signed-overflow".to_string(), 58)]);
+    // The result is a new object (the caller's copy), not the input one.
+    let suite = generate_and_replay_in(file, "take", &[], true);
+    let t = &suite["tests"][1];
+    let ret = t["expected"]["return_pointer"]["ref"].as_u64().unwrap();
+    let input = t["inputs"]["p"]["ref"].as_u64().unwrap();
+    assert_ne!(ret, input);
+    let copy = t["expected"]["heap_out"].as_array().unwrap().iter().find(|o| o["id"] == ret).unwrap();
+    assert_eq!(copy["type"], "struct point");
+}

@@ -45,9 +45,10 @@ fn input_objects(test: &TestCase) -> BTreeMap<u32, Obj> {
         .collect()
 }
 
-/// Whether `p` is a heap parameter (or return value).
+/// Whether `p` is a heap parameter (or return value), or a structure
+/// passed by value (built as a heap object, then copied).
 pub(crate) fn is_heap(p: &SrcVar) -> bool {
-    p.shape == Shape::Heap
+    matches!(p.shape, Shape::Heap | Shape::ByValue)
 }
 
 /// The declaration of a pointer variable `name` of C type `cty` (`void *`
@@ -126,6 +127,22 @@ pub(crate) fn write_heap_param(
     local: &str,
     value: Option<&InputValue>,
 ) {
+    if p.shape == Shape::ByValue {
+        // The structure is the input object's value: `struct point p = *pathwise_o1;`.
+        let cty = p.cty.as_ref().and_then(|c| c.pointee().cloned());
+        let decl = match &cty {
+            Some(t) => t.declare(&suite.structs, local),
+            None => format!("void *{local}"),
+        };
+        let init = match value {
+            Some(InputValue::Pointer(v @ HeapValue::Ref { .. })) => {
+                format!("*{}", input_pointer_expr(suite, test, v, cty.as_ref()))
+            }
+            other => format!("/* no input object: {other:?} */"),
+        };
+        let _ = writeln!(out, "    {decl} = {init};");
+        return;
+    }
     let (decl, pointee) = pointer_decl(&suite.structs, p.cty.as_ref(), local);
     let init = match value {
         Some(InputValue::Pointer(v)) => input_pointer_expr(suite, test, v, pointee.as_ref()),

@@ -266,7 +266,12 @@ fn test_comment(suite: &TestSuite, test: &TestCase) -> String {
         .enumerate()
         .map(|(i, p)| {
             let value = if is_heap(p) {
-                heap_input_summary(suite, test, test.inputs.get(i), &mut shown)
+                let v = heap_input_summary(suite, test, test.inputs.get(i), &mut shown);
+                // A structure passed by value is the object, not its address.
+                match p.shape {
+                    pathwise_ir::Shape::ByValue => v.strip_prefix('&').map(str::to_string).unwrap_or(v),
+                    _ => v,
+                }
             } else {
                 input_summary(test.inputs.get(i), p)
             };
@@ -389,14 +394,20 @@ fn write_test(out: &mut String, suite: &TestSuite, test: &TestCase, used: &mut U
     out.push_str("    int pathwise_failed = 0;\n");
     let locals = param_locals(suite);
     write_heap_allocs(out, suite, test);
+    let by_value = |p: &SrcVar| p.shape == pathwise_ir::Shape::ByValue;
     for (i, p) in suite.params.iter().enumerate() {
-        if is_heap(p) {
+        if by_value(p) {
+            // Copied below, once the input heap holds its values.
+        } else if is_heap(p) {
             write_heap_param(out, suite, test, p, &locals[i], test.inputs.get(i));
         } else {
             write_input(out, p, &locals[i], test.inputs.get(i));
         }
     }
     write_heap_stores(out, suite, test);
+    for (i, p) in suite.params.iter().enumerate().filter(|(_, p)| by_value(p)) {
+        write_heap_param(out, suite, test, p, &locals[i], test.inputs.get(i));
+    }
     out.push_str("    pathwise_reset_globals();\n");
     crate::c_externs::write_expect_calls(out, suite, test);
     // The renamed `main` of the code under test is reached by its new name.
@@ -434,6 +445,16 @@ fn write_test(out: &mut String, suite: &TestSuite, test: &TestCase, used: &mut U
             let _ = writeln!(out, "    {} pathwise_ret = {call};", ret.c_scalar);
             write_scalar_check(out, used, id, "return", ret, expected, "pathwise_ret");
             result = Some("pathwise_ret");
+        }
+        (Some(ret), None, Some(HeapValue::Ref { .. })) if ret.shape == pathwise_ir::Shape::ByValue => {
+            // A structure returned by value: checked through a pointer to it.
+            let pointee = ret.cty.as_ref().and_then(|c| c.pointee());
+            let decl =
+                pointee.map_or("int pathwise_ret_value".into(), |t| t.declare(&suite.structs, "pathwise_ret_value"));
+            let (pdecl, _) = pointer_decl(&suite.structs, ret.cty.as_ref(), "pathwise_ret");
+            let _ = writeln!(out, "    {decl} = {call};\n    {pdecl} = &pathwise_ret_value;");
+            ret_var = Some("pathwise_ret");
+            result = Some("pathwise_ret_value");
         }
         (Some(ret), None, Some(HeapValue::Null | HeapValue::Ref { .. })) => {
             let (decl, _) = pointer_decl(&suite.structs, ret.cty.as_ref(), "pathwise_ret");

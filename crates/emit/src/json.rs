@@ -429,12 +429,14 @@ impl VarJson {
             Shape::Pointer => ("pointer", None),
             Shape::Array(n) => ("array", Some(n)),
             Shape::Heap => ("heap", None),
+            Shape::ByValue => ("struct", None),
         };
         VarJson {
             name,
             // A heap pointer's full type says what it points to.
             c_type: match (&src.shape, &src.cty) {
                 (Shape::Heap, Some(cty)) => type_name(structs, cty),
+                (Shape::ByValue, Some(cty)) => type_name(structs, cty.pointee().unwrap_or(cty)),
                 _ => src.c_scalar.clone(),
             },
             shape: shape.to_string(),

@@ -214,6 +214,20 @@ impl Exec<'_, '_> {
         Ok(Value::Ptr(Pointer { obj, off: 0, off_sym: None, base_sym, path: sid }))
     }
 
+    /// A structure passed by value to the function under test: a fresh input
+    /// object of type `pointee` that no input pointer can alias (its
+    /// identity is in a tag range of its own), named `name` like a slot so
+    /// that its fields are inputs `name->@off`.
+    pub(crate) fn by_value_input(&mut self, name: &str, pointee: &CType) -> Result<Value, End> {
+        let size = pointee.size(&self.m.program.structs);
+        let sid = self.m.slots.borrow_mut().id(name);
+        // A key no pointer's target type is: by-value objects get their own tag.
+        let key = CType::Array(Box::new(pointee.clone()), 0);
+        let tag = self.m.slots.borrow_mut().tag(&key);
+        let obj = self.input_object((tag << TAG_SHIFT) | sid as u64, pointee, size)?;
+        Ok(Value::Ptr(Pointer { obj: Some(obj), off: 0, off_sym: None, base_sym: None, path: sid }))
+    }
+
     /// The input object of identity `ident`, materialised on first use.
     pub(crate) fn input_object(&mut self, ident: u64, pointee: &CType, size: u64) -> Result<ObjId, End> {
         if let Some(&(_, o)) = self.heap.objects.iter().find(|(i, _)| *i == ident) {

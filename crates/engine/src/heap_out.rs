@@ -42,14 +42,16 @@ impl Ids {
 }
 
 /// Describe the heaps: `params` are the parameters' input values with
-/// their C types, `ret` the returned value with its C type, `call_rets`
+/// their C types and whether they are roots of the output heap (not
+/// structures passed by value), `ret` the returned value with its C type
+/// (and whether it is a structure returned by value), `call_rets`
 /// the pointers external calls returned (by call index, with their
 /// targets' types: input objects, already in the input heap).
 pub fn describe(
     program: &Program,
     mem: &Memory,
-    params: &[(Value, Option<CType>)],
-    ret: Option<(Value, CType)>,
+    params: &[(Value, Option<CType>, bool)],
+    ret: Option<(Value, CType, bool)>,
     call_rets: &[(usize, Value, CType)],
 ) -> HeapRecord {
     let structs = &program.structs;
@@ -74,9 +76,28 @@ pub fn describe(
             let pointee = cty?.pointee()?.clone();
             Some(pointer_value(mem, ids, v, &pointee, &mut |o, t| queue.push_back((o, t))))
         };
-    let params_v: Vec<Option<HeapValue>> =
-        params.iter().map(|(v, cty)| value_of(&mut ids, v, cty.as_ref(), &mut queue)).collect();
-    let ret_v = ret.as_ref().and_then(|(v, cty)| value_of(&mut ids, v, Some(cty), &mut queue));
+    let mut copies = Vec::new();
+    // A structure passed by value is described (its input object) but is
+    // no root of the output heap: the caller's copy never changes.
+    let params_v: Vec<Option<HeapValue>> = params
+        .iter()
+        .map(|(v, cty, root)| match root {
+            true => value_of(&mut ids, v, cty.as_ref(), &mut queue),
+            false => cty.as_ref().and_then(|c| c.pointee()).map(|t| pointer_value(mem, &mut ids, v, t, &mut |_, _| {})),
+        })
+        .collect();
+    let ret_v = match &ret {
+        // A structure returned by value: a copy, the test's own object.
+        Some((v, cty, true)) => {
+            let copy = ret_copy(program, mem, &mut ids, v, cty, &mut queue);
+            copy.map(|(value, object)| {
+                copies.push(object);
+                value
+            })
+        }
+        Some((v, cty, false)) => value_of(&mut ids, v, Some(cty), &mut queue),
+        None => None,
+    };
     let call_rets = call_rets
         .iter()
         .map(|(i, v, pointee)| (*i, pointer_value(mem, &mut ids, v, pointee, &mut |_, _| {})))
@@ -105,8 +126,40 @@ pub fn describe(
         queue.extend(found);
         heap_out.push(HeapObject { id, cty, count, cells, freed: obj.freed });
     }
+    heap_out.extend(copies);
     heap_out.sort_by_key(|h| h.id);
     HeapRecord { heap_in, heap_out, params: params_v, ret: ret_v, call_rets }
+}
+
+/// The copy of the structure at `v` (of pointer type `cty`) that a
+/// function returning it by value gives its caller: a new object with the
+/// current cells, whose pointers are queued like any object's.
+fn ret_copy(
+    program: &Program,
+    mem: &Memory,
+    ids: &mut Ids,
+    v: &Value,
+    cty: &CType,
+    queue: &mut VecDeque<(ObjId, CType)>,
+) -> Option<(HeapValue, HeapObject)> {
+    let p = v.as_ptr();
+    let (o, pointee) = (p.obj?, cty.pointee()?.clone());
+    let obj = mem.object(o);
+    let size = pointee.size(&program.structs);
+    let mut found = Vec::new();
+    let cells = obj
+        .current_cells()
+        .into_iter()
+        .filter(|(off, _, _)| *off >= p.off && *off < p.off + size)
+        .filter_map(|(off, ty, val)| {
+            cell(program, mem, ids, &pointee, size, off - p.off, ty, val, &mut |t, c| found.push((t, c)))
+        })
+        .collect();
+    queue.extend(found);
+    ids.next += 1;
+    let id = ids.next;
+    let copy = HeapObject { id, cty: pointee, count: 1, cells, freed: false };
+    Some((HeapValue::Ref { obj: id, offset: 0 }, copy))
 }
 
 /// One scalar of an object whose elements are `cty`; `None` where the

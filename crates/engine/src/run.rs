@@ -25,10 +25,13 @@ pub enum ParamInput {
         input: InputArray,
         elem: Type,
     },
-    /// A pointer into the input heap, initialised lazily (see [`crate::heap`]).
+    /// A pointer into the input heap, initialised lazily (see [`crate::heap`]);
+    /// `by_value`: a structure passed by value, a fresh object aliasing
+    /// nothing (the callee's copy).
     Heap {
         name: String,
         pointee: pathwise_ir::CType,
+        by_value: bool,
     },
 }
 
@@ -72,9 +75,13 @@ impl InputSpec {
             .params
             .iter()
             .map(|p| match p.src.shape {
-                Shape::Heap => {
+                Shape::Heap | Shape::ByValue => {
                     let pointee = p.src.cty.as_ref().and_then(|c| c.pointee()).cloned();
-                    ParamInput::Heap { name: p.src.name.clone(), pointee: pointee.unwrap_or(pathwise_ir::CType::Void) }
+                    ParamInput::Heap {
+                        name: p.src.name.clone(),
+                        pointee: pointee.unwrap_or(pathwise_ir::CType::Void),
+                        by_value: p.src.shape == Shape::ByValue,
+                    }
                 }
                 Shape::Pointer => {
                     let elem = p.src.scalar.ty;
@@ -293,22 +300,37 @@ fn heap_record(
     call_rets: &[(usize, Value, pathwise_ir::CType)],
 ) -> crate::heap_out::HeapRecord {
     let f = program.func(main);
+    // A structure passed by value is the callee's copy: what the caller
+    // sees afterwards is only what it points to, which the test does not
+    // check through it. One returned by value is described as a copy.
     let heap_cty = |s: &pathwise_ir::SrcVar| if s.shape == Shape::Heap { s.cty.clone() } else { None };
-    let ret = f.ret_src.as_ref().and_then(heap_cty).zip(returned).map(|(c, v)| (v, c));
-    if ret.is_none() && call_rets.is_empty() && f.params.iter().all(|p| p.src.shape != Shape::Heap) {
+    let ret_cty = |s: &pathwise_ir::SrcVar| matches!(s.shape, Shape::Heap | Shape::ByValue).then(|| s.cty.clone())?;
+    let ret = f.ret_src.as_ref().and_then(ret_cty).zip(returned).map(|(c, v)| (v, c));
+    let ret_by_value = f.ret_src.as_ref().is_some_and(|s| s.shape == Shape::ByValue);
+    let by_value = f.params.iter().any(|p| p.src.shape == Shape::ByValue);
+    if ret.is_none() && call_rets.is_empty() && !by_value && f.params.iter().all(|p| p.src.shape != Shape::Heap) {
         return Default::default();
     }
-    let params: Vec<(Value, Option<pathwise_ir::CType>)> =
-        f.params.iter().zip(params).map(|(p, v)| (*v, heap_cty(&p.src))).collect();
-    crate::heap_out::describe(program, mem, &params, ret, call_rets)
+    let params: Vec<(Value, Option<pathwise_ir::CType>, bool)> = f
+        .params
+        .iter()
+        .zip(params)
+        .map(|(p, v)| match p.src.shape {
+            Shape::ByValue => (*v, p.src.cty.clone(), false),
+            _ => (*v, heap_cty(&p.src), true),
+        })
+        .collect();
+    crate::heap_out::describe(program, mem, &params, ret.map(|(v, c)| (v, c, ret_by_value)), call_rets)
 }
 
 /// The arguments with every heap parameter's input pointer materialised.
 fn heap_args(exec: &mut Exec<'_, '_>, spec: &InputSpec, mut args: Vec<Value>, func: FuncId) -> Result<Vec<Value>, End> {
     let loc = exec.m.program.func(func).loc;
     for (i, p) in spec.params.iter().enumerate() {
-        if let ParamInput::Heap { name, pointee } = p {
-            args[i] = exec.input_pointer(name, pointee, loc)?;
+        match p {
+            ParamInput::Heap { name, pointee, by_value: false } => args[i] = exec.input_pointer(name, pointee, loc)?,
+            ParamInput::Heap { name, pointee, by_value: true } => args[i] = exec.by_value_input(name, pointee)?,
+            _ => {}
         }
     }
     Ok(args)

@@ -83,7 +83,9 @@ pub fn check(program: &Program, config: &Config) -> Result<(FuncId, Option<FuncI
         let ok = match p.src.shape {
             Shape::Scalar => p.ty.is_int() || p.ty.is_float(),
             Shape::Pointer => p.src.scalar.ty.is_int() || p.src.scalar.ty.is_float(),
-            Shape::Heap => p.src.cty.as_ref().and_then(|c| c.pointee()).is_some_and(|t| *t != pathwise_ir::CType::Void),
+            Shape::Heap | Shape::ByValue => {
+                p.src.cty.as_ref().and_then(|c| c.pointee()).is_some_and(|t| *t != pathwise_ir::CType::Void)
+            }
             Shape::Array(_) => false,
         };
         if !ok {
@@ -177,6 +179,14 @@ fn check_external_signature(program: &Program, id: FuncId, loc: Loc, nargs: Opti
     if f.ret == Some(Type::Ptr) && external_pointee(f).is_none() {
         return err(format!(
             "{}: external function `{}` returns a pointer to no known type (`void *`?); an external function may return an integer, a pointer to a known type, or nothing",
+            program.describe_loc(loc),
+            f.name
+        ));
+    }
+    let by_value = |s: &pathwise_ir::SrcVar| s.shape == pathwise_ir::Shape::ByValue;
+    if f.params.iter().any(|p| by_value(&p.src)) || f.ret_src.as_ref().is_some_and(by_value) {
+        return err(format!(
+            "{}: external function `{}` passes or returns a structure by value; an external function may take and return only integers and pointers",
             program.describe_loc(loc),
             f.name
         ));

@@ -73,7 +73,9 @@ fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRe
     };
     let ret = match returned {
         Some(crate::path::End::Returned(Some(_)))
-            if f.ret_src.as_ref().is_some_and(|s| s.shape == pathwise_ir::Shape::Heap) =>
+            if f.ret_src
+                .as_ref()
+                .is_some_and(|s| matches!(s.shape, pathwise_ir::Shape::Heap | pathwise_ir::Shape::ByValue)) =>
         {
             None
         }

@@ -247,6 +247,7 @@ fn fmt_src(s: &SrcVar) -> String {
         Shape::Pointer => "pointer".to_string(),
         Shape::Array(n) => format!("array {n}"),
         Shape::Heap => "heap".to_string(),
+        Shape::ByValue => "byvalue".to_string(),
     };
     let sign = if s.scalar.signed { "signed" } else { "unsigned" };
     let cty = s.cty.as_ref().map(|t| format!(", type({})", fmt_cty(t))).unwrap_or_default();

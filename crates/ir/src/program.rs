@@ -304,7 +304,7 @@ pub struct SrcVar {
     /// The shape of the variable.
     pub shape: Shape,
     /// The full C type, when `c_scalar`/`scalar`/`shape` do not say it all
-    /// (always for [`Shape::Heap`]).
+    /// (always for [`Shape::Heap`] and [`Shape::ByValue`]).
     pub cty: Option<CType>,
 }
 
@@ -321,6 +321,12 @@ pub enum Shape {
     /// A pointer to a structure, union or pointer (type in [`SrcVar::cty`]):
     /// an input heap that the engine initialises lazily, with aliasing.
     Heap,
+    /// A structure or union passed or returned by value. The IR value is a
+    /// pointer to an object holding it (the caller's copy of an argument,
+    /// the callee's object for a result, which the caller copies at once);
+    /// [`SrcVar::cty`] is that pointer's type. As an input it is a fresh
+    /// object that aliases nothing, built like a heap object.
+    ByValue,
 }
 
 /// A stack slot: `count` elements of type `elem`.

@@ -204,6 +204,7 @@ fn check_src(structs: &[StructDef], src: &SrcVar, what: &str, err: &mut impl FnM
             }
         }
         None if src.shape == Shape::Heap => err(format!("{what}: a heap variable needs a C type")),
+        None if src.shape == Shape::ByValue => err(format!("{what}: a structure passed by value needs a C type")),
         None => {}
     }
 }

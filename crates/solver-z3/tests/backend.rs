@@ -204,9 +204,12 @@ fn timeout_gives_unknown() {
     let mut z3 = Z3Backend::new(Some(1));
     let r = z3.check(&p, &Query { constraints: cs, assumptions: vec![] });
     assert!(matches!(r, SolveResult::Unknown(_)), "{r:?}");
-    // The backend is still usable afterwards.
+    // The backend is still usable afterwards. Even a trivial query may hit
+    // a 1 ms limit on a loaded machine: it must succeed within a few tries.
     let c = p.cmp(BvCmp::Ult, x, one);
-    let m = sat_model(z3.check(&p, &Query { constraints: vec![c], assumptions: vec![] }));
+    let q = Query { constraints: vec![c], assumptions: vec![] };
+    let r = (0..50).map(|_| z3.check(&p, &q)).find(|r| matches!(r, SolveResult::Sat(_)));
+    let m = sat_model(r.unwrap_or(SolveResult::Unknown("always timed out".into())));
     assert_eq!(m.bv[&x], 0);
 }
 

@@ -338,8 +338,10 @@ impl Parser {
             Shape::Array(self.int("an array length")?)
         } else if self.eat_kw("heap") {
             Shape::Heap
+        } else if self.eat_kw("byvalue") {
+            Shape::ByValue
         } else {
-            return Err(self.expected("`scalar`, `pointer`, `array N` or `heap`"));
+            return Err(self.expected("`scalar`, `pointer`, `array N`, `heap` or `byvalue`"));
         };
         let cty = if self.eat(&Tok::Comma) {
             self.expect_kw("type")?;

@@ -89,10 +89,11 @@ pub fn loc(r: &mut Rng) -> Loc {
 }
 
 pub fn src(r: &mut Rng) -> SrcVar {
-    let shape = match r.below(4) {
+    let shape = match r.below(5) {
         0 => Shape::Scalar,
         1 => Shape::Pointer,
         2 => Shape::Heap,
+        3 => Shape::ByValue,
         _ => Shape::Array(r.below(1000)),
     };
     SrcVar {
