@@ -67,3 +67,26 @@ struct point take(struct point *p)
     p->x = 0;
     return r;
 }
+
+/* A union by value and through a pointer: the cells are the members the
+ * code reads (bytes beside an int). */
+union num {
+    int i;
+    unsigned char b[4];
+};
+
+int second_byte(union num u)
+{
+    if (u.b[1] == 7)
+        return 1;
+    return 0;
+}
+
+int set_byte(union num *u)
+{
+    if (u->i == 5) {
+        u->b[2] = 9;
+        return 1;
+    }
+    return 0;
+}

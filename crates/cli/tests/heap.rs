@@ -190,4 +190,16 @@ fn structures_by_value() {
     assert_ne!(ret, input);
     let copy = t["expected"]["heap_out"].as_array().unwrap().iter().find(|o| o["id"] == ret).unwrap();
     assert_eq!(copy["type"], "struct point");
+    // Unions: the member read names the cell (a byte beside an int), in
+    // the input and in the output heap.
+    let suite = generate_and_replay_in(file, "second_byte", &[], true);
+    assert_eq!(returns(&suite), [0, 1]);
+    assert_eq!(suite["tests"][1]["heap_in"][0]["fields"][0]["path"], ".b[1]");
+    let suite = generate_and_replay_in(file, "set_byte", &[], true);
+    assert_eq!(returns(&suite), [0, 1]);
+    let out = &suite["tests"][2]["expected"]["heap_out"][0]["fields"];
+    // The byte store split the int: the output is checked byte by byte.
+    let cells: Vec<(&str, i64)> =
+        out.as_array().unwrap().iter().map(|f| (f["path"].as_str().unwrap(), f["value"].as_i64().unwrap())).collect();
+    assert_eq!(cells, [(".b[0]", 5), (".b[1]", 0), (".b[2]", 9), (".b[3]", 0)], "{out}");
 }

@@ -178,7 +178,7 @@ pub(crate) fn write_heap_stores(out: &mut String, suite: &TestSuite, test: &Test
     for obj in sorted(&test.heap_in) {
         let o = &objs[&obj.id];
         for cell in &obj.cells {
-            let Some(at) = cell_at(structs, obj, cell.offset) else {
+            let Some(at) = cell_at(structs, obj, cell.offset, &cell.path) else {
                 let _ = writeln!(out, "    /* {}: no scalar at byte {} */", o.shown, cell.offset);
                 continue;
             };
@@ -311,7 +311,7 @@ impl Checker<'_> {
         }
         let structs = &self.suite.structs;
         for cell in &obj.cells {
-            let Some(at) = cell_at(structs, obj, cell.offset) else {
+            let Some(at) = cell_at(structs, obj, cell.offset, &cell.path) else {
                 let _ = writeln!(self.out, "    /* {shown}: no scalar at byte {} */", cell.offset);
                 continue;
             };

@@ -46,16 +46,27 @@ pub struct CellAt {
 }
 
 /// Locate the scalar starting at byte `offset` of `obj` (`None` when no
-/// scalar of the element type starts exactly there).
-pub fn cell_at(structs: &[StructDef], obj: &HeapObject, offset: u64) -> Option<CellAt> {
+/// scalar of the element type starts exactly there). In a union several
+/// may: the one the engine's path `engine_path` names (the member of the
+/// type the cell was read with) is chosen.
+pub fn cell_at(structs: &[StructDef], obj: &HeapObject, offset: u64, engine_path: &str) -> Option<CellAt> {
     let elem = elem_type(obj);
     let es = elem_size(structs, &elem);
     let index = offset / es;
     if index >= obj.count.max(1) {
         return None;
     }
-    let scalar = elem.scalar_at(structs, offset % es)?;
-    (scalar.offset == offset % es).then_some(CellAt { index, scalar })
+    let inner = offset % es;
+    let first = elem.scalar_at(structs, inner).filter(|s| s.offset == inner).map(|scalar| CellAt { index, scalar });
+    if first.as_ref().is_some_and(|at| cell_path(obj, at) == engine_path) {
+        return first;
+    }
+    let typed = [Type::I8, Type::I16, Type::I32, Type::I64, Type::Ptr]
+        .into_iter()
+        .filter_map(|t| elem.scalar_typed(structs, inner, t))
+        .map(|scalar| CellAt { index, scalar })
+        .find(|at| cell_path(obj, at) == engine_path);
+    typed.or(first)
 }
 
 /// The access path of a cell from its object's start: `.data`, `[1].next`,
@@ -88,7 +99,7 @@ pub fn cell_lvalue(base: &str, obj: &HeapObject, at: &CellAt) -> String {
 /// The path of a cell as JSON and comments show it: the located path, or the
 /// engine's own when the layout has no scalar there.
 pub fn shown_path(structs: &[StructDef], obj: &HeapObject, offset: u64, engine_path: &str) -> String {
-    match cell_at(structs, obj, offset) {
+    match cell_at(structs, obj, offset, engine_path) {
         Some(at) => cell_path(obj, &at),
         None => engine_path.to_string(),
     }
@@ -134,7 +145,7 @@ pub fn shown_contents(suite: &TestSuite, heap: &[HeapObject], obj: &HeapObject) 
         .cells
         .iter()
         .map(|c| {
-            let at = cell_at(&suite.structs, obj, c.offset);
+            let at = cell_at(&suite.structs, obj, c.offset, &c.path);
             let ty = at.as_ref().and_then(|a| match &a.scalar.cty {
                 CType::Int { ty, .. } => Some(*ty),
                 _ => None,

@@ -470,7 +470,7 @@ fn heap_json(suite: &TestSuite, objects: &[HeapObject]) -> Vec<HeapObjectJson> {
                 .cells
                 .iter()
                 .map(|c| {
-                    let at = cell_at(&suite.structs, o, c.offset);
+                    let at = cell_at(&suite.structs, o, c.offset, &c.path);
                     let ty = at.as_ref().and_then(|a| match a.scalar.cty {
                         CType::Int { ty, .. } => Some(ty),
                         _ => None,

@@ -301,8 +301,8 @@ impl Exec<'_, '_> {
                 // Input objects are arrays of their type (see `heap_count`).
                 let structs = &self.m.program.structs;
                 let inner = self.mem.object(obj).cty.as_ref().map_or(off, |c| off % c.size(structs).max(1));
-                let cty = self.mem.object(obj).cty.clone().and_then(|c| c.scalar_at(structs, inner));
-                let Some(pointee) = cty.filter(|s| s.offset == inner).and_then(|s| s.cty.pointee().cloned()) else {
+                let cty = self.mem.object(obj).cty.clone().and_then(|c| c.scalar_typed(structs, inner, Type::Ptr));
+                let Some(pointee) = cty.and_then(|s| s.cty.pointee().cloned()) else {
                     let message =
                         format!("pointer read at byte offset {off} of an input object where the type has none");
                     return Err(self.error(ErrorKind::Unsupported, message, loc));

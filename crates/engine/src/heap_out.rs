@@ -178,10 +178,7 @@ fn cell(
 ) -> Option<HeapCell> {
     let es = cty.size(&program.structs).max(1);
     let (index, inner) = (off / es, off % es);
-    let at = cty.scalar_at(&program.structs, inner)?;
-    if at.offset != inner || at.ty != ty {
-        return None;
-    }
+    let at = cty.scalar_typed(&program.structs, inner, ty)?;
     let path = if size > es || index > 0 { format!("[{index}]{}", at.path) } else { at.path.clone() };
     let value = match (&at.cty, v) {
         (CType::Int { ty: it, .. }, v) => HeapValue::Int(it.to_i128(v.conc())),

@@ -148,6 +148,44 @@ impl CType {
         }
     }
 
+    /// The scalar of machine type `ty` (floating ones as their bits) that
+    /// starts exactly at byte `offset`: for a union, the member that has
+    /// one there (a byte array beside an `int`, a pointer beside a `long`).
+    pub fn scalar_typed(&self, structs: &[StructDef], offset: u64, ty: Type) -> Option<ScalarAt> {
+        match self {
+            CType::Int { .. } | CType::Ptr(_) => {
+                let t = self.scalar()?;
+                (offset == 0 && t.bits_type() == ty.bits_type()).then(|| ScalarAt {
+                    ty: t,
+                    cty: self.clone(),
+                    offset: 0,
+                    path: String::new(),
+                })
+            }
+            CType::Void => None,
+            CType::Array(e, n) => {
+                let es = e.size(structs).max(1);
+                let i = offset / es;
+                if i >= *n {
+                    return None;
+                }
+                let mut inner = e.scalar_typed(structs, offset - i * es, ty)?;
+                inner.offset += i * es;
+                inner.path = format!("[{i}]{}", inner.path);
+                Some(inner)
+            }
+            CType::Struct(s) => structs[s.0 as usize].fields.iter().find_map(|f| {
+                if offset < f.offset || offset >= f.offset + f.ty.size(structs) {
+                    return None;
+                }
+                let mut inner = f.ty.scalar_typed(structs, offset - f.offset, ty)?;
+                inner.offset += f.offset;
+                inner.path = format!(".{}{}", f.name, inner.path);
+                Some(inner)
+            }),
+        }
+    }
+
     /// Every scalar of an object of this type, in offset order (a union
     /// contributes its first member only).
     pub fn scalars(&self, structs: &[StructDef]) -> Vec<ScalarAt> {
