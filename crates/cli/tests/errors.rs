@@ -4,6 +4,9 @@
 
 mod common;
 
+/// (function, the error tests as (kind, line), whether gcov must agree)
+type Case = (&'static str, &'static [(&'static str, u64)], bool);
+
 /// (function, errors as (kind, line) in test order, gcov agrees). Tests
 /// ending by `abort` or a failed `assert` write gcov's counters (replay
 /// links `__gcov_dump` in for the harness's handler), so their coverage
@@ -13,7 +16,7 @@ mod common;
 /// `null_deref`, whose test with `p = 0` is the only one taking the then
 /// side. (The other undefined-behaviour cases trap in a test whose branch
 /// sides other tests also take.)
-const CASES: &[(&str, &[(&str, u64)], bool)] = &[
+const CASES: &[Case] = &[
     ("div_zero", &[("division-by-zero", 10), ("division-overflow", 10)], true),
     ("div_zero_ok", &[], true),
     ("div_overflow", &[("division-overflow", 13)], true),

@@ -30,7 +30,9 @@ const SO: &str = "signed-overflow";
 
 /// (function, exact number of feasible k-paths at k = 2 unless listed in
 /// `K_OVERRIDE`, the error tests as (kind, line) in test order)
-const FUNCTIONS: &[(&str, usize, &[(&str, u32)])] = &[
+type Expected = (&'static str, usize, &'static [(&'static str, u32)]);
+
+const FUNCTIONS: &[Expected] = &[
     ("uc_wrap", 2, &[]),          // c < a or not
     ("mixed_signedness", 3, &[]), // three returns, all reachable
     ("shifts", 3, &[]),           // s >= 32; then r < 0 or not

@@ -115,52 +115,23 @@ impl CType {
     /// The scalar that starts at or covers byte `offset` of an object of this
     /// type (for a union, its first member that has one there).
     pub fn scalar_at(&self, structs: &[StructDef], offset: u64) -> Option<ScalarAt> {
-        match self {
-            CType::Int { .. } | CType::Ptr(_) => {
-                let ty = self.scalar()?;
-                (offset < ty.bytes()).then(|| ScalarAt { ty, cty: self.clone(), offset: 0, path: String::new() })
-            }
-            CType::Void => None,
-            CType::Array(e, n) => {
-                let es = e.size(structs).max(1);
-                let i = offset / es;
-                if i >= *n {
-                    return None;
-                }
-                let mut inner = e.scalar_at(structs, offset - i * es)?;
-                inner.offset += i * es;
-                inner.path = format!("[{i}]{}", inner.path);
-                Some(inner)
-            }
-            CType::Struct(s) => {
-                let def = &structs[s.0 as usize];
-                def.fields.iter().find_map(|f| {
-                    let end = f.offset + f.ty.size(structs);
-                    if offset < f.offset || offset >= end {
-                        return None;
-                    }
-                    let mut inner = f.ty.scalar_at(structs, offset - f.offset)?;
-                    inner.offset += f.offset;
-                    inner.path = format!(".{}{}", f.name, inner.path);
-                    Some(inner)
-                })
-            }
-        }
+        self.locate_scalar(structs, offset, &|ty, off| off < ty.bytes())
     }
 
     /// The scalar of machine type `ty` (floating ones as their bits) that
     /// starts exactly at byte `offset`: for a union, the member that has
     /// one there (a byte array beside an `int`, a pointer beside a `long`).
     pub fn scalar_typed(&self, structs: &[StructDef], offset: u64, ty: Type) -> Option<ScalarAt> {
+        self.locate_scalar(structs, offset, &|t, off| off == 0 && t.bits_type() == ty.bits_type())
+    }
+
+    /// The first scalar (in member order) at byte `offset` that `fits`,
+    /// given its machine type and the offset relative to its start.
+    fn locate_scalar(&self, structs: &[StructDef], offset: u64, fits: &dyn Fn(Type, u64) -> bool) -> Option<ScalarAt> {
         match self {
             CType::Int { .. } | CType::Ptr(_) => {
-                let t = self.scalar()?;
-                (offset == 0 && t.bits_type() == ty.bits_type()).then(|| ScalarAt {
-                    ty: t,
-                    cty: self.clone(),
-                    offset: 0,
-                    path: String::new(),
-                })
+                let ty = self.scalar()?;
+                fits(ty, offset).then(|| ScalarAt { ty, cty: self.clone(), offset: 0, path: String::new() })
             }
             CType::Void => None,
             CType::Array(e, n) => {
@@ -169,7 +140,7 @@ impl CType {
                 if i >= *n {
                     return None;
                 }
-                let mut inner = e.scalar_typed(structs, offset - i * es, ty)?;
+                let mut inner = e.locate_scalar(structs, offset - i * es, fits)?;
                 inner.offset += i * es;
                 inner.path = format!("[{i}]{}", inner.path);
                 Some(inner)
@@ -178,7 +149,7 @@ impl CType {
                 if offset < f.offset || offset >= f.offset + f.ty.size(structs) {
                     return None;
                 }
-                let mut inner = f.ty.scalar_typed(structs, offset - f.offset, ty)?;
+                let mut inner = f.ty.locate_scalar(structs, offset - f.offset, fits)?;
                 inner.offset += f.offset;
                 inner.path = format!(".{}{}", f.name, inner.path);
                 Some(inner)
