@@ -563,7 +563,10 @@ impl<'m, 'p> Exec<'m, 'p> {
             self.float_inputs.push(var);
         }
         self.nondets.push(Nondet { var, ty, value });
-        Value::Int { conc: value, sym: self.symbolic.then_some(var) }
+        // Symbolic in a concrete replay too, as parameters are: which tests
+        // are decisions of the path (a library's byte tests) must not depend
+        // on the mode.
+        Value::Int { conc: value, sym: Some(var) }
     }
 
     /// The variable named `name` of an input of type `ty`, and its value in
@@ -626,7 +629,7 @@ impl<'m, 'p> Exec<'m, 'p> {
         let value = ret.map(|(ty, is_bool)| {
             let name = format!("{region}ext:{}:{}", self.calls.len(), f.name);
             let (var, value) = self.fresh_input(&name, ty, is_bool, loc);
-            (Value::Int { conc: value, sym: self.symbolic.then_some(var) }, ty.to_i128(value))
+            (Value::Int { conc: value, sym: Some(var) }, ty.to_i128(value))
         });
         let call =
             crate::suite::ExternalCall { name: f.name.clone(), args, ret: value.map(|v| v.1), ret_pointer: None };

@@ -117,6 +117,8 @@ pub struct HeapState {
     pub(crate) counts: FxHashMap<ObjId, u64>,
     /// Identities of the objects whose count `pathwise_array_len` tied.
     pub(crate) tied_counts: FxHashSet<u64>,
+    /// Reference variables whose domain the path records.
+    domains: FxHashSet<ExprId>,
 }
 
 /// Whether `var` is an input reference variable.
@@ -131,8 +133,11 @@ impl crate::exec::Machine<'_> {
     /// objects all alias. Lazy initialisation prefers a fresh object
     /// (seed 003, section 2.1.3), so each non-null reference takes its own
     /// slot's identity unless that breaks the query; tests then alias only
-    /// where their path needs it.
-    pub(crate) fn prefer_fresh(&self, pool: &ExprPool, query: &[ExprId], model: Model) -> Model {
+    /// where their path needs it. With `null_first` (looking for inputs a
+    /// precondition accepts), a reference the query lets be null is null
+    /// before that: the smallest heap the path needs is the likeliest to be
+    /// valid, and the cheapest to check.
+    pub(crate) fn prefer_fresh(&self, pool: &ExprPool, query: &[ExprId], model: Model, null_first: bool) -> Model {
         // Most programs have no heap inputs: spare them the query walk.
         if !model.bv.iter().any(|(&var, &v)| v != 0 && is_ref(pool, var)) {
             return model;
@@ -156,10 +161,13 @@ impl crate::exec::Machine<'_> {
             if sid as u64 >= 1 << TAG_SHIFT {
                 continue;
             }
-            let own = (v & !((1 << TAG_SHIFT) - 1)) | sid as u64;
-            if own == v {
-                continue;
+            if null_first {
+                model.bv.insert(var, 0);
+                if pathwise_expr::eval::satisfies(pool, query, &model) {
+                    continue;
+                }
             }
+            let own = (v & !((1 << TAG_SHIFT) - 1)) | sid as u64;
             model.bv.insert(var, own);
             if !pathwise_expr::eval::satisfies(pool, query, &model) {
                 model.bv.insert(var, v);
@@ -191,16 +199,7 @@ impl Exec<'_, '_> {
         let sid = self.m.slots.borrow_mut().id(name);
         let tag = self.m.slots.borrow_mut().tag(pointee);
         let var = self.pool.var(&format!("ref:{name}"), Sort::Bv(32));
-        // Domain: null, or an identity of this pointee type.
-        let zero = self.pool.bv_const(32, 0);
-        let lo = self.pool.bv_const(32, (tag << TAG_SHIFT) + 1);
-        let hi = self.pool.bv_const(32, (tag << TAG_SHIFT) | ((1 << TAG_SHIFT) - 1));
-        let is_null = self.pool.eq(var, zero);
-        let above = self.pool.cmp(BvCmp::Ule, lo, var);
-        let below = self.pool.cmp(BvCmp::Ule, var, hi);
-        let typed = self.pool.and(above, below);
-        let domain = self.pool.or(is_null, typed);
-        self.record(domain, EntryKind::Assume, false, false, loc);
+        self.ref_domain(var, tag, loc);
         let v = self.model_bits(var) & 0xffff_ffff;
         self.constrain_by_assumptions(name, var, v, loc)?;
         // A value outside the domain (the inputs of another path) is null.
@@ -226,6 +225,26 @@ impl Exec<'_, '_> {
         let tag = self.m.slots.borrow_mut().tag(&key);
         let obj = self.input_object((tag << TAG_SHIFT) | sid as u64, pointee, size)?;
         Ok(Value::Ptr(Pointer { obj: Some(obj), off: 0, off_sym: None, base_sym: None, path: sid }))
+    }
+
+    /// Record the domain of reference variable `var` (once per run): null,
+    /// or an identity of the pointee type `tag`. Also for the variable of a
+    /// slot the run never reads but a heap-solver expression mentions (the
+    /// field of an object that another reference may be): the solver must
+    /// not give it a value the run would read as null.
+    fn ref_domain(&mut self, var: ExprId, tag: u64, loc: Loc) {
+        if !self.symbolic || !self.heap.domains.insert(var) {
+            return;
+        }
+        let zero = self.pool.bv_const(32, 0);
+        let lo = self.pool.bv_const(32, (tag << TAG_SHIFT) + 1);
+        let hi = self.pool.bv_const(32, (tag << TAG_SHIFT) | ((1 << TAG_SHIFT) - 1));
+        let is_null = self.pool.eq(var, zero);
+        let above = self.pool.cmp(BvCmp::Ule, lo, var);
+        let below = self.pool.cmp(BvCmp::Ule, var, hi);
+        let typed = self.pool.and(above, below);
+        let domain = self.pool.or(is_null, typed);
+        self.record(domain, EntryKind::Assume, false, false, loc);
     }
 
     /// The input object of identity `ident`, materialised on first use.
@@ -311,7 +330,8 @@ impl Exec<'_, '_> {
             } else {
                 let var = self.pool.var(&field, Sort::Bv(ty.bits()));
                 let conc = self.model_bits(var) & ty.mask();
-                Value::Int { conc, sym: self.symbolic.then_some(var) }
+                // Symbolic in a concrete replay too (see `Exec::nondet`).
+                Value::Int { conc, sym: Some(var) }
             };
             self.mem.set_initial(obj, off, ty, init);
             if self.region == crate::path::Region::Pre {
@@ -327,6 +347,14 @@ impl Exec<'_, '_> {
         if !self.symbolic {
             return Ok(v);
         }
+        if ty == Type::Ptr {
+            // The chain may end in this path's variable although the run
+            // did not read the slot (the object is one read before).
+            let var = self.pool.var(&format!("ref:{field}"), Sort::Bv(32));
+            if let Some(tag) = self.pointer_field_tag(obj, off).filter(|_| std::env::var("PW_NODOM").is_err()) {
+                self.ref_domain(var, tag, loc);
+            }
+        }
         let sym = self.aliased_read(p, off, ty, &field);
         if let Value::Ptr(q) = v {
             let ident = self.ident_of(&q);
@@ -336,6 +364,17 @@ impl Exec<'_, '_> {
             Value::Ptr(q) => Value::Ptr(Pointer { base_sym: Some(sym), ..q }),
             Value::Int { conc, .. } => Value::Int { conc, sym: crate::value::non_const(self.pool, sym) },
         })
+    }
+
+    /// The type tag of what the pointer field at byte `off` of input object
+    /// `obj` points to.
+    fn pointer_field_tag(&mut self, obj: ObjId, off: u64) -> Option<u64> {
+        let structs = &self.m.program.structs;
+        let cty = self.mem.object(obj).cty.clone()?;
+        let inner = off % cty.size(structs).max(1);
+        let at = cty.scalar_typed(structs, inner, Type::Ptr)?;
+        let pointee = at.cty.pointee()?.clone();
+        (pointee != CType::Void).then(|| self.m.slots.borrow_mut().tag(&pointee))
     }
 
     /// The access path of the object `p` points to: the pointer's own, or,

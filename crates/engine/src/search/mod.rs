@@ -281,7 +281,7 @@ impl<'a> Search<'a, '_> {
         match self.check(&base, &assumptions, &[neg], &cur.inputs) {
             SolveResult::Sat(model) => {
                 let all: Vec<ExprId> = base.iter().chain(&assumptions).copied().collect();
-                let inputs = self.m.prefer_fresh(&self.pool, &all, merge(&self.pool, &all, &cur.inputs, model));
+                let inputs = self.m.prefer_fresh(&self.pool, &all, merge(&self.pool, &all, &cur.inputs, model), false);
                 let run = self.execute(&inputs);
                 if run.pre_valid() {
                     return Some((inputs, run));
@@ -316,47 +316,76 @@ impl<'a> Search<'a, '_> {
         entries: Vec<Entry>,
         limit: Option<usize>,
     ) -> Option<(Model, RunRecord)> {
-        let budget_end = self.stats.runs + self.config.precondition_budget;
-        let mut stack = entries;
-        let mut inputs = inputs.clone();
-        let mut limit = limit.unwrap_or(stack.len().saturating_sub(1));
-        // With input heaps, start from the smallest inputs of the prefix
-        // alone: the current precondition path walks another test's heap
-        // (often a larger one), whose shape the prefix need not revisit (on
-        // avl.c at k = 2: 17 tests instead of 13, and both rotations). The
+        let budget = self.config.precondition_budget;
+        let budget_end = self.stats.runs + budget;
+        let limit = limit.unwrap_or(entries.len().saturating_sub(1));
+        // With input heaps, first search from the smallest inputs of the
+        // prefix alone: the current precondition path walks another test's
+        // heap (often a larger one), whose shape the prefix need not revisit
+        // (on avl.c at k = 2, both rotations are reached only so). The
         // precondition's domains (of the references it reads first) hold on
-        // every path. Scalars and arrays keep the current path, which the
-        // unsatisfiable cores prune well (Merge: a fifth fewer solver calls).
+        // every path. Half the budget goes there, the rest to the current
+        // path, so that neither start's luck decides alone. Scalars and
+        // arrays keep the current path, which the unsatisfiable cores prune
+        // well (Merge: a fifth fewer solver calls).
         let heap = self.spec.params.iter().any(|p| matches!(p, crate::run::ParamInput::Heap { .. }));
-        let mut restart: Vec<ExprId> = base.to_vec();
-        restart
-            .extend(stack.iter().filter(|e| e.kind == crate::path::EntryKind::Assume && !e.negatable).map(|e| e.cond));
-        let seeds: Vec<ExprId> = pending.into_iter().collect();
-        let solved = if heap { Some(self.check(&restart, &[], &seeds, &inputs)) } else { None };
-        if let Some(SolveResult::Sat(model)) = solved {
-            let fresh = self.m.prefer_fresh(&self.pool, &restart, merge(&self.pool, &restart, &inputs, model));
-            let run = self.execute(&fresh);
-            if run.pre_valid() {
-                return Some((fresh, run));
-            }
-            // Otherwise search the precondition's paths from this one.
-            if run.pre_end.is_some() {
-                stack = run.pre_entries;
-                limit = stack.len().saturating_sub(1);
-                inputs = fresh;
+        if heap {
+            let mut restart: Vec<ExprId> = base.to_vec();
+            let domains = entries.iter().filter(|e| e.kind == crate::path::EntryKind::Assume && !e.negatable);
+            restart.extend(domains.map(|e| e.cond));
+            let seeds: Vec<ExprId> = pending.into_iter().collect();
+            if let SolveResult::Sat(model) = self.check(&restart, &[], &seeds, inputs) {
+                let fresh = self.m.prefer_fresh(&self.pool, &restart, merge(&self.pool, &restart, inputs, model), true);
+                let run = self.execute(&fresh);
+                if run.pre_valid() {
+                    return Some((fresh, run));
+                }
+                if run.pre_end.is_some() {
+                    let half = self.stats.runs + budget.div_ceil(2);
+                    let start = (run.pre_entries, fresh);
+                    match self.pre_dfs(base, pending, start, usize::MAX, half) {
+                        PreSearch::Found(m, r) => return Some((m, r)),
+                        PreSearch::Exhausted => return None,
+                        PreSearch::OutOfBudget => {}
+                    }
+                }
             }
         }
+        match self.pre_dfs(base, pending, (entries, inputs.clone()), limit, budget_end) {
+            PreSearch::Found(m, r) => Some((m, r)),
+            PreSearch::Exhausted => None,
+            PreSearch::OutOfBudget => {
+                self.stats.precondition_abandoned += 1;
+                self.abandoned = true;
+                None
+            }
+        }
+    }
+
+    /// Depth-first search of the precondition's paths under `base`, from
+    /// the path `start` (its entries and inputs), negating entries up to
+    /// `limit`, until the run count reaches `budget_end`. Exhausting the
+    /// paths (or a stop) proves nothing valid exists under `base`.
+    fn pre_dfs(
+        &mut self,
+        base: &[ExprId],
+        pending: Option<ExprId>,
+        (mut stack, mut inputs): (Vec<Entry>, Model),
+        limit: usize,
+        budget_end: u64,
+    ) -> PreSearch {
+        let mut limit = limit.min(stack.len().saturating_sub(1));
         let mut done = vec![false; stack.len()];
         loop {
             if self.stop_reason().is_some() {
-                return None;
+                return PreSearch::Exhausted;
             }
             if self.stats.runs >= budget_end {
-                self.stats.precondition_abandoned += 1;
-                self.abandoned = true;
-                return None;
+                return PreSearch::OutOfBudget;
             }
-            let m = (0..stack.len().min(limit + 1)).rev().find(|&i| !done[i] && stack[i].negatable)?;
+            let Some(m) = (0..stack.len().min(limit + 1)).rev().find(|&i| !done[i] && stack[i].negatable) else {
+                return PreSearch::Exhausted;
+            };
             done[m] = true;
             self.stats.prefixes_explored += 1;
             let neg = self.pool.not(stack[m].cond);
@@ -367,10 +396,11 @@ impl<'a> Search<'a, '_> {
             match self.check(base, &assumptions, &seeds, &inputs) {
                 SolveResult::Sat(model) => {
                     let all: Vec<ExprId> = base.iter().chain(&assumptions).copied().collect();
-                    let new_inputs = self.m.prefer_fresh(&self.pool, &all, merge(&self.pool, &all, &inputs, model));
+                    let new_inputs =
+                        self.m.prefer_fresh(&self.pool, &all, merge(&self.pool, &all, &inputs, model), true);
                     let run = self.execute(&new_inputs);
                     if run.pre_valid() {
-                        return Some((new_inputs, run));
+                        return PreSearch::Found(new_inputs, run);
                     }
                     let mut new_done = match follows_prefix(&stack, m, &run.pre_entries) {
                         Some(aligned) => aligned.counterpart.iter().map(|c| c.is_some_and(|o| done[o])).collect(),
@@ -384,13 +414,11 @@ impl<'a> Search<'a, '_> {
                     inputs = new_inputs;
                 }
                 SolveResult::Unsat { core } => {
-                    if core.is_empty() {
-                        return None;
-                    }
-                    limit = if core.contains(&m) { m.saturating_sub(1) } else { core.iter().copied().max()? };
+                    let Some(&top) = core.iter().max() else { return PreSearch::Exhausted };
                     if m == 0 && core.contains(&m) {
-                        return None;
+                        return PreSearch::Exhausted;
                     }
+                    limit = if core.contains(&m) { m.saturating_sub(1) } else { top };
                 }
                 SolveResult::Unknown(_) => {}
             }
@@ -536,6 +564,16 @@ impl<'a> Search<'a, '_> {
             Some(End::AssumeFailed | End::ArrayTooShort { .. }) => {}
         }
     }
+}
+
+/// How a search of the precondition's paths ended.
+enum PreSearch {
+    /// Valid inputs, and their run.
+    Found(Model, RunRecord),
+    /// No path left: nothing valid exists (or the search was stopped).
+    Exhausted,
+    /// The run budget is spent before either.
+    OutOfBudget,
 }
 
 /// Whether an entry is a holding check whose violation would be an error.
