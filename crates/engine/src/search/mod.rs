@@ -322,7 +322,8 @@ impl<'a> Search<'a, '_> {
         // With input heaps, first search from the smallest inputs of the
         // prefix alone: the current precondition path walks another test's
         // heap (often a larger one), whose shape the prefix need not revisit
-        // (avl.c at k = 1: 10 tests, 6 from the current path alone). The
+        // (on avl.c it finds the paths of an insertion into an empty
+        // subtree, which the current path's larger trees miss). The
         // precondition's domains (of the references it reads first) hold on
         // every path. Half the budget goes there, the rest to the current
         // path, so that neither start's luck decides alone. Scalars and
