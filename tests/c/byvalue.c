@@ -3,6 +3,7 @@
  * passed as a copy; a returned one is checked field by field. Line numbers
  * are part of the tests. */
 #include <stddef.h>
+#include <string.h>
 
 struct point {
     int x;
@@ -88,5 +89,27 @@ int set_byte(union num *u)
         u->b[2] = 9;
         return 1;
     }
+    return 0;
+}
+
+/* A structure returned from behind a pointer: `*p` is read in this
+ * function, so a null p is its null dereference. */
+struct point copy_of(struct point *p)
+{
+    return *p;
+}
+
+/* memcmp reads the bytes of the input structures: each byte belongs to a
+ * field, which is the input (padding reads as the zeros tests start with). */
+struct rec {
+    int a;
+    short b;
+    long c;
+};
+
+int same_rec(struct rec *x, struct rec *y)
+{
+    if (memcmp(x, y, sizeof *x) == 0)
+        return 1;
     return 0;
 }

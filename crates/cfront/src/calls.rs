@@ -42,7 +42,7 @@ fn is_string_like(e: &Node<Expression>) -> bool {
 
 impl<'u, 'a> FnCtx<'u, 'a> {
     /// A copy of structure value `v` in a slot of its own; returns its address.
-    fn struct_temp(&mut self, v: Val, span: lang_c::span::Span) -> LResult<Operand> {
+    pub(crate) fn struct_temp(&mut self, v: Val, span: lang_c::span::Span) -> LResult<Operand> {
         let Some((elem, count)) = v.ty.storage() else {
             return Err(crate::structs::incomplete(self, span, &v.ty));
         };

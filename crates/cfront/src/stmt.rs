@@ -176,6 +176,13 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                 self.rvalue(e)?;
                 None
             }
+            (Some(e), t @ CType::Struct(_)) => {
+                // The value is read here (`return *p;` dereferences `p` in
+                // this function), into an object the caller copies at once.
+                let v = self.rvalue(e)?;
+                let v = self.convert(v, &t, e.span, Conv::Implicit)?;
+                Some(self.struct_temp(v, e.span)?)
+            }
             (Some(e), t) => {
                 let v = self.rvalue(e)?;
                 Some(self.convert(v, &t, e.span, Conv::Implicit)?.op)

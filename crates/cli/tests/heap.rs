@@ -184,7 +184,7 @@ fn structures_by_value() {
     // steers the branch.
     let suite = generate_and_replay_in(file, "linked", &[], true);
     assert_eq!(returns(&suite), [0, 1, 2]);
-    assert_eq!(errors(&suite), [("signed-overflow".to_string(), 58)]);
+    assert_eq!(errors(&suite), [("signed-overflow".to_string(), 59)]);
     // The result is a new object (the caller's copy), not the input one.
     let suite = generate_and_replay_in(file, "take", &[], true);
     let t = &suite["tests"][1];
@@ -205,6 +205,13 @@ fn structures_by_value() {
     let cells: Vec<(&str, i64)> =
         out.as_array().unwrap().iter().map(|f| (f["path"].as_str().unwrap(), f["value"].as_i64().unwrap())).collect();
     assert_eq!(cells, [(".b[0]", 5), (".b[1]", 0), (".b[2]", 9), (".b[3]", 0)], "{out}");
+    // `return *p;` dereferences p in the function under test.
+    let suite = generate_and_replay_in(file, "copy_of", &[], true);
+    assert_eq!(errors(&suite), [("null-dereference".to_string(), 99)]);
+    // memcmp over two records: the bytes it reads are their fields'.
+    let suite = generate_and_replay_in(file, "same_rec", &[], true);
+    assert_eq!(returns(&suite).iter().filter(|&&r| r == 1).count(), 1);
+    assert!(returns(&suite).contains(&0));
 }
 
 /// Paths through linked structures that meet an object again by another

@@ -121,6 +121,13 @@ pub struct HeapState {
     domains: FxHashSet<ExprId>,
 }
 
+/// See [`Exec::field_layout`].
+enum FieldAt {
+    Exact,
+    Within(u64, Type),
+    Padding,
+}
+
 /// Whether `var` is an input reference variable.
 fn is_ref(pool: &ExprPool, var: ExprId) -> bool {
     matches!(pool.get(var), Expr::Var { name, .. } if name.starts_with("ref:"))
@@ -311,6 +318,26 @@ impl Exec<'_, '_> {
     /// materialises the initial value on first read, and gives the result
     /// the heap solver's expression.
     pub(crate) fn heap_load(&mut self, p: &Pointer, obj: ObjId, off: u64, ty: Type, loc: Loc) -> Result<Value, End> {
+        if ty != Type::Ptr {
+            match self.field_layout(obj, off, ty) {
+                FieldAt::Exact => {}
+                // Part of a field (the bytes `memcmp` reads): the field is
+                // the input, and the part is read out of it.
+                FieldAt::Within(start, whole) => {
+                    let q = Pointer { off: p.off.wrapping_sub(off - start), off_sym: None, ..*p };
+                    self.heap_load(&q, obj, start, whole, loc)?;
+                    return self.mem.read(self.pool, obj, off, ty, None).map_err(|e| self.access_error(e, loc));
+                }
+                // Padding: no test can set it, so it reads as the zeros the
+                // tests' objects start with.
+                FieldAt::Padding => {
+                    if !self.mem.object(obj).covered(off, ty) {
+                        self.mem.set_initial(obj, off, ty, Value::int(0));
+                    }
+                    return self.mem.read(self.pool, obj, off, ty, None).map_err(|e| self.access_error(e, loc));
+                }
+            }
+        }
         let field = format!("{}->@{off}", self.path_of(p, obj));
         let fsid = self.m.slots.borrow_mut().id(&field);
         if !self.mem.object(obj).covered(off, ty) {
@@ -364,6 +391,26 @@ impl Exec<'_, '_> {
             Value::Ptr(q) => Value::Ptr(Pointer { base_sym: Some(sym), ..q }),
             Value::Int { conc, .. } => Value::Int { conc, sym: crate::value::non_const(self.pool, sym) },
         })
+    }
+
+    /// Where a `ty` read at byte `off` of input object `obj` falls in its
+    /// type's layout: exactly on a scalar of that type (or the type is
+    /// unknown), inside a wider field, or on no field.
+    fn field_layout(&self, obj: ObjId, off: u64, ty: Type) -> FieldAt {
+        let structs = &self.m.program.structs;
+        let Some(cty) = self.mem.object(obj).cty.as_ref() else { return FieldAt::Exact };
+        let es = cty.size(structs).max(1);
+        let (base, inner) = (off - off % es, off % es);
+        if cty.scalar_typed(structs, inner, ty).is_some() {
+            return FieldAt::Exact;
+        }
+        match cty.scalar_at(structs, inner) {
+            Some(at) if at.ty != Type::Ptr && inner + ty.bytes() <= at.offset + at.ty.bytes() => {
+                FieldAt::Within(base + at.offset, at.ty.bits_type())
+            }
+            Some(_) => FieldAt::Exact,
+            None => FieldAt::Padding,
+        }
     }
 
     /// The type tag of what the pointer field at byte `off` of input object

@@ -344,7 +344,7 @@ impl<'a> Search<'a, '_> {
                     let half = self.stats.runs + budget.div_ceil(2);
                     let start = (run.pre_entries, fresh);
                     match self.pre_dfs(base, pending, start, usize::MAX, half) {
-                        PreSearch::Found(m, r) => return Some((m, r)),
+                        PreSearch::Found(m, r) => return Some((m, *r)),
                         PreSearch::Exhausted => return None,
                         PreSearch::OutOfBudget => {}
                     }
@@ -352,7 +352,7 @@ impl<'a> Search<'a, '_> {
             }
         }
         match self.pre_dfs(base, pending, (entries, inputs.clone()), limit, budget_end) {
-            PreSearch::Found(m, r) => Some((m, r)),
+            PreSearch::Found(m, r) => Some((m, *r)),
             PreSearch::Exhausted => None,
             PreSearch::OutOfBudget => {
                 self.stats.precondition_abandoned += 1;
@@ -400,7 +400,7 @@ impl<'a> Search<'a, '_> {
                         self.m.prefer_fresh(&self.pool, &all, merge(&self.pool, &all, &inputs, model), true);
                     let run = self.execute(&new_inputs);
                     if run.pre_valid() {
-                        return PreSearch::Found(new_inputs, run);
+                        return PreSearch::Found(new_inputs, Box::new(run));
                     }
                     let mut new_done = match follows_prefix(&stack, m, &run.pre_entries) {
                         Some(aligned) => aligned.counterpart.iter().map(|c| c.is_some_and(|o| done[o])).collect(),
@@ -569,7 +569,7 @@ impl<'a> Search<'a, '_> {
 /// How a search of the precondition's paths ended.
 enum PreSearch {
     /// Valid inputs, and their run.
-    Found(Model, RunRecord),
+    Found(Model, Box<RunRecord>),
     /// No path left: nothing valid exists (or the search was stopped).
     Exhausted,
     /// The run budget is spent before either.
