@@ -4,14 +4,12 @@
 //! must define them (it links with nothing else), return each test's
 //! values, and fail when the calls differ from the recorded ones.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::process::{Command, Output};
 
-use pathwise_cli::replay::{replay, ReplayOptions};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use common::root;
 
 fn pathwise(file: &str, args: &[&str], out: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_pathwise"))
@@ -27,10 +25,9 @@ fn pathwise(file: &str, args: &[&str], out: &Path) -> Output {
 /// suite; the output directory stays alive with the returned guard.
 fn generate(file: &str, function: &str, extra: &[&str]) -> (tempfile::TempDir, serde_json::Value) {
     let out = tempfile::tempdir().unwrap();
-    let o = pathwise(file, &[&["--function", function], extra].concat(), out.path());
-    assert_eq!(o.status.code(), Some(0), "{function}: {}", String::from_utf8_lossy(&o.stderr));
-    let text = std::fs::read_to_string(out.path().join(format!("{function}_tests.json"))).unwrap();
-    (out, serde_json::from_str(&text).unwrap())
+    let args = [&["--k", "2"][..], extra].concat();
+    let (_, suite) = common::gen(&format!("tests/c/{file}"), function, &args, out.path());
+    (out, suite)
 }
 
 /// Build `NAME_tests.c` with plain gcc (warnings are errors: the stubs must
@@ -53,15 +50,7 @@ fn build_and_run(dir: &Path, function: &str) -> (i32, String) {
 /// `pathwise replay`: compiles the unit with the tests under gcov; every
 /// test passes and coverage agrees with the prediction.
 fn replay_passes(dir: &Path, n: usize) {
-    let opts = ReplayOptions {
-        dir: dir.to_path_buf(),
-        include_dirs: vec![],
-        defines: vec![],
-        run_timeout: std::time::Duration::from_secs(60),
-    };
-    let outcome = replay(&opts).unwrap();
-    assert_eq!((outcome.passed, outcome.failed), (n as u64, 0), "{:?}", outcome.failures);
-    assert!(outcome.disagreements.is_empty(), "{:?}", outcome.disagreements);
+    common::replay_passes(dir, n, vec![], true);
 }
 
 fn tests(suite: &serde_json::Value) -> &Vec<serde_json::Value> {

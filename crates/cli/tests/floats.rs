@@ -5,26 +5,13 @@
 //! symbolic values entering floating operations keep their concrete
 //! values).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
-use pathwise_cli::replay::{replay, ReplayOptions};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use std::path::Path;
 
 /// Runs `pathwise gen` on one function; returns (stdout, JSON suite).
 fn gen(function: &str, k: u32, out: &Path) -> (String, serde_json::Value) {
-    let o = Command::new(env!("CARGO_BIN_EXE_pathwise"))
-        .args(["gen", "tests/c/floats.c", "--function", function, "--k", &k.to_string(), "--out"])
-        .arg(out)
-        .current_dir(root())
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(0), "{function}: {}", String::from_utf8_lossy(&o.stderr));
-    let text = std::fs::read_to_string(out.join(format!("{function}_tests.json"))).unwrap();
-    (String::from_utf8_lossy(&o.stdout).into_owned(), serde_json::from_str(&text).unwrap())
+    common::gen("tests/c/floats.c", function, &["--k", &k.to_string()], out)
 }
 
 /// One function of the corpus and what its suite must hold.
@@ -63,11 +50,7 @@ fn floating_tests_pass_natively_and_report_concretisation() {
         let tests = suite["tests"].as_array().unwrap();
         let n_returned = tests.iter().filter(|t| t["outcome"] == "returned").count();
         assert_eq!(n_returned, returned, "{function}");
-        let got: Vec<(String, u64)> = tests
-            .iter()
-            .filter(|t| t["outcome"] == "error")
-            .map(|t| (t["error"]["kind"].as_str().unwrap().to_string(), t["error"]["line"].as_u64().unwrap()))
-            .collect();
+        let got = common::errors(&suite);
         let want: Vec<(String, u64)> = errors.iter().map(|(kind, l)| (kind.to_string(), *l)).collect();
         assert_eq!(got, want, "{function}");
         let stats = &suite["stats"];
@@ -79,15 +62,7 @@ fn floating_tests_pass_natively_and_report_concretisation() {
         let line = format!("floating-point:      {inputs} inputs concretised, {values} symbolic values concretised");
         assert_eq!(stdout.contains(&line), inputs + values > 0, "{function}:\n{stdout}");
         assert_eq!(stdout.contains("floating-point:"), inputs + values > 0, "{function}:\n{stdout}");
-        let opts = ReplayOptions {
-            dir: out.path().to_path_buf(),
-            include_dirs: vec![],
-            defines: vec![],
-            run_timeout: std::time::Duration::from_secs(60),
-        };
-        let outcome = replay(&opts).unwrap();
-        assert_eq!((outcome.passed, outcome.failed), (tests.len() as u64, 0), "{function}: {:?}", outcome.failures);
-        assert!(outcome.disagreements.is_empty(), "{function}: {:?}", outcome.disagreements);
+        common::replay_passes(out.path(), tests.len(), vec![], true);
     }
 }
 

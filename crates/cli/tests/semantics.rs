@@ -3,25 +3,10 @@
 //! engine's) must pass when compiled natively, and generation must be
 //! deterministic.
 
-use std::path::PathBuf;
-use std::process::Command;
-
-use pathwise_cli::replay::{replay, ReplayOptions};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+mod common;
 
 fn gen_json(function: &str, k: u32, out: &std::path::Path) -> serde_json::Value {
-    let o = Command::new(env!("CARGO_BIN_EXE_pathwise"))
-        .args(["gen", "tests/c/semantics.c", "--function", function, "--k", &k.to_string(), "--out"])
-        .arg(out)
-        .current_dir(root())
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(0), "{function}: {}", String::from_utf8_lossy(&o.stderr));
-    let text = std::fs::read_to_string(out.join(format!("{function}_tests.json"))).unwrap();
-    serde_json::from_str(&text).unwrap()
+    common::gen("tests/c/semantics.c", function, &["--k", &k.to_string()], out).1
 }
 
 /// Signed overflow, the error most of these functions can run into: `a * 3`,
@@ -69,22 +54,10 @@ fn engine_semantics_agree_with_gcc() {
         let n = tests.len();
         let returned = tests.iter().filter(|t| t["outcome"] == "returned").count();
         assert_eq!(returned, expected, "{function}");
-        let errors: Vec<(String, u64)> = tests
-            .iter()
-            .filter(|t| t["outcome"] == "error")
-            .map(|t| (t["error"]["kind"].as_str().unwrap().to_string(), t["error"]["line"].as_u64().unwrap()))
-            .collect();
+        let errors = common::errors(&suite);
         let want: Vec<(String, u64)> = expected_errors.iter().map(|(k, l)| (k.to_string(), *l as u64)).collect();
         assert_eq!(errors, want, "{function}");
-        let opts = ReplayOptions {
-            dir: out.path().to_path_buf(),
-            include_dirs: vec![],
-            defines: vec![],
-            run_timeout: std::time::Duration::from_secs(60),
-        };
-        let outcome = replay(&opts).unwrap();
-        assert_eq!((outcome.passed, outcome.failed), (n as u64, 0), "{function}: {:?}", outcome.failures);
-        assert!(outcome.disagreements.is_empty(), "{function}: {:?}", outcome.disagreements);
+        common::replay_passes(out.path(), n, vec![], true);
     }
 }
 
