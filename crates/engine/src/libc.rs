@@ -174,21 +174,10 @@ impl Exec<'_, '_> {
     fn check_range(&mut self, p: Pointer, len: ExprId, n: u64, loc: Loc) -> Result<(), End> {
         let Some(o) = p.obj else { return Ok(()) };
         let Some(size) = self.mem.object(o).size_sym else { return Ok(()) };
-        let off = crate::value::bv_of(self.pool, p.off, p.off_sym, 64);
-        let end = self.pool.bin(pathwise_expr::BvOp::Add, off, len);
-        let starts = self.pool.cmp(BvCmp::Ule, off, size);
-        let ends = self.pool.cmp(BvCmp::Ule, end, size);
-        let ok = self.pool.and(starts, ends);
         let conc_size = self.mem.object(o).size_bytes();
-        let holds = (p.off as i64) >= 0 && p.off.saturating_add(n) <= conc_size;
         let message =
             format!("out-of-bounds access of {n} bytes at byte offset {} of a {conc_size}-byte object", p.off);
-        self.check_defined(ok, holds, (ErrorKind::OutOfBounds, &message), loc)?;
-        if p.off_sym.is_none() {
-            let m = self.sized_upto.entry(o).or_insert(0);
-            *m = (*m).max(p.off + n);
-        }
-        Ok(())
+        self.within_size(&p, o, size, (len, n), &message, loc)
     }
 
     /// Bounds of a `ty` access at `p` into `obj`, whose size is the
@@ -206,19 +195,34 @@ impl Exec<'_, '_> {
         if p.off_sym.is_none() && (p.off as i64) >= 0 && self.sized_upto.get(&obj).is_some_and(|&m| end <= m) {
             return Ok(());
         }
-        let off = crate::value::bv_of(self.pool, p.off, p.off_sym, 64);
-        let w = self.pool.bv_const(64, ty.bytes());
-        let off_end = self.pool.bin(pathwise_expr::BvOp::Add, off, w);
-        let starts = self.pool.cmp(BvCmp::Ult, off, size);
-        let ends = self.pool.cmp(BvCmp::Ule, off_end, size);
-        let ok = self.pool.and(starts, ends);
         let conc_size = self.mem.object(obj).size_bytes();
-        let holds = (p.off as i64) >= 0 && end <= conc_size;
         let message = format!("out-of-bounds access at byte offset {} of a {conc_size}-byte object", p.off as i64);
-        self.check_defined(ok, holds, (ErrorKind::OutOfBounds, &message), loc)?;
+        let w = self.pool.bv_const(64, ty.bytes());
+        self.within_size(p, obj, size, (w, ty.bytes()), &message, loc)
+    }
+
+    /// The check that the `len` bytes (`n` in this run) from `p` lie within
+    /// the `size` bytes of `obj`; an error with `message` when they do not.
+    fn within_size(
+        &mut self,
+        p: &Pointer,
+        obj: ObjId,
+        size: ExprId,
+        (len, n): (ExprId, u64),
+        message: &str,
+        loc: Loc,
+    ) -> Result<(), End> {
+        let off = crate::value::bv_of(self.pool, p.off, p.off_sym, 64);
+        let end = self.pool.bin(pathwise_expr::BvOp::Add, off, len);
+        // `off <= size` rules out offsets below the object (wrapped around).
+        let starts = self.pool.cmp(BvCmp::Ule, off, size);
+        let ends = self.pool.cmp(BvCmp::Ule, end, size);
+        let ok = self.pool.and(starts, ends);
+        let holds = (p.off as i64) >= 0 && p.off.saturating_add(n) <= self.mem.object(obj).size_bytes();
+        self.check_defined(ok, holds, (ErrorKind::OutOfBounds, message), loc)?;
         if p.off_sym.is_none() {
             let m = self.sized_upto.entry(obj).or_insert(0);
-            *m = (*m).max(end);
+            *m = (*m).max(p.off.saturating_add(n));
         }
         Ok(())
     }
