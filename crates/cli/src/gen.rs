@@ -33,7 +33,7 @@ pub struct GenArgs {
     /// The bound of the criterion: under k-path at most k iterations of each
     /// loop per entry (and k nested recursive calls); under block-k at most k
     /// entries into each basic block per path.
-    #[arg(long, short = 'k', default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=64))]
+    #[arg(long, short = 'k', default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub k: u32,
     /// The coverage criterion: `k-path` (one test per feasible path with at
     /// most k iterations of each loop per entry) or `block-k` (one test per
@@ -97,6 +97,12 @@ pub struct GenArgs {
     /// copies of them are never reported).
     #[arg(long)]
     pub no_uninit_check: bool,
+    /// Count every loop iteration towards k, as seed 002 (PathCrawler)
+    /// does. By default only the iterations a symbolic decision chose
+    /// count: a loop whose continuation does not depend on the inputs
+    /// (`for (i = 0; i < 256; i++)`) has one path, whatever its length.
+    #[arg(long)]
+    pub strict_loop_count: bool,
     /// Declare a function that has no body in the file as external: it does
     /// not change memory the code under test can see, and each call returns
     /// a fresh input (a pointer result is an input pointer: null, a fresh
@@ -260,11 +266,12 @@ fn warn_other_suites(out: &Path, function: &str) {
     }
 }
 
-fn stop_text(stop: &StopReason, abandoned: u64) -> String {
+fn stop_text(stop: &StopReason, stats: &pathwise_engine::suite::Stats) -> String {
     match stop {
-        StopReason::Complete if abandoned > 0 => {
-            "explored (every path within the bound has a test, is infeasible, or was abandoned: see below)".into()
-        }
+        StopReason::Explored => format!(
+            "explored, not complete: every prefix within the bound was tried, but {}",
+            stats.undecided().join(", ")
+        ),
         StopReason::Complete => "complete (every feasible path within the bound has a test)".into(),
         StopReason::Timeout => "timeout (tests found so far were written)".into(),
         StopReason::Interrupted => "interrupted (tests found so far were written)".into(),
@@ -334,7 +341,7 @@ pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
         ("runs", s.runs.to_string()),
         ("solver calls", format!("{} ({} answered by the cache)", s.solver_calls, s.solver_cache_hits)),
         ("time", format!("{:.2} s", s.elapsed_ms as f64 / 1000.0)),
-        ("stop", stop_text(&suite.stop, suite.stats.precondition_abandoned)),
+        ("stop", stop_text(&suite.stop, &suite.stats)),
     ];
     for (label, value) in rows {
         out.push_str(&format!("  {:<20} {value}\n", format!("{label}:")));
@@ -351,6 +358,12 @@ pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
         out.push_str(&format!(
             "  warning: {} prefix(es) abandoned: no valid input found within --precondition-budget runs (their paths may be feasible)\n",
             s.precondition_abandoned
+        ));
+    }
+    if let Some(why) = &s.first_unknown {
+        out.push_str(&format!(
+            "  warning: {} prefix(es) left undecided by the solver (first: {why}); their paths may be feasible\n",
+            s.unknown_prefixes
         ));
     }
     if s.divergences > 0 {
@@ -440,6 +453,7 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         precondition_budget: args.precondition_budget,
         check_leaks: args.check_leaks,
         check_uninit: !args.no_uninit_check,
+        strict_loop_count: args.strict_loop_count,
         externals: externals(args, &fe),
     };
     let interrupted = install_ctrlc();

@@ -113,6 +113,10 @@ impl<B: SolverBackend> SolverBackend for CountingBackend<B> {
         self.calls.fetch_add(1, Ordering::Relaxed);
         self.inner.check(pool, query)
     }
+
+    fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        self.inner.set_deadline(deadline);
+    }
 }
 
 /// Install the Ctrl-C handler: the first Ctrl-C asks the search to stop

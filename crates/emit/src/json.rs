@@ -396,6 +396,10 @@ pub struct StatsJson {
     pub float_inputs_concretised: u64,
     #[serde(default)]
     pub float_values_concretised: u64,
+    #[serde(default)]
+    pub values_concretised: u64,
+    #[serde(default)]
+    pub unknown_prefixes: u64,
 }
 
 /// Predicted coverage.
@@ -656,6 +660,8 @@ impl StatsJson {
             solver_ms: s.solver_ms,
             float_inputs_concretised: s.float_inputs_concretised,
             float_values_concretised: s.float_values_concretised,
+            values_concretised: s.values_concretised,
+            unknown_prefixes: s.unknown_prefixes,
         }
     }
 }
@@ -664,6 +670,7 @@ impl StatsJson {
 pub fn stop_strings(stop: &StopReason) -> (String, Option<String>) {
     match stop {
         StopReason::Complete => ("complete".into(), None),
+        StopReason::Explored => ("explored".into(), None),
         StopReason::Timeout => ("timeout".into(), None),
         StopReason::Interrupted => ("interrupted".into(), None),
         StopReason::Limit(what) => ("limit".into(), Some(what.clone())),

@@ -40,6 +40,13 @@ pub struct FuncInfo {
     pub iter_start: FxHashMap<Block, LoopId>,
     /// For each block ending in a `br`: commitments of its then and else sides.
     pub branch_commit: FxHashMap<Block, [SideCommit; 2]>,
+    /// For each block ending in a `br`: the loops for which it decides
+    /// between another iteration and leaving (one side can reach the
+    /// loop's next iteration without leaving the loop, the other cannot).
+    pub loop_decisions: FxHashMap<Block, Vec<LoopId>>,
+    /// Per loop: whether some branch is one of its loop decisions (a
+    /// `while (1)` without `break` has none).
+    pub has_loop_decision: Vec<bool>,
     /// The call-graph cycle of the function, if it is recursive.
     pub recursive_scc: Option<u32>,
     /// Per block: whether the run may leave the function there (see
@@ -51,6 +58,9 @@ pub struct FuncInfo {
     /// (the front end copies structures scalar by scalar), which may carry
     /// indeterminate bytes without reading them (see [`crate::memcheck`]).
     pub copy_loads: rustc_hash::FxHashSet<pathwise_ir::Reg>,
+    /// Per block: every path from it returns the constant 0 (see
+    /// [`crate::reject`]; used for the precondition).
+    pub rejects: Vec<bool>,
 }
 
 /// Analysis results for every function of a program.
@@ -104,9 +114,25 @@ fn analyse_function(program: &Program, cg: &CallGraph, id: FuncId) -> FuncInfo {
         None => vec![false; f.blocks.len()],
     };
     let mut branch_commit = FxHashMap::default();
+    let mut loop_decisions = FxHashMap::default();
+    let mut has_loop_decision = vec![false; loops.loops.len()];
     for (bi, b) in f.blocks.iter().enumerate() {
         let from = Block(bi as u32);
         if let Terminator::Branch { then_block, else_block, .. } = b.term {
+            let decided: Vec<LoopId> = loops
+                .enclosing(from)
+                .into_iter()
+                .filter(|&l| {
+                    let reach = |to| reaches_iteration(f, &loops, &loop_start, l, from, to);
+                    reach(then_block) != reach(else_block)
+                })
+                .collect();
+            for l in &decided {
+                has_loop_decision[l.0 as usize] = true;
+            }
+            if !decided.is_empty() {
+                loop_decisions.insert(from, decided);
+            }
             let side = |to: Block| SideCommit {
                 loops: committed_loops(f, &loops, &loop_start, &exits, from, to),
                 recursion: recursive_scc.is_some() && commits_to_call(f, &exits, &call_blocks, to),
@@ -129,7 +155,20 @@ fn analyse_function(program: &Program, cg: &CallGraph, id: FuncId) -> FuncInfo {
             out
         })
         .collect();
-    FuncInfo { loops, loop_start, iter_start, branch_commit, recursive_scc, exits, callees, copy_loads }
+    let rejects = crate::reject::rejecting_blocks(f);
+    FuncInfo {
+        loops,
+        loop_start,
+        iter_start,
+        branch_commit,
+        loop_decisions,
+        has_loop_decision,
+        recursive_scc,
+        exits,
+        callees,
+        copy_loads,
+        rejects,
+    }
 }
 
 /// Blocks from which the run may leave the function: returns, unreachable
@@ -201,6 +240,33 @@ fn committed_loops(
         }
     }
     out
+}
+
+/// Whether the edge `from -> to` can lead to the next iteration of loop `l`
+/// (its recorded start, or a back edge to its header) without leaving it.
+fn reaches_iteration(f: &FuncData, li: &LoopInfo, starts_at: &[Option<Block>], l: LoopId, from: Block, to: Block) -> bool {
+    let header = li.loop_(l).header;
+    let starts = |a: Block, b: Block| match starts_at[l.0 as usize] {
+        Some(s) => b == s,
+        None => b == header && li.back_edge_loop(a, b) == Some(l),
+    };
+    if starts(from, to) {
+        return true;
+    }
+    let mut seen = vec![false; f.blocks.len()];
+    let mut stack = vec![to];
+    while let Some(b) = stack.pop() {
+        if !li.contains(l, b) || std::mem::replace(&mut seen[b.index()], true) {
+            continue;
+        }
+        for s in f.block(b).term.successors() {
+            if starts(b, s) {
+                return true;
+            }
+            stack.push(s);
+        }
+    }
+    false
 }
 
 /// Whether every way from `to` out of the function passes a recursive call.

@@ -62,6 +62,12 @@ pub struct Config {
     /// structure copies) carry the state along instead (`gen
     /// --no-uninit-check` turns it off).
     pub check_uninit: bool,
+    /// Count every loop iteration towards k, as seed 002 does. By default
+    /// (false) only iterations that a symbolic decision committed to
+    /// count: a loop whose continuation does not depend on the inputs
+    /// (`for (i = 0; i < 256; i++)`) adds no path, so its iterations cost
+    /// nothing against k (`gen --strict-loop-count` restores the count).
+    pub strict_loop_count: bool,
 }
 
 /// Functions declared without a body whose calls the user described as
@@ -96,6 +102,7 @@ impl Config {
             externals: Externals::none(),
             check_leaks: false,
             check_uninit: true,
+            strict_loop_count: false,
         }
     }
 }

@@ -10,6 +10,7 @@
 use pathwise_expr::{ExprId, ExprPool};
 use pathwise_ir::{Block, FuncId, InstKind, Loc, Operand, Program, Reg, Terminator, Type};
 use rustc_hash::FxHashSet;
+use std::time::Instant;
 
 use crate::analysis::ProgramInfo;
 use crate::blockk::BlockVisits;
@@ -77,7 +78,14 @@ pub struct Machine<'p> {
     pub check_leaks: bool,
     /// See [`crate::config::Config::check_uninit`].
     pub check_uninit: bool,
+    /// See [`crate::config::Config::strict_loop_count`].
+    pub strict_loop_count: bool,
+    /// When the search's `--timeout` runs out.
+    pub deadline: Option<Instant>,
 }
+
+/// Steps between two looks at the clock in a run.
+const DEADLINE_CHECK_STEPS: u64 = 1 << 16;
 
 /// One activation.
 pub(crate) struct Frame {
@@ -88,6 +96,17 @@ pub(crate) struct Frame {
     pub inst: usize,
     /// Back edges taken per loop of the function since the loop was entered.
     pub loop_iters: Vec<u32>,
+    /// Per loop: the iterations since the loop was entered that count
+    /// towards k (see [`Machine::strict_loop_count`]).
+    pub counted_iters: Vec<u32>,
+    /// Per loop: the run's symbolic decision count
+    /// ([`Exec::sym_decisions`]) when the current iteration (or the entry
+    /// into the loop) started. The next iteration counts towards k only if
+    /// a symbolic decision was taken since.
+    pub decisions_at_start: Vec<u64>,
+    /// Per loop: a symbolic loop decision (see
+    /// `FuncInfo::loop_decisions`) was taken in the current iteration.
+    pub iteration_decided: Vec<bool>,
     /// Register of the caller receiving the result.
     pub ret_to: Option<Reg>,
 }
@@ -114,6 +133,10 @@ pub struct Exec<'m, 'p> {
     /// Memory object of each global.
     pub globals: Vec<ObjId>,
     steps: u64,
+    /// Symbolic decisions (of the program and of modelled library loops)
+    /// taken so far: iterations count towards k only when one was taken
+    /// since the previous iteration (see `Frame::decisions_at_start`).
+    sym_decisions: u64,
     /// Highest byte offset already proved in bounds, per input object.
     pub(crate) checked_upto: rustc_hash::FxHashMap<ObjId, u64>,
     /// End (exclusive) of the bytes at concrete offsets already checked
@@ -135,6 +158,9 @@ pub struct Exec<'m, 'p> {
     pub call_pointers: Vec<(usize, Value, pathwise_ir::CType)>,
     /// Symbolic values concretised by floating operations (see `fp.rs`).
     pub float_pins: Vec<crate::fp::FloatPin>,
+    /// Places where another symbolic value was fixed to this run's value
+    /// (see [`Exec::concretise`]).
+    pub pins: Vec<Loc>,
     /// The variables of the floating inputs this run created.
     pub float_inputs: Vec<ExprId>,
     /// Length variables of the input arrays `pathwise_array_len` tied to
@@ -188,6 +214,7 @@ impl<'m, 'p> Exec<'m, 'p> {
             frames: Vec::new(),
             globals,
             steps: 0,
+            sym_decisions: 0,
             checked_upto: Default::default(),
             sized_upto: Default::default(),
             nondets: Vec::new(),
@@ -197,6 +224,7 @@ impl<'m, 'p> Exec<'m, 'p> {
             calls: Vec::new(),
             call_pointers: Vec::new(),
             float_pins: Vec::new(),
+            pins: Vec::new(),
             float_inputs: Vec::new(),
             tied_lens: FxHashSet::default(),
             uninit_copies: Default::default(),
@@ -212,6 +240,11 @@ impl<'m, 'p> Exec<'m, 'p> {
         loop {
             self.steps += 1;
             if self.steps > self.m.max_steps {
+                return End::StepLimit;
+            }
+            // A long run must not outlive `--timeout`: the search stops
+            // right after it.
+            if self.steps % DEADLINE_CHECK_STEPS == 0 && self.m.deadline.is_some_and(|d| Instant::now() >= d) {
                 return End::StepLimit;
             }
             let flow = self.step();
@@ -237,7 +270,18 @@ impl<'m, 'p> Exec<'m, 'p> {
         }
         let locals = f.locals.iter().map(|l| self.mem.alloc(crate::memory::ObjKind::Local, l.elem, l.count)).collect();
         let nloops = self.m.info.func(func).loops.loops.len();
-        self.frames.push(Frame { func, regs, locals, block: Block(0), inst: 0, loop_iters: vec![0; nloops], ret_to });
+        self.frames.push(Frame {
+            func,
+            regs,
+            locals,
+            block: Block(0),
+            inst: 0,
+            loop_iters: vec![0; nloops],
+            counted_iters: vec![0; nloops],
+            decisions_at_start: vec![0; nloops],
+            iteration_decided: vec![false; nloops],
+            ret_to,
+        });
     }
 
     fn step(&mut self) -> Flow {
@@ -292,6 +336,10 @@ impl<'m, 'p> Exec<'m, 'p> {
 
     /// Record a path-condition entry (only when it is symbolic).
     pub(crate) fn record(&mut self, cond: ExprId, kind: EntryKind, negatable: bool, bound_blocked: bool, loc: Loc) {
+        if matches!(kind, EntryKind::Decision { .. } | EntryKind::Library { .. }) && non_const(self.pool, cond).is_some()
+        {
+            self.sym_decisions += 1;
+        }
         if self.symbolic && non_const(self.pool, cond).is_some() {
             self.entries.push(Entry { cond, kind, region: self.region, negatable, bound_blocked, loc });
         }
@@ -300,6 +348,21 @@ impl<'m, 'p> Exec<'m, 'p> {
     /// Require `cond` (an expression that holds concretely) to keep holding.
     pub(crate) fn guard(&mut self, cond: ExprId, loc: Loc) {
         self.record(cond, EntryKind::Guard { violated: false }, false, false, loc);
+    }
+
+    /// Fix the symbolic value `e` to `value`, its value in this run (a
+    /// size, an offset the memory model needs concrete): a guard keeps
+    /// every solution there, and the place is recorded, since the paths
+    /// other values would take are never explored (the search then does
+    /// not claim completeness).
+    pub(crate) fn concretise(&mut self, e: ExprId, value: u64, loc: Loc) {
+        let w = self.pool.width(e);
+        let k = self.pool.bv_const(w, value);
+        let fixed = self.pool.eq(e, k);
+        if self.symbolic && non_const(self.pool, fixed).is_some() {
+            self.pins.push(loc);
+        }
+        self.guard(fixed, loc);
     }
 
     pub(crate) fn error(&self, kind: ErrorKind, message: impl Into<String>, loc: Loc) -> End {
@@ -351,9 +414,17 @@ impl<'m, 'p> Exec<'m, 'p> {
             self.sides.insert((func, block, taken));
             match self.m.criterion {
                 Criterion::KPath => {
+                    if let (Some(_), Some(ls)) = (v.sym(), fi.loop_decisions.get(&block)) {
+                        for l in ls {
+                            self.frame_mut().iteration_decided[l.0 as usize] = true;
+                        }
+                    }
                     if let Some(commit) = fi.branch_commit.get(&block) {
-                        exceeds = self.commit_exceeds(func, &commit[usize::from(!taken)]);
-                        alt_blocked = self.commit_exceeds(func, &commit[usize::from(taken)]);
+                        // This decision, if symbolic, is one of the
+                        // iteration's (it is recorded below).
+                        let sym = v.sym().is_some();
+                        exceeds = self.commit_exceeds(func, &commit[usize::from(!taken)], sym);
+                        alt_blocked = self.commit_exceeds(func, &commit[usize::from(taken)], true);
                     }
                 }
                 Criterion::BlockK => {
@@ -371,15 +442,41 @@ impl<'m, 'p> Exec<'m, 'p> {
         if let Some(sym) = v.sym() {
             let c = bool_of(self.pool, v.conc(), Some(sym));
             let cond = if taken { c } else { self.pool.not(c) };
-            self.record(cond, EntryKind::Decision { func, block, taken }, true, alt_blocked, loc);
+            // In the precondition itself, a side that returns 0 on every
+            // path can give no valid input: never negated (see `reject.rs`).
+            let negatable = !(self.region == Region::Pre && self.frames.len() == 1 && {
+                let Terminator::Branch { then_block, else_block, .. } = self.m.program.func(func).block(block).term
+                else {
+                    unreachable!("a decision ends its block with a branch")
+                };
+                fi.rejects[(if taken { else_block } else { then_block }).index()]
+            });
+            self.record(cond, EntryKind::Decision { func, block, taken }, negatable, alt_blocked, loc);
         }
         exceeds.then_some(End::BoundExceeded)
     }
 
     /// Whether following a side with these commitments exceeds the k bound.
-    fn commit_exceeds(&self, func: FuncId, commit: &crate::analysis::SideCommit) -> bool {
+    /// Whether the next iteration of loop `l` counts towards k: always
+    /// under the strict count; else when a symbolic loop decision of the
+    /// current iteration chose it or, for a loop without loop decisions
+    /// (`while (1)`), when the iteration took any symbolic decision
+    /// (`pending`: one is being taken).
+    fn iteration_counts(&self, func: FuncId, l: usize, pending: bool) -> bool {
+        let fr = self.frame();
+        self.m.strict_loop_count
+            || if self.m.info.func(func).has_loop_decision[l] {
+                fr.iteration_decided[l]
+            } else {
+                pending || self.sym_decisions > fr.decisions_at_start[l]
+            }
+    }
+
+    fn commit_exceeds(&self, func: FuncId, commit: &crate::analysis::SideCommit, pending: bool) -> bool {
         let k = self.m.k.get();
-        if commit.loops.iter().any(|l| self.frame().loop_iters[l.0 as usize] >= k) {
+        let fr = self.frame();
+        let counts = |l: usize| self.iteration_counts(func, l, pending);
+        if commit.loops.iter().any(|l| counts(l.0 as usize) && fr.counted_iters[l.0 as usize] >= k) {
             return true;
         }
         commit.recursion && self.scc_depth(func) > k
@@ -399,7 +496,12 @@ impl<'m, 'p> Exec<'m, 'p> {
         // Entering a loop from outside starts its count afresh.
         for l in loops.enclosing(to) {
             if loops.loop_(l).header == to && !loops.contains(l, from) {
-                self.frame_mut().loop_iters[l.0 as usize] = 0;
+                let now = self.sym_decisions;
+                let fr = self.frame_mut();
+                fr.loop_iters[l.0 as usize] = 0;
+                fr.counted_iters[l.0 as usize] = 0;
+                fr.decisions_at_start[l.0 as usize] = now;
+                fr.iteration_decided[l.0 as usize] = false;
             }
         }
         let started = match fi.iter_start.get(&to) {
@@ -409,10 +511,19 @@ impl<'m, 'p> Exec<'m, 'p> {
         if let Some(l) = started {
             let k = self.m.k.get();
             let main = self.region == Region::Main && self.m.criterion == Criterion::KPath;
-            let it = &mut self.frame_mut().loop_iters[l.0 as usize];
-            *it += 1;
-            if main && *it > k {
-                return Flow::End(End::BoundExceeded);
+            // An iteration no symbolic decision chose adds no path: it does
+            // not count (unless the count is strict, as in seed 002).
+            let counts = self.iteration_counts(func, l.0 as usize, false);
+            let now = self.sym_decisions;
+            let fr = self.frame_mut();
+            fr.loop_iters[l.0 as usize] += 1;
+            fr.decisions_at_start[l.0 as usize] = now;
+            fr.iteration_decided[l.0 as usize] = false;
+            if counts {
+                fr.counted_iters[l.0 as usize] += 1;
+                if main && fr.counted_iters[l.0 as usize] > k {
+                    return Flow::End(End::BoundExceeded);
+                }
             }
         }
         if self.block_k_exceeded(func, to) {

@@ -31,6 +31,7 @@ pub mod libc;
 pub mod memcheck;
 pub mod memory;
 pub mod path;
+pub mod reject;
 pub mod run;
 pub mod search;
 pub mod setup;
@@ -40,4 +41,4 @@ pub mod suite;
 pub mod testcase;
 pub mod value;
 
-pub use search::{generate, EngineError, NoObserver, Observer};
+pub use search::{generate, generate_refereed, EngineError, NoObserver, Observer};

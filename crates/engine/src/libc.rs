@@ -107,10 +107,7 @@ impl Exec<'_, '_> {
     /// A size argument's value in this run, fixed by a guard when symbolic.
     pub(crate) fn concrete_size(&mut self, v: Value, loc: Loc) -> Result<u64, End> {
         if let Some(e) = v.sym() {
-            let w = self.pool.width(e);
-            let k = self.pool.bv_const(w, v.conc());
-            let fixed = self.pool.eq(e, k);
-            self.guard(fixed, loc);
+            self.concretise(e, v.conc(), loc);
         }
         if v.conc() > MAX_ALLOC {
             let message = format!("allocation or copy of {} bytes (more than modelled)", v.conc() as i64);
@@ -264,9 +261,7 @@ impl Exec<'_, '_> {
         if let Some(o) = p.obj {
             let old = self.mem.object(o).size_bytes();
             if let Some(e) = self.mem.object(o).size_sym {
-                let k = self.pool.bv_const(64, old);
-                let fixed = self.pool.eq(e, k);
-                self.guard(fixed, loc);
+                self.concretise(e, old, loc);
             }
             if let (Some(e), true) = (n.1, n.0 >= old) {
                 let k = self.pool.bv_const(64, old);

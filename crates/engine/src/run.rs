@@ -136,6 +136,8 @@ pub struct RunRecord {
     pub heap: crate::heap_out::HeapRecord,
     /// Concretisations by floating operations (both executions).
     pub float_pins: Vec<crate::fp::FloatPin>,
+    /// Other concretisations (see [`crate::exec::Exec::concretise`]), both executions.
+    pub pins: Vec<pathwise_ir::Loc>,
     /// Floating input variables created by the function's execution.
     pub float_inputs: Vec<ExprId>,
     /// Length variables tied by `pathwise_array_len` (see [`Self::len_is_tied`]).
@@ -200,6 +202,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         calls: Vec::new(),
         heap: Default::default(),
         float_pins: Vec::new(),
+        pins: Vec::new(),
         float_inputs: Vec::new(),
         tied_lens: FxHashSet::default(),
         leak_returned: None,
@@ -218,6 +221,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         };
         let end = pre_result_assumed(&mut exec, pre, end);
         rec.float_pins = std::mem::take(&mut exec.float_pins);
+        rec.pins = std::mem::take(&mut exec.pins);
         rec.tied_lens = std::mem::take(&mut exec.tied_lens);
         declared = exec.heap.assume.declared();
         initial_reads = std::mem::take(&mut exec.heap.initial_reads);
@@ -246,6 +250,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     rec.nondets = std::mem::take(&mut exec.nondets);
     rec.calls = std::mem::take(&mut exec.calls);
     rec.float_pins.append(&mut exec.float_pins);
+    rec.pins.append(&mut exec.pins);
     rec.float_inputs = std::mem::take(&mut exec.float_inputs);
     rec.tied_lens.extend(exec.tied_lens.drain());
     let returned = exec.returned;

@@ -11,6 +11,9 @@ use crate::path::{End, EntryKind};
 use crate::suite::ErrorKind;
 use crate::value::{bool_of, bv_of, non_const, Pointer, Value};
 
+/// The largest element count of a variable-length array that is modelled.
+const MAX_VLA_COUNT: u64 = 1 << 28;
+
 fn bv_op(op: BinOp) -> BvOp {
     match op {
         BinOp::Add => BvOp::Add,
@@ -126,10 +129,13 @@ impl Exec<'_, '_> {
                 return Ok(None);
             }
             InstKind::Alloca { elem, count } => {
-                // The size is concretised (guarded when symbolic): objects
-                // have a fixed number of cells.
+                // This run's object has this run's count of cells; a
+                // symbolic count stays symbolic, as a `malloc` size does
+                // (`Object::size_sym`: every access is checked against
+                // it), so the paths of other counts stay open. A guard
+                // keeps solutions within what is modelled.
                 let n = self.operand(count);
-                if n.conc() > 1 << 28 {
+                if n.conc() > MAX_VLA_COUNT {
                     let size = n.conc() as i64;
                     return Err(self.error(
                         ErrorKind::Unsupported,
@@ -137,12 +143,16 @@ impl Exec<'_, '_> {
                         loc,
                     ));
                 }
-                if let Some(e) = n.sym() {
-                    let k = self.pool.bv_const(64, n.conc());
-                    let fixed = self.pool.eq(e, k);
-                    self.guard(fixed, loc);
-                }
                 let obj = self.mem.alloc(crate::memory::ObjKind::Local, *elem, n.conc());
+                if let (Some(_), true) = (n.sym(), self.symbolic) {
+                    let e = bv_of(self.pool, n.conc(), n.sym(), 64);
+                    let limit = self.pool.bv_const(64, MAX_VLA_COUNT);
+                    let modelled = self.pool.cmp(BvCmp::Ule, e, limit);
+                    self.guard(modelled, loc);
+                    let bytes = self.pool.bv_const(64, elem.bytes());
+                    let size = self.pool.bin(BvOp::Mul, bytes, e);
+                    self.mem.object_mut(obj).size_sym = crate::value::non_const(self.pool, size);
+                }
                 Value::Ptr(Pointer { obj: Some(obj), off: 0, off_sym: None, base_sym: None, path: 0 })
             }
             InstKind::Call { .. } => unreachable!("calls are handled by the machine"),
@@ -388,9 +398,7 @@ impl Exec<'_, '_> {
                 };
                 self.sized_bounds(&p, obj, size, ty, loc)?;
             }
-            let k = self.pool.bv_const(64, p.off);
-            let fixed = self.pool.eq(s, k);
-            self.guard(fixed, loc);
+            self.concretise(s, p.off, loc);
             p.off_sym = None;
         }
         let o = self.mem.object(obj);

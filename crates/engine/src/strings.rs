@@ -77,9 +77,7 @@ impl Exec<'_, '_> {
     /// guard keeps it there), so that byte `i` is at a concrete offset.
     fn pinned_ptr(&mut self, p: Pointer, loc: Loc) -> Pointer {
         if let Some(s) = p.off_sym {
-            let k = self.pool.bv_const(64, p.off);
-            let fixed = self.pool.eq(s, k);
-            self.guard(fixed, loc);
+            self.concretise(s, p.off, loc);
         }
         Pointer { off_sym: None, ..p }
     }

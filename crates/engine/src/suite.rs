@@ -365,6 +365,35 @@ pub struct Stats {
     /// Places where a symbolic value (computed from inputs) flowed into a
     /// floating operation and was concretised to its value on that run.
     pub float_values_concretised: u64,
+    /// Places where another symbolic value (a variable-length array's
+    /// size, a copy length, an offset into an input object) was fixed to
+    /// its value on a run, so that other values' paths went unexplored.
+    pub values_concretised: u64,
+    /// Prefixes the solver could decide neither way (`unknown`: a timeout,
+    /// an internal error): neither explored nor proved infeasible.
+    pub unknown_prefixes: u64,
+    /// The first reason the solver gave for an `unknown`.
+    pub first_unknown: Option<String>,
+}
+
+impl Stats {
+    /// Why the search, having tried every prefix within the bound, still
+    /// cannot claim that every feasible path has a test (empty: it can).
+    pub fn undecided(&self) -> Vec<String> {
+        let mut why = Vec::new();
+        let mut note = |n: u64, what: &str| {
+            if n > 0 {
+                why.push(format!("{n} {what}"));
+            }
+        };
+        note(self.unknown_prefixes, "prefix(es) the solver could not decide");
+        note(self.precondition_abandoned, "prefix(es) abandoned within --precondition-budget");
+        note(self.divergences, "run(s) diverged from their solved prefix");
+        note(self.values_concretised, "place(s) where a symbolic value was concretised");
+        note(self.float_inputs_concretised, "floating input(s) concretised");
+        note(self.float_values_concretised, "place(s) where a symbolic value was concretised by floating point");
+        why
+    }
 }
 
 /// Why the search ended.
@@ -372,6 +401,10 @@ pub struct Stats {
 pub enum StopReason {
     /// Every feasible k-path was covered.
     Complete,
+    /// Every prefix within the bound was tried, but some were not decided
+    /// or some symbolic values were concretised ([`Stats::undecided`]):
+    /// paths may be missing.
+    Explored,
     Timeout,
     /// The user interrupted the run.
     Interrupted,

@@ -177,7 +177,9 @@ fn avl_under_precondition_budget() {
     let program = compile(&bench("avl.c"));
     let config = config("insertAVL", Some("avl_ok"), 1);
     let suite = generate(&program, &config);
-    check_sound(&suite);
+    // Abandoned prefixes may hide feasible paths: the run is "explored",
+    // never "complete".
+    assert_eq!(suite.stop, pathwise_engine::suite::StopReason::Explored);
     assert!(suite.stats.precondition_abandoned > 0);
     assert_eq!(suite.stats.divergences, 0);
     // ins: line 78 tests t == NULL, 80 x < t->key, 82 x > t->key; a

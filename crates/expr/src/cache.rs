@@ -125,6 +125,10 @@ fn answer(cached: &Cached, query: &Query) -> SolveResult {
 }
 
 impl<B: SolverBackend> SolverBackend for CachingSolver<B> {
+    fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        self.backend.set_deadline(deadline);
+    }
+
     fn check(&mut self, pool: &ExprPool, query: &Query) -> SolveResult {
         self.stats.queries += 1;
         if self.pool_uid != pool.uid() {

@@ -58,4 +58,12 @@ pub enum SolveResult {
 /// A solver backend (Z3, or a test double).
 pub trait SolverBackend {
     fn check(&mut self, pool: &ExprPool, query: &Query) -> SolveResult;
+
+    /// Give every later check at most until `deadline` (`None`: no limit
+    /// beyond the backend's own); a check still running then answers
+    /// [`SolveResult::Unknown`]. The search sets it from `--timeout`, so
+    /// that no query outlives the run's budget.
+    fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        let _ = deadline;
+    }
 }

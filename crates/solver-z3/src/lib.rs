@@ -67,17 +67,38 @@
 //! and store-chain models do not need) took `get_model` from ~0.22 to
 //! ~0.13 ms per satisfiable query, and `smt.bv.eq_axioms = false` (no
 //! "redundant" bit-vector equality axioms) the checks from ~0.28 to
-//! ~0.23 ms. The latter is set for the bit-vector solver only: with arrays
-//! the axioms are not redundant (index equalities reach the array theory
-//! through them), and without them Z3 answered some of the engine's
-//! quicksort queries (stores at symbolic offsets) `sat` with models that
-//! violate the query — caught by the validation, but each one an `unknown`
-//! and a lost path (see the `swap_chains_at_symbolic_offsets_get_valid_models`
-//! test). Tried without measurable effect, and not kept: `smt.relevancy`
-//! (0, 1, 2; the logic's setup fixes it unless `smt.auto_config` is off,
-//! which was slower), `smt.bv.reflect`, `smt.bv.delay`,
-//! `smt.bv.watch_diseq`, `smt.case_split`, `smt.restart_strategy`,
-//! `model.completion`; `smt.phase_selection = 0` was slower.
+//! ~0.23 ms; on insertAVL under `avl_ok` at k = 2 it is the difference
+//! between 11 s and 80 s. The latter is set for the bit-vector solver
+//! only, and it is *incomplete*: without the axioms, Z3 may answer `sat`
+//! with a model that violates the query (with arrays often, which is why
+//! the array solvers keep the axioms; without arrays rarely: once on the
+//! random diamonds `diamonds_4_2` of seed 001's generator, seed 1). Its
+//! `unsat` answers stay sound (dropping valid axioms only weakens the
+//! formula), and every model is validated, so a wrong model is an
+//! `unknown`, which the second opinion below settles. Before it existed,
+//! that one `unknown` was a dropped prefix: 92 tests instead of 104, under
+//! a stop line that said "complete". Tried without measurable effect, and
+//! not kept: `smt.relevancy` (0, 1, 2; the logic's setup fixes it unless
+//! `smt.auto_config` is off, which was slower), `smt.bv.reflect`,
+//! `smt.bv.delay`, `smt.bv.watch_diseq`, `smt.case_split`,
+//! `smt.restart_strategy`, `model.completion`; `smt.phase_selection = 0`
+//! was slower.
+//!
+//! **Second opinion.** An `unknown` that is not a timeout (a model that
+//! fails validation, an incomplete theory, a contained panic) is asked
+//! again of a new solver with Z3's default configuration, which shares
+//! nothing with the long-lived ones; only its answer counts. An `unknown`
+//! that remains is reported to the engine, which never counts it as an
+//! infeasible prefix.
+//!
+//! **Deadlines.** [`SolverBackend::set_deadline`] bounds every later check
+//! by the time left (Z3's `timeout` parameter, set per check), so a run
+//! with `--timeout` never waits for a hard query past its budget.
+//!
+//! **Failures.** A panic in the `z3` crate (it unwraps Z3's null results,
+//! e.g. for an ill-sorted term) is caught around the check: the query is
+//! `unknown`, the solvers are renewed, and the run goes on
+//! ([`panic_is_contained`] lets the CLI's panic hook stay quiet).
 //!
 //! **Z3 errors.** The `z3` crate disables Z3's error handler, so Z3 errors
 //! go unnoticed. Z3 4.8.12 validates parameter names only on an initialised
@@ -87,13 +108,12 @@
 //! `z3_accepts_every_parameter` therefore sets the backend's parameters on
 //! an initialised solver of each kind and checks Z3's error code, and
 //! `tuning_parameters_keep_answers_right` checks each solver's answers and
-//! timeout. (The `QF_BV` and `QF_FD` solvers that the `solver_bench`
-//! example measures do not know `smt.bv.eq_axioms`; set at creation, it is
-//! ignored there.)
+//! timeout.
 
 mod ackermann;
 mod guarded;
 mod model;
+mod oracle;
 mod translate;
 
 use std::time::{Duration, Instant};
@@ -102,6 +122,8 @@ use pathwise_expr::{ExprId, ExprPool, Query, SolveResult, SolverBackend};
 use rustc_hash::FxHashMap;
 use z3::ast::Bool;
 use z3::{Params, SatResult, Solver};
+
+pub use crate::oracle::SmtLibOracle;
 
 use crate::ackermann::{Scan, Scanner};
 use crate::translate::Translator;
@@ -139,6 +161,12 @@ pub struct Z3Stats {
     pub check_time: Duration,
     /// Time spent reading, completing and validating models.
     pub model_time: Duration,
+    /// `unknown` answers asked again of a new default solver (see the
+    /// crate doc, "Second opinion"), and how many of those it settled.
+    pub second_opinions: u64,
+    pub settled_by_second_opinion: u64,
+    /// Panics of the `z3` crate contained to their query.
+    pub contained_panics: u64,
 }
 
 /// Which of the three solvers (see the crate doc).
@@ -154,8 +182,8 @@ struct Setup {
     /// Parameters of the solvers for queries with arrays.
     params: Params,
     /// Parameters of the [`Kind::Bv`] solver: `params` and
-    /// `smt.bv.eq_axioms = false` (see the crate doc: with arrays, the
-    /// latter gives wrong models).
+    /// `smt.bv.eq_axioms = false` (see the crate doc: incomplete, its wrong
+    /// models are caught by validation and asked again).
     bv_params: Params,
     /// The logic of the [`Kind::Bv`] solver (`""`: Z3's default solver).
     bv_logic: &'static str,
@@ -232,6 +260,10 @@ pub struct Z3Backend {
     terms: Terms,
     pool_uid: u64,
     stats: Z3Stats,
+    /// The backend's own limit per check.
+    timeout_ms: Option<u32>,
+    /// See [`SolverBackend::set_deadline`].
+    deadline: Option<Instant>,
 }
 
 /// The logic of the bit-vector solver (see the crate doc).
@@ -281,6 +313,8 @@ impl Z3Backend {
             },
             pool_uid: 0,
             stats: Z3Stats::default(),
+            timeout_ms,
+            deadline: None,
         }
     }
 
@@ -340,13 +374,32 @@ impl Z3Backend {
     }
 }
 
-impl SolverBackend for Z3Backend {
-    fn check(&mut self, pool: &ExprPool, query: &Query) -> SolveResult {
-        self.stats.checks += 1;
-        self.terms.translator.sync(pool);
-        if self.pool_uid != pool.uid() {
-            self.change_pool(pool);
+impl Z3Backend {
+    /// The limit of the next check, in milliseconds: the backend's own,
+    /// shortened to the time left before the deadline. `Err` when the
+    /// deadline has passed.
+    fn limit_ms(&self) -> Result<Option<u32>, ()> {
+        let Some(deadline) = self.deadline else { return Ok(self.timeout_ms) };
+        let left = deadline.saturating_duration_since(Instant::now()).as_millis();
+        if left == 0 {
+            return Err(());
         }
+        let left = u32::try_from(left).unwrap_or(u32::MAX);
+        Ok(Some(self.timeout_ms.map_or(left, |t| t.min(left))))
+    }
+
+    /// Set the limit of the next check on every solver.
+    fn apply_limit(&mut self, ms: Option<u32>) {
+        let mut p = Params::new();
+        // Z3's "no limit" is the largest value.
+        p.set_u32("timeout", ms.unwrap_or(u32::MAX));
+        for slot in [&self.bv, &self.qf_abv, &self.general] {
+            slot.solver.set_params(&p);
+        }
+    }
+
+    /// The check proper: the solver the query needs, reused as configured.
+    fn dispatch(&mut self, pool: &ExprPool, query: &Query) -> SolveResult {
         let roots: Vec<ExprId> = query.constraints.iter().chain(&query.assumptions).copied().collect();
         let scan = self.terms.scanner.scan(pool, &roots);
         if scan.const_array {
@@ -362,6 +415,126 @@ impl SolverBackend for Z3Backend {
             }
             r => r,
         }
+    }
+
+    /// Ask `query` of a new solver with Z3's default configuration (see
+    /// the crate doc, "Second opinion").
+    fn second_opinion(&mut self, pool: &ExprPool, query: &Query, limit: Option<u32>) -> SolveResult {
+        self.stats.second_opinions += 1;
+        let roots: Vec<ExprId> = query.constraints.iter().chain(&query.assumptions).copied().collect();
+        let scan = self.terms.scanner.scan(pool, &roots);
+        let solver = Solver::new();
+        let mut p = Params::new();
+        if let Some(ms) = limit {
+            p.set_u32("timeout", ms);
+        }
+        solver.set_params(&p);
+        let cx = Cx { terms: &mut self.terms, stats: &mut self.stats, pool, query, scan: &scan };
+        let r = check_scoped(&solver, cx);
+        if !matches!(r, SolveResult::Unknown(_)) {
+            self.stats.settled_by_second_opinion += 1;
+        }
+        r
+    }
+
+    /// Renew every solver (after a contained panic: a scope may be open).
+    fn renew_all(&mut self) {
+        for slot in [&mut self.bv, &mut self.qf_abv, &mut self.general] {
+            slot.renew();
+            slot.facts = guarded::Facts::default();
+        }
+    }
+}
+
+/// Whether an `unknown` reason says the time ran out (or the check was
+/// interrupted): asking again would only spend more time.
+fn is_timeout(reason: &str) -> bool {
+    ["timeout", "canceled", "cancelled", "interrupted", "deadline"].iter().any(|w| reason.contains(w))
+}
+
+thread_local! {
+    static CONTAINED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the current thread is inside a check whose panics the backend
+/// contains (a panic hook can then stay quiet: the query becomes
+/// `unknown` and the run goes on).
+pub fn panic_is_contained() -> bool {
+    CONTAINED.with(|c| c.get())
+}
+
+/// Run `f` with panics contained (see [`panic_is_contained`]).
+fn contained<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    let was = CONTAINED.with(|c| c.replace(true));
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    CONTAINED.with(|c| c.set(was));
+    r.map_err(|payload| {
+        payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic".into())
+    })
+}
+
+impl SolverBackend for Z3Backend {
+    fn check(&mut self, pool: &ExprPool, query: &Query) -> SolveResult {
+        self.stats.checks += 1;
+        let Ok(limit) = self.limit_ms() else {
+            self.stats.unknown += 1;
+            return SolveResult::Unknown("deadline reached before the check".into());
+        };
+        if self.deadline.is_some() {
+            self.apply_limit(limit);
+        }
+        let r = match contained(|| {
+            self.terms.translator.sync(pool);
+            if self.pool_uid != pool.uid() {
+                self.change_pool(pool);
+            }
+            self.dispatch(pool, query)
+        }) {
+            Ok(r) => r,
+            Err(what) => {
+                self.stats.contained_panics += 1;
+                self.stats.unknown += 1;
+                // The translation caches may hold half-built state, and a
+                // solver may be left inside a scope: start over.
+                self.terms.translator = Translator::default();
+                self.terms.literals.clear();
+                self.terms.scanner.reset();
+                self.pool_uid = 0;
+                self.renew_all();
+                return SolveResult::Unknown(format!("internal solver error: {what}"));
+            }
+        };
+        match r {
+            SolveResult::Unknown(reason) if !is_timeout(&reason) => {
+                let Ok(limit) = self.limit_ms() else { return SolveResult::Unknown(reason) };
+                match contained(|| self.second_opinion(pool, query, limit)) {
+                    Ok(SolveResult::Unknown(again)) => {
+                        self.stats.unknown -= 1; // one query, one unknown
+                        SolveResult::Unknown(format!("{reason}; then {again}"))
+                    }
+                    Ok(r) => {
+                        self.stats.unknown -= 1;
+                        r
+                    }
+                    Err(what) => {
+                        self.stats.contained_panics += 1;
+                        SolveResult::Unknown(format!("{reason}; then internal solver error: {what}"))
+                    }
+                }
+            }
+            r => r,
+        }
+    }
+
+    fn set_deadline(&mut self, deadline: Option<Instant>) {
+        if deadline.is_none() && self.deadline.is_some() {
+            self.apply_limit(self.timeout_ms);
+        }
+        self.deadline = deadline;
     }
 }
 

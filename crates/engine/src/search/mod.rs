@@ -45,6 +45,33 @@ pub fn generate(
     backend: &mut dyn SolverBackend,
     observer: &mut dyn Observer,
 ) -> Result<TestSuite, EngineError> {
+    generate_with(program, config, backend, None, observer).map(|(suite, _)| suite)
+}
+
+/// [`generate`], with every answer the search acts on checked by
+/// `referee`, an independent solver (for differential tests: see
+/// `pathwise_solver_z3::SmtLibOracle`): the *unsliced* query of an answer
+/// must be satisfiable when the answer is `sat`, and the constraints with
+/// the core's assumptions unsatisfiable when it is `unsat`, whichever
+/// shortcut gave it (interval refutation, slicing, the query cache, the
+/// backend's solver reuse). Returns the disagreements, one line each.
+pub fn generate_refereed(
+    program: &Program,
+    config: &Config,
+    backend: &mut dyn SolverBackend,
+    referee: &mut dyn SolverBackend,
+    observer: &mut dyn Observer,
+) -> Result<(TestSuite, Vec<String>), EngineError> {
+    generate_with(program, config, backend, Some(referee), observer)
+}
+
+fn generate_with(
+    program: &Program,
+    config: &Config,
+    backend: &mut dyn SolverBackend,
+    referee: Option<&mut dyn SolverBackend>,
+    observer: &mut dyn Observer,
+) -> Result<(TestSuite, Vec<String>), EngineError> {
     let start = Instant::now();
     let (main, pre) = crate::setup::check(program, config)?;
     let info = ProgramInfo::compute(program);
@@ -64,6 +91,8 @@ pub fn generate(
         max_array_len: config.max_array_len,
         check_leaks: config.check_leaks,
         check_uninit: config.check_uninit,
+        strict_loop_count: config.strict_loop_count,
+        deadline: config.timeout.map(|t| start + t),
     };
     let mut pool = ExprPool::new();
     let spec = if config.program_mode.is_some() {
@@ -92,12 +121,23 @@ pub fn generate(
         abandoned: false,
         float_inputs: spec.float_vars(program, main),
         float_sites: FxHashSet::default(),
+        pin_sites: FxHashSet::default(),
         solving_error_check: false,
+        // Re-borrowed: a trait object's lifetime shortens only by coercion.
+        referee: referee.map(|r| -> &mut dyn SolverBackend { r }),
+        disagreements: Vec::new(),
     };
+    search.solver.set_deadline(config.timeout.map(|t| start + t));
     let stop = if config.program_mode.is_some() { search.explore_program() } else { search.explore() };
-    let Search { mut stats, tests, covered_lines, covered_sides, solver, float_inputs, float_sites, .. } = search;
+    let Search {
+        mut stats, tests, covered_lines, covered_sides, solver, float_inputs, float_sites, pin_sites, disagreements, ..
+    } = search;
     stats.float_inputs_concretised = float_inputs.len() as u64;
     stats.float_values_concretised = float_sites.len() as u64;
+    stats.values_concretised = pin_sites.len() as u64;
+    // "Complete" is a claim about every feasible path: never made when a
+    // prefix went undecided or a symbolic value was concretised.
+    let stop = if stop == StopReason::Complete && !stats.undecided().is_empty() { StopReason::Explored } else { stop };
     stats.solver_calls = solver.stats().backend_calls;
     stats.solver_cache_hits = solver.stats().cache_hits;
     stats.solver_ms = solver.stats().backend_time.as_millis() as u64;
@@ -107,7 +147,7 @@ pub fn generate(
         crate::setup::assemble(program, &info, config, main, tests, stats, stop, &covered_lines, &covered_sides);
     // Whole-program mode deepens k: report the bound reached.
     suite.k = machine.k.get();
-    Ok(suite)
+    Ok((suite, disagreements))
 }
 
 pub(crate) struct Search<'a, 'p> {
@@ -136,9 +176,15 @@ pub(crate) struct Search<'a, 'p> {
     /// Locations where a symbolic value other than a floating input was
     /// concretised by a floating operation (only counted).
     float_sites: FxHashSet<pathwise_ir::Loc>,
+    /// Locations where another symbolic value was concretised
+    /// ([`crate::exec::Exec::concretise`]).
+    pin_sites: FxHashSet<pathwise_ir::Loc>,
     /// An error check is being solved: its `--max-array-len` prunes are
     /// not reported, so they need no confirmation (see [`Search::own_core`]).
     solving_error_check: bool,
+    /// See [`generate_refereed`].
+    referee: Option<&'a mut dyn SolverBackend>,
+    disagreements: Vec<String>,
 }
 
 /// A run together with the inputs that produced it.
@@ -167,6 +213,7 @@ impl<'a> Search<'a, '_> {
                 self.float_sites.insert(pin.loc);
             }
         }
+        self.pin_sites.extend(rec.pins.iter().copied());
         if !rec.pre_valid() {
             self.stats.precondition_rejected_runs += 1;
         }
@@ -296,13 +343,20 @@ impl<'a> Search<'a, '_> {
             }
             SolveResult::Unsat { core } => {
                 let limit = core.iter().copied().max();
+                let unknown_before = self.stats.unknown_prefixes;
                 let found = self.find_valid(&base, Some(neg), &cur.inputs, cur.run.pre_entries.clone(), limit);
-                if found.is_none() && self.stopped.is_none() && !std::mem::take(&mut self.abandoned) {
+                // An exhausted precondition search proves nothing when the
+                // solver left one of its prefixes undecided.
+                let undecided = self.stats.unknown_prefixes > unknown_before;
+                if found.is_none() && self.stopped.is_none() && !std::mem::take(&mut self.abandoned) && !undecided {
                     self.stats.infeasible_prefixes += 1;
                 }
                 found
             }
-            SolveResult::Unknown(_) => None,
+            SolveResult::Unknown(why) => {
+                self.note_unknown(why);
+                None
+            }
         }
     }
 
@@ -420,9 +474,20 @@ impl<'a> Search<'a, '_> {
                     }
                     limit = if core.contains(&m) { m.saturating_sub(1) } else { top };
                 }
-                SolveResult::Unknown(_) => {}
+                SolveResult::Unknown(why) => self.note_unknown(why),
             }
         }
+    }
+
+    /// A prefix the solver could not decide: neither a test nor an
+    /// infeasible prefix (unless the run's time is up, which the stop
+    /// reason reports).
+    fn note_unknown(&mut self, why: String) {
+        if self.stop_reason().is_some() {
+            return;
+        }
+        self.stats.unknown_prefixes += 1;
+        self.stats.first_unknown.get_or_insert(why);
     }
 
     /// One solver query, sliced to the constraints that share variables with
@@ -505,16 +570,49 @@ impl<'a> Search<'a, '_> {
         self.stats.queries += 1;
         // Most infeasible prefixes contradict a bound on one variable: no
         // need to ask the solver.
-        if let Some(core) = pathwise_expr::intervals::refute(&self.pool, &sliced) {
-            return SolveResult::Unsat { core: core.into_iter().map(|i| map[i]).collect() };
+        let r = if let Some(core) = pathwise_expr::intervals::refute(&self.pool, &sliced) {
+            SolveResult::Unsat { core: core.into_iter().map(|i| map[i]).collect() }
+        } else {
+            // Long runs ask many distinct queries: bound the cache's memory.
+            if self.solver.cache_len() > MAX_CACHED_QUERIES {
+                self.solver.clear_cache();
+            }
+            match self.solver.check(&self.pool, &sliced) {
+                SolveResult::Unsat { core } => SolveResult::Unsat { core: core.into_iter().map(|i| map[i]).collect() },
+                r => r,
+            }
+        };
+        if self.referee.is_some() {
+            self.referee_check(&query, &r);
         }
-        // Long runs ask many distinct queries: bound the cache's memory.
-        if self.solver.cache_len() > MAX_CACHED_QUERIES {
-            self.solver.clear_cache();
-        }
-        match self.solver.check(&self.pool, &sliced) {
-            SolveResult::Unsat { core } => SolveResult::Unsat { core: core.into_iter().map(|i| map[i]).collect() },
-            r => r,
+        r
+    }
+
+    /// Check an answer against the referee (see [`generate_refereed`]).
+    fn referee_check(&mut self, query: &Query, r: &SolveResult) {
+        let Some(referee) = self.referee.as_deref_mut() else { return };
+        let (asked, want_sat) = match r {
+            SolveResult::Sat(_) => (query.clone(), true),
+            SolveResult::Unsat { core } => {
+                let assumptions = core.iter().map(|&i| query.assumptions[i]).collect();
+                (Query { constraints: query.constraints.clone(), assumptions }, false)
+            }
+            SolveResult::Unknown(why) => {
+                self.disagreements.push(format!("unknown answer: {why}"));
+                return;
+            }
+        };
+        let verdict = match referee.check(&self.pool, &asked) {
+            SolveResult::Sat(_) => Some(true),
+            SolveResult::Unsat { .. } => Some(false),
+            SolveResult::Unknown(_) => None,
+        };
+        if verdict != Some(want_sat) {
+            let what = if want_sat { "sat" } else { "unsat (with its core)" };
+            self.disagreements.push(format!(
+                "answered {what}, the referee says {verdict:?}:\n{}",
+                pathwise_expr::smtlib::to_smtlib(&self.pool, &asked)
+            ));
         }
     }
 
@@ -590,6 +688,10 @@ struct DynBackend<'a>(&'a mut dyn SolverBackend);
 impl SolverBackend for DynBackend<'_> {
     fn check(&mut self, pool: &ExprPool, query: &Query) -> SolveResult {
         self.0.check(pool, query)
+    }
+
+    fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.0.set_deadline(deadline);
     }
 }
 
