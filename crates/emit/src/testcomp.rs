@@ -216,7 +216,9 @@ impl TestCompWriter {
         let dir = dir.into();
         fs::create_dir_all(&dir)?;
         write_complete(&dir, "metadata.xml", &metadata_xml(meta))?;
-        Ok(TestCompWriter { dir, files: vec!["metadata.xml".to_string()] })
+        let files = vec!["metadata.xml".to_string()];
+        write_zip(&dir, &files)?;
+        Ok(TestCompWriter { dir, files })
     }
 
     /// The suite directory.
@@ -230,11 +232,15 @@ impl TestCompWriter {
     }
 
     /// Write the next test, `testcase-N.xml` (N counts from 1), complete on
-    /// disk when this returns; returns its path.
+    /// disk when this returns, and the zip anew with it: a run killed at
+    /// any moment (a validator's hard time limit) leaves a valid suite of
+    /// every test found (the zip is replaced by a rename, never partial).
+    /// Returns the test's path.
     pub fn add_test(&mut self, inputs: &[String], covers_error: bool) -> io::Result<PathBuf> {
         let name = format!("testcase-{}.xml", self.tests_written() + 1);
         let path = write_complete(&self.dir, &name, &testcase_xml(inputs, covers_error))?;
         self.files.push(name);
+        write_zip(&self.dir, &self.files)?;
         Ok(path)
     }
 

@@ -156,19 +156,23 @@ fn files_are_on_disk_after_each_call_and_zipped_in_order() {
     let mut w = TestCompWriter::create(&dir, &meta()).unwrap();
     assert_eq!(fs::read_to_string(dir.join("metadata.xml")).unwrap(), metadata_xml(&meta()));
     assert_eq!(w.tests_written(), 0);
+    // A run killed before any test still leaves a valid (empty) suite.
+    assert_eq!(zip_entries(&dir.join("test-suite.zip")).len(), 1);
     let p1 = w.add_test(&strings(&["1", "2"]), false).unwrap();
     assert_eq!(p1, dir.join("testcase-1.xml"));
     assert_eq!(fs::read_to_string(&p1).unwrap(), testcase_xml(&strings(&["1", "2"]), false));
     for i in 2..=11 {
         w.add_test(&strings(&[&i.to_string()]), i == 11).unwrap();
+        // ... and after each test, a suite holding every test so far.
+        assert_eq!(zip_entries(&dir.join("test-suite.zip")).len(), i + 1);
     }
     assert_eq!(w.tests_written(), 11);
     // Only complete files: no temporary file is left behind.
     let mut names: Vec<String> =
         fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
     names.sort();
-    assert_eq!(names.len(), 12, "{names:?}");
-    assert!(names.iter().all(|n| n.ends_with(".xml") && !n.starts_with('.')));
+    assert_eq!(names.len(), 13, "{names:?}");
+    assert!(names.iter().all(|n| (n.ends_with(".xml") || n == "test-suite.zip") && !n.starts_with('.')));
 
     let zip_path = w.finish().unwrap();
     assert_eq!(zip_path, dir.join("test-suite.zip"));

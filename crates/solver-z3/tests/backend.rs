@@ -617,3 +617,29 @@ fn swap_chains_at_symbolic_offsets_get_valid_models() {
     }
     assert!(stats[0] > 20 && stats[1] > 5, "sat/unsat {stats:?}: the generator should produce both");
 }
+
+/// A solver-layer failure never loses a run: an ill-sorted term (a 32-bit
+/// value compared with a 64-bit one, which makes the `z3` crate unwrap
+/// Z3's null result, the panic seen at z3-0.22.0/src/ast/bv.rs:221) is an
+/// `unknown` for its query, and the backend answers the next ones.
+#[test]
+fn a_panic_in_the_z3_crate_is_contained_to_its_query() {
+    let mut p = ExprPool::new();
+    let x = p.var("x", Sort::Bv(32));
+    let n = p.var("n", Sort::Bv(64));
+    let bad = p.cmp(BvCmp::Ult, x, n);
+    let mut z3 = Z3Backend::new(None);
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {})); // the test's output stays clean
+    let r = z3.check(&p, &Query { constraints: vec![bad], assumptions: vec![] });
+    std::panic::set_hook(previous);
+    match r {
+        SolveResult::Unknown(why) => assert!(why.contains("internal solver error"), "{why}"),
+        other => panic!("expected unknown, got {other:?}"),
+    }
+    assert!(!pathwise_solver_z3::panic_is_contained());
+    assert_eq!(z3.stats().contained_panics, 1);
+    let ten = p.bv_const(32, 10);
+    let good = p.cmp(BvCmp::Ult, x, ten);
+    assert!(matches!(z3.check(&p, &Query { constraints: vec![good], assumptions: vec![] }), SolveResult::Sat(_)));
+}
