@@ -92,8 +92,11 @@
 //! infeasible prefix.
 //!
 //! **Deadlines.** [`SolverBackend::set_deadline`] bounds every later check
-//! by the time left (Z3's `timeout` parameter, set per check), so a run
-//! with `--timeout` never waits for a hard query past its budget.
+//! by the time left (Z3's `timeout` parameter, set per check) and starts a
+//! watchdog that interrupts Z3 at the deadline (see
+//! [`watchdog`](crate::watchdog): the parameter alone did not stop a check
+//! on a solver in use), so a run with `--timeout` never waits for a hard
+//! query past its budget.
 //!
 //! **Failures.** A panic in the `z3` crate (it unwraps Z3's null results,
 //! e.g. for an ill-sorted term) is caught around the check: the query is
@@ -115,6 +118,7 @@ mod guarded;
 mod model;
 mod oracle;
 mod translate;
+mod watchdog;
 
 use std::time::{Duration, Instant};
 
@@ -264,6 +268,8 @@ pub struct Z3Backend {
     timeout_ms: Option<u32>,
     /// See [`SolverBackend::set_deadline`].
     deadline: Option<Instant>,
+    /// Interrupts Z3 at the deadline (see [`watchdog`](crate::watchdog)).
+    watchdog: Option<watchdog::Watchdog>,
 }
 
 /// The logic of the bit-vector solver (see the crate doc).
@@ -315,6 +321,7 @@ impl Z3Backend {
             stats: Z3Stats::default(),
             timeout_ms,
             deadline: None,
+            watchdog: None,
         }
     }
 
@@ -535,6 +542,8 @@ impl SolverBackend for Z3Backend {
             self.apply_limit(self.timeout_ms);
         }
         self.deadline = deadline;
+        let ctx = self.bv.solver.get_context().get_z3_context();
+        self.watchdog = deadline.map(|d| watchdog::Watchdog::start(ctx, d));
     }
 }
 

@@ -1,0 +1,50 @@
+//! The deadline's watchdog: interrupts Z3 when `--timeout` runs out.
+//!
+//! Z3 4.8.12 does not reliably honour a `timeout` parameter set on a solver
+//! that already served checks: on 64-bit multiplication chains (a hash
+//! inverted by a branch) one check ran 137 s under `--timeout 3`. So a
+//! thread sleeps until the deadline and then calls `Z3_interrupt` on the
+//! backend's context, which makes the running check return `unknown`
+//! ("canceled"); the search then stops on its own clock. The thread is
+//! told to stand down when the deadline changes or the backend goes away.
+
+use std::sync::mpsc::{channel, RecvTimeoutError, Sender};
+use std::time::Instant;
+
+/// The raw context pointer, sent to the watchdog thread. Z3 documents
+/// `Z3_interrupt` as callable from another thread while a check runs.
+struct RawContext(z3_sys::Z3_context);
+
+// SAFETY: the pointer is only passed to `Z3_interrupt`, which Z3 makes
+// thread-safe for this purpose; the context is the thread-local one of the
+// `z3` crate, which lives as long as the thread that owns the backend (the
+// watchdog is stood down when the backend is dropped).
+unsafe impl Send for RawContext {}
+
+/// A running watchdog; dropping it stands the thread down.
+pub(crate) struct Watchdog {
+    stand_down: Sender<()>,
+}
+
+impl Watchdog {
+    /// Interrupt `ctx` at `deadline` unless dropped first.
+    pub(crate) fn start(ctx: z3_sys::Z3_context, deadline: Instant) -> Watchdog {
+        let (tx, rx) = channel::<()>();
+        let raw = RawContext(ctx);
+        std::thread::spawn(move || {
+            let raw = raw;
+            let wait = deadline.saturating_duration_since(Instant::now());
+            if let Err(RecvTimeoutError::Timeout) = rx.recv_timeout(wait) {
+                // SAFETY: see `RawContext`.
+                unsafe { z3_sys::Z3_interrupt(raw.0) };
+            }
+        });
+        Watchdog { stand_down: tx }
+    }
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        let _ = self.stand_down.send(());
+    }
+}
