@@ -456,7 +456,6 @@ impl<'m, 'p> Exec<'m, 'p> {
         exceeds.then_some(End::BoundExceeded)
     }
 
-    /// Whether following a side with these commitments exceeds the k bound.
     /// Whether the next iteration of loop `l` counts towards k: always
     /// under the strict count; else when a symbolic loop decision of the
     /// current iteration chose it or, for a loop without loop decisions
@@ -472,6 +471,7 @@ impl<'m, 'p> Exec<'m, 'p> {
             }
     }
 
+    /// Whether following a side with these commitments exceeds the k bound.
     fn commit_exceeds(&self, func: FuncId, commit: &crate::analysis::SideCommit, pending: bool) -> bool {
         let k = self.m.k.get();
         let fr = self.frame();
