@@ -17,7 +17,11 @@
 //! function's own local slots (`store i32 (addr $k), 0` ... `load`, `ret`).
 //! A store through another pointer or a call forgets what the slots held;
 //! a loop, an `unreachable`, or a return of anything not known to be 0
-//! makes the answer "no".
+//! makes the answer "no". Answers are memoised per block and slot
+//! contents, so sequences of `if`s (whose paths multiply) cost one walk
+//! per block and state, not one per path.
+
+use std::cell::RefCell;
 
 use pathwise_ir::{Block, FuncData, InstKind, Local, Operand, Reg, Terminator};
 use rustc_hash::FxHashMap;
@@ -36,7 +40,7 @@ pub fn rejecting_blocks(f: &FuncData) -> Vec<bool> {
             _ => None,
         })
         .collect();
-    let walker = Walker { f, slot_of };
+    let walker = Walker { f, slot_of, memo: RefCell::default() };
     (0..f.blocks.len()).map(|b| walker.rejects(Block(b as u32), &mut Vec::new(), &Slots::default())).collect()
 }
 
@@ -46,6 +50,9 @@ type Slots = FxHashMap<Local, u64>;
 struct Walker<'f> {
     f: &'f FuncData,
     slot_of: FxHashMap<Reg, Local>,
+    /// Answers by block and slot contents (sorted). A "no" forced by a
+    /// cycle or the walk limit is kept too: "no" is always safe.
+    memo: RefCell<FxHashMap<(Block, Vec<(Local, u64)>), bool>>,
 }
 
 impl Walker<'_> {
@@ -53,6 +60,20 @@ impl Walker<'_> {
         if path.contains(&b) || path.len() >= MAX_WALK {
             return false;
         }
+        let mut key: Vec<(Local, u64)> = slots.iter().map(|(k, v)| (*k, *v)).collect();
+        key.sort_unstable_by_key(|(k, _)| k.index());
+        let key = (b, key);
+        if let Some(&r) = self.memo.borrow().get(&key) {
+            return r;
+        }
+        let r = self.walk(b, path, slots);
+        self.memo.borrow_mut().insert(key, r);
+        r
+    }
+
+    /// [`Walker::rejects`] without the memo: `b`'s instructions, then its
+    /// successors.
+    fn walk(&self, b: Block, path: &mut Vec<Block>, slots: &Slots) -> bool {
         let mut slots = slots.clone();
         let mut regs: FxHashMap<Reg, u64> = FxHashMap::default();
         let value = |regs: &FxHashMap<Reg, u64>, op: &Operand| match op {
@@ -130,5 +151,24 @@ mod tests {
              store i32 %1, %0\n  %2 = load i32 %1\n  ret %2\n}\n",
         );
         assert_eq!(rejecting_blocks(&p.funcs[0]), [false]);
+    }
+
+    /// Eighteen `if`s in sequence, every path ending in `return 0`: 2^18
+    /// paths, each block and state walked once thanks to the memo.
+    #[test]
+    fn sequences_of_ifs_are_walked_once_per_block() {
+        let mut src = String::from("int f(int a) {\n  int x = 0;\n");
+        for i in 0..18 {
+            src.push_str(&format!("  if (a > {i}) x = x + 1; else x = x - 1;\n"));
+        }
+        src.push_str("  return 0;\n}\n");
+        let opts = pathwise_cfront::FrontendOptions {
+            include_dirs: vec![],
+            defines: vec![],
+            data_model: pathwise_cfront::DataModel::Lp64,
+        };
+        let p = pathwise_cfront::compile_source("ifs.c", &src, &opts).expect("compiles").program;
+        let f = p.func(p.func_by_name("f").expect("f"));
+        assert!(rejecting_blocks(f)[0], "every path returns 0");
     }
 }
