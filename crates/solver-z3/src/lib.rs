@@ -91,12 +91,12 @@
 //! that remains is reported to the engine, which never counts it as an
 //! infeasible prefix.
 //!
-//! **Deadlines.** [`SolverBackend::set_deadline`] bounds every later check
-//! by the time left (Z3's `timeout` parameter, set per check) and starts a
-//! watchdog that interrupts Z3 at the deadline (see
-//! [`watchdog`](crate::watchdog): the parameter alone did not stop a check
-//! on a solver in use), so a run with `--timeout` never waits for a hard
-//! query past its budget.
+//! **Deadlines.** [`SolverBackend::set_deadline`] starts a watchdog that
+//! interrupts Z3 at the deadline (see [`watchdog`](crate::watchdog): Z3's
+//! `timeout` parameter, set on a solver in use, did not stop its check),
+//! so a run with `--timeout` never waits for a hard query past its budget;
+//! a check asked after the deadline is `unknown` at once, and a second
+//! opinion gets only the time left.
 //!
 //! **Failures.** A panic in the `z3` crate (it unwraps Z3's null results,
 //! e.g. for an ill-sorted term) is caught around the check: the query is
@@ -395,16 +395,6 @@ impl Z3Backend {
         Ok(Some(self.timeout_ms.map_or(left, |t| t.min(left))))
     }
 
-    /// Set the limit of the next check on every solver.
-    fn apply_limit(&mut self, ms: Option<u32>) {
-        let mut p = Params::new();
-        // Z3's "no limit" is the largest value.
-        p.set_u32("timeout", ms.unwrap_or(u32::MAX));
-        for slot in [&self.bv, &self.qf_abv, &self.general] {
-            slot.solver.set_params(&p);
-        }
-    }
-
     /// The check proper: the solver the query needs, reused as configured.
     fn dispatch(&mut self, pool: &ExprPool, query: &Query) -> SolveResult {
         let roots: Vec<ExprId> = query.constraints.iter().chain(&query.assumptions).copied().collect();
@@ -487,12 +477,9 @@ fn contained<T>(f: impl FnOnce() -> T) -> Result<T, String> {
 impl SolverBackend for Z3Backend {
     fn check(&mut self, pool: &ExprPool, query: &Query) -> SolveResult {
         self.stats.checks += 1;
-        let Ok(limit) = self.limit_ms() else {
+        if self.limit_ms().is_err() {
             self.stats.unknown += 1;
             return SolveResult::Unknown("deadline reached before the check".into());
-        };
-        if self.deadline.is_some() {
-            self.apply_limit(limit);
         }
         let r = match contained(|| {
             self.terms.translator.sync(pool);
@@ -538,9 +525,6 @@ impl SolverBackend for Z3Backend {
     }
 
     fn set_deadline(&mut self, deadline: Option<Instant>) {
-        if deadline.is_none() && self.deadline.is_some() {
-            self.apply_limit(self.timeout_ms);
-        }
         self.deadline = deadline;
         let ctx = self.bv.solver.get_context().get_z3_context();
         self.watchdog = deadline.map(|d| watchdog::Watchdog::start(ctx, d));
