@@ -82,12 +82,14 @@ fn declare_one(cx: &mut FnCtx<'_, '_>, spec: &DeclSpec, id: &Node<InitDeclarator
 
 /// An automatic variable: a slot, and stores for its initializer.
 fn auto_var(cx: &mut FnCtx<'_, '_>, name: &str, ty: CType, id: &Node<InitDeclarator>, span: Span) -> LResult<()> {
-    if matches!(ty, CType::Vla(..)) {
+    if ty.has_vla() && !matches!(ty, CType::Ptr(_)) {
         return cx.vla_var(name, &ty, id, span);
     }
-    if ty.has_vla() && !matches!(ty, CType::Ptr(_)) {
-        return Err(cx.u.unsupported(span, "arrays of variable-length arrays"));
-    }
+    // `int (*row)[n]`: the pointee's lengths are evaluated here.
+    let ty = match ty {
+        CType::Ptr(t) if t.has_vla() => cx.vla_pointer(name, &t, &id.node.declarator, span)?,
+        t => t,
+    };
     let flat = match &id.node.initializer {
         Some(init) => Some(init::flatten(cx, &ty, init)?),
         None => None,

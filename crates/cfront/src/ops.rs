@@ -30,7 +30,7 @@ pub(crate) enum Conv {
 /// The scalar layout of a pointee, arrays stripped (`None` for `void`).
 fn layout(t: &CType) -> Option<Type> {
     match t {
-        CType::Array(e, _) => layout(e),
+        CType::Array(e, _) | CType::Vla(e, _) => layout(e),
         t => t.ir(),
     }
 }
@@ -248,7 +248,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
 
     /// `p + i` (or `p - i`): a byte offset of `i * sizeof *p`.
     pub fn ptr_offset(&mut self, p: Val, i: Val, negate: bool, span: Span) -> LResult<Val> {
-        let size = self.elem_size(&p.ty, span)?;
+        let size = self.elem_stride(&p.ty, span)?;
         let Some(k) = i.ty.int_kind() else {
             return Err(self.u.invalid(span, "pointer offset must be an integer"));
         };
@@ -256,11 +256,24 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         // The IR's offsets are 64-bit in both data models.
         let wide = if k.signed() { IntKind::LongLong } else { IntKind::ULongLong };
         let idx = self.int_conv(i.op, k, wide, loc);
-        let scale = if negate { size.wrapping_neg() } else { size };
-        let off = if scale == 1 {
-            idx
-        } else {
-            self.b.bin(BinOp::Mul, Type::I64, idx, Operand::Const(Type::I64, scale), loc)
+        let off = match size {
+            Operand::Const(_, size) => {
+                let scale = if negate { size.wrapping_neg() } else { size };
+                if scale == 1 {
+                    idx
+                } else {
+                    self.b.bin(BinOp::Mul, Type::I64, idx, Operand::Const(Type::I64, scale), loc)
+                }
+            }
+            // A row of a variable-length array: its size is read at run time.
+            size => {
+                let off = self.b.bin(BinOp::Mul, Type::I64, idx, size, loc);
+                if negate {
+                    self.b.bin(BinOp::Sub, Type::I64, Operand::Const(Type::I64, 0), off, loc)
+                } else {
+                    off
+                }
+            }
         };
         if let Operand::Const(_, 0) = off {
             return Ok(p);
@@ -277,13 +290,31 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         if !compatible_pointees(x, y) {
             return Err(self.u.invalid(span, "subtraction of incompatible pointers"));
         }
-        let size = self.elem_size(&l.ty, span)?;
+        let size = self.elem_stride(&l.ty, span)?;
         let loc = self.loc(span);
         let d = self.b.value(InstKind::PtrDiff { a: l.op, b: r.op }, loc);
-        let q = if size == 1 { d } else { self.b.bin(BinOp::SDiv, Type::I64, d, Operand::Const(Type::I64, size), loc) };
+        let q = match size {
+            Operand::Const(_, 1) => d,
+            size => self.b.bin(BinOp::SDiv, Type::I64, d, size, loc),
+        };
         let k = self.u.model.ptrdiff_t();
         let q = self.int_conv(q, IntKind::LongLong, k, loc);
         Ok(Val { op: q, ty: CType::Int(k) })
+    }
+
+    /// The byte stride of pointer arithmetic on `ptr`: a constant, or for a
+    /// pointer to a row of a variable-length array, the row's size computed
+    /// from its length slots.
+    fn elem_stride(&mut self, ptr: &CType, span: Span) -> LResult<Operand> {
+        match ptr.pointee() {
+            Some(t) if t.has_vla() => {
+                let loc = self.loc(span);
+                let t = t.clone();
+                self.runtime_size(&t, false, loc)
+                    .ok_or_else(|| self.u.unsupported(span, "pointers to variable-length arrays of unknown length"))
+            }
+            _ => Ok(Operand::Const(Type::I64, self.elem_size(ptr, span)?)),
+        }
     }
 
     fn elem_size(&mut self, ptr: &CType, span: Span) -> LResult<u64> {

@@ -11,7 +11,7 @@
 //! and variadic definitions are decided by the callers) are reported at the
 //! specifier or declarator that introduces them. An array whose size is not
 //! an integer constant expression is a [`CType::Vla`] whose length is left
-//! for the declaration to evaluate ([`vla_size`] finds the expression).
+//! for the declaration to evaluate ([`array_sizes`] finds the expressions).
 //! Enumerations are `int`; their constants are declared in the current
 //! scope as a side effect of reading the specifier.
 
@@ -382,21 +382,47 @@ fn array_len<'a>(cx: &mut dyn Ctx<'a>, size: &ArraySize) -> LResult<Option<Optio
     }
 }
 
-/// The size expression of the outermost array of a declarator whose type is
-/// a variable-length array (`int a[n][4]`: `n`); `None` for `[*]` or a
-/// parenthesised declarator.
-pub(crate) fn vla_size(d: &Node<Declarator>) -> Option<&Node<lang_c::ast::Expression>> {
-    if !matches!(d.node.kind.node, DeclaratorKind::Identifier(_) | DeclaratorKind::Abstract) {
-        return None;
+/// The size expressions of the arrays a declared pointer points to
+/// (`int (*p)[n][4]`: `n`, `4`), outermost first; nothing for other forms.
+pub(crate) fn pointee_array_sizes(d: &Node<Declarator>) -> Vec<Option<&Node<lang_c::ast::Expression>>> {
+    let DeclaratorKind::Declarator(inner) = &d.node.kind.node else { return Vec::new() };
+    let only_pointers = inner.node.derived.iter().all(|x| matches!(x.node, DerivedDeclarator::Pointer(_)));
+    if !only_pointers || inner.node.derived.len() != 1 || !matches!(inner.node.kind.node, DeclaratorKind::Identifier(_))
+    {
+        return Vec::new();
     }
-    let first_suffix = d.node.derived.iter().find(|x| !matches!(x.node, DerivedDeclarator::Pointer(_)))?;
-    match &first_suffix.node {
-        DerivedDeclarator::Array(a) => match &a.node.size {
-            ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => Some(e),
+    d.node
+        .derived
+        .iter()
+        .map_while(|x| match &x.node {
+            DerivedDeclarator::Array(a) => Some(match &a.node.size {
+                ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => Some(&**e),
+                _ => None,
+            }),
             _ => None,
-        },
-        _ => None,
+        })
+        .collect()
+}
+
+/// The size expressions of a declarator's arrays, outermost first (`int
+/// m[r][4][c]`: `r`, `4`, `c`; `None` for `[]` and `[*]`); nothing for a
+/// parenthesised declarator.
+pub(crate) fn array_sizes(d: &Node<Declarator>) -> Vec<Option<&Node<lang_c::ast::Expression>>> {
+    if !matches!(d.node.kind.node, DeclaratorKind::Identifier(_) | DeclaratorKind::Abstract) {
+        return Vec::new();
     }
+    d.node
+        .derived
+        .iter()
+        .skip_while(|x| matches!(x.node, DerivedDeclarator::Pointer(_)))
+        .map_while(|x| match &x.node {
+            DerivedDeclarator::Array(a) => Some(match &a.node.size {
+                ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => Some(&**e),
+                _ => None,
+            }),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The parameters of a prototype; `(void)` is none.

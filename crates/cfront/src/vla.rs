@@ -7,8 +7,10 @@
 //! do not resize it, and `sizeof a` reads the slot), storage from an IR
 //! `alloca` of `len * inner elements` scalars, and a pointer slot `a` that
 //! uses of the variable load ([`Sym::Indirect`]). The storage lives until
-//! the function returns, which C allows. Only the outermost dimension may
-//! vary.
+//! the function returns, which C allows. Any dimension may vary
+//! (`int m[rows][cols]`): each varying one gets a slot of its own, which
+//! the array's type carries, so that `m[i]` strides by the row size read
+//! from it and `sizeof m[i]` is computed from it.
 //!
 //! A constant-size array with an initializer is zero-filled by stores, one
 //! per element not listed. Above [`MAX_ZERO_STORES`] such elements, the
@@ -52,45 +54,129 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         slot
     }
 
-    /// Declares the variable-length array `name` of type `ty` (a
-    /// [`CType::Vla`]), declared by `id`.
+    /// Declares the array `name` of type `ty`, some of whose dimensions
+    /// vary (`int a[n]`, `int m[rows][cols]`, `int b[4][n]`), declared by
+    /// `id`. Every varying dimension is evaluated once, outermost first,
+    /// into a slot of its own (`name.len`, `name.len1`, ...), which the
+    /// type then carries: `m[i]` strides by `cols` read from its slot, and
+    /// `sizeof` multiplies the slots.
     pub fn vla_var(&mut self, name: &str, ty: &CType, id: &Node<InitDeclarator>, span: Span) -> LResult<()> {
-        let CType::Vla(elem, len) = ty else {
-            return Err(self.u.invalid(span, "variable-length array expected"));
-        };
         if id.node.initializer.is_some() {
             return Err(self.u.invalid(span, "variable-sized object may not be initialized"));
         }
-        if elem.has_struct() && elem.mem_size().is_none() {
-            return Err(crate::structs::incomplete(self, span, elem));
+        let mut scalar = ty;
+        while let CType::Array(e, _) | CType::Vla(e, _) = scalar {
+            scalar = e;
+        }
+        if scalar.has_struct() && scalar.mem_size().is_none() {
+            return Err(crate::structs::incomplete(self, span, scalar));
         }
         // Elements containing structures are bytes (`CType::storage`).
-        let Some((ir, per)) = elem.storage() else {
-            let what = if elem.has_vla() { "with a variable inner dimension" } else { "of an incomplete type" };
-            return Err(self.u.unsupported(span, format!("variable-length arrays {what}")));
+        let Some((ir, per)) = scalar.storage() else {
+            return Err(self.u.unsupported(span, "variable-length arrays of an incomplete type"));
+        };
+        let sizes = typespec::array_sizes(&id.node.declarator);
+        let ty = match ty {
+            // `typeof(a) b;` shares the lengths of `a`.
+            CType::Vla(_, Some(_)) => ty.clone(),
+            _ => self.bind_lengths(name, ty, &sizes, 0, span)?,
         };
         let loc = self.loc(span);
-        let len = match len {
-            // `typeof(a) b;` shares the length of `a`.
-            Some(slot) => *slot,
-            None => {
-                let Some(size) = typespec::vla_size(&id.node.declarator) else {
-                    return Err(self.u.unsupported(span, "this variable-length array declarator"));
-                };
-                let n = self.vla_length(size)?;
-                let slot = self.b.local(format!("{name}.len"), Type::I64, 1);
-                let at = self.b.addr_local(slot, loc);
-                self.b.store(Type::I64, at, n, loc);
-                slot
-            }
-        };
-        let at = self.b.addr_local(len, loc);
-        let n = self.b.load(Type::I64, at, loc);
-        let count = self.b.bin(BinOp::Mul, Type::I64, n, Operand::Const(Type::I64, per), loc);
+        let elems = self.runtime_count(&ty, loc);
+        let count = self.b.bin(BinOp::Mul, Type::I64, elems, Operand::Const(Type::I64, per), loc);
         let slot = self.alloca_var(name, ir, count, span);
-        let ty = CType::Vla(elem.clone(), Some(len));
         self.u.declare(name, Sym::Indirect { slot, ty });
         Ok(())
+    }
+
+    /// The type of a pointer `name` to a variable-length array `pointee`
+    /// declared by `d` (`int (*row)[n]`), the lengths evaluated into slots.
+    pub fn vla_pointer(
+        &mut self,
+        name: &str,
+        pointee: &CType,
+        d: &Node<lang_c::ast::Declarator>,
+        span: Span,
+    ) -> LResult<CType> {
+        let sizes = typespec::pointee_array_sizes(d);
+        Ok(CType::ptr_to(self.bind_lengths(name, pointee, &sizes, 0, span)?))
+    }
+
+    /// `ty` with each varying dimension's length evaluated (from `sizes`,
+    /// the declarator's array sizes, outermost first, `level` the index of
+    /// `ty`'s own) into a new slot.
+    fn bind_lengths(
+        &mut self,
+        name: &str,
+        ty: &CType,
+        sizes: &[Option<&Node<Expression>>],
+        level: usize,
+        span: Span,
+    ) -> LResult<CType> {
+        match ty {
+            CType::Array(e, n) => Ok(CType::Array(Box::new(self.bind_lengths(name, e, sizes, level + 1, span)?), *n)),
+            CType::Vla(e, slot) => {
+                let slot = match slot {
+                    Some(slot) => *slot,
+                    None => {
+                        let Some(Some(size)) = sizes.get(level) else {
+                            return Err(self.u.unsupported(span, "this variable-length array declarator"));
+                        };
+                        let n = self.vla_length(size)?;
+                        let loc = self.loc(span);
+                        let suffix = if level == 0 { String::new() } else { level.to_string() };
+                        let slot = self.b.local(format!("{name}.len{suffix}"), Type::I64, 1);
+                        let at = self.b.addr_local(slot, loc);
+                        self.b.store(Type::I64, at, n, loc);
+                        slot
+                    }
+                };
+                let inner = self.bind_lengths(name, e, sizes, level + 1, span)?;
+                Ok(CType::Vla(Box::new(inner), Some(slot)))
+            }
+            t => Ok(t.clone()),
+        }
+    }
+
+    /// The number of innermost elements of an array type whose varying
+    /// lengths are in slots, as an `i64` (1 for a non-array).
+    fn runtime_count(&mut self, ty: &CType, loc: pathwise_ir::Loc) -> Operand {
+        let (n, inner) = match ty {
+            CType::Array(e, n) => (Operand::Const(Type::I64, n.unwrap_or(0)), e),
+            CType::Vla(e, Some(slot)) => {
+                let at = self.b.addr_local(*slot, loc);
+                (self.b.load(Type::I64, at, loc), e)
+            }
+            _ => return Operand::Const(Type::I64, 1),
+        };
+        let m = self.runtime_count(inner, loc);
+        match (n, m) {
+            (n, Operand::Const(_, 1)) => n,
+            (Operand::Const(_, a), Operand::Const(_, b)) => Operand::Const(Type::I64, a.wrapping_mul(b)),
+            (n, m) => self.b.bin(BinOp::Mul, Type::I64, n, m, loc),
+        }
+    }
+
+    /// The size in bytes of `ty`, some of whose lengths may be in slots, as
+    /// an `i64`: C's `sizeof` when `c_sizeof`, else the IR memory layout's
+    /// size (what pointer arithmetic strides by; they differ for pointers
+    /// under ILP32). `None` when a length is unknown or the type incomplete.
+    pub fn runtime_size(&mut self, ty: &CType, c_sizeof: bool, loc: pathwise_ir::Loc) -> Option<Operand> {
+        let model = self.u.model;
+        if !ty.has_vla() {
+            let n = if c_sizeof { ty.sizeof(model) } else { ty.mem_size() }?;
+            return Some(Operand::Const(Type::I64, n));
+        }
+        let (n, inner) = match ty {
+            CType::Array(e, Some(n)) => (Operand::Const(Type::I64, *n), e),
+            CType::Vla(e, Some(slot)) => {
+                let at = self.b.addr_local(*slot, loc);
+                (self.b.load(Type::I64, at, loc), e)
+            }
+            _ => return None,
+        };
+        let m = self.runtime_size(inner, c_sizeof, loc)?;
+        Some(self.b.bin(BinOp::Mul, Type::I64, n, m, loc))
     }
 
     /// Storage for `name`, a constant-size array of `count` scalars `ir`,
@@ -111,27 +197,20 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             Expression::SizeOfTy(s) => (typespec::type_name(self, &s.node.0)?, s.node.0.node.declarator.as_ref()),
             _ => return Err(self.u.invalid(e.span, "invalid sizeof operand")),
         };
-        let CType::Vla(elem, len) = &ty else {
-            return Err(self.u.invalid(e.span, "invalid sizeof operand"));
-        };
-        let model = self.u.model;
-        let Some(esize) = elem.sizeof(model) else {
-            return Err(self
-                .u
-                .unsupported(e.span, "sizeof of a variable-length array with a variable inner dimension"));
-        };
         let loc = self.loc(e.span);
-        let n = match (len, declarator.and_then(typespec::vla_size)) {
-            (Some(slot), _) => {
-                let at = self.b.addr_local(*slot, loc);
-                self.b.load(Type::I64, at, loc)
+        // `sizeof(int[n][m])` evaluates `n` and `m` (into slots of their own).
+        let ty = match declarator {
+            Some(d) if !matches!(ty, CType::Vla(_, Some(_))) => {
+                let sizes = typespec::array_sizes(d);
+                let name = format!("sizeof.{}", self.b.locals.len());
+                self.bind_lengths(&name, &ty, &sizes, 0, e.span)?
             }
-            // `sizeof(int[n])` evaluates `n`.
-            (None, Some(size)) => self.vla_length(size)?,
-            (None, None) => return Err(self.u.unsupported(e.span, "this operand of sizeof")),
+            _ => ty,
         };
-        let bytes = self.b.bin(BinOp::Mul, Type::I64, n, Operand::Const(Type::I64, esize), loc);
-        let k = model.size_t();
+        let Some(bytes) = self.runtime_size(&ty, true, loc) else {
+            return Err(self.u.unsupported(e.span, "this operand of sizeof"));
+        };
+        let k = self.u.model.size_t();
         Ok(Val { op: self.int_conv(bytes, IntKind::ULongLong, k, loc), ty: CType::Int(k) })
     }
 }

@@ -49,3 +49,20 @@ fn replay_of_empty_dir_is_an_error() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).starts_with("error: no *_tests.c file"), "{}", stderr(&o));
 }
+
+/// A main the front end cannot lower is reported by what it uses, not as
+/// "declared but has no body" (it stays a declaration internally).
+#[test]
+fn testcomp_names_the_construct_that_makes_main_unsupported() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = dir.path().join("p.c");
+    std::fs::write(&program, "extern int __VERIFIER_nondet_int(void);\nint main() {\n  __asm__(\"nop\");\n  return __VERIFIER_nondet_int();\n}\n")
+        .unwrap();
+    let prp = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/testcomp/coverage-branches.prp");
+    let out = dir.path().join("suite");
+    let o = pathwise(&["testcomp", program.to_str().unwrap(), "--property", prp, "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("p.c:3:3: error: unsupported: inline assembly"), "{err}");
+    assert!(!err.contains("has no body"), "{err}");
+}

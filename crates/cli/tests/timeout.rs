@@ -12,12 +12,8 @@ use std::time::{Duration, Instant};
 fn timeout_interrupts_a_hard_query_and_keeps_the_tests() {
     let out = tempfile::tempdir().unwrap();
     let start = Instant::now();
-    let (_, suite) = common::gen(
-        "tests/c/hash_inversion.c",
-        "hard",
-        &["--timeout", "2", "--no-overflow-check"],
-        out.path(),
-    );
+    let (_, suite) =
+        common::gen("tests/c/hash_inversion.c", "hard", &["--timeout", "2", "--no-overflow-check"], out.path());
     let took = start.elapsed();
     assert_eq!(suite["stop"], "timeout");
     // Generous: the front end, writing the suite and a loaded machine; an

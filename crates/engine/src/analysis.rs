@@ -244,7 +244,14 @@ fn committed_loops(
 
 /// Whether the edge `from -> to` can lead to the next iteration of loop `l`
 /// (its recorded start, or a back edge to its header) without leaving it.
-fn reaches_iteration(f: &FuncData, li: &LoopInfo, starts_at: &[Option<Block>], l: LoopId, from: Block, to: Block) -> bool {
+fn reaches_iteration(
+    f: &FuncData,
+    li: &LoopInfo,
+    starts_at: &[Option<Block>],
+    l: LoopId,
+    from: Block,
+    to: Block,
+) -> bool {
     let header = li.loop_(l).header;
     let starts = |a: Block, b: Block| match starts_at[l.0 as usize] {
         Some(s) => b == s,

@@ -336,7 +336,8 @@ impl<'m, 'p> Exec<'m, 'p> {
 
     /// Record a path-condition entry (only when it is symbolic).
     pub(crate) fn record(&mut self, cond: ExprId, kind: EntryKind, negatable: bool, bound_blocked: bool, loc: Loc) {
-        if matches!(kind, EntryKind::Decision { .. } | EntryKind::Library { .. }) && non_const(self.pool, cond).is_some()
+        if matches!(kind, EntryKind::Decision { .. } | EntryKind::Library { .. })
+            && non_const(self.pool, cond).is_some()
         {
             self.sym_decisions += 1;
         }

@@ -22,7 +22,8 @@ fn fixed_count_loops_add_no_path() {
     // n <= 0; n > 0 and key[0] == sbox[7]; n > 0 and key[0] != sbox[7].
     assert_eq!(returned(&suite), 3, "{:?}", suite.tests.iter().map(|t| &t.path).collect::<Vec<_>>());
     // Under the strict count, 256 iterations exceed k = 2 on every path.
-    let strict = generate(&program, &pathwise_engine::config::Config { strict_loop_count: true, ..config("keyed", None, 2) });
+    let strict =
+        generate(&program, &pathwise_engine::config::Config { strict_loop_count: true, ..config("keyed", None, 2) });
     assert_eq!(strict.tests.len(), 0);
     assert!(strict.stats.bound_exceeded_runs > 0);
 }
@@ -47,7 +48,8 @@ fn only_symbolic_iterations_count() {
 fn merge_is_the_same_under_both_counts() {
     let program = compile(&bench("merge.c"));
     for strict in [false, true] {
-        let cfg = pathwise_engine::config::Config { strict_loop_count: strict, ..config("Merge", Some("merge_pre"), 2) };
+        let cfg =
+            pathwise_engine::config::Config { strict_loop_count: strict, ..config("Merge", Some("merge_pre"), 2) };
         let suite = generate(&program, &cfg);
         check_sound(&suite);
         assert_eq!(returned(&suite), 17, "strict = {strict}");

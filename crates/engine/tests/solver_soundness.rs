@@ -148,8 +148,7 @@ impl Program {
         let params: Vec<String> = (0..self.nvars).map(|i| format!("int v{i}")).collect();
         let params = params.join(", ");
         let mut out = String::new();
-        let dom: Vec<String> =
-            (0..self.nvars).map(|i| format!("v{i} >= {} && v{i} <= {}", self.lo, self.hi)).collect();
+        let dom: Vec<String> = (0..self.nvars).map(|i| format!("v{i} >= {} && v{i} <= {}", self.lo, self.hi)).collect();
         let _ = writeln!(out, "int diamonds_pre({params})\n{{\n    return {};\n}}", dom.join(" && "));
         let _ = writeln!(out, "int diamonds({params})\n{{");
         let mut line = out.lines().count() as u32 + 1;

@@ -130,7 +130,16 @@ fn generate_with(
     search.solver.set_deadline(config.timeout.map(|t| start + t));
     let stop = if config.program_mode.is_some() { search.explore_program() } else { search.explore() };
     let Search {
-        mut stats, tests, covered_lines, covered_sides, solver, float_inputs, float_sites, pin_sites, disagreements, ..
+        mut stats,
+        tests,
+        covered_lines,
+        covered_sides,
+        solver,
+        float_inputs,
+        float_sites,
+        pin_sites,
+        disagreements,
+        ..
     } = search;
     stats.float_inputs_concretised = float_inputs.len() as u64;
     stats.float_values_concretised = float_sites.len() as u64;
