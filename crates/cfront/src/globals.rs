@@ -2,8 +2,9 @@
 //!
 //! A global object *definition* (no `extern`, or with an initializer) becomes
 //! a `GlobalData` at once, with its initializer evaluated to constants
-//! (integers, the null pointer, string bytes for `char` arrays; trailing
-//! zeros are left out). Repeated declarations of one name share an entry, so
+//! (integers, the null pointer, string bytes for `char` arrays, also in
+//! braces; trailing zeros are left out) and address constants to
+//! relocations (`addrconst.rs`). Repeated declarations of one name share an entry, so
 //! a tentative definition followed by an initialized one works. A declaration
 //! that cannot be lowered declares its names as unsupported: using them later
 //! makes the using function unsupported. In user files (not system headers)
@@ -179,15 +180,20 @@ fn declare_one<'a>(u: &mut Unit<'a>, spec: &DeclSpec, id: &'a Node<InitDeclarato
         (CType::Array(e, None), None) => CType::Array(e.clone(), Some(1)),
         (t, _) => t.clone(),
     };
-    let (ty, values) = static_init(u, &ty, init, dd.name_span)?;
+    let StaticInit { ty, values, relocs } = static_init(u, &ty, init, dd.name_span)?;
     u.objects[idx].ty = ty.clone();
-    match u.objects[idx].gid {
-        Some(gid) => u.globals[gid.0 as usize] = global_data(&name, &ty, values, dd.is_const, true),
+    let gid = match u.objects[idx].gid {
+        Some(gid) => {
+            u.globals[gid.0 as usize] = global_data(&name, &ty, values, dd.is_const, true);
+            gid
+        }
         None => {
             let gid = u.new_global(&name, &ty, values, dd.is_const, true);
             u.objects[idx].gid = Some(gid);
+            gid
         }
-    }
+    };
+    u.globals[gid.0 as usize].relocs = relocs;
     Ok(())
 }
 
@@ -225,14 +231,24 @@ pub(crate) fn object_entry(u: &mut Unit<'_>, name: &str, ty: &CType, is_const: b
     Ok(u.objects.len() - 1)
 }
 
-/// The completed type and constant initial values of an object with static
-/// storage duration.
+/// The constant initial contents of an object with static storage duration.
+pub(crate) struct StaticInit {
+    /// The type, completed by the initializer (`int a[] = {1, 2}`).
+    pub ty: CType,
+    /// Element values (bytes for objects containing structures).
+    pub values: Vec<u64>,
+    /// Pointers to other globals (address constants).
+    pub relocs: Vec<pathwise_ir::GlobalReloc>,
+}
+
+/// The completed type and constant initial contents of an object with
+/// static storage duration.
 pub(crate) fn static_init<'a>(
     cx: &mut dyn Ctx<'a>,
     ty: &CType,
     init: Option<&Node<Initializer>>,
     span: Span,
-) -> LResult<(CType, Vec<u64>)> {
+) -> LResult<StaticInit> {
     check_object_type(cx.unit_ref(), ty, span)?;
     let Some(init) = init else {
         if ty.has_struct() && ty.mem_size().is_none() && !matches!(ty, CType::Array(_, None)) {
@@ -241,7 +257,7 @@ pub(crate) fn static_init<'a>(
         if ty.mem_size().is_none() {
             return Err(cx.unit_ref().invalid(span, "array size missing"));
         }
-        return Ok((ty.clone(), Vec::new()));
+        return Ok(StaticInit { ty: ty.clone(), values: Vec::new(), relocs: Vec::new() });
     };
     let flat = init::flatten(cx, ty, init)?;
     let Some((elem, count)) = flat.ty.storage() else {
@@ -250,11 +266,19 @@ pub(crate) fn static_init<'a>(
     // Typed elements by index, or (objects containing structures) bytes.
     let bytes = flat.ty.has_struct();
     let mut values = vec![0u64; count.min(1 << 20) as usize];
+    let mut relocs = Vec::new();
     for (&offset, (ity, item)) in &flat.items {
         let bits = match item {
             InitItem::Const(b) => *b,
             InitItem::Expr(e) if matches!(ity, CType::Struct(_)) => {
                 return Err(cx.unit_ref().unsupported(e.span, "non-constant initializers of globals"));
+            }
+            InitItem::Expr(e) if matches!(ity, CType::Ptr(_)) && !is_null_pointer_constant(cx, e)? => {
+                let Some((target, addend)) = crate::addrconst::address_constant(cx, e)? else {
+                    return Err(cx.unit_ref().unsupported(e.span, "this address in the initializer of a global"));
+                };
+                relocs.push(pathwise_ir::GlobalReloc { offset, target, addend });
+                0
             }
             InitItem::Expr(e) => constant_value(cx, ity, e)?,
         };
@@ -272,7 +296,7 @@ pub(crate) fn static_init<'a>(
     while values.last() == Some(&0) {
         values.pop();
     }
-    Ok((flat.ty, values))
+    Ok(StaticInit { ty: flat.ty, values, relocs })
 }
 
 /// The bits of a constant initializer element.

@@ -106,6 +106,11 @@ pub(crate) fn flatten_list<'a, 'e>(
     span: Span,
 ) -> LResult<FlatInit<'e>> {
     let mut out = FlatInit::new(ty.clone());
+    if let Some(e) = braced_string(ty, list) {
+        let n = string_init(cx, ty, e, 0, &mut out)?;
+        out.ty = complete(ty, n);
+        return Ok(out);
+    }
     if is_aggregate(ty) {
         if ty.has_struct() && ty.mem_size().is_none() && !matches!(ty, CType::Array(_, None)) {
             return Err(crate::structs::incomplete(cx, span, ty));
@@ -118,6 +123,19 @@ pub(crate) fn flatten_list<'a, 'e>(
         out.put(0, ty.clone(), InitItem::Expr(e));
     }
     Ok(out)
+}
+
+/// `{"abc"}` for a character array: the string literal alone in braces
+/// (C11 6.7.9p14), which initializes the array as the bare literal does.
+fn braced_string<'e>(ty: &CType, list: &'e [Node<InitializerListItem>]) -> Option<&'e Node<Expression>> {
+    let CType::Array(elem, _) = ty else { return None };
+    match list {
+        [item] if item.node.designation.is_empty() && is_char_kind(elem) => match &item.node.initializer.node {
+            Initializer::Expression(e) if matches!(e.node, Expression::StringLiteral(_)) => Some(e),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// `int a[]` gets its length from the initializer.
@@ -320,7 +338,14 @@ fn element<'a, 'e>(
     let item = &list[*pos];
     match &item.node.initializer.node {
         Initializer::List(sub) if is_aggregate(ty) => {
-            fill_braced(cx, ty, at, sub, out)?;
+            match braced_string(ty, sub) {
+                Some(e) => {
+                    string_init(cx, ty, e, at, out)?;
+                }
+                None => {
+                    fill_braced(cx, ty, at, sub, out)?;
+                }
+            }
             *pos += 1;
         }
         Initializer::List(sub) => {

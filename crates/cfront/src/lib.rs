@@ -38,6 +38,7 @@
 //! The front end never panics on any input: lowering runs on its own thread
 //! with a large stack and panics are turned into diagnostics.
 
+mod addrconst;
 mod builder;
 mod calls;
 mod cond;

@@ -68,9 +68,11 @@ fn declare_one(cx: &mut FnCtx<'_, '_>, spec: &DeclSpec, id: &Node<InitDeclarator
                 n += 1;
                 gname = format!("{}.{}.{}", cx.fname, name, n);
             }
-            let (ty, init) = globals::static_init(cx, &dd.ty, id.node.initializer.as_ref(), dd.name_span)?;
+            let globals::StaticInit { ty, values, relocs } =
+                globals::static_init(cx, &dd.ty, id.node.initializer.as_ref(), dd.name_span)?;
             // Static locals are not visible to test harnesses: no SrcVar.
-            let gid = cx.u.new_global(&gname, &ty, init, dd.is_const, false);
+            let gid = cx.u.new_global(&gname, &ty, values, dd.is_const, false);
+            cx.u.globals[gid.0 as usize].relocs = relocs;
             cx.u.objects.push(ObjEntry { name: gname, ty, is_const: dd.is_const, gid: Some(gid) });
             let idx = cx.u.objects.len() - 1;
             cx.u.declare(&name, Sym::Global(idx));

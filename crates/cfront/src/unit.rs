@@ -249,6 +249,7 @@ impl<'a> Unit<'a> {
             init,
             src: None,
             is_const: true,
+            relocs: Vec::new(),
         });
         let g = GlobalId((self.globals.len() - 1) as u32);
         self.strings.insert(bytes.to_vec(), g);
@@ -388,6 +389,7 @@ pub(crate) fn global_data(name: &str, ty: &CType, init: Vec<u64>, is_const: bool
         init,
         src: if described { src_var(name, ty) } else { None },
         is_const,
+        relocs: Vec::new(),
     }
 }
 

@@ -343,6 +343,11 @@ impl Memory {
         }
     }
 
+    /// Initialise a pointer cell at byte `off` (a global's relocation).
+    pub fn init_pointer(&mut self, id: ObjId, off: u64, p: Pointer) {
+        self.objects[id.0 as usize].cells.insert(off, (Type::Ptr, Value::Ptr(p)));
+    }
+
     /// Record the initial value of a heap input's scalar (first read).
     pub fn set_initial(&mut self, id: ObjId, off: u64, ty: Type, v: Value) {
         self.objects[id.0 as usize].initial_cells.insert(off, (ty, v));

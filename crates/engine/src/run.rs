@@ -368,7 +368,7 @@ fn build_memory(
     inputs: &Model,
     max: u32,
 ) -> (Vec<ObjId>, Vec<Value>, Vec<Option<ObjId>>) {
-    let globals = program
+    let globals: Vec<ObjId> = program
         .globals
         .iter()
         .map(|g| {
@@ -379,6 +379,13 @@ fn build_memory(
             id
         })
         .collect();
+    // Pointers in initial contents, once every global has its object.
+    for (g, &id) in program.globals.iter().zip(&globals) {
+        for r in &g.relocs {
+            let target = Pointer { obj: Some(globals[r.target.0 as usize]), off: r.addend, ..Pointer::NULL };
+            mem.init_pointer(id, r.offset, target);
+        }
+    }
     let mut args = Vec::new();
     let mut objs = Vec::new();
     for (i, p) in spec.params.iter().enumerate() {

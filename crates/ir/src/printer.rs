@@ -37,7 +37,9 @@
 //! item     := 'file' INT STRING
 //!           | ('struct' | 'union') INT STRING 'size' INT 'align' INT
 //!             '{' [field {',' field}] '}'            ; Program::structs, in order
-//!           | 'global' NAME ':' TYPE ['x' INT] ['=' '[' [value {',' value}] ']'] ['const'] [src]
+//!           | 'global' NAME ':' TYPE ['x' INT] ['=' '[' [value {',' value}] ']']
+//!             ['relocs' '[' reloc {',' reloc} ']'] ['const'] [src]
+//!   reloc   := '(' INT ',' NAME ',' INT ')'        byte offset, target global, addend
 //!           | 'declare' header
 //!           | 'func' header '{' local* iterates* switch* block* '}'
 //! header   := NAME '(' [param {',' param}] ')' '->' ('void' | TYPE) [src]
@@ -134,7 +136,7 @@ impl fmt::Display for Program {
                 out.push('\n');
             }
             for g in &self.globals {
-                write_global(&mut out, g)?;
+                write_global(&mut out, self, g)?;
             }
         }
         for id in 0..self.funcs.len() {
@@ -277,11 +279,16 @@ fn fmt_struct(index: usize, def: &StructDef) -> String {
     format!("{kw} {index} {} size {} align {} {body}", quote(&def.c_name), def.size, def.align)
 }
 
-fn write_global(out: &mut String, g: &GlobalData) -> fmt::Result {
+fn write_global(out: &mut String, p: &Program, g: &GlobalData) -> fmt::Result {
     write!(out, "global {}: {} x {}", name_def(&g.name), g.elem, g.count)?;
     if !g.init.is_empty() {
         let vals: Vec<String> = g.init.iter().map(|v| fmt_value(g.elem, *v)).collect();
         write!(out, " = [{}]", vals.join(", "))?;
+    }
+    if !g.relocs.is_empty() {
+        let items: Vec<String> =
+            g.relocs.iter().map(|r| format!("({}, {}, {})", r.offset, global_ref(p, r.target), r.addend)).collect();
+        write!(out, " relocs [{}]", items.join(", "))?;
     }
     if g.is_const {
         out.push_str(" const");

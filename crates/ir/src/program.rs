@@ -350,6 +350,19 @@ pub struct GlobalData {
     pub src: Option<SrcVar>,
     /// `const`-qualified: never an output.
     pub is_const: bool,
+    /// Pointers in the initial contents (`int *p = &x;`, `char *s =
+    /// "ab";`, a table of strings), in offset order; the bytes they cover
+    /// hold no value of `init`.
+    pub relocs: Vec<GlobalReloc>,
+}
+
+/// A pointer in a global's initial contents: at byte `offset` of the
+/// global, the address of global `target` plus `addend` bytes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct GlobalReloc {
+    pub offset: u64,
+    pub target: GlobalId,
+    pub addend: u64,
 }
 
 /// A function parameter: its register and C description.

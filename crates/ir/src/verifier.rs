@@ -160,6 +160,19 @@ fn check_program(p: &Program, errors: &mut Vec<VerifierError>) {
                 err(format!("global @{}: initial value #{k} ({v}) does not fit {}", g.name, g.elem));
             }
         }
+        let size = g.count.saturating_mul(g.elem.bytes());
+        for r in &g.relocs {
+            if r.offset.checked_add(8).is_none_or(|end| end > size) {
+                err(format!("global @{}: relocation at byte {} is outside its {size} bytes", g.name, r.offset));
+            }
+            match p.globals.get(r.target.0 as usize) {
+                None => err(format!("global @{}: relocation to unknown global @#{}", g.name, r.target.0)),
+                Some(t) if r.addend > t.count.saturating_mul(t.elem.bytes()) => {
+                    err(format!("global @{}: relocation to @{} + {} is past its end", g.name, t.name, r.addend))
+                }
+                Some(_) => {}
+            }
+        }
         if let Some(src) = &g.src {
             check_src(&p.structs, src, &format!("global @{}", g.name), &mut err);
         }

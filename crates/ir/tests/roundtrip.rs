@@ -198,8 +198,18 @@ fn globals_and_calls() -> Program {
                 init: vec![1, 0xffff_fffe, 3],
                 src: Some(sv("g", "int", Type::I32, true, Shape::Array(10))),
                 is_const: true,
+                relocs: vec![],
             },
-            GlobalData { name: "tmp.1".into(), elem: Type::Ptr, count: 1, init: vec![], src: None, is_const: false },
+            // `int *tmp[2] = { &g[2], 0 }`-like: a pointer into `g` at byte 0.
+            GlobalData {
+                name: "tmp.1".into(),
+                elem: Type::Ptr,
+                count: 2,
+                init: vec![],
+                src: None,
+                is_const: false,
+                relocs: vec![GlobalReloc { offset: 0, target: GlobalId(0), addend: 8 }],
+            },
             GlobalData {
                 name: "flags".into(),
                 elem: Type::I1,
@@ -207,6 +217,7 @@ fn globals_and_calls() -> Program {
                 init: vec![1, 0],
                 src: Some(sv("flags", "_Bool", Type::I1, false, Shape::Array(2))),
                 is_const: false,
+                relocs: vec![],
             },
         ],
         funcs: vec![abort, get, main],
@@ -271,7 +282,7 @@ fn printed_text_is_readable() {
 file 1 "lib.h"
 
 global @g: i32 x 10 = [1, -2, 3] const src("g", "int", i32 signed, array 10)
-global @tmp.1: ptr x 1
+global @tmp.1: ptr x 2 relocs [(0, @g, 8)]
 global @flags: i1 x 2 = [1, 0] src("flags", "_Bool", i1 unsigned, array 2)
 
 declare @abort() -> void

@@ -28,6 +28,12 @@ impl<'p> Interp<'p> {
             }
             it.globals.push(ptr);
         }
+        for (g, &base) in p.globals.iter().zip(&it.globals.clone()) {
+            for r in &g.relocs {
+                let target = it.globals[r.target.0 as usize] + r.addend;
+                it.write(base + r.offset, Type::Ptr, target);
+            }
+        }
         it
     }
 

@@ -19,8 +19,8 @@ use crate::ctype::{CType, FieldDef, StructDef, StructId};
 use crate::entities::{Block, Local, Reg};
 use crate::printer::default_param_src;
 use crate::program::{
-    BinOp, BlockData, CastOp, CmpOp, FBinOp, FCastOp, FCmpOp, FuncData, FuncId, GlobalData, GlobalId, Inst, InstKind,
-    Loc, LocalData, Operand, Param, Program, Shape, SrcVar, Terminator,
+    BinOp, BlockData, CastOp, CmpOp, FBinOp, FCastOp, FCmpOp, FuncData, FuncId, GlobalData, GlobalId, GlobalReloc,
+    Inst, InstKind, Loc, LocalData, Operand, Param, Program, Shape, SrcVar, Terminator,
 };
 use crate::types::{IntTy, Type};
 use crate::visit::min_num_regs;
@@ -68,6 +68,8 @@ pub fn parse_program(text: &str) -> Result<Program, ParseError> {
 enum FixKind {
     Func,
     Global,
+    /// The target of relocation `block` of global `func` (indices reused).
+    Reloc,
 }
 
 /// A by-name reference that is resolved once every definition has been
@@ -464,6 +466,32 @@ impl Parser {
         }
     }
 
+    /// Optional `relocs [(offset, @target, addend), ...]` of the global
+    /// about to be pushed (targets by name are resolved at the end).
+    fn opt_relocs(&mut self) -> Result<Vec<GlobalReloc>, ParseError> {
+        let mut relocs = Vec::new();
+        if !self.eat_kw("relocs") {
+            return Ok(relocs);
+        }
+        let global = self.prog.globals.len();
+        self.expect(&Tok::LBracket)?;
+        loop {
+            self.expect(&Tok::LParen)?;
+            let offset = self.int("a byte offset")?;
+            self.expect(&Tok::Comma)?;
+            let target = self.reference(FixKind::Reloc, global, relocs.len(), 0)?;
+            self.expect(&Tok::Comma)?;
+            let addend = self.int("an addend")?;
+            self.expect(&Tok::RParen)?;
+            relocs.push(GlobalReloc { offset, target: GlobalId(target), addend });
+            if self.eat(&Tok::RBracket) {
+                break;
+            }
+            self.expect(&Tok::Comma)?;
+        }
+        Ok(relocs)
+    }
+
     fn global(&mut self) -> Result<(), ParseError> {
         self.expect_kw("global")?;
         let name = self.def_name()?;
@@ -484,9 +512,10 @@ impl Parser {
                 }
             }
         }
+        let relocs = self.opt_relocs()?;
         let is_const = self.eat_kw("const");
         let src = self.opt_src()?;
-        self.prog.globals.push(GlobalData { name, elem, count, init, src, is_const });
+        self.prog.globals.push(GlobalData { name, elem, count, init, src, is_const, relocs });
         Ok(())
     }
 
@@ -766,7 +795,7 @@ impl Parser {
     fn reference(&mut self, kind: FixKind, func: usize, block: usize, inst: usize) -> Result<u32, ParseError> {
         let what = match kind {
             FixKind::Func => "a function name (@name)",
-            FixKind::Global => "a global name (@name)",
+            FixKind::Global | FixKind::Reloc => "a global name (@name)",
         };
         let (n, t) = self.name(what)?;
         match n {
@@ -785,8 +814,14 @@ impl Parser {
                 |what: &str| ParseError { line: fx.line, col: fx.col, message: format!("unknown {what} @{}", fx.name) };
             let id = match fx.kind {
                 FixKind::Func => self.prog.func_by_name(&fx.name).map(|f| f.0).ok_or_else(|| err("function"))?,
-                FixKind::Global => self.prog.global_by_name(&fx.name).map(|g| g.0).ok_or_else(|| err("global"))?,
+                FixKind::Global | FixKind::Reloc => {
+                    self.prog.global_by_name(&fx.name).map(|g| g.0).ok_or_else(|| err("global"))?
+                }
             };
+            if let FixKind::Reloc = fx.kind {
+                self.prog.globals[fx.func].relocs[fx.block].target = GlobalId(id);
+                continue;
+            }
             let kind = &mut self.prog.funcs[fx.func].blocks[fx.block].insts[fx.inst].kind;
             match kind {
                 InstKind::Call { func, .. } => *func = FuncId(id),

@@ -247,6 +247,11 @@ pub fn program(seed: u64) -> Program {
                 init: (0..r.below(5)).map(|_| bits(&mut r, elem)).collect(),
                 src: if r.chance(50) { Some(src(&mut r)) } else { None },
                 is_const: r.chance(30),
+                // Relocations to earlier globals (any index is in range for the
+                // printer and parser; the verifier is not run on these).
+                relocs: (0..r.below(3))
+                    .map(|i| GlobalReloc { offset: 8 * i, target: GlobalId(0), addend: r.below(4) })
+                    .collect(),
             }
         })
         .collect();
