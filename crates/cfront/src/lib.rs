@@ -54,6 +54,7 @@ mod locals;
 mod locations;
 mod member;
 mod ops;
+mod packed;
 mod preprocess;
 mod stmt;
 mod structs;
@@ -232,7 +233,7 @@ fn compile_preprocessed(
     source: Option<&str>,
     model: DataModel,
 ) -> Result<Compiled, Diagnostics> {
-    let text = pre.text;
+    let packed::Scanned { text, attrs } = packed::scan(pre.text);
     let mut lines = LineMap::new(&text, display, source);
     lines.rename_dir(&pre.header_dir, "pathwise.h", PATHWISE_H);
     let parse = match parse_preprocessed(&Config::with_gcc(), text) {
@@ -240,6 +241,7 @@ fn compile_preprocessed(
         Err(e) => return Err(Diagnostics(vec![syntax_error(&lines, &e)])),
     };
     let mut u = Unit::new(&lines, display, model);
+    u.layout_attrs = attrs;
     for ext in &parse.unit.0 {
         if let ExternalDeclaration::FunctionDefinition(fd) = &ext.node {
             if let Some(name) = func::declarator_name(&fd.node.declarator) {

@@ -18,8 +18,10 @@
 //! allocates what the IR's accesses need.
 //!
 //! An anonymous member (`struct { int a; union { int b; char c; }; }`) is a
-//! field without a name whose members are found through it. Bit-fields,
-//! flexible array members and members of function-pointer type are
+//! field without a name whose members are found through it. A flexible
+//! array member (`char data[]`, last) takes no bytes and is reached past
+//! the structure's size, as in C; `packed` and `aligned` attributes come
+//! from `packed.rs`. Bit-fields and members of function-pointer type are
 //! unsupported: the definition fails and the tag records why, so that each
 //! use of the type reports it (only the using functions become unavailable).
 
@@ -159,12 +161,24 @@ fn round_up(x: u64, a: u64) -> u64 {
     x.div_ceil(a.max(1)) * a.max(1)
 }
 
-/// Lays out members (name, type) of a structure or union.
-fn layout(members: Vec<(Option<String>, CType)>, is_union: bool, model: DataModel) -> Option<Layout> {
-    let (mut end, mut align) = (0u64, 1u64);
+/// Lays out members (name, type) of a structure or union; `packed` puts
+/// every member at alignment 1 (gcc's `__attribute__((packed))`), and
+/// `aligned` raises the type's alignment.
+fn layout(
+    members: Vec<(Option<String>, CType)>,
+    is_union: bool,
+    model: DataModel,
+    attrs: crate::packed::LayoutAttrs,
+) -> Option<Layout> {
+    let (mut end, mut align) = (0u64, attrs.aligned.unwrap_or(1));
     let mut fields = Vec::with_capacity(members.len());
     for (name, ty) in members {
-        let (size, a) = (ty.mem_size()?, ty.mem_align(model)?);
+        // A flexible array member (`char data[]`, last) occupies no bytes.
+        let size = match &ty {
+            CType::Array(_, None) => 0,
+            t => t.mem_size()?,
+        };
+        let a = if attrs.packed { 1 } else { ty.mem_align(model)? };
         let offset = if is_union { 0 } else { round_up(end, a) };
         end = if is_union { end.max(size) } else { offset.checked_add(size)? };
         align = align.max(a);
@@ -215,10 +229,11 @@ pub(crate) fn specifier<'a>(cx: &mut dyn Ctx<'a>, st: &Node<StructType>) -> LRes
             s
         }
     };
-    match members(cx, decls) {
+    match members(cx, decls, is_union) {
         Ok(list) => {
             let model = cx.unit_ref().model;
-            let Some(l) = layout(list, is_union, model) else {
+            let attrs = cx.unit_ref().layout_attrs.get(&st.span.start).copied().unwrap_or_default();
+            let Some(l) = layout(list, is_union, model, attrs) else {
                 return Err(cx.unit_ref().unsupported(st.span, "structures larger than 2^64 bytes"));
             };
             s.0.borrow_mut().layout = Some(l);
@@ -246,9 +261,14 @@ fn new_struct(u: &mut Unit<'_>, tag: Option<String>, is_union: bool) -> StructRe
 }
 
 /// The members of a definition, with their checked types.
-fn members<'a>(cx: &mut dyn Ctx<'a>, decls: &[Node<StructDeclaration>]) -> LResult<Vec<(Option<String>, CType)>> {
+fn members<'a>(
+    cx: &mut dyn Ctx<'a>,
+    decls: &[Node<StructDeclaration>],
+    is_union: bool,
+) -> LResult<Vec<(Option<String>, CType)>> {
     let mut out: Vec<(Option<String>, CType)> = Vec::new();
-    for d in decls {
+    let last = decls.iter().rposition(|d| matches!(d.node, StructDeclaration::Field(_)));
+    for (k, d) in decls.iter().enumerate() {
         let StructDeclaration::Field(f) = &d.node else { continue };
         let (base, is_const) = typespec::specqual(cx, &f.node.specifiers, f.span)?;
         if f.node.declarators.is_empty() {
@@ -260,7 +280,8 @@ fn members<'a>(cx: &mut dyn Ctx<'a>, decls: &[Node<StructDeclaration>]) -> LResu
             }
             continue;
         }
-        for sd in &f.node.declarators {
+        let n = f.node.declarators.len();
+        for (j, sd) in f.node.declarators.iter().enumerate() {
             if let Some(w) = &sd.node.bit_width {
                 return Err(cx.unit_ref().unsupported(w.span, "bit-fields"));
             }
@@ -269,8 +290,15 @@ fn members<'a>(cx: &mut dyn Ctx<'a>, decls: &[Node<StructDeclaration>]) -> LResu
             let name = dd.name.unwrap_or_default();
             match &dd.ty {
                 CType::Func(_) => return Err(cx.unit_ref().invalid(dd.name_span, "field declared as a function")),
+                // C11 6.7.2.1p18: the last member of a structure with
+                // another named member may be a flexible array member.
+                CType::Array(e, None) if Some(k) == last && j + 1 == n && !out.is_empty() && !is_union => {
+                    if e.mem_size().is_none() {
+                        return Err(incomplete(cx, dd.name_span, e));
+                    }
+                }
                 CType::Array(_, None) => {
-                    return Err(cx.unit_ref().unsupported(dd.name_span, "flexible array members"));
+                    return Err(cx.unit_ref().invalid(dd.name_span, "flexible array member not at the end of a structure"));
                 }
                 CType::Vla(..) => {
                     return Err(cx.unit_ref().invalid(dd.name_span, "variably modified type in a structure"));

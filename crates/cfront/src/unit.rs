@@ -121,6 +121,9 @@ pub(crate) struct Unit<'a> {
     pub errors: Vec<Diagnostic>,
     /// Every structure and union type, by [`crate::structs::StructInfo::id`].
     pub structs: Vec<StructRef>,
+    /// `packed`/`aligned` of structure definitions, by the offset of their
+    /// keyword (see `packed.rs`).
+    pub layout_attrs: FxHashMap<usize, crate::packed::LayoutAttrs>,
 }
 
 impl<'a> Unit<'a> {
@@ -149,6 +152,7 @@ impl<'a> Unit<'a> {
             unsupported_globals: Vec::new(),
             errors: Vec::new(),
             structs: Vec::new(),
+            layout_attrs: FxHashMap::default(),
         }
     }
 

@@ -24,11 +24,19 @@ struct l { char c; union { int x; char y; }; long long z; };\n\
 typedef struct { short a; char b; } m_t;\n\
 union n { struct a sa; char bytes[7]; };\n\
 struct o { char c; double d; float f; };\n\
-union p { float f; double d; char c[3]; };\n";
+union p { float f; double d; char c[3]; };\n\
+struct __attribute__((packed)) q { char c; int i; short s; };\n\
+struct r { char c; long long ll; } __attribute__((packed));\n\
+typedef struct __attribute__((__packed__)) { char c; struct a in; } s_t;\n\
+struct __attribute__((aligned(16))) t { char c; };\n\
+struct u { char c; struct q q; int i; };\n\
+struct v { int n; char data[]; };\n\
+struct w { char c; long long d[]; };\n";
 
 const USES: &str = "void use(struct a *a, struct b *b, struct c *c, struct d *d, struct e *e, union f *f,\n\
   struct g *g, struct h *h, struct i *i, struct j *j, struct k *k, struct l *l, m_t *m, union n *n,\n\
-  struct o *o, union p *p) {}\n";
+  struct o *o, union p *p, struct q *q, struct r *r, s_t *s, struct t *t, struct u *u,\n\
+  struct v *v, struct w *w) {}\n";
 
 fn lower(model: DataModel, src: &str) -> Program {
     let opts = FrontendOptions { data_model: model, ..Default::default() };
@@ -91,7 +99,7 @@ fn gcc_output(flags: &[&str], src: &str) -> Option<String> {
 #[test]
 fn layouts_match_gcc_lp64() {
     let p = lower(DataModel::Lp64, &format!("{DECLS}{USES}"));
-    assert_eq!(p.structs.len(), 17, "{:#?}", p.structs);
+    assert_eq!(p.structs.len(), 24, "{:#?}", p.structs);
     let (ours, main) = layouts(&p, true);
     let gcc = gcc_output(&[], &format!("#include <stdio.h>\n{DECLS}{main}")).expect("gcc");
     assert_eq!(ours, gcc);
@@ -100,6 +108,16 @@ fn layouts_match_gcc_lp64() {
     assert!(ours.contains("union f 8 8 c@0 i@0 ll@0 s@0\n"), "{ours}");
     assert!(ours.contains("struct h 32 8 c@0 p@8 s@16 pp@24\n"), "{ours}");
     assert!(ours.contains("struct o 24 8 c@0 d@8 f@16\n"), "{ours}");
+    // `packed` before the tag, after the brace, on a typedef'd anonymous
+    // structure; `aligned(16)`; a packed member keeps its own layout.
+    assert!(ours.contains("struct q 7 1 c@0 i@1 s@5\n"), "{ours}");
+    assert!(ours.contains("struct r 9 1 c@0 ll@1\n"), "{ours}");
+    assert!(ours.contains("s_t 9 1 c@0 in@1\n"), "{ours}");
+    assert!(ours.contains("struct t 16 16 c@0\n"), "{ours}");
+    assert!(ours.contains("struct u 12 4 c@0 q@1 i@8\n"), "{ours}");
+    // Flexible array members take no bytes but their alignment.
+    assert!(ours.contains("struct v 4 4 n@0 data@4\n"), "{ours}");
+    assert!(ours.contains("struct w 8 8 c@0 d@8\n"), "{ours}");
 }
 
 #[test]
@@ -187,8 +205,12 @@ fn struct_code_means_what_gcc_computes() {
         long t6(void) { struct a x = { 1, 2 }, y = { 3, 4 }; x = y = x; y.i = 9; return x.i * 10 + y.i; }\n\
         long t7(void) { struct pt a[2] = { 1, 2, 3 }; return a[0].y * 10 + a[1].x + a[1].y; }\n\
         long t8(void) { struct rect r = {0}; r.tag[1] = 6; struct pt *p = &r.hi; return p->x + r.tag[1]; }\n\
-        long t9(void) { struct pt c = (struct pt){ .y = 5 }; return c.x + c.y; }\n";
-    assert_cases_match_gcc(cases, 10);
+        long t9(void) { struct pt c = (struct pt){ .y = 5 }; return c.x + c.y; }\n\
+        struct fam { int n; short v[]; };\n\
+        union fam_room { struct fam f; short raw[8]; };\n\
+        long t10(void) { union fam_room u; struct fam *f = &u.f; f->n = 3; for (int i = 0; i < f->n; i++) f->v[i] = i * 7; \
+          return f->v[2] * 100 + sizeof(struct fam) * 10 + (&f->v[1] - &u.raw[0]) + u.raw[3] * 1000; }\n";
+    assert_cases_match_gcc(cases, 11);
 }
 
 #[test]
