@@ -26,6 +26,11 @@ use crate::unit::LResult;
 impl<'u, 'a> FnCtx<'u, 'a> {
     /// Lowers `e` as a condition: control reaches `t` if true, `f` if false.
     pub fn cond(&mut self, e: &Node<Expression>, t: Block, f: Block) -> LResult<()> {
+        if let Expression::BinaryOperator(b) = &e.node {
+            if matches!(b.node.operator.node, BinaryOperator::LogicalAnd | BinaryOperator::LogicalOr) {
+                return self.chain(e, t, f);
+            }
+        }
         if let Some(v) = consteval::eval(self, e)? {
             self.b.jump(if v.is_zero() { f } else { t });
             return Ok(());
@@ -35,18 +40,6 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                 use BinaryOperator as B;
                 let (lhs, rhs) = (&b.node.lhs, &b.node.rhs);
                 match &b.node.operator.node {
-                    B::LogicalAnd => {
-                        let mid = self.b.new_block();
-                        self.cond(lhs, mid, f)?;
-                        self.b.switch_to(mid);
-                        self.cond(rhs, t, f)
-                    }
-                    B::LogicalOr => {
-                        let mid = self.b.new_block();
-                        self.cond(lhs, t, mid)?;
-                        self.b.switch_to(mid);
-                        self.cond(rhs, t, f)
-                    }
                     op @ (B::Less | B::Greater | B::LessOrEqual | B::GreaterOrEqual | B::Equals | B::NotEquals) => {
                         let l = self.rvalue(lhs)?;
                         let r = self.rvalue(rhs)?;
@@ -80,6 +73,55 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             }
             _ => self.cond_value(e, t, f),
         }
+    }
+
+    /// `a && b && ...` (or `||`): the operands of the chain in order, each
+    /// its own decision. The chain is flattened first, so that a chain of
+    /// n operands (left-nested by the grammar) costs O(n), not a constant
+    /// evaluation of every prefix. A constant operand folds as C says: a
+    /// neutral one (`1 &&`, `0 ||`) drops out, an absorbing one ends the
+    /// chain there (the operands after it are never evaluated).
+    fn chain(&mut self, e: &Node<Expression>, t: Block, f: Block) -> LResult<()> {
+        let Expression::BinaryOperator(b) = &e.node else { return self.cond(e, t, f) };
+        let op = b.node.operator.node.clone();
+        let is_and = op == BinaryOperator::LogicalAnd;
+        let mut operands = Vec::new();
+        let mut rest = e;
+        loop {
+            match &rest.node {
+                Expression::BinaryOperator(b) if b.node.operator.node == op => {
+                    operands.push(&*b.node.rhs);
+                    rest = &b.node.lhs;
+                }
+                _ => {
+                    operands.push(rest);
+                    break;
+                }
+            }
+        }
+        operands.reverse();
+        let last = operands.len() - 1;
+        for (i, x) in operands.into_iter().enumerate() {
+            // Where the chain goes when this operand decides it, and else.
+            let (decided, next) = if i == last {
+                (if is_and { f } else { t }, if is_and { t } else { f })
+            } else {
+                (if is_and { f } else { t }, self.b.new_block())
+            };
+            match consteval::eval(self, x)? {
+                Some(v) if v.is_zero() == is_and => {
+                    self.b.jump(decided);
+                    return Ok(());
+                }
+                Some(_) => self.b.jump(next),
+                None if is_and => self.cond(x, next, decided)?,
+                None => self.cond(x, decided, next)?,
+            }
+            if i != last {
+                self.b.switch_to(next);
+            }
+        }
+        Ok(())
     }
 
     /// An atomic condition that is not a comparison: `e != 0`.
