@@ -7,7 +7,7 @@
 //! the search starts; an interrupted or timed-out search still writes the
 //! tests it found.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use std::time::Duration;
@@ -159,28 +159,6 @@ fn check_postcondition(program: &Program, function: &str, post: &str) -> Result<
     Ok(())
 }
 
-/// A path to `target` relative to directory `from`, or `target` made
-/// absolute when no relative path exists (e.g. another drive).
-fn relative_path(from: &Path, target: &Path) -> PathBuf {
-    let (Ok(from), Ok(target)) = (from.canonicalize(), target.canonicalize()) else {
-        return std::path::absolute(target).unwrap_or_else(|_| target.to_path_buf());
-    };
-    let f: Vec<Component> = from.components().collect();
-    let t: Vec<Component> = target.components().collect();
-    let common = f.iter().zip(&t).take_while(|(a, b)| a == b).count();
-    if common == 0 {
-        return target;
-    }
-    let mut rel = PathBuf::new();
-    for _ in common..f.len() {
-        rel.push("..");
-    }
-    for c in &t[common..] {
-        rel.push(c.as_os_str());
-    }
-    rel
-}
-
 /// Run the search with the Z3 backend (the engine caches and slices
 /// queries itself; the counting wrapper feeds the progress line).
 fn search(fe: &Frontend, config: &Config, observer: &mut ProgressObserver, calls: Arc<AtomicU64>) -> Result<TestSuite> {
@@ -223,8 +201,12 @@ pub struct Written {
 /// compiles the code the generator analysed).
 pub fn write_outputs(suite: &TestSuite, source: &Path, defines: &[String], out: &Path) -> Result<Written> {
     std::fs::create_dir_all(out).with_context(|| format!("cannot create output directory {}", out.display()))?;
-    let include = relative_path(out, source);
-    let mut text = pathwise_emit::write_c_tests(suite, &include.to_string_lossy());
+    // The test file includes the source by its name alone and is compiled
+    // with `-I` the source's directory (recorded in the JSON for `replay`):
+    // a path relative to the output directory would break when it moves.
+    let suite = &with_source(suite, source);
+    let include = source.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut text = pathwise_emit::write_c_tests(suite, &include);
     if !defines.is_empty() {
         let mut block = String::from("/* -D options given to pathwise gen. */\n");
         for d in defines {
@@ -249,6 +231,17 @@ pub fn write_outputs(suite: &TestSuite, source: &Path, defines: &[String], out: 
         std::fs::write(path, content).with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(written)
+}
+
+/// `suite` with its source file recorded as an absolute path (as given
+/// when it has one already).
+fn with_source(suite: &TestSuite, source: &Path) -> TestSuite {
+    let mut suite = suite.clone();
+    if suite.source.is_none() {
+        let abs = source.canonicalize().or_else(|_| std::path::absolute(source)).unwrap_or_else(|_| source.into());
+        suite.source = Some(abs.to_string_lossy().into_owned());
+    }
+    suite
 }
 
 /// `replay` handles one suite per directory: say so when `out` already
@@ -461,6 +454,7 @@ pub fn run(args: &GenArgs) -> Result<i32> {
     let mut observer = ProgressObserver::new(&args.function, interrupted, args.timeout, Arc::clone(&calls));
     let mut suite = search(&fe, &config, &mut observer, calls)?;
     suite.postcondition = args.postcondition.clone();
+    let suite = with_source(&suite, &args.file);
     let written = write_outputs(&suite, &args.file, &args.defines, &args.out)?;
     let text = summary(&suite, &written, args);
     if args.json {
@@ -482,17 +476,5 @@ mod tests {
         assert!(parse_seconds("0").is_err());
         assert!(parse_seconds("-3").is_err());
         assert!(parse_seconds("soon").is_err());
-    }
-
-    #[test]
-    fn relative_include_paths() {
-        let dir = tempfile::tempdir().unwrap();
-        let src = dir.path().join("src");
-        let out = dir.path().join("out/deep");
-        std::fs::create_dir_all(&src).unwrap();
-        std::fs::create_dir_all(&out).unwrap();
-        std::fs::write(src.join("a.c"), "").unwrap();
-        assert_eq!(relative_path(&out, &src.join("a.c")), PathBuf::from("../../src/a.c"));
-        assert_eq!(relative_path(&src, &src.join("a.c")), PathBuf::from("a.c"));
     }
 }

@@ -8,10 +8,13 @@
 //! - [`progress`]: the progress line and the stop conditions of a search.
 //! - [`replay`]: `pathwise replay` — build with coverage, run, compare.
 //! - [`gcov`]: running gcov and reading its JSON.
+//! - [`predict`]: the predicted coverage of the tests whose native runs
+//!   record coverage.
 
 pub mod frontend;
 pub mod gcov;
 pub mod gen;
+pub mod predict;
 pub mod progress;
 pub mod replay;
 pub mod testcomp;

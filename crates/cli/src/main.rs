@@ -15,7 +15,8 @@
 //! Exit codes: 0 success; 1 `replay` found failing tests or a coverage
 //! disagreement; 2 an error (bad usage, front-end errors, missing tools);
 //! 3 an internal error (a bug in Pathwise), reported without a Rust panic
-//! trace. Errors print as `error: ...` on stderr.
+//! trace; 4 `replay` found no test to run. Errors print as `error: ...` on
+//! stderr.
 
 use clap::{Parser, Subcommand};
 use pathwise_cli::{gen, replay, testcomp};

@@ -9,6 +9,20 @@
 //! closing one). A line both know must be covered on both sides or on
 //! neither. Branch sides are compared as counts: both the total and the
 //! number taken must match.
+//!
+//! Only the tests whose native runs record coverage count on either side:
+//! a test process stopped inside a basic block (a trap of the
+//! `signed-integer-overflow` check, a hardware fault) writes no gcov
+//! counters, as they would be inconsistent, and an error test whose error
+//! did not manifest natively writes none either (they would cover code past
+//! the error). The test program lists those tests (`coverage: test N not
+//! recorded`), and the prediction is rebuilt from the other tests' own
+//! coverage in the JSON (`predict.rs`).
+//!
+//! Exit status (`print_outcome`): 0 when every test passed (an error not
+//! observed natively is reported and counted apart, not a failure) and the
+//! coverage agrees; 1 on a failure or a disagreement; 4 when the suite has
+//! no test at all (nothing was checked, which a CI job should notice).
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -57,14 +71,24 @@ pub struct CoverageRow {
 }
 
 /// The result of a replay.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct ReplayOutcome {
+    /// Tests in the suite (0: nothing was replayed).
+    pub tests: usize,
     pub passed: u64,
     pub failed: u64,
+    /// Error tests whose error did not manifest natively (the call
+    /// returned): neither passed nor failed.
+    pub not_observed: u64,
     /// The test program exited with status 0.
     pub exit_ok: bool,
     /// Lines of the test program's output reporting failures.
     pub failures: Vec<String>,
+    /// Its lines reporting errors not observed natively.
+    pub not_observed_lines: Vec<String>,
+    /// The tests whose coverage the native run could not record, with why
+    /// (`test 3: stopped by signal 4 inside a basic block`).
+    pub unrecorded: Vec<String>,
     pub rows: Vec<CoverageRow>,
     /// Human-readable disagreements between measured and predicted coverage.
     pub disagreements: Vec<String>,
@@ -74,11 +98,14 @@ pub struct ReplayOutcome {
 }
 
 impl ReplayOutcome {
-    /// Everything passed and coverage agrees.
+    /// Some test ran, every test passed and coverage agrees.
     pub fn is_success(&self) -> bool {
-        self.exit_ok && self.failed == 0 && self.disagreements.is_empty()
+        self.tests > 0 && self.exit_ok && self.failed == 0 && self.disagreements.is_empty()
     }
 }
+
+/// Exit status of `replay` for a suite without tests.
+pub const NOTHING_TO_REPLAY: i32 = 4;
 
 /// Find the single `NAME_tests.c` in `dir` and its `NAME_tests.json`.
 pub fn find_suite_files(dir: &Path) -> Result<SuiteFiles> {
@@ -126,7 +153,10 @@ fn traps_needed(suite: &SuiteJson) -> Vec<&'static str> {
     let mut out = Vec::new();
     for t in &suite.tests {
         let check = match t.error.as_ref().map(|e| e.kind.as_str()) {
-            Some("signed-overflow") => "signed-integer-overflow",
+            // Also checks `INT_MIN / -1` (with the division's check).
+            Some("signed-overflow" | "division-overflow") => "signed-integer-overflow",
+            Some("division-by-zero") => "integer-divide-by-zero",
+            Some("null-dereference") => "null",
             Some("invalid-shift") if suite.overflow_checked => "shift",
             Some("invalid-shift") => "shift-exponent",
             Some("out-of-bounds") => "bounds",
@@ -140,25 +170,19 @@ fn traps_needed(suite: &SuiteJson) -> Vec<&'static str> {
     out
 }
 
-/// `gcc --coverage -O0 -Wl,-u,__gcov_dump [-fsanitize=...] -o pathwise_replay NAME_tests.c`,
+/// `gcc --coverage -O0 -DPATHWISE_GCOV [-fsanitize=...] -o pathwise_replay NAME_tests.c`,
 /// run in `dir`.
 ///
 /// The undefined behaviour that error tests expect is made to trap where it
 /// happens (UBSan in trap mode needs no run-time library), so that such a
 /// test stops at its error as the engine's run did and gcov sees the same
-/// lines; the harness writes gcov's counters before the signal ends the
-/// test's process.
-///
-/// That handler calls `__gcov_dump` through a weak reference (the test file
-/// must also build without `--coverage`), and a weak reference alone does
-/// not make the linker take a member out of an archive: without
-/// `-u __gcov_dump` the address is null, the handler writes nothing, and
-/// every test that ends by `abort` or a failed `assert` is missing from
-/// gcov's counts. (Tests ended by a trap are left out on purpose: see the
-/// runner in `pathwise_emit::c_tests`.)
+/// lines. `PATHWISE_GCOV` turns on the harness's gcov code (it writes the
+/// counters of a test process a signal ends, when they are consistent:
+/// see the runner in `pathwise_emit::c_tests`); without it the test file
+/// is plain C that builds without `--coverage`.
 fn compile(opts: &ReplayOptions, files: &SuiteFiles, traps: &[&str]) -> Result<()> {
     let mut cmd = Command::new("gcc");
-    cmd.args(["--coverage", "-O0", "-Wl,-u,__gcov_dump", "-o", EXE]);
+    cmd.args(["--coverage", "-O0", "-DPATHWISE_GCOV", "-o", EXE]);
     if !traps.is_empty() {
         cmd.arg(format!("-fsanitize={}", traps.join(",")));
         cmd.arg("-fsanitize-undefined-trap-on-error");
@@ -215,11 +239,39 @@ fn run_tests(opts: &ReplayOptions) -> Result<(bool, String)> {
 
 /// `(passed, failed)` from the `P passed, F failed` line of the output.
 pub fn parse_summary(output: &str) -> Option<(u64, u64)> {
+    parse_summary_line(output).map(|(p, f, _)| (p, f))
+}
+
+/// `(passed, failed, errors not observed)` from the summary line, `P
+/// passed, F failed[, U error(s) not observed natively]`.
+pub fn parse_summary_line(output: &str) -> Option<(u64, u64, u64)> {
     output.lines().rev().find_map(|line| {
         let (p, rest) = line.trim().split_once(" passed, ")?;
-        let f = rest.strip_suffix(" failed")?;
-        Some((p.parse().ok()?, f.parse().ok()?))
+        let (f, rest) = rest.split_once(" failed")?;
+        let u = match rest.strip_prefix(", ") {
+            Some(more) => more.strip_suffix(" error(s) not observed natively")?.parse().ok()?,
+            None if rest.is_empty() => 0,
+            None => return None,
+        };
+        Some((p.parse().ok()?, f.parse().ok()?, u))
     })
+}
+
+/// The tests whose native run recorded no coverage, from the program's
+/// `coverage: test N not recorded (WHY)` lines: (ids, `test N: WHY`).
+fn parse_unrecorded(output: &str) -> (std::collections::BTreeSet<usize>, Vec<String>) {
+    let mut ids = std::collections::BTreeSet::new();
+    let mut lines = Vec::new();
+    for line in output.lines() {
+        let Some(rest) = line.strip_prefix("coverage: test ") else { continue };
+        let Some((id, why)) = rest.split_once(" not recorded") else { continue };
+        if let Ok(id) = id.parse() {
+            ids.insert(id);
+            let why = why.trim().trim_start_matches('(').trim_end_matches(')');
+            lines.push(format!("test {id}: {why}"));
+        }
+    }
+    (ids, lines)
 }
 
 /// The `.gcda` file the test program wrote (name chosen by gcc).
@@ -400,25 +452,82 @@ pub fn replay(opts: &ReplayOptions) -> Result<ReplayOutcome> {
         .with_context(|| format!("cannot read {}", files.json_file.display()))?;
     let suite: SuiteJson = pathwise_emit::suite_from_json_str(&json)
         .with_context(|| format!("{} is not a Pathwise test suite", files.json_file.display()))?;
+    if suite.tests.is_empty() {
+        return Ok(ReplayOutcome::default());
+    }
     remove_stale_coverage(&opts.dir)?;
-    compile(opts, &files, &traps_needed(&suite))?;
+    let mut include_dirs = opts.include_dirs.clone();
+    // The test file includes the code under test by its name alone.
+    if let Some(dir) = suite.source.as_deref().and_then(|s| Path::new(s).parent()) {
+        include_dirs.push(dir.to_path_buf());
+    }
+    compile(&ReplayOptions { include_dirs, ..opts.clone() }, &files, &traps_needed(&suite))?;
     let (exit_ok, output) = run_tests(opts)?;
-    let Some((passed, failed)) = parse_summary(&output) else {
+    let Some((passed, failed, not_observed)) = parse_summary_line(&output) else {
         bail!("the test program ended without its summary line (crashed?); its output:\n{}", output.trim_end());
     };
-    let failures = output.lines().filter(|l| l.starts_with("test ")).map(str::to_string).collect();
-    let report = run_gcov(&opts.dir, &find_gcda(&opts.dir)?)?;
-    let (rows, disagreements, not_compared) = compare(&suite.coverage.functions, &report);
-    Ok(ReplayOutcome { passed, failed, exit_ok, failures, rows, disagreements, not_compared })
+    let is_not_observed = |l: &&str| l.contains(": error not observed natively");
+    let not_observed_lines = output.lines().filter(is_not_observed).map(str::to_string).collect();
+    let failures =
+        output.lines().filter(|l| l.starts_with("test ") && !is_not_observed(l)).map(str::to_string).collect();
+    let (unrecorded_ids, unrecorded) = parse_unrecorded(&output);
+    let predicted = crate::predict::recorded_coverage(&suite, &unrecorded_ids);
+    let (rows, disagreements, not_compared) = if unrecorded_ids.len() == suite.tests.len() {
+        // No counters at all: nothing measured, nothing to compare.
+        (Vec::new(), Vec::new(), Vec::new())
+    } else {
+        compare(&predicted, &run_gcov(&opts.dir, &find_gcda(&opts.dir)?)?)
+    };
+    Ok(ReplayOutcome {
+        tests: suite.tests.len(),
+        passed,
+        failed,
+        not_observed,
+        exit_ok,
+        failures,
+        not_observed_lines,
+        unrecorded,
+        rows,
+        disagreements,
+        not_compared,
+    })
 }
 
-/// Print the outcome; returns the process exit code (0: all good).
+/// Print the outcome; returns the process exit code (0: all good, 1: a
+/// failure or a disagreement, [`NOTHING_TO_REPLAY`]: no test).
 pub fn print_outcome(outcome: &ReplayOutcome) -> i32 {
-    for f in &outcome.failures {
+    if outcome.tests == 0 {
+        println!("nothing to replay: the suite has no tests (no coverage compared)");
+        return NOTHING_TO_REPLAY;
+    }
+    for f in outcome.failures.iter().chain(&outcome.not_observed_lines) {
         println!("{f}");
     }
-    println!("{} passed, {} failed", outcome.passed, outcome.failed);
+    print!("{} passed, {} failed", outcome.passed, outcome.failed);
+    if outcome.not_observed > 0 {
+        print!(", {} error(s) not observed natively (neither passed nor failed)", outcome.not_observed);
+    }
     println!();
+    println!();
+    if !outcome.unrecorded.is_empty() {
+        println!("coverage not recorded natively (left out of both sides of the comparison):");
+        for u in &outcome.unrecorded {
+            println!("  {u}");
+        }
+    }
+    if outcome.unrecorded.len() == outcome.tests {
+        println!("coverage not compared: no test's native run recorded coverage");
+    } else {
+        print_comparison(outcome);
+    }
+    if !outcome.exit_ok && outcome.failed == 0 {
+        println!("the test program exited with a failure status");
+    }
+    i32::from(!outcome.is_success())
+}
+
+/// The coverage table, the lines not compared and the verdict.
+fn print_comparison(outcome: &ReplayOutcome) {
     print!("{}", format_table(&outcome.rows));
     println!("(lines are compared where gcov and the prediction both list a line; gcov also counts e.g. a function's opening line;");
     println!(" branches are compared line by line where gcc kept the source's decisions)");
@@ -437,10 +546,6 @@ pub fn print_outcome(outcome: &ReplayOutcome) -> i32 {
             println!("  {d}");
         }
     }
-    if !outcome.exit_ok && outcome.failed == 0 {
-        println!("the test program exited with a failure status");
-    }
-    i32::from(!outcome.is_success())
 }
 
 #[cfg(test)]
@@ -451,6 +556,14 @@ mod tests {
     fn parses_summary_line() {
         assert_eq!(parse_summary("test 2: return expected 3 got 2\n1 passed, 1 failed\n"), Some((1, 1)));
         assert_eq!(parse_summary("garbage"), None);
+        let with_unobserved = "2 passed, 0 failed, 3 error(s) not observed natively\n";
+        assert_eq!(parse_summary_line(with_unobserved), Some((2, 0, 3)));
+        assert_eq!(parse_summary_line("2 passed, 0 failed, and more\n"), None);
+        let (ids, why) = parse_unrecorded(
+            "coverage: test 3 not recorded (stopped by signal 4 inside a basic block)\n1 passed, 0 failed\n",
+        );
+        assert_eq!(ids.into_iter().collect::<Vec<_>>(), vec![3]);
+        assert_eq!(why, vec!["test 3: stopped by signal 4 inside a basic block".to_string()]);
     }
 
     #[test]

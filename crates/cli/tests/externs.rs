@@ -31,12 +31,15 @@ fn generate(file: &str, function: &str, extra: &[&str]) -> (tempfile::TempDir, s
 }
 
 /// Build `NAME_tests.c` with plain gcc (warnings are errors: the stubs must
-/// not add any) and run it: (exit code, stdout).
+/// not add any) and run it: (exit code, stdout). `-I`: the test file
+/// includes the code under test by name.
 fn build_and_run(dir: &Path, function: &str) -> (i32, String) {
     let exe = dir.join("native");
     let cc = Command::new("gcc")
         .args(["-Wall", "-Wextra", "-Werror", "-I"])
         .arg(dir)
+        .arg("-I")
+        .arg(root().join("tests/c"))
         .arg(dir.join(format!("{function}_tests.c")))
         .arg("-o")
         .arg(&exe)
@@ -254,4 +257,31 @@ fn body_less_calls_need_the_option() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("externs.c:78:12: external function `opaque` returns a pointer to no known type"), "{err}");
+}
+
+/// `--external-all` stubs only what the function under test can call: the
+/// unit's other body-less functions (here `fclose`, which gcov's runtime
+/// calls when a test process writes its counters) are weak references the
+/// C library still defines. A stub of a function the C library also uses
+/// (`getenv`, which gcov calls for GCOV_PREFIX) replays only the code's
+/// calls and passes the others on. Both suites replay with gcov.
+#[test]
+fn only_reachable_functions_get_stubs() {
+    let names = |suite: &serde_json::Value, key: &str| -> Vec<String> {
+        let list = suite.get(key).and_then(|v| v.as_array()).cloned().unwrap_or_default();
+        list.iter().map(|e| e.get("name").unwrap_or(e).as_str().unwrap().to_string()).collect()
+    };
+    let (out, suite) = generate("externs_runtime.c", "classify_level", &["--external-all"]);
+    assert_eq!(names(&suite, "externals"), ["read_level"]);
+    assert!(names(&suite, "unreached_functions").contains(&"fclose".to_string()), "{suite:#}");
+    assert_eq!(tests(&suite).len(), 3);
+    let text = std::fs::read_to_string(out.path().join("classify_level_tests.c")).unwrap();
+    assert!(text.contains("#pragma weak fclose\n") && !text.contains("__asm__(\"fclose\")"), "{text}");
+    assert_eq!(build_and_run(out.path(), "classify_level"), (0, "3 passed, 0 failed\n".to_string()));
+    replay_passes(out.path(), 3);
+    let (out, suite) = generate("externs_runtime.c", "verbose", &["--external-all"]);
+    assert_eq!(names(&suite, "externals"), ["getenv"]);
+    let n = tests(&suite).len();
+    assert_eq!(build_and_run(out.path(), "verbose"), (0, format!("{n} passed, 0 failed\n")));
+    replay_passes(out.path(), n);
 }

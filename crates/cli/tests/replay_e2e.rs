@@ -49,6 +49,7 @@ fn test(id: usize, x: i128, ret: i128, path: Vec<PathStep>) -> TestCase {
         heap_out: Vec::new(),
         ret_pointer: None,
         calls: vec![],
+        coverage: vec![],
     }
 }
 
@@ -80,6 +81,8 @@ fn suite(lines_covered: Vec<u32>, second_ret: i128) -> TestSuite {
         check_overflow: true,
         structs: vec![],
         externals: vec![],
+        unreached_functions: vec![],
+        source: None,
     }
 }
 

@@ -22,6 +22,15 @@
 //! are checked after the call of the function under test. A test ending in
 //! undefined behaviour accepts any calls past the recorded ones (natively
 //! the code may go on past the point where the generator stopped).
+//!
+//! Stubs exist only for the functions the function under test (or its
+//! precondition) can call. Since a stub owns the function's symbol, it
+//! also receives calls that are not the code's: gcov's runtime writing its
+//! counters (`fopen`, `fclose`...) when a test process ends, the harness's
+//! own calls. A stub therefore replays only while the test's call of the
+//! function under test runs (`pathwise_calling`), and passes any other
+//! call to the next definition of the symbol (the C library's, found by
+//! `dlsym(RTLD_NEXT, ...)`).
 
 use std::fmt::Write as _;
 
@@ -31,19 +40,35 @@ use pathwise_ir::{Shape, SrcVar, Type};
 use crate::describe::comment_safe;
 use crate::literal::{is_unsigned, normalize};
 
-/// Exit status of a test process whose stubs saw an unexpected call.
-const CALLS_FAILED: &str = "#define PATHWISE_CALLS_FAILED 78 /* child status: a stub saw an unexpected call */\n";
-
 /// The declarations and helpers every stub uses (before the stubs).
-const CALLS_HELPERS: &str = r#"extern void pathwise_exit(int status) __asm__("exit");
+const CALLS_HELPERS: &str = r#"extern void pathwise_exit_now(int status) __asm__("_exit");
+/* Weak: a C library without dlsym (or one needing -ldl) still links. */
+extern void *pathwise_dlsym(void *handle, const char *name) __asm__("dlsym") __attribute__((weak));
 
+/* Nonzero while a test's call of the function under test runs: only then
+ * do the stubs replay recorded calls. */
+static int pathwise_calling;
 static const struct pathwise_call *pathwise_calls;
 static int pathwise_calls_test, pathwise_calls_expected, pathwise_calls_made, pathwise_calls_open;
 
+/* The process ends without writing gcov's counters: they would count the
+ * code past the unexpected call. */
 static void pathwise_calls_fail(void)
 {
     fflush(stdout);
-    pathwise_exit(PATHWISE_CALLS_FAILED);
+    pathwise_exit_now(PATHWISE_CALLS_FAILED);
+}
+
+/* The definition of `name` after this file's stub (the C library's), for
+ * calls made outside the function under test. */
+static void *pathwise_next_symbol(const char *name)
+{
+    void *f = pathwise_dlsym ? pathwise_dlsym((void *)-1 /* RTLD_NEXT */, name) : 0;
+    if (!f) {
+        printf("%s called outside the function under test, and no other definition of it found\n", name);
+        pathwise_calls_fail();
+    }
+    return f;
 }
 
 /* The expected call that a stub of function `func` is making (NULL past
@@ -114,13 +139,6 @@ static int pathwise_check_calls(void)
 
 "#;
 
-/// The runner's check of a child ended by a stub (inserted before it looks
-/// at the expectation; a test expecting `exit(78)` itself is left alone).
-pub(crate) const RUNNER_CALLS_CHECK: &str = "    if (sig == 0 && code == PATHWISE_CALLS_FAILED
-        && !(expect == PATHWISE_EXPECT_EXIT && (value & 0xff) == PATHWISE_CALLS_FAILED))
-        return 1; /* a stub saw a call the test did not expect (message printed) */
-";
-
 /// Whether the suite's tests need stubs.
 pub(crate) fn has_externals(suite: &TestSuite) -> bool {
     !suite.externals.is_empty()
@@ -165,9 +183,9 @@ pub(crate) fn write_stubs(out: &mut String, suite: &TestSuite) {
          * declaration). A stub checks that its call is the next one the test\n \
          * expects (function, integer arguments, pointer arguments null or not) and\n \
          * returns the value the generator chose; an unexpected call ends the test's\n \
-         * process with PATHWISE_CALLS_FAILED. */\n",
+         * process with PATHWISE_CALLS_FAILED. Calls made while the function under\n \
+         * test is not running (gcov's runtime, the harness) go to the real function. */\n",
     );
-    out.push_str(CALLS_FAILED);
     let nargs = suite.externals.iter().map(|f| f.params.len()).max().unwrap_or(0).max(1);
     let _ = write!(
         out,
@@ -185,15 +203,24 @@ pub(crate) fn write_stubs(out: &mut String, suite: &TestSuite) {
         out.push_str(EXPECT_CALLS);
     }
     for (index, f) in suite.externals.iter().enumerate() {
-        let ret = f.ret.as_ref().map_or("void", stub_type);
-        let params: Vec<String> =
-            f.params.iter().enumerate().map(|(i, p)| format!("{} pathwise_a{}", stub_type(p), i + 1)).collect();
-        let params = if params.is_empty() { "void".to_string() } else { params.join(", ") };
-        let stub = format!("{ret} pathwise_stub_{}({params})", f.name);
-        let _ = writeln!(out, "{stub} __asm__(\"{}\");", f.name);
-        let _ = writeln!(out, "{stub}\n{{\n    const struct pathwise_call *pathwise_c = pathwise_next_call({index});");
-        let nothing = if f.ret.is_some() { "return 0" } else { "return" };
-        let _ = writeln!(out, "    if (!pathwise_c)\n        {nothing};");
+        write_stub(out, index, f);
+    }
+}
+
+/// The stub of external function `f` (`index` in `pathwise_ext_names`).
+fn write_stub(out: &mut String, index: usize, f: &pathwise_engine::suite::ExternalFunction) {
+    let ret = f.ret.as_ref().map_or("void", stub_type);
+    let params: Vec<String> =
+        f.params.iter().enumerate().map(|(i, p)| format!("{} pathwise_a{}", stub_type(p), i + 1)).collect();
+    let params = if params.is_empty() { "void".to_string() } else { params.join(", ") };
+    let stub = format!("{ret} pathwise_stub_{}({params})", f.name);
+    let _ = writeln!(out, "{stub} __asm__(\"{}\");", f.name);
+    let _ = writeln!(out, "{stub}\n{{\n    const struct pathwise_call *pathwise_c;");
+    write_forward(out, f, ret);
+    // Calls the checks make (printf) are not the code's.
+    let _ = writeln!(out, "    pathwise_calling = 0;\n    pathwise_c = pathwise_next_call({index});");
+    if !f.params.is_empty() {
+        out.push_str("    if (pathwise_c) {\n");
         for (i, p) in f.params.iter().enumerate() {
             let a = format!("pathwise_a{}", i + 1);
             let (got, kind) = if is_pointer(p) {
@@ -203,17 +230,43 @@ pub(crate) fn write_stubs(out: &mut String, suite: &TestSuite) {
             } else {
                 (format!("(unsigned long long)(long long){a}"), 1)
             };
-            let _ = writeln!(out, "    pathwise_check_arg(pathwise_c, {i}, {got}, {kind});");
+            let _ = writeln!(out, "        pathwise_check_arg(pathwise_c, {i}, {got}, {kind});");
         }
-        match &f.ret {
-            Some(r) if is_pointer(r) => out.push_str("    return pathwise_c->ret_pointer;\n"),
-            Some(_) => {
-                let _ = writeln!(out, "    return ({ret})pathwise_c->ret;");
-            }
-            None => {}
-        }
-        out.push_str("}\n\n");
+        out.push_str("    }\n");
     }
+    if f.params.is_empty() && f.ret.is_none() {
+        out.push_str("    (void)pathwise_c; /* checked by pathwise_next_call */\n");
+    }
+    out.push_str("    pathwise_calling = 1;\n");
+    // No entry: a call past the recorded ones of a test ending in undefined
+    // behaviour.
+    match &f.ret {
+        Some(r) if is_pointer(r) => out.push_str("    return pathwise_c ? pathwise_c->ret_pointer : 0;\n"),
+        Some(_) => {
+            let _ = writeln!(out, "    return pathwise_c ? ({ret})pathwise_c->ret : 0;");
+        }
+        None => {}
+    }
+    out.push_str("}\n\n");
+}
+
+/// The start of a stub: a call made while the function under test is not
+/// running is passed on to the real function (`ret`: the stub's return
+/// type).
+fn write_forward(out: &mut String, f: &pathwise_engine::suite::ExternalFunction, ret: &str) {
+    let types: Vec<&str> = f.params.iter().map(stub_type).collect();
+    let types = if types.is_empty() { "void".to_string() } else { types.join(", ") };
+    let args: Vec<String> = (1..=f.params.len()).map(|i| format!("pathwise_a{i}")).collect();
+    let call = format!("pathwise_real.f({})", args.join(", "));
+    let call = if f.ret.is_some() { format!("return {call};") } else { format!("{call};\n        return;") };
+    // Through a union: ISO C has no conversion from `void *` to a function
+    // pointer (gcc -Wpedantic).
+    let _ = writeln!(
+        out,
+        "    if (!pathwise_calling) {{\n        union {{ void *p; {ret} (*f)({types}); }} pathwise_real;\n        \
+         pathwise_real.p = pathwise_next_symbol(\"{}\");\n        {call}\n    }}",
+        f.name
+    );
 }
 
 /// `value` of C type `src` as the bits a `pathwise_call` table holds.
@@ -274,6 +327,7 @@ pub(crate) fn write_expect_calls(out: &mut String, suite: &TestSuite, test: &Tes
     let n = test.calls.len();
     if n == 0 {
         let _ = writeln!(out, "    pathwise_expect_calls({}, 0, 0, {});", test.id, u8::from(open));
+        out.push_str("    pathwise_calling = 1;\n");
         return;
     }
     // Not static: returned pointers point into the test's input heap.
@@ -306,11 +360,16 @@ pub(crate) fn write_expect_calls(out: &mut String, suite: &TestSuite, test: &Tes
     }
     out.push_str("    };\n");
     let _ = writeln!(out, "    pathwise_expect_calls({}, pathwise_expected_calls, {n}, {});", test.id, u8::from(open));
+    out.push_str("    pathwise_calling = 1;\n");
 }
 
 /// After the call of a test that returned: every expected call was made.
 pub(crate) fn write_calls_check(out: &mut String, suite: &TestSuite) {
     if has_externals(suite) {
-        out.push_str("    pathwise_failed |= pathwise_check_calls();\n");
+        out.push_str("    pathwise_calling = 0;\n    pathwise_failed |= pathwise_check_calls();\n");
     }
 }
+
+/// In the signal handler, before gcov writes its counters: the calls
+/// gcov's runtime makes are not the code's.
+pub(crate) const HANDLER_CALLS_OFF: &str = "    pathwise_calling = 0;\n";

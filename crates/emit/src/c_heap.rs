@@ -21,7 +21,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use pathwise_engine::suite::{HeapObject, HeapValue, InputValue, TestCase, TestSuite};
+use pathwise_engine::suite::{HeapCell, HeapObject, HeapValue, InputValue, TestCase, TestSuite};
 use pathwise_ir::{CType, Shape, SrcVar, StructDef};
 
 use crate::c_tests::{write_scalar_check, Used};
@@ -77,6 +77,18 @@ fn pointer_expr(structs: &[StructDef], o: &Obj, offset: u64, pointee: Option<&CT
         format!("({target}){}", o.var)
     } else {
         format!("({target})((char *){} + {offset})", o.var)
+    }
+}
+
+/// A `void *` expression pointing to byte `offset` of the array starting
+/// at `base` (an array or a pointer to its first element), whose elements
+/// have `elem_bytes` bytes: `(void *)(s + 3)`, `(void *)((char *)s + 5)`.
+fn array_pointer(base: &str, elem_bytes: u64, offset: u64) -> String {
+    let es = elem_bytes.max(1);
+    match offset {
+        0 => format!("(void *)({base})"),
+        _ if offset.is_multiple_of(es) => format!("(void *)({base} + {})", offset / es),
+        _ => format!("(void *)((char *)({base}) + {offset})"),
     }
 }
 
@@ -234,14 +246,16 @@ pub(crate) fn other_objects_summary(suite: &TestSuite, test: &TestCase, shown: &
 }
 
 /// Emit the checks of the output heap; `ret` is the C variable holding the
-/// returned pointer (when the function returns one to check).
+/// returned pointer (when the function returns one to check). Returns the
+/// variables bound to objects the call allocated (and did not free), which
+/// the test frees once every check is done.
 pub(crate) fn write_heap_checks(
     out: &mut String,
     used: &mut Used,
     suite: &TestSuite,
     test: &TestCase,
     ret: Option<&str>,
-) {
+) -> Vec<String> {
     let mut c = Checker {
         suite,
         id: test.id,
@@ -250,6 +264,8 @@ pub(crate) fn write_heap_checks(
         objs: input_objects(test),
         after: test.heap_out.iter().map(|o| (o.id, o.clone())).collect(),
         new_vars: Vec::new(),
+        locals: crate::describe::param_locals(suite),
+        ret: ret.map(str::to_string),
     };
     if let (Some(var), Some(value)) = (ret, &test.ret_pointer) {
         let pointee = pointer_decl(&suite.structs, suite.ret.as_ref().and_then(|r| r.cty.as_ref()), "").1;
@@ -266,12 +282,34 @@ pub(crate) fn write_heap_checks(
         }
     }
     // A new object whose cells are all opaque is bound but never read.
-    for var in &c.new_vars {
+    for (_, var) in &c.new_vars {
         if mentions(&c.out, var) < 2 {
             let _ = writeln!(c.out, "    (void){var};");
         }
     }
     out.push_str(&c.out);
+    c.new_vars
+        .iter()
+        .filter(|(obj, _)| c.after.get(obj).is_some_and(|o| o.allocated && !o.freed))
+        .map(|(_, var)| var.clone())
+        .collect()
+}
+
+/// At the end of a test that returned: free what it allocated (the input
+/// objects the call did not free) and the objects the call allocated that
+/// the checks bound (`allocated`), so that a test kept in a suite run under
+/// a leak checker reports only the code's own leaks.
+pub(crate) fn write_heap_frees(out: &mut String, test: &TestCase, allocated: &[String]) {
+    for obj in sorted(&test.heap_in) {
+        if obj.freed {
+            let _ = writeln!(out, "    /* o{}: freed by the call */", obj.id);
+        } else {
+            let _ = writeln!(out, "    __builtin_free(pathwise_o{});", obj.id);
+        }
+    }
+    for var in allocated {
+        let _ = writeln!(out, "    __builtin_free({var});");
+    }
 }
 
 /// Occurrences of identifier `var` in `text` (not as part of a longer one).
@@ -296,8 +334,12 @@ struct Checker<'a> {
     /// The output heap by id (objects of unknown type retyped by the
     /// pointer that binds them).
     after: BTreeMap<u32, HeapObject>,
-    /// Variables bound to new objects.
-    new_vars: Vec<String>,
+    /// Variables bound to new objects, with the objects' ids.
+    new_vars: Vec<(u32, String)>,
+    /// The locals holding the parameters' inputs (see `param_locals`).
+    locals: Vec<String>,
+    /// The variable holding the returned pointer.
+    ret: Option<String>,
 }
 
 impl Checker<'_> {
@@ -307,6 +349,18 @@ impl Checker<'_> {
         let (var, shown) = (self.objs[&id].var.clone(), self.objs[&id].shown.clone());
         if obj.freed {
             let _ = writeln!(self.out, "    /* {shown}: freed by the call */");
+            return;
+        }
+        if let Some(text) = text_contents(obj) {
+            // A string the call built or returned: compared as one.
+            self.used.bytes = true;
+            let _ = writeln!(
+                self.out,
+                "    pathwise_failed |= pathwise_check_bytes({}, \"{shown}\", {}, {}, (const void *)({var}));",
+                self.id,
+                crate::literal::c_string_literal(&text),
+                text.len() + 1
+            );
             return;
         }
         let structs = &self.suite.structs;
@@ -355,6 +409,23 @@ impl Checker<'_> {
                 Some(o) => (pointer_expr(structs, o, *offset, None), shown_pointer(structs, o, *offset)),
                 None => return self.bind(got, what, pointee, *obj, *offset),
             },
+            HeapValue::Param { param, offset } => {
+                let (Some(p), Some(local)) = (self.suite.params.get(*param), self.locals.get(*param)) else { return };
+                let es = p.scalar.ty.bytes();
+                let text = crate::heap::shown_into(&crate::describe::param_name(*param, p), es, *offset);
+                (array_pointer(local, es, *offset), text)
+            }
+            HeapValue::Global { global, offset } => {
+                let Some(g) = self.suite.globals.get(*global) else { return };
+                let es = g.src.scalar.ty.bytes();
+                let base = match g.src.shape {
+                    // Through a pointer to the element type: flat, whatever
+                    // the array's dimensions.
+                    Shape::Array(_) => format!("(({} *){})", g.src.c_scalar, g.src.name),
+                    _ => format!("&{}", g.src.name),
+                };
+                (array_pointer(&base, es, *offset), crate::heap::shown_into(&g.src.name, es, *offset))
+            }
         };
         self.used.pointer = true;
         let _ = writeln!(
@@ -400,16 +471,34 @@ impl Checker<'_> {
         );
         let var = format!("pathwise_n{obj}");
         let decl = CType::Ptr(Box::new(elem.clone())).declare(structs, &var);
-        let init = if offset == 0 && pointee == Some(&elem) {
+        // The returned pointer may point to `const` (its declaration copies
+        // the function's type, which the IR does not know): cast it.
+        let init = if offset == 0 && pointee == Some(&elem) && Some(got) != self.ret.as_deref() {
             got.to_string()
+        } else if offset == 0 {
+            format!("({})({got})", type_name(structs, &CType::Ptr(Box::new(elem.clone()))))
         } else {
             format!("({})((char *)({got}) - {offset})", type_name(structs, &CType::Ptr(Box::new(elem.clone()))))
         };
         let _ = writeln!(self.out, "    {decl} = {init};");
         let shown = if offset == 0 { what.to_string() } else { format!("n{obj}") };
-        self.new_vars.push(var.clone());
+        self.new_vars.push((obj, var.clone()));
         self.objs.insert(obj, Obj { var, shown, elem });
     }
+}
+
+/// The bytes of an object of 8-bit integers whose every element is known
+/// and holds text (see [`crate::literal::text_bytes`]), without the final
+/// terminator.
+fn text_contents(obj: &HeapObject) -> Option<Vec<u8>> {
+    let CType::Int { ty, .. } = &obj.cty else { return None };
+    let values: Option<Vec<i128>> = (0..obj.count)
+        .map(|i| match obj.cells.iter().find(|c| c.offset == i) {
+            Some(HeapCell { value: HeapValue::Int(v), .. }) => Some(*v),
+            _ => None,
+        })
+        .collect();
+    crate::literal::text_bytes(&values?, *ty)
 }
 
 /// The helpers the heap checks use (emitted only when used).
@@ -421,6 +510,18 @@ pub(crate) fn write_heap_helpers(out: &mut String, used: &Used) {
              if (got == 0)\n        printf(\"test %d: %s expected %s got NULL\\n\", test, what, expected_text);\n    \
              else\n        printf(\"test %d: %s expected %s got %p\\n\", test, what, expected_text, got);\n    \
              return 1;\n}\n\n",
+        );
+    }
+    if used.bytes {
+        out.push_str(
+            "/* The first `n` bytes at `got` are those of `expected`. */\n\
+             static int pathwise_check_bytes(int test, const char *what, const char *expected, unsigned long n, const void *got)\n\
+             {\n    const unsigned char *g = (const unsigned char *)got;\n    unsigned long i;\n    \
+             for (i = 0; i < n; i++)\n        \
+             if (g[i] != (unsigned char)expected[i]) {\n            \
+             printf(\"test %d: %s[%lu] expected %d got %d\\n\", test, what, i, (unsigned char)expected[i], g[i]);\n            \
+             return 1;\n        }\n    \
+             return 0;\n}\n\n",
         );
     }
     if used.fresh {

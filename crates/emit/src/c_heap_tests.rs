@@ -81,12 +81,12 @@ pub(crate) fn node(id: u32, data: Option<i128>, next: Option<HeapValue>) -> Heap
     if let Some(n) = next {
         cells.push(HeapCell { offset: 8, path: "[0].next".into(), value: n });
     }
-    HeapObject { id, cty: node_ty(), count: 1, cells, freed: false }
+    HeapObject { id, cty: node_ty(), count: 1, cells, freed: false, allocated: false }
 }
 
 /// A single-pointer object (`struct list` or `struct node *`).
 fn holder(id: u32, cty: CType, value: HeapValue) -> HeapObject {
-    HeapObject { id, cty, count: 1, cells: vec![HeapCell { offset: 0, path: "[0]".into(), value }], freed: false }
+    HeapObject { id, cty, count: 1, cells: vec![HeapCell { offset: 0, path: "[0]".into(), value }], freed: false, allocated: false }
 }
 
 pub(crate) fn heap_suite(function: &str, params: Vec<SrcVar>, ret: Option<SrcVar>) -> TestSuite {
@@ -188,7 +188,7 @@ fn rev_returns_a_pointer() {
     bad_link.heap_out[1] = node(2, Some(2), Some(r(3)));
     s.tests.extend([good, null, bad_ret, bad_link]);
     let text = write_c_tests(&s, "code.c");
-    assert!(text.contains("    struct node *pathwise_ret = rev(n);\n"), "{text}");
+    assert!(text.contains("    __typeof__(rev(n)) pathwise_ret = rev(n);\n"), "{text}");
     let (ok, stdout) = compile_and_run(SOURCE, &s);
     assert!(!ok);
     assert!(stdout.contains("test 3: return expected o1 got 0x"), "{stdout}");
@@ -309,13 +309,16 @@ fn error_tests_build_the_heap_and_check_nothing() {
 #[test]
 fn freed_objects_are_not_checked() {
     let mut s = heap_suite("pop", vec![heap_var("l", ptr(list_ty()))], None);
-    let heap_in = vec![holder(1, list_ty(), r(2)), node(2, None, Some(r(3))), node(3, Some(5), None)];
+    let mut heap_in = vec![holder(1, list_ty(), r(2)), node(2, None, Some(r(3))), node(3, Some(5), None)];
+    // The input heap says which objects the call freed: the test frees the others.
+    heap_in[1].freed = true;
     let mut gone = node(2, None, None);
     gone.freed = true;
     let heap_out = vec![holder(1, list_ty(), r(3)), gone, node(3, Some(5), None)];
     s.tests.push(heap_case(1, vec![p(r(1))], heap_in, heap_out));
     let text = write_c_tests(&s, "code.c");
     assert!(text.contains("    /* o2: freed by the call */\n"), "{text}");
+    assert!(text.contains("    __builtin_free(pathwise_o1);\n    /* o2: freed by the call */\n    __builtin_free(pathwise_o3);\n"), "{text}");
     let (ok, stdout) = compile_and_run(SOURCE, &s);
     assert!(ok && stdout.contains("1 passed, 0 failed"), "{stdout}\n{text}");
 }

@@ -45,6 +45,8 @@ pub(crate) struct Used {
     pub(crate) pointer: bool,
     /// `pathwise_check_fresh` (objects the call allocated).
     pub(crate) fresh: bool,
+    /// `pathwise_check_bytes` (strings in the output heap).
+    pub(crate) bytes: bool,
     /// `pathwise_check_floating` and its indexed variant.
     floating: bool,
     floating_at: bool,
@@ -86,30 +88,57 @@ fn write_prologue(out: &mut String, suite: &TestSuite, source_include: &str) {
     if let Some(pre) = &suite.precondition {
         let _ = writeln!(out, " * Precondition: {}().", comment_safe(pre));
     }
-    // `-I.`: the code under test may include "pathwise.h", which is copied
-    // next to this file; gcc looks for quoted includes next to the including
-    // file (the code under test), then in -I directories.
+    // Backslashes and quotes cannot appear in a q-char-sequence portably;
+    // a Windows-style path still works with forward slashes.
+    let include = source_include.replace('\\', "/").replace('"', "");
+    // The code under test is included by the name `gen` was given (its file
+    // name alone, from the CLI), found through `-I` its directory, so that
+    // this directory can move; `-I.`: the code under test may include
+    // "pathwise.h", which is copied next to this file (gcc looks for quoted
+    // includes next to the including file, then in -I directories).
+    let dir = suite.source.as_deref().and_then(|s| std::path::Path::new(s).parent()).map(|d| d.to_string_lossy());
+    let src_dir = match &dir {
+        Some(d) if !d.is_empty() => format!(" -I{}", comment_safe(d).replace(' ', "\\ ")),
+        _ => String::new(),
+    };
     let _ = writeln!(
         out,
-        " * {} test(s). Build and run in this directory: cc -I. {}_tests.c && ./a.out */",
+        " * {} test(s). Build and run in this directory (-I: where {} and pathwise.h are):\n *   cc -I.{src_dir} {}_tests.c && ./a.out */",
         suite.tests.len(),
+        comment_safe(&include),
         suite.function
     );
     out.push_str("#include <stdio.h>\n\n");
+    write_weak_declarations(out, suite);
     let leaks = crate::c_leaks::has_leak_tests(suite);
     if leaks {
         crate::c_leaks::write_renames(out);
     }
     out.push_str("/* The code under test, with its main() (if any) out of the way. */\n");
     out.push_str("#define main pathwise_original_main\n");
-    // Backslashes and quotes cannot appear in a q-char-sequence portably;
-    // a Windows-style path still works with forward slashes.
-    let include = source_include.replace('\\', "/").replace('"', "");
     let _ = writeln!(out, "#include \"{include}\"");
     out.push_str("#undef main\n\n");
     if leaks {
         crate::c_leaks::write_wrappers(out);
     }
+}
+
+/// The functions without a body that only code the tests never run calls
+/// are weak references: the file links without their definitions (the C
+/// library's still bind), and none of them is a stub that would also take
+/// the C library's or gcov's own calls of the same function.
+fn write_weak_declarations(out: &mut String, suite: &TestSuite) {
+    if suite.unreached_functions.is_empty() {
+        return;
+    }
+    out.push_str(
+        "/* Called only by code these tests never run, and defined elsewhere: weak,\n \
+         * so that this file links alone. */\n",
+    );
+    for name in &suite.unreached_functions {
+        let _ = writeln!(out, "#pragma weak {name}");
+    }
+    out.push('\n');
 }
 
 fn write_helpers(out: &mut String, used: &Used) {
@@ -209,8 +238,15 @@ fn global_elem(g: &GlobalInfo, index: &str) -> String {
     format!("(({} *){})[{index}]", g.src.c_scalar, g.src.name)
 }
 
-/// A brace-enclosed initializer with in-range literals (no casts needed).
+/// An array initializer: a string literal for a character array holding
+/// text (`"ab\\0"` for `{'a', 'b', 0, 0}`; the declared length keeps the
+/// final terminator), else a brace-enclosed list of in-range literals (no
+/// casts needed).
 fn initializer(values: &[i128], src: &SrcVar) -> String {
+    // ISO C99 compilers need only read 4095 characters of a literal.
+    if let Some(text) = crate::literal::text_bytes(values, src.scalar).filter(|t| t.len() < 1000) {
+        return crate::literal::c_string_literal(&text);
+    }
     let items: Vec<String> = values.iter().map(|&v| c_literal(v, src.scalar, "")).collect();
     format!("{{{}}}", items.join(", "))
 }
@@ -297,6 +333,9 @@ fn input_summary(value: Option<&InputValue>, src: &SrcVar) -> String {
         None | Some(InputValue::Pointer(_)) => "?".to_string(),
         Some(InputValue::Scalar(v)) => display_value(*v, src.scalar),
         Some(InputValue::Array(vs)) => {
+            if let Some(text) = crate::literal::text_bytes(vs, src.scalar).filter(|t| t.len() <= 4 * SHOWN) {
+                return crate::literal::c_string_literal(&text);
+            }
             let mut items: Vec<String> = vs.iter().take(SHOWN).map(|&v| display_value(v, src.scalar)).collect();
             if vs.len() > SHOWN {
                 items.push(format!("... ({} elements)", vs.len()));
@@ -460,9 +499,11 @@ fn write_test(out: &mut String, suite: &TestSuite, test: &TestCase, used: &mut U
             ret_var = Some("pathwise_ret");
             result = Some("pathwise_ret_value");
         }
-        (Some(ret), None, Some(HeapValue::Null | HeapValue::Ref { .. })) => {
-            let (decl, _) = pointer_decl(&suite.structs, ret.cty.as_ref(), "pathwise_ret");
-            let _ = writeln!(out, "    {decl} = {call};");
+        (Some(_), None, Some(v)) if *v != HeapValue::Opaque => {
+            // Any returned pointer: checked as what it points to. Declared
+            // with the function's own type, `const` included (the IR's
+            // types have no qualifiers); `typeof` does not evaluate the call.
+            let _ = writeln!(out, "    __typeof__({call}) pathwise_ret = {call};");
             ret_var = Some("pathwise_ret");
             result = Some("pathwise_ret");
         }
@@ -476,7 +517,7 @@ fn write_test(out: &mut String, suite: &TestSuite, test: &TestCase, used: &mut U
         crate::c_leaks::write_leak_check(out, id, allocation, bytes, &at);
     }
     crate::c_externs::write_calls_check(out, suite);
-    write_heap_checks(out, used, suite, test, ret_var);
+    let allocated = write_heap_checks(out, used, suite, test, ret_var);
     if let Some(post) = &suite.postcondition {
         let args: Vec<&str> = locals.iter().map(String::as_str).chain(result).collect();
         let _ = writeln!(
@@ -504,6 +545,7 @@ fn write_test(out: &mut String, suite: &TestSuite, test: &TestCase, used: &mut U
             _ => write_scalar_check(out, used, id, &g.src.name, &g.src, expected[0], &g.src.name),
         }
     }
+    crate::c_heap::write_heap_frees(out, test, &allocated);
     out.push_str("    return pathwise_failed;\n}\n\n");
 }
 
@@ -511,68 +553,63 @@ fn write_test(out: &mut String, suite: &TestSuite, test: &TestCase, used: &mut U
 /// locals of the code under test, which no reset can reach) cannot leak into
 /// the next one, and a crash fails only its own test. The POSIX calls are
 /// declared under harness names bound to the libc symbols, so that no
-/// header can clash with the code under test; the child ends with `exit`
-/// (not `_exit`) so that gcov's counters are written.
+/// header can clash with the code under test.
 ///
 /// A test expecting an error says how the child must end: `exit(status)`,
 /// `SIGABRT` (abort, failed assert), or any abnormal end for undefined
-/// behaviour, which a plain build may not trap (it then passes with a note;
-/// `-fsanitize=undefined` makes it trap). A child killed by a signal writes
-/// Only a child ended by `SIGABRT` (abort, failed assert) writes its gcov
-/// counters first (`__gcov_dump`, weak: absent without `--coverage`; a weak
-/// reference does not pull it out of `libgcov.a`, so a build with
-/// `--coverage` must also link with `-Wl,-u,__gcov_dump`, as replay does).
-/// gcov counts only some edges and derives the others by flow
-/// conservation; gcc ends each block at a call that may not return with a
-/// fake edge to the function's exit, so a process stopped in `abort` still
-/// has consistent counts. A process stopped by a trapping instruction
-/// (UBSan's trap, a null dereference, a division fault) stops inside a
-/// block: conservation fails and gcov credits the missing flow to an edge
+/// behaviour. A plain build may not trap the latter (`-fsanitize=undefined
+/// -fsanitize-undefined-trap-on-error` makes most kinds trap, as `replay`
+/// does): the call then returns, and the test is counted apart, as an error
+/// not observed natively (it neither passes nor fails).
+///
+/// gcov (only when `PATHWISE_GCOV` is defined: `replay` defines it and
+/// builds with `--coverage`). A child that returns ends with `exit`, which
+/// writes its counters. gcov counts only some edges and derives the others
+/// by flow conservation, so counters written after a process stopped
+/// inside a basic block are wrong: gcov credits the missing flow to edges
 /// that never ran (seen: the exit of `for (...; i < n && i < 4; ...)`
-/// counted once per test trapping in the body). Those tests' counters are
-/// not written: their coverage is missing from gcov's figures, never
-/// invented.
+/// counted once per test trapping in the body). gcc ends a block at each
+/// call that may not return (a fake edge to the function's exit), and at
+/// the checks of most sanitizers (`integer-divide-by-zero`, `shift`,
+/// `bounds`, `null`, `float-cast-overflow`), but not at the
+/// `signed-integer-overflow` check (an internal function, expanded after
+/// gcov's instrumentation), nor at a hardware fault. So the signal handler
+/// writes the counters (`__gcov_dump`) on `SIGABRT` (a call of `abort`) and
+/// on `SIGILL` when the test expects an error whose sanitizer check ends a
+/// block (`value` 1 for `PATHWISE_EXPECT_UB`), and a child whose call
+/// returned from an error that did not trap ends with `_exit` (its counters
+/// would cover code past the error). The parent prints `coverage: test N
+/// not recorded (WHY)` for every other child, so that `replay` predicts the
+/// coverage of the recorded tests only.
 const RUNNER: &str = r#"extern int pathwise_fork(void) __asm__("fork");
 extern int pathwise_waitpid(int pid, int *status, int options) __asm__("waitpid");
 extern void pathwise_exit(int status) __asm__("exit");
+extern void pathwise_quick_exit(int status) __asm__("_exit");
 extern void (*pathwise_signal(int sig, void (*handler)(int)))(int) __asm__("signal");
 extern int pathwise_raise(int sig) __asm__("raise");
-/* With --coverage, also link with -Wl,-u,__gcov_dump: a weak reference
- * alone does not take __gcov_dump out of libgcov.a. Counters are written
- * for SIGABRT only (abort, assert): after a trap inside a basic block,
- * gcov's derived edge counts would be wrong. */
-extern void __gcov_dump(void) __attribute__((weak));
+#ifdef PATHWISE_GCOV
+extern void __gcov_dump(void);
+#endif
+
+/* Whether a trap (SIGILL) of this child stops at a block boundary, so that
+ * its gcov counters are consistent (see the runner). */
+static int pathwise_trap_ends_block;
 
 static void pathwise_on_signal(int sig)
 {
-    if (__gcov_dump && sig == 6)
+#ifdef PATHWISE_GCOV
+    if (sig == 6 || (sig == 4 && pathwise_trap_ends_block))
         __gcov_dump();
+#endif
     pathwise_signal(sig, (void (*)(int))0);
     pathwise_raise(sig);
 }
 
-static int pathwise_run(int id, int (*test)(void), int expect, int value)
+/* 0: passed, 1: failed, 2: the error the test expects was not observed. */
+static int pathwise_verdict(int id, int expect, int value, const char *error, int sig, int code)
 {
-    int pid, status = 0, sig, code;
-    fflush(stdout);
-    pid = pathwise_fork();
-    if (pid < 0)
-        return expect == PATHWISE_EXPECT_RETURN ? test() != 0 : 0;
-    if (pid == 0) {
-        int result;
-        for (sig = 4; sig <= 11; sig++)
-            if (sig != 9)
-                pathwise_signal(sig, pathwise_on_signal);
-        result = test();
-        fflush(stdout);
-        pathwise_exit(result);
-    }
-    if (pathwise_waitpid(pid, &status, 0) < 0) {
-        printf("test %d: lost its process\n", id);
-        return 1;
-    }
-    sig = status & 0x7f;
-    code = (status >> 8) & 0xff;
+    if (sig == 0 && code == PATHWISE_CALLS_FAILED && !(expect == PATHWISE_EXPECT_EXIT && (value & 0xff) == code))
+        return 1; /* a stub saw a call the test did not expect (message printed) */
     switch (expect) {
     case PATHWISE_EXPECT_RETURN:
         if (sig != 0)
@@ -589,17 +626,69 @@ static int pathwise_run(int id, int (*test)(void), int expect, int value)
         printf("test %d: expected signal %d, got %s %d\n", id, value, sig ? "signal" : "exit status", sig ? sig : code);
         return 1;
     default:
-        if (sig == 0 && code == PATHWISE_RETURNED)
-            printf("note: test %d: undefined behaviour not trapped by this build (try -fsanitize=undefined)\n", id);
-        return 0;
+        if (sig != 0 || code != PATHWISE_RETURNED)
+            return 0;
+        printf("test %d: error not observed natively: expected %s, but the call returned "
+               "(build with -fsanitize=undefined -fsanitize-undefined-trap-on-error to trap it)\n", id, error);
+        return 2;
     }
+}
+
+static int pathwise_run(int id, int (*test)(void), int expect, int value, const char *error)
+{
+    int pid, status = 0, sig, code;
+    fflush(stdout);
+    pid = pathwise_fork();
+    if (pid < 0)
+        return expect == PATHWISE_EXPECT_RETURN ? test() != 0 : 0;
+    if (pid == 0) {
+        int result;
+        pathwise_trap_ends_block = expect == PATHWISE_EXPECT_UB && value == 1;
+        for (sig = 4; sig <= 11; sig++)
+            if (sig != 9)
+                pathwise_signal(sig, pathwise_on_signal);
+        result = test();
+        fflush(stdout);
+        if (result == PATHWISE_RETURNED)
+            pathwise_quick_exit(result);
+        pathwise_exit(result);
+    }
+    if (pathwise_waitpid(pid, &status, 0) < 0) {
+        printf("test %d: lost its process\n", id);
+        return 1;
+    }
+    sig = status & 0x7f;
+    code = (status >> 8) & 0xff;
+#ifdef PATHWISE_GCOV
+    if (sig == 0 && (code == PATHWISE_RETURNED || code == PATHWISE_CALLS_FAILED))
+        printf("coverage: test %d not recorded (%s)\n", id, code == PATHWISE_RETURNED ? "error not observed" : "unexpected call");
+    else if (sig != 0 && sig != 6 && !(sig == 4 && expect == PATHWISE_EXPECT_UB && value == 1))
+        printf("coverage: test %d not recorded (stopped by signal %d inside a basic block)\n", id, sig);
+#endif
+    return pathwise_verdict(id, expect, value, error, sig, code);
 }
 
 "#;
 
 /// Harness constants: how a test's child process must end.
 const EXPECT_DEFINES: &str = "#define PATHWISE_RETURNED 77 /* child status of an error test whose call returned */\n\
+#define PATHWISE_CALLS_FAILED 78 /* child status: a stub saw an unexpected call */\n\
 #define PATHWISE_EXPECT_RETURN 0\n#define PATHWISE_EXPECT_EXIT 1\n#define PATHWISE_EXPECT_SIGNAL 2\n#define PATHWISE_EXPECT_UB 3\n\n";
+
+/// Whether `replay`'s sanitizer check for `kind` ends a basic block, so
+/// that a child trapping there has consistent gcov counters (see
+/// [`RUNNER`]; `replay` enables exactly these checks for these kinds).
+fn trap_ends_block(kind: ErrorKind) -> bool {
+    matches!(
+        kind,
+        ErrorKind::DivisionByZero
+            | ErrorKind::DivisionOverflow
+            | ErrorKind::InvalidShift
+            | ErrorKind::OutOfBounds
+            | ErrorKind::NullDereference
+            | ErrorKind::FloatCastOverflow
+    )
+}
 
 /// The expectation (`PATHWISE_EXPECT_*` name, value) of a test.
 fn expectation(test: &TestCase) -> (&'static str, i32) {
@@ -612,31 +701,46 @@ fn expectation(test: &TestCase) -> (&'static str, i32) {
             ErrorKind::Abort | ErrorKind::AssertionFailure => ("PATHWISE_EXPECT_SIGNAL", 6),
             // The leak is checked by the test itself, which returns.
             kind if kind.returns_natively() => ("PATHWISE_EXPECT_RETURN", 0),
-            _ => ("PATHWISE_EXPECT_UB", 0),
+            kind => ("PATHWISE_EXPECT_UB", i32::from(trap_ends_block(kind))),
         },
     }
 }
 
-fn write_main(out: &mut String, suite: &TestSuite) {
-    if !suite.tests.is_empty() && crate::c_externs::has_externals(suite) {
-        // A child ended by a stub failed, whatever its test expected.
-        let check = format!("{}    switch (expect) {{", crate::c_externs::RUNNER_CALLS_CHECK);
-        out.push_str(&RUNNER.replacen("    switch (expect) {", &check, 1));
-    } else if !suite.tests.is_empty() {
-        out.push_str(RUNNER);
+/// The C string describing a test's expected error for the runner's
+/// messages (`"division-by-zero at f.c:3:12"`), or `0`.
+fn error_text(suite: &TestSuite, test: &TestCase) -> String {
+    match &test.outcome {
+        Outcome::Error(e) => {
+            let at = crate::describe::loc_string(&suite.files, e.loc);
+            crate::literal::c_string_literal(format!("{} at {at}", e.kind.name()).as_bytes())
+        }
+        _ => "0".to_string(),
     }
-    out.push_str("int main(void)\n{\n    int pathwise_failed = 0;\n");
+}
+
+fn write_main(out: &mut String, suite: &TestSuite) {
+    if !suite.tests.is_empty() {
+        let runner = if crate::c_externs::has_externals(suite) {
+            // gcov's own calls while writing counters are not the code's.
+            RUNNER.replacen("#ifdef PATHWISE_GCOV\n    if (sig == 6", &format!("{}#ifdef PATHWISE_GCOV\n    if (sig == 6", crate::c_externs::HANDLER_CALLS_OFF), 1)
+        } else {
+            RUNNER.to_string()
+        };
+        out.push_str(&runner);
+    }
+    out.push_str("int main(void)\n{\n    int pathwise_count[3] = {0, 0, 0}; /* passed, failed, error not observed */\n");
     for test in &suite.tests {
         let (expect, value) = expectation(test);
-        let _ =
-            writeln!(out, "    pathwise_failed += pathwise_run({0}, pathwise_test_{0}, {expect}, {value});", test.id);
+        let error = error_text(suite, test);
+        let _ = writeln!(
+            out,
+            "    pathwise_count[pathwise_run({0}, pathwise_test_{0}, {expect}, {value}, {error})]++;",
+            test.id
+        );
     }
-    let _ = writeln!(
-        out,
-        "    printf(\"%d passed, %d failed\\n\", {} - pathwise_failed, pathwise_failed);",
-        suite.tests.len()
-    );
-    out.push_str("    return pathwise_failed != 0;\n}\n");
+    out.push_str("    printf(\"%d passed, %d failed\", pathwise_count[0], pathwise_count[1]);\n");
+    out.push_str("    if (pathwise_count[2] != 0)\n        printf(\", %d error(s) not observed natively\", pathwise_count[2]);\n");
+    out.push_str("    printf(\"\\n\");\n    return pathwise_count[1] != 0;\n}\n");
 }
 
 #[cfg(test)]

@@ -36,6 +36,8 @@ pub(crate) fn suite(function: &str, params: Vec<SrcVar>, ret: Option<SrcVar>, gl
         check_overflow: true,
         structs: Vec::new(),
         externals: Vec::new(),
+        unreached_functions: Vec::new(),
+        source: None,
     }
 }
 
@@ -51,6 +53,7 @@ pub(crate) fn case(id: usize, inputs: Vec<InputValue>, ret: Option<i128>) -> Tes
         heap_out: Vec::new(),
         ret_pointer: None,
         calls: Vec::new(),
+        coverage: Vec::new(),
         path: vec![
             PathStep { func: "f".into(), loc: Loc { file: 0, line: 3, col: 9 }, taken: true, loop_iter: None },
             PathStep {

@@ -124,17 +124,37 @@ pub fn find(objects: &[HeapObject], id: u32) -> Option<&HeapObject> {
     objects.iter().find(|o| o.id == id)
 }
 
-/// A heap value readably, for comments: `3`, `NULL`, `&o2`, `?` (opaque).
+/// A heap value readably, for comments: `3`, `NULL`, `&o2`, `s + 3` (into
+/// a parameter's input array), `buf` (into a global), `?` (opaque).
 /// Integers are normalised with the cell's type when it is known.
-pub fn shown_value(structs: &[StructDef], heap: &[HeapObject], value: &HeapValue, int_ty: Option<IntTy>) -> String {
+pub fn shown_value(suite: &TestSuite, heap: &[HeapObject], value: &HeapValue, int_ty: Option<IntTy>) -> String {
     match value {
         HeapValue::Int(v) => match int_ty {
             Some(ty) => crate::literal::display_value(*v, ty),
             None => v.to_string(),
         },
         HeapValue::Null => "NULL".to_string(),
-        HeapValue::Ref { obj, offset } => shown_ref(structs, find(heap, *obj), &format!("o{obj}"), *offset),
+        HeapValue::Ref { obj, offset } => shown_ref(&suite.structs, find(heap, *obj), &format!("o{obj}"), *offset),
+        HeapValue::Param { param, offset } => match suite.params.get(*param) {
+            Some(p) => shown_into(&crate::describe::param_name(*param, p), p.scalar.ty.bytes(), *offset),
+            None => "?".to_string(),
+        },
+        HeapValue::Global { global, offset } => match suite.globals.get(*global) {
+            Some(g) => shown_into(&g.src.name, g.src.scalar.ty.bytes(), *offset),
+            None => "?".to_string(),
+        },
         HeapValue::Opaque => "?".to_string(),
+    }
+}
+
+/// A pointer to byte `offset` of the array `name` of `elem_bytes`-byte
+/// elements, readably: `s`, `s + 3`, `(char *)s + 5` (between elements).
+pub fn shown_into(name: &str, elem_bytes: u64, offset: u64) -> String {
+    let es = elem_bytes.max(1);
+    match offset {
+        0 => name.to_string(),
+        _ if offset.is_multiple_of(es) => format!("{name} + {}", offset / es),
+        _ => format!("(char *){name} + {offset}"),
     }
 }
 
@@ -154,7 +174,7 @@ pub fn shown_contents(suite: &TestSuite, heap: &[HeapObject], obj: &HeapObject) 
                 Some(at) => cell_path(obj, at),
                 None => c.path.clone(),
             };
-            let value = shown_value(&suite.structs, heap, &c.value, ty);
+            let value = shown_value(suite, heap, &c.value, ty);
             let label = path.strip_prefix('.').unwrap_or(&path);
             if label.is_empty() {
                 value

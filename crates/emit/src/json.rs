@@ -153,6 +153,16 @@ pub struct SuiteJson {
     /// file defines as stubs; absent when there are none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub externals: Vec<ExternalJson>,
+    /// Body-less functions that only code the tests never run calls: the C
+    /// test file declares them weak and defines no stub for them (absent
+    /// when there are none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unreached_functions: Vec<String>,
+    /// The C file under test, as an absolute path: the test file includes
+    /// it by name, and `replay` compiles with `-I` its directory (absent in
+    /// files written before it existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
 }
 
 /// A function declared without a body whose calls return fresh inputs.
@@ -231,6 +241,20 @@ pub struct TestJson {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub calls: Vec<CallJson>,
     pub path: Vec<StepJson>,
+    /// What this test alone covers, per function it enters (empty in files
+    /// written before it existed).
+    #[serde(default)]
+    pub coverage: Vec<TestCoverageJson>,
+}
+
+/// The lines and branch sides one test covers in one function.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TestCoverageJson {
+    pub function: String,
+    pub lines: Vec<u32>,
+    /// Branch sides taken, as `[line, index]`: the index of the side among
+    /// the line's branches (see `branch_lines` of the suite's coverage).
+    pub branches: Vec<(u32, u32)>,
 }
 
 /// Where and how a test's run ended in an error.
@@ -276,15 +300,33 @@ fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<HeapValueJson>, D::
     HeapValueJson::deserialize(d).map(Some)
 }
 
-/// A scalar in a heap: an integer, `null`, `{"ref": id, "offset": n}` or
-/// `"opaque"` (a pointer into nothing the test describes).
+/// A scalar in a heap: an integer, `null`, `{"ref": id, "offset": n}`,
+/// `{"param": name, "offset": n}` (into a pointer parameter's input
+/// array), `{"global": name, "offset": n}` or `"opaque"` (a pointer into
+/// nothing the test describes).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum HeapValueJson {
     Int(JsonInt),
     Ref(RefJson),
+    Param(ParamRefJson),
+    Global(GlobalRefJson),
     Null,
     Opaque(String),
+}
+
+/// A pointer to byte `offset` of the input array of parameter `param`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ParamRefJson {
+    pub param: String,
+    pub offset: u64,
+}
+
+/// A pointer to byte `offset` of global `global`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GlobalRefJson {
+    pub global: String,
+    pub offset: u64,
 }
 
 /// A pointer to byte `offset` of heap object `ref`.
@@ -303,9 +345,13 @@ pub struct HeapObjectJson {
     #[serde(rename = "type")]
     pub cty: String,
     pub count: u64,
-    /// Freed by the code under test (output heaps only).
+    /// Freed by the code under test (in `heap_in`: by the end of the call).
     #[serde(default)]
     pub freed: bool,
+    /// Allocated by the code under test (output heaps only): the C test
+    /// frees it after its checks.
+    #[serde(default)]
+    pub allocated: bool,
     /// The known scalars, in offset order.
     pub fields: Vec<HeapFieldJson>,
 }
@@ -452,11 +498,19 @@ impl VarJson {
 }
 
 /// A heap value; integers normalised with the cell's type when known.
-fn heap_value_json(v: &HeapValue, ty: Option<IntTy>) -> HeapValueJson {
+fn heap_value_json(suite: &TestSuite, v: &HeapValue, ty: Option<IntTy>) -> HeapValueJson {
     match v {
         HeapValue::Int(i) => HeapValueJson::Int(JsonInt(ty.map_or(*i, |t| json_number(*i, t)))),
         HeapValue::Null => HeapValueJson::Null,
         HeapValue::Ref { obj, offset } => HeapValueJson::Ref(RefJson { obj: *obj, offset: *offset }),
+        HeapValue::Param { param, offset } => match suite.params.get(*param) {
+            Some(p) => HeapValueJson::Param(ParamRefJson { param: param_name(*param, p), offset: *offset }),
+            None => HeapValueJson::Opaque("opaque".into()),
+        },
+        HeapValue::Global { global, offset } => match suite.globals.get(*global) {
+            Some(g) => HeapValueJson::Global(GlobalRefJson { global: g.src.name.clone(), offset: *offset }),
+            None => HeapValueJson::Opaque("opaque".into()),
+        },
         HeapValue::Opaque => HeapValueJson::Opaque("opaque".into()),
     }
 }
@@ -470,6 +524,7 @@ fn heap_json(suite: &TestSuite, objects: &[HeapObject]) -> Vec<HeapObjectJson> {
             cty: type_name(&suite.structs, &o.cty),
             count: o.count,
             freed: o.freed,
+            allocated: o.allocated,
             fields: o
                 .cells
                 .iter()
@@ -482,7 +537,7 @@ fn heap_json(suite: &TestSuite, objects: &[HeapObject]) -> Vec<HeapObjectJson> {
                     HeapFieldJson {
                         path: shown_path(&suite.structs, o, c.offset, &c.path),
                         offset: c.offset,
-                        value: heap_value_json(&c.value, ty),
+                        value: heap_value_json(suite, &c.value, ty),
                     }
                 })
                 .collect(),
@@ -549,7 +604,7 @@ fn test_json(suite: &TestSuite, test: &TestCase) -> TestJson {
             Some(InputValue::Scalar(v)) if !is_array_param(p) => NumOrList::Num(num(*v, p)),
             Some(InputValue::Scalar(v)) => NumOrList::List(vec![num(*v, p)]),
             Some(InputValue::Array(vs)) => NumOrList::List(list(vs, p)),
-            Some(InputValue::Pointer(v)) => NumOrList::Pointer(heap_value_json(v, None)),
+            Some(InputValue::Pointer(v)) => NumOrList::Pointer(heap_value_json(suite, v, None)),
             None => continue,
         };
         inputs.push((name.clone(), value));
@@ -604,11 +659,16 @@ fn test_json(suite: &TestSuite, test: &TestCase) -> TestJson {
             },
             arrays: OrderedMap(arrays),
             globals: OrderedMap(globals),
-            return_pointer: test.ret_pointer.as_ref().map(|v| heap_value_json(v, None)),
+            return_pointer: test.ret_pointer.as_ref().map(|v| heap_value_json(suite, v, None)),
             heap_out: heap_json(suite, &test.heap_out),
         },
         calls: test.calls.iter().map(|c| call_json(suite, c)).collect(),
         path: test.path.iter().map(|s| step_json(suite, s)).collect(),
+        coverage: test
+            .coverage
+            .iter()
+            .map(|c| TestCoverageJson { function: c.function.clone(), lines: c.lines.clone(), branches: c.branches.clone() })
+            .collect(),
     }
 }
 
@@ -631,7 +691,7 @@ fn call_json(suite: &TestSuite, call: &ExternalCall) -> CallJson {
         (Some(v), Some(src)) => Some(num(v, src)),
         (v, _) => v.map(JsonInt),
     };
-    let return_pointer = call.ret_pointer.as_ref().map(|v| heap_value_json(v, None));
+    let return_pointer = call.ret_pointer.as_ref().map(|v| heap_value_json(suite, v, None));
     CallJson { function: call.name.clone(), args, ret, return_pointer }
 }
 
@@ -714,6 +774,8 @@ impl SuiteJson {
                     ret: f.ret.as_ref().map(|r| VarJson::from_src(String::new(), r, &suite.structs)),
                 })
                 .collect(),
+            unreached_functions: suite.unreached_functions.clone(),
+            source: suite.source.clone(),
             coverage: CoverageJson {
                 functions: suite
                     .coverage

@@ -100,6 +100,7 @@ fn heap_sample() -> TestSuite {
         count: 1,
         cells: vec![HeapCell { offset: 0, path: "[0].first".into(), value: v }],
         freed: false,
+        allocated: false,
     };
     let mut t = case(1, vec![InputValue::Pointer(r(1)), InputValue::Pointer(HeapValue::Null)], None);
     t.heap_in = vec![list(1, r(2)), node(2, Some(-1), Some(HeapValue::Null))];
@@ -131,9 +132,9 @@ fn heaps_are_objects_with_ids_and_fields() {
     assert_eq!(
         t["heap_in"],
         json!([
-            {"id": 1, "type": "struct list", "count": 1, "freed": false,
+            {"id": 1, "type": "struct list", "count": 1, "freed": false, "allocated": false,
              "fields": [{"path": ".first", "offset": 0, "value": {"ref": 2, "offset": 0}}]},
-            {"id": 2, "type": "struct node", "count": 1, "freed": false,
+            {"id": 2, "type": "struct node", "count": 1, "freed": false, "allocated": false,
              "fields": [{"path": ".data", "offset": 0, "value": -1}, {"path": ".next", "offset": 8, "value": null}]}
         ])
     );
@@ -263,4 +264,36 @@ fn external_calls_are_recorded_and_round_trip() {
     // Without externals neither field appears.
     let text = suite_to_json_string(&sample());
     assert!(!text.contains("\"calls\"") && !text.contains("\"externals\""), "{text}");
+}
+
+/// A returned pointer into a parameter's input array or into a global is
+/// named by them; a test's own coverage, the unreached functions and the
+/// source round-trip.
+#[test]
+fn pointers_into_parameters_and_globals_and_test_coverage() {
+    use pathwise_engine::suite::{HeapValue, TestCoverage};
+    let mut s = sample();
+    s.unreached_functions = vec!["fclose".into()];
+    s.source = Some("/src/f.c".into());
+    s.tests[0].ret_pointer = Some(HeapValue::Param { param: 0, offset: 1 });
+    s.tests[0].coverage = vec![TestCoverage { function: "f".into(), lines: vec![2, 3], branches: vec![(3, 1)] }];
+    let mut t2 = s.tests[0].clone();
+    t2.id = 2;
+    t2.ret_pointer = Some(HeapValue::Global { global: 1, offset: 8 });
+    s.tests.push(t2);
+    let v = suite_to_json(&s);
+    assert_eq!(v["tests"][0]["expected"]["return_pointer"], json!({"param": "t", "offset": 1}));
+    assert_eq!(v["tests"][1]["expected"]["return_pointer"], json!({"global": "big", "offset": 8}));
+    assert_eq!(v["tests"][0]["coverage"], json!([{"function": "f", "lines": [2, 3], "branches": [[3, 1]]}]));
+    assert_eq!(v["unreached_functions"], json!(["fclose"]));
+    assert_eq!(v["source"], "/src/f.c");
+    let back = suite_from_json_str(&suite_to_json_string(&s)).unwrap();
+    assert_eq!(back, SuiteJson::from_suite(&s));
+    assert_eq!(
+        back.tests[1].expected.return_pointer,
+        Some(HeapValueJson::Global(GlobalRefJson { global: "big".into(), offset: 8 }))
+    );
+    // Without them (older files) the fields are absent and read as empty.
+    let plain = suite_to_json(&sample());
+    assert!(plain.get("unreached_functions").is_none() && plain.get("source").is_none());
 }

@@ -164,6 +164,53 @@ pub fn c_literal(value: i128, ty: IntTy, c_scalar: &str) -> String {
     }
 }
 
+/// The bytes of a character array that holds text, without the final
+/// terminator, or `None`: the array must end with at least one NUL, and
+/// every byte before the first NUL must be printable ASCII or a tab,
+/// newline or carriage return (`{'a', 'b', 0, 0}` holds `"ab\0"`). Only
+/// 8-bit integer types qualify (`char`, `signed char`, `unsigned char`).
+pub fn text_bytes(values: &[i128], ty: IntTy) -> Option<Vec<u8>> {
+    if ty.ty != Type::I8 {
+        return None;
+    }
+    let bytes: Vec<u8> = values.iter().map(|&v| v as u8).collect();
+    let (&last, body) = bytes.split_last()?;
+    let text_end = body.iter().position(|&b| b == 0).unwrap_or(body.len());
+    let texty = |b: u8| (0x20..0x7f).contains(&b) || matches!(b, b'\t' | b'\n' | b'\r');
+    if last != 0 || !body[..text_end].iter().all(|&b| texty(b)) || body[text_end..].iter().any(|&b| b != 0) {
+        return None;
+    }
+    // Zeros only: `{0, 0, 0}` says so better than `"\0\0"`.
+    if text_end == 0 && !body.is_empty() {
+        return None;
+    }
+    Some(body.to_vec())
+}
+
+/// A C string literal holding exactly `bytes` (plus its terminator):
+/// `"ab\0"`, with escapes for quotes, backslashes, control bytes
+/// (`\n`, `\t`, `\r`, octal otherwise: `\0`, or `\000` before a digit)
+/// and a `?` after a `?` (no trigraph can form).
+pub fn c_string_literal(bytes: &[u8]) -> String {
+    let mut out = String::from("\"");
+    for (i, &b) in bytes.iter().enumerate() {
+        let next_is_digit = bytes.get(i + 1).is_some_and(|n| n.is_ascii_digit());
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\t' => out.push_str("\\t"),
+            b'\r' => out.push_str("\\r"),
+            b'?' if i > 0 && bytes[i - 1] == b'?' => out.push_str("\\?"),
+            0 if !next_is_digit => out.push_str("\\0"),
+            0x20..=0x7e => out.push(b as char),
+            _ => out.push_str(&format!("\\{b:03o}")),
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// A value as a JSON number: `i64` for signed types, `u64` for unsigned ones
 /// (after normalisation every value fits one of them); a floating value's
 /// IEEE bits as an unsigned integer (exact, NaNs and `-0.0` included).
@@ -207,6 +254,24 @@ mod tests {
         assert_eq!(c_literal(200, U8, "unsigned char"), "(unsigned char)200");
         assert_eq!(c_literal(-5, I8, "signed char"), "(signed char)-5");
         assert_eq!(c_literal(1, BOOL, "_Bool"), "(_Bool)1");
+    }
+
+    #[test]
+    fn spells_strings() {
+        let t = |vs: &[i128]| text_bytes(vs, I8).map(|b| c_string_literal(&b));
+        assert_eq!(t(&[97, 98, 0]).as_deref(), Some("\"ab\""));
+        assert_eq!(t(&[97, 98, 0, 0]).as_deref(), Some("\"ab\\0\""));
+        assert_eq!(t(&[0]).as_deref(), Some("\"\""));
+        assert_eq!(t(&[0, 0]), None);
+        assert_eq!(t(&[34, 92, 10, 63, 63, 47, 0]).as_deref(), Some("\"\\\"\\\\\\n?\\?/\""));
+        // Not text: no terminator, a control byte, bytes after the text's end.
+        assert_eq!(t(&[97, 98]), None);
+        assert_eq!(t(&[1, 0]), None);
+        assert_eq!(t(&[97, 0, 98, 0]), None);
+        assert_eq!(t(&[-1, 0]), None);
+        assert_eq!(text_bytes(&[97, 0], I32), None);
+        // Escapes never merge with the next character.
+        assert_eq!(c_string_literal(&[0, b'7', 1, b'x', 200]), "\"\\0007\\001x\\310\"");
     }
 
     #[test]

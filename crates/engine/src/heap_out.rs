@@ -1,6 +1,13 @@
 //! Describing a run's heaps for the emitters: the input objects the path
 //! read (with the values it read) and everything reachable from the
 //! parameters' input pointers and the return value at the end.
+//!
+//! A pointer is described by what it points into, so that a test can check
+//! it as C sees it: null, an input object, the input array of a pointer
+//! parameter (`strchr` returning a pointer into its argument), a global the
+//! test can name (a static buffer), or an object of the output heap with
+//! its contents (one the code allocated, or constant storage such as a
+//! string literal, whose bytes are all the test can compare).
 
 use std::collections::VecDeque;
 
@@ -24,10 +31,12 @@ pub struct HeapRecord {
     pub call_rets: Vec<(usize, HeapValue)>,
 }
 
-/// Ids of objects in the test's description.
+/// Ids of objects in the test's description, and the globals the test
+/// can name (by object, their index in the suite's globals).
 struct Ids {
     map: FxHashMap<ObjId, u32>,
     next: u32,
+    named_globals: FxHashMap<ObjId, usize>,
 }
 
 impl Ids {
@@ -41,21 +50,38 @@ impl Ids {
     }
 }
 
+/// The objects of the globals the test names (non-`const`, with a C
+/// description, as [`crate::suite::TestSuite::globals`] lists them), by
+/// object: their index in that list. `globals` are the run's objects of
+/// `program.globals`, in order.
+fn named_globals(program: &Program, globals: &[ObjId]) -> FxHashMap<ObjId, usize> {
+    program
+        .globals
+        .iter()
+        .zip(globals)
+        .filter(|(g, _)| !g.is_const && g.src.is_some())
+        .enumerate()
+        .map(|(i, (_, &o))| (o, i))
+        .collect()
+}
+
 /// Describe the heaps: `params` are the parameters' input values with
 /// their C types and whether they are roots of the output heap (not
 /// structures passed by value), `ret` the returned value with its C type
 /// (and whether it is a structure returned by value), `call_rets`
 /// the pointers external calls returned (by call index, with their
-/// targets' types: input objects, already in the input heap).
+/// targets' types: input objects, already in the input heap), `globals`
+/// the run's objects of the program's globals.
 pub fn describe(
     program: &Program,
     mem: &Memory,
     params: &[(Value, Option<CType>, bool)],
     ret: Option<(Value, CType, bool)>,
     call_rets: &[(usize, Value, CType)],
+    globals: &[ObjId],
 ) -> HeapRecord {
     let structs = &program.structs;
-    let mut ids = Ids { map: FxHashMap::default(), next: 0 };
+    let mut ids = Ids { map: FxHashMap::default(), next: 0, named_globals: named_globals(program, globals) };
     let mut heap_in = Vec::new();
     for i in 0..mem.len() {
         let o = ObjId(i as u32);
@@ -68,7 +94,8 @@ pub fn describe(
             .filter_map(|(off, ty, v)| cell(program, mem, &mut ids, cty, obj.size_bytes(), off, ty, v, &mut |_, _| {}))
             .collect();
         let count = (obj.size_bytes() / cty.size(structs).max(1)).max(1);
-        heap_in.push(HeapObject { id, cty: cty.clone(), count, cells, freed: false });
+        // Whether the call freed it: the test must not free it again.
+        heap_in.push(HeapObject { id, cty: cty.clone(), count, cells, freed: obj.freed, allocated: false });
     }
     let mut queue: VecDeque<(ObjId, CType)> = VecDeque::new();
     let value_of =
@@ -116,7 +143,7 @@ pub fn describe(
         let cells = if obj.freed {
             Vec::new()
         } else {
-            obj.current_cells()
+            known_cells(mem, o, &cty)
                 .into_iter()
                 .filter_map(|(off, ty, v)| {
                     cell(program, mem, &mut ids, &cty, obj.size_bytes(), off, ty, v, &mut |t, c| found.push((t, c)))
@@ -124,7 +151,8 @@ pub fn describe(
                 .collect()
         };
         queue.extend(found);
-        heap_out.push(HeapObject { id, cty, count, cells, freed: obj.freed });
+        let allocated = obj.kind == ObjKind::Heap;
+        heap_out.push(HeapObject { id, cty, count, cells, freed: obj.freed, allocated });
     }
     heap_out.extend(copies);
     heap_out.sort_by_key(|h| h.id);
@@ -158,7 +186,7 @@ fn ret_copy(
     queue.extend(found);
     ids.next += 1;
     let id = ids.next;
-    let copy = HeapObject { id, cty: pointee, count: 1, cells, freed: false };
+    let copy = HeapObject { id, cty: pointee, count: 1, cells, freed: false, allocated: false };
     Some((HeapValue::Ref { obj: id, offset: 0 }, copy))
 }
 
@@ -188,7 +216,29 @@ fn cell(
     Some(HeapCell { offset: off, path, value })
 }
 
-/// A pointer as the test sees it; heap targets are queued with their type.
+/// The scalars of object `o` (elements of `cty`) known at the end: its
+/// cells, and for an array of integers every element written or constant
+/// (zero bytes are no cells: a string's terminator, `calloc`'s storage),
+/// but never bytes still uninitialised, whose native value is anyone's.
+fn known_cells(mem: &Memory, o: ObjId, cty: &CType) -> Vec<(u64, Type, Value)> {
+    let obj = mem.object(o);
+    match cty {
+        CType::Int { ty, .. } if ty.ty == obj.elem && !ty.ty.is_float() => {
+            let es = obj.elem.bytes();
+            mem.concrete_contents(o)
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| (i as u64 * es, obj.elem, Value::int(v)))
+                .filter(|&(off, _, _)| obj.uninit_bytes(off, es) == 0)
+                .collect()
+        }
+        _ => obj.current_cells(),
+    }
+}
+
+/// A pointer as the test sees it; objects of the output heap are queued
+/// with their type (objects the test can only describe by their contents:
+/// allocated ones, and globals it cannot name, such as string literals).
 fn pointer_value(
     mem: &Memory,
     ids: &mut Ids,
@@ -197,16 +247,19 @@ fn pointer_value(
     found: &mut dyn FnMut(ObjId, CType),
 ) -> HeapValue {
     let p = v.as_ptr();
-    match p.obj {
-        None if p.off == 0 => HeapValue::Null,
-        None => HeapValue::Opaque,
-        Some(o) => match mem.object(o).kind {
-            ObjKind::HeapInput { .. } | ObjKind::Heap => {
-                let cty = mem.object(o).cty.clone().unwrap_or_else(|| pointee.clone());
-                found(o, cty);
-                HeapValue::Ref { obj: ids.get(o), offset: p.off }
-            }
-            _ => HeapValue::Opaque,
-        },
+    let Some(o) = p.obj else {
+        return if p.off == 0 { HeapValue::Null } else { HeapValue::Opaque };
+    };
+    match mem.object(o).kind {
+        ObjKind::Input { param } => HeapValue::Param { param, offset: p.off },
+        ObjKind::Global if ids.named_globals.contains_key(&o) => {
+            HeapValue::Global { global: ids.named_globals[&o], offset: p.off }
+        }
+        ObjKind::HeapInput { .. } | ObjKind::Heap | ObjKind::Global => {
+            let cty = mem.object(o).cty.clone().unwrap_or_else(|| pointee.clone());
+            found(o, cty);
+            HeapValue::Ref { obj: ids.get(o), offset: p.off }
+        }
+        ObjKind::Local => HeapValue::Opaque,
     }
 }

@@ -257,7 +257,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     let call_pointers = std::mem::take(&mut exec.call_pointers);
     exec.complete_input_heap();
     drop(exec);
-    rec.heap = heap_record(m.program, &mem, setup.main, &param_values, returned, &call_pointers);
+    rec.heap = heap_record(m.program, &mem, setup.main, (&param_values, &globals), returned, &call_pointers);
     for (i, v) in std::mem::take(&mut rec.heap.call_rets) {
         rec.calls[i].ret_pointer = Some(v);
     }
@@ -295,21 +295,25 @@ fn pre_result_assumed(exec: &mut Exec<'_, '_>, pre: FuncId, end: End) -> End {
     }
 }
 
-/// The heaps of a run of `main` whose parameters had `params` as values.
+/// The heaps of a run of `main` whose parameters had `params` as values
+/// (`globals`: the run's objects of the program's globals).
 fn heap_record(
     program: &Program,
     mem: &Memory,
     main: FuncId,
-    params: &[Value],
+    (params, globals): (&[Value], &[ObjId]),
     returned: Option<Value>,
     call_rets: &[(usize, Value, pathwise_ir::CType)],
 ) -> crate::heap_out::HeapRecord {
     let f = program.func(main);
     // A structure passed by value is the callee's copy: what the caller
     // sees afterwards is only what it points to, which the test does not
-    // check through it. One returned by value is described as a copy.
+    // check through it. One returned by value is described as a copy. A
+    // returned pointer of any type is described by what it points into.
     let heap_cty = |s: &pathwise_ir::SrcVar| if s.shape == Shape::Heap { s.cty.clone() } else { None };
-    let ret_cty = |s: &pathwise_ir::SrcVar| matches!(s.shape, Shape::Heap | Shape::ByValue).then(|| s.cty.clone())?;
+    let ret_cty = |s: &pathwise_ir::SrcVar| {
+        matches!(s.shape, Shape::Heap | Shape::ByValue | Shape::Pointer).then(|| s.cty.clone())?
+    };
     let ret = f.ret_src.as_ref().and_then(ret_cty).zip(returned).map(|(c, v)| (v, c));
     let ret_by_value = f.ret_src.as_ref().is_some_and(|s| s.shape == Shape::ByValue);
     let by_value = f.params.iter().any(|p| p.src.shape == Shape::ByValue);
@@ -325,7 +329,7 @@ fn heap_record(
             _ => (*v, heap_cty(&p.src), true),
         })
         .collect();
-    crate::heap_out::describe(program, mem, &params, ret.map(|(v, c)| (v, c, ret_by_value)), call_rets)
+    crate::heap_out::describe(program, mem, &params, ret.map(|(v, c)| (v, c, ret_by_value)), call_rets, globals)
 }
 
 /// The arguments with every heap parameter's input pointer materialised.

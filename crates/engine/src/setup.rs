@@ -8,7 +8,9 @@ use rustc_hash::FxHashSet;
 
 use crate::analysis::ProgramInfo;
 use crate::config::Config;
-use crate::suite::{Coverage, ExternalFunction, FunctionCoverage, GlobalInfo, Stats, StopReason, TestCase, TestSuite};
+use crate::suite::{
+    Coverage, ExternalFunction, FunctionCoverage, GlobalInfo, Stats, StopReason, TestCase, TestCoverage, TestSuite,
+};
 
 /// Errors that prevent a run from starting.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,7 +69,7 @@ pub const BUILTINS: &[&str] = &[
 /// Whether the engine models calls of the body-less function `name` itself
 /// (built-ins, library functions, `__VERIFIER_nondet_*`).
 pub fn has_model(name: &str) -> bool {
-    BUILTINS.contains(&name) || crate::libc::LIBC.contains(&name) || crate::exec::nondet_type(name, 64).is_some()
+    BUILTINS.contains(&name) || crate::libc::is_modelled(name) || crate::exec::nondet_type(name, 64).is_some()
 }
 
 /// Validate the configuration against the program; returns (main, pre).
@@ -115,10 +117,7 @@ pub fn check(program: &Program, config: &Config) -> Result<(FuncId, Option<FuncI
         }
     };
     check_external_names(program, config)?;
-    check_externals(program, main, config)?;
-    if let Some(p) = pre {
-        check_externals(program, p, config)?;
-    }
+    check_externals(program, &[Some(main), pre], config)?;
     Ok((main, pre))
 }
 
@@ -203,16 +202,21 @@ fn check_external_signature(program: &Program, id: FuncId, loc: Loc, nargs: Opti
     Ok(())
 }
 
-/// Every reachable call to a function without a body must have a model or
-/// be external.
-fn check_externals(program: &Program, root: FuncId, config: &Config) -> Result<(), EngineError> {
+/// Every reachable call (from the function under test and the
+/// precondition) to a function without a body must have a model or be
+/// external. The error lists every function missing, each with the
+/// location of its first call (in the order the calls are found), and says
+/// how to proceed; `unmodelled_call` names the first.
+fn check_externals(program: &Program, roots: &[Option<FuncId>], config: &Config) -> Result<(), EngineError> {
     let concretise = config.program_mode.as_ref().is_some_and(|p| p.concretise_externals);
     let mut seen = FxHashSet::default();
-    let mut stack = vec![root];
+    let mut missing: Vec<(&str, Loc)> = Vec::new();
+    let mut stack: Vec<FuncId> = roots.iter().rev().flatten().copied().collect();
     while let Some(fid) = stack.pop() {
         if !seen.insert(fid) {
             continue;
         }
+        let mut callees = Vec::new();
         for b in &program.func(fid).blocks {
             for inst in &b.insts {
                 if let InstKind::Call { func, args } = &inst.kind {
@@ -221,33 +225,65 @@ fn check_externals(program: &Program, root: FuncId, config: &Config) -> Result<(
                     if callee.is_declaration() && !has_model(name) {
                         if config.externals.contains(name) {
                             check_external_signature(program, *func, inst.loc, Some(args.len()))?;
-                        } else if !concretise {
-                            return Err(EngineError {
-                                message: format!(
-                                    "{}: call to `{name}`, which has no body and no built-in model",
-                                    program.describe_loc(inst.loc),
-                                ),
-                                unmodelled_call: Some(name.to_string()),
-                            });
+                        } else if !concretise && missing.iter().all(|(n, _)| *n != name) {
+                            missing.push((name, inst.loc));
                         }
                     }
-                    stack.push(*func);
+                    callees.push(*func);
                 }
             }
         }
+        // Callees in call order (the stack pops the last pushed first).
+        stack.extend(callees.into_iter().rev());
     }
-    Ok(())
+    let Some(&(first, _)) = missing.first() else { return Ok(()) };
+    let mut message = String::new();
+    for (name, loc) in &missing {
+        message += &format!("{}: call to `{name}`, which has no body and no built-in model", program.describe_loc(*loc));
+        if config.externals.excluded.contains(*name) {
+            message += " (its body could not be translated)";
+        }
+        message.push('\n');
+    }
+    let external: Vec<String> =
+        missing.iter().filter(|(n, _)| !config.externals.excluded.contains(*n)).map(|(n, _)| format!("--external {n}")).collect();
+    message += &format!("{} function(s) without a body or a model can be called", missing.len());
+    if !external.is_empty() {
+        message += &format!(
+            "; for one that changes no memory the code under test can see, `{}` (or `--external-all` for all) \
+             makes each call return a fresh input; otherwise define it in the file",
+            external.join(" ")
+        );
+    }
+    Err(EngineError { message, unmodelled_call: Some(first.to_string()) })
 }
 
-/// The external functions the tests must define: every body-less function
-/// of the program (the front end keeps those that lowered code calls) that
-/// is external. The test file includes the whole unit, so it must also
-/// define those that only code outside the function under test calls.
-fn external_functions(program: &Program, config: &Config) -> Vec<ExternalFunction> {
-    program
-        .funcs
-        .iter()
-        .filter(|f| f.is_declaration() && !has_model(&f.name) && config.externals.contains(&f.name))
+/// Functions without a body the function under test or its precondition
+/// can reach through calls (sorted by id); the others are only called by
+/// code the tests never run.
+fn reached_declarations(program: &Program, info: &ProgramInfo, config: &Config, main: FuncId) -> Vec<FuncId> {
+    let pre = config.precondition.as_deref().and_then(|p| program.func_by_name(p));
+    let mut reached: Vec<FuncId> = std::iter::once(main)
+        .chain(pre)
+        .flat_map(|f| info.callgraph.reachable_from(f))
+        .filter(|&f| program.func(f).is_declaration())
+        .collect();
+    reached.sort_by_key(|f| f.0);
+    reached.dedup();
+    reached
+}
+
+/// The external functions the tests must define: the body-less functions
+/// declared external that the function under test or its precondition can
+/// call. Those only other code of the unit calls get no stub (see
+/// [`unreached_functions`]): a stub is bound to the function's symbol, so
+/// it would also receive the calls of the C library and of gcov's runtime
+/// (`fclose` at exit) when the function is one of theirs.
+fn external_functions(program: &Program, info: &ProgramInfo, config: &Config, main: FuncId) -> Vec<ExternalFunction> {
+    reached_declarations(program, info, config, main)
+        .into_iter()
+        .map(|id| program.func(id))
+        .filter(|f| !has_model(&f.name) && config.externals.contains(&f.name))
         .map(|f| ExternalFunction {
             name: f.name.clone(),
             params: f.params.iter().map(|p| p.src.clone()).collect(),
@@ -256,20 +292,43 @@ fn external_functions(program: &Program, config: &Config) -> Vec<ExternalFunctio
         .collect()
 }
 
-/// Build the suite from the search results.
+/// The body-less functions without a model that only code the tests never
+/// run calls: the test file includes that code, so it declares them weak
+/// (linking then needs no definition; the C library's still binds).
+fn unreached_functions(program: &Program, info: &ProgramInfo, config: &Config, main: FuncId) -> Vec<String> {
+    let reached = reached_declarations(program, info, config, main);
+    program
+        .funcs
+        .iter()
+        .enumerate()
+        .filter(|(i, f)| f.is_declaration() && !has_model(&f.name) && !reached.contains(&FuncId(*i as u32)))
+        .map(|(_, f)| f.name.clone())
+        .collect()
+}
+
+/// The lines and branch sides one run covered (a test's replay).
+pub type RunCoverage = (FxHashSet<(FuncId, u32)>, FxHashSet<(FuncId, pathwise_ir::Block, bool)>);
+
+/// Build the suite from the search results; `per_test` holds what each
+/// test covers, in test order (`lines` and `sides` are their union).
 #[allow(clippy::too_many_arguments)]
 pub fn assemble(
     program: &Program,
     info: &ProgramInfo,
     config: &Config,
     main: FuncId,
-    tests: Vec<TestCase>,
+    mut tests: Vec<TestCase>,
     stats: Stats,
     stop: StopReason,
-    lines: &FxHashSet<(FuncId, u32)>,
-    sides: &FxHashSet<(FuncId, pathwise_ir::Block, bool)>,
+    (lines, sides): (&FxHashSet<(FuncId, u32)>, &FxHashSet<(FuncId, pathwise_ir::Block, bool)>),
+    per_test: &[RunCoverage],
 ) -> TestSuite {
     let f = program.func(main);
+    let reached: Vec<FuncId> =
+        info.callgraph.reachable_from(main).into_iter().filter(|&id| !program.func(id).is_declaration()).collect();
+    for (test, (lines, sides)) in tests.iter_mut().zip(per_test) {
+        test.coverage = reached.iter().filter_map(|&id| test_coverage(program, id, lines, sides)).collect();
+    }
     let globals = program
         .globals
         .iter()
@@ -282,13 +341,7 @@ pub fn assemble(
             Some(GlobalInfo { src, init })
         })
         .collect();
-    let functions = info
-        .callgraph
-        .reachable_from(main)
-        .into_iter()
-        .filter(|&id| !program.func(id).is_declaration())
-        .map(|id| function_coverage(program, id, lines, sides))
-        .collect();
+    let functions = reached.iter().map(|&id| function_coverage(program, id, lines, sides)).collect();
     TestSuite {
         function: f.name.clone(),
         precondition: config.precondition.clone(),
@@ -305,16 +358,14 @@ pub fn assemble(
         stop,
         check_overflow: config.check_overflow,
         structs: program.structs.clone(),
-        externals: external_functions(program, config),
+        externals: external_functions(program, info, config, main),
+        unreached_functions: unreached_functions(program, info, config, main),
+        source: None,
     }
 }
 
-fn function_coverage(
-    program: &Program,
-    id: FuncId,
-    lines: &FxHashSet<(FuncId, u32)>,
-    sides: &FxHashSet<(FuncId, pathwise_ir::Block, bool)>,
-) -> FunctionCoverage {
+/// The source lines holding code of function `id` (sorted).
+fn code_lines(program: &Program, id: FuncId) -> Vec<u32> {
     let f = program.func(id);
     let mut all: Vec<u32> = f
         .blocks
@@ -325,11 +376,22 @@ fn function_coverage(
         .collect();
     all.sort_unstable();
     all.dedup();
+    all
+}
+
+fn function_coverage(
+    program: &Program,
+    id: FuncId,
+    lines: &FxHashSet<(FuncId, u32)>,
+    sides: &FxHashSet<(FuncId, pathwise_ir::Block, bool)>,
+) -> FunctionCoverage {
+    let f = program.func(id);
+    let all = code_lines(program, id);
     let covered: Vec<u32> = all.iter().copied().filter(|l| lines.contains(&(id, *l))).collect();
     let by_line = branch_coverage(f, |b, side| sides.contains(&(id, b, side)));
     let branches = by_line.values().map(|v| v.0).sum();
-    let branches_covered = by_line.values().map(|v| v.1).sum();
-    let branch_lines = by_line.into_iter().map(|(line, (n, c))| (line, n, c)).collect();
+    let branches_covered = by_line.values().map(|v| v.1.len() as u64).sum();
+    let branch_lines = by_line.into_iter().map(|(line, (n, c))| (line, n, c.len() as u64)).collect();
     FunctionCoverage {
         name: f.name.clone(),
         lines: all,
@@ -340,26 +402,51 @@ fn function_coverage(
     }
 }
 
+/// What one test covers in function `id` (`None` if it never enters it),
+/// with the same branch numbering as [`function_coverage`].
+fn test_coverage(
+    program: &Program,
+    id: FuncId,
+    lines: &FxHashSet<(FuncId, u32)>,
+    sides: &FxHashSet<(FuncId, pathwise_ir::Block, bool)>,
+) -> Option<TestCoverage> {
+    let f = program.func(id);
+    let covered: Vec<u32> = code_lines(program, id).into_iter().filter(|l| lines.contains(&(id, *l))).collect();
+    if covered.is_empty() {
+        return None;
+    }
+    let by_line = branch_coverage(f, |b, side| sides.contains(&(id, b, side)));
+    let branches = by_line.into_iter().flat_map(|(line, (_, taken))| taken.into_iter().map(move |i| (line, i)));
+    Some(TestCoverage { function: f.name.clone(), lines: covered, branches: branches.collect() })
+}
+
 /// Branches as gcov counts them, per source line: two per decision, except
 /// that the decision chain of a `switch` counts one branch per distinct
 /// target (labels that share code, like `case 1: case 2:`, are one target),
-/// on the line where the switched value is computed.
+/// on the line where the switched value is computed. Per line: the number
+/// of branches and the indices (among them) of those `taken`; the indices
+/// follow the blocks' order, so they name the same branch for every test.
 fn branch_coverage(
     f: &pathwise_ir::FuncData,
     taken: impl Fn(pathwise_ir::Block, bool) -> bool,
-) -> std::collections::BTreeMap<u32, (u64, u64)> {
+) -> std::collections::BTreeMap<u32, (u64, std::collections::BTreeSet<u32>)> {
     use pathwise_ir::{Block, Terminator};
-    let mut by_line: std::collections::BTreeMap<u32, (u64, u64)> = Default::default();
-    let mut add = |line: u32, n: u64, c: u64| {
-        let e = by_line.entry(line).or_insert((0, 0));
-        e.0 += n;
-        e.1 += c;
+    let mut by_line: std::collections::BTreeMap<u32, (u64, std::collections::BTreeSet<u32>)> = Default::default();
+    // `sides`: whether each of the `n` new branches of the line was taken.
+    let mut add = |line: u32, sides: &[bool]| {
+        let e = by_line.entry(line).or_default();
+        for (i, &t) in sides.iter().enumerate() {
+            if t {
+                e.1.insert(e.0 as u32 + i as u32);
+            }
+        }
+        e.0 += sides.len() as u64;
     };
     let in_switch: FxHashSet<Block> = f.switches.iter().flatten().copied().collect();
     for (i, b) in f.blocks.iter().enumerate() {
         let block = Block(i as u32);
         if matches!(b.term, Terminator::Branch { .. }) && !in_switch.contains(&block) {
-            add(b.term_loc.line, 2, u64::from(taken(block, true)) + u64::from(taken(block, false)));
+            add(b.term_loc.line, &[taken(block, true), taken(block, false)]);
         }
     }
     // Follow empty blocks that only jump on: consecutive labels.
@@ -391,7 +478,7 @@ fn branch_coverage(
         // The switched value is computed before the first comparison.
         let first = f.block(chain[0]);
         let line = first.insts.iter().map(|i| i.loc).find(|l| !l.is_none()).unwrap_or(first.term_loc).line;
-        add(line, targets.len() as u64, targets.values().filter(|&&t| t).count() as u64);
+        add(line, &targets.values().copied().collect::<Vec<_>>());
     }
     by_line
 }

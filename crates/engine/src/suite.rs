@@ -41,6 +41,16 @@ pub struct TestSuite {
     /// user as not touching memory and returning a fresh input) that the
     /// emitted tests must define, by name.
     pub externals: Vec<ExternalFunction>,
+    /// Functions declared without a body (and without a model) that only
+    /// code outside the function under test and its precondition calls:
+    /// the test file includes that code, so it declares them weak (it then
+    /// links without their definitions) and never defines them (a stub
+    /// would also intercept the C library's and gcov's own calls).
+    pub unreached_functions: Vec<String>,
+    /// The C file under test as an absolute path (set by the CLI): the test
+    /// file includes it by its name alone, to be found through `-I` its
+    /// directory, so that the output directory can move.
+    pub source: Option<String>,
 }
 
 /// A function declared without a body whose calls return fresh inputs
@@ -123,12 +133,33 @@ pub struct TestCase {
     /// under test get new ones. Empty unless some parameter or the return
     /// value is a pointer into the heap.
     pub heap_out: Vec<HeapObject>,
-    /// The return value when it is a pointer (then [`TestCase::ret`] is `None`).
+    /// The return value when it is a pointer, of any pointer type (then
+    /// [`TestCase::ret`] is `None`): null, into an input object or array,
+    /// into a global, or to an object of [`TestCase::heap_out`] (one the
+    /// call allocated, a structure returned by value, a string literal).
     pub ret_pointer: Option<HeapValue>,
     /// The calls of external functions ([`TestSuite::externals`]) the code
     /// under test made, in order: the C test checks them and its stubs
     /// return the recorded values.
     pub calls: Vec<ExternalCall>,
+    /// What this test alone covers, per function of [`Coverage`] (only
+    /// functions it enters): `replay` predicts the coverage of the tests
+    /// whose native runs record any, when others cannot (a run stopped
+    /// inside a basic block leaves gcov's counters inconsistent).
+    pub coverage: Vec<TestCoverage>,
+}
+
+/// The lines and branch sides one test covers in one function, counted as
+/// [`FunctionCoverage`] counts them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TestCoverage {
+    pub function: String,
+    /// Lines executed (sorted).
+    pub lines: Vec<u32>,
+    /// Branch sides taken, as `(line, index)`: the index of the side among
+    /// the line's branches in [`FunctionCoverage::branch_lines`] (stable
+    /// within a suite, so that the sides of several tests can be united).
+    pub branches: Vec<(u32, u32)>,
 }
 
 /// An object of a test's input or output heap.
@@ -142,8 +173,14 @@ pub struct HeapObject {
     pub count: u64,
     /// Known scalar contents, in offset order.
     pub cells: Vec<HeapCell>,
-    /// Freed by the code under test (output heaps only): nothing to check.
+    /// Freed by the code under test: nothing to check (an output object),
+    /// and the test must not free it again (an input object).
     pub freed: bool,
+    /// Allocated by the code under test (`malloc`, `calloc`, `realloc`;
+    /// output heaps only): the test frees it after its checks, unlike the
+    /// objects it cannot own (a structure returned by value is its own
+    /// local copy, a string literal is constant storage).
+    pub allocated: bool,
 }
 
 /// One scalar of a heap object.
@@ -168,7 +205,20 @@ pub enum HeapValue {
         obj: u32,
         offset: u64,
     },
-    /// A pointer that is neither null nor into a heap object the test
+    /// A pointer to byte `offset` of the input array of parameter `param`
+    /// (a pointer parameter of [`pathwise_ir::Shape::Pointer`]): a function
+    /// returning a pointer into its argument (`strchr`-like).
+    Param {
+        param: usize,
+        offset: u64,
+    },
+    /// A pointer to byte `offset` of global `global` (an index into
+    /// [`TestSuite::globals`]): a function returning its static buffer.
+    Global {
+        global: usize,
+        offset: u64,
+    },
+    /// A pointer that is neither null nor into an object the test
     /// describes (e.g. into a freed object, or a local of the callee).
     Opaque,
 }

@@ -75,7 +75,7 @@ fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRe
         Some(crate::path::End::Returned(Some(_)))
             if f.ret_src
                 .as_ref()
-                .is_some_and(|s| matches!(s.shape, pathwise_ir::Shape::Heap | pathwise_ir::Shape::ByValue)) =>
+                .is_some_and(|s| s.cty.is_some() && s.shape != pathwise_ir::Shape::Scalar) =>
         {
             None
         }
@@ -122,5 +122,7 @@ fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRe
         heap_out: replay.heap.heap_out.clone(),
         ret_pointer: replay.heap.ret.clone(),
         calls: replay.calls.clone(),
+        // Filled in when the suite is assembled.
+        coverage: Vec::new(),
     }
 }

@@ -117,6 +117,7 @@ fn generate_with(
         error_paths: FxHashSet::default(),
         covered_lines: FxHashSet::default(),
         covered_sides: FxHashSet::default(),
+        test_coverage: Vec::new(),
         stopped: None,
         abandoned: false,
         float_inputs: spec.float_vars(program, main),
@@ -134,6 +135,7 @@ fn generate_with(
         tests,
         covered_lines,
         covered_sides,
+        test_coverage,
         solver,
         float_inputs,
         float_sites,
@@ -153,7 +155,17 @@ fn generate_with(
     stats.tests = tests.len() as u64;
     stats.elapsed_ms = start.elapsed().as_millis() as u64;
     let mut suite =
-        crate::setup::assemble(program, &info, config, main, tests, stats, stop, &covered_lines, &covered_sides);
+        crate::setup::assemble(
+            program,
+            &info,
+            config,
+            main,
+            tests,
+            stats,
+            stop,
+            (&covered_lines, &covered_sides),
+            &test_coverage,
+        );
     // Whole-program mode deepens k: report the bound reached.
     suite.k = machine.k.get();
     Ok((suite, disagreements))
@@ -177,6 +189,8 @@ pub(crate) struct Search<'a, 'p> {
     error_paths: FxHashSet<Vec<PathStep>>,
     covered_lines: FxHashSet<(FuncId, u32)>,
     covered_sides: FxHashSet<(FuncId, pathwise_ir::Block, bool)>,
+    /// What each test covers, in test order (for per-test predictions).
+    test_coverage: Vec<crate::setup::RunCoverage>,
     stopped: Option<StopReason>,
     /// The last `find_valid` ran out of its budget.
     abandoned: bool,
@@ -651,6 +665,7 @@ impl<'a> Search<'a, '_> {
                         self.seen.insert(key);
                         self.covered_lines.extend(replay.lines.iter().copied());
                         self.covered_sides.extend(replay.sides.iter().copied());
+                        self.test_coverage.push((replay.lines.clone(), replay.sides.clone()));
                         let mut test = test;
                         test.id = self.tests.len() + 1;
                         self.stats.feasible_paths += 1;

@@ -1,0 +1,35 @@
+/* External functions next to the C library's (crates/cli/tests/externs.rs):
+ * with --external-all, only what the function under test can call gets a
+ * stub. The C library and gcov's runtime call some of the same functions
+ * (gcov calls fclose when a test process writes its counters); a stub of
+ * those must leave their calls alone. */
+#include <stdio.h>
+#include <stdlib.h>
+
+int read_level(int channel);
+
+/* Calls read_level only; fclose and fputs are called by other code. */
+int classify_level(int channel)
+{
+    int v = read_level(channel);
+    if (v > 100)
+        return 2;
+    if (v > 10)
+        return 1;
+    return 0;
+}
+
+/* Never run by the tests of classify_level: fclose is no stub there. */
+int close_log(FILE *f)
+{
+    fputs("bye\n", f);
+    return fclose(f);
+}
+
+/* A C library function the function under test calls: its stub replays the
+ * test's value for this call, and passes gcov's own calls of getenv (it
+ * reads GCOV_PREFIX when it writes the counters) to the C library. */
+int verbose(void)
+{
+    return getenv("VERBOSE") != 0;
+}
