@@ -2,6 +2,10 @@
 //!
 //! Only direct calls of declared functions are supported: arguments are
 //! evaluated left to right and converted to the prototype's parameter types.
+//! A variadic function without a body (`printf`, `snprintf`: the engine's
+//! library models) takes its extra arguments after the default argument
+//! promotions, as further IR call arguments; variadic definitions are not
+//! supported, so neither are calls to them.
 //! A string literal (or `__func__`) passed to `assert`'s failure function
 //! (`__assert_fail("x > 0", __FILE__, ...)`, no body in this translation
 //! unit) becomes a null pointer: the engine models it and never reads the
@@ -107,15 +111,21 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         let entry = &self.u.funcs[idx];
         let (sig, noreturn) = (entry.sig.clone(), entry.noreturn);
         let has_body = entry.def.is_some() || self.u.defined_names.contains(name);
-        if sig.variadic {
-            return Err(self.u.unsupported(c.span, format!("calls to variadic functions (`{name}`)")));
+        if sig.variadic && has_body {
+            return Err(self.u.unsupported(c.span, format!("calls to variadic functions with a body (`{name}`)")));
         }
         if !sig.prototyped && !args.is_empty() {
             return Err(self
                 .u
                 .unsupported(c.span, format!("calls with arguments to `{name}`, declared without a prototype")));
         }
-        if args.len() != sig.params.len() {
+        if sig.variadic && args.len() < sig.params.len() {
+            let n = sig.params.len();
+            return Err(self
+                .u
+                .invalid(c.span, format!("`{name}` expects at least {n} argument(s), {} given", args.len())));
+        }
+        if !sig.variadic && args.len() != sig.params.len() {
             return Err(self
                 .u
                 .invalid(c.span, format!("`{name}` expects {} argument(s), {} given", sig.params.len(), args.len())));
@@ -133,6 +143,10 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                 CType::Struct(_) => self.struct_temp(v, a.span)?,
                 _ => v.op,
             };
+            ops.push(op);
+        }
+        for a in &args[sig.params.len()..] {
+            let op = self.variadic_arg(a)?;
             ops.push(op);
         }
         let func = self.u.func_id(idx);
@@ -154,5 +168,25 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             self.b.terminate(Terminator::Unreachable, loc);
         }
         Ok(val)
+    }
+
+    /// An argument matching a variadic function's `...`: the default
+    /// argument promotions (C11 6.5.2.2p6: integers narrower than `int` to
+    /// `int`, `float` to `double`); arrays have decayed already. The
+    /// callee (a library model) reads each as its format says.
+    fn variadic_arg(&mut self, a: &Node<Expression>) -> LResult<Operand> {
+        let v = self.rvalue(a)?;
+        match &v.ty {
+            CType::Int(k) => {
+                let to = CType::Int(k.promote());
+                Ok(self.convert(v, &to, a.span, Conv::Implicit)?.op)
+            }
+            CType::Float(_) => {
+                let to = CType::Float(crate::ctypes::FloatKind::Double);
+                Ok(self.convert(v, &to, a.span, Conv::Implicit)?.op)
+            }
+            CType::Ptr(_) => Ok(v.op),
+            _ => Err(self.u.unsupported(a.span, format!("`{}` arguments of variadic functions", v.ty.spelling()))),
+        }
     }
 }

@@ -215,7 +215,10 @@ impl<'a> Unit<'a> {
     }
 
     /// The global's id; an object only declared (`extern`) so far is created
-    /// zero-initialised on first use.
+    /// zero-initialised on first use, without a C description: it is
+    /// defined elsewhere (the C library's `stdout`), so the emitted tests
+    /// must neither reset nor check it (a definition later in the file
+    /// replaces the entry with a described one).
     pub fn global_id(&mut self, idx: usize) -> GlobalId {
         if let Some(g) = self.objects[idx].gid {
             return g;
@@ -224,7 +227,7 @@ impl<'a> Unit<'a> {
             let o = &self.objects[idx];
             (o.ty.clone(), o.name.clone(), o.is_const)
         };
-        let gid = self.new_global(&name, &ty, Vec::new(), is_const, true);
+        let gid = self.new_global(&name, &ty, Vec::new(), is_const, false);
         self.objects[idx].gid = Some(gid);
         gid
     }

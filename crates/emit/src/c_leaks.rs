@@ -11,7 +11,9 @@
 //! its `#include` (a `<stdlib.h>` it includes then declares the wrappers,
 //! with the same prototypes); the wrappers call the C library through asm
 //! labels, as the harness's POSIX calls do, and record each allocation of
-//! the code under test while a test tracks them. Calls by the harness
+//! the code under test while a test tracks them. `strdup` and `strndup`
+//! allocate too (the generator counts them): they are renamed to wrappers
+//! that copy into a counted `malloc`. Calls by the harness
 //! itself (`__builtin_malloc`) are not renamed. Only suites with a leak
 //! test get any of this, so other test files do not depend on it.
 //!
@@ -41,8 +43,11 @@ pub(crate) fn write_renames(out: &mut String) {
          void *pathwise_calloc(size_t pathwise_count, size_t pathwise_size);\n\
          void *pathwise_realloc(void *pathwise_ptr, size_t pathwise_size);\n\
          void pathwise_free(void *pathwise_ptr);\n\
+         char *pathwise_strdup(const char *pathwise_s);\n\
+         char *pathwise_strndup(const char *pathwise_s, size_t pathwise_n);\n\
          #define malloc pathwise_malloc\n#define calloc pathwise_calloc\n\
-         #define realloc pathwise_realloc\n#define free pathwise_free\n",
+         #define realloc pathwise_realloc\n#define free pathwise_free\n\
+         #define strdup pathwise_strdup\n#define strndup pathwise_strndup\n",
     );
 }
 
@@ -66,6 +71,8 @@ const WRAPPERS: &str = r#"#undef malloc
 #undef calloc
 #undef realloc
 #undef free
+#undef strdup
+#undef strndup
 extern void *pathwise_libc_malloc(size_t size) __asm__("malloc");
 extern void *pathwise_libc_calloc(size_t count, size_t size) __asm__("calloc");
 extern void *pathwise_libc_realloc(void *ptr, size_t size) __asm__("realloc");
@@ -133,6 +140,25 @@ void pathwise_free(void *ptr)
 {
     pathwise_released(ptr);
     pathwise_libc_free(ptr);
+}
+
+char *pathwise_strndup(const char *s, size_t n)
+{
+    size_t len = 0, i;
+    char *d;
+    while (len < n && s[len])
+        len++;
+    d = pathwise_malloc(len + 1);
+    for (i = 0; d && i < len; i++)
+        d[i] = s[i];
+    if (d)
+        d[len] = 0;
+    return d;
+}
+
+char *pathwise_strdup(const char *s)
+{
+    return pathwise_strndup(s, (size_t)-1);
 }
 
 static int pathwise_check_leak(int test, int allocation, unsigned long long size, const char *site)

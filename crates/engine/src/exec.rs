@@ -140,7 +140,7 @@ pub struct Exec<'m, 'p> {
     /// Highest byte offset already proved in bounds, per input object.
     pub(crate) checked_upto: rustc_hash::FxHashMap<ObjId, u64>,
     /// End (exclusive) of the bytes at concrete offsets already checked
-    /// against an object's symbolic size (see [`crate::libc`]).
+    /// against an object's symbolic size (see [`crate::alloc`]).
     pub(crate) sized_upto: rustc_hash::FxHashMap<ObjId, u64>,
     /// The values returned by `__VERIFIER_nondet_*()` calls, in call order
     /// (the inputs of a whole program).
@@ -171,6 +171,9 @@ pub struct Exec<'m, 'p> {
     /// Copy loads (by frame depth and register) that read uninitialised
     /// bytes, with those bytes as a mask (see [`crate::memcheck`]).
     pub(crate) uninit_copies: rustc_hash::FxHashMap<(usize, Reg), u8>,
+    /// The C library's static objects of this run (`errno`, the ctype
+    /// tables), by name (see [`crate::libc::LibcHost::static_object`]).
+    pub(crate) libc_objects: rustc_hash::FxHashMap<&'static str, ObjId>,
 }
 
 /// One `__VERIFIER_nondet_T()` call: a fresh input.
@@ -228,6 +231,7 @@ impl<'m, 'p> Exec<'m, 'p> {
             float_inputs: Vec::new(),
             tied_lens: FxHashSet::default(),
             uninit_copies: Default::default(),
+            libc_objects: Default::default(),
         }
     }
 
@@ -600,9 +604,6 @@ impl<'m, 'p> Exec<'m, 'p> {
     fn builtin(&mut self, name: &str, ret: Option<Type>, args: &[Value], loc: Loc) -> Result<Option<Value>, End> {
         if let Some(r) = self.libc_call(name, ret, args, loc) {
             return r;
-        }
-        if let Some(v) = self.float_libm(name, args, loc) {
-            return Ok(Some(v));
         }
         match name {
             "__VERIFIER_assume" => {

@@ -14,7 +14,7 @@
 //! values like any other input; they are pinned where first used.
 
 use pathwise_expr::ExprId;
-use pathwise_ir::float::{eval_fbin, eval_fcast, eval_fcmp, eval_fneg, from_f64, to_f64};
+use pathwise_ir::float::{eval_fbin, eval_fcast, eval_fcmp, eval_fneg, to_f64};
 use pathwise_ir::{InstKind, Loc, Operand, Type};
 
 use crate::exec::Exec;
@@ -79,24 +79,5 @@ impl Exec<'_, '_> {
             self.float_pins.push(FloatPin { loc, expr: s });
         }
         conc
-    }
-
-    /// Models of `<math.h>` functions that are exact in IEEE arithmetic.
-    pub(crate) fn float_libm(&mut self, name: &str, args: &[Value], loc: Loc) -> Option<Value> {
-        let ty = match name {
-            "fabs" | "sqrt" => Type::F64,
-            "fabsf" | "sqrtf" => Type::F32,
-            _ => return None,
-        };
-        let x = self.pin(*args.first()?, ty, loc);
-        let bits = if name.starts_with("fabs") {
-            x & (ty.mask() >> 1)
-        } else if ty == Type::F32 {
-            // Correctly rounded in `f32` itself (no double rounding).
-            f32::from_bits(x as u32).sqrt().to_bits() as u64
-        } else {
-            from_f64(ty, to_f64(ty, x).sqrt())
-        };
-        Some(Value::int(bits))
     }
 }

@@ -8,7 +8,10 @@
 //!   branch sides commit to another iteration or a deeper recursion);
 //!   [`blockk`]: the block entries counted under the block-k criterion.
 //! - [`value`], [`memory`]: concrete values with optional symbolic shadows,
-//!   and the object-based memory model (input arrays are solver arrays).
+//!   and the object-based memory model (input arrays are solver arrays);
+//!   [`alloc`]: heap allocation and bulk copies over it.
+//! - [`libc`]: the C library models, one file per header, behind the
+//!   narrow `LibcHost` interface.
 //! - [`exec`] and [`step`]: the concolic interpreter of one execution,
 //!   recording the path condition ([`path`]).
 //! - [`run`]: one run = precondition, then the function under test.
@@ -17,6 +20,7 @@
 //!   the k-path limit, preconditions; [`testcase`]: tests validated by replay.
 //! - [`setup`]: checks before a run and assembly of the suite.
 
+pub mod alloc;
 pub mod analysis;
 pub mod blockk;
 pub mod config;
@@ -36,7 +40,6 @@ pub mod run;
 pub mod search;
 pub mod setup;
 pub mod step;
-pub mod strings;
 pub mod suite;
 pub mod testcase;
 pub mod value;

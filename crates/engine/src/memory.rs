@@ -92,7 +92,7 @@ pub struct Object {
     uninit: BTreeMap<u64, u64>,
     /// The size's expression (64-bit bytes) when the program allocated it
     /// with a symbolic size: accesses are checked against it, so that the
-    /// path does not fix the size (see [`crate::libc`]).
+    /// path does not fix the size (see [`crate::alloc`]).
     pub size_sym: Option<ExprId>,
 }
 

@@ -27,7 +27,7 @@ pub enum EntryKind {
     /// it failed (the run ended there in a runtime error).
     Guard { violated: bool },
     /// A byte test inside a modelled library loop (`strlen`, `strcmp`...,
-    /// see [`crate::strings`]): a decision of the path at the call's
+    /// see [`crate::libc`]): a decision of the path at the call's
     /// location, kept apart from the program's own branches (it has no
     /// branch side for coverage).
     Library { taken: bool },

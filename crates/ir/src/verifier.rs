@@ -36,7 +36,7 @@
 //!   are `ptr`; a stored value has
 //!   the store's type; `ret` matches the function's return type (a value iff
 //!   the function is not `void`); calls have the callee's arity and parameter
-//!   types;
+//!   types (a declaration may get more arguments: a variadic function's);
 //! - referenced locals, globals and functions exist;
 //! - constants fit their type (no bits above its width), and `ptr`
 //!   constants are 0;
@@ -506,7 +506,10 @@ impl<'a> FnChecker<'a> {
         let Some(callee) = self.p.funcs.get(func.0 as usize) else {
             return self.err(format!("call to missing function @#{}", func.0));
         };
-        if args.len() != callee.params.len() {
+        // A declaration may take more: a variadic library function's extra
+        // arguments (the front end keeps `...` only for body-less callees).
+        let extra_ok = callee.is_declaration() && args.len() > callee.params.len();
+        if args.len() != callee.params.len() && !extra_ok {
             self.err(format!(
                 "call to @{} with {} arguments, expected {}",
                 callee.name,

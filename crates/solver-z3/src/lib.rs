@@ -117,6 +117,7 @@ mod ackermann;
 mod guarded;
 mod model;
 mod oracle;
+mod tables;
 mod translate;
 mod watchdog;
 

@@ -14,7 +14,9 @@
 //! A constant-index read of an array variable, `select(A, c)`, translates
 //! to a fresh bit-vector constant `A@c` (Ackermannization, see
 //! [`ackermann`](crate::ackermann)); the axioms that tie it to `A` when
-//! needed are per query and not cached.
+//! needed are per query and not cached. A symbolic-index read of a
+//! constant table becomes a piecewise term instead of an array read (see
+//! [`tables`](crate::tables)).
 
 use pathwise_expr::{BvCmp, BvOp, Expr, ExprId, ExprPool, Sort};
 use z3::ast::{Array, Bool, Dynamic, BV};
@@ -178,7 +180,10 @@ impl Translator {
                 // same name; the name only helps reading Z3 dumps.
                 BV::fresh_const(&format!("{name}@{c}"), pool.width(id)).into()
             }
-            Expr::Select { array, index } => self.array(array).select(self.get(index)),
+            Expr::Select { array, index } => match crate::tables::table_read(pool, array, &self.bv(index)) {
+                Some(t) => t.into(),
+                None => self.array(array).select(self.get(index)),
+            },
             Expr::Store { array, index, value } => self.array(array).store(self.get(index), self.get(value)).into(),
             Expr::ConstArray { index, value } => {
                 Array::const_array(&z3::Sort::bitvector(index), self.get(value)).into()

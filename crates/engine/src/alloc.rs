@@ -1,24 +1,25 @@
-//! Models of C library functions on memory: `malloc`, `calloc`, `realloc`,
-//! `free`, `memset`, `memcpy`/`memmove` (the string functions are in
-//! [`crate::strings`]).
+//! Heap storage and bulk memory operations of the interpreter: allocation
+//! with possibly symbolic sizes, `free`, and the byte copies and fills
+//! behind `memcpy`/`memset`. These are memory-model operations (they see
+//! typed cells, uninitialised ranges and symbolic sizes), which the library
+//! models in [`crate::libc`] reach only through their host interface.
 //!
 //! Allocation sizes may be symbolic: the object has this run's number of
 //! bytes, and keeps the size's expression, against which every access is
 //! checked (an out-of-bounds error when it can exceed it), so that
-//! `p = malloc(n); if (n > 4) ...` keeps both sides. Lengths of `memset`
-//! and `memcpy`/`memmove` are fixed to this run's value by a guard (the
-//! bytes they write would otherwise depend on the length), except a length
-//! that is the destination's whole symbolic size (`memset(p, 0, n)` after
-//! `p = malloc(n)`), which writes every byte whatever it is. `realloc`
-//! keeps a growing size symbolic and fixes a shrinking one. Allocation
-//! never fails. `malloc`'d bytes read as zero until
-//! written (what the emitted test cannot rely on natively, so output checks
-//! only cover written cells); they are also marked uninitialised, and
-//! `memcpy`/`memmove`/`realloc` copy that state byte by byte, so that
-//! copying indeterminate bytes (padding, unset fields) is never an error
-//! while the program's own read of them is (see [`crate::memcheck`]).
+//! `p = malloc(n); if (n > 4) ...` keeps both sides. Lengths of fills and
+//! copies are fixed to this run's value by a guard (the bytes they write
+//! would otherwise depend on the length), except a length that is the
+//! destination's whole symbolic size (`memset(p, 0, n)` after
+//! `p = malloc(n)`), which writes every byte whatever it is. Allocation
+//! never fails. `malloc`'d bytes read as zero until written (what the
+//! emitted test cannot rely on natively, so output checks only cover
+//! written cells); they are also marked uninitialised, and copies carry
+//! that state byte by byte, so that copying indeterminate bytes (padding,
+//! unset fields) is never an error while the program's own read of them is
+//! (see [`crate::memcheck`]).
 
-use pathwise_expr::{BvCmp, ExprId};
+use pathwise_expr::{BvCmp, BvOp, ExprId};
 use pathwise_ir::{Loc, Type};
 
 use crate::exec::Exec;
@@ -28,82 +29,12 @@ use crate::suite::ErrorKind;
 use crate::value::{ObjId, Pointer, Value};
 
 /// Largest single allocation modelled (bytes).
-const MAX_ALLOC: u64 = 1 << 28;
+pub(crate) const MAX_ALLOC: u64 = 1 << 28;
 
-/// The library functions modelled here.
-pub const LIBC: &[&str] = &[
-    "malloc", "calloc", "realloc", "free", "memset", "memcpy", "memmove", "strlen", "strcmp", "strncmp", "memcmp",
-    "strcpy", "strncpy", "strchr",
-];
+/// A size: this run's value and, when symbolic, its 64-bit expression.
+pub(crate) type Size = (u64, Option<ExprId>);
 
 impl Exec<'_, '_> {
-    /// Call a modelled library function (`None`: not one of [`LIBC`]).
-    pub(crate) fn libc_call(
-        &mut self,
-        name: &str,
-        ret: Option<Type>,
-        args: &[Value],
-        loc: Loc,
-    ) -> Option<Result<Option<Value>, End>> {
-        if crate::strings::STRINGS.contains(&name) {
-            return self.string_call(name, ret, args, loc);
-        }
-        let arg = |i: usize| args.get(i).copied().unwrap_or(Value::int(0));
-        Some(match name {
-            "malloc" => self.alloc_size(arg(0), loc).map(|n| Some(self.allocate(n, loc, true))),
-            "calloc" => {
-                let n = self.alloc_size(arg(0), loc).and_then(|a| {
-                    let b = self.alloc_size(arg(1), loc)?;
-                    let sym = match (a.1, b.1) {
-                        (None, None) => None,
-                        _ => {
-                            let (ea, eb) = (self.size_expr(a), self.size_expr(b));
-                            Some(self.pool.bin(pathwise_expr::BvOp::Mul, ea, eb))
-                        }
-                    };
-                    let n = (a.0.saturating_mul(b.0), sym);
-                    self.size_limit(n, loc)?;
-                    Ok(n)
-                });
-                n.map(|n| Some(self.allocate(n, loc, false)))
-            }
-            "realloc" => self.realloc(arg(0).as_ptr(), arg(1), loc).map(Some),
-            "free" => self.free(arg(0).as_ptr(), loc).map(|_| None),
-            "memset" => {
-                let (d, c) = (arg(0), arg(1));
-                let byte = Value::Int { conc: c.conc() & 0xff, sym: None };
-                let byte = match c.sym() {
-                    Some(e) => {
-                        let e = crate::value::bv_of(self.pool, c.conc(), Some(e), 32);
-                        let b = self.pool.extract(e, 7, 0);
-                        Value::Int { conc: byte.conc(), sym: crate::value::non_const(self.pool, b) }
-                    }
-                    None => byte,
-                };
-                self.copy_len(arg(2), d.as_ptr(), loc)
-                    .map(|n| n.0)
-                    .and_then(|n| {
-                        for i in 0..n {
-                            self.store_at(d.as_ptr(), i, Type::I8, byte, loc)?;
-                        }
-                        Ok(())
-                    })
-                    .map(|_| Some(d))
-            }
-            "memcpy" | "memmove" => {
-                let (d, s) = (arg(0), arg(1));
-                let n = self.copy_len(arg(2), d.as_ptr(), loc).and_then(|n| {
-                    if let Some(e) = n.1 {
-                        self.check_range(s.as_ptr(), e, n.0, loc)?;
-                    }
-                    Ok(n.0)
-                });
-                n.and_then(|n| self.copy(d.as_ptr(), s.as_ptr(), n, loc)).map(|_| Some(d))
-            }
-            _ => return None,
-        })
-    }
-
     /// A size argument's value in this run, fixed by a guard when symbolic.
     pub(crate) fn concrete_size(&mut self, v: Value, loc: Loc) -> Result<u64, End> {
         if let Some(e) = v.sym() {
@@ -116,9 +47,35 @@ impl Exec<'_, '_> {
         Ok(v.conc())
     }
 
+    /// `count` elements of `size` bytes of fresh heap storage (`zeroed`:
+    /// `calloc`'s, else indeterminate). Symbolic operands stay symbolic,
+    /// each kept within what is modelled by a guard (so that their 64-bit
+    /// product cannot wrap around).
+    pub(crate) fn heap_alloc(&mut self, count: Value, size: Value, zeroed: bool, loc: Loc) -> Result<Pointer, End> {
+        let a = self.alloc_size(count, loc)?;
+        let b = self.alloc_size(size, loc)?;
+        let n = match (a, b) {
+            ((1, None), b) => b,
+            (a, (1, None)) => a,
+            (a, b) => {
+                let sym = match (a.1, b.1) {
+                    (None, None) => None,
+                    _ => {
+                        let (ea, eb) = (self.size_expr(a), self.size_expr(b));
+                        Some(self.pool.bin(BvOp::Mul, ea, eb))
+                    }
+                };
+                let n = (a.0.saturating_mul(b.0), sym);
+                self.size_limit(n, loc)?;
+                n
+            }
+        };
+        Ok(self.allocate(n, loc, !zeroed))
+    }
+
     /// An allocation size: this run's value and, when symbolic, its 64-bit
     /// expression (kept within what is modelled by a guard).
-    fn alloc_size(&mut self, v: Value, loc: Loc) -> Result<(u64, Option<ExprId>), End> {
+    fn alloc_size(&mut self, v: Value, loc: Loc) -> Result<Size, End> {
         let sym = v.sym().filter(|_| self.symbolic).map(|_| crate::value::bv_of(self.pool, v.conc(), v.sym(), 64));
         let n = (v.conc(), sym);
         self.size_limit(n, loc)?;
@@ -127,7 +84,7 @@ impl Exec<'_, '_> {
 
     /// A size beyond [`MAX_ALLOC`] is unsupported; a symbolic one is kept
     /// below it.
-    fn size_limit(&mut self, (conc, sym): (u64, Option<ExprId>), loc: Loc) -> Result<(), End> {
+    fn size_limit(&mut self, (conc, sym): Size, loc: Loc) -> Result<(), End> {
         if conc > MAX_ALLOC {
             let message = format!("allocation of {} bytes (more than modelled)", conc as i64);
             return Err(self.error(ErrorKind::Unsupported, message, loc));
@@ -140,21 +97,33 @@ impl Exec<'_, '_> {
         Ok(())
     }
 
-    fn size_expr(&mut self, (conc, sym): (u64, Option<ExprId>)) -> ExprId {
+    fn size_expr(&mut self, (conc, sym): Size) -> ExprId {
         sym.unwrap_or_else(|| self.pool.bv_const(64, conc))
     }
 
-    fn allocate(&mut self, (n, sym): (u64, Option<ExprId>), loc: Loc, uninit: bool) -> Value {
+    fn allocate(&mut self, (n, sym): Size, loc: Loc, uninit: bool) -> Pointer {
         let o = self.mem.alloc_heap(n, loc, uninit);
         self.mem.object_mut(o).size_sym = sym.and_then(|e| crate::value::non_const(self.pool, e));
-        Value::Ptr(Pointer { obj: Some(o), off: 0, off_sym: None, base_sym: None, path: 0 })
+        Pointer { obj: Some(o), off: 0, off_sym: None, base_sym: None, path: 0 }
     }
 
-    /// The length of a `memset` or `memcpy` into `d`: fixed by a guard
-    /// unless it is `d`'s whole symbolic size (then with its expression, and
-    /// the writes need no bounds checks: their number must not change the
-    /// path's checks).
-    fn copy_len(&mut self, v: Value, d: Pointer, loc: Loc) -> Result<(u64, Option<ExprId>), End> {
+    /// The size in bytes of the heap object `p` points to (this run's: a
+    /// symbolic size is fixed by a guard, since the caller's bytes depend
+    /// on it); `None` for a null pointer.
+    pub(crate) fn heap_object_size(&mut self, p: Pointer, loc: Loc) -> Option<u64> {
+        let o = p.obj?;
+        let size = self.mem.object(o).size_bytes();
+        if let Some(e) = self.mem.object(o).size_sym {
+            self.concretise(e, size, loc);
+        }
+        Some(size)
+    }
+
+    /// The length of a fill or copy into `d`: fixed by a guard unless it is
+    /// `d`'s whole symbolic size (then with its expression, and the writes
+    /// need no bounds checks: their number must not change the path's
+    /// checks).
+    fn copy_len(&mut self, v: Value, d: Pointer, loc: Loc) -> Result<Size, End> {
         if let (Some(_), Some(o), 0, None, true) = (v.sym(), d.obj, d.off, d.off_sym, self.symbolic) {
             let e = crate::value::bv_of(self.pool, v.conc(), v.sym(), 64);
             if self.mem.object(o).size_sym == Some(e) {
@@ -164,6 +133,33 @@ impl Exec<'_, '_> {
             }
         }
         Ok((self.concrete_size(v, loc)?, None))
+    }
+
+    /// `memset(d, byte, n)`: `n` copies of the low byte of `byte`.
+    pub(crate) fn fill(&mut self, d: Pointer, byte: Value, n: Value, loc: Loc) -> Result<(), End> {
+        let b = match byte.sym() {
+            Some(e) => {
+                let e = crate::value::bv_of(self.pool, byte.conc(), Some(e), 32);
+                let e8 = if self.pool.width(e) > 8 { self.pool.extract(e, 7, 0) } else { e };
+                Value::Int { conc: byte.conc() & 0xff, sym: crate::value::non_const(self.pool, e8) }
+            }
+            None => Value::int(byte.conc() & 0xff),
+        };
+        let (n, _) = self.copy_len(n, d, loc)?;
+        for i in 0..n {
+            self.store_at(d, i, Type::I8, b, loc)?;
+        }
+        Ok(())
+    }
+
+    /// `memcpy(d, s, n)` / `memmove`: the source is read whole before
+    /// anything is written, so overlapping ranges copy as `memmove` does.
+    pub(crate) fn copy_n(&mut self, d: Pointer, s: Pointer, n: Value, loc: Loc) -> Result<(), End> {
+        let (n, sym) = self.copy_len(n, d, loc)?;
+        if let Some(e) = sym {
+            self.check_range(s, e, n, loc)?;
+        }
+        self.copy(d, s, n, loc)
     }
 
     /// One bounds check for the `len` bytes (`n` in this run) from `p`, in
@@ -210,7 +206,7 @@ impl Exec<'_, '_> {
         loc: Loc,
     ) -> Result<(), End> {
         let off = crate::value::bv_of(self.pool, p.off, p.off_sym, 64);
-        let end = self.pool.bin(pathwise_expr::BvOp::Add, off, len);
+        let end = self.pool.bin(BvOp::Add, off, len);
         // `off <= size` rules out offsets below the object (wrapped around).
         let starts = self.pool.cmp(BvCmp::Ule, off, size);
         let ends = self.pool.cmp(BvCmp::Ule, end, size);
@@ -224,8 +220,10 @@ impl Exec<'_, '_> {
         Ok(())
     }
 
-    fn free(&mut self, p: Pointer, loc: Loc) -> Result<(), End> {
-        self.check_nonnull_sym(&p, loc)?;
+    /// `free(p)`: a null pointer is nothing to do; anything but the start
+    /// of a live heap object is an error.
+    pub(crate) fn release(&mut self, p: Pointer, loc: Loc) -> Result<(), End> {
+        self.is_null_kept(&p, loc);
         let Some(o) = p.obj else { return Ok(()) };
         let obj = self.mem.object(o);
         let heap = matches!(obj.kind, ObjKind::Heap | ObjKind::HeapInput { .. });
@@ -241,50 +239,28 @@ impl Exec<'_, '_> {
         Ok(())
     }
 
-    /// `free(p)` with `p` possibly null by the inputs: no null check, but the
-    /// choice between null and an object stays the path's.
-    fn check_nonnull_sym(&mut self, p: &Pointer, loc: Loc) -> Result<(), End> {
-        let Some(r) = p.base_sym else { return Ok(()) };
-        let zero = self.pool.bv_const(32, 0);
-        let is_null = self.pool.eq(r, zero);
-        let cond = if p.obj.is_some() { self.pool.not(is_null) } else { is_null };
-        self.guard(cond, loc);
-        Ok(())
-    }
-
-    /// `realloc(p, size)`: a new object with the old bytes that fit. A size
-    /// at least the old one stays symbolic (the path only requires it to
-    /// be at least that); a smaller one is fixed, as the bytes copied depend
-    /// on it, and so is the old object's symbolic size.
-    fn realloc(&mut self, p: Pointer, size: Value, loc: Loc) -> Result<Value, End> {
-        let mut n = self.alloc_size(size, loc)?;
-        if let Some(o) = p.obj {
-            let old = self.mem.object(o).size_bytes();
-            if let Some(e) = self.mem.object(o).size_sym {
-                self.concretise(e, old, loc);
-            }
-            if let (Some(e), true) = (n.1, n.0 >= old) {
-                let k = self.pool.bv_const(64, old);
-                let grows = self.pool.cmp(BvCmp::Ule, k, e);
-                self.guard(grows, loc);
-            } else if n.1.is_some() {
-                n = (self.concrete_size(size, loc)?, None);
-            }
+    /// Whether `p` is null in this run. A pointer the inputs may make null
+    /// (read from an input slot) keeps this run's choice by a guard, as a
+    /// library call that tests it does not branch in the program.
+    pub(crate) fn is_null_kept(&mut self, p: &Pointer, loc: Loc) -> bool {
+        let null = p.obj.is_none() && p.off == 0;
+        if let Some(r) = p.base_sym {
+            let zero = self.pool.bv_const(32, 0);
+            let is_null = self.pool.eq(r, zero);
+            let cond = if p.obj.is_some() { self.pool.not(is_null) } else { is_null };
+            self.guard(cond, loc);
         }
-        let new = self.allocate(n, loc, true);
-        if let Some(o) = p.obj {
-            let old = self.mem.object(o).size_bytes();
-            self.copy(new.as_ptr(), p, old.min(n.0), loc)?;
-        }
-        self.free(p, loc)?;
-        Ok(new)
+        null
     }
 
     /// Copy `n` bytes, scalar by scalar where the source holds typed cells
     /// (pointers included), byte by byte elsewhere. An uninitialised source
     /// byte (which has no cell) leaves the destination byte uninitialised:
-    /// the store still checks the access, then the mark replaces it.
-    fn copy(&mut self, d: Pointer, s: Pointer, n: u64, loc: Loc) -> Result<(), End> {
+    /// the store still checks the access, then the mark replaces it. The
+    /// source is read whole first, so overlapping ranges behave as
+    /// `memmove` says.
+    pub(crate) fn copy(&mut self, d: Pointer, s: Pointer, n: u64, loc: Loc) -> Result<(), End> {
+        let mut read = Vec::new();
         let mut i = 0;
         while i < n {
             let ty = match s.obj {
@@ -294,19 +270,22 @@ impl Exec<'_, '_> {
                 None => Type::I8,
             };
             let v = self.load_at(s, i, ty, loc)?;
-            self.store_at(d, i, ty, v, loc)?;
             let src_uninit = s.obj.is_some_and(|o| self.mem.object(o).uninit_bytes(s.off.wrapping_add(i), 1) > 0);
+            read.push((i, ty, v, src_uninit));
+            i += ty.bytes();
+        }
+        for (i, ty, v, src_uninit) in read {
+            self.store_at(d, i, ty, v, loc)?;
             if let (true, Some(o)) = (src_uninit, d.obj) {
                 self.mem.mark_uninit(self.pool, o, d.off.wrapping_add(i));
             }
-            i += ty.bytes();
         }
         Ok(())
     }
 
     /// The type of the scalar starting at `off` of object `o`, from its
     /// cells or (input objects) its C type.
-    fn cell_type_at(&self, o: crate::value::ObjId, off: u64) -> Option<Type> {
+    fn cell_type_at(&self, o: ObjId, off: u64) -> Option<Type> {
         let obj = self.mem.object(o);
         if let Some(t) = obj.cell_type_at(off) {
             return Some(t);

@@ -1,0 +1,172 @@
+//! The interpreter as a [`LibcHost`]: the one place where library models
+//! meet [`Exec`], so that models depend on the narrow interface only.
+//!
+//! Each call gets an adaptor located at the call: path entries, errors and
+//! concretisations the model causes are reported there. A decision is an
+//! [`EntryKind::Library`] entry (kept apart from the program's branches:
+//! it has no branch side for coverage) and a step of the function's path;
+//! the k bound of byte loops is counted here, as the program's loops are
+//! counted in `exec.rs`.
+
+use pathwise_expr::ExprPool;
+use pathwise_ir::{Loc, Type};
+
+use super::{ByteLoop, Call, Cond, Int, LibcHost, Outcome, Target};
+use crate::exec::Exec;
+use crate::memory::ObjKind;
+use crate::path::{End, EntryKind, Region};
+use crate::suite::{ErrorKind, PathStep};
+use crate::value::{Pointer, Value};
+
+/// [`LibcHost`] for one call executed by `exec` at `loc`.
+struct ExecHost<'e, 'm, 'p> {
+    exec: &'e mut Exec<'m, 'p>,
+    loc: Loc,
+}
+
+impl Exec<'_, '_> {
+    /// Run the library model of `name` (`None`: no model): `ret` is the
+    /// declaration's return type.
+    pub(crate) fn libc_call(&mut self, name: &str, ret: Option<Type>, args: &[Value], loc: Loc) -> Option<Outcome> {
+        let mut host = ExecHost { exec: self, loc };
+        super::call(&mut host, &Call { name, args, ret })
+    }
+}
+
+impl ExecHost<'_, '_, '_> {
+    /// Record a library decision that took side `holds` of `c`; `exceeds`:
+    /// this side starts an iteration beyond k (the run ends after the
+    /// record), `alt_blocked`: the other side would.
+    fn record_decision(&mut self, c: Cond, exceeds: bool, alt_blocked: bool) -> Result<bool, End> {
+        let Some(e) = c.sym else { return Ok(c.holds) };
+        let ex = &mut *self.exec;
+        let oriented = if c.holds { e } else { ex.pool.not(e) };
+        ex.record(oriented, EntryKind::Library { taken: c.holds }, true, alt_blocked, self.loc);
+        if ex.region == Region::Main {
+            let func = ex.m.program.func(ex.frame().func).name.clone();
+            ex.path.push(PathStep { func, loc: self.loc, taken: c.holds, loop_iter: None });
+        }
+        if exceeds {
+            return Err(End::BoundExceeded);
+        }
+        Ok(c.holds)
+    }
+}
+
+impl LibcHost for ExecHost<'_, '_, '_> {
+    fn pool(&mut self) -> &mut ExprPool {
+        self.exec.pool
+    }
+
+    fn target(&self) -> Target {
+        Target { long_bits: self.exec.m.data_model_long_bits, check_overflow: self.exec.m.check_overflow }
+    }
+
+    fn load(&mut self, p: Pointer, ty: Type) -> Result<Value, End> {
+        let v = self.exec.load(&p, ty, self.loc)?;
+        self.exec.check_initialised(&p, ty, self.loc)?;
+        Ok(v)
+    }
+
+    fn store(&mut self, p: Pointer, ty: Type, v: Value) -> Result<(), End> {
+        self.exec.store(&p, ty, v, self.loc)
+    }
+
+    fn decide(&mut self, c: Cond) -> Result<bool, End> {
+        self.record_decision(c, false, false)
+    }
+
+    /// Only tests in the function under test are bounded (the
+    /// precondition's loops are not bounded by k), and only symbolic ones
+    /// count: iterations on concrete bytes add no path.
+    fn decide_loop(&mut self, c: Cond, lp: &mut ByteLoop) -> Result<bool, End> {
+        if c.sym.is_none() {
+            return Ok(c.holds);
+        }
+        let k = self.exec.m.k.get();
+        let bounded = self.exec.region == Region::Main;
+        let (mut exceeds, mut alt_blocked) = (false, false);
+        if c.holds == lp.continue_when {
+            lp.iterations += 1;
+            exceeds = bounded && lp.iterations > k;
+        } else {
+            alt_blocked = bounded && lp.iterations >= k;
+        }
+        self.record_decision(c, exceeds, alt_blocked)
+    }
+
+    fn check(&mut self, ok: Cond, kind: ErrorKind, message: String) -> Result<(), End> {
+        let e = match ok.sym {
+            Some(e) => e,
+            None if ok.holds => return Ok(()),
+            None => return Err(self.error(kind, message)),
+        };
+        self.exec.check_defined(e, ok.holds, (kind, &message), self.loc)
+    }
+
+    fn guard(&mut self, c: Cond) {
+        if let Some(e) = c.sym {
+            let e = if c.holds { e } else { self.exec.pool.not(e) };
+            self.exec.guard(e, self.loc);
+        }
+    }
+
+    fn concretise(&mut self, v: Int) -> u64 {
+        if let Some(e) = v.sym {
+            self.exec.concretise(e, v.conc, self.loc);
+        }
+        v.conc
+    }
+
+    fn float(&mut self, v: Value, ty: Type) -> u64 {
+        self.exec.pin(v, ty, self.loc)
+    }
+
+    fn is_null(&mut self, p: Pointer) -> bool {
+        self.exec.is_null_kept(&p, self.loc)
+    }
+
+    fn allocate(&mut self, count: Value, size: Value, zeroed: bool) -> Result<Pointer, End> {
+        self.exec.heap_alloc(count, size, zeroed, self.loc)
+    }
+
+    fn object_size(&mut self, p: Pointer) -> Option<u64> {
+        self.exec.heap_object_size(p, self.loc)
+    }
+
+    fn release(&mut self, p: Pointer) -> Result<(), End> {
+        self.exec.release(p, self.loc)
+    }
+
+    fn copy(&mut self, d: Pointer, s: Pointer, n: Value) -> Result<(), End> {
+        self.exec.copy_n(d, s, n, self.loc)
+    }
+
+    fn fill(&mut self, d: Pointer, byte: Value, n: Value) -> Result<(), End> {
+        self.exec.fill(d, byte, n, self.loc)
+    }
+
+    /// Static objects are `Global` objects outside the program's globals:
+    /// the emitters neither reset nor check them, and the leak check sees
+    /// no heap object in them.
+    fn static_object(&mut self, name: &'static str, elem: Type, init: &dyn Fn() -> Vec<Value>) -> Pointer {
+        let ex = &mut *self.exec;
+        let id = match ex.libc_objects.get(name) {
+            Some(&id) => id,
+            None => {
+                let cells = init();
+                let id = ex.mem.alloc(ObjKind::Global, elem, cells.len() as u64);
+                for (i, v) in cells.into_iter().enumerate() {
+                    ex.mem.init_cell(id, i as u64, v);
+                }
+                ex.libc_objects.insert(name, id);
+                id
+            }
+        };
+        Pointer { obj: Some(id), off: 0, off_sym: None, base_sym: None, path: 0 }
+    }
+
+    fn error(&self, kind: ErrorKind, message: String) -> End {
+        self.exec.error(kind, message, self.loc)
+    }
+}

@@ -1,0 +1,92 @@
+//! `<math.h>` functions whose result IEEE arithmetic fixes exactly, so that
+//! the engine computes glibc's bits: `fabs`, `sqrt` (correctly rounded),
+//! `floor`, `ceil`, `trunc`, `round`, `fmin`, `fmax`, each in its `double`
+//! and `float` forms. Functions glibc computes only approximately (`pow`,
+//! `exp`, `sin`...) are left out: their last bit is the library's choice.
+//!
+//! Floating values are never symbolic (see `fp.rs`): a symbolic argument is
+//! pinned to its value. `fmin`/`fmax` are glibc's generic code: the first
+//! argument when it is `<=` (`>=`) the second, so `fmin(-0.0, 0.0)` is
+//! `-0.0` and `fmin(0.0, -0.0)` is `0.0`; a NaN loses to a number; two NaNs
+//! (or a signaling one) give `x + y`. `sqrt` of a negative number sets
+//! `errno` to `EDOM`, as glibc's wrapper does.
+
+use pathwise_ir::float::{eval_fbin, eval_fcmp, from_f64, to_f64};
+use pathwise_ir::{FBinOp, FCmpOp, Type};
+
+use super::{errno, Call, LibcHost, Outcome};
+use crate::value::Value;
+
+pub(super) const NAMES: &[&str] = &[
+    "fabs", "fabsf", "sqrt", "sqrtf", "floor", "floorf", "ceil", "ceilf", "trunc", "truncf", "round", "roundf",
+    "fmin", "fminf", "fmax", "fmaxf",
+];
+
+pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
+    let (base, ty) = match c.name.strip_suffix('f') {
+        Some(b) if NAMES.contains(&b) => (b, Type::F32),
+        _ => (c.name, Type::F64),
+    };
+    let x = h.float(c.arg(0), ty);
+    let bits = match base {
+        "fabs" => x & (ty.mask() >> 1),
+        "sqrt" => {
+            if eval_fcmp(FCmpOp::Olt, ty, x, 0) {
+                if let Err(end) = errno::set(h, errno::EDOM) {
+                    return Some(Err(end));
+                }
+            }
+            if ty == Type::F32 {
+                // Correctly rounded in `f32` itself (no double rounding).
+                u64::from(f32::from_bits(x as u32).sqrt().to_bits())
+            } else {
+                from_f64(ty, to_f64(ty, x).sqrt())
+            }
+        }
+        "floor" | "ceil" | "trunc" | "round" => {
+            let f = match base {
+                "floor" => f64::floor,
+                "ceil" => f64::ceil,
+                "trunc" => f64::trunc,
+                _ => f64::round,
+            };
+            // Exact in `f64` for `f32` values too: the result is an integer
+            // of the argument's own precision, and NaNs stay NaNs.
+            let v = to_f64(ty, x);
+            if v.is_nan() {
+                x
+            } else {
+                from_f64(ty, f(v))
+            }
+        }
+        "fmin" | "fmax" => {
+            let y = h.float(c.arg(1), ty);
+            min_max(ty, x, y, base == "fmin")
+        }
+        _ => return None,
+    };
+    Some(Ok(Some(Value::int(bits))))
+}
+
+/// glibc's generic `fmin` (`min`) or `fmax` on the bits of two `ty` values.
+fn min_max(ty: Type, x: u64, y: u64, min: bool) -> u64 {
+    let (first, second) = if min { (FCmpOp::Ole, FCmpOp::Ogt) } else { (FCmpOp::Oge, FCmpOp::Olt) };
+    if eval_fcmp(first, ty, x, y) {
+        return x;
+    }
+    if eval_fcmp(second, ty, x, y) {
+        return y;
+    }
+    let signaling = |v: u64| {
+        let quiet_bit = if ty == Type::F32 { 1u64 << 22 } else { 1u64 << 51 };
+        to_f64(ty, v).is_nan() && v & quiet_bit == 0
+    };
+    if signaling(x) || signaling(y) {
+        return eval_fbin(FBinOp::FAdd, ty, x, y);
+    }
+    if to_f64(ty, y).is_nan() {
+        x
+    } else {
+        y
+    }
+}

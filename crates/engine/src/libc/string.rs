@@ -1,0 +1,334 @@
+//! `<string.h>`: `strlen`, `strnlen`, `strcmp`, `strncmp`, `memcmp`,
+//! `strcpy`, `strncpy`, `strcat`, `strncat`, `strdup`, `strndup`, `strchr`,
+//! `strrchr`, `strstr`, `strspn`, `strcspn`, `strpbrk`, `memchr`, `memset`,
+//! `memcpy`, `memmove`.
+//!
+//! Each is the loop a C library would run, byte by byte through the
+//! program's own loads and stores: a null argument is a null dereference,
+//! reading past an object without finding the terminator is an
+//! out-of-bounds error, and reading past an input array whose length the
+//! search chooses asks for a longer array, exactly as a load written in C
+//! would. A byte test on a symbolic byte is a decision of the path, so
+//! `strlen` of an input string forks one path per length. The loops whose
+//! length only the data decides (`strlen`, `strcmp`, `strcpy`, `strchr`,
+//! `strstr`...) run at most k iterations entered through symbolic tests
+//! (a `strlen` of an input gives the lengths 0..=k); iterations on concrete
+//! bytes are free, so `strlen("hello")` is never cut short. The loops
+//! bounded by a size argument (`memcmp`, `strncmp`, `strnlen`, `memchr`...)
+//! are unrolled up to that size, which is concrete (fixed by a guard when
+//! symbolic), without the k bound: `memcmp(p, q, sizeof *p)` must be able
+//! to find its operands equal. Comparisons return the difference of the
+//! first differing bytes as `unsigned char`s (glibc's result; C fixes only
+//! its sign). Results never depend on how glibc is optimised: `strstr` is
+//! the first occurrence, whatever the algorithm finding it.
+
+use pathwise_expr::BvOp;
+use pathwise_ir::Type;
+
+use super::{at, byte, pinned, strlen, ByteLoop, Call, Cond, Int, LibcHost, Outcome};
+use crate::path::End;
+use crate::value::{Pointer, Value};
+
+pub(super) const NAMES: &[&str] = &[
+    "strlen", "strnlen", "strcmp", "strncmp", "memcmp", "strcpy", "strncpy", "strcat", "strncat", "strdup", "strndup",
+    "strchr", "strrchr", "strstr", "strspn", "strcspn", "strpbrk", "memchr", "memset", "memcpy", "memmove",
+];
+
+pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
+    // `size_t` results in the declaration's width (it differs by data model).
+    let bits = c.ret.map_or(h.target().long_bits, |t| t.bits());
+    let size = |_: &mut dyn LibcHost, v: u64| Some(Value::int(v & pathwise_expr::ops::mask(bits)));
+    let ptr = |p: Pointer| Some(Value::Ptr(p));
+    Some(match c.name {
+        "strlen" => {
+            let s = pinned(h, c.ptr(0));
+            strlen(h, s).map(|n| size(h, n))
+        }
+        "strnlen" => {
+            let n = limit(h, c, 1);
+            strnlen(h, c.ptr(0), n).map(|n| size(h, n))
+        }
+        "strcmp" => compare(h, c.ptr(0), c.ptr(1), None, true).map(|v| Some(v.value())),
+        "strncmp" | "memcmp" => {
+            let n = limit(h, c, 2);
+            compare(h, c.ptr(0), c.ptr(1), Some(n), c.name == "strncmp").map(|v| Some(v.value()))
+        }
+        "strcpy" => copy_string(h, c.ptr(0), c.ptr(1), None).map(|_| Some(c.arg(0))),
+        "strncpy" => {
+            let n = limit(h, c, 2);
+            copy_string(h, c.ptr(0), c.ptr(1), Some(n)).map(|_| Some(c.arg(0)))
+        }
+        "strcat" | "strncat" => {
+            let n = (c.name == "strncat").then(|| limit(h, c, 2));
+            concat(h, c.ptr(0), c.ptr(1), n).map(|_| Some(c.arg(0)))
+        }
+        "strdup" => duplicate(h, c.ptr(0), None).map(ptr),
+        "strndup" => {
+            let n = limit(h, c, 1);
+            duplicate(h, c.ptr(0), Some(n)).map(ptr)
+        }
+        "strchr" | "strrchr" => {
+            let ch = c.int(h.pool(), 1, 8);
+            find_char(h, c.ptr(0), ch, c.name == "strrchr").map(ptr)
+        }
+        "memchr" => {
+            let (ch, n) = (c.int(h.pool(), 1, 8), limit(h, c, 2));
+            memchr(h, c.ptr(0), ch, n).map(ptr)
+        }
+        "strstr" => strstr(h, c.ptr(0), c.ptr(1)).map(ptr),
+        "strspn" | "strcspn" => span(h, c.ptr(0), c.ptr(1), c.name == "strspn").map(|(n, _)| size(h, n)),
+        "strpbrk" => span(h, c.ptr(0), c.ptr(1), false).map(|(_, p)| ptr(p)),
+        "memset" => {
+            let n = length(h, c, 2);
+            h.fill(c.ptr(0), c.arg(1), n).map(|_| Some(c.arg(0)))
+        }
+        "memcpy" | "memmove" => {
+            let n = length(h, c, 2);
+            h.copy(c.ptr(0), c.ptr(1), n).map(|_| Some(c.arg(0)))
+        }
+        _ => return None,
+    })
+}
+
+/// A `size_t` argument as a 64-bit value (it is 32 bits under ILP32).
+fn length(h: &mut dyn LibcHost, c: &Call<'_>, i: usize) -> Value {
+    let long = h.target().long_bits;
+    let pool = h.pool();
+    c.int(pool, i, long).zext(pool, 64).value()
+}
+
+/// A `size_t` argument bounding a loop: this run's value (fixed and
+/// reported when symbolic). The loop still ends at the data (a terminator,
+/// a difference, the end of an object), so a large bound is no cost.
+fn limit(h: &mut dyn LibcHost, c: &Call<'_>, i: usize) -> u64 {
+    let long = h.target().long_bits;
+    let v = c.int(h.pool(), i, long);
+    h.concretise(v)
+}
+
+/// `strnlen(s, n)`: the length, at most `n`, reading no byte beyond.
+fn strnlen(h: &mut dyn LibcHost, s: Pointer, n: u64) -> Result<u64, End> {
+    let s = pinned(h, s);
+    for i in 0..n {
+        let b = byte(h, s, i)?;
+        let zero = b.is_zero(h.pool());
+        if h.decide(zero)? {
+            return Ok(i);
+        }
+    }
+    Ok(n)
+}
+
+/// `strcmp`, `strncmp` (`strings`, with a limit) and `memcmp` (not
+/// `strings`, with a size): the difference of the first differing bytes as
+/// `unsigned char`s, or 0.
+fn compare(h: &mut dyn LibcHost, a: Pointer, b: Pointer, limit: Option<u64>, strings: bool) -> Result<Int, End> {
+    let (a, b) = (pinned(h, a), pinned(h, b));
+    let mut lp = ByteLoop::while_true();
+    let mut i = 0u64;
+    while limit.is_none_or(|n| i < n) {
+        let (x, y) = (byte(h, a, i)?, byte(h, b, i)?);
+        let equal = x.eq(h.pool(), y);
+        // `for (; a[i] == b[i]; i++) if (a[i] == 0) return 0;`; with a size
+        // argument the loop is bounded by it instead of by k.
+        let same = match limit {
+            None => h.decide_loop(equal, &mut lp)?,
+            Some(_) => h.decide(equal)?,
+        };
+        if !same {
+            let pool = h.pool();
+            let (wx, wy) = (x.zext(pool, 32), y.zext(pool, 32));
+            return Ok(wx.bin(pool, BvOp::Sub, wy));
+        }
+        if strings {
+            // Test the concrete operand when there is one: its value is the
+            // other's on this side, and a test on it is no decision.
+            let z = if x.sym.is_none() { x } else { y };
+            let zero = z.is_zero(h.pool());
+            if h.decide(zero)? {
+                return Ok(Int::konst(0, 32));
+            }
+        }
+        i += 1;
+    }
+    Ok(Int::konst(0, 32))
+}
+
+/// `strcpy(d, s)` (no limit) and `strncpy(d, s, n)`: copy up to and
+/// including the terminator; `strncpy` pads with zeros up to `n` bytes and
+/// writes no terminator when `s` is `n` bytes or longer. Returns the
+/// number of bytes copied from `s`, the terminator included if copied.
+fn copy_string(h: &mut dyn LibcHost, d: Pointer, s: Pointer, limit: Option<u64>) -> Result<u64, End> {
+    let (d, s) = (pinned(h, d), pinned(h, s));
+    let mut lp = ByteLoop::until_true();
+    let mut i = 0u64;
+    while limit.is_none_or(|n| i < n) {
+        let b = byte(h, s, i)?;
+        h.store(at(d, i), Type::I8, b.value())?;
+        let zero = b.is_zero(h.pool());
+        let end = match limit {
+            None => h.decide_loop(zero, &mut lp)?,
+            Some(_) => h.decide(zero)?,
+        };
+        i += 1;
+        if end {
+            break;
+        }
+    }
+    let copied = i;
+    if let Some(n) = limit {
+        for j in i..n {
+            h.store(at(d, j), Type::I8, Value::int(0))?;
+        }
+    }
+    Ok(copied)
+}
+
+/// `strcat(d, s)` and `strncat(d, s, n)` (at most `n` bytes of `s`, then a
+/// terminator always).
+fn concat(h: &mut dyn LibcHost, d: Pointer, s: Pointer, limit: Option<u64>) -> Result<(), End> {
+    let d = pinned(h, d);
+    let end = at(d, strlen(h, d)?);
+    match limit {
+        None => copy_string(h, end, s, None).map(|_| ()),
+        Some(n) => {
+            let s = pinned(h, s);
+            let mut i = 0u64;
+            while i < n {
+                let b = byte(h, s, i)?;
+                let zero = b.is_zero(h.pool());
+                if h.decide(zero)? {
+                    break;
+                }
+                h.store(at(end, i), Type::I8, b.value())?;
+                i += 1;
+            }
+            h.store(at(end, i), Type::I8, Value::int(0))
+        }
+    }
+}
+
+/// `strdup(s)` and `strndup(s, n)`: a new heap object with the (at most
+/// `n`) bytes of `s` and a terminator.
+fn duplicate(h: &mut dyn LibcHost, s: Pointer, limit: Option<u64>) -> Result<Pointer, End> {
+    let s = pinned(h, s);
+    let n = match limit {
+        None => strlen(h, s)?,
+        Some(n) => strnlen(h, s, n)?,
+    };
+    let p = h.allocate(Value::int(1), Value::int(n + 1), false)?;
+    h.copy(p, s, Value::int(n))?;
+    h.store(at(p, n), Type::I8, Value::int(0))?;
+    Ok(p)
+}
+
+/// `strchr(s, c)` (the first byte equal to `(char) c`, the terminator
+/// included, or null) and `strrchr` (the last).
+fn find_char(h: &mut dyn LibcHost, s: Pointer, c: Int, last: bool) -> Result<Pointer, End> {
+    let s = pinned(h, s);
+    if c.sym.is_none() && c.conc == 0 {
+        // The terminator is the only (so the last) zero byte.
+        return Ok(at(s, strlen(h, s)?));
+    }
+    let mut lp = ByteLoop::until_true();
+    let mut found = Pointer::NULL;
+    let mut i = 0u64;
+    loop {
+        let b = byte(h, s, i)?;
+        let hit = b.eq(h.pool(), c);
+        if !last {
+            // `while (s[i] != c) { if (s[i] == 0) return NULL; i++; }`
+            if h.decide_loop(hit, &mut lp)? {
+                return Ok(at(s, i));
+            }
+        } else if h.decide(hit)? {
+            found = at(s, i);
+        }
+        let zero = b.is_zero(h.pool());
+        let end = if last { h.decide_loop(zero, &mut lp)? } else { h.decide(zero)? };
+        if end {
+            return Ok(found);
+        }
+        i += 1;
+    }
+}
+
+/// `memchr(s, c, n)`: the first of the `n` bytes equal to `(unsigned char)
+/// c`, or null.
+fn memchr(h: &mut dyn LibcHost, s: Pointer, c: Int, n: u64) -> Result<Pointer, End> {
+    let s = pinned(h, s);
+    for i in 0..n {
+        let b = byte(h, s, i)?;
+        let hit = b.eq(h.pool(), c);
+        if h.decide(hit)? {
+            return Ok(at(s, i));
+        }
+    }
+    Ok(Pointer::NULL)
+}
+
+/// `strstr(hay, needle)`: the first position where `needle` occurs, or
+/// null. A mismatch on the haystack's terminator ends the search (the
+/// needle cannot fit any later).
+fn strstr(h: &mut dyn LibcHost, hay: Pointer, needle: Pointer) -> Result<Pointer, End> {
+    let (hay, needle) = (pinned(h, hay), pinned(h, needle));
+    let mut outer = ByteLoop::until_true();
+    let mut i = 0u64;
+    loop {
+        let mut inner = ByteLoop::while_true();
+        let mut j = 0u64;
+        let stop = loop {
+            let nb = byte(h, needle, j)?;
+            let end = nb.is_zero(h.pool());
+            if h.decide(end)? {
+                return Ok(at(hay, i));
+            }
+            let hb = byte(h, hay, i + j)?;
+            let same = hb.eq(h.pool(), nb);
+            if !h.decide_loop(same, &mut inner)? {
+                break hb;
+            }
+            j += 1;
+        };
+        let zero = stop.is_zero(h.pool());
+        if h.decide_loop(zero, &mut outer)? {
+            return Ok(Pointer::NULL);
+        }
+        i += 1;
+    }
+}
+
+/// `strspn(s, set)` (`accept`: the length of the prefix of bytes in `set`)
+/// and `strcspn`/`strpbrk` (the prefix of bytes not in `set`; the pointer
+/// to the byte ending it, null at the terminator). The set is read first
+/// (as glibc does); each byte of `s` is then one test of membership.
+fn span(h: &mut dyn LibcHost, s: Pointer, set: Pointer, accept: bool) -> Result<(u64, Pointer), End> {
+    let (s, set) = (pinned(h, s), pinned(h, set));
+    let n = strlen(h, set)?;
+    let mut members = Vec::new();
+    for j in 0..n {
+        members.push(byte(h, set, j)?);
+    }
+    let mut lp = if accept { ByteLoop::while_true() } else { ByteLoop::until_true() };
+    let mut i = 0u64;
+    loop {
+        let b = byte(h, s, i)?;
+        let pool = h.pool();
+        let hits: Vec<Cond> = members.iter().map(|&m| b.eq(pool, m)).collect();
+        let mut test = Cond::any(pool, hits);
+        if !accept {
+            // The terminator ends a span of rejected bytes too.
+            let zero = b.is_zero(pool);
+            test = test.or(pool, zero);
+        }
+        if h.decide_loop(test, &mut lp)? != accept {
+            if accept {
+                return Ok((i, Pointer::NULL));
+            }
+            let zero = b.is_zero(h.pool());
+            let p = if h.decide(zero)? { Pointer::NULL } else { at(s, i) };
+            return Ok((i, p));
+        }
+        i += 1;
+    }
+}
