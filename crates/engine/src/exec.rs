@@ -676,6 +676,10 @@ impl<'m, 'p> Exec<'m, 'p> {
             self.float_inputs.push(var);
         }
         self.nondets.push(Nondet { var, ty, value });
+        // Reading a fresh input makes the iteration a new one, as a symbolic
+        // decision does: a `while (1)` that reads inputs without branching
+        // on them stops at k instead of running to the step limit.
+        self.sym_decisions += 1;
         // Symbolic in a concrete replay too, as parameters are: which tests
         // are decisions of the path (a library's byte tests) must not depend
         // on the mode.

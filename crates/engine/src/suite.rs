@@ -241,9 +241,10 @@ pub enum Outcome {
     Returned,
     /// The execution ended in an error (or `exit`): no outputs are checked.
     Error(ErrorInfo),
-    /// Whole-program mode: the run stopped at the k bound. Natively the
-    /// program goes on and asks for one more input than the test gives
-    /// (Test-Comp's harness then exits).
+    /// Whole-program mode: the run stopped at the k bound or at the step
+    /// limit (a program that never ends). Natively the program goes on and
+    /// asks for one more input than the test gives (Test-Comp's harness
+    /// then exits, and coverage up to there is recorded).
     BoundReached,
 }
 

@@ -21,7 +21,8 @@ pub fn build(
     let shrunk = shrink(setup, inputs, run);
     for candidate in [&shrunk, inputs] {
         let replay = run_once(m, pool, setup, candidate);
-        let bound = allow_bound && replay.main_end == Some(crate::path::End::BoundExceeded);
+        let bound = allow_bound
+            && matches!(replay.main_end, Some(crate::path::End::BoundExceeded | crate::path::End::StepLimit));
         if (replay.is_test() || bound) && replay.path == run.path && replay.main_end == run.main_end {
             return Some((to_test(m, setup, candidate, &replay), replay));
         }
@@ -103,9 +104,17 @@ fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRe
             vals.iter().map(|&x| s.to_i128(x)).collect()
         })
         .collect();
+    // A program that never ends after its last input (the step limit)
+    // would never exit natively, and Test-Comp's harness records coverage
+    // only at exit: the test stops one input short, so that the program
+    // exits when it asks for that input.
+    let nondets = match replay.main_end {
+        Some(crate::path::End::StepLimit) => &replay.nondets[..replay.nondets.len().saturating_sub(1)],
+        _ => &replay.nondets[..],
+    };
     let outcome = match &replay.main_end {
         Some(crate::path::End::Error(e)) => Outcome::Error(e.clone()),
-        Some(crate::path::End::BoundExceeded) => Outcome::BoundReached,
+        Some(crate::path::End::BoundExceeded | crate::path::End::StepLimit) => Outcome::BoundReached,
         _ => Outcome::Returned,
     };
     TestCase {
@@ -116,8 +125,8 @@ fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRe
         array_outputs,
         global_outputs,
         path: replay.path.clone(),
-        nondets: replay.nondets.iter().map(|n| n.ty.to_i128(n.value)).collect(),
-        nondet_types: replay.nondets.iter().map(|n| n.ty).collect(),
+        nondets: nondets.iter().map(|n| n.ty.to_i128(n.value)).collect(),
+        nondet_types: nondets.iter().map(|n| n.ty).collect(),
         heap_in: replay.heap.heap_in.clone(),
         heap_out: replay.heap.heap_out.clone(),
         ret_pointer: replay.heap.ret.clone(),

@@ -644,7 +644,14 @@ impl<'a> Search<'a, '_> {
         let program = self.config.program_mode.is_some();
         match &run.main_end {
             None => {}
-            Some(end) if run.is_test() || (program && matches!(end, End::BoundExceeded)) => {
+            // A whole program's run cut short is a test of the inputs it
+            // read: at the k bound, or at the step limit of a program that
+            // never ends after reading some (see `testcase::to_test`).
+            Some(end)
+                if run.is_test()
+                    || (program && matches!(end, End::BoundExceeded))
+                    || (program && matches!(end, End::StepLimit) && !run.nondets.is_empty()) =>
+            {
                 if matches!(end, End::BoundExceeded) {
                     self.stats.bound_exceeded_runs += 1;
                 }
