@@ -31,6 +31,11 @@ impl CVal {
         CVal { bits: IntKind::Int.wrap(v as u64), kind: IntKind::Int }
     }
 
+    /// `v` (wrapped) as a value of `kind`.
+    pub fn of(kind: IntKind, v: i128) -> CVal {
+        CVal { bits: kind.wrap(v as u64), kind }
+    }
+
     /// A `size_t` value of the data model.
     pub fn size_t(model: crate::DataModel, v: u64) -> CVal {
         let kind = model.size_t();
@@ -66,7 +71,7 @@ pub(crate) fn eval<'a>(cx: &mut dyn Ctx<'a>, e: &Node<Expression>) -> LResult<Op
             Constant::Float(_) => None,
         },
         Expression::Identifier(id) => match cx.unit_ref().lookup(&id.node.name) {
-            Some(Sym::EnumConst(v)) => Some(CVal::int(*v)),
+            Some(Sym::EnumConst(v)) => Some(*v),
             _ => None,
         },
         Expression::UnaryOperator(u) => {

@@ -131,7 +131,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
 
     fn identifier(&mut self, id: &Node<Identifier>) -> LResult<Val> {
         match self.u.lookup(&id.node.name) {
-            Some(Sym::EnumConst(v)) => Ok(Val::constant(CVal::int(*v))),
+            Some(Sym::EnumConst(v)) => Ok(Val::constant(*v)),
             Some(Sym::Func(_)) => {
                 Err(self.u.unsupported(id.span, format!("function pointers (`{}` used as a value)", id.node.name)))
             }

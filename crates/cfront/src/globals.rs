@@ -17,7 +17,7 @@ use lang_c::ast::{
 use lang_c::span::{Node, Span};
 
 use crate::consteval;
-use crate::ctypes::{CType, IntKind, INT};
+use crate::ctypes::{CType, IntKind};
 use crate::func::{check_sig, declarator_name, register_func, FuncDecl};
 use crate::init::{self, InitItem};
 use crate::typespec::{self, DeclSpec};
@@ -38,7 +38,7 @@ impl<'a> Ctx<'a> for Unit<'a> {
         match &e.node {
             Expression::Identifier(id) => match self.lookup(&id.node.name) {
                 Some(Sym::Global(i)) => Ok(self.objects[*i].ty.clone()),
-                Some(Sym::EnumConst(_)) => Ok(INT),
+                Some(Sym::EnumConst(v)) => Ok(CType::Int(v.kind)),
                 _ => Err(self.invalid(e.span, format!("`{}` is not an object", id.node.name))),
             },
             Expression::StringLiteral(s) => {

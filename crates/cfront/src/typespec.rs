@@ -12,8 +12,9 @@
 //! specifier or declarator that introduces them. An array whose size is not
 //! an integer constant expression is a [`CType::Vla`] whose length is left
 //! for the declaration to evaluate ([`array_sizes`] finds the expressions).
-//! Enumerations are `int`; their constants are declared in the current
-//! scope as a side effect of reading the specifier.
+//! Enumerations have gcc's types ([`enum_type`]: `unsigned int` unless a
+//! constant is negative or too large); their constants are declared in the
+//! current scope as a side effect of reading the specifier.
 
 use lang_c::ast::{
     ArraySize, DeclarationSpecifier, Declarator, DeclaratorKind, DerivedDeclarator, Extension, FunctionSpecifier,
@@ -153,10 +154,7 @@ fn base_type<'a>(cx: &mut dyn Ctx<'a>, tss: &[&Node<TypeSpecifier>], span: Span)
             TypeSpecifier::Complex => return Err(cx.unit_ref().unsupported(t.span, "complex types")),
             TypeSpecifier::Atomic(_) => return Err(cx.unit_ref().unsupported(t.span, "_Atomic types")),
             TypeSpecifier::Struct(s) => other = Some(crate::structs::specifier(cx, s)?),
-            TypeSpecifier::Enum(e) => {
-                enum_constants(cx, &e.node.enumerators)?;
-                other = Some(CType::Int(IntKind::Int));
-            }
+            TypeSpecifier::Enum(e) => other = Some(CType::Int(enum_type(cx, e)?)),
             TypeSpecifier::TypedefName(id) => {
                 let name = &id.node.name;
                 other = Some(match cx.unit_ref().lookup(name) {
@@ -269,24 +267,76 @@ fn floating<'a>(
     Ok((CType::Float(kind), false))
 }
 
-/// Declares the constants of an enumeration definition.
-fn enum_constants<'a>(cx: &mut dyn Ctx<'a>, list: &[Node<lang_c::ast::Enumerator>]) -> LResult<()> {
-    let mut next: i64 = 0;
-    for e in list {
-        if let Some(x) = &e.node.expression {
+/// The type of an enumeration, as gcc chooses it (C leaves it to the
+/// implementation; gcc before C23): `unsigned int` when no constant is
+/// negative and all fit it, `int` when some is negative and all fit it,
+/// else the first of `long`, `long long` (their unsigned forms without
+/// negative constants) holding them all, which depends on the data model.
+/// So an enumeration variable of value 3000000000 is positive, and `e - 1
+/// < 0` is false for `e == 0`. A definition declares its constants: of
+/// type `int` when their value fits it, of the enumeration's type otherwise
+/// (gcc's extension; within the list, the smallest type holding the value).
+/// The type is recorded under the key `enum TAG` (no identifier has a
+/// space) for later references to the tag; an unknown tag is `unsigned
+/// int`, the usual type.
+fn enum_type<'a>(cx: &mut dyn Ctx<'a>, e: &Node<lang_c::ast::EnumType>) -> LResult<IntKind> {
+    let key = e.node.identifier.as_ref().map(|id| format!("enum {}", id.node.name));
+    if e.node.enumerators.is_empty() {
+        return Ok(match key.as_deref().and_then(|k| cx.unit_ref().lookup(k)) {
+            Some(Sym::Typedef(CType::Int(kind), _)) => *kind,
+            _ => IntKind::UInt,
+        });
+    }
+    let model = cx.unit_ref().model;
+    let mut next: i128 = 0;
+    let mut values: Vec<(&str, i128)> = Vec::new();
+    for en in &e.node.enumerators {
+        if let Some(x) = &en.node.expression {
             let v = consteval::eval(cx, x)?
                 .ok_or_else(|| cx.unit_ref().invalid(x.span, "enumerator value is not an integer constant"))?;
-            next = i64::try_from(v.value())
-                .map_err(|_| cx.unit_ref().unsupported(x.span, "enumerator value out of range"))?;
+            next = v.value();
         }
-        if next < i64::from(i32::MIN) || next > i64::from(u32::MAX) {
-            return Err(cx.unit_ref().unsupported(e.span, "enumerator values outside the range of int"));
-        }
-        // Values up to UINT_MAX are accepted like gcc, but typed as int.
-        cx.unit().declare(&e.node.identifier.node.name, Sym::EnumConst(i64::from(next as i32)));
+        let Some(kind) = enum_kind(next, next, model) else {
+            return Err(cx.unit_ref().unsupported(en.span, "enumerator value outside the range of long long"));
+        };
+        let name = en.node.identifier.node.name.as_str();
+        let kind = if fits(IntKind::Int, next, next) { IntKind::Int } else { kind };
+        cx.unit().declare(name, Sym::EnumConst(consteval::CVal::of(kind, next)));
+        values.push((name, next));
         next += 1;
     }
-    Ok(())
+    let min = values.iter().map(|v| v.1).min().unwrap_or(0);
+    let max = values.iter().map(|v| v.1).max().unwrap_or(0);
+    let Some(kind) = enum_kind(min, max, model) else {
+        return Err(cx.unit_ref().unsupported(e.span, "enumerator values need more than 64 bits together"));
+    };
+    for (name, v) in values.into_iter().filter(|&(_, v)| !fits(IntKind::Int, v, v)) {
+        cx.unit().declare(name, Sym::EnumConst(consteval::CVal::of(kind, v)));
+    }
+    if let Some(key) = key {
+        cx.unit().declare(&key, Sym::Typedef(CType::Int(kind), false));
+    }
+    Ok(kind)
+}
+
+/// gcc's type for an enumeration whose constants range over `min..=max`.
+fn enum_kind(min: i128, max: i128, model: crate::DataModel) -> Option<IntKind> {
+    let candidates = if min >= 0 {
+        [IntKind::UInt, model.ulong(), IntKind::ULongLong]
+    } else {
+        [IntKind::Int, model.long(), IntKind::LongLong]
+    };
+    candidates.into_iter().find(|&k| fits(k, min, max))
+}
+
+/// Whether every value of `min..=max` is one of `kind`.
+fn fits(kind: IntKind, min: i128, max: i128) -> bool {
+    let bits = kind.bits();
+    if kind.signed() {
+        min >= -(1i128 << (bits - 1)) && max < 1i128 << (bits - 1)
+    } else {
+        min >= 0 && max < 1i128 << bits
+    }
 }
 
 /// Applies a declarator to a base type.

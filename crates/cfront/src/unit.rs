@@ -50,8 +50,9 @@ pub(crate) type LResult<T> = Result<T, LowerError>;
 pub(crate) enum Sym {
     /// A typedef name: the type, and whether it is `const`-qualified.
     Typedef(CType, bool),
-    /// An enumeration constant (type `int`).
-    EnumConst(i64),
+    /// An enumeration constant, with its type (`int` unless its value
+    /// does not fit; see `typespec::enum_type`).
+    EnumConst(crate::consteval::CVal),
     /// A variable in a stack slot of the current function.
     Local { local: Local, ty: CType },
     /// A variable of the current function whose storage is allocated when

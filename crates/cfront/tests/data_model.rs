@@ -173,3 +173,140 @@ fn sv_benchmark_style_program_lowers_under_ilp32() {
     assert_eq!(names, vec!["uses_div"]);
     assert!(!func(&c.program, "main").is_declaration());
 }
+
+/// The ABI types the front end knows, as `(C type, probe)` pairs: each
+/// probe is an expression gcc and the front end must agree on, `sizeof`
+/// times 10 plus whether the type is signed (`(T)-1 < (T)0`), or for
+/// pointers only the size. Enumerations follow gcc's rules: `unsigned int`
+/// without negative constants, `int` with, `long`/`long long` (or their
+/// unsigned forms) when the constants do not fit 32 bits; an enumeration
+/// constant is `int` when its value fits.
+const ABI_TYPES: &[&str] = &[
+    "char",
+    "signed char",
+    "unsigned char",
+    "short",
+    "unsigned short",
+    "int",
+    "unsigned int",
+    "long",
+    "unsigned long",
+    "long long",
+    "unsigned long long",
+    "_Bool",
+    "size_t",
+    "ptrdiff_t",
+    "intptr_t",
+    "uintptr_t",
+    "wchar_t",
+    "int8_t",
+    "uint16_t",
+    "int32_t",
+    "uint64_t",
+    "float",
+    "double",
+    "enum e_pos",
+    "enum e_neg",
+    "enum e_big",
+    "enum e_neg_big",
+    "enum e_huge",
+    "enum e_neg_huge",
+    "enum e_edge",
+];
+
+const ABI_DECLS: &str = "#include <stddef.h>\n#include <stdint.h>\n\
+    enum e_pos { P0, P1 };\n\
+    enum e_neg { N0 = -1, N1 };\n\
+    enum e_big { B0 = 0x80000000 };\n\
+    enum e_neg_big { M0 = -1, M1 = 0x80000000 };\n\
+    enum e_huge { H0 = 0x100000000 };\n\
+    enum e_neg_huge { G0 = -1, G1 = 0x100000000 };\n\
+    enum e_edge { E0 = 2147483646, E1 };\n";
+
+/// Expressions about enumeration constants and values (types of
+/// constants, comparisons that depend on an enumeration's signedness).
+const ENUM_PROBES: &[&str] = &[
+    "sizeof(P0) * 10 + (P0 - 1 < 0)",
+    "sizeof(B0) * 10 + (B0 > 0)",
+    "sizeof(M1) * 10 + (M1 > 0)",
+    "sizeof(H0) * 10 + (H0 > 0)",
+    "sizeof(G1) * 10 + (G0 < 0)",
+    "sizeof(E1) * 10 + (E1 > 0)",
+    "({ enum e_pos x = P0; x - 1 > 0; })",
+    "({ enum e_pos x = (enum e_pos)3000000000u; x > 5; })",
+    "({ enum e_neg x = N0; x < 0; })",
+];
+
+/// `long long t{i}(void)` for each type's probe, then each enum probe.
+fn abi_probes() -> (String, usize) {
+    let mut src = String::from(ABI_DECLS);
+    let mut n = 0;
+    for ty in ABI_TYPES {
+        src += &format!("long long t{n}(void) {{ return sizeof({ty}) * 10 + (({ty})-1 < ({ty})0); }}\n");
+        n += 1;
+    }
+    for ty in ["void *", "int *", "char **", "struct s *"] {
+        src += &format!("long long t{n}(void) {{ return sizeof({ty}) * 10; }}\n");
+        n += 1;
+    }
+    for e in ENUM_PROBES {
+        src += &format!("long long t{n}(void) {{ return {e}; }}\n");
+        n += 1;
+    }
+    (src, n)
+}
+
+/// gcc's values of the probes under `model` (`-m32` for ILP32).
+fn gcc_probe_values(model: DataModel, src: &str, n: usize) -> Vec<i64> {
+    let mut main = String::from("#include <stdio.h>\nint main(void) {\n");
+    for i in 0..n {
+        main += &format!("    printf(\"%lld\\n\", t{i}());\n");
+    }
+    main += "    return 0;\n}\n";
+    let out = match model {
+        DataModel::Ilp32 => gcc_run_m32(src, &main),
+        DataModel::Lp64 => gcc_run(src, &main),
+    };
+    out.lines().map(|l| l.parse().unwrap()).collect()
+}
+
+/// sizeof and signedness of every ABI type, in both data models, against
+/// gcc (LP64 and `gcc -m32`).
+#[test]
+fn abi_types_match_gcc_in_both_models() {
+    let (src, n) = abi_probes();
+    for model in [DataModel::Lp64, DataModel::Ilp32] {
+        let expected = gcc_probe_values(model, &src, n);
+        assert_eq!(expected.len(), n, "{model:?}");
+        let p = program_in(model, &src);
+        let mut it = Interp::new(&p);
+        let names: Vec<String> = ABI_TYPES
+            .iter()
+            .map(|t| t.to_string())
+            .chain(["void *", "int *", "char **", "struct s *"].map(String::from))
+            .chain(ENUM_PROBES.iter().map(|e| e.to_string()))
+            .collect();
+        for (i, want) in expected.iter().enumerate() {
+            let got = it.call_by_name(&format!("t{i}"), &[]).unwrap() as i64;
+            assert_eq!(got, *want, "{model:?}: {} (t{i}: sizeof * 10 + signed)", names[i]);
+        }
+    }
+}
+
+/// An enumeration's type is what emitters spell and read values with: an
+/// `enum` without negative constants is an `unsigned int` parameter.
+#[test]
+fn enum_parameters_have_gccs_types() {
+    let src = "enum pos { A, B = 0x80000000 }; enum neg { C = -1 }; enum big { D = 0x100000000 };\n\
+               int f(enum pos p, enum neg n, enum big b) { return p > 1 && n < 0 && b > 0; }\n";
+    let p = program_in(DataModel::Lp64, src);
+    let f = func(&p, "f");
+    let spelled: Vec<(&str, Type, bool)> =
+        f.params.iter().map(|p| (p.src.c_scalar.as_str(), p.src.scalar.ty, p.src.scalar.signed)).collect();
+    assert_eq!(
+        spelled,
+        vec![("unsigned int", Type::I32, false), ("int", Type::I32, true), ("unsigned long", Type::I64, false)]
+    );
+    let p = program_in(DataModel::Ilp32, src);
+    assert_eq!(func(&p, "f").params[2].src.c_scalar, "unsigned long long");
+}

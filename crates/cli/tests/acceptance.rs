@@ -68,12 +68,22 @@ fn merge_k1_to_k5() {
 #[test]
 fn plain_cc_builds_the_merge_tests() {
     let (dir, n) = gen("examples/merge.c", "Merge", &["--precondition", "merge_valid", "--k", "2"]);
-    let exe = dir.path().join("a.out");
-    let cc = Command::new("cc").arg("Merge_tests.c").arg("-o").arg(&exe).current_dir(dir.path()).output().unwrap();
-    assert!(cc.status.success(), "{}", String::from_utf8_lossy(&cc.stderr));
-    let run = Command::new(&exe).output().unwrap();
-    assert!(run.status.success());
+    // The test file includes merge.c by name: the directory can move, and
+    // the build command its header gives still works there.
+    let moved = tempfile::tempdir().unwrap();
+    let there = moved.path().join("kept-tests");
+    std::fs::rename(dir.path(), &there).unwrap();
+    let text = std::fs::read_to_string(there.join("Merge_tests.c")).unwrap();
+    let examples = root().join("examples").canonicalize().unwrap();
+    let command = format!("cc -I. -I{} Merge_tests.c && ./a.out", examples.display());
+    assert!(text.contains(&format!(" *   {command} */")), "{text}");
+    assert!(text.contains("#include \"merge.c\"\n"), "{text}");
+    let run = Command::new("sh").arg("-c").arg(&command).current_dir(&there).output().unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     assert!(String::from_utf8_lossy(&run.stdout).contains(&format!("{n} passed, 0 failed")));
+    // `replay` finds merge.c through the JSON's `source` there too.
+    replay_ok(&there, n);
+    std::fs::create_dir_all(dir.path()).unwrap();
 }
 
 #[test]

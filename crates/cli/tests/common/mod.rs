@@ -29,10 +29,16 @@ pub fn gen(file: &str, function: &str, args: &[&str], out: &Path) -> (String, se
     (String::from_utf8_lossy(&o.stdout).into_owned(), serde_json::from_str(&text).unwrap())
 }
 
-/// `pathwise replay DIR` (headers also searched in `include_dirs`): all
-/// `n` tests pass natively and, with `compare_coverage`, gcov agrees with
-/// the prediction.
-pub fn replay_passes(dir: &Path, n: usize, include_dirs: Vec<PathBuf>, compare_coverage: bool) {
+/// `pathwise replay DIR` (headers also searched in `include_dirs`): none
+/// of the `n` tests fails natively (each passes, or is an error test whose
+/// undefined behaviour does not trap, counted apart) and, with
+/// `compare_coverage`, gcov agrees with the prediction.
+pub fn replay_passes(
+    dir: &Path,
+    n: usize,
+    include_dirs: Vec<PathBuf>,
+    compare_coverage: bool,
+) -> pathwise_cli::replay::ReplayOutcome {
     let opts = ReplayOptions {
         dir: dir.to_path_buf(),
         include_dirs,
@@ -40,10 +46,17 @@ pub fn replay_passes(dir: &Path, n: usize, include_dirs: Vec<PathBuf>, compare_c
         run_timeout: std::time::Duration::from_secs(60),
     };
     let outcome = replay(&opts).unwrap();
-    assert_eq!((outcome.passed, outcome.failed), (n as u64, 0), "{}: {:?}", dir.display(), outcome.failures);
+    assert_eq!(
+        (outcome.passed + outcome.not_observed, outcome.failed),
+        (n as u64, 0),
+        "{}: {:?}",
+        dir.display(),
+        outcome.failures
+    );
     if compare_coverage {
         assert!(outcome.disagreements.is_empty(), "{}: {:?}", dir.display(), outcome.disagreements);
     }
+    outcome
 }
 
 /// Generate for `function` of `file` (a path from the repository root;
