@@ -173,11 +173,11 @@ fn search(fe: &Frontend, config: &Config, observer: &mut ProgressObserver, calls
             eprintln!("{line}");
         }
         match &e.unmodelled_call {
-            // A true external function: say how to describe it.
-            Some(name) if why.is_empty() => anyhow!(
-                "{e}\nhint: if `{name}` changes no memory the code under test can see, \
-                 `--external {name}` (or `--external-all`) makes each call return a fresh input \
-                 and the test file define it"
+            // True external functions: the engine's message lists them and
+            // says how to declare them; say what that means for the tests.
+            Some(_) if why.is_empty() => anyhow!(
+                "{e}\nhint: the test file defines each external function as a stub that returns \
+                 the values the test recorded"
             ),
             _ => anyhow!("{e}"),
         }

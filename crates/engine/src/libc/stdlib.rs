@@ -79,9 +79,8 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
     })
 }
 
-/// `realloc(p, n)`: a new object with the old bytes that fit. A size at
-/// least the old one stays symbolic (the path only requires it to be at
-/// least that); a smaller one is fixed, as the bytes copied depend on it.
+/// `realloc(p, n)`: a new object with the old bytes that fit. The size
+/// stays symbolic (the path only keeps whether it is below the old one).
 fn realloc(h: &mut dyn LibcHost, p: Pointer, n: Value) -> Result<Pointer, End> {
     if h.is_null(p) {
         return h.allocate(Value::int(1), n, false);
@@ -96,14 +95,13 @@ fn realloc(h: &mut dyn LibcHost, p: Pointer, n: Value) -> Result<Pointer, End> {
         h.release(none)?;
         return Ok(Pointer::NULL);
     }
+    // Which of the old and new sizes is smaller decides how many bytes are
+    // copied: the path keeps this run's side, not the size itself (bytes
+    // the new size cuts off are out of the new object's bounds anyway).
     let old = h.object_size(p).unwrap_or(0);
-    let n = if n.conc >= old {
-        let grows = Int::konst(old, 64).cmp(h.pool(), BvCmp::Ule, n);
-        h.guard(grows);
-        n
-    } else {
-        Int::konst(h.concretise(n), 64)
-    };
+    let old_e = Int::konst(old, 64);
+    let grows = if n.conc >= old { old_e.cmp(h.pool(), BvCmp::Ule, n) } else { n.cmp(h.pool(), BvCmp::Ult, old_e) };
+    h.guard(grows);
     let new = h.allocate(Value::int(1), n.value(), false)?;
     h.copy(new, p, Value::int(old.min(n.conc)))?;
     h.release(p)?;

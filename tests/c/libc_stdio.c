@@ -1,0 +1,87 @@
+/* <stdio.h> models (crates/cli/tests/libc.rs): formatting into buffers,
+ * printing without effect on the program's memory. */
+#include <stdio.h>
+#include <string.h>
+
+/* Printing an input neither forks nor fixes it: 2 paths. */
+int show(int x)
+{
+    printf("value %d\n", x);
+    fprintf(stdout, "debug %d\n", x);
+    if (x > 10)
+        return 1;
+    return 0;
+}
+
+/* What printf returns is an expression of the value (1 path). */
+int printed_length(int x, unsigned u)
+{
+    return printf("[%5d|%x|%-3u|%+.2d|%#o]\n", x, u, u, x, u);
+}
+
+/* Branches on what printf returns: the solver finds inputs of each
+ * length, and the native run checks them. 4 paths: "%#o|%#x|%.0u\n" is at
+ * least 5 bytes ("0|0|\n"), so b == 4 is infeasible. */
+int branch_on_length(int x, unsigned u)
+{
+    int a = printf("%d\n", x);
+    int b = printf("%#o|%#x|%.0u\n", u, u, u);
+    if (a == 4)
+        return 1;
+    if (a == 12)
+        return 2;
+    if (b == 4)
+        return 3;
+    if (b > 20)
+        return 4;
+    return 0;
+}
+
+/* snprintf of an input string into a buffer, then strlen. */
+int bracket(const char *s)
+{
+    char buf[6];
+    int n = snprintf(buf, sizeof buf, "[%s]", s);
+    return n * 10 + (int)strlen(buf);
+}
+
+/* A symbolic integer formatted into a buffer is fixed (reported). */
+int digits(int x)
+{
+    char buf[16];
+    sprintf(buf, "%d", x);
+    return (int)strlen(buf);
+}
+
+/* Concrete formats: flags, widths, precisions, length modifiers and
+ * floating conversions; the checksum compares every byte natively. */
+int formats(void)
+{
+    char b[256];
+    int n = 0, i;
+    unsigned sum = 0;
+    n += sprintf(b, "%5.3d|%-4s|%#o|%#x|%+d|% d|%.0d|%#.0o|%hhd|%lu|%zu|%05d|%-05d|%.3s|%c|%%|%*d|%-*d|%.*s", 7, "ab",
+                 8, 255, 3, 4, 0, 0, 300, 4294967296UL, (size_t)5, -42, 42, "abcdef", 'Z', 4, 1, 3, 2, 2, "xyz");
+    for (i = 0; b[i]; i++)
+        sum = sum * 31 + (unsigned char)b[i];
+    n += snprintf(b, sizeof b, "%f %e %g %.3g %G %10.2f %-8.1e| %g %g %#g %+.0f", 3.14159, 1234.5, 0.0001,
+                  123456789.0, 1e-10, -2.5, 0.5, 100000.0, 1e6, 1.5, 2.5);
+    for (i = 0; b[i]; i++)
+        sum = sum * 31 + (unsigned char)b[i];
+    n += snprintf(b, 4, "%s", "truncated");
+    n += (int)strlen(b) * 1000;
+    n += snprintf(NULL, 0, "%d", -12345) * 10000;
+    return n + (int)(sum % 1000003);
+}
+
+/* puts, fputs, putchar, fputc return glibc's values. */
+int others(void)
+{
+    int r = puts("line");
+    r = r * 10 + fputs("text\n", stdout);
+    r = r * 1000 + putchar(200 + 256);
+    r = r * 1000 + fputc('A', stdout);
+    r += fflush(stdout);
+    putchar('\n');
+    return r;
+}
