@@ -144,11 +144,8 @@ fn new_objects_are_compared_by_contents_and_freed() {
     passes_and_replays(out.path(), "sign_name", &suite);
 
     let (out, suite) = generate("pointer_returns.c", "digit_text", &[]);
-    let globals: Vec<&serde_json::Value> = tests(&suite)
-        .iter()
-        .map(|t| &t["expected"]["return_pointer"])
-        .filter(|r| !r.is_null())
-        .collect();
+    let globals: Vec<&serde_json::Value> =
+        tests(&suite).iter().map(|t| &t["expected"]["return_pointer"]).filter(|r| !r.is_null()).collect();
     assert!(!globals.is_empty() && globals.iter().all(|r| r["global"] == "digit_buf" && r["offset"] == 0));
     passes_and_replays(out.path(), "digit_text", &suite);
 }
@@ -167,10 +164,23 @@ fn enumerations_have_gccs_types() {
         .collect();
     seen.sort();
     assert_eq!(seen.len(), 3, "{seen:?}");
-    assert!(seen.iter().all(|&(f, r)| r == if f == 0 { 0 } else if f > 2 { 2 } else { 1 }), "{seen:?}");
+    assert!(
+        seen.iter().all(|&(f, r)| r
+            == if f == 0 {
+                0
+            } else if f > 2 {
+                2
+            } else {
+                1
+            }),
+        "{seen:?}"
+    );
     passes_and_replays(out.path(), "flag_class", &suite);
     let (out, suite) = generate("enums.c", "step", &[]);
-    assert_eq!((suite["params"][1]["c_type"].as_str(), suite["params"][1]["signed"].as_bool()), (Some("int"), Some(true)));
+    assert_eq!(
+        (suite["params"][1]["c_type"].as_str(), suite["params"][1]["signed"].as_bool()),
+        (Some("int"), Some(true))
+    );
     passes_and_replays(out.path(), "step", &suite);
 }
 
@@ -225,11 +235,17 @@ fn errors_not_observed_natively_are_reported() {
     let id = tests(&suite).iter().find(|t| t["outcome"] == "error").unwrap()["id"].as_u64().unwrap();
     let (code, stdout) = build_and_run(out.path(), "sometimes_overflow", &[]);
     assert_eq!(code, 0, "{stdout}");
-    assert!(stdout.contains(&format!("test {id}: error not observed natively: expected signed-overflow at ")), "{stdout}");
+    assert!(
+        stdout.contains(&format!("test {id}: error not observed natively: expected signed-overflow at ")),
+        "{stdout}"
+    );
     assert!(stdout.ends_with("1 passed, 0 failed, 1 error(s) not observed natively\n"), "{stdout}");
     // With the sanitizer the same file traps it.
-    let (code, stdout) =
-        build_and_run(out.path(), "sometimes_overflow", &["-fsanitize=undefined", "-fsanitize-undefined-trap-on-error"]);
+    let (code, stdout) = build_and_run(
+        out.path(),
+        "sometimes_overflow",
+        &["-fsanitize=undefined", "-fsanitize-undefined-trap-on-error"],
+    );
     assert_eq!((code, stdout.as_str()), (0, "2 passed, 0 failed\n"));
     // Replay cannot trap an overrun of an input array (a pointer): reported.
     let (out, suite) = generate("errors.c", "oob_input", &["-I", "crates/cfront/include"]);

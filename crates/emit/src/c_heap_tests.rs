@@ -86,7 +86,14 @@ pub(crate) fn node(id: u32, data: Option<i128>, next: Option<HeapValue>) -> Heap
 
 /// A single-pointer object (`struct list` or `struct node *`).
 fn holder(id: u32, cty: CType, value: HeapValue) -> HeapObject {
-    HeapObject { id, cty, count: 1, cells: vec![HeapCell { offset: 0, path: "[0]".into(), value }], freed: false, allocated: false }
+    HeapObject {
+        id,
+        cty,
+        count: 1,
+        cells: vec![HeapCell { offset: 0, path: "[0]".into(), value }],
+        freed: false,
+        allocated: false,
+    }
 }
 
 pub(crate) fn heap_suite(function: &str, params: Vec<SrcVar>, ret: Option<SrcVar>) -> TestSuite {
@@ -318,7 +325,12 @@ fn freed_objects_are_not_checked() {
     s.tests.push(heap_case(1, vec![p(r(1))], heap_in, heap_out));
     let text = write_c_tests(&s, "code.c");
     assert!(text.contains("    /* o2: freed by the call */\n"), "{text}");
-    assert!(text.contains("    __builtin_free(pathwise_o1);\n    /* o2: freed by the call */\n    __builtin_free(pathwise_o3);\n"), "{text}");
+    assert!(
+        text.contains(
+            "    __builtin_free(pathwise_o1);\n    /* o2: freed by the call */\n    __builtin_free(pathwise_o3);\n"
+        ),
+        "{text}"
+    );
     let (ok, stdout) = compile_and_run(SOURCE, &s);
     assert!(ok && stdout.contains("1 passed, 0 failed"), "{stdout}\n{text}");
 }

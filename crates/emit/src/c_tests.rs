@@ -722,13 +722,19 @@ fn write_main(out: &mut String, suite: &TestSuite) {
     if !suite.tests.is_empty() {
         let runner = if crate::c_externs::has_externals(suite) {
             // gcov's own calls while writing counters are not the code's.
-            RUNNER.replacen("#ifdef PATHWISE_GCOV\n    if (sig == 6", &format!("{}#ifdef PATHWISE_GCOV\n    if (sig == 6", crate::c_externs::HANDLER_CALLS_OFF), 1)
+            RUNNER.replacen(
+                "#ifdef PATHWISE_GCOV\n    if (sig == 6",
+                &format!("{}#ifdef PATHWISE_GCOV\n    if (sig == 6", crate::c_externs::HANDLER_CALLS_OFF),
+                1,
+            )
         } else {
             RUNNER.to_string()
         };
         out.push_str(&runner);
     }
-    out.push_str("int main(void)\n{\n    int pathwise_count[3] = {0, 0, 0}; /* passed, failed, error not observed */\n");
+    out.push_str(
+        "int main(void)\n{\n    int pathwise_count[3] = {0, 0, 0}; /* passed, failed, error not observed */\n",
+    );
     for test in &suite.tests {
         let (expect, value) = expectation(test);
         let error = error_text(suite, test);

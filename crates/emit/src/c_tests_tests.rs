@@ -246,3 +246,36 @@ fn leak_tests_count_allocations() {
     );
     assert!(stdout.contains("1 passed, 1 failed"), "{stdout}");
 }
+
+/// Body-less functions only other code calls are weak (the file links
+/// without them); an error test whose undefined behaviour does not trap is
+/// counted apart, and the gcov code is compiled only under PATHWISE_GCOV.
+#[test]
+fn weak_declarations_and_errors_not_observed() {
+    let source = "int elsewhere(int);\nint unused(int x) { return elsewhere(x); }\n\
+                  int f(int x) { return x + 2147483647; }\n";
+    let mut s = suite("f", vec![int("x")], Some(int("")), vec![]);
+    s.unreached_functions = vec!["elsewhere".into()];
+    s.tests.push(case(1, vec![InputValue::Scalar(0)], Some(2147483647)));
+    let mut t = case(2, vec![InputValue::Scalar(1)], None);
+    t.outcome = Outcome::Error(pathwise_engine::suite::ErrorInfo {
+        kind: pathwise_engine::suite::ErrorKind::SignedOverflow,
+        loc: Loc { file: 0, line: 3, col: 25 },
+        message: "signed overflow".into(),
+    });
+    s.tests.push(t);
+    let text = write_c_tests(&s, "code.c");
+    assert!(text.contains("#pragma weak elsewhere\n"), "{text}");
+    assert!(text.contains("#ifdef PATHWISE_GCOV\nextern void __gcov_dump(void);\n#endif\n"), "{text}");
+    assert!(
+        text.contains("pathwise_run(2, pathwise_test_2, PATHWISE_EXPECT_UB, 0, \"signed-overflow at src/f.c:3:25\")")
+    );
+    // Without -fsanitize the overflow wraps: reported, neither passed nor failed.
+    let (ok, stdout) = compile_and_run(source, &s);
+    assert!(ok, "{stdout}");
+    assert!(
+        stdout.contains("test 2: error not observed natively: expected signed-overflow at src/f.c:3:25"),
+        "{stdout}"
+    );
+    assert!(stdout.ends_with("1 passed, 0 failed, 1 error(s) not observed natively\n"), "{stdout}");
+}

@@ -667,7 +667,11 @@ fn test_json(suite: &TestSuite, test: &TestCase) -> TestJson {
         coverage: test
             .coverage
             .iter()
-            .map(|c| TestCoverageJson { function: c.function.clone(), lines: c.lines.clone(), branches: c.branches.clone() })
+            .map(|c| TestCoverageJson {
+                function: c.function.clone(),
+                lines: c.lines.clone(),
+                branches: c.branches.clone(),
+            })
             .collect(),
     }
 }

@@ -239,14 +239,18 @@ fn check_externals(program: &Program, roots: &[Option<FuncId>], config: &Config)
     let Some(&(first, _)) = missing.first() else { return Ok(()) };
     let mut message = String::new();
     for (name, loc) in &missing {
-        message += &format!("{}: call to `{name}`, which has no body and no built-in model", program.describe_loc(*loc));
+        message +=
+            &format!("{}: call to `{name}`, which has no body and no built-in model", program.describe_loc(*loc));
         if config.externals.excluded.contains(*name) {
             message += " (its body could not be translated)";
         }
         message.push('\n');
     }
-    let external: Vec<String> =
-        missing.iter().filter(|(n, _)| !config.externals.excluded.contains(*n)).map(|(n, _)| format!("--external {n}")).collect();
+    let external: Vec<String> = missing
+        .iter()
+        .filter(|(n, _)| !config.externals.excluded.contains(*n))
+        .map(|(n, _)| format!("--external {n}"))
+        .collect();
     message += &format!("{} function(s) without a body or a model can be called", missing.len());
     if !external.is_empty() {
         message += &format!(

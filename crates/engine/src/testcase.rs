@@ -74,9 +74,7 @@ fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRe
     };
     let ret = match returned {
         Some(crate::path::End::Returned(Some(_)))
-            if f.ret_src
-                .as_ref()
-                .is_some_and(|s| s.cty.is_some() && s.shape != pathwise_ir::Shape::Scalar) =>
+            if f.ret_src.as_ref().is_some_and(|s| s.cty.is_some() && s.shape != pathwise_ir::Shape::Scalar) =>
         {
             None
         }

@@ -154,18 +154,17 @@ fn generate_with(
     stats.solver_ms = solver.stats().backend_time.as_millis() as u64;
     stats.tests = tests.len() as u64;
     stats.elapsed_ms = start.elapsed().as_millis() as u64;
-    let mut suite =
-        crate::setup::assemble(
-            program,
-            &info,
-            config,
-            main,
-            tests,
-            stats,
-            stop,
-            (&covered_lines, &covered_sides),
-            &test_coverage,
-        );
+    let mut suite = crate::setup::assemble(
+        program,
+        &info,
+        config,
+        main,
+        tests,
+        stats,
+        stop,
+        (&covered_lines, &covered_sides),
+        &test_coverage,
+    );
     // Whole-program mode deepens k: report the bound reached.
     suite.k = machine.k.get();
     Ok((suite, disagreements))
