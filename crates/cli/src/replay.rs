@@ -197,6 +197,8 @@ fn compile(opts: &ReplayOptions, files: &SuiteFiles, traps: &[&str]) -> Result<(
         cmd.arg(format!("-D{def}"));
     }
     cmd.arg(format!("{}_tests.c", files.name)).current_dir(&opts.dir);
+    // The modelled `<math.h>` functions (`sqrt`, `floor`...) are libm's.
+    cmd.arg("-lm");
     let out = cmd.output().context("cannot run gcc (is it installed and on PATH?)")?;
     if !out.status.success() {
         bail!("gcc could not compile {}:\n{}", files.c_file.display(), String::from_utf8_lossy(&out.stderr).trim_end());

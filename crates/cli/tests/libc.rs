@@ -1,5 +1,5 @@
 //! The C library models end to end (tests/c/libc_*.c, one file per
-//! header): `gen` at k = 2, then every test compiled with the real C
+//! header, `<errno.h>` used by the others): `gen` at k = 2, then every test compiled with the real C
 //! library and replayed natively (each must pass: the models compute what
 //! glibc computes) with gcov's coverage agreeing with the prediction. Path
 //! counts are asserted where the functions determine them; the comments
@@ -132,6 +132,16 @@ fn stdio_formats_replay() {
         assert_eq!(tests(&suite), n, "{function}");
         assert_eq!(complete(&suite), whole, "{function}: {}", suite["stop"]);
     }
+}
+
+/// The `<math.h>` functions IEEE arithmetic fixes (and `errno` for `sqrt`
+/// of a negative number): every check holds in the engine and natively
+/// (`replay` links with `-lm`).
+#[test]
+fn math_functions_replay() {
+    let suite = run("libc_math.c", "rounding");
+    assert_eq!(common::returns(&suite), vec![8191]);
+    assert!(complete(&suite), "{}", suite["stop"]);
 }
 
 /// A function without a body or model: every missing one is listed with

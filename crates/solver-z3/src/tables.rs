@@ -91,8 +91,8 @@ pub(crate) fn table_read(pool: &ExprPool, array: ExprId, index: &BV) -> Option<B
     let mask = if ew >= 64 { u64::MAX } else { (1u64 << ew) - 1 };
     let mut term = BV::from_u64(default, ew);
     for r in runs(&entries, mask).iter().rev() {
-        let off = index.bvsub(&BV::from_u64(r.lo, iw));
-        let mut inside = off.bvule(&BV::from_u64(r.hi - r.lo, iw));
+        let off = index.bvsub(BV::from_u64(r.lo, iw));
+        let mut inside = off.bvule(BV::from_u64(r.hi - r.lo, iw));
         let shift = r.gap.trailing_zeros();
         if shift > 0 {
             let aligned = off.extract(shift - 1, 0).eq(BV::from_u64(0, shift));
@@ -101,13 +101,13 @@ pub(crate) fn table_read(pool: &ExprPool, array: ExprId, index: &BV) -> Option<B
         let value = if r.step == 0 {
             BV::from_u64(r.value, ew)
         } else {
-            let n = off.bvlshr(&BV::from_u64(u64::from(shift), iw));
+            let n = off.bvlshr(BV::from_u64(u64::from(shift), iw));
             let n = match ew.cmp(&iw) {
                 std::cmp::Ordering::Less => n.extract(ew - 1, 0),
                 std::cmp::Ordering::Greater => n.zero_ext(ew - iw),
                 std::cmp::Ordering::Equal => n,
             };
-            BV::from_u64(r.value, ew).bvadd(&n.bvmul(&BV::from_u64(r.step, ew)))
+            BV::from_u64(r.value, ew).bvadd(n.bvmul(BV::from_u64(r.step, ew)))
         };
         term = inside.ite(&value, &term);
     }

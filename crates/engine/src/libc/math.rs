@@ -5,11 +5,14 @@
 //! `exp`, `sin`...) are left out: their last bit is the library's choice.
 //!
 //! Floating values are never symbolic (see `fp.rs`): a symbolic argument is
-//! pinned to its value. `fmin`/`fmax` are glibc's generic code: the first
-//! argument when it is `<=` (`>=`) the second, so `fmin(-0.0, 0.0)` is
-//! `-0.0` and `fmin(0.0, -0.0)` is `0.0`; a NaN loses to a number; two NaNs
-//! (or a signaling one) give `x + y`. `sqrt` of a negative number sets
-//! `errno` to `EDOM`, as glibc's wrapper does.
+//! pinned to its value. `fmin`/`fmax` are glibc's x86-64 code (`minsd`,
+//! `maxsd`): of two equal values the second, so `fmin(-0.0, 0.0)` is
+//! `0.0`; a quiet NaN loses to a number; two NaNs (or a signaling one) give
+//! `x + y`. Native results for zeros of both signs are not reliable anyway:
+//! gcc may swap the operands of these calls (seen with `volatile`
+//! operands) and folds constant ones to `-0.0` (`fmin`) and `0.0`
+//! (`fmax`). `sqrt` of a negative number sets `errno` to `EDOM`, as
+//! glibc's wrapper does.
 
 use pathwise_ir::float::{eval_fbin, eval_fcmp, from_f64, to_f64};
 use pathwise_ir::{FBinOp, FCmpOp, Type};
@@ -51,10 +54,10 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
                 _ => f64::round,
             };
             // Exact in `f64` for `f32` values too: the result is an integer
-            // of the argument's own precision, and NaNs stay NaNs.
+            // of the argument's own precision; a NaN comes back quiet.
             let v = to_f64(ty, x);
             if v.is_nan() {
-                x
+                eval_fbin(FBinOp::FAdd, ty, x, x)
             } else {
                 from_f64(ty, f(v))
             }
@@ -68,25 +71,23 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
     Some(Ok(Some(Value::int(bits))))
 }
 
-/// glibc's generic `fmin` (`min`) or `fmax` on the bits of two `ty` values.
+/// glibc's x86-64 `fmin` (`min`) or `fmax` on the bits of two `ty`
+/// values: `minsd`/`maxsd` when ordered (so the second argument when
+/// they compare equal), the number when one is a quiet NaN, `x + y` when
+/// both are NaNs or one is signaling.
 fn min_max(ty: Type, x: u64, y: u64, min: bool) -> u64 {
-    let (first, second) = if min { (FCmpOp::Ole, FCmpOp::Ogt) } else { (FCmpOp::Oge, FCmpOp::Olt) };
-    if eval_fcmp(first, ty, x, y) {
-        return x;
-    }
-    if eval_fcmp(second, ty, x, y) {
-        return y;
+    let nan = |v: u64| to_f64(ty, v).is_nan();
+    if !nan(x) && !nan(y) {
+        let first = eval_fcmp(if min { FCmpOp::Olt } else { FCmpOp::Ogt }, ty, x, y);
+        return if first { x } else { y };
     }
     let signaling = |v: u64| {
         let quiet_bit = if ty == Type::F32 { 1u64 << 22 } else { 1u64 << 51 };
-        to_f64(ty, v).is_nan() && v & quiet_bit == 0
+        nan(v) && v & quiet_bit == 0
     };
-    if signaling(x) || signaling(y) {
-        return eval_fbin(FBinOp::FAdd, ty, x, y);
-    }
-    if to_f64(ty, y).is_nan() {
-        x
-    } else {
-        y
+    match (nan(x), nan(y)) {
+        (true, false) if !signaling(x) => y,
+        (false, true) if !signaling(y) => x,
+        _ => eval_fbin(FBinOp::FAdd, ty, x, y),
     }
 }
