@@ -85,3 +85,37 @@ int others(void)
     putchar('\n');
     return r;
 }
+
+/* Integer conversions of a table of values under a table of formats: one
+ * path whose checksum of every byte the native run recomputes. */
+unsigned format_table(void)
+{
+    static const char *const formats[] = {
+        "%d", "%5d", "%-5d|", "%05d", "%+d", "% d", "%.3d", "%8.3d", "%-8.3d|", "%.0d", "%+.0d", "%x", "%#x", "%#X",
+        "%08x", "%#08x", "%#.0x", "%o", "%#o", "%#.0o", "%#5o", "%u", "%10u", "%-10u|", "%c", "%3c|", "%-3c|",
+        "%hhd", "%hhu", "%hd", "%hu", "%%%d%%",
+    };
+    static const int values[] = {0, 1, -1, 7, 8, 10, -10, 255, 256, 1000, -12345, 65535, 65536, 2147483647,
+                                 -2147483647 - 1};
+    static const long longs[] = {0, -1, 4294967296L, -9223372036854775807L - 1, 9223372036854775807L};
+    unsigned sum = 0;
+    char b[64];
+    unsigned i, j;
+    int k;
+    for (i = 0; i < sizeof formats / sizeof formats[0]; i++)
+        for (j = 0; j < sizeof values / sizeof values[0]; j++) {
+            int n = snprintf(b, sizeof b, formats[i], values[j]);
+            sum = sum * 31 + (unsigned)n;
+            for (k = 0; b[k]; k++)
+                sum = sum * 31 + (unsigned char)b[k];
+        }
+    for (j = 0; j < sizeof longs / sizeof longs[0]; j++) {
+        int n = snprintf(b, sizeof b, "%ld|%lu|%lx|%lld|%llo|%zu|%20ld|%-+21ld|", longs[j], (unsigned long)longs[j],
+                         (unsigned long)longs[j], (long long)longs[j], (unsigned long long)longs[j],
+                         (size_t)longs[j], longs[j], longs[j]);
+        sum = sum * 31 + (unsigned)n;
+        for (k = 0; b[k]; k++)
+            sum = sum * 31 + (unsigned char)b[k];
+    }
+    return sum;
+}

@@ -46,6 +46,9 @@ fn ctype_macros_are_table_lookups() {
         ("fold", 2),
         // EOF, bytes above 127, isascii/toascii: concrete.
         ("eof_and_high", 1),
+        // Every class and case function, macro and function forms, on
+        // every argument from -128 to 255: a checksum compared natively.
+        ("all_characters", 1),
         // isspace in a loop over an input string: lengths 0..=2, each
         // byte a space or not, k = 2.
         ("words", 7),
@@ -85,7 +88,10 @@ fn string_functions_replay() {
 /// octal (the '0' is the first digit) paths: 9 * 8 = 72. `atoi`: 3 * 3 * 3.
 #[test]
 fn strtol_family_replays() {
-    for (function, n) in [("parse", 45), ("parse_any", 72), ("to_int", 27), ("corners", 1)] {
+    // `strtol_table`: 32 strings (spaces, signs, prefixes, every limit and
+    // just beyond) in 6 bases through the whole family, a checksum of the
+    // values, end offsets and errno compared natively.
+    for (function, n) in [("parse", 45), ("parse_any", 72), ("to_int", 27), ("corners", 1), ("strtol_table", 1)] {
         let suite = run("libc_stdlib.c", function);
         assert_eq!(tests(&suite), n, "{function}");
         assert!(complete(&suite), "{function}: {}", suite["stop"]);
@@ -126,6 +132,8 @@ fn stdio_formats_replay() {
         ("bracket", 3, true),
         ("digits", 1, false),
         ("formats", 1, true),
+        // 32 integer formats by 15 values, and the long conversions.
+        ("format_table", 1, true),
         ("others", 1, true),
     ] {
         let suite = run("libc_stdio.c", function);
