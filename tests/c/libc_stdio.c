@@ -119,3 +119,26 @@ unsigned format_table(void)
     }
     return sum;
 }
+
+/* Floating conversions of a table of values: one path whose checksum the
+ * native run recomputes (exact decimal expansions, ties to even). */
+unsigned float_table(void)
+{
+    static const char *const formats[] = {"%f", "%.0f", "%.1f", "%#.0f", "%10.3f", "%-10.2f|", "%+f", "% .2f", "%010.2f",
+                                          "%e", "%.0e", "%#.0e", "%.3E", "%12.4e", "%g", "%.0g", "%.1g", "%#g",
+                                          "%.10g", "%G", "%-12g|", "%+.3g", "%012g"};
+    static const double values[] = {0.0, -0.0, 1.0, -1.5, 0.5, 2.5, 0.125, 0.375, 1e-5, 123456.789, 1e15, 1e16,
+                                    1e21, -1e-300, 5e-324, 1.7976931348623157e308, 0.1, 9.9999, 99999.95, 1e-4};
+    unsigned sum = 0;
+    char b[400];
+    unsigned i, j;
+    int k;
+    for (i = 0; i < sizeof formats / sizeof formats[0]; i++)
+        for (j = 0; j < sizeof values / sizeof values[0]; j++) {
+            int n = snprintf(b, sizeof b, formats[i], values[j]);
+            sum = sum * 31 + (unsigned)n;
+            for (k = 0; b[k]; k++)
+                sum = sum * 31 + (unsigned char)b[k];
+        }
+    return sum;
+}

@@ -82,3 +82,43 @@ int fixed(void)
     r += buf[1] * 3 + buf[4];
     return r;
 }
+
+/* Every search and comparison on a table of string pairs: one path whose
+ * checksum the native run recomputes. */
+unsigned long string_table(void)
+{
+    static const char *const strings[] = {"", "a", "ab", "abc", "aab", "abab", "ba", "b,c;d", ";;", "xyz", "zzz",
+                                          "\xff\x80", "a\xff", "hello, world"};
+    const unsigned n = sizeof strings / sizeof strings[0];
+    unsigned long sum = 0;
+    unsigned i, j;
+    for (i = 0; i < n; i++) {
+        const char *s = strings[i];
+        const char *p;
+        sum = sum * 31 + strlen(s) + strnlen(s, 2) * 3;
+        p = strchr(s, 'b');
+        sum = sum * 31 + (p ? (unsigned long)(p - s) : 99);
+        p = strrchr(s, 'b');
+        sum = sum * 31 + (p ? (unsigned long)(p - s) : 99);
+        p = strchr(s, '\xff');
+        sum = sum * 31 + (p ? (unsigned long)(p - s) : 99);
+        p = memchr(s, 'a', strlen(s));
+        sum = sum * 31 + (p ? (unsigned long)(p - s) : 99);
+        for (j = 0; j < n; j++) {
+            const char *t = strings[j];
+            size_t k;
+            int c = strcmp(s, t);
+            sum = sum * 31 + (unsigned long)(c < 0 ? 1 : c > 0 ? 2 : 3);
+            for (k = 0; k < 4; k++) {
+                c = strncmp(s, t, k);
+                sum = sum * 31 + (unsigned long)(c < 0 ? 1 : c > 0 ? 2 : 3);
+            }
+            p = strstr(s, t);
+            sum = sum * 31 + (p ? (unsigned long)(p - s) : 99);
+            sum = sum * 31 + strspn(s, t) * 7 + strcspn(s, t);
+            p = strpbrk(s, t);
+            sum = sum * 31 + (p ? (unsigned long)(p - s) : 99);
+        }
+    }
+    return sum;
+}
