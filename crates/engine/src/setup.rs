@@ -314,7 +314,8 @@ fn unreached_functions(program: &Program, info: &ProgramInfo, config: &Config, m
 pub type RunCoverage = (FxHashSet<(FuncId, u32)>, FxHashSet<(FuncId, pathwise_ir::Block, bool)>);
 
 /// Build the suite from the search results; `per_test` holds what each
-/// test covers, in test order (`lines` and `sides` are their union).
+/// test covers, in test order (the lines and sides before it are their
+/// union).
 #[allow(clippy::too_many_arguments)]
 pub fn assemble(
     program: &Program,
@@ -324,7 +325,7 @@ pub fn assemble(
     mut tests: Vec<TestCase>,
     stats: Stats,
     stop: StopReason,
-    (lines, sides): (&FxHashSet<(FuncId, u32)>, &FxHashSet<(FuncId, pathwise_ir::Block, bool)>),
+    (lines, sides): &RunCoverage,
     per_test: &[RunCoverage],
 ) -> TestSuite {
     let f = program.func(main);

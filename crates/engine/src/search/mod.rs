@@ -162,7 +162,7 @@ fn generate_with(
         tests,
         stats,
         stop,
-        (&covered_lines, &covered_sides),
+        &(covered_lines, covered_sides),
         &test_coverage,
     );
     // Whole-program mode deepens k: report the bound reached.
