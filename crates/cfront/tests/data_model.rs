@@ -112,7 +112,10 @@ fn pointer_arithmetic_uses_the_irs_pointer_cells() {
 
 /// Compiles `src` and `main` with `gcc -m32` and returns the output.
 fn gcc_run_m32(src: &str, main: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("cfront-m32-{}", std::process::id()));
+    // One directory per call: the tests of this file run in parallel.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("cfront-m32-{}-{call}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (c, exe) = (dir.join("t.c"), dir.join("t"));
     std::fs::write(&c, format!("{src}\n{main}\n")).unwrap();
