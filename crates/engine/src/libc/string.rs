@@ -37,16 +37,16 @@ pub(super) const NAMES: &[&str] = &[
 pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
     // `size_t` results in the declaration's width (it differs by data model).
     let bits = c.ret.map_or(h.target().long_bits, |t| t.bits());
-    let size = |_: &mut dyn LibcHost, v: u64| Some(Value::int(v & pathwise_expr::ops::mask(bits)));
+    let size = |v: u64| Some(Value::int(v & pathwise_expr::ops::mask(bits)));
     let ptr = |p: Pointer| Some(Value::Ptr(p));
     Some(match c.name {
         "strlen" => {
             let s = pinned(h, c.ptr(0));
-            strlen(h, s).map(|n| size(h, n))
+            strlen(h, s).map(size)
         }
         "strnlen" => {
             let n = limit(h, c, 1);
-            strnlen(h, c.ptr(0), n).map(|n| size(h, n))
+            strnlen(h, c.ptr(0), n).map(size)
         }
         "strcmp" => compare(h, c.ptr(0), c.ptr(1), None, true).map(|v| Some(v.value())),
         "strncmp" | "memcmp" => {
@@ -76,7 +76,7 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
             memchr(h, c.ptr(0), ch, n).map(ptr)
         }
         "strstr" => strstr(h, c.ptr(0), c.ptr(1)).map(ptr),
-        "strspn" | "strcspn" => span(h, c.ptr(0), c.ptr(1), c.name == "strspn").map(|(n, _)| size(h, n)),
+        "strspn" | "strcspn" => span(h, c.ptr(0), c.ptr(1), c.name == "strspn").map(|(n, _)| size(n)),
         "strpbrk" => span(h, c.ptr(0), c.ptr(1), false).map(|(_, p)| ptr(p)),
         "memset" => {
             let n = length(h, c, 2);
