@@ -222,6 +222,10 @@ fn parse_spec(h: &mut dyn LibcHost, c: &Call<'_>, f: Pointer, i: &mut u64, next:
         (1, _) => 16,
         _ => s.bits,
     };
+    if ls > 0 && (ch == b'c' || ch == b's') {
+        let message = "printf of wide characters (`%lc`, `%ls`) is not modelled".to_string();
+        return Err(h.error(ErrorKind::Unsupported, message));
+    }
     s.conv = ch;
     Ok(s)
 }
@@ -261,6 +265,7 @@ fn convert(
             *next += 1;
             string_arg(h, arg.as_ptr(), s.prec)?
         }
+        0 => return Err(h.error(ErrorKind::Unsupported, "printf format ending inside a conversion".to_string())),
         other => {
             let message = format!("printf conversion `%{}` is not modelled", char::from(other));
             return Err(h.error(ErrorKind::Unsupported, message));
