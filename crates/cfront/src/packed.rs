@@ -78,7 +78,7 @@ fn definition_attrs(bytes: &mut [u8], at: usize) -> LayoutAttrs {
         // A reference (`struct S *p`), not a definition.
         return LayoutAttrs::default();
     }
-    let Some(close) = matching_brace(bytes, i) else { return attrs };
+    let Some(close) = matching(bytes, i, b'{', b'}') else { return attrs };
     let mut j = skip_space(bytes, close + 1);
     while let Some(end) = attribute_at(bytes, j) {
         read_attrs(&bytes[j..end], &mut attrs);
@@ -101,26 +101,7 @@ fn attribute_at(bytes: &[u8], i: usize) -> Option<usize> {
     if bytes.get(open) != Some(&b'(') {
         return None;
     }
-    let mut depth = 0usize;
-    let mut k = open;
-    while k < bytes.len() {
-        match bytes[k] {
-            b'(' => depth += 1,
-            b')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(k + 1);
-                }
-            }
-            b'"' | b'\'' => {
-                k = skip_literal(bytes, k);
-                continue;
-            }
-            _ => {}
-        }
-        k += 1;
-    }
-    None
+    matching(bytes, open, b'(', b')').map(|close| close + 1)
 }
 
 /// Reads `packed` and `aligned(N)` (N a decimal or hex literal) out of one
@@ -158,14 +139,15 @@ fn read_attrs(attr: &[u8], out: &mut LayoutAttrs) {
     }
 }
 
-/// The `}` closing the `{` at `open`.
-fn matching_brace(bytes: &[u8], open: usize) -> Option<usize> {
+/// The `close` byte matching the `open` byte at `at` (nesting counted;
+/// literals and `#` lines skipped).
+fn matching(bytes: &[u8], at: usize, open: u8, close: u8) -> Option<usize> {
     let mut depth = 0usize;
-    let mut k = open;
+    let mut k = at;
     while k < bytes.len() {
         match bytes[k] {
-            b'{' => depth += 1,
-            b'}' => {
+            c if c == open => depth += 1,
+            c if c == close => {
                 depth -= 1;
                 if depth == 0 {
                     return Some(k);

@@ -441,17 +441,7 @@ pub(crate) fn pointee_array_sizes(d: &Node<Declarator>) -> Vec<Option<&Node<lang
     {
         return Vec::new();
     }
-    d.node
-        .derived
-        .iter()
-        .map_while(|x| match &x.node {
-            DerivedDeclarator::Array(a) => Some(match &a.node.size {
-                ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => Some(&**e),
-                _ => None,
-            }),
-            _ => None,
-        })
-        .collect()
+    leading_array_sizes(d.node.derived.iter())
 }
 
 /// The size expressions of a declarator's arrays, outermost first (`int
@@ -461,10 +451,14 @@ pub(crate) fn array_sizes(d: &Node<Declarator>) -> Vec<Option<&Node<lang_c::ast:
     if !matches!(d.node.kind.node, DeclaratorKind::Identifier(_) | DeclaratorKind::Abstract) {
         return Vec::new();
     }
-    d.node
-        .derived
-        .iter()
-        .skip_while(|x| matches!(x.node, DerivedDeclarator::Pointer(_)))
+    leading_array_sizes(d.node.derived.iter().skip_while(|x| matches!(x.node, DerivedDeclarator::Pointer(_))))
+}
+
+/// The size expressions of the array declarators at the start of `derived`.
+fn leading_array_sizes<'d>(
+    derived: impl Iterator<Item = &'d Node<DerivedDeclarator>>,
+) -> Vec<Option<&'d Node<lang_c::ast::Expression>>> {
+    derived
         .map_while(|x| match &x.node {
             DerivedDeclarator::Array(a) => Some(match &a.node.size {
                 ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => Some(&**e),
