@@ -298,7 +298,9 @@ fn members<'a>(
                     }
                 }
                 CType::Array(_, None) => {
-                    return Err(cx.unit_ref().invalid(dd.name_span, "flexible array member not at the end of a structure"));
+                    return Err(cx
+                        .unit_ref()
+                        .invalid(dd.name_span, "flexible array member not at the end of a structure"));
                 }
                 CType::Vla(..) => {
                     return Err(cx.unit_ref().invalid(dd.name_span, "variably modified type in a structure"));

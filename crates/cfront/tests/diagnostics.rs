@@ -97,7 +97,8 @@ fn calls_returning_struct_pointers_lower() {
 /// extra arguments after the default promotions.
 #[test]
 fn variadic_calls_promote_their_extra_arguments() {
-    let c = compile("#include <stdio.h>\nint f(char c, float x, short *p) {\n  return printf(\"%c %f %p\", c, x, p);\n}\n");
+    let c =
+        compile("#include <stdio.h>\nint f(char c, float x, short *p) {\n  return printf(\"%c %f %p\", c, x, p);\n}\n");
     assert!(c.unsupported.is_empty(), "{:?}", c.unsupported);
     let f = func(&c.program, "f");
     let call = f.blocks.iter().flat_map(|b| &b.insts).find_map(|i| match &i.kind {

@@ -21,8 +21,8 @@ use super::{errno, Call, LibcHost, Outcome};
 use crate::value::Value;
 
 pub(super) const NAMES: &[&str] = &[
-    "fabs", "fabsf", "sqrt", "sqrtf", "floor", "floorf", "ceil", "ceilf", "trunc", "truncf", "round", "roundf",
-    "fmin", "fminf", "fmax", "fmaxf",
+    "fabs", "fabsf", "sqrt", "sqrtf", "floor", "floorf", "ceil", "ceilf", "trunc", "truncf", "round", "roundf", "fmin",
+    "fminf", "fmax", "fmaxf",
 ];
 
 pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {

@@ -330,7 +330,13 @@ fn int_text(v: Int, s: &Spec) -> Vec<u8> {
         let mut m = mag;
         loop {
             let d = (m % base) as u8;
-            digits.push(if d < 10 { b'0' + d } else if s.conv == b'X' { b'A' + d - 10 } else { b'a' + d - 10 });
+            digits.push(if d < 10 {
+                b'0' + d
+            } else if s.conv == b'X' {
+                b'A' + d - 10
+            } else {
+                b'a' + d - 10
+            });
             m /= base;
             if m == 0 {
                 break;
