@@ -7,12 +7,13 @@
 //!
 //! Offsets are in the IR's memory layout (`CType::mem_size`), which is
 //! where the engine's pointers point; they equal gcc's except for
-//! pointer members under ILP32 (see `structs.rs`). Function addresses are
-//! not address constants here: function pointers are unsupported.
+//! pointer members under ILP32 (see `structs.rs`). A function designator
+//! (`handler`, `&handler`, a cast of either) is the address of that
+//! function: a table of handlers.
 
 use lang_c::ast::{BinaryOperator, Expression, MemberOperator, UnaryOperator};
 use lang_c::span::Node;
-use pathwise_ir::GlobalId;
+use pathwise_ir::{GlobalId, RelocTarget};
 
 use crate::consteval;
 use crate::ctypes::CType;
@@ -27,11 +28,33 @@ struct Place {
     ty: CType,
 }
 
-/// The value of `e`, an initializer of pointer type, as (global, byte
+/// The value of `e`, an initializer of pointer type, as (target, byte
 /// offset), or `None` when it is not an address constant Pathwise knows.
-pub(crate) fn address_constant<'a>(cx: &mut dyn Ctx<'a>, e: &Node<Expression>) -> LResult<Option<(GlobalId, u64)>> {
+pub(crate) fn address_constant<'a>(cx: &mut dyn Ctx<'a>, e: &Node<Expression>) -> LResult<Option<(RelocTarget, u64)>> {
+    if let Some(idx) = function_designator(cx, e) {
+        let func = cx.unit().func_id(idx);
+        return Ok(Some((RelocTarget::Func(func), 0)));
+    }
     let Some((global, offset, _)) = pointer_value(cx, e)? else { return Ok(None) };
-    Ok(u64::try_from(offset).ok().map(|o| (global, o)))
+    Ok(u64::try_from(offset).ok().map(|o| (RelocTarget::Global(global), o)))
+}
+
+/// The function `e` designates (`f`, `&f`, `*f`, a cast of one), by its
+/// index in `Unit::funcs`.
+fn function_designator<'a>(cx: &mut dyn Ctx<'a>, e: &Node<Expression>) -> Option<usize> {
+    match &e.node {
+        Expression::Identifier(id) => match cx.unit_ref().lookup(&id.node.name) {
+            Some(Sym::Func(idx)) => Some(*idx),
+            _ => None,
+        },
+        Expression::UnaryOperator(u)
+            if matches!(u.node.operator.node, UnaryOperator::Address | UnaryOperator::Indirection) =>
+        {
+            function_designator(cx, &u.node.operand)
+        }
+        Expression::Cast(c) => function_designator(cx, &c.node.expression),
+        _ => None,
+    }
 }
 
 /// A pointer-valued constant: (global, byte offset, pointee type).

@@ -462,7 +462,12 @@ impl Renumber {
             InstKind::Call { func, args } => {
                 InstKind::Call { func, args: args.into_iter().map(|a| self.operand(a)).collect() }
             }
-            k @ (InstKind::AddrLocal { .. } | InstKind::AddrGlobal { .. }) => k,
+            InstKind::CallPtr { callee, args, ret } => InstKind::CallPtr {
+                callee: self.operand(callee),
+                args: args.into_iter().map(|a| self.operand(a)).collect(),
+                ret,
+            },
+            k @ (InstKind::AddrLocal { .. } | InstKind::AddrGlobal { .. } | InstKind::AddrFunc { .. }) => k,
         };
         let result = inst.result.map(|r| self.get(r));
         Inst { result, kind, loc: inst.loc }

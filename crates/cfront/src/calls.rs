@@ -1,6 +1,7 @@
 //! Function calls.
 //!
-//! Only direct calls of declared functions are supported: arguments are
+//! Direct calls of declared functions and calls through function pointers
+//! (`call_through_pointer`): arguments are
 //! evaluated left to right and converted to the prototype's parameter types.
 //! A variadic function without a body (`printf`, `snprintf`: the engine's
 //! library models) takes its extra arguments after the default argument
@@ -66,7 +67,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
 
     pub fn call(&mut self, c: &Node<CallExpression>) -> LResult<Val> {
         let Expression::Identifier(id) = &c.node.callee.node else {
-            return Err(self.u.unsupported(c.node.callee.span, "calls through function pointers"));
+            return self.call_through_pointer(c);
         };
         let name = id.node.name.as_str();
         let args = &c.node.arguments;
@@ -82,9 +83,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                 let reason = reason.clone();
                 return Err(self.u.use_of_unsupported(id.span, name, &reason));
             }
-            Some(Sym::Local { .. } | Sym::Indirect { .. } | Sym::Global(_)) => {
-                return Err(self.u.unsupported(c.node.callee.span, "calls through function pointers"));
-            }
+            Some(Sym::Local { .. } | Sym::Indirect { .. } | Sym::Global(_)) => return self.call_through_pointer(c),
             Some(_) => return Err(self.u.invalid(id.span, format!("called object `{name}` is not a function"))),
             None if name == "__builtin_expect" && args.len() == 2 => {
                 let v = self.rvalue(&args[0])?;
@@ -151,23 +150,75 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         }
         let func = self.u.func_id(idx);
         let kind = InstKind::Call { func, args: ops };
-        let val = match sig.ret.abi_ir() {
-            // A structure result points to the callee's object: copy it at
-            // once, before anything can change that object.
-            Some(_) if matches!(sig.ret, CType::Struct(_)) => {
-                let v = Val { op: self.b.value(kind, loc), ty: sig.ret.clone() };
-                Val { op: self.struct_temp(v, c.span)?, ty: sig.ret.clone() }
-            }
-            Some(_) => Val { op: self.b.value(kind, loc), ty: sig.ret.clone() },
-            None => {
-                self.b.effect(kind, loc);
-                Val::void()
-            }
-        };
+        let val = self.call_result(kind, &sig.ret, c.span)?;
         if noreturn {
             self.b.terminate(Terminator::Unreachable, loc);
         }
         Ok(val)
+    }
+
+    /// The value of a call instruction `kind` whose C result type is `ret`.
+    fn call_result(&mut self, kind: InstKind, ret: &CType, span: lang_c::span::Span) -> LResult<Val> {
+        let loc = self.loc(span);
+        Ok(match ret.abi_ir() {
+            // A structure result points to the callee's object: copy it at
+            // once, before anything can change that object.
+            Some(_) if matches!(ret, CType::Struct(_)) => {
+                let v = Val { op: self.b.value(kind, loc), ty: ret.clone() };
+                Val { op: self.struct_temp(v, span)?, ty: ret.clone() }
+            }
+            Some(_) => Val { op: self.b.value(kind, loc), ty: ret.clone() },
+            None => {
+                self.b.effect(kind, loc);
+                Val::void()
+            }
+        })
+    }
+
+    /// A call through a function pointer (`fp(x)`, `(*fp)(x)`,
+    /// `ops->read(p)`, `table[i](x)`): the pointer's function type gives
+    /// the parameters the arguments convert to and the result; the engine
+    /// checks that the function called has that type.
+    fn call_through_pointer(&mut self, c: &Node<CallExpression>) -> LResult<Val> {
+        let callee = self.rvalue(&c.node.callee)?;
+        let sig = match callee.ty.pointee() {
+            Some(CType::Func(sig)) => (**sig).clone(),
+            _ => {
+                let what = callee.ty.spelling();
+                return Err(self.u.invalid(
+                    c.node.callee.span,
+                    format!("called object of type `{what}` is not a function or function pointer"),
+                ));
+            }
+        };
+        let args = &c.node.arguments;
+        if sig.variadic {
+            return Err(self.u.unsupported(c.span, "calls through pointers to variadic functions"));
+        }
+        if !sig.prototyped {
+            // `int (*f)()`: the arguments after the default promotions; the
+            // engine checks them against the function reached.
+            let ops = args.iter().map(|a| self.variadic_arg(a)).collect::<LResult<Vec<_>>>()?;
+            let kind = InstKind::CallPtr { callee: callee.op, args: ops, ret: sig.ret.abi_ir() };
+            return self.call_result(kind, &sig.ret, c.span);
+        }
+        if args.len() != sig.params.len() {
+            let n = sig.params.len();
+            return Err(self
+                .u
+                .invalid(c.span, format!("the function pointer expects {n} argument(s), {} given", args.len())));
+        }
+        let mut ops = Vec::with_capacity(args.len());
+        for (a, pty) in args.iter().zip(&sig.params) {
+            let v = self.rvalue(a)?;
+            let v = self.convert(v, pty, a.span, Conv::Implicit)?;
+            ops.push(match pty {
+                CType::Struct(_) => self.struct_temp(v, a.span)?,
+                _ => v.op,
+            });
+        }
+        let kind = InstKind::CallPtr { callee: callee.op, args: ops, ret: sig.ret.abi_ir() };
+        self.call_result(kind, &sig.ret, c.span)
     }
 
     /// An argument matching a variadic function's `...`: the default

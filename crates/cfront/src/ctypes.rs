@@ -404,8 +404,9 @@ impl CType {
             CType::Void => "void".to_string(),
             CType::Int(k) => k.spelling().to_string(),
             CType::Float(k) => k.spelling().to_string(),
+            CType::Ptr(t) if matches!(**t, CType::Func(_)) => self.declare(""),
             CType::Ptr(t) => match &**t {
-                CType::Array(..) | CType::Vla(..) | CType::Func(_) => format!("{} (*)", t.spelling()),
+                CType::Array(..) | CType::Vla(..) => format!("{} (*)", t.spelling()),
                 t => {
                     let s = t.spelling();
                     if s.ends_with('*') {
@@ -418,9 +419,54 @@ impl CType {
             CType::Array(e, Some(n)) => format!("{}[{n}]", e.spelling()),
             CType::Array(e, None) => format!("{}[]", e.spelling()),
             CType::Vla(e, _) => format!("{}[*]", e.spelling()),
-            CType::Func(_) => "function".to_string(),
+            CType::Func(_) => self.declare(""),
             CType::Struct(s) => s.name(),
         }
+    }
+
+    /// A C declaration of `name` with this type (`int (*name)(int)`,
+    /// `char *name[3]`); with an empty name, the type's C spelling as a
+    /// cast or a parameter list writes it (`int (*)(int)`).
+    pub fn declare(&self, name: &str) -> String {
+        match self {
+            CType::Ptr(t) => match **t {
+                CType::Array(..) | CType::Vla(..) | CType::Func(_) => t.declare(&format!("(*{name})")),
+                _ => t.declare(&format!("*{name}")),
+            },
+            CType::Array(e, Some(n)) => e.declare(&format!("{name}[{n}]")),
+            CType::Array(e, None) => e.declare(&format!("{name}[]")),
+            CType::Vla(e, _) => e.declare(&format!("{name}[*]")),
+            CType::Func(sig) => sig.ret.declare(&format!("{name}({})", sig.param_list())),
+            t => {
+                let base = t.spelling();
+                if name.is_empty() {
+                    base
+                } else {
+                    format!("{base} {name}")
+                }
+            }
+        }
+    }
+}
+
+impl FuncSig {
+    /// The parameter list as C spells it: `int, char *`, `void` for a
+    /// prototype without parameters, empty for none (`int f()`).
+    pub fn param_list(&self) -> String {
+        let mut parts: Vec<String> = self.params.iter().map(|p| p.declare("")).collect();
+        if self.variadic {
+            parts.push("...".to_string());
+        }
+        if parts.is_empty() && self.prototyped {
+            return "void".to_string();
+        }
+        parts.join(", ")
+    }
+
+    /// The IR's description of this function type (see
+    /// [`pathwise_ir::CType::Func`]).
+    pub fn ir(&self) -> pathwise_ir::CType {
+        pathwise_ir::CType::Func { ret: self.ret.declare(""), params: self.param_list() }
     }
 }
 
@@ -488,6 +534,20 @@ pub(crate) fn src_var(name: &str, ty: &CType) -> Option<SrcVar> {
         // Objects of structure type have no description in the emitters' terms.
         return None;
     }
+    if let CType::Ptr(f) = ty {
+        if let CType::Func(sig) = &**f {
+            // A function pointer: its value is a function of the unit.
+            let cty = Some(pathwise_ir::CType::Ptr(Box::new(sig.ir())));
+            let scalar = IntTy { ty: Type::Ptr, signed: false };
+            return Some(SrcVar {
+                name: name.to_string(),
+                c_scalar: ty.spelling(),
+                scalar,
+                shape: Shape::Function,
+                cty,
+            });
+        }
+    }
     let (scalar, c_scalar, shape) = match ty {
         CType::Int(k) => (k.int_ty(), k.spelling().to_string(), Shape::Scalar),
         CType::Float(k) => (k.int_ty(), k.spelling().to_string(), Shape::Scalar),
@@ -522,7 +582,8 @@ pub(crate) fn ir_ctype(ty: &CType) -> Option<pathwise_ir::CType> {
         CType::Ptr(t) => I::Ptr(Box::new(ir_ctype(t).unwrap_or(I::Void))),
         CType::Array(e, n) => I::Array(Box::new(ir_ctype(e)?), n.unwrap_or(0)),
         CType::Struct(s) => I::Struct(pathwise_ir::StructId(s.id() as u32)),
-        CType::Vla(..) | CType::Func(_) => return None,
+        CType::Func(sig) => sig.ir(),
+        CType::Vla(..) => return None,
     })
 }
 

@@ -132,9 +132,6 @@ impl<'u, 'a> FnCtx<'u, 'a> {
     fn identifier(&mut self, id: &Node<Identifier>) -> LResult<Val> {
         match self.u.lookup(&id.node.name) {
             Some(Sym::EnumConst(v)) => Ok(Val::constant(*v)),
-            Some(Sym::Func(_)) => {
-                Err(self.u.unsupported(id.span, format!("function pointers (`{}` used as a value)", id.node.name)))
-            }
             sym => {
                 let local = match sym {
                     Some(Sym::Local { local, .. }) => Some(*local),
@@ -184,8 +181,12 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                 Ok(LVal { ptr: self.b.value(InstKind::AddrGlobal { global }, loc), ty })
             }
             Some(Sym::Unsupported(reason)) => Err(self.u.use_of_unsupported(id.span, name, &reason)),
-            Some(Sym::Func(_)) => {
-                Err(self.u.unsupported(id.span, format!("function pointers (`{name}` used as a value)")))
+            // A function designator: its "address" is the function pointer
+            // it decays to (`load` and `&` both give it).
+            Some(Sym::Func(idx)) => {
+                let ty = CType::Func(Box::new(self.u.funcs[idx].sig.clone()));
+                let func = self.u.func_id(idx);
+                Ok(LVal { ptr: self.b.value(InstKind::AddrFunc { func }, loc), ty })
             }
             Some(Sym::EnumConst(_)) | Some(Sym::Typedef(..)) | Some(Sym::Tag(_)) => {
                 Err(self.u.invalid(id.span, format!("`{name}` is not an object")))
@@ -272,7 +273,8 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                 let ir = lv.ty.ir().unwrap_or(Type::I64);
                 Ok(Val { op: self.b.load(ir, lv.ptr, loc), ty: lv.ty })
             }
-            CType::Func(_) => Err(self.u.unsupported(span, "function pointers")),
+            // C11 6.3.2.1p4: a function designator becomes a pointer to it.
+            CType::Func(_) => Ok(Val { op: lv.ptr, ty: CType::ptr_to(lv.ty) }),
             CType::Void => Err(self.u.invalid(span, "use of a void value")),
             // A structure value is represented by the address of an object
             // holding it (copied where it is stored, see `member.rs`).
@@ -310,11 +312,6 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             UnaryOperator::PreIncrement => self.incdec(e, operand, true, true),
             UnaryOperator::PreDecrement => self.incdec(e, operand, true, false),
             UnaryOperator::Address => {
-                if let Expression::Identifier(id) = &operand.node {
-                    if let Some(Sym::Func(_)) = self.u.lookup(&id.node.name) {
-                        return Err(self.u.unsupported(e.span, "function pointers"));
-                    }
-                }
                 let lv = self.lvalue(operand)?;
                 Ok(Val { op: lv.ptr, ty: CType::ptr_to(lv.ty) })
             }

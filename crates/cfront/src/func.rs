@@ -395,6 +395,7 @@ fn lower_function<'a>(u: &mut Unit<'a>, idx: usize, fd: &'a Node<FunctionDefinit
         switches,
         num_regs,
         is_static: u.funcs[idx].is_static,
+        cty: Some(u.funcs[idx].sig.ir()),
         loc,
     })
 }

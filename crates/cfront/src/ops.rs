@@ -82,6 +82,10 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                     "conversions from integers to pointers (other than the null pointer constant 0)",
                 ));
             }
+            // Between function pointer types: the engine checks the type
+            // of the function a call reaches (calling it through another
+            // type is undefined behaviour; converting is not).
+            (CType::Ptr(a), CType::Ptr(b)) if matches!((&**a, &**b), (CType::Func(_), CType::Func(_))) => v.op,
             (CType::Ptr(a), CType::Ptr(b)) if compatible_pointees(a, b) => {
                 if **a == CType::Void {
                     self.void_params.note_conversion(v.op, b);
@@ -319,7 +323,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
 
     fn elem_size(&mut self, ptr: &CType, span: Span) -> LResult<u64> {
         match ptr.pointee() {
-            Some(CType::Func(_)) => Err(self.u.unsupported(span, "function pointers")),
+            Some(CType::Func(_)) => Err(self.u.unsupported(span, "arithmetic on a pointer to a function")),
             Some(t) if t.has_vla() => Err(self.u.unsupported(span, "pointers to variable-length arrays")),
             Some(t) if t.has_struct() && t.mem_size().is_none() => Err(crate::structs::incomplete(self, span, t)),
             Some(t) => {

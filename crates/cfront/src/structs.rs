@@ -462,7 +462,7 @@ fn struct_ids(t: &pathwise_ir::CType, out: &mut Vec<usize>) {
     match t {
         I::Ptr(e) | I::Array(e, _) => struct_ids(e, out),
         I::Struct(id) => out.push(id.0 as usize),
-        I::Void | I::Int { .. } => {}
+        I::Void | I::Int { .. } | I::Func { .. } => {}
     }
 }
 
@@ -471,6 +471,6 @@ fn renumber(t: &mut pathwise_ir::CType, new_id: &FxHashMap<usize, u32>) {
     match t {
         I::Ptr(e) | I::Array(e, _) => renumber(e, new_id),
         I::Struct(id) => *id = StructId(new_id.get(&(id.0 as usize)).copied().unwrap_or(0)),
-        I::Void | I::Int { .. } => {}
+        I::Void | I::Int { .. } | I::Func { .. } => {}
     }
 }

@@ -358,9 +358,6 @@ fn apply<'a>(cx: &mut dyn Ctx<'a>, out: &mut Declared, d: &Node<Declarator>) -> 
     let split = derived.iter().take_while(|x| matches!(x.node, DerivedDeclarator::Pointer(_))).count();
     for p in &derived[..split] {
         if let DerivedDeclarator::Pointer(quals) = &p.node {
-            if matches!(out.ty, CType::Func(_)) {
-                return Err(cx.unit_ref().unsupported(p.span, "function pointers"));
-            }
             out.ty = CType::ptr_to(std::mem::replace(&mut out.ty, CType::Void));
             out.is_const = quals
                 .iter()
@@ -409,8 +406,19 @@ fn apply<'a>(cx: &mut dyn Ctx<'a>, out: &mut Declared, d: &Node<Declarator>) -> 
             Ok(())
         }
         DeclaratorKind::Declarator(inner) => {
-            if matches!(out.ty, CType::Func(_)) && !inner.node.derived.is_empty() {
-                return Err(cx.unit_ref().unsupported(inner.span, "function pointers"));
+            // `int (*f)(int)`: the inner declarator's pointer applies to
+            // the function type built so far. A function declarator inside
+            // (`int (*g(int))(int)`, a function returning a function
+            // pointer) would give `out.params` the outer list's names.
+            if matches!(out.ty, CType::Func(_))
+                && inner.node.derived.iter().any(|d| matches!(d.node, DerivedDeclarator::Function(_)))
+            {
+                return Err(cx.unit_ref().unsupported(inner.span, "functions returning function pointers"));
+            }
+            if matches!(out.ty, CType::Func(_))
+                && inner.node.derived.iter().any(|d| matches!(d.node, DerivedDeclarator::Pointer(_)))
+            {
+                out.params.clear();
             }
             apply(cx, out, inner)
         }
@@ -498,7 +506,8 @@ fn parameters<'a>(
         // Parameter adjustment (C11 6.7.6.3p7): arrays become pointers.
         let ty = match d.ty {
             CType::Array(e, _) | CType::Vla(e, _) => CType::Ptr(e),
-            CType::Func(_) => return Err(cx.unit_ref().unsupported(p.span, "function pointers")),
+            // ... and functions pointers to them (C11 6.7.6.3p8).
+            t @ CType::Func(_) => CType::ptr_to(t),
             t => t,
         };
         let name = d.name.unwrap_or_else(|| format!("__arg{i}"));

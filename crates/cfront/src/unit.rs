@@ -304,6 +304,7 @@ impl<'a> Unit<'a> {
             iteration_starts: Vec::new(),
             switches: Vec::new(),
             is_static: e.is_static,
+            cty: Some(e.sig.ir()),
             loc,
         }
     }

@@ -45,9 +45,9 @@ fn static_initializers_with_addresses_compute_what_gcc_computes() {
 
 #[test]
 fn addresses_pathwise_cannot_represent_are_located() {
+    // A function's address is one (`function_pointers.rs`).
     let c = compile("int f(int);\nint (*fp)(int) = f;\nint g(void) { return 1; }\n");
-    let globals: Vec<String> = c.unsupported_globals.iter().map(|u| u.diagnostic.to_string()).collect();
-    assert_eq!(globals, vec!["test.c:2:6: error: unsupported: function pointers"]);
+    assert!(c.unsupported_globals.is_empty());
     let c = compile("int x;\nlong addr = (long)&x;\nint g(void) { return 1; }\n");
     let globals: Vec<String> = c.unsupported_globals.iter().map(|u| u.diagnostic.to_string()).collect();
     assert_eq!(globals.len(), 1, "{globals:?}");

@@ -331,6 +331,7 @@ fn input_summary(value: Option<&InputValue>, src: &SrcVar) -> String {
     match value {
         // Heap inputs are described by `heap_input_summary`.
         None | Some(InputValue::Pointer(_)) => "?".to_string(),
+        Some(InputValue::Function(f)) => f.clone().unwrap_or_else(|| "NULL".to_string()),
         Some(InputValue::Scalar(v)) => display_value(*v, src.scalar),
         Some(InputValue::Array(vs)) => {
             if let Some(text) = crate::literal::text_bytes(vs, src.scalar).filter(|t| t.len() <= 4 * SHOWN) {
@@ -348,11 +349,22 @@ fn input_summary(value: Option<&InputValue>, src: &SrcVar) -> String {
 /// Declare the local holding parameter `p`'s input and return the argument
 /// expression passed to the function.
 fn write_input(out: &mut String, p: &SrcVar, local: &str, value: Option<&InputValue>) {
+    if p.shape == pathwise_ir::Shape::Function {
+        // A function of the unit, by name (the type's declarator needs
+        // the name inside: `int (*cb)(int)`).
+        let decl = p.cty.as_ref().map_or_else(|| format!("void *{local}"), |c| c.declare(&[], local));
+        let target = match value {
+            Some(InputValue::Function(Some(name))) => name.as_str(),
+            _ => "0",
+        };
+        let _ = writeln!(out, "    {decl} = {target};");
+        return;
+    }
     if is_array_param(p) {
         let values: Vec<i128> = match value {
             Some(InputValue::Array(vs)) => vs.clone(),
             Some(InputValue::Scalar(v)) => vec![*v],
-            None | Some(InputValue::Pointer(_)) => Vec::new(),
+            None | Some(InputValue::Pointer(_) | InputValue::Function(_)) => Vec::new(),
         };
         if values.is_empty() {
             // C forbids zero-length arrays: one unused element stands in, so
@@ -365,7 +377,7 @@ fn write_input(out: &mut String, p: &SrcVar, local: &str, value: Option<&InputVa
         let v = match value {
             Some(InputValue::Scalar(v)) => *v,
             Some(InputValue::Array(vs)) => vs.first().copied().unwrap_or(0),
-            None | Some(InputValue::Pointer(_)) => 0,
+            None | Some(InputValue::Pointer(_) | InputValue::Function(_)) => 0,
         };
         let _ = writeln!(out, "    {} {local} = {};", p.c_scalar, c_literal(v, p.scalar, &p.c_scalar));
     }

@@ -311,8 +311,15 @@ pub enum HeapValueJson {
     Ref(RefJson),
     Param(ParamRefJson),
     Global(GlobalRefJson),
+    Function(FunctionRefJson),
     Null,
     Opaque(String),
+}
+
+/// A pointer to a function of the unit, by name.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FunctionRefJson {
+    pub function: String,
 }
 
 /// A pointer to byte `offset` of the input array of parameter `param`.
@@ -480,6 +487,7 @@ impl VarJson {
             Shape::Array(n) => ("array", Some(n)),
             Shape::Heap => ("heap", None),
             Shape::ByValue => ("struct", None),
+            Shape::Function => ("function", None),
         };
         VarJson {
             name,
@@ -605,6 +613,10 @@ fn test_json(suite: &TestSuite, test: &TestCase) -> TestJson {
             Some(InputValue::Scalar(v)) => NumOrList::List(vec![num(*v, p)]),
             Some(InputValue::Array(vs)) => NumOrList::List(list(vs, p)),
             Some(InputValue::Pointer(v)) => NumOrList::Pointer(heap_value_json(suite, v, None)),
+            Some(InputValue::Function(f)) => NumOrList::Pointer(match f {
+                Some(name) => HeapValueJson::Function(FunctionRefJson { function: name.clone() }),
+                None => HeapValueJson::Null,
+            }),
             None => continue,
         };
         inputs.push((name.clone(), value));

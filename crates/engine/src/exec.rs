@@ -302,6 +302,9 @@ impl<'m, 'p> Exec<'m, 'p> {
             if let InstKind::Call { func: callee, args } = &inst.kind {
                 return self.call(*callee, args, inst.result, inst.loc);
             }
+            if let InstKind::CallPtr { callee, args, ret } = &inst.kind {
+                return self.call_through_pointer(callee, args, *ret, inst.result, inst.loc);
+            }
             match self.exec_inst(&inst.kind, inst.loc) {
                 Ok(v) => {
                     if self.m.check_uninit {
@@ -549,7 +552,7 @@ impl<'m, 'p> Exec<'m, 'p> {
         !self.visits.enter(self.m.program, func, block, self.m.k.get())
     }
 
-    fn call(&mut self, callee: FuncId, args: &[Operand], result: Option<Reg>, loc: Loc) -> Flow {
+    pub(crate) fn call(&mut self, callee: FuncId, args: &[Operand], result: Option<Reg>, loc: Loc) -> Flow {
         let argv: Vec<Value> = args.iter().map(|a| self.operand(a)).collect();
         let f = self.m.program.func(callee);
         // sv-benchmarks' error function: reaching the call is the error,

@@ -119,6 +119,11 @@ pub struct HeapState {
     pub(crate) tied_counts: FxHashSet<u64>,
     /// Reference variables whose domain the path records.
     domains: FxHashSet<ExprId>,
+    /// Input function pointers whose target this path has decided (see
+    /// [`crate::fnptr`]).
+    pub(crate) fn_targets: FxHashSet<ExprId>,
+    /// The input function pointers' variables and candidates.
+    pub(crate) fn_inputs: Vec<(ExprId, Vec<pathwise_ir::FuncId>)>,
 }
 
 /// See [`Exec::field_layout`].
@@ -280,6 +285,7 @@ impl Exec<'_, '_> {
             None => 0,
             Some(o) => match self.mem.object(o).kind {
                 ObjKind::HeapInput { ident } => ident as u64,
+                ObjKind::Code { func } => crate::fnptr::ident(func),
                 _ => NON_INPUT_BASE + o.0 as u64,
             },
         }
@@ -294,6 +300,7 @@ impl Exec<'_, '_> {
             None => 0,
             Some(o) => match self.mem.object(o).kind {
                 ObjKind::HeapInput { ident } => ident as u64,
+                ObjKind::Code { func } => crate::fnptr::ident(func),
                 _ => NON_INPUT_BASE + o.0 as u64,
             },
         };
@@ -353,6 +360,10 @@ impl Exec<'_, '_> {
                         format!("pointer read at byte offset {off} of an input object where the type has none");
                     return Err(self.error(ErrorKind::Unsupported, message, loc));
                 };
+                if let CType::Func { .. } = pointee {
+                    let message = format!("function pointer `{field}` in an input object (only parameters may be input function pointers)");
+                    return Err(self.error(ErrorKind::Unsupported, message, loc));
+                }
                 self.input_pointer(&field, &pointee, loc)?
             } else {
                 let var = self.pool.var(&field, Sort::Bv(ty.bits()));

@@ -260,6 +260,7 @@ fn pointer_value(
             found(o, cty);
             HeapValue::Ref { obj: ids.get(o), offset: p.off }
         }
-        ObjKind::Local => HeapValue::Opaque,
+        // A function pointer field is not checked (yet).
+        ObjKind::Local | ObjKind::Code { .. } => HeapValue::Opaque,
     }
 }

@@ -25,6 +25,7 @@ pub mod analysis;
 pub mod blockk;
 pub mod config;
 pub mod exec;
+pub mod fnptr;
 pub mod fp;
 pub mod heap;
 pub mod heap_assume;

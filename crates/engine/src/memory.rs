@@ -53,6 +53,12 @@ pub enum ObjKind {
     HeapInput {
         ident: u32,
     },
+    /// The code of a function, what a function pointer points to: no
+    /// bytes (any load or store through it is out of bounds), one object
+    /// per function and run, so pointers to one function compare equal.
+    Code {
+        func: pathwise_ir::FuncId,
+    },
 }
 
 /// The symbolic identity of an input array.
@@ -194,6 +200,8 @@ pub struct Memory {
     objects: Vec<Object>,
     /// Allocations by the program so far (see [`Allocation::ordinal`]).
     heap_allocs: u32,
+    /// The code object of each function whose address the run took.
+    code: BTreeMap<pathwise_ir::FuncId, ObjId>,
 }
 
 impl Memory {
@@ -229,6 +237,24 @@ impl Memory {
             size_sym: None,
         });
         id
+    }
+
+    /// The object a pointer to function `func` points to (created on first use).
+    pub fn code_object(&mut self, func: pathwise_ir::FuncId) -> ObjId {
+        if let Some(&o) = self.code.get(&func) {
+            return o;
+        }
+        let o = self.alloc_bytes(ObjKind::Code { func }, Type::I8, 0);
+        self.code.insert(func, o);
+        o
+    }
+
+    /// The function whose code object `id` is, if it is one.
+    pub fn code_func(&self, id: ObjId) -> Option<pathwise_ir::FuncId> {
+        match self.objects[id.0 as usize].kind {
+            ObjKind::Code { func } => Some(func),
+            _ => None,
+        }
     }
 
     /// Enlarge object `id` to `size` bytes (a heap input object whose

@@ -5,7 +5,7 @@
 //! test never calls it: whatever it writes must not reach the function.
 
 use pathwise_expr::{ArrayValue, ExprId, ExprPool, Model, Sort};
-use pathwise_ir::{FuncId, Program, Shape, Type};
+use pathwise_ir::{FuncId, Program, RelocTarget, Shape, Type};
 use rustc_hash::FxHashSet;
 
 use crate::exec::{Exec, Machine};
@@ -32,6 +32,12 @@ pub enum ParamInput {
         name: String,
         pointee: pathwise_ir::CType,
         by_value: bool,
+    },
+    /// A pointer to a function: null or one of `candidates` (see
+    /// [`crate::fnptr`]), as the 32-bit `var` says.
+    Function {
+        var: ExprId,
+        candidates: Vec<FuncId>,
     },
 }
 
@@ -82,6 +88,13 @@ impl InputSpec {
                         pointee: pointee.unwrap_or(pathwise_ir::CType::Void),
                         by_value: p.src.shape == Shape::ByValue,
                     }
+                }
+                Shape::Function => {
+                    let var = pool.var(&format!("fn:{}", p.src.name), Sort::Bv(32));
+                    let pointee = p.src.cty.as_ref().and_then(|c| c.pointee()).cloned();
+                    let candidates = pointee.map(|t| crate::fnptr::candidates(program, &t)).unwrap_or_default();
+                    hard.push(crate::fnptr::domain(pool, var, &candidates));
+                    ParamInput::Function { var, candidates }
                 }
                 Shape::Pointer => {
                     let elem = p.src.scalar.ty;
@@ -339,6 +352,7 @@ fn heap_args(exec: &mut Exec<'_, '_>, spec: &InputSpec, mut args: Vec<Value>, fu
         match p {
             ParamInput::Heap { name, pointee, by_value: false } => args[i] = exec.input_pointer(name, pointee, loc)?,
             ParamInput::Heap { name, pointee, by_value: true } => args[i] = exec.by_value_input(name, pointee)?,
+            ParamInput::Function { var, candidates } => exec.heap.fn_inputs.push((*var, candidates.clone())),
             _ => {}
         }
     }
@@ -386,7 +400,11 @@ fn build_memory(
     // Pointers in initial contents, once every global has its object.
     for (g, &id) in program.globals.iter().zip(&globals) {
         for r in &g.relocs {
-            let target = Pointer { obj: Some(globals[r.target.0 as usize]), off: r.addend, ..Pointer::NULL };
+            let obj = match r.target {
+                RelocTarget::Global(t) => globals[t.0 as usize],
+                RelocTarget::Func(f) => mem.code_object(f),
+            };
+            let target = Pointer { obj: Some(obj), off: r.addend, ..Pointer::NULL };
             mem.init_pointer(id, r.offset, target);
         }
     }
@@ -402,6 +420,12 @@ fn build_memory(
             ParamInput::Scalar { var, ty } => {
                 let conc = inputs.bv.get(&var).copied().unwrap_or(0) & ty.mask();
                 args.push(Value::Int { conc, sym: Some(var) });
+                objs.push(None);
+            }
+            ParamInput::Function { var, ref candidates } => {
+                let v = inputs.bv.get(&var).copied().unwrap_or(0);
+                let obj = crate::fnptr::chosen(candidates, v).map(|f| mem.code_object(f));
+                args.push(Value::Ptr(Pointer { obj, base_sym: Some(var), ..Pointer::NULL }));
                 objs.push(None);
             }
             ParamInput::Array { input, elem } => {

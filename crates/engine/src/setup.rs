@@ -88,6 +88,9 @@ pub fn check(program: &Program, config: &Config) -> Result<(FuncId, Option<FuncI
             Shape::Heap | Shape::ByValue => {
                 p.src.cty.as_ref().and_then(|c| c.pointee()).is_some_and(|t| *t != pathwise_ir::CType::Void)
             }
+            Shape::Function => {
+                matches!(p.src.cty.as_ref().and_then(|c| c.pointee()), Some(pathwise_ir::CType::Func { .. }))
+            }
             Shape::Array(_) => false,
         };
         if !ok {

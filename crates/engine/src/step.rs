@@ -96,6 +96,10 @@ impl Exec<'_, '_> {
                 let obj = self.globals[global.0 as usize];
                 Value::Ptr(Pointer { obj: Some(obj), off: 0, off_sym: None, base_sym: None, path: 0 })
             }
+            InstKind::AddrFunc { func } => {
+                let obj = self.mem.code_object(*func);
+                Value::Ptr(Pointer { obj: Some(obj), off: 0, off_sym: None, base_sym: None, path: 0 })
+            }
             InstKind::PtrAdd { base, offset } => {
                 let p = self.operand(base).as_ptr();
                 let o = self.operand(offset);
@@ -155,7 +159,7 @@ impl Exec<'_, '_> {
                 }
                 Value::Ptr(Pointer { obj: Some(obj), off: 0, off_sym: None, base_sym: None, path: 0 })
             }
-            InstKind::Call { .. } => unreachable!("calls are handled by the machine"),
+            InstKind::Call { .. } | InstKind::CallPtr { .. } => unreachable!("calls are handled by the machine"),
         }))
     }
 

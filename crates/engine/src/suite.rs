@@ -232,6 +232,9 @@ pub enum InputValue {
     /// A pointer parameter of [`pathwise_ir::Shape::Heap`]: null or a
     /// reference into [`TestCase::heap_in`].
     Pointer(HeapValue),
+    /// A function pointer parameter: the name of the unit's function it
+    /// points to, or `None` for null.
+    Function(Option<String>),
 }
 
 /// How a test's execution ended.

@@ -56,6 +56,10 @@ fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRe
             ParamInput::Heap { .. } => InputValue::Pointer(
                 replay.heap.params.get(i).cloned().flatten().unwrap_or(crate::suite::HeapValue::Null),
             ),
+            ParamInput::Function { var, ref candidates } => {
+                let v = inputs.bv.get(&var).copied().unwrap_or(0);
+                InputValue::Function(crate::fnptr::chosen(candidates, v).map(|f| m.program.func(f).name.clone()))
+            }
             ParamInput::Scalar { var, ty } => {
                 InputValue::Scalar(fp.src.scalar.to_i128(inputs.bv.get(&var).copied().unwrap_or(0) & ty.mask()))
             }

@@ -28,6 +28,12 @@ pub enum CType {
     Array(Box<CType>, u64),
     /// A structure or union, defined in [`crate::Program::structs`].
     Struct(StructId),
+    /// A function type, by the C spellings of its result and parameter
+    /// list (`int` and `const char *, int`): two functions have the same
+    /// type exactly when both spellings are equal, since the front end
+    /// spells types with typedefs resolved and parameters' top-level
+    /// qualifiers dropped. Only as a pointer target.
+    Func { ret: String, params: String },
 }
 
 /// A structure or union definition with its layout (in the program's data model).
@@ -86,6 +92,8 @@ impl CType {
             CType::Ptr(_) => 8,
             CType::Array(e, n) => e.size(structs) * n,
             CType::Struct(s) => structs[s.0 as usize].size,
+            // GNU C's `sizeof` of a function, which no object has.
+            CType::Func { .. } => 1,
         }
     }
 
@@ -105,10 +113,11 @@ impl CType {
             CType::Int { c_name, .. } => format!("{c_name} {name}").trim_end().to_string(),
             CType::Struct(s) => format!("{} {name}", structs[s.0 as usize].c_name).trim_end().to_string(),
             CType::Ptr(t) => match **t {
-                CType::Array(..) => t.declare(structs, &format!("(*{name})")),
+                CType::Array(..) | CType::Func { .. } => t.declare(structs, &format!("(*{name})")),
                 _ => t.declare(structs, &format!("*{name}")),
             },
             CType::Array(e, n) => e.declare(structs, &format!("{name}[{n}]")),
+            CType::Func { ret, params } => format!("{ret} {name}({params})"),
         }
     }
 
@@ -133,7 +142,7 @@ impl CType {
                 let ty = self.scalar()?;
                 fits(ty, offset).then(|| ScalarAt { ty, cty: self.clone(), offset: 0, path: String::new() })
             }
-            CType::Void => None,
+            CType::Void | CType::Func { .. } => None,
             CType::Array(e, n) => {
                 let es = e.size(structs).max(1);
                 let i = offset / es;
@@ -171,7 +180,7 @@ impl CType {
                 let ty = self.scalar().expect("scalar");
                 out.push(ScalarAt { ty, cty: self.clone(), offset: base, path: path.to_string() });
             }
-            CType::Void => {}
+            CType::Void | CType::Func { .. } => {}
             CType::Array(e, n) => {
                 let es = e.size(structs);
                 for i in 0..*n {

@@ -39,18 +39,20 @@
 //!             '{' [field {',' field}] '}'            ; Program::structs, in order
 //!           | 'global' NAME ':' TYPE ['x' INT] ['=' '[' [value {',' value}] ']']
 //!             ['relocs' '[' reloc {',' reloc} ']'] ['const'] [src]
-//!   reloc   := '(' INT ',' NAME ',' INT ')'        byte offset, target global, addend
+//!   reloc   := '(' INT ',' ['fn'] NAME ',' INT ')'  byte offset, target global (or function), addend
 //!           | 'declare' header
 //!           | 'func' header '{' local* iterates* switch* block* '}'
 //! header   := NAME '(' [param {',' param}] ')' '->' ('void' | TYPE) [src]
-//!             ['static'] ['num_regs' INT] [loc]
+//!             ['static'] ['ctype' '(' cty ')'] ['num_regs' INT] [loc]
 //! param    := REG ':' TYPE [src]
 //! src      := 'src' '(' STRING ',' STRING ',' TYPE ('signed'|'unsigned') ','
-//!             ('scalar' | 'pointer' | 'array' INT | 'heap') [',' 'type' '(' cty ')'] ')'
+//!             ('scalar' | 'pointer' | 'array' INT | 'heap' | 'byvalue' | 'function')
+//!             [',' 'type' '(' cty ')'] ')'
 //! field    := STRING ':' cty '@' INT                   ; name, C type, byte offset
 //! cty      := 'void' | 'int' '(' STRING ',' TYPE ('signed'|'unsigned') ')'
 //!           | 'ptr' '(' cty ')' | 'array' '(' cty ',' INT ')'
 //!           | 'struct' INT                            ; index into Program::structs
+//!           | 'func' '(' STRING ',' STRING ')'         ; result and parameter spellings
 //! local    := 'local' LOCAL STRING ':' TYPE ['x' INT]
 //! iterates := 'iterates' BLOCK   (an iteration-start block; after the locals)
 //! switch   := 'switch' '[' BLOCK (',' BLOCK)* ']'   (a switch's decision chain)
@@ -68,6 +70,8 @@
 //!           | 'load' TYPE operand | 'store' TYPE operand ',' operand
 //!           | 'alloca' TYPE ',' operand                 ; count of type i64
 //!           | 'call' NAME '(' [operand {',' operand}] ')'
+//!           | 'addrfn' NAME                             ; pointer to a function
+//!           | 'callptr' operand '(' [operand {',' operand}] ')' ['->' TYPE]
 //! term     := ('jmp' LABEL | 'br' operand ',' LABEL ',' LABEL
 //!             | 'ret' [operand] | 'unreachable') [loc]
 //! operand  := REG | value ':' TYPE                     ; 5:i32, -1:i8, 0:ptr
@@ -97,7 +101,8 @@ use std::fmt::{self, Write};
 
 use crate::ctype::{CType, StructDef};
 use crate::program::{
-    FuncData, FuncId, GlobalData, GlobalId, Inst, InstKind, Loc, Operand, Program, Shape, SrcVar, Terminator,
+    FuncData, FuncId, GlobalData, GlobalId, Inst, InstKind, Loc, Operand, Program, RelocTarget, Shape, SrcVar,
+    Terminator,
 };
 use crate::types::{IntTy, Type};
 use crate::visit::min_num_regs;
@@ -218,6 +223,14 @@ fn global_ref(p: &Program, id: GlobalId) -> String {
     }
 }
 
+/// A relocation's target: `@g` for a global, `fn @f` for a function.
+fn reloc_target(p: &Program, t: RelocTarget) -> String {
+    match t {
+        RelocTarget::Global(g) => global_ref(p, g),
+        RelocTarget::Func(f) => format!("fn {}", func_ref(p, f)),
+    }
+}
+
 /// A value of type `ty`: negative decimal for masked values with the sign bit
 /// set (not for `i1` and `ptr`), unsigned decimal otherwise.
 pub(crate) fn fmt_value(ty: Type, v: u64) -> String {
@@ -250,6 +263,7 @@ fn fmt_src(s: &SrcVar) -> String {
         Shape::Array(n) => format!("array {n}"),
         Shape::Heap => "heap".to_string(),
         Shape::ByValue => "byvalue".to_string(),
+        Shape::Function => "function".to_string(),
     };
     let sign = if s.scalar.signed { "signed" } else { "unsigned" };
     let cty = s.cty.as_ref().map(|t| format!(", type({})", fmt_cty(t))).unwrap_or_default();
@@ -267,6 +281,7 @@ pub fn fmt_cty(t: &CType) -> String {
         CType::Ptr(inner) => format!("ptr({})", fmt_cty(inner)),
         CType::Array(inner, n) => format!("array({}, {n})", fmt_cty(inner)),
         CType::Struct(id) => format!("struct {}", id.0),
+        CType::Func { ret, params } => format!("func({}, {})", quote(ret), quote(params)),
     }
 }
 
@@ -287,7 +302,7 @@ fn write_global(out: &mut String, p: &Program, g: &GlobalData) -> fmt::Result {
     }
     if !g.relocs.is_empty() {
         let items: Vec<String> =
-            g.relocs.iter().map(|r| format!("({}, {}, {})", r.offset, global_ref(p, r.target), r.addend)).collect();
+            g.relocs.iter().map(|r| format!("({}, {}, {})", r.offset, reloc_target(p, r.target), r.addend)).collect();
         write!(out, " relocs [{}]", items.join(", "))?;
     }
     if g.is_const {
@@ -323,6 +338,9 @@ fn write_header(out: &mut String, f: &FuncData) -> fmt::Result {
     }
     if f.is_static {
         out.push_str(" static");
+    }
+    if let Some(t) = &f.cty {
+        write!(out, " ctype({})", fmt_cty(t))?;
     }
     if f.num_regs != min_num_regs(f) {
         write!(out, " num_regs {}", f.num_regs)?;
@@ -398,6 +416,7 @@ fn fmt_inst(p: &Program, inst: &Inst) -> String {
         InstKind::FCast { op, from, to, a } => format!("{} {from} {} to {to}", op.name(), fmt_operand(a)),
         InstKind::AddrLocal { local } => format!("addr {local}"),
         InstKind::AddrGlobal { global } => format!("addr {}", global_ref(p, *global)),
+        InstKind::AddrFunc { func } => format!("addrfn {}", func_ref(p, *func)),
         InstKind::PtrAdd { base, offset } => {
             format!("ptradd {}, {}", fmt_operand(base), fmt_operand(offset))
         }
@@ -410,6 +429,11 @@ fn fmt_inst(p: &Program, inst: &Inst) -> String {
         InstKind::Call { func, args } => {
             let args: Vec<String> = args.iter().map(fmt_operand).collect();
             format!("call {}({})", func_ref(p, *func), args.join(", "))
+        }
+        InstKind::CallPtr { callee, args, ret } => {
+            let args: Vec<String> = args.iter().map(fmt_operand).collect();
+            let ret = ret.map(|t| format!(" -> {t}")).unwrap_or_default();
+            format!("callptr {}({}){ret}", fmt_operand(callee), args.join(", "))
         }
     };
     match inst.result {

@@ -229,6 +229,10 @@ pub enum InstKind {
     AddrLocal { local: Local },
     /// `%r = addr @g`: pointer to offset 0 of a global.
     AddrGlobal { global: GlobalId },
+    /// `%r = addrfn @f`: a pointer to function `f` (C's function
+    /// designator converted to a pointer). It points to no data: loads and
+    /// stores through it are errors; `callptr` calls it.
+    AddrFunc { func: FuncId },
     /// `%r = ptradd p, off`: `p` plus a signed byte offset of type `i64`.
     PtrAdd { base: Operand, offset: Operand },
     /// `%r = ptrdiff a, b`: byte distance `a - b` as `i64`; both must point
@@ -248,6 +252,11 @@ pub enum InstKind {
     /// may be a declaration without body: the engine then applies its built-in
     /// model (e.g. `pathwise_assume`) or reports an unknown external.
     Call { func: FuncId, args: Vec<Operand> },
+    /// `%r = callptr %p(args) -> i32` or `callptr %p(args)`: a call through
+    /// a function pointer. `ret` is the result type the caller's C type
+    /// gives (`None` for `void`); the engine checks at run time that `p`
+    /// points to a function whose parameters and result match.
+    CallPtr { callee: Operand, args: Vec<Operand>, ret: Option<Type> },
 }
 
 /// An instruction with its optional result register and source location.
@@ -327,6 +336,9 @@ pub enum Shape {
     /// [`SrcVar::cty`] is that pointer's type. As an input it is a fresh
     /// object that aliases nothing, built like a heap object.
     ByValue,
+    /// A pointer to a function ([`SrcVar::cty`] is `Ptr(Func { .. })`): as
+    /// an input, null or one of the unit's functions of that C type.
+    Function,
 }
 
 /// A stack slot: `count` elements of type `elem`.
@@ -357,12 +369,22 @@ pub struct GlobalData {
 }
 
 /// A pointer in a global's initial contents: at byte `offset` of the
-/// global, the address of global `target` plus `addend` bytes.
+/// global, the address of `target` plus `addend` bytes.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct GlobalReloc {
     pub offset: u64,
-    pub target: GlobalId,
+    pub target: RelocTarget,
     pub addend: u64,
+}
+
+/// What a [`GlobalReloc`] points to.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum RelocTarget {
+    /// A global (`int *p = &x;`, a string literal's `.str.N`).
+    Global(GlobalId),
+    /// A function (`int (*op)(int) = neg;`, a table of handlers); the
+    /// addend is then 0.
+    Func(FuncId),
 }
 
 /// A function parameter: its register and C description.
@@ -398,6 +420,9 @@ pub struct FuncData {
     /// Number of registers used (`%0 .. %{num_regs-1}`); parameters come first.
     pub num_regs: u32,
     pub is_static: bool,
+    /// The function's C type (a [`CType::Func`]), when the front end gives
+    /// it: what a function pointer of that type may point to.
+    pub cty: Option<CType>,
     /// Location of the function's name in its definition or declaration.
     pub loc: Loc,
 }

@@ -51,7 +51,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::analysis::Dominators;
 use crate::ctype::{CType, StructDef};
 use crate::entities::{Block, Reg};
-use crate::program::{CastOp, CmpOp, FuncData, InstKind, Loc, Operand, Program, Shape, SrcVar, Terminator};
+use crate::program::{
+    CastOp, CmpOp, FuncData, InstKind, Loc, Operand, Program, RelocTarget, Shape, SrcVar, Terminator,
+};
 use crate::types::Type;
 
 /// One verifier finding, located by function and block.
@@ -165,12 +167,21 @@ fn check_program(p: &Program, errors: &mut Vec<VerifierError>) {
             if r.offset.checked_add(8).is_none_or(|end| end > size) {
                 err(format!("global @{}: relocation at byte {} is outside its {size} bytes", g.name, r.offset));
             }
-            match p.globals.get(r.target.0 as usize) {
-                None => err(format!("global @{}: relocation to unknown global @#{}", g.name, r.target.0)),
-                Some(t) if r.addend > t.count.saturating_mul(t.elem.bytes()) => {
-                    err(format!("global @{}: relocation to @{} + {} is past its end", g.name, t.name, r.addend))
-                }
-                Some(_) => {}
+            match r.target {
+                RelocTarget::Global(target) => match p.globals.get(target.0 as usize) {
+                    None => err(format!("global @{}: relocation to unknown global @#{}", g.name, target.0)),
+                    Some(t) if r.addend > t.count.saturating_mul(t.elem.bytes()) => {
+                        err(format!("global @{}: relocation to @{} + {} is past its end", g.name, t.name, r.addend))
+                    }
+                    Some(_) => {}
+                },
+                RelocTarget::Func(f) => match p.funcs.get(f.0 as usize) {
+                    None => err(format!("global @{}: relocation to unknown function @#{}", g.name, f.0)),
+                    Some(t) if r.addend != 0 => {
+                        err(format!("global @{}: relocation to function @{} with addend {}", g.name, t.name, r.addend))
+                    }
+                    Some(_) => {}
+                },
             }
         }
         if let Some(src) = &g.src {
@@ -192,7 +203,7 @@ fn check_program(p: &Program, errors: &mut Vec<VerifierError>) {
 /// out of range or the size overflows).
 fn checked_size(structs: &[StructDef], t: &CType) -> Option<u64> {
     match t {
-        CType::Void => Some(1),
+        CType::Void | CType::Func { .. } => Some(1),
         CType::Int { ty, .. } => Some(ty.ty.bytes()),
         CType::Ptr(_) => Some(8),
         CType::Array(e, n) => checked_size(structs, e)?.checked_mul(*n),
@@ -203,7 +214,7 @@ fn checked_size(structs: &[StructDef], t: &CType) -> Option<u64> {
 /// The first out-of-range struct index in a C type.
 fn bad_struct_ref(structs: &[StructDef], t: &CType) -> Option<u32> {
     match t {
-        CType::Void | CType::Int { .. } => None,
+        CType::Void | CType::Int { .. } | CType::Func { .. } => None,
         CType::Ptr(e) | CType::Array(e, _) => bad_struct_ref(structs, e),
         CType::Struct(id) => (id.0 as usize >= structs.len()).then_some(id.0),
     }
@@ -215,9 +226,14 @@ fn check_src(structs: &[StructDef], src: &SrcVar, what: &str, err: &mut impl FnM
             if let Some(i) = bad_struct_ref(structs, t) {
                 err(format!("{what}: C type refers to struct {i}, which does not exist"));
             }
+            let is_fn_ptr = matches!(t.pointee(), Some(CType::Func { .. }));
+            if (src.shape == Shape::Function) != is_fn_ptr && matches!(src.shape, Shape::Function | Shape::Scalar) {
+                err(format!("{what}: shape `function` goes with a pointer-to-function C type and only with it"));
+            }
         }
         None if src.shape == Shape::Heap => err(format!("{what}: a heap variable needs a C type")),
         None if src.shape == Shape::ByValue => err(format!("{what}: a structure passed by value needs a C type")),
+        None if src.shape == Shape::Function => err(format!("{what}: a function pointer needs a C type")),
         None => {}
     }
 }
@@ -461,6 +477,11 @@ impl<'a> FnChecker<'a> {
                     self.err(format!("reference to missing global @#{}", global.0));
                 }
             }
+            InstKind::AddrFunc { func } => {
+                if func.0 as usize >= self.p.funcs.len() {
+                    self.err(format!("reference to missing function @#{}", func.0));
+                }
+            }
             InstKind::PtrAdd { base, offset } => {
                 self.expect_ty(*base, Type::Ptr, "ptradd base");
                 self.expect_ty(*offset, Type::I64, "ptradd offset");
@@ -477,6 +498,10 @@ impl<'a> FnChecker<'a> {
                 return self.check_result(result, false, "store");
             }
             InstKind::Call { func, args } => return self.check_call(*func, args, result),
+            InstKind::CallPtr { callee, ret, .. } => {
+                self.expect_ty(*callee, Type::Ptr, "callptr callee");
+                return self.check_result(result, ret.is_some(), "callptr");
+            }
         }
         self.check_result(result, true, "instruction");
     }

@@ -26,12 +26,13 @@ impl InstKind {
             }
             InstKind::FBin { a, b, .. } | InstKind::FCmp { a, b, .. } => vec![*a, *b],
             InstKind::Cast { a, .. } | InstKind::FNeg { a, .. } | InstKind::FCast { a, .. } => vec![*a],
-            InstKind::AddrLocal { .. } | InstKind::AddrGlobal { .. } => vec![],
+            InstKind::AddrLocal { .. } | InstKind::AddrGlobal { .. } | InstKind::AddrFunc { .. } => vec![],
             InstKind::PtrAdd { base, offset } => vec![*base, *offset],
             InstKind::Load { ptr, .. } => vec![*ptr],
             InstKind::Alloca { count, .. } => vec![*count],
             InstKind::Store { ptr, value, .. } => vec![*ptr, *value],
             InstKind::Call { args, .. } => args.clone(),
+            InstKind::CallPtr { callee, args, .. } => std::iter::once(*callee).chain(args.iter().copied()).collect(),
         }
     }
 
@@ -51,11 +52,13 @@ impl InstKind {
             InstKind::Cast { to, .. } | InstKind::FCast { to, .. } => Some(*to),
             InstKind::AddrLocal { .. }
             | InstKind::AddrGlobal { .. }
+            | InstKind::AddrFunc { .. }
             | InstKind::PtrAdd { .. }
             | InstKind::Alloca { .. } => Some(Type::Ptr),
             InstKind::PtrDiff { .. } => Some(Type::I64),
             InstKind::Store { .. } => None,
             InstKind::Call { func, .. } => program.and_then(|p| p.funcs.get(func.0 as usize)).and_then(|f| f.ret),
+            InstKind::CallPtr { ret, .. } => *ret,
         }
     }
 }

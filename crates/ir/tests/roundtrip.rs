@@ -44,6 +44,7 @@ fn sum_program() -> Program {
         switches: vec![vec![Block(1)]],
         num_regs: 18,
         is_static: false,
+        cty: None,
         loc: at(1, 5),
     };
     Program { files: vec!["sum.c".into()], globals: vec![], funcs: vec![sum], structs: vec![] }
@@ -134,6 +135,7 @@ fn globals_and_calls() -> Program {
         switches: vec![],
         num_regs: 0,
         is_static: false,
+        cty: None,
         loc: Loc::NONE,
     };
     let get = FuncData {
@@ -151,6 +153,7 @@ fn globals_and_calls() -> Program {
         switches: vec![],
         num_regs: 1,
         is_static: true,
+        cty: None,
         loc: Loc { file: 1, line: 3, col: 12 },
     };
     let main = FuncData {
@@ -186,6 +189,7 @@ fn globals_and_calls() -> Program {
         ],
         num_regs: 40,
         is_static: false,
+        cty: None,
         loc: Loc { file: 1, line: 8, col: 5 },
     };
     Program {
@@ -208,7 +212,7 @@ fn globals_and_calls() -> Program {
                 init: vec![],
                 src: None,
                 is_const: false,
-                relocs: vec![GlobalReloc { offset: 0, target: GlobalId(0), addend: 8 }],
+                relocs: vec![GlobalReloc { offset: 0, target: RelocTarget::Global(GlobalId(0)), addend: 8 }],
             },
             GlobalData {
                 name: "flags".into(),
@@ -350,4 +354,47 @@ declare @len(%0: ptr src("l", "unsigned char", i8 unsigned, heap, type(ptr(struc
     assert_eq!(p.funcs[0].params[1].src.shape, Shape::Heap);
     assert_eq!(verify(&p), Ok(()));
     assert_eq!(parse(&p.to_string()), p);
+}
+
+/// Function pointers: `addrfn`, `callptr` with and without a result, a
+/// relocation to a function, and a parameter of shape `function`.
+#[test]
+fn function_pointers_roundtrip() {
+    let text = r#"file 0 "ops.c"
+
+global @ops: ptr x 2 relocs [(0, fn @neg, 0), (8, fn @twice, 0)] const
+
+func @neg(%0: i32 src("x", "int", i32 signed, scalar)) -> i32 {
+bb0:
+  %1 = sub nsw i32 0:i32, %0
+  ret %1
+}
+
+func @twice(%0: i32 src("x", "int", i32 signed, scalar)) -> i32 {
+bb0:
+  %1 = add nsw i32 %0, %0
+  ret %1
+}
+
+func @apply(%0: ptr src("f", "int (*)(int)", ptr unsigned, function, type(ptr(func("int", "int")))), %1: i32 src("v", "int", i32 signed, scalar)) -> i32 {
+bb0:
+  %2 = callptr %0(%1) -> i32                @ 0:9:10
+  %3 = addrfn @neg
+  %4 = callptr %3(%2) -> i32
+  callptr %3(%4)
+  ret %4
+}
+"#;
+    let p = parse(text);
+    assert!(pathwise_ir::verify(&p).is_ok(), "{:?}", pathwise_ir::verify(&p));
+    assert_eq!(p.globals[0].relocs[1].target, RelocTarget::Func(FuncId(1)));
+    assert_eq!(
+        p.funcs[2].params[0].src.cty,
+        Some(CType::Ptr(Box::new(CType::Func { ret: "int".into(), params: "int".into() })))
+    );
+    assert_eq!(
+        p.funcs[2].blocks[0].insts[2].kind,
+        InstKind::CallPtr { callee: Operand::Reg(Reg(3)), args: vec![Operand::Reg(Reg(2))], ret: Some(Type::I32) }
+    );
+    check_roundtrip(&p);
 }

@@ -21,9 +21,9 @@ extern int g(void) __asm__("gg");
 int counter __attribute__((unused)) = 0;
 int h(int *restrict p, const int * __restrict q, register int r) { volatile int v = r; return *p + *q + v; }
 int uses_div(int a) {
-  div_t (*f)(int, int) = div; /* a function pointer: unsupported */
-  div_t d = f(a, 3);
-  return d.quot;
+  long double x = a; /* long double: unsupported */
+  div_t d = div(a, 3);
+  return d.quot + (int)x;
 }
 int main() {
   int x = __VERIFIER_nondet_int();

@@ -3,7 +3,7 @@
 //! tests check the meaning of lowered code against gcc-compiled C.
 
 use pathwise_ir::{
-    float, BinOp, BlockData, CastOp, CmpOp, FuncData, FuncId, InstKind, Operand, Program, Terminator, Type,
+    float, BinOp, BlockData, CastOp, CmpOp, FuncData, FuncId, InstKind, Operand, Program, RelocTarget, Terminator, Type,
 };
 use std::collections::HashMap;
 
@@ -12,6 +12,11 @@ pub struct Interp<'p> {
     pub mem: Vec<Vec<u8>>,
     globals: Vec<u64>,
     pub steps: u64,
+}
+
+/// A function's address: object numbers with the top bit set.
+fn func_pointer(f: FuncId) -> u64 {
+    (0x8000_0000 | u64::from(f.0)) << 32
 }
 
 fn sext(v: u64, bits: u32) -> i64 {
@@ -30,7 +35,10 @@ impl<'p> Interp<'p> {
         }
         for (g, &base) in p.globals.iter().zip(&it.globals.clone()) {
             for r in &g.relocs {
-                let target = it.globals[r.target.0 as usize] + r.addend;
+                let target = match r.target {
+                    RelocTarget::Global(t) => it.globals[t.0 as usize] + r.addend,
+                    RelocTarget::Func(f) => func_pointer(f),
+                };
                 it.write(base + r.offset, Type::Ptr, target);
             }
         }
@@ -126,6 +134,7 @@ impl<'p> Interp<'p> {
                     }
                     InstKind::AddrLocal { local } => Some(locals[local.index()]),
                     InstKind::AddrGlobal { global } => Some(self.globals[global.0 as usize]),
+                    InstKind::AddrFunc { func } => Some(func_pointer(*func)),
                     InstKind::PtrAdd { base, offset } => Some(val(base, &regs).wrapping_add(val(offset, &regs))),
                     InstKind::PtrDiff { a, b } => {
                         let (x, y) = (val(a, &regs), val(b, &regs));
@@ -146,6 +155,12 @@ impl<'p> Interp<'p> {
                     InstKind::Call { func, args } => {
                         let a: Vec<u64> = args.iter().map(|x| val(x, &regs)).collect();
                         self.call(*func, &a)
+                    }
+                    InstKind::CallPtr { callee, args, .. } => {
+                        let p = val(callee, &regs);
+                        assert_eq!(p >> 63, 1, "call through a pointer that is not a function's");
+                        let a: Vec<u64> = args.iter().map(|x| val(x, &regs)).collect();
+                        self.call(FuncId(((p >> 32) & 0x7fff_ffff) as u32), &a)
                     }
                 };
                 if let (Some(r), Some(v)) = (inst.result, res) {

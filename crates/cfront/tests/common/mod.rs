@@ -103,11 +103,13 @@ fn result_type(p: &Program, kind: &InstKind) -> Option<Type> {
         InstKind::Cast { to, .. } | InstKind::FCast { to, .. } => Some(*to),
         InstKind::AddrLocal { .. }
         | InstKind::AddrGlobal { .. }
+        | InstKind::AddrFunc { .. }
         | InstKind::PtrAdd { .. }
         | InstKind::Alloca { .. } => Some(Type::Ptr),
         InstKind::PtrDiff { .. } => Some(Type::I64),
         InstKind::Store { .. } => None,
         InstKind::Call { func, .. } => p.func(*func).ret,
+        InstKind::CallPtr { ret, .. } => *ret,
     }
 }
 
@@ -198,6 +200,12 @@ pub fn verify(p: &Program, f: &FuncData) {
                         fail("bad global".into());
                     }
                 }
+                InstKind::AddrFunc { func } => {
+                    if func.0 as usize >= p.funcs.len() {
+                        fail("bad function".into());
+                    }
+                }
+                InstKind::CallPtr { callee, .. } => check(callee, Some(Type::Ptr), bi, ii),
                 InstKind::PtrAdd { base, offset } => {
                     check(base, Some(Type::Ptr), bi, ii);
                     check(offset, Some(Type::I64), bi, ii);

@@ -1,14 +1,18 @@
 //! The call graph of a program and its strongly connected components.
 //!
-//! Edges come from `call` instructions whose callee exists; declarations have
-//! no outgoing edges. SCC ids follow Tarjan's output order, which is a reverse
+//! Edges come from `call` instructions whose callee exists, and from each
+//! `callptr` to every function whose address the program takes (`addrfn`,
+//! a relocation) with as many parameters as the call passes arguments: a
+//! call through a pointer may reach any of them, and recursion through a
+//! table of handlers must be bounded like direct recursion. Declarations
+//! have no outgoing edges. SCC ids follow Tarjan's output order, which is a reverse
 //! topological order: a callee's SCC id is never larger than its caller's,
 //! so iterating SCC ids upwards visits callees before callers.
 
 use petgraph::algo::tarjan_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 
-use crate::program::{FuncId, InstKind, Program};
+use crate::program::{FuncId, InstKind, Program, RelocTarget};
 
 /// Call graph side table of a [`Program`].
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
@@ -19,10 +23,36 @@ pub struct CallGraph {
     recursive: Vec<bool>,
 }
 
+/// The functions whose address the program takes, in id order.
+pub fn address_taken(p: &Program) -> Vec<FuncId> {
+    let n = p.funcs.len();
+    let mut taken = vec![false; n];
+    for f in &p.funcs {
+        for i in f.blocks.iter().flat_map(|b| &b.insts) {
+            if let InstKind::AddrFunc { func } = i.kind {
+                if let Some(t) = taken.get_mut(func.0 as usize) {
+                    *t = true;
+                }
+            }
+        }
+    }
+    for g in &p.globals {
+        for r in &g.relocs {
+            if let RelocTarget::Func(func) = r.target {
+                if let Some(t) = taken.get_mut(func.0 as usize) {
+                    *t = true;
+                }
+            }
+        }
+    }
+    (0..n).filter(|&i| taken[i]).map(|i| FuncId(i as u32)).collect()
+}
+
 impl CallGraph {
     /// Build the call graph of every function of `p`.
     pub fn compute(p: &Program) -> CallGraph {
         let n = p.funcs.len();
+        let taken = address_taken(p);
         let mut callees: Vec<Vec<FuncId>> = p
             .funcs
             .iter()
@@ -30,9 +60,12 @@ impl CallGraph {
                 f.blocks
                     .iter()
                     .flat_map(|b| &b.insts)
-                    .filter_map(|i| match &i.kind {
-                        InstKind::Call { func, .. } if (func.0 as usize) < n => Some(*func),
-                        _ => None,
+                    .flat_map(|i| match &i.kind {
+                        InstKind::Call { func, .. } if (func.0 as usize) < n => vec![*func],
+                        InstKind::CallPtr { args, .. } => {
+                            taken.iter().copied().filter(|t| p.funcs[t.0 as usize].params.len() == args.len()).collect()
+                        }
+                        _ => vec![],
                     })
                     .collect()
             })

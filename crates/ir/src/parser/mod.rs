@@ -20,7 +20,7 @@ use crate::entities::{Block, Local, Reg};
 use crate::printer::default_param_src;
 use crate::program::{
     BinOp, BlockData, CastOp, CmpOp, FBinOp, FCastOp, FCmpOp, FuncData, FuncId, GlobalData, GlobalId, GlobalReloc,
-    Inst, InstKind, Loc, LocalData, Operand, Param, Program, Shape, SrcVar, Terminator,
+    Inst, InstKind, Loc, LocalData, Operand, Param, Program, RelocTarget, Shape, SrcVar, Terminator,
 };
 use crate::types::{IntTy, Type};
 use crate::visit::min_num_regs;
@@ -70,6 +70,10 @@ enum FixKind {
     Global,
     /// The target of relocation `block` of global `func` (indices reused).
     Reloc,
+    /// The same, for a relocation to a function.
+    RelocFunc,
+    /// The function of an `addrfn`.
+    FuncAddr,
 }
 
 /// A by-name reference that is resolved once every definition has been
@@ -342,8 +346,10 @@ impl Parser {
             Shape::Heap
         } else if self.eat_kw("byvalue") {
             Shape::ByValue
+        } else if self.eat_kw("function") {
+            Shape::Function
         } else {
-            return Err(self.expected("`scalar`, `pointer`, `array N`, `heap` or `byvalue`"));
+            return Err(self.expected("`scalar`, `pointer`, `array N`, `heap`, `byvalue` or `function`"));
         };
         let cty = if self.eat(&Tok::Comma) {
             self.expect_kw("type")?;
@@ -403,6 +409,14 @@ impl Parser {
                 CType::Array(Box::new(inner), n)
             }
             "struct" => CType::Struct(StructId(self.int_u32("a struct index")?)),
+            "func" => {
+                self.expect(&Tok::LParen)?;
+                let ret = self.string("the result type's spelling")?;
+                self.expect(&Tok::Comma)?;
+                let params = self.string("the parameter list's spelling")?;
+                self.expect(&Tok::RParen)?;
+                CType::Func { ret, params }
+            }
             other => return Err(Self::err_at(&t, format!("expected a C type, found `{other}`"))),
         })
     }
@@ -479,11 +493,15 @@ impl Parser {
             self.expect(&Tok::LParen)?;
             let offset = self.int("a byte offset")?;
             self.expect(&Tok::Comma)?;
-            let target = self.reference(FixKind::Reloc, global, relocs.len(), 0)?;
+            let target = if self.eat_kw("fn") {
+                RelocTarget::Func(FuncId(self.reference(FixKind::RelocFunc, global, relocs.len(), 0)?))
+            } else {
+                RelocTarget::Global(GlobalId(self.reference(FixKind::Reloc, global, relocs.len(), 0)?))
+            };
             self.expect(&Tok::Comma)?;
             let addend = self.int("an addend")?;
             self.expect(&Tok::RParen)?;
-            relocs.push(GlobalReloc { offset, target: GlobalId(target), addend });
+            relocs.push(GlobalReloc { offset, target, addend });
             if self.eat(&Tok::RBracket) {
                 break;
             }
@@ -548,6 +566,14 @@ impl Parser {
         let ret = if self.eat_kw("void") { None } else { Some(self.ty()?) };
         let ret_src = self.opt_src()?;
         let is_static = self.eat_kw("static");
+        let cty = if self.eat_kw("ctype") {
+            self.expect(&Tok::LParen)?;
+            let t = self.cty(0)?;
+            self.expect(&Tok::RParen)?;
+            Some(t)
+        } else {
+            None
+        };
         let num_regs = if self.eat_kw("num_regs") { Some(self.int_u32("a register count")?) } else { None };
         let loc = self.opt_loc()?;
         let f = FuncData {
@@ -561,6 +587,7 @@ impl Parser {
             switches: Vec::new(),
             num_regs: 0,
             is_static,
+            cty,
             loc,
         };
         Ok((f, num_regs))
@@ -749,6 +776,7 @@ impl Parser {
                 }
                 _ => return Err(self.expected("a local ($N) or a global (@name)")),
             },
+            "addrfn" => InstKind::AddrFunc { func: FuncId(self.reference(FixKind::FuncAddr, func, block, inst)?) },
             "ptradd" => {
                 let (base, offset) = self.two_operands()?;
                 InstKind::PtrAdd { base, offset }
@@ -786,6 +814,22 @@ impl Parser {
                 }
                 InstKind::Call { func: FuncId(id), args }
             }
+            "callptr" => {
+                let callee = self.operand()?;
+                self.expect(&Tok::LParen)?;
+                let mut args = Vec::new();
+                if !self.eat(&Tok::RParen) {
+                    loop {
+                        args.push(self.operand()?);
+                        if self.eat(&Tok::RParen) {
+                            break;
+                        }
+                        self.expect(&Tok::Comma)?;
+                    }
+                }
+                let ret = if self.eat(&Tok::Arrow) { Some(self.ty()?) } else { None };
+                InstKind::CallPtr { callee, args, ret }
+            }
             other => return Err(Self::err_at(t, format!("unknown instruction `{other}`"))),
         })
     }
@@ -794,7 +838,7 @@ impl Parser {
     /// recorded for [`Parser::resolve`] (with a placeholder id of 0).
     fn reference(&mut self, kind: FixKind, func: usize, block: usize, inst: usize) -> Result<u32, ParseError> {
         let what = match kind {
-            FixKind::Func => "a function name (@name)",
+            FixKind::Func | FixKind::FuncAddr | FixKind::RelocFunc => "a function name (@name)",
             FixKind::Global | FixKind::Reloc => "a global name (@name)",
         };
         let (n, t) = self.name(what)?;
@@ -813,20 +857,30 @@ impl Parser {
             let err =
                 |what: &str| ParseError { line: fx.line, col: fx.col, message: format!("unknown {what} @{}", fx.name) };
             let id = match fx.kind {
-                FixKind::Func => self.prog.func_by_name(&fx.name).map(|f| f.0).ok_or_else(|| err("function"))?,
+                FixKind::Func | FixKind::FuncAddr | FixKind::RelocFunc => {
+                    self.prog.func_by_name(&fx.name).map(|f| f.0).ok_or_else(|| err("function"))?
+                }
                 FixKind::Global | FixKind::Reloc => {
                     self.prog.global_by_name(&fx.name).map(|g| g.0).ok_or_else(|| err("global"))?
                 }
             };
-            if let FixKind::Reloc = fx.kind {
-                self.prog.globals[fx.func].relocs[fx.block].target = GlobalId(id);
-                continue;
+            match fx.kind {
+                FixKind::Reloc => {
+                    self.prog.globals[fx.func].relocs[fx.block].target = RelocTarget::Global(GlobalId(id));
+                    continue;
+                }
+                FixKind::RelocFunc => {
+                    self.prog.globals[fx.func].relocs[fx.block].target = RelocTarget::Func(FuncId(id));
+                    continue;
+                }
+                _ => {}
             }
             let kind = &mut self.prog.funcs[fx.func].blocks[fx.block].insts[fx.inst].kind;
             match kind {
                 InstKind::Call { func, .. } => *func = FuncId(id),
                 InstKind::AddrGlobal { global } => *global = GlobalId(id),
-                _ => unreachable!("fixups are only recorded for calls and global addresses"),
+                InstKind::AddrFunc { func } => *func = FuncId(id),
+                _ => unreachable!("fixups are only recorded for calls and global and function addresses"),
             }
         }
         Ok(())

@@ -225,6 +225,7 @@ pub fn func(r: &mut Rng, nfuncs: u32, nglobals: u32) -> FuncData {
         switches: (0..r.below(2)).map(|_| (0..1 + r.below(3)).map(|_| Block(r.below(6) as u32)).collect()).collect(),
         num_regs: 0,
         is_static: r.chance(30),
+        cty: if r.chance(30) { Some(CType::Func { ret: "int".into(), params: "char *, ...".into() }) } else { None },
         loc: loc(r),
     };
     f.num_regs = if r.chance(50) { pathwise_ir::visit::min_num_regs(&f) } else { r.below(40) as u32 };
@@ -250,7 +251,11 @@ pub fn program(seed: u64) -> Program {
                 // Relocations to earlier globals (any index is in range for the
                 // printer and parser; the verifier is not run on these).
                 relocs: (0..r.below(3))
-                    .map(|i| GlobalReloc { offset: 8 * i, target: GlobalId(0), addend: r.below(4) })
+                    .map(|i| GlobalReloc {
+                        offset: 8 * i,
+                        target: RelocTarget::Global(GlobalId(0)),
+                        addend: r.below(4),
+                    })
                     .collect(),
             }
         })

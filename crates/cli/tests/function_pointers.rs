@@ -1,0 +1,87 @@
+//! Function pointers end to end (`tests/c/fnptr.c`): a table of handlers,
+//! a predicate and an optional operator passed as parameters. An input
+//! function pointer is null or one of the unit's functions of its type,
+//! decided where the path calls or compares it: every test passes natively
+//! with `-Wall -Wextra -Werror` and replays with gcov agreeing.
+
+mod common;
+
+use std::process::Command;
+
+use common::root;
+
+/// Generate for `function` of `tests/c/fnptr.c` at k = 2 with its
+/// precondition `FUNCTION_pre` if `pre`; checks the suite natively and by
+/// replay, and returns each test's inputs.
+fn generate_and_replay(function: &str, pre: bool) -> Vec<serde_json::Value> {
+    let out = tempfile::tempdir().unwrap();
+    let pre_name = format!("{function}_pre");
+    let mut args = vec!["--k", "2"];
+    if pre {
+        args.extend(["--precondition", pre_name.as_str()]);
+    }
+    let (_, suite) = common::gen("tests/c/fnptr.c", function, &args, out.path());
+    assert_eq!(suite["stop"], "complete", "{function}: {suite:#}");
+    let tests = suite["tests"].as_array().unwrap().clone();
+    let exe = out.path().join("native");
+    let cc = Command::new("gcc")
+        .args(["-std=gnu99", "-Wall", "-Wextra", "-Werror", "-I."])
+        // Signed overflow traps, as the error tests expect.
+        .args(["-fsanitize=undefined", "-fsanitize-undefined-trap-on-error"])
+        .arg("-I")
+        .arg(root().join("tests/c"))
+        .arg(format!("{function}_tests.c"))
+        .arg("-o")
+        .arg(&exe)
+        .current_dir(out.path())
+        .output()
+        .unwrap();
+    assert!(cc.status.success(), "{function}: {}", String::from_utf8_lossy(&cc.stderr));
+    let run = Command::new(&exe).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&run.stdout), format!("{} passed, 0 failed\n", tests.len()));
+    common::replay_passes(out.path(), tests.len(), vec![], true);
+    tests.iter().map(|t| t["inputs"].clone()).collect()
+}
+
+/// The function pointer passed in each test (`null` for a null pointer).
+fn targets(inputs: &[serde_json::Value], param: &str) -> Vec<String> {
+    inputs
+        .iter()
+        .map(|i| match &i[param] {
+            serde_json::Value::Null => "null".to_string(),
+            v => v["function"].as_str().unwrap().to_string(),
+        })
+        .collect()
+}
+
+#[test]
+fn table_of_handlers_calls_each_one() {
+    // '+', '-' (each also overflowing) and 'm' (both sides of its `<`),
+    // and an unknown operator.
+    let inputs = generate_and_replay("eval_op", false);
+    assert_eq!(inputs.len(), 7);
+}
+
+#[test]
+fn input_predicate_is_each_function_of_its_type() {
+    // n = 0 calls nothing; n = 1 and n = 2 call the predicate once or
+    // twice, each result either way, for each of the 2 `int (int)`
+    // functions (the precondition excludes null): 1 + 2 * (2 + 4).
+    let inputs = generate_and_replay("count_if", true);
+    assert_eq!(inputs.len(), 13);
+    let t = targets(&inputs, "pred");
+    assert_eq!(t.iter().filter(|f| *f == "is_even").count(), 7, "{t:?}");
+    assert_eq!(t.iter().filter(|f| *f == "is_negative").count(), 6, "{t:?}");
+}
+
+#[test]
+fn optional_operator_is_null_or_each_binop() {
+    // n <= 0; f == NULL; n = 1 with f set (never called); n = 2 with
+    // op_add, op_sub and op_min (both sides of its comparison).
+    let inputs = generate_and_replay("fold", true);
+    assert_eq!(inputs.len(), 7);
+    let mut t = targets(&inputs, "f");
+    t.sort();
+    t.dedup();
+    assert_eq!(t, vec!["null", "op_add", "op_min", "op_sub"]);
+}

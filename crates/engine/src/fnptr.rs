@@ -1,0 +1,182 @@
+//! Function pointers at run time.
+//!
+//! A pointer to a function points to the function's *code object*
+//! ([`crate::memory::ObjKind::Code`]): one per function and run, without
+//! bytes, so that pointers to one function compare equal, a table of
+//! handlers is an array of such pointers, and a load or store through one
+//! is an out-of-bounds access.
+//!
+//! A call through a pointer ([`pathwise_ir::InstKind::CallPtr`]) calls the
+//! function whose code the pointer reaches, after checking that it takes
+//! the arguments the call passes (calling a function through a pointer of
+//! another type is undefined behaviour, reported as unsupported).
+//!
+//! An input function pointer (a parameter of shape
+//! [`pathwise_ir::Shape::Function`]) is null or one of the *candidates*:
+//! the unit's functions of exactly the pointer's C type (with a body, or a
+//! library function Pathwise models), in id order. Its value is a 32-bit
+//! variable whose domain is `0` (null) or a candidate's identity
+//! ([`FUNC_IDENT_BASE`] plus its id), the identity [`crate::heap`] gives
+//! code objects, so `cb == NULL` and `cb == handler` are decisions on it.
+//! Calling through it is a decision too: the run's target is recorded as
+//! an explorable `var == identity`, so the search tries every candidate
+//! (and null, which makes the call a null dereference) on the paths where
+//! the call happens, and no others.
+
+use pathwise_expr::{ExprId, ExprPool};
+use pathwise_ir::{CType, FuncId, Loc, Operand, Program, Reg, Type};
+
+use crate::exec::{Exec, Flow};
+use crate::path::EntryKind;
+use crate::suite::ErrorKind;
+use crate::value::Pointer;
+
+/// Identity of function `f`'s code object in reference expressions: above
+/// every input heap identity (`tag << 20 | slot`, with few tags), below
+/// the identities of other objects (`0x8000_0000 + id`).
+pub(crate) const FUNC_IDENT_BASE: u64 = 0x7000_0000;
+
+/// The identity of function `f`'s code.
+pub(crate) fn ident(f: FuncId) -> u64 {
+    FUNC_IDENT_BASE + u64::from(f.0)
+}
+
+/// The function whose identity is `v`, among `candidates`.
+pub(crate) fn chosen(candidates: &[FuncId], v: u64) -> Option<FuncId> {
+    candidates.iter().copied().find(|&f| ident(f) == v)
+}
+
+/// The functions an input pointer to a function of type `func_ty` may
+/// point to: those of that C type with a body, or with a model, except
+/// `main`.
+pub fn candidates(program: &Program, func_ty: &CType) -> Vec<FuncId> {
+    program
+        .funcs
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.cty.as_ref() == Some(func_ty) && f.name != "main")
+        .filter(|(_, f)| !f.is_declaration() || crate::setup::has_model(&f.name))
+        .map(|(i, _)| FuncId(i as u32))
+        .collect()
+}
+
+/// The domain of an input function pointer's variable: null or a candidate.
+pub(crate) fn domain(pool: &mut ExprPool, var: ExprId, candidates: &[FuncId]) -> ExprId {
+    let zero = pool.bv_const(32, 0);
+    let mut d = pool.eq(var, zero);
+    for &f in candidates {
+        let k = pool.bv_const(32, ident(f));
+        let is_f = pool.eq(var, k);
+        d = pool.or(d, is_f);
+    }
+    d
+}
+
+/// The IR type of operand `op` in function `f` (registers: a parameter's
+/// type or the type of the instruction defining it).
+fn operand_type(program: &Program, f: FuncId, op: &Operand) -> Option<Type> {
+    let r = match op {
+        Operand::Const(t, _) => return Some(*t),
+        Operand::Reg(r) => *r,
+    };
+    let fd = program.func(f);
+    if let Some(p) = fd.params.iter().find(|p| p.reg == r) {
+        return Some(p.ty);
+    }
+    fd.blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .find(|i| i.result == Some(r))
+        .and_then(|i| i.kind.result_type(Some(program)))
+}
+
+impl Exec<'_, '_> {
+    /// `callptr callee(args) -> ret`: resolves the function and calls it.
+    pub(crate) fn call_through_pointer(
+        &mut self,
+        callee: &Operand,
+        args: &[Operand],
+        ret: Option<Type>,
+        result: Option<Reg>,
+        loc: Loc,
+    ) -> Flow {
+        let p = self.operand(callee).as_ptr();
+        match self.resolve_callee(&p, args, ret, loc) {
+            Ok(func) => self.call(func, args, result, loc),
+            Err(end) => Flow::End(end),
+        }
+    }
+
+    /// Which function (or null) the input function pointer `var` is
+    /// decides the path from here, as a chain of decisions `var == t` over
+    /// null and the candidates in order, up to the run's target `value`
+    /// (so that each position is the same condition in every run, and
+    /// negating one tries the next target).
+    fn decide_target(&mut self, var: ExprId, value: u64, loc: Loc) {
+        let candidates = self.fn_candidates(var);
+        let targets = std::iter::once(0).chain(candidates.iter().map(|&f| ident(f)));
+        let n = candidates.len() + 1;
+        for (i, t) in targets.enumerate() {
+            // The last target needs no decision: the domain implies it.
+            if i + 1 == n {
+                break;
+            }
+            let holds = t == value;
+            let k = self.pool.bv_const(32, t);
+            let is_t = self.pool.eq(var, k);
+            let oriented = if holds { is_t } else { self.pool.not(is_t) };
+            self.record(oriented, EntryKind::Library { taken: holds }, true, false, loc);
+            if self.region == crate::path::Region::Main {
+                let func = self.m.program.func(self.frame().func).name.clone();
+                self.path.push(crate::suite::PathStep { func, loc, taken: holds, loop_iter: None });
+            }
+            if holds {
+                break;
+            }
+        }
+    }
+
+    /// The candidates of input function pointer `var`.
+    fn fn_candidates(&self, var: ExprId) -> Vec<FuncId> {
+        self.heap.fn_inputs.iter().find(|(v, _)| *v == var).map(|(_, c)| c.clone()).unwrap_or_default()
+    }
+
+    fn resolve_callee(
+        &mut self,
+        p: &Pointer,
+        args: &[Operand],
+        ret: Option<Type>,
+        loc: Loc,
+    ) -> Result<FuncId, crate::path::End> {
+        if let Some(var) = p.base_sym {
+            if self.heap.fn_targets.insert(var) {
+                self.decide_target(var, self.ident_of(p), loc);
+            }
+        }
+        let Some(obj) = p.obj else {
+            return Err(self.error(ErrorKind::NullDereference, "call through a null function pointer", loc));
+        };
+        let func = match self.mem.code_func(obj) {
+            Some(f) if p.off == 0 && p.off_sym.is_none() => f,
+            _ => {
+                let message = "call through a pointer that does not point to a function";
+                return Err(self.error(ErrorKind::Unsupported, message, loc));
+            }
+        };
+        let program = self.m.program;
+        let f = program.func(func);
+        let caller = self.frame().func;
+        let arg_types: Vec<Option<Type>> = args.iter().map(|a| operand_type(program, caller, a)).collect();
+        let params_match = arg_types.len() == f.params.len()
+            && arg_types.iter().zip(&f.params).all(|(t, p)| *t == Some(p.ty))
+            && ret == f.ret;
+        if !params_match {
+            let message = format!(
+                "call through a function pointer to `{}`, whose parameters or result differ from the pointer's type",
+                f.name
+            );
+            return Err(self.error(ErrorKind::Unsupported, message, loc));
+        }
+        Ok(func)
+    }
+}
