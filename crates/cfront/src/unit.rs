@@ -18,7 +18,7 @@
 
 use lang_c::ast::FunctionDefinition;
 use lang_c::span::{Node, Span};
-use pathwise_ir::{FuncData, FuncId, GlobalData, GlobalId, InstKind, Loc, Local, Param, Program, Reg};
+use pathwise_ir::{FuncData, FuncId, GlobalData, GlobalId, InstKind, Loc, Local, Param, Program, Reg, RelocTarget};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::ctypes::{param_src, src_var, CType, FuncSig};
@@ -330,8 +330,8 @@ impl<'a> Unit<'a> {
             .iter()
             .map(|&idx| self.funcs[idx].def.is_some_and(|d| !self.lines.is_system(d.span)))
             .collect();
-        let mut funcs = keep_reachable(funcs, &roots);
         let mut globals = self.globals;
+        let mut funcs = keep_reachable(funcs, &roots, &mut globals);
         let mut ctys: Vec<&mut pathwise_ir::CType> = Vec::new();
         for g in globals.iter_mut() {
             ctys.extend(g.src.as_mut().and_then(|s| s.cty.as_mut()));
@@ -350,12 +350,18 @@ impl<'a> Unit<'a> {
 
 /// Keeps the root functions and those they call, transitively, renumbering
 /// the callees of calls.
-fn keep_reachable(funcs: Vec<FuncData>, roots: &[bool]) -> Vec<FuncData> {
+fn keep_reachable(funcs: Vec<FuncData>, roots: &[bool], globals: &mut [GlobalData]) -> Vec<FuncData> {
     let mut keep = roots.to_vec();
+    // A function whose address a global holds (a table of handlers) stays.
+    for r in globals.iter().flat_map(|g| &g.relocs) {
+        if let RelocTarget::Func(f) = r.target {
+            keep[f.0 as usize] = true;
+        }
+    }
     let mut stack: Vec<usize> = (0..funcs.len()).filter(|&i| keep[i]).collect();
     while let Some(i) = stack.pop() {
         for inst in funcs[i].blocks.iter().flat_map(|b| &b.insts) {
-            if let InstKind::Call { func, .. } = inst.kind {
+            if let InstKind::Call { func, .. } | InstKind::AddrFunc { func } = inst.kind {
                 if !std::mem::replace(&mut keep[func.0 as usize], true) {
                     stack.push(func.0 as usize);
                 }
@@ -370,13 +376,18 @@ fn keep_reachable(funcs: Vec<FuncData>, roots: &[bool]) -> Vec<FuncData> {
             n += 1;
         }
     }
+    for r in globals.iter_mut().flat_map(|g| &mut g.relocs) {
+        if let RelocTarget::Func(f) = &mut r.target {
+            *f = new_id[f.0 as usize];
+        }
+    }
     let mut out = Vec::new();
     for (i, mut f) in funcs.into_iter().enumerate() {
         if !keep[i] {
             continue;
         }
         for inst in f.blocks.iter_mut().flat_map(|b| &mut b.insts) {
-            if let InstKind::Call { func, .. } = &mut inst.kind {
+            if let InstKind::Call { func, .. } | InstKind::AddrFunc { func } = &mut inst.kind {
                 *func = new_id[func.0 as usize];
             }
         }

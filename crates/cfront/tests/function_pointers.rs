@@ -66,3 +66,30 @@ fn what_function_pointers_cannot_do_is_reported() {
     let d = c.unsupported.iter().map(|u| u.diagnostic.to_string()).collect::<Vec<_>>();
     assert_eq!(d, vec!["test.c:1:36: error: unsupported: calls through pointers to variadic functions"]);
 }
+
+/// Declarations only referenced by their address (in code or in a
+/// global's initializer) are kept, and every reference follows the
+/// renumbering of the functions that are not.
+#[test]
+fn addresses_of_declarations_survive_renumbering() {
+    let c = compile(
+        "int unused1(int);\nint ext(int);\nint unused2(int);\nint ext2(int);\n\
+         int (*p)(int) = ext;\nint g(int x) { if (0) unused1(x); int (*q)(int) = ext2; return (q == p) + x + ext(1); }\n",
+    );
+    let p = &c.program;
+    let names: Vec<&str> = p.funcs.iter().map(|f| f.name.as_str()).collect();
+    assert!(!names.contains(&"unused1") && !names.contains(&"unused2"), "{names:?}");
+    let g = &p.globals[p.global_by_name("p").unwrap().0 as usize];
+    assert_eq!(g.relocs[0].target, RelocTarget::Func(p.func_by_name("ext").unwrap()));
+    let f = p.func(p.func_by_name("g").unwrap());
+    let taken: Vec<_> = f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .filter_map(|i| match i.kind {
+            InstKind::AddrFunc { func } => Some(p.func(func).name.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(taken, vec!["ext2"]);
+}
