@@ -60,3 +60,28 @@ int fold_pre(const int *v, int n, binop_fn f)
     (void)f;
     return n >= 0 && n <= 2 && v[0] > -100 && v[0] < 100 && v[1] > -100 && v[1] < 100;
 }
+
+/* A callback API: the unit defines no function of the visitor's type, so
+ * the visitor is the caller's (a stub returning what each test needs). */
+typedef int (*visit_fn)(void *ctx, int item);
+
+int for_each(const int *items, int n, visit_fn visit, void *ctx)
+{
+    int visited = 0;
+    for (int i = 0; i < n; i++) {
+        int r = visit(ctx, items[i]);
+        if (r < 0)
+            return r;
+        if (r == 0)
+            break;
+        visited++;
+    }
+    return visited;
+}
+
+int for_each_pre(const int *items, int n, visit_fn visit, void *ctx)
+{
+    (void)items;
+    (void)ctx;
+    return n >= 0 && n <= 2 && visit != NULL;
+}

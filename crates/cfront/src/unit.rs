@@ -309,6 +309,57 @@ impl<'a> Unit<'a> {
         }
     }
 
+    /// A declaration `pathwise_stub_F_P` for each function-pointer
+    /// parameter `P` of each function `F` defined in the unit, of the
+    /// pointer's function type: the engine's stand-in for a callback the
+    /// caller provides (an input function pointer may point to it; its
+    /// calls return fresh inputs, as an external function's do, and the
+    /// tests define it). Types a stub cannot have (variadic, without a
+    /// prototype, structures by value) get none.
+    fn callback_stubs(&self, funcs: &[FuncData]) -> Vec<FuncData> {
+        let mut out = Vec::new();
+        for f in funcs.iter().filter(|f| !f.is_declaration()) {
+            let Some(&idx) = self.func_by_name.get(&f.name) else { continue };
+            let e = &self.funcs[idx];
+            for (i, pty) in e.sig.params.iter().enumerate() {
+                let Some(CType::Func(sig)) = pty.pointee() else { continue };
+                let scalar = |t: &CType| matches!(t, CType::Int(_) | CType::Ptr(_));
+                if !sig.prototyped || sig.variadic || !sig.params.iter().all(scalar) {
+                    continue;
+                }
+                if !(scalar(&sig.ret) || sig.ret == CType::Void) {
+                    continue;
+                }
+                let pname = e.param_names.get(i).cloned().unwrap_or_else(|| format!("arg{i}"));
+                let params: Vec<Param> = sig
+                    .params
+                    .iter()
+                    .enumerate()
+                    .map(|(j, t)| {
+                        let name = format!("a{j}");
+                        let src = param_src(&name, t).unwrap_or_else(|| placeholder_src(&name));
+                        Param { reg: Reg(j as u32), ty: t.abi_ir().unwrap_or(pathwise_ir::Type::I64), src }
+                    })
+                    .collect();
+                out.push(FuncData {
+                    name: format!("pathwise_stub_{}_{pname}", f.name),
+                    num_regs: params.len() as u32,
+                    params,
+                    ret: sig.ret.abi_ir(),
+                    ret_src: crate::ctypes::ret_src(&sig.ret),
+                    locals: Vec::new(),
+                    blocks: Vec::new(),
+                    iteration_starts: Vec::new(),
+                    switches: Vec::new(),
+                    is_static: false,
+                    cty: Some(sig.ir()),
+                    loc: f.loc,
+                });
+            }
+        }
+        out
+    }
+
     /// Assembles the program: functions in id order, bodies where lowered.
     /// Only functions defined in user files and the functions they (still)
     /// call are kept: a call lowered in code that turned out to be dead
@@ -330,8 +381,10 @@ impl<'a> Unit<'a> {
             .iter()
             .map(|&idx| self.funcs[idx].def.is_some_and(|d| !self.lines.is_system(d.span)))
             .collect();
-        let mut globals = self.globals;
+        let mut globals = std::mem::take(&mut self.globals);
         let mut funcs = keep_reachable(funcs, &roots, &mut globals);
+        let stubs = self.callback_stubs(&funcs);
+        funcs.extend(stubs);
         let mut ctys: Vec<&mut pathwise_ir::CType> = Vec::new();
         for g in globals.iter_mut() {
             ctys.extend(g.src.as_mut().and_then(|s| s.cty.as_mut()));

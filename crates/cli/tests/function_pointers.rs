@@ -1,6 +1,7 @@
 //! Function pointers end to end (`tests/c/fnptr.c`): a table of handlers,
-//! a predicate and an optional operator passed as parameters. An input
-//! function pointer is null or one of the unit's functions of its type,
+//! a predicate, an optional operator and a visitor passed as parameters.
+//! An input function pointer is null, one of the unit's functions of its
+//! type, or the caller's callback (a stub whose results are inputs),
 //! decided where the path calls or compares it: every test passes natively
 //! with `-Wall -Wextra -Werror` and replays with gcov agreeing.
 
@@ -66,22 +67,37 @@ fn table_of_handlers_calls_each_one() {
 fn input_predicate_is_each_function_of_its_type() {
     // n = 0 calls nothing; n = 1 and n = 2 call the predicate once or
     // twice, each result either way, for each of the 2 `int (int)`
-    // functions (the precondition excludes null): 1 + 2 * (2 + 4).
+    // functions and the caller's callback (a stub whose results are
+    // inputs; the precondition excludes null): 1 + 3 * (2 + 4).
     let inputs = generate_and_replay("count_if", true);
-    assert_eq!(inputs.len(), 13);
+    assert_eq!(inputs.len(), 19);
     let t = targets(&inputs, "pred");
-    assert_eq!(t.iter().filter(|f| *f == "is_even").count(), 7, "{t:?}");
-    assert_eq!(t.iter().filter(|f| *f == "is_negative").count(), 6, "{t:?}");
+    for f in ["is_even", "is_negative", "pathwise_stub_count_if_pred"] {
+        assert!(t.iter().filter(|g| *g == f).count() >= 6, "{f}: {t:?}");
+    }
 }
 
 #[test]
 fn optional_operator_is_null_or_each_binop() {
     // n <= 0; f == NULL; n = 1 with f set (never called); n = 2 with
-    // op_add, op_sub and op_min (both sides of its comparison).
+    // op_add, op_sub, op_min (both sides of its comparison) and the
+    // caller's operator.
     let inputs = generate_and_replay("fold", true);
-    assert_eq!(inputs.len(), 7);
+    assert_eq!(inputs.len(), 8);
     let mut t = targets(&inputs, "f");
     t.sort();
     t.dedup();
-    assert_eq!(t, vec!["null", "op_add", "op_min", "op_sub"]);
+    assert_eq!(t, vec!["null", "op_add", "op_min", "op_sub", "pathwise_stub_fold_f"]);
+}
+
+#[test]
+fn callback_of_the_caller_is_a_stub_returning_what_each_path_needs() {
+    // No function of the unit has the visitor's type: the visitor is the
+    // parameter's stub, whose results are inputs. n = 0; then each call
+    // returns < 0, 0 or > 0, up to n = 2 calls: 1 + 3 + 3 (the third
+    // "> 0" of the first call ends at n = 1 or goes on to a second call).
+    let inputs = generate_and_replay("for_each", true);
+    assert_eq!(inputs.len(), 7);
+    let t = targets(&inputs, "visit");
+    assert!(t.iter().all(|f| f == "pathwise_stub_for_each_visit"), "{t:?}");
 }

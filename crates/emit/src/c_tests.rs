@@ -118,8 +118,29 @@ fn write_prologue(out: &mut String, suite: &TestSuite, source_include: &str) {
     out.push_str("#define main pathwise_original_main\n");
     let _ = writeln!(out, "#include \"{include}\"");
     out.push_str("#undef main\n\n");
+    write_callback_declarations(out, suite);
     if leaks {
         crate::c_leaks::write_wrappers(out);
+    }
+}
+
+/// The callback stubs that function-pointer parameters may point to
+/// (`pathwise_stub_F_P`, see `pathwise_engine::fnptr`), declared with the
+/// pointer's function type so that a test can pass one; each is defined
+/// below as an external function's stub is.
+fn write_callback_declarations(out: &mut String, suite: &TestSuite) {
+    for p in suite.params.iter().filter(|p| p.shape == pathwise_ir::Shape::Function) {
+        let name = format!("pathwise_stub_{}_{}", suite.function, p.name);
+        let Some(func_ty) = p.cty.as_ref().and_then(|c| c.pointee()) else { continue };
+        if !suite.externals.iter().any(|e| e.name == name) {
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "/* A callback of the caller's for `{}`: returns what each test expects. */\nextern {};\n",
+            comment_safe(&p.name),
+            func_ty.declare(&[], &name)
+        );
     }
 }
 

@@ -571,7 +571,8 @@ impl<'m, 'p> Exec<'m, 'p> {
             }
             return Flow::Continue;
         }
-        if f.is_declaration() && self.m.externals.contains(&f.name) && !crate::setup::has_model(&f.name) {
+        let external = self.m.externals.contains(&f.name) || crate::fnptr::is_stub(&f.name);
+        if f.is_declaration() && external && !crate::setup::has_model(&f.name) {
             let v = match self.external_call(callee, &argv, loc) {
                 Ok(v) => v,
                 Err(end) => return Flow::End(end),

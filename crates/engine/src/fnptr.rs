@@ -14,7 +14,10 @@
 //! An input function pointer (a parameter of shape
 //! [`pathwise_ir::Shape::Function`]) is null or one of the *candidates*:
 //! the unit's functions of exactly the pointer's C type (with a body, or a
-//! library function Pathwise models), in id order. Its value is a 32-bit
+//! library function Pathwise models), in id order, then the parameter's
+//! callback stub (`pathwise_stub_F_P`, declared by the front end), a
+//! callback of the caller's: an external function whose calls return
+//! fresh inputs, which the tests define. Its value is a 32-bit
 //! variable whose domain is `0` (null) or a candidate's identity
 //! ([`FUNC_IDENT_BASE`] plus its id), the identity [`crate::heap`] gives
 //! code objects, so `cb == NULL` and `cb == handler` are decisions on it.
@@ -46,18 +49,29 @@ pub(crate) fn chosen(candidates: &[FuncId], v: u64) -> Option<FuncId> {
     candidates.iter().copied().find(|&f| ident(f) == v)
 }
 
-/// The functions an input pointer to a function of type `func_ty` may
-/// point to: those of that C type with a body, or with a model, except
-/// `main`.
-pub fn candidates(program: &Program, func_ty: &CType) -> Vec<FuncId> {
-    program
+/// Whether `name` is the front end's callback stub of a function-pointer
+/// parameter (`pathwise_stub_F_P`): an external function to the engine.
+pub fn is_stub(name: &str) -> bool {
+    name.starts_with("pathwise_stub_")
+}
+
+/// The functions parameter `param` of `func`, a pointer to a function of
+/// type `func_ty`, may point to: the functions of that C type with a body
+/// or a model (except `main`), then the parameter's callback stub, whose
+/// calls return fresh inputs (a callback the caller provides).
+pub fn candidates(program: &Program, func_ty: &CType, func: &str, param: &str) -> Vec<FuncId> {
+    let stub = format!("pathwise_stub_{func}_{param}");
+    let of_type = |f: &pathwise_ir::FuncData| f.cty.as_ref() == Some(func_ty);
+    let mut out: Vec<FuncId> = program
         .funcs
         .iter()
         .enumerate()
-        .filter(|(_, f)| f.cty.as_ref() == Some(func_ty) && f.name != "main")
+        .filter(|(_, f)| of_type(f) && f.name != "main" && !is_stub(&f.name))
         .filter(|(_, f)| !f.is_declaration() || crate::setup::has_model(&f.name))
         .map(|(i, _)| FuncId(i as u32))
-        .collect()
+        .collect();
+    out.extend(program.func_by_name(&stub).filter(|&id| of_type(program.func(id))));
+    out
 }
 
 /// The domain of an input function pointer's variable: null or a candidate.

@@ -92,7 +92,9 @@ impl InputSpec {
                 Shape::Function => {
                     let var = pool.var(&format!("fn:{}", p.src.name), Sort::Bv(32));
                     let pointee = p.src.cty.as_ref().and_then(|c| c.pointee()).cloned();
-                    let candidates = pointee.map(|t| crate::fnptr::candidates(program, &t)).unwrap_or_default();
+                    let candidates = pointee
+                        .map(|t| crate::fnptr::candidates(program, &t, &f.name, &p.src.name))
+                        .unwrap_or_default();
                     hard.push(crate::fnptr::domain(pool, var, &candidates));
                     ParamInput::Function { var, candidates }
                 }

@@ -287,10 +287,16 @@ fn reached_declarations(program: &Program, info: &ProgramInfo, config: &Config, 
 /// it would also receive the calls of the C library and of gcov's runtime
 /// (`fclose` at exit) when the function is one of theirs.
 fn external_functions(program: &Program, info: &ProgramInfo, config: &Config, main: FuncId) -> Vec<ExternalFunction> {
+    // The callback stubs of the function under test's parameters.
+    let stubs = format!("pathwise_stub_{}_", program.func(main).name);
+    let stub_ids = (0..program.funcs.len() as u32)
+        .map(FuncId)
+        .filter(|&id| program.func(id).is_declaration() && program.func(id).name.starts_with(&stubs));
     reached_declarations(program, info, config, main)
         .into_iter()
+        .chain(stub_ids)
         .map(|id| program.func(id))
-        .filter(|f| !has_model(&f.name) && config.externals.contains(&f.name))
+        .filter(|f| !has_model(&f.name) && (config.externals.contains(&f.name) || crate::fnptr::is_stub(&f.name)))
         .map(|f| ExternalFunction {
             name: f.name.clone(),
             params: f.params.iter().map(|p| p.src.clone()).collect(),
@@ -309,6 +315,7 @@ fn unreached_functions(program: &Program, info: &ProgramInfo, config: &Config, m
         .iter()
         .enumerate()
         .filter(|(i, f)| f.is_declaration() && !has_model(&f.name) && !reached.contains(&FuncId(*i as u32)))
+        .filter(|(_, f)| !crate::fnptr::is_stub(&f.name))
         .map(|(_, f)| f.name.clone())
         .collect()
 }
