@@ -248,7 +248,12 @@ pub fn parse_summary(output: &str) -> Option<(u64, u64)> {
 /// passed, F failed[, U error(s) not observed natively]`.
 pub fn parse_summary_line(output: &str) -> Option<(u64, u64, u64)> {
     output.lines().rev().find_map(|line| {
-        let (p, rest) = line.trim().split_once(" passed, ")?;
+        // The code under test may have printed a line without its end:
+        // the count is the last run of digits before " passed, ".
+        let at = line.rfind(" passed, ")?;
+        let head = &line[..at];
+        let digits = head.len() - head.chars().rev().take_while(|c| c.is_ascii_digit()).count();
+        let (p, rest) = (&head[digits..], line[at + " passed, ".len()..].trim_end());
         let (f, rest) = rest.split_once(" failed")?;
         let u = match rest.strip_prefix(", ") {
             Some(more) => more.strip_suffix(" error(s) not observed natively")?.parse().ok()?,
@@ -561,6 +566,8 @@ mod tests {
         let with_unobserved = "2 passed, 0 failed, 3 error(s) not observed natively\n";
         assert_eq!(parse_summary_line(with_unobserved), Some((2, 0, 3)));
         assert_eq!(parse_summary_line("2 passed, 0 failed, and more\n"), None);
+        // Output of the code under test without a final newline.
+        assert_eq!(parse_summary("hello3 passed, 1 failed\n"), Some((3, 1)));
         let (ids, why) = parse_unrecorded(
             "coverage: test 3 not recorded (stopped by signal 4 inside a basic block)\n1 passed, 0 failed\n",
         );

@@ -103,7 +103,7 @@ fn write_prologue(out: &mut String, suite: &TestSuite, source_include: &str) {
     };
     let _ = writeln!(
         out,
-        " * {} test(s). Build and run in this directory (-I: where {} and pathwise.h are):\n *   cc -I.{src_dir} {}_tests.c && ./a.out */",
+        " * {} test(s). Build and run in this directory (-I: where {} and pathwise.h are;\n * -lm: for <math.h> functions the code may call):\n *   cc -I.{src_dir} {}_tests.c -lm && ./a.out */",
         suite.tests.len(),
         comment_safe(&include),
         suite.function
