@@ -81,6 +81,25 @@ int reallocs(int n)
     return n;
 }
 
+/* realloc of an input object to a size read from the input: shrinking
+ * fills the new object, whose size stays symbolic (no byte of the copy is
+ * checked against it: such a check could only fail for a length realloc
+ * never copies). */
+struct ivec {
+    int *items;
+    size_t bytes;
+};
+
+int realloc_field(struct ivec *v)
+{
+    int *p;
+    if (v->items == NULL)
+        return -1;
+    p = realloc(v->items, v->bytes);
+    v->items = p;
+    return 0;
+}
+
 /* The strtol family on a table of strings in several bases: one path
  * whose checksum (values, end offsets, errno) the native run recomputes. */
 unsigned long strtol_table(void)

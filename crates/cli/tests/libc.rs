@@ -122,6 +122,18 @@ fn abs_and_realloc() {
     assert!(complete(&suite), "{}", suite["stop"]);
 }
 
+/// realloc shrinking an input object to a size from the input: the copy
+/// fills the new object, so no byte of it is an error check whose negation
+/// (a size realloc would copy less for) made the run diverge. A null `v`,
+/// a null `items`, size 0 (freed) and a smaller size; growing is the same
+/// path as shrinking (a guard inside realloc, no decision).
+#[test]
+fn realloc_shrinking_an_input_object() {
+    let suite = run("libc_stdlib.c", "realloc_field");
+    assert_eq!(tests(&suite), 4);
+    assert!(complete(&suite), "{}", suite["stop"]);
+}
+
 /// Printing does not fork or fix its arguments; formatting an input
 /// integer into a buffer fixes it (reported); `%s` of an input string
 /// copies its symbolic bytes.

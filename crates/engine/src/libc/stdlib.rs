@@ -103,7 +103,12 @@ fn realloc(h: &mut dyn LibcHost, p: Pointer, n: Value) -> Result<Pointer, End> {
     let grows = if n.conc >= old { old_e.cmp(h.pool(), BvCmp::Ule, n) } else { n.cmp(h.pool(), BvCmp::Ult, old_e) };
     h.guard(grows);
     let new = h.allocate(Value::int(1), n.value(), false)?;
-    h.copy(new, p, Value::int(old.min(n.conc)))?;
+    // Growing copies the old object (within the new one by the guard);
+    // shrinking fills the new object: its whole size, so the copy keeps it
+    // symbolic and checks no byte against it (a byte check could only fail
+    // for a length realloc never copies, and negating it diverged).
+    let len = if n.conc >= old { Value::int(old) } else { n.value() };
+    h.copy(new, p, len)?;
     h.release(p)?;
     Ok(new)
 }
