@@ -122,3 +122,33 @@ unsigned long string_table(void)
     }
     return sum;
 }
+
+/* strcasecmp and strncasecmp on a table of mixed-case pairs (letters,
+ * punctuation between the cases, bytes above 127): one path whose
+ * checksum, exact results included, the native run recomputes. */
+unsigned long case_table(void)
+{
+    static const char *const strings[] = {"", "a", "A", "ab", "aB", "Ab", "abc", "ABD", "[", "{", "@", "`",
+                                          "Z", "z", "\xc0", "\xe0", "x-Y", "X-y"};
+    const unsigned n = sizeof strings / sizeof strings[0];
+    unsigned long sum = 0;
+    unsigned i, j, k;
+    for (i = 0; i < n; i++) {
+        for (j = 0; j < n; j++) {
+            sum = sum * 31 + (unsigned long)(strcasecmp(strings[i], strings[j]) + 1000);
+            for (k = 0; k < 4; k++)
+                sum = sum * 31 + (unsigned long)(strncasecmp(strings[i], strings[j], k) + 1000);
+        }
+    }
+    return sum;
+}
+
+/* An input word against keywords, ignoring case. */
+int keyword(const char *s)
+{
+    if (strcasecmp(s, "on") == 0)
+        return 1;
+    if (strncasecmp(s, "x-", 2) == 0)
+        return 2;
+    return 0;
+}

@@ -75,6 +75,14 @@ fn string_functions_replay() {
         // Every search and comparison on 14 by 14 strings (bytes above
         // 127 included): a checksum compared natively.
         ("string_table", 1),
+        // strcasecmp and strncasecmp on 18 by 18 mixed-case strings, exact
+        // results in the checksum.
+        ("case_table", 1),
+        // Against "on" then "x-", ignoring case: the first byte is no 'o'
+        // (then no 'x', an 'x' without '-', "x-"), or an 'o' followed by
+        // no 'n', or "on" and a third byte that is no terminator (the
+        // terminator would be a third symbolic iteration, beyond k = 2).
+        ("keyword", 5),
     ] {
         let suite = run("libc_string.c", function);
         assert_eq!(tests(&suite), n, "{function}");

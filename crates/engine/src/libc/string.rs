@@ -1,7 +1,8 @@
 //! `<string.h>`: `strlen`, `strnlen`, `strcmp`, `strncmp`, `memcmp`,
 //! `strcpy`, `strncpy`, `strcat`, `strncat`, `strdup`, `strndup`, `strchr`,
 //! `strrchr`, `strstr`, `strspn`, `strcspn`, `strpbrk`, `memchr`, `memset`,
-//! `memcpy`, `memmove`.
+//! `memcpy`, `memmove`; and `<strings.h>`'s `strcasecmp`, `strncasecmp`
+//! (which `<string.h>` declares too).
 //!
 //! Each is the loop a C library would run, byte by byte through the
 //! program's own loads and stores: a null argument is a null dereference,
@@ -19,7 +20,9 @@
 //! symbolic), without the k bound: `memcmp(p, q, sizeof *p)` must be able
 //! to find its operands equal. Comparisons return the difference of the
 //! first differing bytes as `unsigned char`s (glibc's result; C fixes only
-//! its sign). Results never depend on how glibc is optimised: `strstr` is
+//! its sign); the case-insensitive ones compare the bytes as `tolower`
+//! leaves them in the "C" locale (`A`..`Z` folded, nothing else), as
+//! glibc's do. Results never depend on how glibc is optimised: `strstr` is
 //! the first occurrence, whatever the algorithm finding it.
 
 use pathwise_expr::BvOp;
@@ -29,9 +32,11 @@ use super::{at, byte, pinned, strlen, ByteLoop, Call, Cond, Int, LibcHost, Outco
 use crate::path::End;
 use crate::value::{Pointer, Value};
 
+#[rustfmt::skip] // long names would put every name on a line of its own
 pub(super) const NAMES: &[&str] = &[
     "strlen", "strnlen", "strcmp", "strncmp", "memcmp", "strcpy", "strncpy", "strcat", "strncat", "strdup", "strndup",
     "strchr", "strrchr", "strstr", "strspn", "strcspn", "strpbrk", "memchr", "memset", "memcpy", "memmove",
+    "strcasecmp", "strncasecmp",
 ];
 
 pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
@@ -48,10 +53,18 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
             let n = limit(h, c, 1);
             strnlen(h, c.ptr(0), n).map(size)
         }
-        "strcmp" => compare(h, c.ptr(0), c.ptr(1), None, true).map(|v| Some(v.value())),
-        "strncmp" | "memcmp" => {
+        "strcmp" | "strcasecmp" => {
+            let kind = if c.name == "strcmp" { Compare::Strings } else { Compare::Folded };
+            compare(h, c.ptr(0), c.ptr(1), None, kind).map(|v| Some(v.value()))
+        }
+        "strncmp" | "strncasecmp" | "memcmp" => {
             let n = limit(h, c, 2);
-            compare(h, c.ptr(0), c.ptr(1), Some(n), c.name == "strncmp").map(|v| Some(v.value()))
+            let kind = match c.name {
+                "strncmp" => Compare::Strings,
+                "strncasecmp" => Compare::Folded,
+                _ => Compare::Bytes,
+            };
+            compare(h, c.ptr(0), c.ptr(1), Some(n), kind).map(|v| Some(v.value()))
         }
         "strcpy" => copy_string(h, c.ptr(0), c.ptr(1), None).map(|_| Some(c.arg(0))),
         "strncpy" => {
@@ -119,15 +132,31 @@ fn strnlen(h: &mut dyn LibcHost, s: Pointer, n: u64) -> Result<u64, End> {
     Ok(n)
 }
 
-/// `strcmp`, `strncmp` (`strings`, with a limit) and `memcmp` (not
-/// `strings`, with a size): the difference of the first differing bytes as
-/// `unsigned char`s, or 0.
-fn compare(h: &mut dyn LibcHost, a: Pointer, b: Pointer, limit: Option<u64>, strings: bool) -> Result<Int, End> {
+/// What a comparison compares.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Compare {
+    /// Bytes up to a size (`memcmp`).
+    Bytes,
+    /// Strings, up to their terminators (`strcmp`, `strncmp`).
+    Strings,
+    /// Strings, each byte as `tolower` leaves it in the "C" locale
+    /// (`strcasecmp`, `strncasecmp`).
+    Folded,
+}
+
+/// `strcmp`, `strncmp`, `strcasecmp`, `strncasecmp` (strings, `limit` for
+/// the `n` forms) and `memcmp` (bytes, with a size): the difference of the
+/// first differing bytes as `unsigned char`s (lower-cased for the
+/// case-insensitive ones), or 0.
+fn compare(h: &mut dyn LibcHost, a: Pointer, b: Pointer, limit: Option<u64>, kind: Compare) -> Result<Int, End> {
     let (a, b) = (pinned(h, a), pinned(h, b));
     let mut lp = ByteLoop::while_true();
     let mut i = 0u64;
     while limit.is_none_or(|n| i < n) {
-        let (x, y) = (byte(h, a, i)?, byte(h, b, i)?);
+        let (mut x, mut y) = (byte(h, a, i)?, byte(h, b, i)?);
+        if kind == Compare::Folded {
+            (x, y) = (fold_case(h, x), fold_case(h, y));
+        }
         let equal = x.eq(h.pool(), y);
         // `for (; a[i] == b[i]; i++) if (a[i] == 0) return 0;`; with a size
         // argument the loop is bounded by it instead of by k.
@@ -140,9 +169,10 @@ fn compare(h: &mut dyn LibcHost, a: Pointer, b: Pointer, limit: Option<u64>, str
             let (wx, wy) = (x.zext(pool, 32), y.zext(pool, 32));
             return Ok(wx.bin(pool, BvOp::Sub, wy));
         }
-        if strings {
+        if kind != Compare::Bytes {
             // Test the concrete operand when there is one: its value is the
-            // other's on this side, and a test on it is no decision.
+            // other's on this side, and a test on it is no decision (only
+            // the terminator folds to zero).
             let z = if x.sym.is_none() { x } else { y };
             let zero = z.is_zero(h.pool());
             if h.decide(zero)? {
@@ -152,6 +182,14 @@ fn compare(h: &mut dyn LibcHost, a: Pointer, b: Pointer, limit: Option<u64>, str
         i += 1;
     }
     Ok(Int::konst(0, 32))
+}
+
+/// Byte `b` as the "C" locale's `tolower` leaves it: `A`..`Z` lower-cased.
+fn fold_case(h: &mut dyn LibcHost, b: Int) -> Int {
+    let pool = h.pool();
+    let upper = b.in_range(pool, u64::from(b'A'), u64::from(b'Z'));
+    let lower = b.binc(pool, BvOp::Add, 32);
+    Int::ite(pool, upper, lower, b)
 }
 
 /// `strcpy(d, s)` (no limit) and `strncpy(d, s, n)`: copy up to and
