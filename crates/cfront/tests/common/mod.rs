@@ -113,6 +113,84 @@ fn result_type(p: &Program, kind: &InstKind) -> Option<Type> {
     }
 }
 
+/// The operand types and references of one instruction (`check` checks an
+/// operand against an expected type; `fail` panics).
+fn check_inst(
+    p: &Program,
+    f: &FuncData,
+    kind: &InstKind,
+    check: &dyn Fn(&Operand, Option<Type>),
+    fail: &dyn Fn(String),
+) {
+    match kind {
+        InstKind::Bin { ty, a, b, .. } => {
+            if *ty == Type::Ptr || *ty == Type::I1 {
+                fail(format!("bin on {ty}"));
+            }
+            check(a, Some(*ty));
+            check(b, Some(*ty));
+        }
+        InstKind::Cmp { ty, a, b, .. } | InstKind::FCmp { ty, a, b, .. } | InstKind::FBin { ty, a, b, .. } => {
+            check(a, Some(*ty));
+            check(b, Some(*ty));
+        }
+        InstKind::FNeg { ty, a } => check(a, Some(*ty)),
+        InstKind::FCast { op, from, to, a } => {
+            if !op.types_ok(*from, *to) {
+                fail(format!("{} from {from} to {to}", op.name()));
+            }
+            check(a, Some(*from));
+        }
+        InstKind::Cast { from, to, a, .. } => {
+            if from == to {
+                fail("no-op cast".into());
+            }
+            check(a, Some(*from));
+        }
+        InstKind::AddrLocal { local } => {
+            if local.index() >= f.locals.len() {
+                fail("bad local".into());
+            }
+        }
+        InstKind::AddrGlobal { global } => {
+            if global.0 as usize >= p.globals.len() {
+                fail("bad global".into());
+            }
+        }
+        InstKind::AddrFunc { func } => {
+            if func.0 as usize >= p.funcs.len() {
+                fail("bad function".into());
+            }
+        }
+        InstKind::CallPtr { callee, .. } => check(callee, Some(Type::Ptr)),
+        InstKind::PtrAdd { base, offset } => {
+            check(base, Some(Type::Ptr));
+            check(offset, Some(Type::I64));
+        }
+        InstKind::PtrDiff { a, b } => {
+            check(a, Some(Type::Ptr));
+            check(b, Some(Type::Ptr));
+        }
+        InstKind::Load { ptr, .. } => check(ptr, Some(Type::Ptr)),
+        InstKind::Alloca { count, .. } => check(count, Some(Type::I64)),
+        InstKind::Store { ty, ptr, value } => {
+            check(ptr, Some(Type::Ptr));
+            check(value, Some(*ty));
+        }
+        InstKind::Call { func, args } => {
+            let callee = p.func(*func);
+            // A declaration takes more: a variadic function's.
+            let variadic = callee.is_declaration() && args.len() > callee.params.len();
+            if callee.params.len() != args.len() && !variadic {
+                fail(format!("call of {} with {} args", callee.name, args.len()));
+            }
+            for (a, prm) in args.iter().zip(&callee.params) {
+                check(a, Some(prm.ty));
+            }
+        }
+    }
+}
+
 /// Checks one function; panics with a dump on failure.
 pub fn verify(p: &Program, f: &FuncData) {
     if f.blocks.is_empty() {
@@ -165,73 +243,7 @@ pub fn verify(p: &Program, f: &FuncData) {
     };
     for (bi, b) in f.blocks.iter().enumerate() {
         for (ii, inst) in b.insts.iter().enumerate() {
-            match &inst.kind {
-                InstKind::Bin { ty, a, b, .. } => {
-                    if *ty == Type::Ptr || *ty == Type::I1 {
-                        fail(format!("bin on {ty}"));
-                    }
-                    check(a, Some(*ty), bi, ii);
-                    check(b, Some(*ty), bi, ii);
-                }
-                InstKind::Cmp { ty, a, b, .. } | InstKind::FCmp { ty, a, b, .. } | InstKind::FBin { ty, a, b, .. } => {
-                    check(a, Some(*ty), bi, ii);
-                    check(b, Some(*ty), bi, ii);
-                }
-                InstKind::FNeg { ty, a } => check(a, Some(*ty), bi, ii),
-                InstKind::FCast { op, from, to, a } => {
-                    if !op.types_ok(*from, *to) {
-                        fail(format!("{} from {from} to {to}", op.name()));
-                    }
-                    check(a, Some(*from), bi, ii);
-                }
-                InstKind::Cast { from, to, a, .. } => {
-                    if from == to {
-                        fail("no-op cast".into());
-                    }
-                    check(a, Some(*from), bi, ii);
-                }
-                InstKind::AddrLocal { local } => {
-                    if local.index() >= f.locals.len() {
-                        fail("bad local".into());
-                    }
-                }
-                InstKind::AddrGlobal { global } => {
-                    if global.0 as usize >= p.globals.len() {
-                        fail("bad global".into());
-                    }
-                }
-                InstKind::AddrFunc { func } => {
-                    if func.0 as usize >= p.funcs.len() {
-                        fail("bad function".into());
-                    }
-                }
-                InstKind::CallPtr { callee, .. } => check(callee, Some(Type::Ptr), bi, ii),
-                InstKind::PtrAdd { base, offset } => {
-                    check(base, Some(Type::Ptr), bi, ii);
-                    check(offset, Some(Type::I64), bi, ii);
-                }
-                InstKind::PtrDiff { a, b } => {
-                    check(a, Some(Type::Ptr), bi, ii);
-                    check(b, Some(Type::Ptr), bi, ii);
-                }
-                InstKind::Load { ptr, .. } => check(ptr, Some(Type::Ptr), bi, ii),
-                InstKind::Alloca { count, .. } => check(count, Some(Type::I64), bi, ii),
-                InstKind::Store { ty, ptr, value } => {
-                    check(ptr, Some(Type::Ptr), bi, ii);
-                    check(value, Some(*ty), bi, ii);
-                }
-                InstKind::Call { func, args } => {
-                    let callee = p.func(*func);
-                    // A declaration takes more: a variadic function's.
-                    let variadic = callee.is_declaration() && args.len() > callee.params.len();
-                    if callee.params.len() != args.len() && !variadic {
-                        fail(format!("call of {} with {} args", callee.name, args.len()));
-                    }
-                    for (a, prm) in args.iter().zip(&callee.params) {
-                        check(a, Some(prm.ty), bi, ii);
-                    }
-                }
-            }
+            check_inst(p, f, &inst.kind, &|o, w| check(o, w, bi, ii), &|m| fail(m));
         }
         let n = b.insts.len();
         for s in b.term.successors() {
