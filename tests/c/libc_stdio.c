@@ -142,3 +142,15 @@ unsigned float_table(void)
         }
     return sum;
 }
+
+/* `%s` of a string reached through an input structure, which may be null:
+ * the null pointer is an error test and the strings of length 0..2 are the
+ * others (the error check's other side is explored, as for a load). */
+struct named {
+    const char *name;
+};
+
+int show_name(const struct named *n)
+{
+    return printf("<%s>\n", n->name);
+}

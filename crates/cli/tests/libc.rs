@@ -160,6 +160,8 @@ fn stdio_formats_replay() {
         // 23 floating formats by 20 values (ties, limits, subnormals).
         ("float_table", 1, true),
         ("others", 1, true),
+        // A null n, a null name, names of length 0..2.
+        ("show_name", 5, true),
     ] {
         let suite = run("libc_stdio.c", function);
         assert_eq!(tests(&suite), n, "{function}");

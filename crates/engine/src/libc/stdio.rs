@@ -284,11 +284,17 @@ fn convert(
 }
 
 /// The bytes of a `%s` argument: up to its terminator (a loop bounded by
-/// k) or to the precision.
+/// k) or to the precision. A null argument is a null dereference: at the
+/// first byte read, as for a load of the program (an input pointer that may
+/// be null is then a check whose other side, a string, is explored too),
+/// or, with precision 0 (nothing read), tested here.
 fn string_arg(h: &mut dyn LibcHost, p: Pointer, prec: Option<u64>) -> Result<Vec<Int>, End> {
-    if h.is_null(p) {
-        let message = "printf `%s` of a null pointer (undefined behaviour)".to_string();
-        return Err(h.error(ErrorKind::NullDereference, message));
+    if prec == Some(0) {
+        if h.is_null(p) {
+            let message = "printf `%s` of a null pointer (undefined behaviour)".to_string();
+            return Err(h.error(ErrorKind::NullDereference, message));
+        }
+        return Ok(Vec::new());
     }
     let p = pinned(h, p);
     let mut bytes = Vec::new();
