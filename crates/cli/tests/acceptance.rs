@@ -75,7 +75,7 @@ fn plain_cc_builds_the_merge_tests() {
     std::fs::rename(dir.path(), &there).unwrap();
     let text = std::fs::read_to_string(there.join("Merge_tests.c")).unwrap();
     let examples = root().join("examples").canonicalize().unwrap();
-    let command = format!("cc -I. -I{} Merge_tests.c && ./a.out", examples.display());
+    let command = format!("cc -I. -I{} Merge_tests.c -lm && ./a.out", examples.display());
     assert!(text.contains(&format!(" *   {command} */")), "{text}");
     assert!(text.contains("#include \"merge.c\"\n"), "{text}");
     let run = Command::new("sh").arg("-c").arg(&command).current_dir(&there).output().unwrap();
