@@ -35,6 +35,8 @@ enum json_tok {
 /* One step of a JSON tokenizer: skip white space from *pos, classify the
  * next token and advance *pos past it (strings without escapes checked in
  * detail: a backslash skips one character; numbers as -?digits). */
+// (--max-array-len bounds the input: the iterations of a `while (a || b)`
+// loop that `a` alone continues do not count towards k yet.)
 // pathwise: gen --function json_next --k 1 --precondition json_next_pre --max-array-len 4
 enum json_tok json_next(const char *s, size_t *pos)
 {

@@ -151,6 +151,8 @@ int format_size_pre(unsigned long bytes, char *buf, size_t n)
 /* Split "Key: value" into two new strings (the value without leading
  * blanks); 0 on success, -1 on a line without a colon or an empty key,
  * -2 when out of memory (nothing is then allocated). */
+// (--max-array-len bounds the input: the iterations of a `while (a || b)`
+// loop that `a` alone continues do not count towards k yet.)
 // pathwise: gen --function split_header --k 2 --precondition split_header_pre --check-leaks --max-array-len 5
 int split_header(const char *line, char **key, char **value)
 {

@@ -173,6 +173,8 @@ int glob_match_pre(const char *pat, const char *str)
 
 /* Compare dotted version strings numerically ("1.10" > "1.9",
  * "1.2" < "1.2.1"); returns -1, 0 or 1. */
+// (--max-array-len bounds the input: the iterations of a `while (a || b)`
+// loop that `a` alone continues do not count towards k yet.)
 // pathwise: gen --function version_cmp --k 1 --precondition version_cmp_pre --max-array-len 5
 int version_cmp(const char *a, const char *b)
 {
@@ -210,7 +212,9 @@ int version_cmp_pre(const char *a, const char *b)
  * with "double quotes" grouping and backslash escapes as a shell does.
  * Returns the word's length, -1 at the end of the line, -2 when the word
  * does not fit, -3 on an unterminated quote. */
-// pathwise: gen --function next_word --k 1 --precondition next_word_pre --timeout 30
+// (--max-array-len bounds the input: the iterations of a `while (a || b)`
+// loop that `a` alone continues do not count towards k yet.)
+// pathwise: gen --function next_word --k 1 --precondition next_word_pre --max-array-len 8
 int next_word(const char *line, size_t *pos, char *word, size_t wordsz)
 {
     size_t i = *pos, n = 0;
