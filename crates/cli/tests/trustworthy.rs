@@ -267,3 +267,14 @@ fn empty_suites_have_nothing_to_replay() {
     assert_eq!(code, 4, "{stdout}");
     assert!(stdout.contains("nothing to replay") && !stdout.contains("coverage agrees"), "{stdout}");
 }
+
+/// A field the precondition read first stays symbolic in the replay, so
+/// `strlen`'s decisions on it replay: at k = 2 the name has 1 or 2
+/// characters (no test was kept before: both runs "diverged").
+#[test]
+fn fields_the_precondition_read_replay_library_decisions() {
+    let (out, suite) = generate("pre_fields.c", "name_len", &["--precondition", "name_len_pre"]);
+    assert_eq!(tests(&suite).len(), 2, "{suite:#}");
+    assert_eq!(suite["stop"], "complete");
+    passes_and_replays(out.path(), "name_len", &suite);
+}

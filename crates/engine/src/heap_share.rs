@@ -83,7 +83,11 @@ impl Exec<'_, '_> {
         let r = self.heap.inherited.iter().find(|r| r.ident == ident as u64 && r.off == off && r.ty == ty)?.clone();
         let sym = r.sym.filter(|_| self.symbolic);
         Some(match r.value {
-            InitialValue::Int(conc) => Value::Int { conc, sym },
+            // An integer field stays symbolic in a concrete replay too, as
+            // one the function under test reads first does (`heap_load`):
+            // the library decisions on it (`strlen` of a field) are then
+            // the same in the replay as in the run that found the path.
+            InitialValue::Int(conc) => Value::Int { conc, sym: r.sym },
             InitialValue::Null => Value::Ptr(Pointer { base_sym: sym, ..Pointer::NULL }),
             InitialValue::Ref(i, cty) => {
                 let target = self.shared_object(i, &cty);
