@@ -25,7 +25,7 @@
 use std::fmt::Write as _;
 
 use pathwise_engine::suite::{ErrorKind, GlobalInfo, HeapValue, InputValue, Outcome, TestCase, TestSuite};
-use pathwise_ir::{Shape, SrcVar};
+use pathwise_ir::{CType, Shape, SrcVar};
 
 use crate::c_heap::{
     heap_input_summary, is_heap, other_objects_summary, pointer_decl, write_heap_allocs, write_heap_checks,
@@ -367,6 +367,22 @@ fn input_summary(value: Option<&InputValue>, src: &SrcVar) -> String {
     }
 }
 
+/// The arguments of the call of the function under test: the locals, and
+/// a pointer to pointers through `void *`, since the test's local lacks the
+/// qualifiers of the pointer it points to (`char **` for a `const char **`
+/// parameter, which C does not convert implicitly).
+fn call_args(suite: &TestSuite, locals: &[String]) -> Vec<String> {
+    suite
+        .params
+        .iter()
+        .zip(locals)
+        .map(|(p, local)| match p.cty.as_ref().and_then(|c| c.pointee()) {
+            Some(CType::Ptr(_)) if p.shape == Shape::Heap => format!("(void *){local}"),
+            _ => local.clone(),
+        })
+        .collect()
+}
+
 /// Declare the local holding parameter `p`'s input and return the argument
 /// expression passed to the function.
 fn write_input(out: &mut String, p: &SrcVar, local: &str, value: Option<&InputValue>) {
@@ -488,7 +504,7 @@ fn write_test(out: &mut String, suite: &TestSuite, test: &TestCase, used: &mut U
     crate::c_externs::write_expect_calls(out, suite, test);
     // The renamed `main` of the code under test is reached by its new name.
     let callee = if suite.function == "main" { "pathwise_original_main" } else { suite.function.as_str() };
-    let call = format!("{callee}({})", locals.join(", "));
+    let call = format!("{callee}({})", call_args(suite, &locals).join(", "));
     let leak = match &test.outcome {
         Outcome::Error(e) => match e.kind {
             ErrorKind::MemoryLeak { allocation, bytes } => Some((e, allocation, bytes)),
