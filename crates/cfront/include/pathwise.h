@@ -30,6 +30,17 @@
  *     builds them; state them in the precondition, before reading through
  *     the pointers.  By default inputs may alias, share and have cycles.
  *
+ * pathwise_same_object(p, q)
+ *     Input pointer p points into the object q points into: for
+ *     f(const char *s, const char *end), pathwise_same_object(end, s) makes
+ *     end point into the array of s, at an element Pathwise chooses (from
+ *     0 to one past the last), so that end - s is a length of its choice.
+ *     p is typically a pointer parameter, q another one of the same element
+ *     type or a pointer read from an input (*pp).  pathwise_assume(end ==
+ *     s + n) ties them the same way.  Without either, a function that
+ *     orders or subtracts two input pointers (end > s, end - s) has them
+ *     point into one object, since C defines nothing else.
+ *
  * Under Pathwise (__PATHWISE__ is defined by its front end) these are plain
  * declarations of built-ins that the engine models.  Under an ordinary C
  * compiler they are no-op static inline functions, so that annotated code and
@@ -47,6 +58,7 @@ void pathwise_array_len(const void *array, long length);
 void pathwise_noalias(const void *p, const void *q);
 void pathwise_acyclic(const void *p);
 void pathwise_nonsharing(const void *p, const void *q);
+void pathwise_same_object(const void *p, const void *q);
 #else
 /* inline is C99; older dialects get a plain static function, marked unused
  * where the compiler knows how, so that -Wall stays quiet. */
@@ -81,6 +93,12 @@ PATHWISE_FN_ void pathwise_acyclic(const void *p)
 }
 
 PATHWISE_FN_ void pathwise_nonsharing(const void *p, const void *q)
+{
+    (void)p;
+    (void)q;
+}
+
+PATHWISE_FN_ void pathwise_same_object(const void *p, const void *q)
 {
     (void)p;
     (void)q;

@@ -362,6 +362,14 @@ pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
     if s.divergences > 0 {
         out.push_str(&format!("  warning: {} run(s) diverged from their solved prefix\n", s.divergences));
     }
+    if let Some(loc) = s.unrelated_pointer_site {
+        out.push_str(&format!(
+            "  note: {} run(s) ordered or subtracted pointers into different input objects that cannot be one (first at {}): \
+             undefined in C, so those inputs are left to the precondition (no test; see pathwise_same_object)\n",
+            s.unrelated_pointer_runs,
+            program_loc(&suite.files, loc)
+        ));
+    }
     if s.array_limit_prunes > 0 {
         out.push_str(&format!(
             "  note: {} prefix(es) were proved infeasible with the array length limit; a larger --max-array-len may find more paths\n",

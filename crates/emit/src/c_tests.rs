@@ -333,8 +333,12 @@ fn test_comment(suite: &TestSuite, test: &TestCase) -> String {
                     pathwise_ir::Shape::ByValue => v.strip_prefix('&').map(str::to_string).unwrap_or(v),
                     _ => v,
                 }
+            } else if let Some(InputValue::Pointer(v @ HeapValue::Ref { .. })) = test.inputs.get(i) {
+                // Into an object of the input heap: `o2 + 3 {...}`.
+                heap_input_summary(suite, test, Some(&InputValue::Pointer(v.clone())), &mut shown)
             } else {
-                input_summary(test.inputs.get(i), p)
+                let names: Vec<String> = suite.params.iter().enumerate().map(|(j, q)| param_name(j, q)).collect();
+                joined_input(suite, test, i, &names).unwrap_or_else(|| input_summary(test.inputs.get(i), p))
             };
             format!("{} = {value}", param_name(i, p))
         })
@@ -381,6 +385,28 @@ fn call_args(suite: &TestSuite, locals: &[String]) -> Vec<String> {
             _ => local.clone(),
         })
         .collect()
+}
+
+/// The C expression of pointer parameter `i`'s input when it points into
+/// another input's object (`s + 3`, `pathwise_o2 + 3`), from the locals
+/// of the test's parameters.
+fn joined_input(suite: &TestSuite, test: &TestCase, i: usize, locals: &[String]) -> Option<String> {
+    let p = suite.params.get(i).filter(|p| !is_heap(p))?;
+    match test.inputs.get(i)? {
+        InputValue::Pointer(HeapValue::Param { param, offset }) => {
+            let es = suite.params.get(*param).map_or(1, |t| t.scalar.ty.bytes()).max(1);
+            let base = locals.get(*param)?;
+            Some(match offset / es {
+                0 => base.clone(),
+                k => format!("{base} + {k}"),
+            })
+        }
+        InputValue::Pointer(v @ HeapValue::Ref { .. }) => {
+            let pointee = CType::Int { c_name: p.c_scalar.clone(), ty: p.scalar };
+            Some(crate::c_heap::input_pointer_expr(suite, test, v, Some(&pointee)))
+        }
+        _ => None,
+    }
 }
 
 /// Declare the local holding parameter `p`'s input and return the argument
@@ -492,8 +518,14 @@ fn write_test(out: &mut String, suite: &TestSuite, test: &TestCase, used: &mut U
             // Copied below, once the input heap holds its values.
         } else if is_heap(p) {
             write_heap_param(out, suite, test, p, &locals[i], test.inputs.get(i));
-        } else {
+        } else if joined_input(suite, test, i, &locals).is_none() {
             write_input(out, p, &locals[i], test.inputs.get(i));
+        }
+    }
+    // Pointers into another input's array, once every array exists.
+    for (i, p) in suite.params.iter().enumerate() {
+        if let (false, Some(target)) = (is_heap(p), joined_input(suite, test, i, &locals)) {
+            let _ = writeln!(out, "    {} *{} = {target};", p.c_scalar, locals[i]);
         }
     }
     write_heap_stores(out, suite, test);

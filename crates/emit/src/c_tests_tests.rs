@@ -279,3 +279,27 @@ fn weak_declarations_and_errors_not_observed() {
     );
     assert!(stdout.ends_with("1 passed, 0 failed, 1 error(s) not observed natively\n"), "{stdout}");
 }
+
+/// A pointer parameter into another parameter's array (`f(end, s)`, `end`
+/// into the array of `s`) is that array plus an offset, declared after
+/// every array; its own array is not built, and the array's output holds
+/// the writes through it.
+#[test]
+fn pointers_into_another_parameters_array() {
+    let source = "int fill(char *end, char *s) { int n = 0; while (s < end) { *s++ = 'x'; n++; } return n; }\n";
+    let char_ptr = |name: &str| var(name, "char", Type::I8, true, Shape::Pointer);
+    let mut s = suite("fill", vec![char_ptr("end"), char_ptr("s")], Some(int("")), vec![]);
+    let end = |offset| InputValue::Pointer(pathwise_engine::suite::HeapValue::Param { param: 1, offset });
+    let mut two = case(1, vec![end(2), InputValue::Array(vec![0, 0, 7])], Some(2));
+    two.array_outputs = vec![None, Some(vec![120, 120, 7])];
+    let mut none = case(2, vec![end(0), InputValue::Array(vec![])], Some(0));
+    none.array_outputs = vec![None, Some(vec![])];
+    s.tests.extend([two, none]);
+    let text = write_c_tests(&s, "code.c");
+    assert!(text.contains("    char s[3] = {0, 0, 7};\n    char *end = s + 2;\n"), "{text}");
+    assert!(text.contains(" * inputs: end = s + 2, s = {0, 0, 7}\n"), "{text}");
+    assert!(text.contains("    char *end = s;\n"), "{text}");
+    let (ok, stdout) = compile_and_run(source, &s);
+    assert!(ok, "{stdout}");
+    assert!(stdout.contains("2 passed, 0 failed"), "{stdout}");
+}

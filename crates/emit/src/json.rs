@@ -453,6 +453,8 @@ pub struct StatsJson {
     pub values_concretised: u64,
     #[serde(default)]
     pub unknown_prefixes: u64,
+    #[serde(default)]
+    pub unrelated_pointer_runs: u64,
 }
 
 /// Predicted coverage.
@@ -738,6 +740,7 @@ impl StatsJson {
             float_values_concretised: s.float_values_concretised,
             values_concretised: s.values_concretised,
             unknown_prefixes: s.unknown_prefixes,
+            unrelated_pointer_runs: s.unrelated_pointer_runs,
         }
     }
 }

@@ -244,7 +244,7 @@ impl Exec<'_, '_> {
     /// library call that tests it does not branch in the program.
     pub(crate) fn is_null_kept(&mut self, p: &Pointer, loc: Loc) -> bool {
         let null = p.obj.is_none() && p.off == 0;
-        if let Some(r) = p.base_sym {
+        if let Some(r) = p.base_sym.filter(|&r| !self.is_join_ident(r)) {
             let zero = self.pool.bv_const(32, 0);
             let is_null = self.pool.eq(r, zero);
             let cond = if p.obj.is_some() { self.pool.not(is_null) } else { is_null };

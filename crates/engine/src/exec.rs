@@ -650,6 +650,7 @@ impl<'m, 'p> Exec<'m, 'p> {
                 self.assume(cond, holds, loc)?;
                 Ok(None)
             }
+            "pathwise_same_object" => self.same_object(args, loc).map(|()| None),
             "pathwise_noalias" | "pathwise_acyclic" | "pathwise_nonsharing" => {
                 self.heap_assumption(name, args, loc)?;
                 Ok(None)

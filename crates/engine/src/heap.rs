@@ -75,7 +75,7 @@ impl SlotTable {
 
     /// The tag of a pointee type (1-based; identities of its objects are
     /// `tag << 20 | n`).
-    fn tag(&mut self, cty: &CType) -> u64 {
+    pub(crate) fn tag(&mut self, cty: &CType) -> u64 {
         let i = match self.tags.iter().position(|t| t == cty) {
             Some(i) => i,
             None => {
@@ -124,6 +124,8 @@ pub struct HeapState {
     pub(crate) fn_targets: FxHashSet<ExprId>,
     /// The input function pointers' variables and candidates.
     pub(crate) fn_inputs: Vec<(ExprId, Vec<pathwise_ir::FuncId>)>,
+    /// Pointer parameters into one object (see [`crate::joins`]).
+    pub(crate) joins: crate::joins::JoinState,
 }
 
 /// See [`Exec::field_layout`].
@@ -286,6 +288,7 @@ impl Exec<'_, '_> {
             Some(o) => match self.mem.object(o).kind {
                 ObjKind::HeapInput { ident } => ident as u64,
                 ObjKind::Code { func } => crate::fnptr::ident(func),
+                ObjKind::Input { param } => crate::joins::array_ident(param),
                 _ => NON_INPUT_BASE + o.0 as u64,
             },
         }
@@ -296,20 +299,13 @@ impl Exec<'_, '_> {
         if let Some(b) = p.base_sym {
             return b;
         }
-        let id = match p.obj {
-            None => 0,
-            Some(o) => match self.mem.object(o).kind {
-                ObjKind::HeapInput { ident } => ident as u64,
-                ObjKind::Code { func } => crate::fnptr::ident(func),
-                _ => NON_INPUT_BASE + o.0 as u64,
-            },
-        };
+        let id = self.ident_of(p);
         self.pool.bv_const(32, id)
     }
 
     /// Null check of a dereference of a pointer read from an input slot.
     pub(crate) fn check_nonnull(&mut self, p: &Pointer, loc: Loc) -> Result<(), End> {
-        let Some(r) = p.base_sym else { return Ok(()) };
+        let Some(r) = p.base_sym.filter(|&r| !self.is_join_ident(r)) else { return Ok(()) };
         if self.heap.nonnull.contains(&r) {
             return Ok(());
         }

@@ -14,7 +14,8 @@
 //!   narrow `LibcHost` interface.
 //! - [`exec`] and [`step`]: the concolic interpreter of one execution,
 //!   recording the path condition ([`path`]).
-//! - [`run`]: one run = precondition, then the function under test.
+//! - [`run`]: one run = precondition, then the function under test;
+//!   [`joins`]: pointer parameters into one object (`f(s, end)`).
 //! - [`search`]: PathCrawler's depth-first choice of the next prefix (MaxC)
 //!   and, for whole programs, a coverage-guided search with deepening k,
 //!   the k-path limit, preconditions; [`testcase`]: tests validated by replay.
@@ -32,6 +33,7 @@ pub mod heap_assume;
 pub mod heap_count;
 pub mod heap_out;
 pub mod heap_share;
+pub mod joins;
 pub mod libc;
 pub mod memcheck;
 pub mod memory;

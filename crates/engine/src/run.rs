@@ -49,6 +49,10 @@ pub struct InputSpec {
     /// `len <= --max-array-len` for each input array: kept apart so that the
     /// search can tell when the limit, not the program, cut a path.
     pub len_limits: Vec<ExprId>,
+    /// Per parameter, the inputs saying which object it points into, for
+    /// pointer parameters that may point into another input's object (see
+    /// [`crate::joins`]).
+    pub joins: Vec<Option<crate::joins::JoinVars>>,
 }
 
 impl InputSpec {
@@ -77,7 +81,7 @@ impl InputSpec {
         let f = program.func(func);
         let mut hard = Vec::new();
         let mut len_limits = Vec::new();
-        let params = f
+        let params: Vec<ParamInput> = f
             .params
             .iter()
             .map(|p| match p.src.shape {
@@ -117,7 +121,13 @@ impl InputSpec {
                 }
             })
             .collect();
-        InputSpec { params, hard, len_limits }
+        let joins = crate::joins::join_vars(pool, program, func, &params);
+        InputSpec { params, hard, len_limits, joins }
+    }
+
+    /// No inputs (a whole program's are its `__VERIFIER_nondet_*()` calls).
+    pub fn empty() -> InputSpec {
+        InputSpec { params: Vec::new(), hard: Vec::new(), len_limits: Vec::new(), joins: Vec::new() }
     }
 
     /// The concrete length of an input array under `inputs`.
@@ -159,6 +169,9 @@ pub struct RunRecord {
     pub tied_lens: FxHashSet<ExprId>,
     /// What the function returned when a leak made the run an error.
     pub leak_returned: Option<Option<u64>>,
+    /// Where a comparison or subtraction of pointers into different input
+    /// objects that no inputs can join ended the run (as rejected inputs).
+    pub unrelated: Option<pathwise_ir::Loc>,
 }
 
 impl RunRecord {
@@ -221,16 +234,17 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         float_inputs: Vec::new(),
         tied_lens: FxHashSet::default(),
         leak_returned: None,
+        unrelated: None,
     };
     let mut declared = crate::heap_assume::Declared::default();
     let mut initial_reads = Vec::new();
     let mut tied_counts = FxHashSet::default();
     if let Some(pre) = setup.pre {
         let mut mem = Memory::new();
-        let (globals, args, objs) = build_memory(m.program, &mut mem, setup.spec, inputs, max);
+        let (globals, args, mut objs) = build_memory(m.program, &mut mem, setup.spec, inputs, max);
         let mut exec =
             Exec::new(m, pool, &mut mem, &mut rec.pre_entries, (Region::Pre, setup.symbolic), &lens, globals);
-        let end = match heap_args(&mut exec, setup.spec, args, pre) {
+        let end = match heap_args(&mut exec, setup.spec, (args, &mut objs), pre) {
             Ok(args) => exec.run(pre, args),
             Err(end) => end,
         };
@@ -241,7 +255,10 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         declared = exec.heap.assume.declared();
         initial_reads = std::mem::take(&mut exec.heap.initial_reads);
         tied_counts = std::mem::take(&mut exec.heap.tied_counts);
+        rec.unrelated = exec.heap.joins.unrelated;
+        let choices = std::mem::take(&mut exec.heap.joins.choices);
         note_touched(&mem, &objs, &mut rec.touched_len);
+        crate::joins::note_touched(&choices, &mut rec.touched_len);
         let ret_bits = m.program.func(pre).ret.map_or(u64::MAX, |t| t.mask());
         let valid = matches!(end, End::Returned(Some(v)) if v & ret_bits != 0);
         rec.pre_end = Some(end);
@@ -250,12 +267,12 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         }
     }
     let mut mem = Memory::new();
-    let (globals, args, objs) = build_memory(m.program, &mut mem, setup.spec, inputs, max);
+    let (globals, args, mut objs) = build_memory(m.program, &mut mem, setup.spec, inputs, max);
     let mut exec =
         Exec::new(m, pool, &mut mem, &mut rec.main_entries, (Region::Main, setup.symbolic), &lens, globals.clone());
     exec.heap.assume.inherit(declared);
     exec.inherit_initial_reads(initial_reads, tied_counts);
-    let (end, param_values) = match heap_args(&mut exec, setup.spec, args, setup.main) {
+    let (end, param_values) = match heap_args(&mut exec, setup.spec, (args, &mut objs), setup.main) {
         Ok(args) => (exec.run(setup.main, args.clone()), args),
         Err(end) => (end, Vec::new()),
     };
@@ -270,6 +287,8 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     rec.tied_lens.extend(exec.tied_lens.drain());
     let returned = exec.returned;
     let call_pointers = std::mem::take(&mut exec.call_pointers);
+    rec.unrelated = rec.unrelated.or(exec.heap.joins.unrelated);
+    let choices = std::mem::take(&mut exec.heap.joins.choices);
     exec.complete_input_heap();
     drop(exec);
     rec.heap = heap_record(m.program, &mem, setup.main, (&param_values, &globals), returned, &call_pointers);
@@ -277,6 +296,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         rec.calls[i].ret_pointer = Some(v);
     }
     note_touched(&mem, &objs, &mut rec.touched_len);
+    crate::joins::note_touched(&choices, &mut rec.touched_len);
     rec.array_outputs = objs.iter().map(|o| o.map(|id| mem.concrete_contents(id))).collect();
     rec.global_outputs = globals.iter().map(|&g| mem.concrete_contents(g)).collect();
     rec.main_end = Some(tied_overrun(setup.spec, &rec, end));
@@ -332,23 +352,47 @@ fn heap_record(
     let ret = f.ret_src.as_ref().and_then(ret_cty).zip(returned).map(|(c, v)| (v, c));
     let ret_by_value = f.ret_src.as_ref().is_some_and(|s| s.shape == Shape::ByValue);
     let by_value = f.params.iter().any(|p| p.src.shape == Shape::ByValue);
-    if ret.is_none() && call_rets.is_empty() && !by_value && f.params.iter().all(|p| p.src.shape != Shape::Heap) {
+    // A pointer parameter into another input's object (see `joins`) is
+    // described by what it points into.
+    let joined = |j: usize, v: &Value| {
+        f.params[j].src.shape == Shape::Pointer
+            && v.as_ptr().obj.is_some_and(|o| mem.object(o).kind != ObjKind::Input { param: j })
+    };
+    let any_joined = params.iter().enumerate().any(|(j, v)| joined(j, v));
+    if ret.is_none()
+        && call_rets.is_empty()
+        && !by_value
+        && !any_joined
+        && f.params.iter().all(|p| p.src.shape != Shape::Heap)
+    {
         return Default::default();
     }
     let params: Vec<(Value, Option<pathwise_ir::CType>, bool)> = f
         .params
         .iter()
         .zip(params)
-        .map(|(p, v)| match p.src.shape {
+        .enumerate()
+        .map(|(j, (p, v))| match p.src.shape {
             Shape::ByValue => (*v, p.src.cty.clone(), false),
+            Shape::Pointer if joined(j, v) => {
+                let pointee = pathwise_ir::CType::Int { c_name: p.src.c_scalar.clone(), ty: p.src.scalar };
+                (*v, Some(pathwise_ir::CType::Ptr(Box::new(pointee))), false)
+            }
             _ => (*v, heap_cty(&p.src), true),
         })
         .collect();
     crate::heap_out::describe(program, mem, &params, ret.map(|(v, c)| (v, c, ret_by_value)), call_rets, globals)
 }
 
-/// The arguments with every heap parameter's input pointer materialised.
-fn heap_args(exec: &mut Exec<'_, '_>, spec: &InputSpec, mut args: Vec<Value>, func: FuncId) -> Result<Vec<Value>, End> {
+/// The arguments with every heap parameter's input pointer materialised,
+/// and every joinable pointer parameter where the inputs say (`objs`: the
+/// input arrays, `None` for those pointing into another object).
+fn heap_args(
+    exec: &mut Exec<'_, '_>,
+    spec: &InputSpec,
+    (mut args, objs): (Vec<Value>, &mut [Option<ObjId>]),
+    func: FuncId,
+) -> Result<Vec<Value>, End> {
     let loc = exec.m.program.func(func).loc;
     for (i, p) in spec.params.iter().enumerate() {
         match p {
@@ -358,6 +402,7 @@ fn heap_args(exec: &mut Exec<'_, '_>, spec: &InputSpec, mut args: Vec<Value>, fu
             _ => {}
         }
     }
+    exec.join_args(spec, &mut args, objs, loc)?;
     Ok(args)
 }
 

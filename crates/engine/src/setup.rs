@@ -57,6 +57,7 @@ pub const BUILTINS: &[&str] = &[
     "pathwise_noalias",
     "pathwise_acyclic",
     "pathwise_nonsharing",
+    "pathwise_same_object",
     "abort",
     "exit",
     "_exit",

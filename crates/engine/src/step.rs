@@ -55,6 +55,17 @@ fn cmp_parts(op: CmpOp) -> (Option<BvCmp>, bool, bool) {
     }
 }
 
+/// The signed form of an ordering (equality is unchanged).
+fn signed_cmp(op: CmpOp) -> CmpOp {
+    match op {
+        CmpOp::Ult => CmpOp::Slt,
+        CmpOp::Ule => CmpOp::Sle,
+        CmpOp::Ugt => CmpOp::Sgt,
+        CmpOp::Uge => CmpOp::Sge,
+        op => op,
+    }
+}
+
 fn eval_cmp_conc(op: CmpOp, width: u32, a: u64, b: u64) -> bool {
     let (c, swap, neg) = cmp_parts(op);
     let (a, b) = if swap { (b, a) } else { (a, b) };
@@ -79,7 +90,7 @@ impl Exec<'_, '_> {
             }
             InstKind::Cmp { op, ty, a, b } => {
                 let (a, b) = (self.operand(a), self.operand(b));
-                self.compare(*op, *ty, a, b)
+                self.compare(*op, *ty, a, b, loc)?
             }
             InstKind::Cast { op, from, to, a } => {
                 let a = self.operand(a);
@@ -116,6 +127,10 @@ impl Exec<'_, '_> {
             }
             InstKind::PtrDiff { a, b } => {
                 let (pa, pb) = (self.operand(a).as_ptr(), self.operand(b).as_ptr());
+                // Two input pointers must point into one object (see `joins`).
+                if let Some((oa, ob)) = self.relate_inputs(&pa, &pb, loc)? {
+                    return Ok(Some(self.int_result(BvOp::Sub, 64, (oa.conc(), oa.sym()), (ob.conc(), ob.sym()))));
+                }
                 if pa.obj != pb.obj {
                     let message = "subtraction of pointers into different objects";
                     return Err(self.error(ErrorKind::InvalidPointerArithmetic, message, loc));
@@ -213,14 +228,19 @@ impl Exec<'_, '_> {
         Ok(self.int_result(bv_op(op), w, (ac, a.sym()), (bc, b.sym())))
     }
 
-    fn compare(&mut self, op: CmpOp, ty: Type, a: Value, b: Value) -> Value {
+    fn compare(&mut self, op: CmpOp, ty: Type, a: Value, b: Value, loc: Loc) -> Result<Value, End> {
         let (a, b) = match (ty, a, b) {
             (Type::Ptr, a, b) => {
                 let (pa, pb) = (a.as_ptr(), b.as_ptr());
-                if (pa.base_sym.is_some() || pb.base_sym.is_some()) && matches!(op, CmpOp::Eq | CmpOp::Ne) {
-                    return self.compare_refs(op, pa, pb);
+                let equality = matches!(op, CmpOp::Eq | CmpOp::Ne);
+                if equality && self.compares_identities(&pa, &pb) {
+                    return Ok(self.compare_refs(op, pa, pb));
                 }
-                if pa.obj != pb.obj {
+                // An ordering of two input pointers: one object (see `joins`).
+                let related = if equality { None } else { self.relate_inputs(&pa, &pb, loc)? };
+                if let Some((oa, ob)) = related {
+                    (oa, ob)
+                } else if pa.obj != pb.obj {
                     // Distinct objects (or null): only identity is meaningful.
                     let key = |p: Pointer| (p.obj.map_or(0, |o| o.0 as u64 + 1), p.off);
                     let r = match op {
@@ -228,16 +248,20 @@ impl Exec<'_, '_> {
                         CmpOp::Ne => true,
                         _ => eval_cmp_conc(op, 64, key(pa).0, key(pb).0),
                     };
-                    return Value::int(r as u64);
+                    return Ok(Value::int(r as u64));
+                } else {
+                    (Value::Int { conc: pa.off, sym: pa.off_sym }, Value::Int { conc: pb.off, sym: pb.off_sym })
                 }
-                (Value::Int { conc: pa.off, sym: pa.off_sym }, Value::Int { conc: pb.off, sym: pb.off_sym })
             }
             _ => (a, b),
         };
+        // Offsets into one object order as its addresses do, also below it
+        // (`p - 1 < p`, undefined in C but what the native code computes).
+        let op = if ty == Type::Ptr { signed_cmp(op) } else { op };
         let w = if ty == Type::Ptr { 64 } else { ty.bits() };
         let conc = eval_cmp_conc(op, w, a.conc(), b.conc()) as u64;
         if a.sym().is_none() && b.sym().is_none() {
-            return Value::int(conc);
+            return Ok(Value::int(conc));
         }
         let ea = if w == 1 { bv_of(self.pool, a.conc(), a.sym(), 1) } else { bv_of(self.pool, a.conc(), a.sym(), w) };
         let eb = bv_of(self.pool, b.conc(), b.sym(), w);
@@ -248,19 +272,21 @@ impl Exec<'_, '_> {
             Some(c) => self.pool.cmp(c, x, y),
         };
         let e = if neg { self.pool.not(e) } else { e };
-        Value::Int { conc, sym: non_const(self.pool, e) }
+        Ok(Value::Int { conc, sym: non_const(self.pool, e) })
     }
 
-    /// `p == q` / `p != q` where a pointer comes from an input slot: the
-    /// same object (by reference) at the same offset.
+    /// `p == q` / `p != q` where a pointer comes from an input slot, or
+    /// both point into input objects and one may be joined to another
+    /// (see `joins`): the same object (by identity) at the same offset.
     fn compare_refs(&mut self, op: CmpOp, pa: Pointer, pb: Pointer) -> Value {
         let same = pa.obj == pb.obj && pa.off == pb.off;
         let conc = (same != (op == CmpOp::Ne)) as u64;
         let (ba, bb) = (self.base_expr(&pa), self.base_expr(&pb));
         let mut e = self.pool.eq(ba, bb);
-        if pa.off_sym.is_some() || pb.off_sym.is_some() || pa.off != pb.off {
-            let oa = bv_of(self.pool, pa.off, pa.off_sym, 64);
-            let ob = bv_of(self.pool, pb.off, pb.off_sym, 64);
+        let (oa, ob) = self.compared_offsets(&pa, &pb, ba == bb);
+        if oa.sym().is_some() || ob.sym().is_some() || pa.off != pb.off {
+            let oa = bv_of(self.pool, oa.conc(), oa.sym(), 64);
+            let ob = bv_of(self.pool, ob.conc(), ob.sym(), 64);
             let offs = self.pool.eq(oa, ob);
             e = self.pool.and(e, offs);
         }

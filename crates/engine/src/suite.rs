@@ -230,7 +230,10 @@ pub enum InputValue {
     /// The elements of an input array; its length is the array's dimension.
     Array(Vec<i128>),
     /// A pointer parameter of [`pathwise_ir::Shape::Heap`]: null or a
-    /// reference into [`TestCase::heap_in`].
+    /// reference into [`TestCase::heap_in`]. Also a pointer parameter of
+    /// [`pathwise_ir::Shape::Pointer`] that points into another input's
+    /// object (see [`crate::joins`]): [`HeapValue::Param`] into another
+    /// parameter's array, [`HeapValue::Ref`] into an input heap object.
     Pointer(HeapValue),
     /// A function pointer parameter: the name of the unit's function it
     /// points to, or `None` for null.
@@ -423,6 +426,13 @@ pub struct Stats {
     /// size, a copy length, an offset into an input object) was fixed to
     /// its value on a run, so that other values' paths went unexplored.
     pub values_concretised: u64,
+    /// Runs that compared (`<`, `<=`, `>`, `>=`) or subtracted pointers
+    /// into different input objects that no inputs can make one (two heap
+    /// pointers, arrays of different element types): C defines neither, so
+    /// they are rejected inputs, left to the precondition, not errors of the
+    /// function (see [`crate::joins`]). The first such place.
+    pub unrelated_pointer_runs: u64,
+    pub unrelated_pointer_site: Option<pathwise_ir::Loc>,
     /// Prefixes the solver could decide neither way (`unknown`: a timeout,
     /// an internal error): neither explored nor proved infeasible.
     pub unknown_prefixes: u64,

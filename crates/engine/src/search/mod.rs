@@ -96,7 +96,7 @@ fn generate_with(
     };
     let mut pool = ExprPool::new();
     let spec = if config.program_mode.is_some() {
-        InputSpec { params: Vec::new(), hard: Vec::new(), len_limits: Vec::new() }
+        InputSpec::empty()
     } else {
         InputSpec::new(&mut pool, program, main, config.max_array_len)
     };
@@ -239,7 +239,19 @@ impl<'a> Search<'a, '_> {
         if !rec.pre_valid() {
             self.stats.precondition_rejected_runs += 1;
         }
+        if let Some(loc) = rec.unrelated {
+            self.stats.unrelated_pointer_runs += 1;
+            self.stats.unrelated_pointer_site.get_or_insert(loc);
+        }
         rec
+    }
+
+    /// A solver's model made minimal the way tests should be: parameters in
+    /// their own arrays and input references to fresh objects, where the
+    /// query allows (see [`crate::joins`] and [`crate::heap`]).
+    fn prefer(&self, query: &[ExprId], model: Model, null_first: bool) -> Model {
+        let model = crate::joins::prefer_unjoined(&self.spec.joins, &self.pool, query, model);
+        self.m.prefer_fresh(&self.pool, query, model, null_first)
     }
 
     /// Why the search must stop now, if it must; once set, it stays.
@@ -350,7 +362,7 @@ impl<'a> Search<'a, '_> {
         match self.check(&base, &assumptions, &[neg], &cur.inputs) {
             SolveResult::Sat(model) => {
                 let all: Vec<ExprId> = base.iter().chain(&assumptions).copied().collect();
-                let inputs = self.m.prefer_fresh(&self.pool, &all, merge(&self.pool, &all, &cur.inputs, model), false);
+                let inputs = self.prefer(&all, merge(&self.pool, &all, &cur.inputs, model), false);
                 let run = self.execute(&inputs);
                 if run.pre_valid() {
                     return Some((inputs, run));
@@ -411,7 +423,7 @@ impl<'a> Search<'a, '_> {
             restart.extend(domains.map(|e| e.cond));
             let seeds: Vec<ExprId> = pending.into_iter().collect();
             if let SolveResult::Sat(model) = self.check(&restart, &[], &seeds, inputs) {
-                let fresh = self.m.prefer_fresh(&self.pool, &restart, merge(&self.pool, &restart, inputs, model), true);
+                let fresh = self.prefer(&restart, merge(&self.pool, &restart, inputs, model), true);
                 let run = self.execute(&fresh);
                 if run.pre_valid() {
                     return Some((fresh, run));
@@ -472,8 +484,7 @@ impl<'a> Search<'a, '_> {
             match self.check(base, &assumptions, &seeds, &inputs) {
                 SolveResult::Sat(model) => {
                     let all: Vec<ExprId> = base.iter().chain(&assumptions).copied().collect();
-                    let new_inputs =
-                        self.m.prefer_fresh(&self.pool, &all, merge(&self.pool, &all, &inputs, model), true);
+                    let new_inputs = self.prefer(&all, merge(&self.pool, &all, &inputs, model), true);
                     let run = self.execute(&new_inputs);
                     if run.pre_valid() {
                         return PreSearch::Found(new_inputs, Box::new(run));
