@@ -102,7 +102,7 @@ impl Walker<'_> {
                         regs.insert(r, c);
                     }
                 }
-                InstKind::Call { .. } => slots.clear(),
+                InstKind::Call { .. } | InstKind::CallPtr { .. } => slots.clear(),
                 _ => {}
             }
         }
