@@ -135,13 +135,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                 ops.push(Operand::Const(Type::Ptr, 0));
                 continue;
             }
-            let v = self.rvalue(a)?;
-            let v = self.convert(v, pty, a.span, Conv::Implicit)?;
-            let op = match pty {
-                // By value: the callee gets a copy of its own.
-                CType::Struct(_) => self.struct_temp(v, a.span)?,
-                _ => v.op,
-            };
+            let op = self.prototyped_arg(a, pty)?;
             ops.push(op);
         }
         for a in &args[sig.params.len()..] {
@@ -210,15 +204,21 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         }
         let mut ops = Vec::with_capacity(args.len());
         for (a, pty) in args.iter().zip(&sig.params) {
-            let v = self.rvalue(a)?;
-            let v = self.convert(v, pty, a.span, Conv::Implicit)?;
-            ops.push(match pty {
-                CType::Struct(_) => self.struct_temp(v, a.span)?,
-                _ => v.op,
-            });
+            ops.push(self.prototyped_arg(a, pty)?);
         }
         let kind = InstKind::CallPtr { callee: callee.op, args: ops, ret: sig.ret.abi_ir() };
         self.call_result(kind, &sig.ret, c.span)
+    }
+
+    /// An argument for a parameter of type `pty`, converted as by
+    /// assignment; a structure is passed by value, as a copy of its own.
+    fn prototyped_arg(&mut self, a: &Node<Expression>, pty: &CType) -> LResult<Operand> {
+        let v = self.rvalue(a)?;
+        let v = self.convert(v, pty, a.span, Conv::Implicit)?;
+        match pty {
+            CType::Struct(_) => self.struct_temp(v, a.span),
+            _ => Ok(v.op),
+        }
     }
 
     /// An argument matching a variadic function's `...`: the default

@@ -801,37 +801,33 @@ impl Parser {
             }
             "call" => {
                 let id = self.reference(FixKind::Func, func, block, inst)?;
-                self.expect(&Tok::LParen)?;
-                let mut args = Vec::new();
-                if !self.eat(&Tok::RParen) {
-                    loop {
-                        args.push(self.operand()?);
-                        if self.eat(&Tok::RParen) {
-                            break;
-                        }
-                        self.expect(&Tok::Comma)?;
-                    }
-                }
+                let args = self.arg_list()?;
                 InstKind::Call { func: FuncId(id), args }
             }
             "callptr" => {
                 let callee = self.operand()?;
-                self.expect(&Tok::LParen)?;
-                let mut args = Vec::new();
-                if !self.eat(&Tok::RParen) {
-                    loop {
-                        args.push(self.operand()?);
-                        if self.eat(&Tok::RParen) {
-                            break;
-                        }
-                        self.expect(&Tok::Comma)?;
-                    }
-                }
+                let args = self.arg_list()?;
                 let ret = if self.eat(&Tok::Arrow) { Some(self.ty()?) } else { None };
                 InstKind::CallPtr { callee, args, ret }
             }
             other => return Err(Self::err_at(t, format!("unknown instruction `{other}`"))),
         })
+    }
+
+    /// `(operand, ...)`: the arguments of a call.
+    fn arg_list(&mut self) -> Result<Vec<Operand>, ParseError> {
+        self.expect(&Tok::LParen)?;
+        let mut args = Vec::new();
+        if !self.eat(&Tok::RParen) {
+            loop {
+                args.push(self.operand()?);
+                if self.eat(&Tok::RParen) {
+                    break;
+                }
+                self.expect(&Tok::Comma)?;
+            }
+        }
+        Ok(args)
     }
 
     /// A function or global reference: an index is used as is, a name is
