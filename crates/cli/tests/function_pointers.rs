@@ -7,9 +7,7 @@
 
 mod common;
 
-use std::process::Command;
 
-use common::root;
 
 /// Generate for `function` of `tests/c/fnptr.c` at k = 2 with its
 /// precondition `FUNCTION_pre` if `pre`; checks the suite natively and by
@@ -24,22 +22,10 @@ fn generate_and_replay(function: &str, pre: bool) -> Vec<serde_json::Value> {
     let (_, suite) = common::gen("tests/c/fnptr.c", function, &args, out.path());
     assert_eq!(suite["stop"], "complete", "{function}: {suite:#}");
     let tests = suite["tests"].as_array().unwrap().clone();
-    let exe = out.path().join("native");
-    let cc = Command::new("gcc")
-        .args(["-std=gnu99", "-Wall", "-Wextra", "-Werror", "-I."])
-        // Signed overflow traps, as the error tests expect.
-        .args(["-fsanitize=undefined", "-fsanitize-undefined-trap-on-error"])
-        .arg("-I")
-        .arg(root().join("tests/c"))
-        .arg(format!("{function}_tests.c"))
-        .arg("-o")
-        .arg(&exe)
-        .current_dir(out.path())
-        .output()
-        .unwrap();
-    assert!(cc.status.success(), "{function}: {}", String::from_utf8_lossy(&cc.stderr));
-    let run = Command::new(&exe).output().unwrap();
-    assert_eq!(String::from_utf8_lossy(&run.stdout), format!("{} passed, 0 failed\n", tests.len()));
+    // Signed overflow traps, as the error tests expect.
+    let ub = ["-fsanitize=undefined", "-fsanitize-undefined-trap-on-error"];
+    let (code, stdout) = common::build_and_run(out.path(), function, &ub);
+    assert_eq!((code, stdout), (0, format!("{} passed, 0 failed\n", tests.len())));
     common::replay_passes(out.path(), tests.len(), vec![], true);
     tests.iter().map(|t| t["inputs"].clone()).collect()
 }

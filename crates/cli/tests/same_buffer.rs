@@ -12,7 +12,6 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
 
 use common::root;
 
@@ -33,21 +32,8 @@ fn tests(suite: &serde_json::Value) -> &Vec<serde_json::Value> {
 /// errors), and replays with gcov agreeing.
 fn passes_and_replays(dir: &Path, function: &str, suite: &serde_json::Value) {
     let n = tests(suite).len();
-    let exe = dir.join("native");
-    let cc = Command::new("gcc")
-        .args(["-std=gnu99", "-Wall", "-Wextra", "-Werror", "-I."])
-        .arg("-I")
-        .arg(root().join("tests/c"))
-        .arg(format!("{function}_tests.c"))
-        .arg("-o")
-        .arg(&exe)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(cc.status.success(), "{function}: {}", String::from_utf8_lossy(&cc.stderr));
-    let run = Command::new(&exe).output().unwrap();
-    let stdout = String::from_utf8_lossy(&run.stdout);
-    assert_eq!((run.status.code(), stdout.as_ref()), (Some(0), format!("{n} passed, 0 failed\n").as_str()));
+    let (code, stdout) = common::build_and_run(dir, function, &[]);
+    assert_eq!((code, stdout.as_str()), (0, format!("{n} passed, 0 failed\n").as_str()));
     common::replay_passes(dir, n, vec![root().join("crates/cfront/include")], true);
 }
 

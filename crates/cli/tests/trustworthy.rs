@@ -20,7 +20,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::root;
+use common::{build_and_run, root};
 
 /// Generate for `function` of `tests/c/FILE` (`--k 2` and `extra`): the
 /// output directory and the JSON suite.
@@ -38,26 +38,6 @@ fn tests(suite: &serde_json::Value) -> &Vec<serde_json::Value> {
 /// The test file as generated.
 fn test_file(dir: &Path, function: &str) -> String {
     std::fs::read_to_string(dir.join(format!("{function}_tests.c"))).unwrap()
-}
-
-/// Build the test file with gcc as a user would (warnings are errors; `cc`
-/// as its header says, plus `flags`) and run it: (exit code, stdout).
-fn build_and_run(dir: &Path, function: &str, flags: &[&str]) -> (i32, String) {
-    let exe = dir.join("native");
-    let cc = Command::new("gcc")
-        .args(["-std=gnu99", "-Wall", "-Wextra", "-Werror", "-I."])
-        .arg("-I")
-        .arg(root().join("tests/c"))
-        .args(flags)
-        .arg(format!("{function}_tests.c"))
-        .arg("-o")
-        .arg(&exe)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(cc.status.success(), "{function}: {}", String::from_utf8_lossy(&cc.stderr));
-    let run = Command::new(&exe).output().unwrap();
-    (run.status.code().unwrap_or(-1), String::from_utf8_lossy(&run.stdout).into_owned())
 }
 
 /// `pathwise replay DIR` through the binary: (exit code, stdout).

@@ -91,3 +91,25 @@ pub fn returns(suite: &serde_json::Value) -> Vec<i64> {
     rets.sort();
     rets
 }
+
+/// Build the test file `DIR/FUNCTION_tests.c` with gcc as a user would
+/// (warnings are errors; `cc` as its header says, `-I tests/c`, plus
+/// `flags`) and run it: (exit code, stdout).
+#[allow(dead_code)]
+pub fn build_and_run(dir: &Path, function: &str, flags: &[&str]) -> (i32, String) {
+    let exe = dir.join("native");
+    let cc = std::process::Command::new("gcc")
+        .args(["-std=gnu99", "-Wall", "-Wextra", "-Werror", "-I."])
+        .arg("-I")
+        .arg(root().join("tests/c"))
+        .args(flags)
+        .arg(format!("{function}_tests.c"))
+        .arg("-o")
+        .arg(&exe)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(cc.status.success(), "{function}: {}", String::from_utf8_lossy(&cc.stderr));
+    let run = std::process::Command::new(&exe).output().unwrap();
+    (run.status.code().unwrap_or(-1), String::from_utf8_lossy(&run.stdout).into_owned())
+}
