@@ -7,8 +7,6 @@
 
 mod common;
 
-
-
 /// Generate for `function` of `tests/c/fnptr.c` at k = 2 with its
 /// precondition `FUNCTION_pre` if `pre`; checks the suite natively and by
 /// replay, and returns each test's inputs.
