@@ -17,7 +17,8 @@
 //! Two gcc built-ins that common macros expand to are understood without a
 //! declaration: `__builtin_expect(e, c)` is `e`, `__builtin_unreachable()`
 //! ends the block. The floating ones of `<math.h>`'s macros are in
-//! `floats.rs`.
+//! `floats.rs`, the integer bit built-ins (`__builtin_clz`, `popcount`,
+//! `bswap32`...) in `bitops.rs`.
 
 use lang_c::ast::{CallExpression, Expression};
 use lang_c::span::Node;
@@ -74,6 +75,9 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         let loc = self.loc(c.span);
         if name.starts_with("__builtin_") && self.u.lookup(name).is_none() {
             if let Some(v) = self.float_builtin(name, args, c.span)? {
+                return Ok(v);
+            }
+            if let Some(v) = self.bit_builtin(name, args, c.span)? {
                 return Ok(v);
             }
         }

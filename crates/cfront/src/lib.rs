@@ -39,6 +39,7 @@
 //! with a large stack and panics are turned into diagnostics.
 
 mod addrconst;
+mod bitops;
 mod builder;
 mod calls;
 mod cond;

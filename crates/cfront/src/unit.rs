@@ -204,6 +204,29 @@ impl<'a> Unit<'a> {
         )
     }
 
+    /// A body-less function the front end itself calls (an engine model
+    /// such as `bitops::NONZERO_CHECK`), registered on first use without
+    /// entering any scope: the program cannot name it.
+    pub fn synthetic_decl(&mut self, name: &str, sig: FuncSig, span: Span) -> usize {
+        if let Some(&i) = self.func_by_name.get(name) {
+            return i;
+        }
+        self.funcs.push(FuncEntry {
+            name: name.to_string(),
+            param_names: (0..sig.params.len()).map(|i| format!("a{i}")).collect(),
+            param_spans: vec![span; sig.params.len()],
+            sig,
+            name_span: span,
+            is_static: false,
+            noreturn: false,
+            def: None,
+            id: None,
+            body: BodyState::NotLowered,
+        });
+        self.func_by_name.insert(name.to_string(), self.funcs.len() - 1);
+        self.funcs.len() - 1
+    }
+
     /// The function's id, assigned on first need.
     pub fn func_id(&mut self, idx: usize) -> FuncId {
         if let Some(id) = self.funcs[idx].id {

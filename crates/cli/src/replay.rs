@@ -161,6 +161,7 @@ fn traps_needed(suite: &SuiteJson) -> Vec<&'static str> {
             Some("invalid-shift") => "shift-exponent",
             Some("out-of-bounds") => "bounds",
             Some("float-cast-overflow") => "float-cast-overflow",
+            Some("invalid-builtin-argument") => "builtin",
             _ => continue,
         };
         if !out.contains(&check) {

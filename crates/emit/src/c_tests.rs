@@ -767,6 +767,7 @@ fn trap_ends_block(kind: ErrorKind) -> bool {
         ErrorKind::DivisionByZero
             | ErrorKind::DivisionOverflow
             | ErrorKind::InvalidShift
+            | ErrorKind::InvalidBuiltinArgument
             | ErrorKind::OutOfBounds
             | ErrorKind::NullDereference
             | ErrorKind::FloatCastOverflow

@@ -274,6 +274,9 @@ pub enum ErrorKind {
     SignedOverflow,
     /// Shift by a negative amount or by at least the width.
     InvalidShift,
+    /// A zero argument of gcc's `__builtin_clz`/`__builtin_ctz` (and
+    /// their `l`/`ll` forms), whose result is undefined.
+    InvalidBuiltinArgument,
     /// Read or write outside an array (local, global or input).
     OutOfBounds,
     NullDereference,
@@ -322,6 +325,7 @@ impl ErrorKind {
             ErrorKind::DivisionOverflow => "division-overflow",
             ErrorKind::SignedOverflow => "signed-overflow",
             ErrorKind::InvalidShift => "invalid-shift",
+            ErrorKind::InvalidBuiltinArgument => "invalid-builtin-argument",
             ErrorKind::OutOfBounds => "out-of-bounds",
             ErrorKind::NullDereference => "null-dereference",
             ErrorKind::AssertionFailure => "assertion-failure",

@@ -305,6 +305,11 @@ pub fn verify_program(p: &Program) {
 
 /// Compiles `src` with gcc (plus `main`) and returns its standard output.
 pub fn gcc_run(src: &str, main: &str) -> String {
+    gcc_run_flags(&[], src, main)
+}
+
+/// [`gcc_run`] with extra gcc flags (`-m32`).
+pub fn gcc_run_flags(flags: &[&str], src: &str, main: &str) -> String {
     use std::sync::atomic::{AtomicU32, Ordering};
     static N: AtomicU32 = AtomicU32::new(0);
     let dir =
@@ -314,6 +319,7 @@ pub fn gcc_run(src: &str, main: &str) -> String {
     let exe = dir.join("t");
     std::fs::write(&c, format!("{src}\n{main}\n")).unwrap();
     let st = std::process::Command::new("gcc")
+        .args(flags)
         .args(["-w", "-O0", "-fwrapv", "-I", concat!(env!("CARGO_MANIFEST_DIR"), "/include"), "-o"])
         .arg(&exe)
         .arg(&c)

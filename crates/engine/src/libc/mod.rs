@@ -26,6 +26,7 @@
 
 pub(crate) mod host;
 
+mod builtin;
 mod ctype;
 mod errno;
 mod math;
@@ -61,6 +62,7 @@ const HEADERS: &[Header] = &[
     Header { names: errno::NAMES, call: errno::call },
     Header { names: stdio::NAMES, call: stdio::call },
     Header { names: math::NAMES, call: math::call },
+    Header { names: builtin::NAMES, call: builtin::call },
 ];
 
 /// Whether `name` is a modelled library function.
