@@ -162,7 +162,7 @@ fn check_postcondition(program: &Program, function: &str, post: &str) -> Result<
 /// Run the search with the Z3 backend (the engine caches and slices
 /// queries itself; the counting wrapper feeds the progress line).
 fn search(fe: &Frontend, config: &Config, observer: &mut ProgressObserver, calls: Arc<AtomicU64>) -> Result<TestSuite> {
-    let mut backend = CountingBackend { inner: Z3Backend::new(None), calls };
+    let mut backend = CountingBackend { inner: Z3Backend::new(None).interrupt_when(observer.stop_flag()), calls };
     let result = pathwise_engine::search::generate(&fe.program, config, &mut backend, observer);
     observer.finish();
     let mut suite = result.map_err(|e| {

@@ -62,6 +62,12 @@ impl ProgressObserver {
         self.timed_out
     }
 
+    /// The flag Ctrl-C sets (the solver backend watches it too, to cut a
+    /// running query short).
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.interrupted)
+    }
+
     /// Whether Ctrl-C stopped the search.
     pub fn interrupted(&self) -> bool {
         self.interrupted.load(Ordering::SeqCst)

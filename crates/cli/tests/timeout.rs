@@ -23,3 +23,35 @@ fn timeout_interrupts_a_hard_query_and_keeps_the_tests() {
     assert!(tests >= 1, "the first path's test is kept");
     common::replay_passes(out.path(), tests, Vec::new(), false);
 }
+
+/// Ctrl-C (SIGINT) stops a run that is inside a hard solver check: the
+/// backend watches the flag the handler sets and interrupts Z3, the run
+/// ends "interrupted" and writes the tests found so far. Before, the
+/// flag was read only between queries, and this run went on for minutes.
+#[test]
+fn ctrl_c_interrupts_a_hard_query_and_keeps_the_tests() {
+    let out = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pathwise"))
+        .args(["gen", "tests/c/hash_inversion.c", "--function", "hard", "--no-overflow-check", "--json", "--out"])
+        .arg(out.path())
+        .current_dir(common::root())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Long enough for the front end and the first test; the hard query
+    // follows at once.
+    std::thread::sleep(Duration::from_secs(3));
+    let start = Instant::now();
+    let kill = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(kill.success());
+    let o = child.wait_with_output().unwrap();
+    let took = start.elapsed();
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(took < Duration::from_secs(10), "took {took:?} after Ctrl-C");
+    let suite: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(suite["stop"], "interrupted");
+    let tests = suite["tests"].as_array().unwrap().len();
+    assert!(tests >= 1, "the first path's test is kept");
+    common::replay_passes(out.path(), tests, Vec::new(), false);
+}

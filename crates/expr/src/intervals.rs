@@ -27,22 +27,22 @@ use crate::BvCmp;
 
 /// Bounds of one variable, with the conjuncts that produced each bound.
 #[derive(Clone, Debug)]
-struct Bounds {
-    slo: (i128, Option<usize>),
-    shi: (i128, Option<usize>),
-    ulo: (i128, Option<usize>),
-    uhi: (i128, Option<usize>),
+pub(crate) struct Bounds {
+    pub(crate) slo: (i128, Option<usize>),
+    pub(crate) shi: (i128, Option<usize>),
+    pub(crate) ulo: (i128, Option<usize>),
+    pub(crate) uhi: (i128, Option<usize>),
 }
 
 impl Bounds {
-    fn new(width: u32) -> Bounds {
+    pub(crate) fn new(width: u32) -> Bounds {
         let smax = (1i128 << (width - 1)) - 1;
         Bounds { slo: (-smax - 1, None), shi: (smax, None), ulo: (0, None), uhi: (mask(width) as i128, None) }
     }
 }
 
 /// An atom `x op c` read off a conjunct: which bound it sets.
-enum Atom {
+pub(crate) enum Atom {
     /// `x >= v` (signed or unsigned).
     Lo(bool, i128),
     /// `x <= v`.
@@ -112,7 +112,7 @@ fn operand_range(pool: &ExprPool, bounds: &FxHashMap<ExprId, Bounds>, e: ExprId)
     Some(((b.slo.0, b.shi.0), [b.slo.1, b.shi.1].into_iter().flatten().collect()))
 }
 
-fn apply(b: &mut Bounds, atom: Atom, i: usize) {
+pub(crate) fn apply(b: &mut Bounds, atom: Atom, i: usize) {
     let raise = |slot: &mut (i128, Option<usize>), v: i128| {
         if v > slot.0 {
             *slot = (v, Some(i));
@@ -139,7 +139,7 @@ fn apply(b: &mut Bounds, atom: Atom, i: usize) {
 
 /// The variable, its width and the bounds a conjunct states, if it has the
 /// shape `x op c`, `c op x` or the negation of one.
-fn atoms(pool: &ExprPool, c: ExprId) -> Option<(ExprId, u32, Vec<Atom>)> {
+pub(crate) fn atoms(pool: &ExprPool, c: ExprId) -> Option<(ExprId, u32, Vec<Atom>)> {
     let (negated, inner) = match pool.get(c) {
         Expr::Not(x) => (true, *x),
         _ => (false, c),

@@ -14,6 +14,7 @@
 //! - [`slice`]: independence slicing of queries.
 //! - [`cache`]: [`CachingSolver`], a memoising wrapper around a backend, with
 //!   statistics and a fast path for trivial queries.
+//! - [`linear`]: when a bit-vector query means the same over the integers.
 //! - [`smtlib`]: SMT-LIB2 dumps of queries for debugging and bug reports.
 //!
 //! **Architecture invariant:** nothing here links a solver; the only crate
@@ -22,6 +23,7 @@
 pub mod cache;
 pub mod eval;
 pub mod intervals;
+pub mod linear;
 pub mod ops;
 pub mod pool;
 pub mod range;

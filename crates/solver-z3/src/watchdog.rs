@@ -1,4 +1,4 @@
-//! The deadline's watchdog: interrupts Z3 when `--timeout` runs out.
+//! Watchdogs: interrupt Z3 when `--timeout` runs out, or at Ctrl-C.
 //!
 //! Z3 4.8.12 does not reliably honour a `timeout` parameter set on a solver
 //! that already served checks: on 64-bit multiplication chains (a hash
@@ -7,9 +7,16 @@
 //! backend's context, which makes the running check return `unknown`
 //! ("canceled"); the search then stops on its own clock. The thread is
 //! told to stand down when the deadline changes or the backend goes away.
+//!
+//! Ctrl-C sets a flag that the search reads between queries; a hard check
+//! would keep running for as long as it takes. A second watchdog polls
+//! the flag (every 50 ms) and interrupts Z3 when it is set, so the run
+//! stops and writes its tests at once.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, RecvTimeoutError, Sender};
-use std::time::Instant;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// The raw context pointer, sent to the watchdog thread. Z3 documents
 /// `Z3_interrupt` as callable from another thread while a check runs.
@@ -37,6 +44,23 @@ impl Watchdog {
             if let Err(RecvTimeoutError::Timeout) = rx.recv_timeout(wait) {
                 // SAFETY: see `RawContext`.
                 unsafe { z3_sys::Z3_interrupt(raw.0) };
+            }
+        });
+        Watchdog { stand_down: tx }
+    }
+
+    /// Interrupt `ctx` as soon as `flag` is set, unless dropped first.
+    pub(crate) fn on_flag(ctx: z3_sys::Z3_context, flag: Arc<AtomicBool>) -> Watchdog {
+        let (tx, rx) = channel::<()>();
+        let raw = RawContext(ctx);
+        std::thread::spawn(move || {
+            let raw = raw;
+            while let Err(RecvTimeoutError::Timeout) = rx.recv_timeout(Duration::from_millis(50)) {
+                if flag.load(Ordering::SeqCst) {
+                    // SAFETY: see `RawContext`.
+                    unsafe { z3_sys::Z3_interrupt(raw.0) };
+                    return;
+                }
             }
         });
         Watchdog { stand_down: tx }
