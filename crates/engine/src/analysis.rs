@@ -14,6 +14,8 @@
 //!   the function's end passes a block that calls a function of the same
 //!   call-graph cycle.
 //!
+//! Which branches are loop decisions is in [`crate::loop_decisions`].
+//!
 //! For the block-k criterion (see [`crate::blockk`]) the commitment depends
 //! on the visit counts of the run, so only the static part is here: which
 //! blocks may leave the function and which functions each block calls.
@@ -41,8 +43,7 @@ pub struct FuncInfo {
     /// For each block ending in a `br`: commitments of its then and else sides.
     pub branch_commit: FxHashMap<Block, [SideCommit; 2]>,
     /// For each block ending in a `br`: the loops for which it decides
-    /// between another iteration and leaving (one side can reach the
-    /// loop's next iteration without leaving the loop, the other cannot).
+    /// between another iteration and leaving (see [`crate::loop_decisions`]).
     pub loop_decisions: FxHashMap<Block, Vec<LoopId>>,
     /// Per loop: whether some branch is one of its loop decisions (a
     /// `while (1)` without `break` has none).
@@ -113,26 +114,15 @@ fn analyse_function(program: &Program, cg: &CallGraph, id: FuncId) -> FuncInfo {
             .collect(),
         None => vec![false; f.blocks.len()],
     };
-    let mut branch_commit = FxHashMap::default();
-    let mut loop_decisions = FxHashMap::default();
+    let loop_decisions = crate::loop_decisions::loop_decisions(f, &loops, &loop_start);
     let mut has_loop_decision = vec![false; loops.loops.len()];
+    for l in loop_decisions.values().flatten() {
+        has_loop_decision[l.0 as usize] = true;
+    }
+    let mut branch_commit = FxHashMap::default();
     for (bi, b) in f.blocks.iter().enumerate() {
         let from = Block(bi as u32);
         if let Terminator::Branch { then_block, else_block, .. } = b.term {
-            let decided: Vec<LoopId> = loops
-                .enclosing(from)
-                .into_iter()
-                .filter(|&l| {
-                    let reach = |to| reaches_iteration(f, &loops, &loop_start, l, from, to);
-                    reach(then_block) != reach(else_block)
-                })
-                .collect();
-            for l in &decided {
-                has_loop_decision[l.0 as usize] = true;
-            }
-            if !decided.is_empty() {
-                loop_decisions.insert(from, decided);
-            }
             let side = |to: Block| SideCommit {
                 loops: committed_loops(f, &loops, &loop_start, &exits, from, to),
                 recursion: recursive_scc.is_some() && commits_to_call(f, &exits, &call_blocks, to),
@@ -240,40 +230,6 @@ fn committed_loops(
         }
     }
     out
-}
-
-/// Whether the edge `from -> to` can lead to the next iteration of loop `l`
-/// (its recorded start, or a back edge to its header) without leaving it.
-fn reaches_iteration(
-    f: &FuncData,
-    li: &LoopInfo,
-    starts_at: &[Option<Block>],
-    l: LoopId,
-    from: Block,
-    to: Block,
-) -> bool {
-    let header = li.loop_(l).header;
-    let starts = |a: Block, b: Block| match starts_at[l.0 as usize] {
-        Some(s) => b == s,
-        None => b == header && li.back_edge_loop(a, b) == Some(l),
-    };
-    if starts(from, to) {
-        return true;
-    }
-    let mut seen = vec![false; f.blocks.len()];
-    let mut stack = vec![to];
-    while let Some(b) = stack.pop() {
-        if !li.contains(l, b) || std::mem::replace(&mut seen[b.index()], true) {
-            continue;
-        }
-        for s in f.block(b).term.successors() {
-            if starts(b, s) {
-                return true;
-            }
-            stack.push(s);
-        }
-    }
-    false
 }
 
 /// Whether every way from `to` out of the function passes a recursive call.

@@ -6,6 +6,8 @@
 //! - [`config`]: the explicit configuration of one generation run.
 //! - [`analysis`]: per-function static facts the search needs (loops, which
 //!   branch sides commit to another iteration or a deeper recursion);
+//!   [`loop_decisions`]: the branches that choose between another iteration
+//!   and leaving a loop (every operand of a `&&`/`||` condition);
 //!   [`blockk`]: the block entries counted under the block-k criterion.
 //! - [`value`], [`memory`]: concrete values with optional symbolic shadows,
 //!   and the object-based memory model (input arrays are solver arrays);
@@ -35,6 +37,7 @@ pub mod heap_out;
 pub mod heap_share;
 pub mod joins;
 pub mod libc;
+pub mod loop_decisions;
 pub mod memcheck;
 pub mod memory;
 pub mod path;
