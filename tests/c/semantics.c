@@ -155,8 +155,8 @@ int quotient(int a, int b)
     return a / b;                      /* b == 0 ends a run; b != 0 is a test */
 }
 
-/* Mutual recursion: one call-graph cycle, so k bounds the activations of
- * is_even and is_odd together nested below the first one. */
+/* Mutual recursion: one cycle entered through is_even; k bounds the
+ * activations of is_even nested below the first one (seed 000's depth). */
 int is_odd(int n);
 
 int is_even(int n)

@@ -33,11 +33,14 @@ const FUNCTIONS: &[Expected] = &[
     ("goto_loop", 6, &[]),
     ("use_fact", 4, &[]), // n > 12; fact at depth 1, 2, 3 (k = 2 nested activations)
     ("bytes_of", 3, &[]), // n <= 0; c[0] == 7 or not (a void * input is bytes)
-    ("is_even", 3, &[(SO, 173), (SO, 166)]), // n == 0 at depth 0, 1 or 2 (is_even, is_odd, is_even); deeper exceeds k
+    // n == 0 after 0..5 calls: the depth is the activations of the cycle's
+    // entry is_even below the first (seed 000), at most 2 for n = 0..5;
+    // n - 1 overflows (n == INT_MIN) in any of the first 5 activations
+    ("is_even", 6, &[(SO, 166), (SO, 173), (SO, 166), (SO, 173), (SO, 166)]),
     ("compound", 2, &[(SO, 182), (SO, 181)]), // c > 10 or not after the wrapped compound assignment
     ("incdec", 3, &[(SO, 197), (SO, 198), (SO, 193), (SO, 193)]), // x == 2 after two increments; else y > 0 or not
-    ("counter", 2, &[]),  // the static total passes 10 or not (fresh in each test process)
-    ("matrix", 5, &[]),   // at k = 4 (loops of 3 and 4 iterations): 4 range checks fail, or the read
+    ("counter", 2, &[]),                      // the static total passes 10 or not (fresh in each test process)
+    ("matrix", 5, &[]), // at k = 4 (loops of 3 and 4 iterations): 4 range checks fail, or the read
     ("quotient", 1, &[("division-by-zero", 155), ("division-overflow", 155)]), // b == 0 and INT_MIN / -1 are error tests
 ];
 

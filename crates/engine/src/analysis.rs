@@ -12,7 +12,8 @@
 //!   (hand-written IR) count back edges instead, with the header in that role;
 //! - a side commits to a recursive call when every way from its target to
 //!   the function's end passes a block that calls a function of the same
-//!   call-graph cycle.
+//!   call-graph cycle; whether that call goes deeper than k depends on the
+//!   run's activations ([`passes_call`], used by the interpreter).
 //!
 //! Which branches are loop decisions is in [`crate::loop_decisions`].
 //!
@@ -234,10 +235,24 @@ fn committed_loops(
 
 /// Whether every way from `to` out of the function passes a recursive call.
 fn commits_to_call(f: &FuncData, exits: &[bool], call_blocks: &[bool], to: Block) -> bool {
+    passes_blocks(f, exits, to, |b| call_blocks[b.index()])
+}
+
+/// Whether every way from `to` out of the function `f` (analysed as `fi`)
+/// passes a block calling a function that `calls` accepts: the dynamic
+/// part of a recursive commitment, which depends on the activations of the
+/// run (see `Exec::activations`).
+pub fn passes_call(f: &FuncData, fi: &FuncInfo, to: Block, calls: impl Fn(FuncId) -> bool) -> bool {
+    passes_blocks(f, &fi.exits, to, |b| fi.callees[b.index()].iter().any(|&g| calls(g)))
+}
+
+/// Whether every way from `to` out of the function passes a block `stops`
+/// accepts.
+fn passes_blocks(f: &FuncData, exits: &[bool], to: Block, stops: impl Fn(Block) -> bool) -> bool {
     let mut seen = vec![false; f.blocks.len()];
     let mut stack = vec![to];
     while let Some(b) = stack.pop() {
-        if std::mem::replace(&mut seen[b.index()], true) || call_blocks[b.index()] {
+        if std::mem::replace(&mut seen[b.index()], true) || stops(b) {
             continue;
         }
         if exits[b.index()] {

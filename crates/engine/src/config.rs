@@ -12,8 +12,9 @@ pub struct Config {
     /// Name of the precondition function (same parameters, nonzero = valid).
     pub precondition: Option<String>,
     /// The bound of [`Config::criterion`]: under k-path at most `k`
-    /// iterations of each loop per entry and at most `k` recursive
-    /// activations nested below the first one of a recursive cycle; under
+    /// iterations of each loop per entry and a recursion depth of at most
+    /// `k` (activations of a recursive cycle's entry function nested below
+    /// the first, see `Exec::activations`); under
     /// block-k at most `k` entries into each basic block per path.
     pub k: u32,
     /// Which paths are explored: see [`Criterion`].
@@ -137,8 +138,9 @@ impl Externals {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Criterion {
     /// k-path (seed 002, with seed 000's depth for recursion): at most k
-    /// iterations of each loop per entry into it, at most k recursive
-    /// activations nested below the first.
+    /// iterations of each loop per entry into it, a recursion depth of at
+    /// most k (seed 000: hits of a call-graph cycle's entry function, less
+    /// one).
     KPath,
     /// block-k (seed 003, section 2.1.4, "each block in the control flow
     /// graph of the program being visited at most k times"): along one

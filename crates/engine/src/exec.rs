@@ -428,11 +428,17 @@ impl<'m, 'p> Exec<'m, 'p> {
                         }
                     }
                     if let Some(commit) = fi.branch_commit.get(&block) {
+                        let Terminator::Branch { then_block, else_block, .. } =
+                            self.m.program.func(func).block(block).term
+                        else {
+                            unreachable!("a decision ends its block with a branch")
+                        };
+                        let (to, other) = if taken { (then_block, else_block) } else { (else_block, then_block) };
                         // This decision, if symbolic, is one of the
                         // iteration's (it is recorded below).
                         let sym = v.sym().is_some();
-                        exceeds = self.commit_exceeds(func, &commit[usize::from(!taken)], sym);
-                        alt_blocked = self.commit_exceeds(func, &commit[usize::from(taken)], true);
+                        exceeds = self.commit_exceeds(func, &commit[usize::from(!taken)], to, sym);
+                        alt_blocked = self.commit_exceeds(func, &commit[usize::from(taken)], other, true);
                     }
                 }
                 Criterion::BlockK => {
@@ -479,22 +485,52 @@ impl<'m, 'p> Exec<'m, 'p> {
             }
     }
 
-    /// Whether following a side with these commitments exceeds the k bound.
-    fn commit_exceeds(&self, func: FuncId, commit: &crate::analysis::SideCommit, pending: bool) -> bool {
+    /// Whether following a side (to block `to`) with these commitments
+    /// exceeds the k bound.
+    fn commit_exceeds(&self, func: FuncId, commit: &crate::analysis::SideCommit, to: Block, pending: bool) -> bool {
         let k = self.m.k.get();
         let fr = self.frame();
         let counts = |l: usize| self.iteration_counts(func, l, pending);
         if commit.loops.iter().any(|l| counts(l.0 as usize) && fr.counted_iters[l.0 as usize] >= k) {
             return true;
         }
-        commit.recursion && self.scc_depth(func) > k
+        commit.recursion && self.commits_to_deeper_recursion(func, to)
     }
 
-    /// Number of active frames in the recursive cycle of `func`.
-    fn scc_depth(&self, func: FuncId) -> u32 {
+    /// Recursion depth (seed 000, section 4.4): the depth of a path in a
+    /// call-graph cycle is the number of times it hits the cycle's entry
+    /// function (the one through which the cycle was entered) minus one, so
+    /// `eval_expr -> eval_term -> eval_factor -> eval_expr` is one level,
+    /// not three. On the stack of a run: the activations of the entry
+    /// function, less one. We take the most activations of *any* function of
+    /// the cycle, less one: when every cycle passes the entry function
+    /// (recursive descent, direct recursion) no other function has more
+    /// activations than it, so this is seed 000's depth; a cycle that avoids
+    /// the entry (`pong` calling itself inside `ping <-> pong`) would leave
+    /// seed 000's count, and the number of paths, unbounded, and nests
+    /// `pong` as the seed's "maximum number of unfoldings that any recursive
+    /// function may undergo" (its section 3) counts it. The depth is at most
+    /// k, so a call exceeds it when its callee already has k + 1
+    /// activations.
+    fn activations(&self, func: FuncId) -> u32 {
+        self.frames.iter().filter(|fr| fr.func == func).count() as u32
+    }
+
+    /// Whether every way from `to` out of `func` (a function of a recursive
+    /// cycle) calls a function of its cycle that a call would take beyond
+    /// the depth bound (see [`Exec::activations`]).
+    fn commits_to_deeper_recursion(&self, func: FuncId, to: Block) -> bool {
         let info = self.m.info;
-        let Some(scc) = info.func(func).recursive_scc else { return 0 };
-        self.frames.iter().filter(|fr| info.func(fr.func).recursive_scc == Some(scc)).count() as u32
+        let Some(scc) = info.func(func).recursive_scc else { return false };
+        let mut full: Vec<FuncId> = Vec::new();
+        for fr in &self.frames {
+            let g = fr.func;
+            if info.func(g).recursive_scc == Some(scc) && !full.contains(&g) && self.activations(g) > self.m.k.get() {
+                full.push(g);
+            }
+        }
+        !full.is_empty()
+            && crate::analysis::passes_call(self.m.program.func(func), info.func(func), to, |g| full.contains(&g))
     }
 
     /// Follow a CFG edge, maintaining loop iteration counters.
@@ -595,7 +631,11 @@ impl<'m, 'p> Exec<'m, 'p> {
         }
         self.push_frame(callee, argv, result);
         let exceeded = match self.m.criterion {
-            Criterion::KPath => self.region == Region::Main && self.scc_depth(callee) > self.m.k.get() + 1,
+            Criterion::KPath => {
+                self.region == Region::Main
+                    && self.m.info.func(callee).recursive_scc.is_some()
+                    && self.activations(callee) > self.m.k.get() + 1
+            }
             Criterion::BlockK => self.block_k_exceeded(callee, Block(0)),
         };
         if exceeded {
