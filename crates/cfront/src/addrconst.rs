@@ -129,7 +129,7 @@ fn place<'a>(cx: &mut dyn Ctx<'a>, e: &Node<Expression>) -> LResult<Option<Place
             };
             let Some(base) = base else { return Ok(None) };
             let CType::Struct(s) = &base.ty else { return Ok(None) };
-            let Some((off, ty)) = s.member(&m.node.identifier.node.name) else { return Ok(None) };
+            let Some((off, ty, None)) = s.member(&m.node.identifier.node.name) else { return Ok(None) };
             Ok(Some(Place { global: base.global, offset: base.offset + i128::from(off), ty }))
         }
         _ => Ok(None),

@@ -158,9 +158,13 @@ fn offset_of<'a>(cx: &mut dyn Ctx<'a>, o: &Node<lang_c::ast::OffsetOfExpression>
         if s.size().is_none() {
             return Err(crate::structs::incomplete(cx, id.span, ty));
         }
-        s.member(&id.node.name).ok_or_else(|| {
-            cx.unit_ref().invalid(id.span, format!("no member named `{}` in `{}`", id.node.name, s.name()))
-        })
+        match s.member(&id.node.name) {
+            Some((off, ty, None)) => Ok((off, ty)),
+            Some(_) => Err(cx.unit_ref().invalid(id.span, format!("`offsetof` of the bit-field `{}`", id.node.name))),
+            None => {
+                Err(cx.unit_ref().invalid(id.span, format!("no member named `{}` in `{}`", id.node.name, s.name())))
+            }
+        }
     };
     let (off, t) = step(cx, &ty, &des.base)?;
     offset += off;

@@ -46,6 +46,16 @@ impl Val {
 pub(crate) struct LVal {
     pub ptr: Operand,
     pub ty: CType,
+    /// A bit-field's (shift, width) in the bytes from `ptr` (`ty` is its
+    /// declared type; see `bitfields.rs`).
+    pub bits: Option<(u32, u32)>,
+}
+
+impl LVal {
+    /// An object's lvalue (not a bit-field).
+    pub fn at(ptr: Operand, ty: CType) -> LVal {
+        LVal { ptr, ty, bits: None }
+    }
 }
 
 /// Names gcc treats as string literals (`assert` passes them to `__assert_fail`).
@@ -73,7 +83,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         let global = self.u.string_global(bytes);
         let loc = self.loc(span);
         let ty = CType::Array(Box::new(CType::Int(IntKind::Char)), Some(bytes.len() as u64 + 1));
-        LVal { ptr: self.b.value(InstKind::AddrGlobal { global }, loc), ty }
+        LVal::at(self.b.value(InstKind::AddrGlobal { global }, loc), ty)
     }
 
     /// Lowers an expression for its value.
@@ -167,10 +177,10 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         let name = &id.node.name;
         let loc = self.loc(id.span);
         match self.u.lookup(name).cloned() {
-            Some(Sym::Local { local, ty }) => Ok(LVal { ptr: self.b.addr_local(local, loc), ty }),
+            Some(Sym::Local { local, ty }) => Ok(LVal::at(self.b.addr_local(local, loc), ty)),
             Some(Sym::Indirect { slot, ty }) => {
                 let at = self.b.addr_local(slot, loc);
-                Ok(LVal { ptr: self.b.load(Type::Ptr, at, loc), ty })
+                Ok(LVal::at(self.b.load(Type::Ptr, at, loc), ty))
             }
             Some(Sym::Global(idx)) => {
                 let ty = self.u.objects[idx].ty.clone();
@@ -178,7 +188,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                     return Err(self.u.unsupported(id.span, format!("`{name}` has an incomplete type")));
                 }
                 let global = self.u.global_id(idx);
-                Ok(LVal { ptr: self.b.value(InstKind::AddrGlobal { global }, loc), ty })
+                Ok(LVal::at(self.b.value(InstKind::AddrGlobal { global }, loc), ty))
             }
             Some(Sym::Unsupported(reason)) => Err(self.u.use_of_unsupported(id.span, name, &reason)),
             // A function designator: its "address" is the function pointer
@@ -186,7 +196,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             Some(Sym::Func(idx)) => {
                 let ty = CType::Func(Box::new(self.u.funcs[idx].sig.clone()));
                 let func = self.u.func_id(idx);
-                Ok(LVal { ptr: self.b.value(InstKind::AddrFunc { func }, loc), ty })
+                Ok(LVal::at(self.b.value(InstKind::AddrFunc { func }, loc), ty))
             }
             Some(Sym::EnumConst(_)) | Some(Sym::Typedef(..)) | Some(Sym::Tag(_)) => {
                 Err(self.u.invalid(id.span, format!("`{name}` is not an object")))
@@ -211,7 +221,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                     CType::Ptr(t) if *t == CType::Void => {
                         Err(self.u.invalid(e.span, "dereferencing a `void *` pointer"))
                     }
-                    CType::Ptr(t) => Ok(LVal { ptr: p.op, ty: *t }),
+                    CType::Ptr(t) => Ok(LVal::at(p.op, *t)),
                     _ => Err(self.u.invalid(e.span, "indirection requires a pointer operand")),
                 }
             }
@@ -228,7 +238,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                 if ty == CType::Void {
                     return Err(self.u.invalid(e.span, "subscript of a `void *` pointer"));
                 }
-                Ok(LVal { ptr: p.op, ty })
+                Ok(LVal::at(p.op, ty))
             }
             Expression::StringLiteral(s) => {
                 let bytes = literals::string_bytes(&s.node).map_err(|m| match m.strip_prefix("unsupported: ") {
@@ -255,10 +265,10 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         let sym = crate::locals::auto_object(self, &name, ty, Some(flat), cl.span, false)?;
         let loc = self.loc(cl.span);
         match sym {
-            Sym::Local { local, ty } => Ok(LVal { ptr: self.b.addr_local(local, loc), ty }),
+            Sym::Local { local, ty } => Ok(LVal::at(self.b.addr_local(local, loc), ty)),
             Sym::Indirect { slot, ty } => {
                 let at = self.b.addr_local(slot, loc);
-                Ok(LVal { ptr: self.b.load(Type::Ptr, at, loc), ty })
+                Ok(LVal::at(self.b.load(Type::Ptr, at, loc), ty))
             }
             _ => Err(self.u.invalid(cl.span, "invalid compound literal")),
         }
@@ -266,6 +276,9 @@ impl<'u, 'a> FnCtx<'u, 'a> {
 
     /// Reads an lvalue (arrays decay to a pointer to their first element).
     pub fn load(&mut self, lv: LVal, span: Span) -> LResult<Val> {
+        if lv.bits.is_some() {
+            return Ok(self.bitfield_load(&lv, span));
+        }
         match lv.ty {
             CType::Array(e, _) | CType::Vla(e, _) => Ok(Val { op: lv.ptr, ty: CType::Ptr(e) }),
             CType::Int(_) | CType::Float(_) | CType::Ptr(_) => {
@@ -283,11 +296,24 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         }
     }
 
-    /// Writes a scalar to an lvalue.
-    pub fn store(&mut self, lv: &LVal, value: Operand, span: Span) {
+    /// Writes a scalar of `lv`'s type to an lvalue; returns the value the
+    /// object then holds (of a bit-field: its low bits, extended).
+    pub fn store(&mut self, lv: &LVal, value: Val, span: Span) -> Val {
+        if lv.bits.is_some() {
+            // `++` gives the value in the field's value type: back to the declared one.
+            let op = match (&value.ty, &lv.ty) {
+                (CType::Int(from), CType::Int(to)) if from != to => {
+                    let loc = self.loc(span);
+                    self.int_conv(value.op, *from, *to, loc)
+                }
+                _ => value.op,
+            };
+            return self.bitfield_store(lv, op, span);
+        }
         let loc = self.loc(span);
         let ir = lv.ty.ir().unwrap_or(Type::I64);
-        self.b.store(ir, lv.ptr, value, loc);
+        self.b.store(ir, lv.ptr, value.op, loc);
+        value
     }
 
     /// An lvalue that may be assigned: scalar type.
@@ -313,6 +339,9 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             UnaryOperator::PreDecrement => self.incdec(e, operand, true, false),
             UnaryOperator::Address => {
                 let lv = self.lvalue(operand)?;
+                if lv.bits.is_some() {
+                    return Err(self.u.invalid(e.span, "cannot take the address of a bit-field"));
+                }
                 Ok(Val { op: lv.ptr, ty: CType::ptr_to(lv.ty) })
             }
             UnaryOperator::Indirection => {
@@ -375,7 +404,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             CType::Float(_) => self.float_step(&old, inc, e.span).unwrap_or(old.clone()),
             _ => return Err(self.u.invalid(e.span, "invalid operand of increment/decrement")),
         };
-        self.store(&lv, new.op, operand.span);
+        let new = self.store(&lv, new, operand.span);
         Ok(if pre { new } else { old })
     }
 
@@ -399,8 +428,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                 let lv = self.check_assignable(lv, lhs.span)?;
                 let v = self.rvalue(rhs)?;
                 let v = self.convert(v, &lv.ty, rhs.span, Conv::Implicit)?;
-                self.store(&lv, v.op, lhs.span);
-                Ok(v)
+                Ok(self.store(&lv, v, lhs.span))
             }
             op @ (B::AssignMultiply
             | B::AssignDivide
@@ -418,8 +446,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                 let r = self.rvalue(rhs)?;
                 let v = self.arith(&base, old, r, e.span)?;
                 let v = self.convert(v, &lv.ty, e.span, Conv::Implicit)?;
-                self.store(&lv, v.op, lhs.span);
-                Ok(v)
+                Ok(self.store(&lv, v, lhs.span))
             }
             op => {
                 let l = self.rvalue(lhs)?;

@@ -293,6 +293,19 @@ pub(crate) fn static_init<'a>(
             *v = bits;
         }
     }
+    // Bit-fields: their low bits merged into the bytes they span.
+    for (&bit, (width, ity, e)) in &flat.bitfields {
+        let v = constant_value(cx, ity, e)?;
+        let mask = if *width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
+        let placed = u128::from(v & mask) << (bit % 8);
+        let m = u128::from(mask) << (bit % 8);
+        for k in 0..=((bit % 8) + u64::from(*width) - 1) / 8 {
+            if let Some(b) = values.get_mut((bit / 8 + k) as usize) {
+                let (pk, mk) = (((placed >> (8 * k)) & 0xff) as u64, ((m >> (8 * k)) & 0xff) as u64);
+                *b = (*b & !mk) | pk;
+            }
+        }
+    }
     while values.last() == Some(&0) {
         values.pop();
     }

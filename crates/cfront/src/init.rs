@@ -39,11 +39,15 @@ pub(crate) struct FlatInit<'e> {
     /// The member initialised of each union, by the union's offset (the
     /// first member otherwise).
     pub unions: FxHashMap<u64, usize>,
+    /// Bit-fields, by their first bit in the object: width, declared type
+    /// and expression. Their bytes are not `items`: the callers zero them
+    /// first, then merge each field in.
+    pub bitfields: BTreeMap<u64, (u32, CType, &'e Node<Expression>)>,
 }
 
 impl<'e> FlatInit<'e> {
     fn new(ty: CType) -> FlatInit<'e> {
-        FlatInit { ty, items: BTreeMap::new(), unions: FxHashMap::default() }
+        FlatInit { ty, items: BTreeMap::new(), unions: FxHashMap::default(), bitfields: BTreeMap::new() }
     }
 
     /// Records an item, dropping earlier ones of the same bytes.
@@ -257,17 +261,22 @@ fn fill<'a, 'e>(
                     let (top, _) = path[0];
                     // Through anonymous members: the inner members are
                     // designated one after the other.
-                    let (mut off, mut t) = (base, ty.clone());
+                    let (mut off, mut t, mut bits) = (base, ty.clone(), None);
                     for &(idx, _) in &path {
                         let CType::Struct(cur) = &t else { break };
                         let f = cur.fields().unwrap_or_default().swap_remove(idx);
                         if cur.is_union() {
                             out.unions.insert(off, idx);
                         }
+                        bits = f.bits.map(|b| (off * 8 + b.bit, b.width));
                         off += f.offset;
                         t = f.ty;
                     }
-                    designated(cx, &t, off, rest, list, pos, out)?;
+                    match bits {
+                        Some((bit, width)) if rest.is_empty() => bit_field_item(cx, &t, bit, width, list, pos, out)?,
+                        Some(_) => return Err(cx.unit_ref().invalid(item.span, "designator for a bit-field's part")),
+                        None => designated(cx, &t, off, rest, list, pos, out)?,
+                    }
                     fi = top + 1;
                 } else {
                     if fi >= fields.len() || (s.is_union() && fi >= 1) {
@@ -276,7 +285,10 @@ fn fill<'a, 'e>(
                     if s.is_union() {
                         out.unions.insert(base, fi);
                     }
-                    element(cx, &fields[fi].ty, base + fields[fi].offset, list, pos, out)?;
+                    match fields[fi].bits {
+                        Some(b) => bit_field_item(cx, &fields[fi].ty, base * 8 + b.bit, b.width, list, pos, out)?,
+                        None => element(cx, &fields[fi].ty, base + fields[fi].offset, list, pos, out)?,
+                    }
                     fi += 1;
                 }
             }
@@ -310,20 +322,48 @@ fn designated<'a, 'e>(
             designated(cx, elem, at + i * elem.mem_size().unwrap_or(0), more, list, pos, out)
         }
         CType::Struct(_) => {
-            let (mut off, mut t) = (at, ty.clone());
+            let (mut off, mut t, mut bits) = (at, ty.clone(), None);
             for (idx, _) in member_path(cx, ty, d)? {
                 let CType::Struct(cur) = &t else { break };
                 let f = cur.fields().unwrap_or_default().swap_remove(idx);
                 if cur.is_union() {
                     out.unions.insert(off, idx);
                 }
+                bits = f.bits.map(|b| (off * 8 + b.bit, b.width));
                 off += f.offset;
                 t = f.ty;
             }
-            designated(cx, &t, off, more, list, pos, out)
+            match bits {
+                Some((bit, width)) if more.is_empty() => bit_field_item(cx, &t, bit, width, list, pos, out),
+                Some(_) => Err(cx.unit_ref().invalid(d.span, "designator for a bit-field's part")),
+                None => designated(cx, &t, off, more, list, pos, out),
+            }
         }
         _ => Err(cx.unit_ref().invalid(d.span, "designator for a scalar")),
     }
+}
+
+/// The current item for the bit-field of declared type `ty`, `width` bits
+/// from bit `bit` of the object.
+fn bit_field_item<'a, 'e>(
+    cx: &mut dyn Ctx<'a>,
+    ty: &CType,
+    bit: u64,
+    width: u32,
+    list: &'e [Node<InitializerListItem>],
+    pos: &mut usize,
+    out: &mut FlatInit<'e>,
+) -> LResult<()> {
+    let item = &list[*pos];
+    let e = match &item.node.initializer.node {
+        Initializer::Expression(e) => Some(&**e),
+        Initializer::List(sub) => scalar_in_braces(cx, sub, item.span)?,
+    };
+    if let Some(e) = e {
+        out.bitfields.insert(bit, (width, ty.clone(), e));
+    }
+    *pos += 1;
+    Ok(())
 }
 
 /// The current item for a subobject of type `ty` at byte offset `at`.

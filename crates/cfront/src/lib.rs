@@ -39,6 +39,7 @@
 //! with a large stack and panics are turned into diagnostics.
 
 mod addrconst;
+mod bitfields;
 mod bitops;
 mod builder;
 mod calls;

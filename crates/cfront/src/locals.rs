@@ -17,6 +17,7 @@ use lang_c::span::{Node, Span};
 use pathwise_ir::{Local, Operand, Type};
 
 use crate::ctypes::CType;
+use crate::expr::LVal;
 use crate::func::{check_sig, register_func, FnCtx, FuncDecl};
 use crate::globals;
 use crate::init::{self, FlatInit, InitItem};
@@ -168,6 +169,16 @@ pub(crate) fn auto_object(
         if !flat.covers(offset) {
             store_at(cx, base, t, offset, Operand::Const(t, 0), span);
         }
+    }
+    // Bit-fields are merged into their bytes, zero by now.
+    for (&bit, (width, ity, e)) in &flat.bitfields {
+        let v = cx.rvalue(e)?;
+        let v = cx.convert(v, ity, e.span, Conv::Implicit)?;
+        let loc = cx.loc(span);
+        let p = base_ptr(cx, base, span);
+        let ptr = cx.offset_ptr(p, bit / 8, loc);
+        let lv = LVal { ptr, ty: ity.clone(), bits: Some(((bit % 8) as u32, *width)) };
+        cx.bitfield_store(&lv, v.op, span);
     }
     Ok(sym)
 }

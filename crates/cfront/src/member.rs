@@ -42,12 +42,18 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             return Err(structs::incomplete(self, m.span, &sty));
         }
         let name = &m.node.identifier.node.name;
-        let Some((offset, ty)) = s.member(name) else {
+        let Some((offset, ty, bits)) = s.member(name) else {
             let msg = format!("no member named `{name}` in `{}`", s.name());
             return Err(self.u.invalid(m.node.identifier.span, msg));
         };
         let loc = self.loc(m.span);
-        Ok(LVal { ptr: self.offset_ptr(ptr, offset, loc), ty })
+        let Some(b) = bits else { return Ok(LVal::at(self.offset_ptr(ptr, offset, loc), ty)) };
+        let shift = (b.bit % 8) as u32;
+        if shift + b.width > 64 {
+            // Only a packed structure can put a 64-bit field across 9 bytes.
+            return Err(self.u.unsupported(m.span, "bit-fields spanning more than 8 bytes"));
+        }
+        Ok(LVal { ptr: self.offset_ptr(ptr, b.bit / 8, loc), ty, bits: Some((shift, b.width)) })
     }
 
     /// `p + offset` bytes (`p` itself for 0).

@@ -21,9 +21,26 @@
 //! field without a name whose members are found through it. A flexible
 //! array member (`char data[]`, last) takes no bytes and is reached past
 //! the structure's size, as in C; `packed` and `aligned` attributes come
-//! from `packed.rs`. Bit-fields and members of function-pointer type are
-//! unsupported: the definition fails and the tag records why, so that each
-//! use of the type reports it (only the using functions become unavailable).
+//! from `packed.rs`. A definition that cannot be lowered (a bit-field of
+//! 33 to 63 bits, bit-fields in a union) fails and the tag records why, so
+//! that each use of the type reports it (only the using functions become
+//! unavailable).
+//!
+//! Bit-fields are laid out as gcc does for the x86 System V ABIs (i386 and
+//! x86-64): from the least significant bit of the structure up, each where
+//! the previous one ended unless it would straddle a boundary of its
+//! declared type's alignment (`bit % align + width > size`: then at the
+//! next multiple of that alignment); a named bit-field aligns the
+//! structure as its type does, an unnamed one does not, and `:0` moves to
+//! the next boundary of its type's alignment; `packed` puts each right
+//! after the previous one. The bytes holding named bit-fields are
+//! [`Layout::storage`]: the IR reads and writes them as bytes
+//! (`bitfields.rs`), copies copy them, and the IR's structure description
+//! lists them as one-byte fields with the bit-fields beside them
+//! (`StructDef::bitfields`), from which the emitters set and check each
+//! bit-field by name. gcc computes with a bit-field of 33 to 63 bits in its
+//! own width (`x.f + 1` wraps at 2^40 for a 40-bit field), which no C
+//! type of the front end has: such widths are unsupported.
 
 use std::cell::RefCell;
 use std::fmt;
@@ -31,7 +48,7 @@ use std::rc::Rc;
 
 use lang_c::ast::{StructDeclaration, StructKind, StructType};
 use lang_c::span::{Node, Span};
-use pathwise_ir::{FieldDef, StructDef, StructId, Type};
+use pathwise_ir::{BitFieldDef, FieldDef, StructDef, StructId, Type, BIT_STORAGE};
 use rustc_hash::FxHashMap;
 
 use crate::ctypes::{ir_ctype, CType};
@@ -44,8 +61,19 @@ use crate::{DataModel, Diagnostic};
 pub(crate) struct Field {
     /// `None` for an anonymous structure or union member.
     pub name: Option<String>,
+    /// The byte offset (of a bit-field: of the byte holding its first bit).
     pub offset: u64,
+    /// The type (of a bit-field: its declared integer type).
     pub ty: CType,
+    /// Where a bit-field is.
+    pub bits: Option<BitPos>,
+}
+
+/// A bit-field's place: `width` bits from bit `bit` of the structure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct BitPos {
+    pub bit: u64,
+    pub width: u32,
 }
 
 /// A complete structure's layout (IR memory layout, see the module doc).
@@ -54,6 +82,15 @@ pub(crate) struct Layout {
     pub size: u64,
     pub align: u64,
     pub fields: Vec<Field>,
+    /// The bytes holding named bit-fields, in order.
+    pub storage: Vec<u64>,
+}
+
+/// A member as declared: its name, type and bit-field width.
+pub(crate) struct Member {
+    pub name: Option<String>,
+    pub ty: CType,
+    pub width: Option<u32>,
 }
 
 /// A structure or union type of the translation unit.
@@ -125,20 +162,27 @@ impl StructRef {
     }
 
     /// The offset and type of member `name`, looked up through anonymous
-    /// members too.
-    pub fn member(&self, name: &str) -> Option<(u64, CType)> {
+    /// members too, and for a bit-field its place (from this structure's
+    /// start).
+    pub fn member(&self, name: &str) -> Option<(u64, CType, Option<BitPos>)> {
         for f in self.fields()? {
             match (&f.name, &f.ty) {
-                (Some(n), _) if n == name => return Some((f.offset, f.ty)),
+                (Some(n), _) if n == name => return Some((f.offset, f.ty, f.bits)),
                 (None, CType::Struct(inner)) => {
-                    if let Some((off, ty)) = inner.member(name) {
-                        return Some((f.offset + off, ty));
+                    if let Some((off, ty, bits)) = inner.member(name) {
+                        let bits = bits.map(|b| BitPos { bit: b.bit + 8 * f.offset, ..b });
+                        return Some((f.offset + off, ty, bits));
                     }
                 }
                 _ => {}
             }
         }
         None
+    }
+
+    /// The bytes holding named bit-fields.
+    pub fn storage(&self) -> Vec<u64> {
+        self.0.borrow().layout.as_ref().map(|l| l.storage.clone()).unwrap_or_default()
     }
 }
 
@@ -161,30 +205,48 @@ fn round_up(x: u64, a: u64) -> u64 {
     x.div_ceil(a.max(1)) * a.max(1)
 }
 
-/// Lays out members (name, type) of a structure or union; `packed` puts
-/// every member at alignment 1 (gcc's `__attribute__((packed))`), and
-/// `aligned` raises the type's alignment.
-fn layout(
-    members: Vec<(Option<String>, CType)>,
-    is_union: bool,
-    model: DataModel,
-    attrs: crate::packed::LayoutAttrs,
-) -> Option<Layout> {
-    let (mut end, mut align) = (0u64, attrs.aligned.unwrap_or(1));
+/// Lays out members of a structure or union; `packed` puts every member
+/// at alignment 1 (gcc's `__attribute__((packed))`), and `aligned` raises
+/// the type's alignment. Bit-fields as in the module doc (never in a
+/// union: `members` refused them).
+fn layout(members: Vec<Member>, is_union: bool, model: DataModel, attrs: crate::packed::LayoutAttrs) -> Option<Layout> {
+    // `bit`: the first free bit (a structure's members are never below it).
+    let (mut bit, mut end, mut align) = (0u64, 0u64, attrs.aligned.unwrap_or(1));
     let mut fields = Vec::with_capacity(members.len());
-    for (name, ty) in members {
+    let mut storage = Vec::new();
+    for Member { name, ty, width } in members {
+        let a = if attrs.packed { 1 } else { ty.mem_align(model)? };
+        if let Some(w) = width {
+            let (w, size_bits, a_bits) = (u64::from(w), ty.mem_size()? * 8, ty.mem_align(model)? * 8);
+            // `:0`, or a field that would straddle its type's unit.
+            if w == 0 || (!attrs.packed && bit % a_bits + w > size_bits) {
+                bit = round_up(bit, a_bits);
+            }
+            if let (Some(_), true) = (&name, w > 0) {
+                align = align.max(a);
+                for b in bit / 8..=(bit + w - 1) / 8 {
+                    if storage.last() < Some(&b) {
+                        storage.push(b);
+                    }
+                }
+                fields.push(Field { name, offset: bit / 8, ty, bits: Some(BitPos { bit, width: w as u32 }) });
+            }
+            bit = bit.checked_add(w)?;
+            end = bit.div_ceil(8);
+            continue;
+        }
         // A flexible array member (`char data[]`, last) occupies no bytes.
         let size = match &ty {
             CType::Array(_, None) => 0,
             t => t.mem_size()?,
         };
-        let a = if attrs.packed { 1 } else { ty.mem_align(model)? };
-        let offset = if is_union { 0 } else { round_up(end, a) };
+        let offset = if is_union { 0 } else { round_up(bit.div_ceil(8), a) };
         end = if is_union { end.max(size) } else { offset.checked_add(size)? };
+        bit = end.checked_mul(8)?;
         align = align.max(a);
-        fields.push(Field { name, offset, ty });
+        fields.push(Field { name, offset, ty, bits: None });
     }
-    Some(Layout { size: round_up(end, align), align, fields })
+    Some(Layout { size: round_up(end, align), align, fields, storage })
 }
 
 /// The type named by a `struct`/`union` specifier, defining it if it has a
@@ -261,12 +323,8 @@ fn new_struct(u: &mut Unit<'_>, tag: Option<String>, is_union: bool) -> StructRe
 }
 
 /// The members of a definition, with their checked types.
-fn members<'a>(
-    cx: &mut dyn Ctx<'a>,
-    decls: &[Node<StructDeclaration>],
-    is_union: bool,
-) -> LResult<Vec<(Option<String>, CType)>> {
-    let mut out: Vec<(Option<String>, CType)> = Vec::new();
+fn members<'a>(cx: &mut dyn Ctx<'a>, decls: &[Node<StructDeclaration>], is_union: bool) -> LResult<Vec<Member>> {
+    let mut out: Vec<Member> = Vec::new();
     let last = decls.iter().rposition(|d| matches!(d.node, StructDeclaration::Field(_)));
     for (k, d) in decls.iter().enumerate() {
         let StructDeclaration::Field(f) = &d.node else { continue };
@@ -275,7 +333,7 @@ fn members<'a>(
             // C11 anonymous structure or union member.
             if let CType::Struct(s) = &base {
                 if s.0.borrow().tag.is_none() {
-                    out.push((None, base.clone()));
+                    out.push(Member { name: None, ty: base.clone(), width: None });
                 }
             }
             continue;
@@ -283,7 +341,8 @@ fn members<'a>(
         let n = f.node.declarators.len();
         for (j, sd) in f.node.declarators.iter().enumerate() {
             if let Some(w) = &sd.node.bit_width {
-                return Err(cx.unit_ref().unsupported(w.span, "bit-fields"));
+                out.push(crate::bitfields::bit_field_member(cx, &base, is_const, sd, w, is_union)?);
+                continue;
             }
             let Some(decl) = &sd.node.declarator else { continue };
             let dd = typespec::declarator(cx, base.clone(), is_const, decl)?;
@@ -309,7 +368,7 @@ fn members<'a>(
                 t if t.mem_size().is_none() => return Err(incomplete(cx, dd.name_span, t)),
                 _ => {}
             }
-            out.push((Some(name), dd.ty));
+            out.push(Member { name: Some(name), ty: dd.ty, width: None });
         }
     }
     Ok(out)
@@ -382,9 +441,18 @@ fn collect_cells(
                     collect_cells(&f.ty, base, unions, max, out)?;
                 }
             } else {
-                for f in &fields {
+                // Bit-fields are copied as the bytes that hold them.
+                let start = out.len();
+                for f in fields.iter().filter(|f| f.bits.is_none()) {
                     collect_cells(&f.ty, base + f.offset, unions, max, out)?;
                 }
+                for b in s.storage() {
+                    if out.len() >= max {
+                        return None;
+                    }
+                    out.push((base + b, Type::I8));
+                }
+                out[start..].sort_by_key(|c| c.0);
             }
         }
         _ => {}
@@ -413,7 +481,7 @@ pub(crate) fn program_structs(all: &[StructRef], ctys: &mut [&mut pathwise_ir::C
             new_id.insert(id, order.len() as u32);
             order.push(id);
             let mut inner: Vec<pathwise_ir::CType> =
-                flat_fields(&all[id], 0).into_iter().filter_map(|(_, _, ty)| ir_ctype(&ty)).collect();
+                flat_fields(&all[id], 0).0.into_iter().filter_map(|(_, _, ty)| ir_ctype(&ty)).collect();
             inner.reverse();
             queue.extend(inner);
         }
@@ -425,7 +493,8 @@ pub(crate) fn program_structs(all: &[StructRef], ctys: &mut [&mut pathwise_ir::C
         .iter()
         .map(|&id| {
             let s = &all[id];
-            let fields = flat_fields(s, 0)
+            let (flat, bits) = flat_fields(s, 0);
+            let mut fields: Vec<FieldDef> = flat
                 .into_iter()
                 .filter_map(|(name, offset, ty)| {
                     let mut ty = ir_ctype(&ty)?;
@@ -433,25 +502,55 @@ pub(crate) fn program_structs(all: &[StructRef], ctys: &mut [&mut pathwise_ir::C
                     Some(FieldDef { name, offset, ty })
                 })
                 .collect();
+            let byte = ir_ctype(&CType::Int(crate::ctypes::IntKind::UChar));
+            let storage = flat_storage(s, 0).into_iter();
+            fields.extend(
+                storage.filter_map(|offset| Some(FieldDef { name: BIT_STORAGE.into(), offset, ty: byte.clone()? })),
+            );
+            fields.sort_by_key(|f| f.offset);
+            let bitfields = bits
+                .into_iter()
+                .filter_map(|(name, ty, b)| Some(BitFieldDef { name, ty: ir_ctype(&ty)?, bit: b.bit, width: b.width }))
+                .collect();
             StructDef {
                 c_name: s.name(),
                 is_union: s.is_union(),
                 size: s.size().unwrap_or(0),
                 align: s.align().unwrap_or(1),
                 fields,
+                bitfields,
             }
         })
         .collect()
 }
 
-/// Named fields with anonymous members flattened, offsets from `base`.
-fn flat_fields(s: &StructRef, base: u64) -> Vec<(String, u64, CType)> {
-    let mut out = Vec::new();
+/// Named fields (without bit-fields) and bit-fields with anonymous
+/// members flattened, offsets from `base`.
+type FlatFields = (Vec<(String, u64, CType)>, Vec<(String, CType, BitPos)>);
+
+fn flat_fields(s: &StructRef, base: u64) -> FlatFields {
+    let (mut out, mut bits) = (Vec::new(), Vec::new());
     for f in s.fields().unwrap_or_default() {
-        match (&f.name, &f.ty) {
-            (Some(n), _) => out.push((n.clone(), base + f.offset, f.ty.clone())),
-            (None, CType::Struct(inner)) => out.extend(flat_fields(inner, base + f.offset)),
-            (None, _) => {}
+        match (&f.name, &f.ty, f.bits) {
+            (Some(n), _, Some(b)) => bits.push((n.clone(), f.ty.clone(), BitPos { bit: b.bit + 8 * base, ..b })),
+            (Some(n), _, None) => out.push((n.clone(), base + f.offset, f.ty.clone())),
+            (None, CType::Struct(inner), _) => {
+                let (o, b) = flat_fields(inner, base + f.offset);
+                out.extend(o);
+                bits.extend(b);
+            }
+            (None, _, _) => {}
+        }
+    }
+    (out, bits)
+}
+
+/// The bytes holding bit-fields, anonymous members flattened, from `base`.
+fn flat_storage(s: &StructRef, base: u64) -> Vec<u64> {
+    let mut out: Vec<u64> = s.storage().into_iter().map(|b| base + b).collect();
+    for f in s.fields().unwrap_or_default() {
+        if let (None, CType::Struct(inner)) = (&f.name, &f.ty) {
+            out.extend(flat_storage(inner, base + f.offset));
         }
     }
     out

@@ -85,7 +85,10 @@ fn layouts(p: &Program, with_pointers: bool) -> (String, String) {
 }
 
 fn gcc_output(flags: &[&str], src: &str) -> Option<String> {
-    let dir = std::env::temp_dir().join(format!("cfront-structs-{}-{}", std::process::id(), flags.len()));
+    // One directory per call: the tests of this file run in parallel.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("cfront-structs-{}-{call}", std::process::id()));
     std::fs::create_dir_all(&dir).ok()?;
     let (c, exe) = (dir.join("l.c"), dir.join("l"));
     std::fs::write(&c, src).ok()?;
@@ -242,4 +245,172 @@ fn library_calls_on_structures_lower() {
     let p32 = lower(DataModel::Ilp32, src);
     let push = print(&p32, func(&p32, "push"));
     assert!(push.contains("call @malloc(12:i32)"), "{push}");
+}
+
+/// Structures with bit-fields, without pointers (both data models).
+const BIT_DECLS: &str = "#include <stddef.h>\n\
+struct bf1 { unsigned a:3; int b:5; unsigned c:1; };\n\
+struct bf2 { char c; int :0; char d; };\n\
+struct bf3 { char c; int :3; char d; };\n\
+struct bf4 { int a:30; char b:4; };\n\
+struct bf5 { char a:3; int b:5; };\n\
+struct bf6 { long long a:20; int b:20; char c; };\n\
+struct bf7 { char c; long long x:20; short s; };\n\
+struct bf8 { unsigned u:1; };\n\
+struct __attribute__((packed)) bf9 { char c; int a:30; char d:4; };\n\
+struct bf10 { char c; int :0; };\n\
+struct bf11 { short s:9; char c:7; short t:9; };\n\
+struct bf12 { int a:24; long long b:64; };\n\
+struct bf13 { char c; long long :0; char d; };\n\
+struct bf14 { _Bool f:1; unsigned char u:4; signed char s:4; enum { E0, E1 } e:2; };\n\
+struct bf15 { int x; struct { unsigned lo:4, hi:4; }; unsigned char tail:2; };\n\
+struct bf16 { char c; struct bf1 in; unsigned z:31; unsigned y:2; };\n\
+struct bf17 { unsigned long long a:32, b:32; unsigned long c:5; };\n\
+struct __attribute__((packed)) bf18 { char c; int :0; char d; short e:3; };\n\
+struct bf19 { int a:3; long long b:64; };\n\
+struct bf20 { char a; short b:9; };\n\
+struct bf21 { char a; int b:17; char c:2; short d:15; };\n\
+struct bf22 { unsigned a:31; unsigned :2; unsigned b:31; };\n";
+
+const BIT_USES: &str = "void use_bits(struct bf1 *a, struct bf2 *b, struct bf3 *c, struct bf4 *d, struct bf5 *e,\n\
+  struct bf6 *f, struct bf7 *g, struct bf8 *h, struct bf9 *i, struct bf10 *j, struct bf11 *k, struct bf12 *l,\n\
+  struct bf13 *m, struct bf14 *n, struct bf15 *o, struct bf16 *p, struct bf17 *q, struct bf18 *r,\n\
+  struct bf19 *s, struct bf20 *t, struct bf21 *u, struct bf22 *v) {}\n";
+
+/// `sizeof`, `_Alignof`, the offsets of the other members and each
+/// bit-field's first bit and width (gcc: found by setting the field to
+/// all ones in a zeroed object and scanning its bytes), as the front end
+/// lays them out and as gcc does.
+fn bit_layouts(p: &Program) -> (String, String) {
+    let (mut ours, mut main) = (String::new(), String::from("int main(void) {\n"));
+    for s in &p.structs {
+        let n = &s.c_name;
+        ours.push_str(&format!("{n} {} {}", s.size, s.align));
+        main.push_str(&format!("printf(\"{n} %lu %lu\", (unsigned long)sizeof({n}), (unsigned long)_Alignof({n}));\n"));
+        for f in s.fields.iter().filter(|f| f.name != pathwise_ir::BIT_STORAGE) {
+            ours.push_str(&format!(" {}@{}", f.name, f.offset));
+            main.push_str(&format!("printf(\" {}@%lu\", (unsigned long)offsetof({n}, {}));\n", f.name, f.name));
+        }
+        for b in &s.bitfields {
+            ours.push_str(&format!(" {}@{}:{}", b.name, b.bit, b.width));
+            main.push_str(&format!(
+                "{{ {n} x; unsigned char *q = (unsigned char *)&x; int lo = -1, w = 0; memset(&x, 0, sizeof x); x.{} = -1;\n\
+                 for (int i = 0; i < (int)(8 * sizeof x); i++) if (q[i / 8] >> (i % 8) & 1) {{ if (lo < 0) lo = i; w++; }}\n\
+                 printf(\" {}@%d:%d\", lo, w); }}\n",
+                b.name, b.name
+            ));
+        }
+        ours.push('\n');
+        main.push_str("printf(\"\\n\");\n");
+    }
+    main.push_str("return 0; }\n");
+    (ours, main)
+}
+
+#[test]
+fn bit_field_layouts_match_gcc_in_both_models() {
+    for (model, flags) in [(DataModel::Lp64, &[][..]), (DataModel::Ilp32, &["-m32"][..])] {
+        let p = lower(model, &format!("{BIT_DECLS}{BIT_USES}"));
+        assert_eq!(p.structs.len(), 22, "{:#?}", p.structs);
+        let (ours, main) = bit_layouts(&p);
+        let src = format!("#include <stdio.h>\n#include <string.h>\n{BIT_DECLS}{main}");
+        let gcc = gcc_output(flags, &src).expect("gcc");
+        assert_eq!(ours, gcc, "{model:?}");
+        if model == DataModel::Lp64 {
+            // Independently of gcc: packing, `:0`, no straddling, and the
+            // bytes holding bit-fields listed as one-byte fields.
+            assert!(ours.contains("struct bf1 4 4 a@0:3 b@3:5 c@8:1\n"), "{ours}");
+            assert!(ours.contains("struct bf2 5 1 c@0 d@4\n"), "{ours}");
+            assert!(ours.contains("struct bf4 8 4 a@0:30 b@32:4\n"), "{ours}");
+            assert!(ours.contains("struct bf9 6 1 c@0 a@8:30 d@38:4\n"), "{ours}");
+            let bf1 = &p.structs[0];
+            let storage: Vec<u64> =
+                bf1.fields.iter().filter(|f| f.name == pathwise_ir::BIT_STORAGE).map(|f| f.offset).collect();
+            assert_eq!(storage, vec![0, 1]);
+        } else {
+            // i386 aligns `long long` to 4: a 64-bit field straddles no 4-byte boundary.
+            assert!(ours.contains("struct bf19 12 4 a@0:3 b@32:64\n"), "{ours}");
+        }
+    }
+}
+
+#[test]
+fn unsupported_and_invalid_bit_fields_are_reported() {
+    let c = compile(
+        "struct wide { unsigned long long x:40; };\n\
+         union u { int a:3; char c; };\n\
+         int f(struct wide *w) { return w->x != 0; }\n\
+         int g(union u *p) { return p->c; }\n\
+         int ok(void) { struct { int a:3; } s = { 3 }; return s.a; }\n",
+    );
+    let reasons: Vec<String> = c.unsupported.iter().map(|u| format!("{}: {}", u.name, u.diagnostic)).collect();
+    assert_eq!(reasons.len(), 2, "{reasons:?}");
+    assert!(
+        reasons[0].starts_with("f: test.c:3:")
+            && reasons[0].contains("test.c:1:36: unsupported: bit-fields of 33 to 63 bits"),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons[1].starts_with("g: test.c:4:") && reasons[1].contains("test.c:2:17: unsupported: bit-fields in unions"),
+        "{reasons:?}"
+    );
+    for (src, msg) in [
+        ("struct s { int a:33; };", "width of bit-field `a` exceeds its type"),
+        ("struct s { int a:0; };", "zero width for bit-field `a`"),
+        ("struct s { float f:3; };", "bit-field `f` has invalid type `float`"),
+        ("struct s { _Bool b:2; };", "width of bit-field `b` exceeds its type"),
+        ("struct s { int a:3; }; int *f(struct s *p) { return &p->a; }", "cannot take the address of a bit-field"),
+        ("struct s { int a:3; }; long f(void) { return offsetof(struct s, a); }", "`offsetof` of the bit-field `a`"),
+    ] {
+        // A definition's error is reported where the type is used.
+        let src = format!("#include <stddef.h>\n{src}\nint use_s(struct s *p) {{ return sizeof *p; }}\n");
+        let e = match compile_source("test.c", &src, &FrontendOptions::default()) {
+            Ok(c) => c.unsupported.iter().map(|u| u.diagnostic.to_string()).collect::<Vec<_>>().join("\n"),
+            Err(e) => e.to_string(),
+        };
+        assert!(e.contains(msg), "{src}: {e}");
+    }
+}
+
+/// Reads, writes and initialisers of bit-fields against gcc.
+const BIT_CASES: &str = "#include <stddef.h>\n\
+struct bf { unsigned a:3; int b:5; unsigned c:1; int :0; signed char d:4; _Bool e:1; unsigned long long w:64; };\n\
+struct mix { char c; int x:17; char y:2; short z:15; unsigned u:32; int i:32; unsigned long long q:32; long long r:20; };\n\
+struct outer { int n; struct bf in[2]; struct { unsigned lo:4, hi:4; }; };\n\
+struct __attribute__((packed)) pk { char c; int a:30; char d:4; };\n\
+static struct bf gb = { 5, -3, 1, -8, 1, 0x8000000000000001ull };\n\
+static struct outer go = { 7, { [1] = { .b = 9, .d = 3 } }, .hi = 12 };\n\
+static long long all(struct bf s) { return s.a * 1000000LL + s.b * 10000 + s.c * 1000 + s.d * 10 + s.e + (long long)(s.w >> 60); }\n\
+long long t0(void) { struct bf s = { 1, 2, 0, 3, 0, 4 }; s.a = 6; s.b = -16; s.c = 1; s.d = 7; s.e = 5; return all(s); }\n\
+long long t1(void) { return all(gb) * 10 + gb.b; }\n\
+long long t2(void) { struct bf s = {0}; long long r = (s.a = 9); r = r * 100 + (s.b = 17); r = r * 100 + (s.d = -9); return r * 100 + (s.e = 2); }\n\
+long long t3(void) { struct bf s = { .b = 15, .a = 7 }; s.a++; s.b += 1; ++s.d; s.d--; s.c--; return all(s) + (s.a - 1 < 0) * 7; }\n\
+long long t4(void) { struct mix m = {0}; m.x = -65536; m.y = 1; m.z = 16383; m.u = 4294967295u; m.i = -5; m.q = 4294967295u; m.r = -1;\n\
+    return m.x + m.y * 3 + m.z * 7 + (m.u + 1) * 11 + (m.u > 0) + m.i * 13 + (m.q + 1) * 17 + m.r * 19 + (m.q - 4294967296LL < 0) * 23 + (m.r < 0); }\n\
+long long t5(void) { struct outer o = go; o.in[0].a = 3; o.lo = 15; o.hi += 5; return o.n + o.in[1].b * 10 + o.in[1].d * 100 + o.in[0].a * 1000 + o.lo * 10000 + o.hi * 100000LL; }\n\
+long long t6(void) { struct pk p = { 1, -2, 3 }; p.a += 5; p.d = -p.d; return p.c + p.a * 10 + p.d * 1000 + sizeof p * 10000; }\n\
+long long t7(void) { struct bf a = gb, b; b = a; b.b = 1; struct bf c = (struct bf){ .d = -1, .w = 7 }; return all(a) - all(b) + all(c) + sizeof(struct bf) * 1000000000; }\n\
+union view { struct mix m; unsigned char raw[sizeof(struct mix)]; };\n\
+long long t8(void) { union view v = {0}; v.m.y = -1; v.m.z = -1; v.m.r = 5; v.m.x = 3;\n\
+    long long h = 0; for (unsigned i = 0; i < sizeof v; i++) h = h * 3 + v.raw[i]; return h + sizeof(struct mix) * 1000000; }\n\
+long long t9(void) { struct bf s = {0}; s.w = ~0ull; s.w <<= 3; return (long long)(s.w >> 2) + s.a; }\n";
+
+#[test]
+fn bit_field_code_means_what_gcc_computes_in_both_models() {
+    let n = 10;
+    let mut main = String::from("#include <stdio.h>\nint main(void) {\n");
+    for i in 0..n {
+        main += &format!("    printf(\"%lld\\n\", t{i}());\n");
+    }
+    main += "    return 0;\n}\n";
+    for (model, flags) in [(DataModel::Lp64, &[][..]), (DataModel::Ilp32, &["-m32"][..])] {
+        let expected: Vec<i64> = gcc_run_flags(flags, BIT_CASES, &main).lines().map(|l| l.parse().unwrap()).collect();
+        assert_eq!(expected.len(), n);
+        let p = lower(model, BIT_CASES);
+        let mut it = common::interp::Interp::new(&p);
+        for (i, want) in expected.iter().enumerate() {
+            let got = it.call_by_name(&format!("t{i}"), &[]).unwrap() as i64;
+            assert_eq!(got, *want, "{model:?}: t{i}");
+        }
+    }
 }

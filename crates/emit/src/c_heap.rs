@@ -25,7 +25,10 @@ use pathwise_engine::suite::{HeapCell, HeapObject, HeapValue, InputValue, TestCa
 use pathwise_ir::{CType, Shape, SrcVar, StructDef};
 
 use crate::c_tests::{write_scalar_check, Used};
-use crate::heap::{cell_at, cell_lvalue, elem_size, elem_type, shown_contents, shown_ref, type_name, CellAt};
+use crate::heap::{
+    bit_field_cells, cell_at, cell_lvalue, elem_size, elem_type, is_bit_storage, shown_contents, shown_ref, type_name,
+    CellAt,
+};
 use crate::literal::c_literal;
 
 /// An object of the test as the C code reaches it.
@@ -189,7 +192,13 @@ pub(crate) fn write_heap_stores(out: &mut String, suite: &TestSuite, test: &Test
     }
     for obj in sorted(&test.heap_in) {
         let o = &objs[&obj.id];
-        for cell in &obj.cells {
+        // Bit-fields by name, from the bytes that hold them.
+        for (at, v) in bit_field_cells(structs, obj) {
+            if let CType::Int { c_name, ty } = &at.scalar.cty {
+                let _ = writeln!(out, "    {} = {};", cell_lvalue(&o.var, obj, &at), c_literal(v, *ty, c_name));
+            }
+        }
+        for cell in obj.cells.iter().filter(|c| !is_bit_storage(structs, obj, c)) {
             let Some(at) = cell_at(structs, obj, cell.offset, &cell.path) else {
                 let _ = writeln!(out, "    /* {}: no scalar at byte {} */", o.shown, cell.offset);
                 continue;
@@ -364,7 +373,7 @@ impl Checker<'_> {
             return;
         }
         let structs = &self.suite.structs;
-        for cell in &obj.cells {
+        for cell in obj.cells.iter().filter(|c| !is_bit_storage(structs, obj, c)) {
             let Some(at) = cell_at(structs, obj, cell.offset, &cell.path) else {
                 let _ = writeln!(self.out, "    /* {shown}: no scalar at byte {} */", cell.offset);
                 continue;
@@ -372,6 +381,11 @@ impl Checker<'_> {
             let got = cell_lvalue(&var, obj, &at);
             let what = cell_lvalue(&shown, obj, &at);
             self.check_cell(&got, &what, &at, &cell.value);
+        }
+        for (at, v) in bit_field_cells(structs, obj) {
+            let got = cell_lvalue(&var, obj, &at);
+            let what = cell_lvalue(&shown, obj, &at);
+            self.check_cell(&got, &what, &at, &HeapValue::Int(v));
         }
     }
 

@@ -46,6 +46,7 @@ pub(crate) fn structs() -> Vec<StructDef> {
                 FieldDef { name: "data".into(), offset: 0, ty: c_int() },
                 FieldDef { name: "next".into(), offset: 8, ty: ptr(node_ty()) },
             ],
+            bitfields: vec![],
         },
         StructDef {
             c_name: "struct list".into(),
@@ -53,6 +54,7 @@ pub(crate) fn structs() -> Vec<StructDef> {
             size: 8,
             align: 8,
             fields: vec![FieldDef { name: "first".into(), offset: 0, ty: ptr(node_ty()) }],
+            bitfields: vec![],
         },
     ]
 }

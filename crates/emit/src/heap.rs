@@ -10,9 +10,14 @@
 //! Cells are located by byte offset in the element type's layout
 //! ([`CType::scalar_at`]) rather than by the engine's path string, so that
 //! the C access always agrees with the type the cell is read with.
+//!
+//! The bytes holding bit-fields are cells of their own (one-byte fields
+//! named [`BIT_STORAGE`], which C cannot name): the C tests and comments
+//! show the bit-fields instead ([`bit_field_cells`]), each assigned and
+//! checked by name with its value assembled from those bytes.
 
-use pathwise_engine::suite::{HeapObject, HeapValue, TestSuite};
-use pathwise_ir::{CType, IntTy, ScalarAt, StructDef, Type};
+use pathwise_engine::suite::{HeapCell, HeapObject, HeapValue, TestSuite};
+use pathwise_ir::{BitFieldAt, CType, IntTy, ScalarAt, StructDef, Type, BIT_STORAGE};
 
 /// `unsigned char`: the element type used for `void` objects.
 fn byte() -> CType {
@@ -161,9 +166,10 @@ pub fn shown_into(name: &str, elem_bytes: u64, offset: u64) -> String {
 /// The known contents of an input object, readably: `{data=3, next=&o2}`,
 /// `{[0]=1, [1]=2}`, `{&o2}` for a single pointer.
 pub fn shown_contents(suite: &TestSuite, heap: &[HeapObject], obj: &HeapObject) -> String {
-    let items: Vec<String> = obj
+    let mut items: Vec<String> = obj
         .cells
         .iter()
+        .filter(|c| !is_bit_storage(&suite.structs, obj, c))
         .map(|c| {
             let at = cell_at(&suite.structs, obj, c.offset, &c.path);
             let ty = at.as_ref().and_then(|a| match &a.scalar.cty {
@@ -183,5 +189,59 @@ pub fn shown_contents(suite: &TestSuite, heap: &[HeapObject], obj: &HeapObject) 
             }
         })
         .collect();
+    for (at, v) in bit_field_cells(&suite.structs, obj) {
+        let path = cell_path(obj, &at);
+        let ty = match &at.scalar.cty {
+            CType::Int { ty, .. } => *ty,
+            _ => IntTy { ty: at.scalar.ty, signed: false },
+        };
+        items.push(format!("{}={}", path.strip_prefix('.').unwrap_or(&path), crate::literal::display_value(v, ty)));
+    }
     format!("{{{}}}", items.join(", "))
+}
+
+/// Whether `cell` of `obj` is a byte holding bit-fields.
+pub fn is_bit_storage(structs: &[StructDef], obj: &HeapObject, cell: &HeapCell) -> bool {
+    cell_at(structs, obj, cell.offset, &cell.path).is_some_and(|at| at.scalar.path.ends_with(BIT_STORAGE))
+}
+
+/// The bit-fields of `obj` of which a byte is known, each as a cell of
+/// its declared type (path `.flags`, `[1].mode`) with its value (bits of
+/// that type) from the known bytes (others read as 0, as the test's
+/// zeroed objects do).
+pub fn bit_field_cells(structs: &[StructDef], obj: &HeapObject) -> Vec<(CellAt, i128)> {
+    let elem = elem_type(obj);
+    let fields: Vec<BitFieldAt> = elem.bit_fields(structs);
+    if fields.is_empty() {
+        return Vec::new();
+    }
+    let es = elem_size(structs, &elem);
+    let bytes: std::collections::BTreeMap<u64, u64> = obj
+        .cells
+        .iter()
+        .filter(|c| is_bit_storage(structs, obj, c))
+        .filter_map(|c| match c.value {
+            HeapValue::Int(v) => Some((c.offset, v as u64)),
+            _ => None,
+        })
+        .collect();
+    let mut out = Vec::new();
+    for index in 0..obj.count.max(1) {
+        let base = index * es;
+        for f in &fields {
+            if !f.bytes().any(|b| bytes.contains_key(&(base + b))) {
+                continue;
+            }
+            let Some(ty) = f.ty.scalar() else { continue };
+            let bits = f.value(&|b| bytes.get(&(base + b)).copied().unwrap_or(0));
+            // As the engine gives integers: signed ones by their value.
+            let value = match &f.ty {
+                CType::Int { ty: t, .. } if t.signed => i128::from(bits as i64),
+                _ => i128::from(bits & ty.mask()),
+            };
+            let scalar = ScalarAt { ty, cty: f.ty.clone(), offset: f.bit / 8, path: f.path.clone() };
+            out.push((CellAt { index, scalar }, value));
+        }
+    }
+    out
 }

@@ -383,6 +383,20 @@ pub struct StructJson {
     pub size: u64,
     pub align: u64,
     pub fields: Vec<FieldJson>,
+    /// The named bit-fields (their bytes are `fields` named `<bit-fields>`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bit_fields: Vec<BitFieldJson>,
+}
+
+/// A bit-field: `width` bits from bit `bit` of the structure (bit 0 is the
+/// least significant bit of byte 0).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BitFieldJson {
+    pub name: String,
+    /// C spelling of the declared type, e.g. `unsigned int`.
+    pub c_type: String,
+    pub bit: u64,
+    pub width: u32,
 }
 
 /// One member of a structure or union.
@@ -565,6 +579,16 @@ fn struct_json(structs: &[StructDef], d: &StructDef) -> StructJson {
             .fields
             .iter()
             .map(|f| FieldJson { name: f.name.clone(), offset: f.offset, c_type: type_name(structs, &f.ty) })
+            .collect(),
+        bit_fields: d
+            .bitfields
+            .iter()
+            .map(|b| BitFieldJson {
+                name: b.name.clone(),
+                c_type: type_name(structs, &b.ty),
+                bit: b.bit,
+                width: b.width,
+            })
             .collect(),
     }
 }

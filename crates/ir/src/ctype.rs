@@ -45,9 +45,67 @@ pub struct StructDef {
     pub is_union: bool,
     pub size: u64,
     pub align: u64,
-    /// Fields in declaration order (a union's all at offset 0). Bit-fields are
-    /// not supported by the front end.
+    /// Fields in declaration order (a union's all at offset 0). The bytes
+    /// that hold bit-fields are fields named [`BIT_STORAGE`] of type
+    /// `unsigned char`, one per byte: what a load or store of the IR
+    /// reads and writes there; the bit-fields themselves are in
+    /// [`StructDef::bitfields`].
     pub fields: Vec<FieldDef>,
+    /// The named bit-fields, in declaration order (anonymous members
+    /// flattened into their parent).
+    pub bitfields: Vec<BitFieldDef>,
+}
+
+/// The name of the one-byte fields standing for the bytes that hold
+/// bit-fields (not a C identifier, so it never clashes with a member).
+pub const BIT_STORAGE: &str = "<bit-fields>";
+
+/// A named bit-field: `width` bits from bit `bit` of the structure (bit 0
+/// is the least significant bit of byte 0: x86 is little-endian and gcc
+/// allocates bit-fields from the least significant bit up).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct BitFieldDef {
+    pub name: String,
+    /// The declared type (an integer type): signed ones sign-extend.
+    pub ty: CType,
+    pub bit: u64,
+    pub width: u32,
+}
+
+/// A bit-field inside an object of some C type (see [`CType::bit_fields`]).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct BitFieldAt {
+    /// Access path from the object's start, e.g. `.flags`, `[1].in.mode`.
+    pub path: String,
+    pub ty: CType,
+    /// First bit from the object's start.
+    pub bit: u64,
+    pub width: u32,
+}
+
+impl BitFieldAt {
+    /// The field's value (as its declared type's bits, sign-extended for
+    /// a signed type) read from the object's bytes, given by `byte` (a
+    /// byte not known reads as 0).
+    pub fn value(&self, byte: &dyn Fn(u64) -> u64) -> u64 {
+        let mut raw: u128 = 0;
+        let (first, last) = (self.bit / 8, (self.bit + u64::from(self.width) - 1) / 8);
+        for b in first..=last {
+            raw |= u128::from(byte(b) & 0xff) << (8 * (b - first));
+        }
+        let v = (raw >> (self.bit % 8)) as u64;
+        let w = self.width;
+        let v = if w >= 64 { v } else { v & ((1u64 << w) - 1) };
+        match &self.ty {
+            CType::Int { ty, .. } if ty.signed && w < 64 && (v >> (w - 1)) & 1 == 1 => v | !((1u64 << w) - 1),
+            _ => v,
+        }
+    }
+
+    /// The bytes of the object the field occupies.
+    pub fn bytes(&self) -> std::ops::RangeInclusive<u64> {
+        self.bit / 8..=(self.bit + u64::from(self.width) - 1) / 8
+    }
 }
 
 /// One named member of a structure or union.
@@ -166,6 +224,37 @@ impl CType {
         }
     }
 
+    /// Every named bit-field of an object of this type, in offset order (a
+    /// union contributes its first member's only).
+    pub fn bit_fields(&self, structs: &[StructDef]) -> Vec<BitFieldAt> {
+        let mut out = Vec::new();
+        self.collect_bit_fields(structs, 0, "", &mut out);
+        out
+    }
+
+    fn collect_bit_fields(&self, structs: &[StructDef], base: u64, path: &str, out: &mut Vec<BitFieldAt>) {
+        match self {
+            CType::Array(e, n) => {
+                let es = e.size(structs);
+                for i in 0..*n {
+                    e.collect_bit_fields(structs, base + i * es, &format!("{path}[{i}]"), out);
+                }
+            }
+            CType::Struct(s) => {
+                let def = &structs[s.0 as usize];
+                for b in &def.bitfields {
+                    let path = format!("{path}.{}", b.name);
+                    out.push(BitFieldAt { path, ty: b.ty.clone(), bit: base * 8 + b.bit, width: b.width });
+                }
+                let fields = if def.is_union { &def.fields[..def.fields.len().min(1)] } else { &def.fields[..] };
+                for f in fields {
+                    f.ty.collect_bit_fields(structs, base + f.offset, &format!("{path}.{}", f.name), out);
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// Every scalar of an object of this type, in offset order (a union
     /// contributes its first member only).
     pub fn scalars(&self, structs: &[StructDef]) -> Vec<ScalarAt> {
@@ -216,6 +305,7 @@ mod tests {
                 FieldDef { name: "data".into(), offset: 0, ty: int() },
                 FieldDef { name: "next".into(), offset: 8, ty: CType::Ptr(Box::new(CType::Struct(StructId(0)))) },
             ],
+            bitfields: vec![],
         }]
     }
 

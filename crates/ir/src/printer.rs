@@ -37,6 +37,7 @@
 //! item     := 'file' INT STRING
 //!           | ('struct' | 'union') INT STRING 'size' INT 'align' INT
 //!             '{' [field {',' field}] '}'            ; Program::structs, in order
+//!             ['bits' '{' bitfield {',' bitfield} '}']
 //!           | 'global' NAME ':' TYPE ['x' INT] ['=' '[' [value {',' value}] ']']
 //!             ['relocs' '[' reloc {',' reloc} ']'] ['const'] [src]
 //!   reloc   := '(' INT ',' ['fn'] NAME ',' INT ')'  byte offset, target global (or function), addend
@@ -49,6 +50,7 @@
 //!             ('scalar' | 'pointer' | 'array' INT | 'heap' | 'byvalue' | 'function')
 //!             [',' 'type' '(' cty ')'] ')'
 //! field    := STRING ':' cty '@' INT                   ; name, C type, byte offset
+//! bitfield := STRING ':' cty '@' INT ':' INT           ; name, declared type, first bit, width
 //! cty      := 'void' | 'int' '(' STRING ',' TYPE ('signed'|'unsigned') ')'
 //!           | 'ptr' '(' cty ')' | 'array' '(' cty ',' INT ')'
 //!           | 'struct' INT                            ; index into Program::structs
@@ -291,7 +293,13 @@ fn fmt_struct(index: usize, def: &StructDef) -> String {
     let fields: Vec<String> =
         def.fields.iter().map(|f| format!("{}: {} @ {}", quote(&f.name), fmt_cty(&f.ty), f.offset)).collect();
     let body = if fields.is_empty() { "{ }".to_string() } else { format!("{{ {} }}", fields.join(", ")) };
-    format!("{kw} {index} {} size {} align {} {body}", quote(&def.c_name), def.size, def.align)
+    let bits: Vec<String> = def
+        .bitfields
+        .iter()
+        .map(|b| format!("{}: {} @ {} : {}", quote(&b.name), fmt_cty(&b.ty), b.bit, b.width))
+        .collect();
+    let bits = if bits.is_empty() { String::new() } else { format!(" bits {{ {} }}", bits.join(", ")) };
+    format!("{kw} {index} {} size {} align {} {body}{bits}", quote(&def.c_name), def.size, def.align)
 }
 
 fn write_global(out: &mut String, p: &Program, g: &GlobalData) -> fmt::Result {

@@ -15,7 +15,7 @@ use std::fmt;
 
 use lexer::{tokenize, NameTok, Tok, Token};
 
-use crate::ctype::{CType, FieldDef, StructDef, StructId};
+use crate::ctype::{BitFieldDef, CType, FieldDef, StructDef, StructId};
 use crate::entities::{Block, Local, Reg};
 use crate::printer::default_param_src;
 use crate::program::{
@@ -450,7 +450,26 @@ impl Parser {
                 self.expect(&Tok::Comma)?;
             }
         }
-        self.prog.structs.push(StructDef { c_name, is_union: kw == "union", size, align, fields });
+        let mut bitfields = Vec::new();
+        if self.is_kw("bits") {
+            self.expect_kw("bits")?;
+            self.expect(&Tok::LBrace)?;
+            loop {
+                let name = self.string("a bit-field name string")?;
+                self.expect(&Tok::Colon)?;
+                let ty = self.cty(0)?;
+                self.expect(&Tok::At)?;
+                let bit = self.int("a bit position")?;
+                self.expect(&Tok::Colon)?;
+                let width = self.int_u32("a bit-field width")?;
+                bitfields.push(BitFieldDef { name, ty, bit, width });
+                if self.eat(&Tok::RBrace) {
+                    break;
+                }
+                self.expect(&Tok::Comma)?;
+            }
+        }
+        self.prog.structs.push(StructDef { c_name, is_union: kw == "union", size, align, fields, bitfields });
         Ok(())
     }
 

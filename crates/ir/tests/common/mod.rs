@@ -128,6 +128,9 @@ pub fn struct_def(r: &mut Rng) -> StructDef {
         size: r.below(64),
         align: r.pick(&[1, 2, 4, 8]),
         fields: (0..r.below(4)).map(|_| FieldDef { name: name(r), offset: r.below(64), ty: cty(r, 3) }).collect(),
+        bitfields: (0..r.below(3))
+            .map(|_| BitFieldDef { name: name(r), ty: cty(r, 0), bit: r.below(128), width: 1 + r.below(32) as u32 })
+            .collect(),
     }
 }
 
