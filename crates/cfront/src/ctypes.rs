@@ -475,7 +475,7 @@ impl FuncSig {
 /// `unsigned char` so that emitted tests can declare the input array.
 fn element_desc(pointee: &CType) -> (IntTy, String) {
     let mut t = pointee;
-    while let CType::Array(e, _) = t {
+    while let CType::Array(e, _) | CType::Vla(e, _) = t {
         t = e;
     }
     match t {
@@ -564,9 +564,24 @@ pub(crate) fn src_var(name: &str, ty: &CType) -> Option<SrcVar> {
     };
     let cty = match ty {
         CType::Ptr(p) if p.has_struct() || matches!(**p, CType::Ptr(_)) => ir_ctype(ty),
+        // A pointer to rows (`int a[][4]`, `int a[n][m]` parameters): the
+        // emitters pass the flat input array through `void *`. A varying
+        // length is described as 0.
+        CType::Ptr(p) if matches!(**p, CType::Array(..) | CType::Vla(..)) => {
+            Some(pathwise_ir::CType::Ptr(Box::new(row_ctype(p)?)))
+        }
         _ => None,
     };
     Some(SrcVar { name: name.to_string(), c_scalar, scalar, shape, cty })
+}
+
+/// The IR's description of an array type whose lengths may vary (0).
+pub(crate) fn row_ctype(ty: &CType) -> Option<pathwise_ir::CType> {
+    match ty {
+        CType::Array(e, n) => Some(pathwise_ir::CType::Array(Box::new(row_ctype(e)?), n.unwrap_or(0))),
+        CType::Vla(e, _) => Some(pathwise_ir::CType::Array(Box::new(row_ctype(e)?), 0)),
+        t => ir_ctype(t),
+    }
 }
 
 /// The IR's description of a C type (`None` for function types and

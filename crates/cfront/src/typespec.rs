@@ -477,6 +477,19 @@ fn leading_array_sizes<'d>(
         .collect()
 }
 
+/// The constant length of the array a parameter declarator declares
+/// (`int a[10]`: 10, `int m[3][4]`: 3) before its adjustment to a
+/// pointer; `None` for a pointer, `[]`, `[*]` or a varying length.
+pub(crate) fn declared_param_len<'a>(cx: &mut dyn Ctx<'a>, d: &Node<Declarator>) -> Option<u64> {
+    if !matches!(d.node.kind.node, DeclaratorKind::Identifier(_)) {
+        return None;
+    }
+    match &d.node.derived.first()?.node {
+        DerivedDeclarator::Array(a) => array_len(cx, &a.node.size).ok().flatten().flatten(),
+        _ => None,
+    }
+}
+
 /// The parameters of a prototype; `(void)` is none.
 fn parameters<'a>(
     cx: &mut dyn Ctx<'a>,

@@ -102,6 +102,24 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         Ok(CType::ptr_to(self.bind_lengths(name, pointee, &sizes, 0, span)?))
     }
 
+    /// The type of parameter `name` declared by `d`, a pointer to `rows`
+    /// whose varying lengths are evaluated into slots: `int m[n][k]` (the
+    /// first size is the adjusted-away array's) or `int (*m)[k]`.
+    pub fn vla_param(
+        &mut self,
+        name: &str,
+        rows: &CType,
+        d: &Node<lang_c::ast::Declarator>,
+        span: Span,
+    ) -> LResult<CType> {
+        let sizes = typespec::array_sizes(d);
+        let sizes = match sizes.split_first() {
+            Some((_, rest)) => rest.to_vec(),
+            None => typespec::pointee_array_sizes(d),
+        };
+        Ok(CType::ptr_to(self.bind_lengths(name, rows, &sizes, 0, span)?))
+    }
+
     /// `ty` with each varying dimension's length evaluated (from `sizes`,
     /// the declarator's array sizes, outermost first, `level` the index of
     /// `ty`'s own) into a new slot.

@@ -374,17 +374,44 @@ fn input_summary(value: Option<&InputValue>, src: &SrcVar) -> String {
 /// The arguments of the call of the function under test: the locals, and
 /// a pointer to pointers through `void *`, since the test's local lacks the
 /// qualifiers of the pointer it points to (`char **` for a `const char **`
-/// parameter, which C does not convert implicitly).
+/// parameter, which C does not convert implicitly); a pointer to rows
+/// (`int (*)[4]`, `int (*)[m]`) too, from the flat array of the test.
 fn call_args(suite: &TestSuite, locals: &[String]) -> Vec<String> {
     suite
         .params
         .iter()
         .zip(locals)
-        .map(|(p, local)| match p.cty.as_ref().and_then(|c| c.pointee()) {
+        .map(|(p, local)| match p.cty.as_ref().and_then(element) {
             Some(CType::Ptr(_)) if p.shape == Shape::Heap => format!("(void *){local}"),
+            // Rows (`int (*)[4]`, `int m[3][4]`) from the flat input array.
+            Some(CType::Array(..)) if p.shape == Shape::Pointer => format!("(void *){local}"),
             _ => local.clone(),
         })
         .collect()
+}
+
+/// What a pointer, or an array parameter declared with its length, points to.
+fn element(c: &CType) -> Option<&CType> {
+    match c {
+        CType::Ptr(t) | CType::Array(t, _) => Some(t),
+        _ => None,
+    }
+}
+
+/// The number of scalars an array parameter is declared with (`int
+/// m[3][4]`: 12), which the test's array has at least; 0 when unknown.
+fn declared_scalars(p: &SrcVar) -> usize {
+    fn count(c: &CType) -> Option<u64> {
+        match c {
+            CType::Array(e, n) => count(e)?.checked_mul(*n),
+            CType::Int { .. } => Some(1),
+            _ => None,
+        }
+    }
+    match &p.cty {
+        Some(c @ CType::Array(..)) if p.shape == Shape::Pointer => count(c).unwrap_or(0) as usize,
+        _ => 0,
+    }
 }
 
 /// The C expression of pointer parameter `i`'s input when it points into
@@ -429,10 +456,21 @@ fn write_input(out: &mut String, p: &SrcVar, local: &str, value: Option<&InputVa
             Some(InputValue::Scalar(v)) => vec![*v],
             None | Some(InputValue::Pointer(_) | InputValue::Function(_)) => Vec::new(),
         };
-        if values.is_empty() {
+        let declared = declared_scalars(p);
+        if values.is_empty() && declared == 0 {
             // C forbids zero-length arrays: one unused element stands in, so
             // the function still gets a valid (never dereferenced) pointer.
             let _ = writeln!(out, "    {} {local}[1] = {{0}}; /* zero-length input */", p.c_scalar);
+        } else if values.len() < declared {
+            // The declared length, the input's elements first (the rest,
+            // zero, is never read on this path).
+            let init = if values.is_empty() { "{0}".to_string() } else { initializer(&values, p) };
+            let _ = writeln!(
+                out,
+                "    {} {local}[{declared}] = {init}; /* {} input element(s) */",
+                p.c_scalar,
+                values.len()
+            );
         } else {
             let _ = writeln!(out, "    {} {local}[{}] = {};", p.c_scalar, values.len(), initializer(&values, p));
         }
