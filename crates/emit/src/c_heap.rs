@@ -26,7 +26,7 @@ use pathwise_ir::{CType, Shape, SrcVar, StructDef};
 
 use crate::c_tests::{write_scalar_check, Used};
 use crate::heap::{
-    bit_field_cells, cell_at, cell_lvalue, elem_size, elem_type, is_bit_storage, shown_contents, shown_ref, type_name,
+    bit_field_cells, cell_at, cell_lvalue, elem_stride, elem_type, is_bit_storage, shown_contents, shown_ref, type_name,
     CellAt,
 };
 use crate::literal::c_literal;
@@ -67,7 +67,7 @@ pub(crate) fn pointer_decl(structs: &[StructDef], cty: Option<&CType>, name: &st
 /// `pointee` (`void *` for `None`): `pathwise_o2`, `pathwise_o2 + 1`,
 /// `(int *)((char *)pathwise_o2 + 4)`.
 fn pointer_expr(structs: &[StructDef], o: &Obj, offset: u64, pointee: Option<&CType>) -> String {
-    let es = elem_size(structs, &o.elem);
+    let es = elem_stride(structs, &o.elem);
     if pointee == Some(&o.elem) && offset.is_multiple_of(es) {
         let i = offset / es;
         return if i == 0 { o.var.clone() } else { format!("{} + {i}", o.var) };
@@ -98,7 +98,7 @@ fn array_pointer(base: &str, elem_bytes: u64, offset: u64) -> String {
 /// How messages name a pointer to byte `offset` of `o`: `o2`, `o2 + 1`,
 /// `(char *)o2 + 12`.
 fn shown_pointer(structs: &[StructDef], o: &Obj, offset: u64) -> String {
-    let es = elem_size(structs, &o.elem);
+    let es = elem_stride(structs, &o.elem);
     match offset {
         0 => o.shown.clone(),
         _ if es > 1 && offset.is_multiple_of(es) => format!("{} + {}", o.shown, offset / es),
@@ -106,8 +106,18 @@ fn shown_pointer(structs: &[StructDef], o: &Obj, offset: u64) -> String {
     }
 }
 
-/// `sizeof(T)` or `N * sizeof(T)`: the object's size in C.
+/// `sizeof(T)` or `N * sizeof(T)`: the object's size in C. A structure
+/// with a flexible array member gets `sizeof(T) + N * sizeof(E)`, never
+/// less than C's `offsetof(T, member) + N * sizeof(E)` (gcc may start the
+/// member inside the structure's final padding).
 fn size_expr(structs: &[StructDef], obj: &HeapObject, elem: &CType) -> String {
+    if let (Some(n), Some((_, e))) = (obj.tail, elem.flexible(structs)) {
+        let fixed = format!("sizeof({})", type_name(structs, elem));
+        return match n {
+            0 => fixed,
+            n => format!("{fixed} + {n} * sizeof({})", type_name(structs, &e)),
+        };
+    }
     match obj.count {
         0 | 1 => format!("sizeof({})", type_name(structs, elem)),
         n => format!("{n} * sizeof({})", type_name(structs, elem)),

@@ -83,7 +83,7 @@ pub(crate) fn node(id: u32, data: Option<i128>, next: Option<HeapValue>) -> Heap
     if let Some(n) = next {
         cells.push(HeapCell { offset: 8, path: "[0].next".into(), value: n });
     }
-    HeapObject { id, cty: node_ty(), count: 1, cells, freed: false, allocated: false }
+    HeapObject { id, cty: node_ty(), count: 1, tail: None, cells, freed: false, allocated: false }
 }
 
 /// A single-pointer object (`struct list` or `struct node *`).
@@ -92,6 +92,7 @@ fn holder(id: u32, cty: CType, value: HeapValue) -> HeapObject {
         id,
         cty,
         count: 1,
+        tail: None,
         cells: vec![HeapCell { offset: 0, path: "[0]".into(), value }],
         freed: false,
         allocated: false,

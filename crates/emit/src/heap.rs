@@ -38,6 +38,17 @@ pub fn elem_size(structs: &[StructDef], elem: &CType) -> u64 {
     elem.size(structs).max(1)
 }
 
+/// The distance between elements that pointers into an object of `elem`s
+/// may be written as (`o2 + 1`, `&o2[1]`): none for a structure with a
+/// flexible array member, of which C has no arrays (`u64::MAX`: only the
+/// offset 0 is an element).
+pub fn elem_stride(structs: &[StructDef], elem: &CType) -> u64 {
+    match elem.flexible(structs) {
+        Some(_) => u64::MAX,
+        None => elem_size(structs, elem),
+    }
+}
+
 /// The C spelling of a type name (for casts and `sizeof`), e.g. `struct node *`.
 pub fn type_name(structs: &[StructDef], cty: &CType) -> String {
     cty.declare(structs, "")
@@ -56,19 +67,26 @@ pub struct CellAt {
 /// type the cell was read with) is chosen.
 pub fn cell_at(structs: &[StructDef], obj: &HeapObject, offset: u64, engine_path: &str) -> Option<CellAt> {
     let elem = elem_type(obj);
-    let es = elem_size(structs, &elem);
-    let index = offset / es;
+    // A structure with a flexible array member is one structure, its tail
+    // elements members of it (`.data[2]`).
+    let (index, inner, tail) = match obj.tail {
+        Some(n) => (0, offset, n),
+        None => {
+            let es = elem_size(structs, &elem);
+            (offset / es, offset % es, 0)
+        }
+    };
     if index >= obj.count.max(1) {
         return None;
     }
-    let inner = offset % es;
-    let first = elem.scalar_at(structs, inner).filter(|s| s.offset == inner).map(|scalar| CellAt { index, scalar });
+    let first =
+        elem.scalar_at_tail(structs, inner, tail).filter(|s| s.offset == inner).map(|scalar| CellAt { index, scalar });
     if first.as_ref().is_some_and(|at| cell_path(obj, at) == engine_path) {
         return first;
     }
     let typed = [Type::I8, Type::I16, Type::I32, Type::I64, Type::Ptr]
         .into_iter()
-        .filter_map(|t| elem.scalar_typed(structs, inner, t))
+        .filter_map(|t| elem.scalar_typed_tail(structs, inner, t, tail))
         .map(|scalar| CellAt { index, scalar })
         .find(|at| cell_path(obj, at) == engine_path);
     typed.or(first)
@@ -116,7 +134,7 @@ pub fn shown_ref(structs: &[StructDef], obj: Option<&HeapObject>, name: &str, of
     if offset == 0 {
         return format!("&{name}");
     }
-    let es = obj.map(|o| elem_size(structs, &elem_type(o))).unwrap_or(1);
+    let es = obj.map(|o| elem_stride(structs, &elem_type(o))).unwrap_or(1);
     if es > 1 && offset.is_multiple_of(es) {
         format!("&{name}[{}]", offset / es)
     } else {

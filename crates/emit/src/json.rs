@@ -352,6 +352,11 @@ pub struct HeapObjectJson {
     #[serde(rename = "type")]
     pub cty: String,
     pub count: u64,
+    /// For a structure with a flexible array member: its tail's length
+    /// (the object is one structure and that many elements of the member;
+    /// their fields are `.data[2]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tail: Option<u64>,
     /// Freed by the code under test (in `heap_in`: by the end of the call).
     #[serde(default)]
     pub freed: bool,
@@ -547,6 +552,7 @@ fn heap_json(suite: &TestSuite, objects: &[HeapObject]) -> Vec<HeapObjectJson> {
             id: o.id,
             cty: type_name(&suite.structs, &o.cty),
             count: o.count,
+            tail: o.tail,
             freed: o.freed,
             allocated: o.allocated,
             fields: o

@@ -98,6 +98,7 @@ fn heap_sample() -> TestSuite {
         id,
         cty: CType::Struct(pathwise_ir::StructId(1)),
         count: 1,
+        tail: None,
         cells: vec![HeapCell { offset: 0, path: "[0].first".into(), value: v }],
         freed: false,
         allocated: false,

@@ -293,10 +293,9 @@ impl Exec<'_, '_> {
         if obj.input.is_some() {
             return Some(obj.elem);
         }
-        let cty = obj.cty.as_ref()?;
-        let es = cty.size(&self.m.program.structs).max(1);
-        let at = cty.scalar_at(&self.m.program.structs, off % es)?;
-        (at.offset == off % es).then_some(at.ty)
+        obj.cty.as_ref()?;
+        let at = self.obj_scalar_at(o, off)?;
+        (at.offset == off).then_some(at.ty)
     }
 
     fn load_at(&mut self, p: Pointer, i: u64, ty: Type, loc: Loc) -> Result<Value, End> {

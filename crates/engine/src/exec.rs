@@ -673,8 +673,10 @@ impl<'m, 'p> Exec<'m, 'p> {
                 let p = args.first().map(|v| v.as_ptr()).unwrap_or(crate::value::Pointer::NULL);
                 let n = args.get(1).copied().unwrap_or(Value::int(0));
                 let heap_input = |o| matches!(self.mem.object(o).kind, crate::memory::ObjKind::HeapInput { .. });
-                if p.off == 0 && p.off_sym.is_none() && p.path != 0 && p.obj.is_none_or(heap_input) {
-                    // An input pointer: a null one has nothing to tie.
+                let at_count = p.off == 0 || p.obj.is_none() || self.at_tail_start(&p);
+                if at_count && p.off_sym.is_none() && p.path != 0 && p.obj.is_none_or(heap_input) {
+                    // An input pointer (or a flexible array member through
+                    // one: `m->data`): a null one has nothing to tie.
                     return self.tie_heap_count(&p, n, loc).map(|()| None);
                 }
                 let input = p.obj.and_then(|o| self.mem.object(o).input);

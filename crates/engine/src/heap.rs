@@ -271,6 +271,9 @@ impl Exec<'_, '_> {
             return Err(End::BoundExceeded);
         }
         let elem = pointee.scalar().filter(|t| t.bytes() == size).unwrap_or(Type::I8);
+        // A structure with a flexible array member starts with an empty
+        // tail: its fixed part ends at the member (see `heap_tail`).
+        let size = crate::heap_tail::tail_of(&self.m.program.structs, pointee).map_or(size, |(off, _)| off);
         let o = self.mem.alloc_bytes(ObjKind::HeapInput { ident: ident as u32 }, elem, size);
         self.mem.object_mut(o).cty = Some(pointee.clone());
         self.heap.objects.push((ident, o));
@@ -347,10 +350,9 @@ impl Exec<'_, '_> {
             let init = if let Some(v) = self.inherited_initial(obj, off, ty) {
                 v
             } else if ty == Type::Ptr {
-                // Input objects are arrays of their type (see `heap_count`).
-                let structs = &self.m.program.structs;
-                let inner = self.mem.object(obj).cty.as_ref().map_or(off, |c| off % c.size(structs).max(1));
-                let cty = self.mem.object(obj).cty.clone().and_then(|c| c.scalar_typed(structs, inner, Type::Ptr));
+                // Input objects are arrays of their type (see `heap_count`)
+                // or a structure and its tail (see `heap_tail`).
+                let cty = self.obj_scalar_typed(obj, off, Type::Ptr);
                 let Some(pointee) = cty.and_then(|s| s.cty.pointee().cloned()) else {
                     let message =
                         format!("pointer read at byte offset {off} of an input object where the type has none");
@@ -404,16 +406,12 @@ impl Exec<'_, '_> {
     /// type's layout: exactly on a scalar of that type (or the type is
     /// unknown), inside a wider field, or on no field.
     fn field_layout(&self, obj: ObjId, off: u64, ty: Type) -> FieldAt {
-        let structs = &self.m.program.structs;
-        let Some(cty) = self.mem.object(obj).cty.as_ref() else { return FieldAt::Exact };
-        let es = cty.size(structs).max(1);
-        let (base, inner) = (off - off % es, off % es);
-        if cty.scalar_typed(structs, inner, ty).is_some() {
+        if self.mem.object(obj).cty.is_none() || self.obj_scalar_typed(obj, off, ty).is_some() {
             return FieldAt::Exact;
         }
-        match cty.scalar_at(structs, inner) {
-            Some(at) if at.ty != Type::Ptr && inner + ty.bytes() <= at.offset + at.ty.bytes() => {
-                FieldAt::Within(base + at.offset, at.ty.bits_type())
+        match self.obj_scalar_at(obj, off) {
+            Some(at) if at.ty != Type::Ptr && off + ty.bytes() <= at.offset + at.ty.bytes() => {
+                FieldAt::Within(at.offset, at.ty.bits_type())
             }
             Some(_) => FieldAt::Exact,
             None => FieldAt::Padding,
@@ -423,10 +421,7 @@ impl Exec<'_, '_> {
     /// The type tag of what the pointer field at byte `off` of input object
     /// `obj` points to.
     fn pointer_field_tag(&mut self, obj: ObjId, off: u64) -> Option<u64> {
-        let structs = &self.m.program.structs;
-        let cty = self.mem.object(obj).cty.clone()?;
-        let inner = off % cty.size(structs).max(1);
-        let at = cty.scalar_typed(structs, inner, Type::Ptr)?;
+        let at = self.obj_scalar_typed(obj, off, Type::Ptr)?;
         let pointee = at.cty.pointee()?.clone();
         (pointee != CType::Void).then(|| self.m.slots.borrow_mut().tag(&pointee))
     }

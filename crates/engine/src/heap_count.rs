@@ -17,6 +17,9 @@
 //! `pathwise_array_len(p, n)` (in the precondition or the function) is
 //! what the caller promises, so an access beyond it is an out-of-bounds
 //! error, sought like any other.
+//!
+//! A structure with a flexible array member is no array: its count is the
+//! length of its tail (see [`crate::heap_tail`]).
 
 use pathwise_expr::{BvCmp, ExprId, ExprPool, Model, Sort};
 use pathwise_ir::{Loc, Type};
@@ -33,11 +36,15 @@ pub(crate) const COUNT_OFF: u64 = u64::MAX;
 /// Suffix of count variables' names (`rs->#count`).
 const COUNT_SUFFIX: &str = "->#count";
 
+/// Suffix of the count variables of tails (`m->#tail`, see
+/// [`crate::heap_tail`]): they may be 0.
+const TAIL_SUFFIX: &str = "->#tail";
+
 impl Exec<'_, '_> {
-    /// Bytes per element of heap input object `obj` (its C type's size).
-    fn elem_size(&self, obj: ObjId) -> u64 {
-        let cty = self.mem.object(obj).cty.as_ref();
-        cty.map_or(1, |c| c.size(&self.m.program.structs)).max(1)
+    /// Where the counted elements of heap input object `obj` start, their
+    /// size, and how many it always has (see [`crate::heap_tail`]).
+    fn count_layout(&self, obj: ObjId) -> (u64, u64, u64) {
+        crate::heap_tail::count_layout(&self.m.program.structs, self.mem.object(obj).cty.as_ref())
     }
 
     /// Bounds of a `ty` access at `p` (concrete offset) into heap input
@@ -46,24 +53,29 @@ impl Exec<'_, '_> {
     ///
     /// [`Memory::locate`]: crate::memory::Memory::locate
     pub(crate) fn heap_bounds(&mut self, p: &Pointer, obj: ObjId, ty: Type, loc: Loc) -> Result<(), End> {
-        let es = self.elem_size(obj);
+        let (base, es, first) = self.count_layout(obj);
         if (p.off as i64) < 0 {
             return Ok(());
         }
         let end = p.off.saturating_add(ty.bytes());
-        if end <= es {
-            // The first element is always there.
+        if end <= base + first * es {
+            // The first element (or a structure's fixed part) is always there.
             return Ok(());
         }
-        let need = end.div_ceil(es);
+        let need = (end - base).div_ceil(es);
         let (count, sym) = self.heap_count(p, obj, loc)?;
         let cond = sym.map(|s| {
             let n = self.pool.bv_const(64, need);
             self.pool.cmp(BvCmp::Ule, n, s)
         });
         if self.heap.tied_counts.contains(&self.ident_of(p)) {
-            let message =
-                format!("out-of-bounds access at byte offset {} of a {}-byte input object", p.off, count * es);
+            let message = match first {
+                0 => format!(
+                    "out-of-bounds access at byte offset {} of an input structure whose flexible array member has {count} element(s)",
+                    p.off
+                ),
+                _ => format!("out-of-bounds access at byte offset {} of a {}-byte input object", p.off, count * es),
+            };
             match cond {
                 Some(c) => self.check_defined(c, need <= count, (ErrorKind::OutOfBounds, &message), loc)?,
                 None if need > count => return Err(self.error(ErrorKind::OutOfBounds, message, loc)),
@@ -87,7 +99,9 @@ impl Exec<'_, '_> {
     /// heap solver's expression for it (when symbolic). The first read
     /// materialises it from the inputs, between 1 and `--max-array-len`.
     pub(crate) fn heap_count(&mut self, p: &Pointer, obj: ObjId, loc: Loc) -> Result<(u64, Option<ExprId>), End> {
-        let field = format!("{}{COUNT_SUFFIX}", self.path_of(p, obj));
+        let (_, _, first) = self.count_layout(obj);
+        let suffix = if first == 0 { TAIL_SUFFIX } else { COUNT_SUFFIX };
+        let field = format!("{}{suffix}", self.path_of(p, obj));
         let known = self.heap.counts.get(&obj).copied();
         let sym = self.symbolic.then(|| self.aliased_read(p, COUNT_OFF, Type::I64, &field));
         if let Some(c) = known {
@@ -96,14 +110,14 @@ impl Exec<'_, '_> {
         let max = u64::from(self.m.max_array_len.max(1));
         let var = self.pool.var(&field, Sort::Bv(64));
         if let Some(s) = sym {
-            let one = self.pool.bv_const(64, 1);
+            let low = self.pool.bv_const(64, first);
             let top = self.pool.bv_const(64, max);
-            let above = self.pool.cmp(BvCmp::Ule, one, s);
+            let above = self.pool.cmp(BvCmp::Ule, low, s);
             let below = self.pool.cmp(BvCmp::Ule, s, top);
             let domain = self.pool.and(above, below);
             self.record(domain, crate::path::EntryKind::Assume, false, false, loc);
         }
-        let count = (self.input_lens)(var).clamp(1, max);
+        let count = (self.input_lens)(var).clamp(first, max);
         if self.region == crate::path::Region::Pre {
             self.note_initial_read(p, obj, COUNT_OFF, Type::I64, Value::Int { conc: count, sym });
         }
@@ -113,8 +127,8 @@ impl Exec<'_, '_> {
 
     /// Make `obj` hold `count` elements (never fewer than it has).
     pub(crate) fn set_count(&mut self, obj: ObjId, count: u64) {
-        let es = self.elem_size(obj);
-        self.mem.grow(obj, count.saturating_mul(es));
+        let (base, es, _) = self.count_layout(obj);
+        self.mem.grow(obj, base.saturating_add(count.saturating_mul(es)));
         self.heap.counts.insert(obj, count);
     }
 
@@ -122,6 +136,11 @@ impl Exec<'_, '_> {
     /// points to has exactly `n` elements, and accesses beyond are errors.
     pub(crate) fn tie_heap_count(&mut self, p: &Pointer, n: Value, loc: Loc) -> Result<(), End> {
         let Some(obj) = p.obj else { return Ok(()) };
+        if self.has_tail(obj) && !self.at_tail_start(p) {
+            // C has no arrays of such structures: only the tail has a length.
+            let message = "pathwise_array_len on a structure with a flexible array member: pass the member (`p->data`)";
+            return Err(self.error(ErrorKind::Unsupported, message, loc));
+        }
         let (count, sym) = self.heap_count(p, obj, loc)?;
         self.heap.tied_counts.insert(self.ident_of(p));
         let n_e = crate::value::bv_of(self.pool, n.conc(), n.sym(), 64);
@@ -138,12 +157,15 @@ impl crate::exec::Machine<'_> {
     /// solver may pick any count up to the limit, and tests should build
     /// the smallest arrays their paths need (the run grows free counts).
     pub(crate) fn prefer_small_counts(&self, pool: &ExprPool, query: &[ExprId], mut model: Model) -> Model {
-        let counts: Vec<(ExprId, u64)> =
-            model.bv.iter().filter(|(&var, &v)| v > 1 && is_count(pool, var)).map(|(&var, &v)| (var, v)).collect();
+        let counts: Vec<(ExprId, u64, u64)> = model
+            .bv
+            .iter()
+            .filter_map(|(&var, &v)| count_floor(pool, var).filter(|&low| v > low).map(|low| (var, v, low)))
+            .collect();
         let mut counts = counts;
         counts.sort();
-        for (var, v) in counts {
-            for smaller in 1..v {
+        for (var, v, low) in counts {
+            for smaller in low..v {
                 model.bv.insert(var, smaller);
                 if pathwise_expr::eval::satisfies(pool, query, &model) {
                     break;
@@ -155,7 +177,12 @@ impl crate::exec::Machine<'_> {
     }
 }
 
-/// Whether `var` is the count variable of an input object.
-fn is_count(pool: &ExprPool, var: ExprId) -> bool {
-    matches!(pool.get(var), pathwise_expr::Expr::Var { name, .. } if name.ends_with(COUNT_SUFFIX))
+/// The least value of `var` if it is the count variable of an input
+/// object: 1 element, or an empty tail.
+fn count_floor(pool: &ExprPool, var: ExprId) -> Option<u64> {
+    match pool.get(var) {
+        pathwise_expr::Expr::Var { name, .. } if name.ends_with(COUNT_SUFFIX) => Some(1),
+        pathwise_expr::Expr::Var { name, .. } if name.ends_with(TAIL_SUFFIX) => Some(0),
+        _ => None,
+    }
 }

@@ -93,9 +93,9 @@ pub fn describe(
             .into_iter()
             .filter_map(|(off, ty, v)| cell(program, mem, &mut ids, cty, obj.size_bytes(), off, ty, v, &mut |_, _| {}))
             .collect();
-        let count = (obj.size_bytes() / cty.size(structs).max(1)).max(1);
+        let (count, tail) = shape(structs, cty, obj.size_bytes());
         // Whether the call freed it: the test must not free it again.
-        heap_in.push(HeapObject { id, cty: cty.clone(), count, cells, freed: obj.freed, allocated: false });
+        heap_in.push(HeapObject { id, cty: cty.clone(), count, tail, cells, freed: obj.freed, allocated: false });
     }
     let mut queue: VecDeque<(ObjId, CType)> = VecDeque::new();
     let value_of =
@@ -137,8 +137,7 @@ pub fn describe(
         }
         let obj = mem.object(o);
         let id = ids.get(o);
-        let es = cty.size(structs).max(1);
-        let count = (obj.size_bytes() / es).max(1);
+        let (count, tail) = shape(structs, &cty, obj.size_bytes());
         let mut found = Vec::new();
         let cells = if obj.freed {
             Vec::new()
@@ -152,7 +151,7 @@ pub fn describe(
         };
         queue.extend(found);
         let allocated = obj.kind == ObjKind::Heap;
-        heap_out.push(HeapObject { id, cty, count, cells, freed: obj.freed, allocated });
+        heap_out.push(HeapObject { id, cty, count, tail, cells, freed: obj.freed, allocated });
     }
     heap_out.extend(copies);
     heap_out.sort_by_key(|h| h.id);
@@ -186,7 +185,9 @@ fn ret_copy(
     queue.extend(found);
     ids.next += 1;
     let id = ids.next;
-    let copy = HeapObject { id, cty: pointee, count: 1, cells, freed: false, allocated: false };
+    // C copies only the fixed part of a structure with a flexible array member.
+    let tail = pointee.flexible(&program.structs).map(|_| 0);
+    let copy = HeapObject { id, cty: pointee, count: 1, tail, cells, freed: false, allocated: false };
     Some((HeapValue::Ref { obj: id, offset: 0 }, copy))
 }
 
@@ -204,16 +205,32 @@ fn cell(
     v: Value,
     found: &mut dyn FnMut(ObjId, CType),
 ) -> Option<HeapCell> {
-    let es = cty.size(&program.structs).max(1);
-    let (index, inner) = (off / es, off % es);
-    let at = cty.scalar_typed(&program.structs, inner, ty)?;
-    let path = if size > es || index > 0 { format!("[{index}]{}", at.path) } else { at.path.clone() };
+    let structs = &program.structs;
+    let es = cty.size(structs).max(1);
+    let at = crate::heap_tail::scalar_typed_in(structs, cty, size, off, ty)?;
+    // A structure and its tail is one object (`.data[2]`), an array of
+    // records is indexed (`[1].next`).
+    let flexible = crate::heap_tail::tail_len(structs, cty, size).is_some();
+    let index = off / es;
+    let path = match flexible {
+        false if size > es || index > 0 => format!("[{index}]{}", at.path),
+        _ => at.path.clone(),
+    };
     let value = match (&at.cty, v) {
         (CType::Int { ty: it, .. }, v) => HeapValue::Int(it.to_i128(v.conc())),
         (CType::Ptr(t), v) => pointer_value(mem, ids, &v, t, found),
         _ => return None,
     };
     Some(HeapCell { offset: off, path, value })
+}
+
+/// An object's element count and, for a structure with a flexible array
+/// member (one structure), its tail's length.
+fn shape(structs: &[pathwise_ir::StructDef], cty: &CType, size: u64) -> (u64, Option<u64>) {
+    match crate::heap_tail::tail_len(structs, cty, size) {
+        Some(n) => (1, Some(n)),
+        None => ((size / cty.size(structs).max(1)).max(1), None),
+    }
 }
 
 /// The scalars of object `o` (elements of `cty`) known at the end: its

@@ -35,6 +35,7 @@ pub mod heap_assume;
 pub mod heap_count;
 pub mod heap_out;
 pub mod heap_share;
+pub mod heap_tail;
 pub mod joins;
 pub mod libc;
 pub mod loop_decisions;

@@ -171,6 +171,11 @@ pub struct HeapObject {
     /// (`count == 1` for a single structure).
     pub cty: CType,
     pub count: u64,
+    /// For a structure with a flexible array member (`count == 1`: C has
+    /// no arrays of them), the number of elements of its tail: the object
+    /// is `sizeof` the structure plus that many elements, and cells past
+    /// the fixed fields are tail elements (`.data[2]`).
+    pub tail: Option<u64>,
     /// Known scalar contents, in offset order.
     pub cells: Vec<HeapCell>,
     /// Freed by the code under test: nothing to check (an output object),

@@ -108,6 +108,18 @@ impl BitFieldAt {
     }
 }
 
+impl StructDef {
+    /// The flexible array member (C99 `T name[]`, or GNU C's `T name[0]`
+    /// in the same place): the last field of a structure, an array of no
+    /// elements. An object of the type is one structure followed by a tail
+    /// of any number of such elements, starting at the member's offset,
+    /// which may lie before `size` (padding after it belongs to the tail).
+    pub fn flexible(&self) -> Option<&FieldDef> {
+        let last = self.fields.last().filter(|_| !self.is_union)?;
+        matches!(last.ty, CType::Array(_, 0)).then_some(last)
+    }
+}
+
 /// One named member of a structure or union.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct FieldDef {
@@ -155,6 +167,15 @@ impl CType {
         }
     }
 
+    /// The offset and element type of the flexible array member of a
+    /// structure type (see [`StructDef::flexible`]).
+    pub fn flexible(&self, structs: &[StructDef]) -> Option<(u64, CType)> {
+        let CType::Struct(s) = self else { return None };
+        let f = structs[s.0 as usize].flexible()?;
+        let CType::Array(e, _) = &f.ty else { return None };
+        Some((f.offset, (**e).clone()))
+    }
+
     /// The pointer's target type, for a pointer.
     pub fn pointee(&self) -> Option<&CType> {
         match self {
@@ -182,19 +203,40 @@ impl CType {
     /// The scalar that starts at or covers byte `offset` of an object of this
     /// type (for a union, its first member that has one there).
     pub fn scalar_at(&self, structs: &[StructDef], offset: u64) -> Option<ScalarAt> {
-        self.locate_scalar(structs, offset, &|ty, off| off < ty.bytes())
+        self.locate_scalar(structs, offset, 0, &|ty, off| off < ty.bytes())
+    }
+
+    /// [`Self::scalar_at`] in an object of this type whose flexible array
+    /// member has `tail` elements (paths `.data[2]`, `.items[1].x`).
+    pub fn scalar_at_tail(&self, structs: &[StructDef], offset: u64, tail: u64) -> Option<ScalarAt> {
+        self.locate_scalar(structs, offset, tail, &|ty, off| off < ty.bytes())
+    }
+
+    /// [`Self::scalar_typed`] in an object of this type whose flexible
+    /// array member has `tail` elements.
+    pub fn scalar_typed_tail(&self, structs: &[StructDef], offset: u64, ty: Type, tail: u64) -> Option<ScalarAt> {
+        self.locate_scalar(structs, offset, tail, &|t, off| off == 0 && t.bits_type() == ty.bits_type())
     }
 
     /// The scalar of machine type `ty` (floating ones as their bits) that
     /// starts exactly at byte `offset`: for a union, the member that has
     /// one there (a byte array beside an `int`, a pointer beside a `long`).
     pub fn scalar_typed(&self, structs: &[StructDef], offset: u64, ty: Type) -> Option<ScalarAt> {
-        self.locate_scalar(structs, offset, &|t, off| off == 0 && t.bits_type() == ty.bits_type())
+        self.locate_scalar(structs, offset, 0, &|t, off| off == 0 && t.bits_type() == ty.bits_type())
     }
 
     /// The first scalar (in member order) at byte `offset` that `fits`,
-    /// given its machine type and the offset relative to its start.
-    fn locate_scalar(&self, structs: &[StructDef], offset: u64, fits: &dyn Fn(Type, u64) -> bool) -> Option<ScalarAt> {
+    /// given its machine type and the offset relative to its start; a
+    /// structure's flexible array member has `tail` elements (nested
+    /// types have none: C puts a flexible array member only at the end of
+    /// the outermost object).
+    fn locate_scalar(
+        &self,
+        structs: &[StructDef],
+        offset: u64,
+        tail: u64,
+        fits: &dyn Fn(Type, u64) -> bool,
+    ) -> Option<ScalarAt> {
         match self {
             CType::Int { .. } | CType::Ptr(_) => {
                 let ty = self.scalar()?;
@@ -207,16 +249,23 @@ impl CType {
                 if i >= *n {
                     return None;
                 }
-                let mut inner = e.locate_scalar(structs, offset - i * es, fits)?;
+                let mut inner = e.locate_scalar(structs, offset - i * es, 0, fits)?;
                 inner.offset += i * es;
                 inner.path = format!("[{i}]{}", inner.path);
                 Some(inner)
             }
             CType::Struct(s) => structs[s.0 as usize].fields.iter().find_map(|f| {
-                if offset < f.offset || offset >= f.offset + f.ty.size(structs) {
+                let flexible = match &f.ty {
+                    CType::Array(e, 0) if tail > 0 && structs[s.0 as usize].flexible() == Some(f) => {
+                        Some(CType::Array(e.clone(), tail))
+                    }
+                    _ => None,
+                };
+                let ty = flexible.as_ref().unwrap_or(&f.ty);
+                if offset < f.offset || offset >= f.offset + ty.size(structs) {
                     return None;
                 }
-                let mut inner = f.ty.locate_scalar(structs, offset - f.offset, fits)?;
+                let mut inner = ty.locate_scalar(structs, offset - f.offset, 0, fits)?;
                 inner.offset += f.offset;
                 inner.path = format!(".{}{}", f.name, inner.path);
                 Some(inner)
@@ -328,6 +377,31 @@ mod tests {
         assert_eq!((at.offset, at.path.as_str()), (24, "[1].next"));
         assert!(t.scalar_at(&s, 4).is_none(), "padding holds no scalar");
         assert_eq!(t.size(&s), 32);
+    }
+
+    #[test]
+    fn flexible_array_member_tail() {
+        let short = CType::Int { c_name: "short".into(), ty: IntTy { ty: Type::I16, signed: true } };
+        // struct padded { int len; char tag; short vals[]; }: gcc puts
+        // `vals` at 6, inside the 8 bytes of sizeof.
+        let s = vec![StructDef {
+            c_name: "struct padded".into(),
+            is_union: false,
+            size: 8,
+            align: 4,
+            fields: vec![
+                FieldDef { name: "len".into(), offset: 0, ty: int() },
+                FieldDef { name: "vals".into(), offset: 6, ty: CType::Array(Box::new(short), 0) },
+            ],
+            bitfields: vec![],
+        }];
+        let t = CType::Struct(StructId(0));
+        assert_eq!(t.flexible(&s).map(|(o, e)| (o, e.size(&s))), Some((6, 2)));
+        assert!(t.scalar_at(&s, 6).is_none(), "no tail by default");
+        let at = t.scalar_typed_tail(&s, 8, Type::I16, 2).unwrap();
+        assert_eq!((at.offset, at.path.as_str()), (8, ".vals[1]"));
+        assert!(t.scalar_at_tail(&s, 10, 2).is_none(), "past the tail");
+        assert!(node()[0].flexible().is_none());
     }
 
     #[test]
