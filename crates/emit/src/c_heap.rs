@@ -26,8 +26,8 @@ use pathwise_ir::{CType, Shape, SrcVar, StructDef};
 
 use crate::c_tests::{write_scalar_check, Used};
 use crate::heap::{
-    bit_field_cells, cell_at, cell_lvalue, elem_stride, elem_type, is_bit_storage, shown_contents, shown_ref, type_name,
-    CellAt,
+    bit_field_cells, cell_at, cell_lvalue, elem_stride, elem_type, is_bit_storage, shown_contents, shown_ref,
+    type_name, CellAt,
 };
 use crate::literal::c_literal;
 
