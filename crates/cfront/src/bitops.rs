@@ -152,6 +152,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             params: vec![CType::Int(IntKind::ULongLong)],
             variadic: false,
             prototyped: true,
+            const_params: vec![false],
         };
         let idx = self.u.synthetic_decl(NONZERO_CHECK, sig, span);
         let func = self.u.func_id(idx);

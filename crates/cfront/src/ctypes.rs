@@ -241,13 +241,27 @@ impl DataModel {
 }
 
 /// A C function type.
-#[derive(Clone, PartialEq, Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct FuncSig {
     pub ret: CType,
     pub params: Vec<CType>,
     pub variadic: bool,
     /// `false` for `int f()` (no prototype).
     pub prototyped: bool,
+    /// Per parameter, whether it points to `const` data (`const void *`).
+    /// [`CType`] drops qualifiers, but the spelling of a function type
+    /// needs them: a test that passes `cmp` to an `int (*)(const void *,
+    /// const void *)` parameter must declare it so, or gcc 14 rejects the
+    /// file. Not part of equality (the front end's checks ignore
+    /// qualifiers).
+    pub const_params: Vec<bool>,
+}
+
+impl PartialEq for FuncSig {
+    fn eq(&self, other: &FuncSig) -> bool {
+        (&self.ret, &self.params, self.variadic, self.prototyped)
+            == (&other.ret, &other.params, other.variadic, other.prototyped)
+    }
 }
 
 /// A C type of the supported subset (qualifiers dropped).
@@ -453,7 +467,18 @@ impl FuncSig {
     /// The parameter list as C spells it: `int, char *`, `void` for a
     /// prototype without parameters, empty for none (`int f()`).
     pub fn param_list(&self) -> String {
-        let mut parts: Vec<String> = self.params.iter().map(|p| p.declare("")).collect();
+        let mut parts: Vec<String> = self
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let spelt = p.declare("");
+                match (p, self.const_params.get(i)) {
+                    (CType::Ptr(_), Some(true)) => format!("const {spelt}"),
+                    _ => spelt,
+                }
+            })
+            .collect();
         if self.variadic {
             parts.push("...".to_string());
         }

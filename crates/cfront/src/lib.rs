@@ -236,21 +236,26 @@ fn compile_preprocessed(
     model: DataModel,
 ) -> Result<Compiled, Diagnostics> {
     let packed::Scanned { text, attrs } = packed::scan(pre.text);
-    let mut lines = LineMap::new(&text, display, source);
-    lines.rename_dir(&pre.header_dir, "pathwise.h", PATHWISE_H);
-    let parse = match parse_preprocessed(&Config::with_gcc(), text) {
-        Ok(p) => p,
-        Err(e) => return Err(Diagnostics(vec![syntax_error(&lines, &e)])),
+    let parse_text = |text: String| {
+        let mut lines = LineMap::new(&text, display, source);
+        lines.rename_dir(&pre.header_dir, "pathwise.h", PATHWISE_H);
+        match parse_preprocessed(&Config::with_gcc(), text) {
+            Ok(p) => Ok((lines, p)),
+            Err(e) => Err(Diagnostics(vec![syntax_error(&lines, &e)])),
+        }
     };
+    let (mut lines, mut parse) = parse_text(text)?;
+    let mut defined = defined_names(&parse.unit);
+    // Library functions that call back into the unit are C code lowered
+    // with it (see `libc_sources`): parse again with them appended.
+    if let Some(extra) = libc_sources(&parse.source, &defined, model) {
+        let text = format!("{}{extra}", parse.source);
+        (lines, parse) = parse_text(text)?;
+        defined = defined_names(&parse.unit);
+    }
     let mut u = Unit::new(&lines, display, model);
     u.layout_attrs = attrs;
-    for ext in &parse.unit.0 {
-        if let ExternalDeclaration::FunctionDefinition(fd) = &ext.node {
-            if let Some(name) = func::declarator_name(&fd.node.declarator) {
-                u.defined_names.insert(name);
-            }
-        }
-    }
+    u.defined_names = defined;
     for ext in &parse.unit.0 {
         match &ext.node {
             ExternalDeclaration::Declaration(d) => globals::file_decl(&mut u, d),
@@ -270,6 +275,59 @@ fn compile_preprocessed(
         return Err(Diagnostics(errors));
     }
     Ok(Compiled { program, unsupported, unsupported_globals })
+}
+
+/// The names of the functions a translation unit defines.
+fn defined_names(unit: &lang_c::ast::TranslationUnit) -> rustc_hash::FxHashSet<String> {
+    unit.0
+        .iter()
+        .filter_map(|ext| match &ext.node {
+            ExternalDeclaration::FunctionDefinition(fd) => func::declarator_name(&fd.node.declarator),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The C source of `qsort` and `bsearch` (`libc/search.c`): their
+/// comparator is a function of the unit, which the engine runs only as
+/// code, so these two library functions are C code lowered with the unit
+/// (as glibc 2.36 runs them: the comparator is called in the same order).
+const SEARCH_C: &str = include_str!("../libc/search.c");
+
+/// The library sources to lower with a unit whose preprocessed `text`
+/// mentions `qsort` or `bsearch` without defining them, as a system header
+/// (line-marker flag 3): its functions are kept only when called, and the
+/// emitters and `replay` leave them out like other library code.
+fn libc_sources(text: &str, defined: &rustc_hash::FxHashSet<String>, model: DataModel) -> Option<String> {
+    let mentions = |name: &str| {
+        text.match_indices(name).any(|(i, _)| {
+            let before = text[..i].chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == '_');
+            let after = text[i + name.len()..].chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_');
+            !before && !after
+        })
+    };
+    let wanted = ["qsort", "bsearch"].iter().any(|n| mentions(n) && !defined.contains(*n));
+    if !wanted || ["qsort", "bsearch", "pathwise_msort"].iter().any(|n| defined.contains(*n)) {
+        return None;
+    }
+    let size_t = model.size_t().spelling();
+    let code = without_comments(SEARCH_C).replace("PW_SIZE_T", size_t);
+    Some(format!("\n# 1 \"<pathwise-libc>/search.c\" 3\n{code}"))
+}
+
+/// `src` with its `/* */` comments blanked (newlines kept, so that lines
+/// keep their numbers): the parser reads preprocessed text.
+fn without_comments(src: &str) -> String {
+    let mut out = String::with_capacity(src.len());
+    let mut rest = src;
+    while let Some(i) = rest.find("/*") {
+        out.push_str(&rest[..i]);
+        let end = rest[i..].find("*/").map_or(rest.len(), |j| i + j + 2);
+        out.extend(rest[i..end].chars().map(|c| if c == '\n' { '\n' } else { ' ' }));
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A lang-c syntax error, located in the original source.

@@ -41,6 +41,9 @@ pub(crate) struct ParamDecl {
     pub name: String,
     pub span: Span,
     pub ty: CType,
+    /// Whether the declaration specifiers say `const` and the parameter is
+    /// a pointer: it points to `const` data (see [`FuncSig::const_params`]).
+    pub const_pointee: bool,
 }
 
 /// A declarator applied to a base type.
@@ -385,15 +388,22 @@ fn apply<'a>(cx: &mut dyn Ctx<'a>, out: &mut Declared, d: &Node<Declarator>) -> 
                 }
                 let (params, variadic) = parameters(cx, &f.node.parameters, &f.node.ellipsis)?;
                 let tys = params.iter().map(|p| p.ty.clone()).collect();
+                let const_params = params.iter().map(|p| p.const_pointee).collect();
                 out.params = params;
-                CType::Func(Box::new(FuncSig { ret: inner, params: tys, variadic, prototyped: true }))
+                CType::Func(Box::new(FuncSig { ret: inner, params: tys, variadic, prototyped: true, const_params }))
             }
             DerivedDeclarator::KRFunction(names) => {
                 if !names.is_empty() {
                     return Err(cx.unit_ref().unsupported(s.span, "K&R-style function definitions"));
                 }
                 out.params = Vec::new();
-                CType::Func(Box::new(FuncSig { ret: inner, params: Vec::new(), variadic: false, prototyped: false }))
+                CType::Func(Box::new(FuncSig {
+                    ret: inner,
+                    params: Vec::new(),
+                    variadic: false,
+                    prototyped: false,
+                    const_params: Vec::new(),
+                }))
             }
             DerivedDeclarator::Block(_) => return Err(cx.unit_ref().unsupported(s.span, "block pointers")),
         };
@@ -524,7 +534,8 @@ fn parameters<'a>(
             t => t,
         };
         let name = d.name.unwrap_or_else(|| format!("__arg{i}"));
-        out.push(ParamDecl { name, span: d.name_span, ty });
+        let const_pointee = spec.is_const && matches!(ty, CType::Ptr(_));
+        out.push(ParamDecl { name, span: d.name_span, ty, const_pointee });
     }
     Ok((out, *ellipsis == lang_c::ast::Ellipsis::Some))
 }

@@ -437,6 +437,12 @@ impl FuncData {
     }
 }
 
+/// The directory of the C library code the front end lowers with a unit
+/// (`qsort`, `bsearch`: they call back into the unit), in
+/// [`Program::files`]: such functions are not code under test (no
+/// coverage; natively the real library runs).
+pub const LIBRARY_FILE_PREFIX: &str = "<pathwise-libc>/";
+
 /// A whole translation unit.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct Program {
@@ -449,6 +455,13 @@ pub struct Program {
 }
 
 impl Program {
+    /// Whether function `id` is C library code the front end added (see
+    /// [`LIBRARY_FILE_PREFIX`]).
+    pub fn is_library(&self, id: FuncId) -> bool {
+        let f = self.func(id);
+        self.files.get(f.loc.file as usize).is_some_and(|n| n.starts_with(LIBRARY_FILE_PREFIX))
+    }
+
     pub fn func(&self, id: FuncId) -> &FuncData {
         &self.funcs[id.0 as usize]
     }
