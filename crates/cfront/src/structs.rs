@@ -351,11 +351,12 @@ fn members<'a>(cx: &mut dyn Ctx<'a>, decls: &[Node<StructDeclaration>], is_union
                 CType::Func(_) => return Err(cx.unit_ref().invalid(dd.name_span, "field declared as a function")),
                 // C11 6.7.2.1p18: the last member of a structure with
                 // another named member may be a flexible array member.
-                CType::Array(e, None) if Some(k) == last && j + 1 == n && !out.is_empty() && !is_union => {
-                    if e.mem_size().is_none() {
-                        return Err(incomplete(cx, dd.name_span, e));
-                    }
+                CType::Array(e, None)
+                    if Some(k) == last && j + 1 == n && !out.is_empty() && !is_union && e.mem_size().is_none() =>
+                {
+                    return Err(incomplete(cx, dd.name_span, e));
                 }
+                CType::Array(_, None) if Some(k) == last && j + 1 == n && !out.is_empty() && !is_union => {}
                 CType::Array(_, None) => {
                     return Err(cx
                         .unit_ref()

@@ -31,7 +31,7 @@ fn timeout_interrupts_a_hard_query_and_keeps_the_tests() {
 #[test]
 fn ctrl_c_interrupts_a_hard_query_and_keeps_the_tests() {
     let out = tempfile::tempdir().unwrap();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pathwise"))
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_pathwise"))
         .args(["gen", "tests/c/hash_inversion.c", "--function", "hard", "--no-overflow-check", "--json", "--out"])
         .arg(out.path())
         .current_dir(common::root())

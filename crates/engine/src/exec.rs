@@ -248,7 +248,7 @@ impl<'m, 'p> Exec<'m, 'p> {
             }
             // A long run must not outlive `--timeout`: the search stops
             // right after it.
-            if self.steps % DEADLINE_CHECK_STEPS == 0 && self.m.deadline.is_some_and(|d| Instant::now() >= d) {
+            if self.steps.is_multiple_of(DEADLINE_CHECK_STEPS) && self.m.deadline.is_some_and(|d| Instant::now() >= d) {
                 return End::StepLimit;
             }
             let flow = self.step();

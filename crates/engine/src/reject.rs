@@ -52,8 +52,11 @@ struct Walker<'f> {
     slot_of: FxHashMap<Reg, Local>,
     /// Answers by block and slot contents (sorted). A "no" forced by a
     /// cycle or the walk limit is kept too: "no" is always safe.
-    memo: RefCell<FxHashMap<(Block, Vec<(Local, u64)>), bool>>,
+    memo: RefCell<FxHashMap<WalkState, bool>>,
 }
+
+/// A block and the constant contents of slots (sorted) on entering it.
+type WalkState = (Block, Vec<(Local, u64)>);
 
 impl Walker<'_> {
     fn rejects(&self, b: Block, path: &mut Vec<Block>, slots: &Slots) -> bool {
