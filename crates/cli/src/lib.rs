@@ -5,6 +5,8 @@
 //! - [`frontend`]: compiling the C file with `pathwise-cfront` and printing
 //!   its diagnostics.
 //! - [`gen`]: `pathwise gen` — options, search, output files, summary.
+//! - [`paths_cmd`]: `pathwise paths` — static paths (seed 000) and their
+//!   feasibility.
 //! - [`progress`]: the progress line and the stop conditions of a search.
 //! - [`replay`]: `pathwise replay` — build with coverage, run, compare.
 //! - [`gcov`]: running gcov and reading its JSON.
@@ -14,6 +16,7 @@
 pub mod frontend;
 pub mod gcov;
 pub mod gen;
+pub mod paths_cmd;
 pub mod predict;
 pub mod progress;
 pub mod replay;

@@ -7,6 +7,8 @@
 //!   (`pathwise_cli::replay`).
 //! - `pathwise testcomp PROGRAM.c --property P.prp`: a Test-Comp test suite
 //!   for a whole program (`pathwise_cli::testcomp`).
+//! - `pathwise paths FILE.c --function NAME`: the static paths up to a
+//!   depth, optionally with their feasibility (`pathwise_cli::paths_cmd`).
 //!
 //! The work lives in the `pathwise_cli` library so that integration tests
 //! can drive it; this file only parses arguments and maps results to exit
@@ -19,7 +21,7 @@
 //! stderr.
 
 use clap::{Parser, Subcommand};
-use pathwise_cli::{gen, replay, testcomp};
+use pathwise_cli::{gen, paths_cmd, replay, testcomp};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -49,6 +51,9 @@ enum Command {
     /// Generate a Test-Comp test suite for a whole program whose inputs are
     /// its __VERIFIER_nondet_*() calls.
     Testcomp(testcomp::TestCompArgs),
+    /// List the static paths of a function up to a depth (seed 000), and
+    /// optionally their feasibility.
+    Paths(paths_cmd::PathsArgs),
 }
 
 fn main() {
@@ -73,6 +78,7 @@ fn main() {
         Command::Gen(args) => gen::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Testcomp(args) => testcomp::run(args),
+        Command::Paths(args) => paths_cmd::run(args),
     });
     match result {
         Ok(Ok(code)) => std::process::exit(code),

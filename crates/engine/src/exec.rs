@@ -349,7 +349,8 @@ impl<'m, 'p> Exec<'m, 'p> {
             self.sym_decisions += 1;
         }
         if self.symbolic && non_const(self.pool, cond).is_some() {
-            self.entries.push(Entry { cond, kind, region: self.region, negatable, bound_blocked, loc });
+            let step = self.path.len() as u32;
+            self.entries.push(Entry { cond, kind, region: self.region, negatable, bound_blocked, loc, step });
         }
     }
 

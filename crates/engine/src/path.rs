@@ -44,6 +44,11 @@ pub struct Entry {
     /// The other side would exceed the k bound.
     pub bound_blocked: bool,
     pub loc: Loc,
+    /// Path steps ([`crate::run::RunRecord::path`]) recorded before this
+    /// entry: a branch decision pushes its step first, so its own step is
+    /// `step - 1`; a library decision's is `step`. Lets observers place a
+    /// refuted prefix among all the branches of the run (`pathwise paths`).
+    pub step: u32,
 }
 
 impl EntryKind {
@@ -148,7 +153,7 @@ mod tests {
     fn entry(pool: &mut ExprPool, name: &str, kind: EntryKind, negatable: bool, line: u32) -> Entry {
         let cond = pool.var(name, Sort::Bool);
         let loc = Loc { file: 0, line, col: 1 };
-        Entry { cond, kind, region: Region::Main, negatable, bound_blocked: false, loc }
+        Entry { cond, kind, region: Region::Main, negatable, bound_blocked: false, loc, step: 0 }
     }
 
     fn decision(taken: bool) -> EntryKind {

@@ -42,6 +42,12 @@ pub trait Observer {
     fn should_stop(&mut self) -> bool {
         false
     }
+    /// Called after each run the precondition accepted (`pathwise paths
+    /// --feasibility` rebuilds the tree of explored prefixes from them).
+    fn on_run(&mut self, _run: &crate::run::RunRecord) {}
+    /// Called when the main prefix `run.main_entries[..j]` with entry `j`
+    /// negated is proved infeasible (under the precondition, if any).
+    fn on_refuted(&mut self, _run: &crate::run::RunRecord, _j: usize) {}
 }
 
 /// An observer that does nothing.

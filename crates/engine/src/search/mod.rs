@@ -238,6 +238,8 @@ impl<'a> Search<'a, '_> {
         self.pin_sites.extend(rec.pins.iter().copied());
         if !rec.pre_valid() {
             self.stats.precondition_rejected_runs += 1;
+        } else {
+            self.observer.on_run(&rec);
         }
         if let Some(loc) = rec.unrelated {
             self.stats.unrelated_pointer_runs += 1;
@@ -373,6 +375,7 @@ impl<'a> Search<'a, '_> {
             }
             SolveResult::Unsat { core } if core.is_empty() => {
                 self.stats.infeasible_prefixes += 1;
+                self.observer.on_refuted(&cur.run, j);
                 None
             }
             SolveResult::Unsat { core } => {
@@ -384,6 +387,7 @@ impl<'a> Search<'a, '_> {
                 let undecided = self.stats.unknown_prefixes > unknown_before;
                 if found.is_none() && self.stopped.is_none() && !std::mem::take(&mut self.abandoned) && !undecided {
                     self.stats.infeasible_prefixes += 1;
+                    self.observer.on_refuted(&cur.run, j);
                 }
                 found
             }
