@@ -340,44 +340,44 @@ impl<'a> Unit<'a> {
     /// tests define it). Types a stub cannot have (variadic, without a
     /// prototype, structures by value) get none.
     fn callback_stubs(&self, funcs: &[FuncData]) -> Vec<FuncData> {
-        let mut out = Vec::new();
+        let mut out = self.field_callback_stubs(funcs);
         for f in funcs.iter().filter(|f| !f.is_declaration()) {
             let Some(&idx) = self.func_by_name.get(&f.name) else { continue };
             let e = &self.funcs[idx];
             for (i, pty) in e.sig.params.iter().enumerate() {
                 let Some(CType::Func(sig)) = pty.pointee() else { continue };
-                let scalar = |t: &CType| matches!(t, CType::Int(_) | CType::Ptr(_));
-                if !sig.prototyped || sig.variadic || !sig.params.iter().all(scalar) {
-                    continue;
-                }
-                if !(scalar(&sig.ret) || sig.ret == CType::Void) {
+                if !stubbable(sig) {
                     continue;
                 }
                 let pname = e.param_names.get(i).cloned().unwrap_or_else(|| format!("arg{i}"));
-                let params: Vec<Param> = sig
-                    .params
-                    .iter()
-                    .enumerate()
-                    .map(|(j, t)| {
-                        let name = format!("a{j}");
-                        let src = param_src(&name, t).unwrap_or_else(|| placeholder_src(&name));
-                        Param { reg: Reg(j as u32), ty: t.abi_ir().unwrap_or(pathwise_ir::Type::I64), src }
-                    })
-                    .collect();
-                out.push(FuncData {
-                    name: format!("pathwise_stub_{}_{pname}", f.name),
-                    num_regs: params.len() as u32,
-                    params,
-                    ret: sig.ret.abi_ir(),
-                    ret_src: crate::ctypes::ret_src(&sig.ret),
-                    locals: Vec::new(),
-                    blocks: Vec::new(),
-                    iteration_starts: Vec::new(),
-                    switches: Vec::new(),
-                    is_static: false,
-                    cty: Some(sig.ir()),
-                    loc: f.loc,
-                });
+                out.push(stub_decl(format!("pathwise_stub_{}_{pname}", f.name), sig, f.loc));
+            }
+        }
+        out
+    }
+
+    /// The callbacks of the caller's that input structures may hold: one
+    /// stub per function type of a function-pointer member of a complete
+    /// structure (`pathwise_stub_field_S_m`, after the first such member),
+    /// when the unit's functions exist to take such structures. The engine
+    /// finds it by its type (see `pathwise_engine::fnptr`).
+    fn field_callback_stubs(&self, funcs: &[FuncData]) -> Vec<FuncData> {
+        let mut out: Vec<FuncData> = Vec::new();
+        let Some(loc) = funcs.iter().find(|f| !f.is_declaration()).map(|f| f.loc) else { return out };
+        for s in &self.structs {
+            let info = s.0.borrow();
+            let Some(layout) = &info.layout else { continue };
+            let tag =
+                info.tag.clone().or_else(|| info.typedef_name.clone()).unwrap_or_else(|| format!("anon{}", info.id));
+            for field in &layout.fields {
+                let (Some(name), Some(CType::Func(sig))) = (&field.name, field.ty.pointee()) else { continue };
+                if !stubbable(sig) || out.iter().any(|f| f.cty.as_ref() == Some(&sig.ir())) {
+                    continue;
+                }
+                let taken = funcs.iter().any(|f| f.name == format!("pathwise_stub_field_{tag}_{name}"));
+                if !taken {
+                    out.push(stub_decl(format!("pathwise_stub_field_{tag}_{name}"), sig, loc));
+                }
             }
         }
         out
@@ -508,4 +508,39 @@ pub(crate) trait Ctx<'a> {
     fn unit_ref(&self) -> &Unit<'a>;
     /// The type of an expression without evaluating it (`sizeof expr`).
     fn expr_type(&mut self, e: &Node<lang_c::ast::Expression>) -> LResult<CType>;
+}
+
+/// Whether a callback of type `sig` can be a stub of the tests: a
+/// prototype over scalars.
+fn stubbable(sig: &crate::ctypes::FuncSig) -> bool {
+    let scalar = |t: &CType| matches!(t, CType::Int(_) | CType::Ptr(_));
+    sig.prototyped && !sig.variadic && sig.params.iter().all(scalar) && (scalar(&sig.ret) || sig.ret == CType::Void)
+}
+
+/// The declaration of callback stub `name` of type `sig`.
+fn stub_decl(name: String, sig: &crate::ctypes::FuncSig, loc: pathwise_ir::Loc) -> FuncData {
+    let params: Vec<Param> = sig
+        .params
+        .iter()
+        .enumerate()
+        .map(|(j, t)| {
+            let name = format!("a{j}");
+            let src = param_src(&name, t).unwrap_or_else(|| placeholder_src(&name));
+            Param { reg: Reg(j as u32), ty: t.abi_ir().unwrap_or(pathwise_ir::Type::I64), src }
+        })
+        .collect();
+    FuncData {
+        name,
+        num_regs: params.len() as u32,
+        params,
+        ret: sig.ret.abi_ir(),
+        ret_src: crate::ctypes::ret_src(&sig.ret),
+        locals: Vec::new(),
+        blocks: Vec::new(),
+        iteration_starts: Vec::new(),
+        switches: Vec::new(),
+        is_static: false,
+        cty: Some(sig.ir()),
+        loc,
+    }
 }

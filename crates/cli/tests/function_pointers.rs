@@ -85,3 +85,49 @@ fn callback_of_the_caller_is_a_stub_returning_what_each_path_needs() {
     let t = targets(&inputs, "visit");
     assert!(t.iter().all(|f| f == "pathwise_stub_for_each_visit"), "{t:?}");
 }
+
+/// Generate for `function` of `tests/c/fnptr_fields.c` at k = 2 without
+/// overflow checks; checks the suite natively and by replay; returns each
+/// test's target of the member `member` of the input object (`error`
+/// when the object itself is null).
+fn member_targets(function: &str, member: &str) -> Vec<String> {
+    let out = tempfile::tempdir().unwrap();
+    let (_, suite) = common::gen("tests/c/fnptr_fields.c", function, &["--k", "2", "--no-overflow-check"], out.path());
+    assert_eq!(suite["stop"], "complete", "{function}: {suite:#}");
+    let tests = suite["tests"].as_array().unwrap();
+    let (code, stdout) = common::build_and_run(out.path(), function, &[]);
+    assert_eq!((code, stdout), (0, format!("{} passed, 0 failed\n", tests.len())));
+    common::replay_passes(out.path(), tests.len(), vec![], true);
+    tests
+        .iter()
+        .map(|t| {
+            let fields = t["heap_in"].get(0).map(|o| o["fields"].clone()).unwrap_or_default();
+            let cell = fields.as_array().and_then(|f| f.iter().find(|c| c["path"] == format!(".{member}")).cloned());
+            match cell.map(|c| c["value"].clone()) {
+                None => "error".to_string(),
+                Some(serde_json::Value::Null) => "null".to_string(),
+                Some(v) => v["function"].as_str().unwrap().to_string(),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn members_of_input_structures_are_null_a_function_or_the_callers_callback() {
+    // The object is null (an error); its `read` is null (-1), or `twice`,
+    // `neg` or the callback, each with a result above 10 or not.
+    let mut got = member_targets("use", "read");
+    got.sort();
+    let want = ["error", "neg", "neg", "null", "pathwise_stub_field_ops_read", "pathwise_stub_field_ops_read"];
+    let mut want: Vec<String> = want.iter().map(|s| s.to_string()).chain(["twice".into(), "twice".into()]).collect();
+    want.sort();
+    assert_eq!(got, want);
+    // A comparator member (`const void *` parameters, which the test's
+    // declarations keep): the object or the member null (errors), or
+    // `by_int` or the callback, each ordering x and y or not.
+    let mut got = member_targets("ordered", "cmp");
+    got.sort();
+    let want =
+        ["by_int", "by_int", "error", "null", "pathwise_stub_field_sorter_cmp", "pathwise_stub_field_sorter_cmp"];
+    assert_eq!(got, want);
+}

@@ -217,6 +217,7 @@ pub(crate) fn write_heap_stores(out: &mut String, suite: &TestSuite, test: &Test
             let value = match (&cell.value, &at.scalar.cty) {
                 (HeapValue::Int(v), CType::Int { c_name, ty }) => c_literal(*v, *ty, c_name),
                 (HeapValue::Null, CType::Ptr(_)) => "0".to_string(),
+                (HeapValue::Function(name), CType::Ptr(_)) => name.clone(),
                 (HeapValue::Ref { obj: target, offset }, CType::Ptr(pointee)) => match objs.get(target) {
                     Some(t) => pointer_expr(structs, t, *offset, Some(pointee)),
                     None => continue,
@@ -412,7 +413,7 @@ impl Checker<'_> {
                 write_scalar_check(&mut self.out, self.used, self.id, what, &src, *v, got);
             }
             (HeapValue::Opaque, _) => {}
-            (HeapValue::Null | HeapValue::Ref { .. }, CType::Ptr(pointee)) => {
+            (HeapValue::Null | HeapValue::Ref { .. } | HeapValue::Function(_), CType::Ptr(pointee)) => {
                 let pointee = (**pointee).clone();
                 self.check_pointer(got, what, Some(&pointee), value);
             }
@@ -429,6 +430,9 @@ impl Checker<'_> {
         let (expected, text) = match value {
             HeapValue::Opaque | HeapValue::Int(_) => return,
             HeapValue::Null => ("(void *)0".to_string(), "NULL".to_string()),
+            // gcc converts a function's address to `void *` (a GNU extension
+            // ISO C leaves to the implementation), which is all a check needs.
+            HeapValue::Function(name) => (format!("(void *){name}"), name.clone()),
             HeapValue::Ref { obj, offset } => match self.objs.get(obj) {
                 Some(o) => (pointer_expr(structs, o, *offset, None), shown_pointer(structs, o, *offset)),
                 None => return self.bind(got, what, pointee, *obj, *offset),

@@ -129,6 +129,14 @@ fn write_prologue(out: &mut String, suite: &TestSuite, source_include: &str) {
 /// pointer's function type so that a test can pass one; each is defined
 /// below as an external function's stub is.
 fn write_callback_declarations(out: &mut String, suite: &TestSuite) {
+    for e in suite.externals.iter().filter(|e| e.name.starts_with(pathwise_engine::fnptr::FIELD_STUB_PREFIX)) {
+        let Some(func_ty) = &e.cty else { continue };
+        let _ = writeln!(
+            out,
+            "/* A callback of the caller's that input structures may hold: returns what each test expects. */\nextern {};\n",
+            func_ty.declare(&[], &e.name)
+        );
+    }
     for p in suite.params.iter().filter(|p| p.shape == pathwise_ir::Shape::Function) {
         let name = format!("pathwise_stub_{}_{}", suite.function, p.name);
         let Some(func_ty) = p.cty.as_ref().and_then(|c| c.pointee()) else { continue };

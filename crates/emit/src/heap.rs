@@ -166,6 +166,7 @@ pub fn shown_value(suite: &TestSuite, heap: &[HeapObject], value: &HeapValue, in
             Some(g) => shown_into(&g.src.name, g.src.scalar.ty.bytes(), *offset),
             None => "?".to_string(),
         },
+        HeapValue::Function(name) => name.clone(),
         HeapValue::Opaque => "?".to_string(),
     }
 }

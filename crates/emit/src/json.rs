@@ -540,6 +540,7 @@ fn heap_value_json(suite: &TestSuite, v: &HeapValue, ty: Option<IntTy>) -> HeapV
             Some(g) => HeapValueJson::Global(GlobalRefJson { global: g.src.name.clone(), offset: *offset }),
             None => HeapValueJson::Opaque("opaque".into()),
         },
+        HeapValue::Function(name) => HeapValueJson::Function(FunctionRefJson { function: name.clone() }),
         HeapValue::Opaque => HeapValueJson::Opaque("opaque".into()),
     }
 }

@@ -218,16 +218,19 @@ fn external_calls_are_recorded_and_round_trip() {
             name: "read_byte".into(),
             params: vec![int("port")],
             ret: Some(var("", "unsigned char", Type::I8, false, Shape::Scalar)),
+            cty: None,
         },
         ExternalFunction {
             name: "log".into(),
             params: vec![var("tag", "char", Type::I8, true, Shape::Pointer), int("v")],
             ret: None,
+            cty: None,
         },
         ExternalFunction {
             name: "buffer".into(),
             params: vec![],
             ret: Some(var("", "int", Type::I32, true, Shape::Pointer)),
+            cty: None,
         },
     ];
     let mut t = case(1, vec![InputValue::Scalar(3)], Some(0));

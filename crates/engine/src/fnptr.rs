@@ -74,6 +74,28 @@ pub fn candidates(program: &Program, func_ty: &CType, func: &str, param: &str) -
     out
 }
 
+/// The functions a function-pointer member of an input structure, of
+/// type `func_ty`, may point to: as for a parameter (see [`candidates`]),
+/// with the front end's stub of that type for members
+/// (`pathwise_stub_field_S_m`, one per function type).
+pub fn field_candidates(program: &Program, func_ty: &CType) -> Vec<FuncId> {
+    let of_type = |f: &pathwise_ir::FuncData| f.cty.as_ref() == Some(func_ty);
+    let mut out: Vec<FuncId> = program
+        .funcs
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| of_type(f) && f.name != "main" && !is_stub(&f.name))
+        .filter(|(_, f)| !f.is_declaration() || crate::setup::has_model(&f.name))
+        .map(|(i, _)| FuncId(i as u32))
+        .collect();
+    let stub = program.funcs.iter().position(|f| f.name.starts_with(FIELD_STUB_PREFIX) && of_type(f));
+    out.extend(stub.map(|i| FuncId(i as u32)));
+    out
+}
+
+/// The name prefix of the front end's callback stubs for members.
+pub const FIELD_STUB_PREFIX: &str = "pathwise_stub_field_";
+
 /// The domain of an input function pointer's variable: null or a candidate.
 pub(crate) fn domain(pool: &mut ExprPool, var: ExprId, candidates: &[FuncId]) -> ExprId {
     let zero = pool.bv_const(32, 0);
@@ -148,6 +170,21 @@ impl Exec<'_, '_> {
                 break;
             }
         }
+    }
+
+    /// The initial value of a function-pointer member of an input object
+    /// (read first at `field`): null or one of [`field_candidates`], an
+    /// input variable whose target is decided where the path calls or
+    /// compares it, as for a parameter. Its domain is a guard of the path.
+    pub(crate) fn input_function(&mut self, field: &str, func_ty: &CType, loc: Loc) -> crate::value::Value {
+        let var = self.pool.var(&format!("fn:{field}"), pathwise_expr::Sort::Bv(32));
+        let candidates = field_candidates(self.m.program, func_ty);
+        let d = domain(self.pool, var, &candidates);
+        self.guard(d, loc);
+        let value = self.model_bits(var) & 0xffff_ffff;
+        let obj = chosen(&candidates, value).map(|f| self.mem.code_object(f));
+        self.heap.fn_inputs.push((var, candidates));
+        crate::value::Value::Ptr(Pointer { obj, base_sym: Some(var), ..Pointer::NULL })
     }
 
     /// The candidates of input function pointer `var`.

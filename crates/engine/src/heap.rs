@@ -196,7 +196,7 @@ impl Exec<'_, '_> {
         self.m.slots.borrow().name(id).to_string()
     }
 
-    fn model_bits(&self, var: ExprId) -> u64 {
+    pub(crate) fn model_bits(&self, var: ExprId) -> u64 {
         (self.input_lens)(var)
     }
 
@@ -359,10 +359,10 @@ impl Exec<'_, '_> {
                     return Err(self.error(ErrorKind::Unsupported, message, loc));
                 };
                 if let CType::Func { .. } = pointee {
-                    let message = format!("function pointer `{field}` in an input object (only parameters may be input function pointers)");
-                    return Err(self.error(ErrorKind::Unsupported, message, loc));
+                    self.input_function(&field, &pointee, loc)
+                } else {
+                    self.input_pointer(&field, &pointee, loc)?
                 }
-                self.input_pointer(&field, &pointee, loc)?
             } else {
                 let var = self.pool.var(&field, Sort::Bv(ty.bits()));
                 let conc = self.model_bits(var) & ty.mask();
@@ -381,6 +381,13 @@ impl Exec<'_, '_> {
             v => v,
         };
         if !self.symbolic {
+            return Ok(v);
+        }
+        // A function pointer's target is its own input (see
+        // `Exec::input_function`), not a reference of the heap solver's.
+        let pointee = |s: pathwise_ir::ScalarAt| s.cty.pointee().cloned();
+        if ty == Type::Ptr && matches!(self.obj_scalar_typed(obj, off, ty).and_then(pointee), Some(CType::Func { .. }))
+        {
             return Ok(v);
         }
         if ty == Type::Ptr {

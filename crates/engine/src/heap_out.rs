@@ -37,6 +37,8 @@ struct Ids {
     map: FxHashMap<ObjId, u32>,
     next: u32,
     named_globals: FxHashMap<ObjId, usize>,
+    /// The program's function names (a function pointer is its name).
+    func_names: Vec<String>,
 }
 
 impl Ids {
@@ -81,7 +83,12 @@ pub fn describe(
     globals: &[ObjId],
 ) -> HeapRecord {
     let structs = &program.structs;
-    let mut ids = Ids { map: FxHashMap::default(), next: 0, named_globals: named_globals(program, globals) };
+    let mut ids = Ids {
+        map: FxHashMap::default(),
+        next: 0,
+        named_globals: named_globals(program, globals),
+        func_names: program.funcs.iter().map(|f| f.name.clone()).collect(),
+    };
     let mut heap_in = Vec::new();
     for i in 0..mem.len() {
         let o = ObjId(i as u32);
@@ -277,7 +284,7 @@ fn pointer_value(
             found(o, cty);
             HeapValue::Ref { obj: ids.get(o), offset: p.off }
         }
-        // A function pointer field is not checked (yet).
+        ObjKind::Code { func } if p.off == 0 => HeapValue::Function(ids.func_names[func.0 as usize].clone()),
         ObjKind::Local | ObjKind::Code { .. } => HeapValue::Opaque,
     }
 }

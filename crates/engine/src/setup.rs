@@ -296,9 +296,11 @@ fn reached_declarations(program: &Program, info: &ProgramInfo, config: &Config, 
 fn external_functions(program: &Program, info: &ProgramInfo, config: &Config, main: FuncId) -> Vec<ExternalFunction> {
     // The callback stubs of the function under test's parameters.
     let stubs = format!("pathwise_stub_{}_", program.func(main).name);
-    let stub_ids = (0..program.funcs.len() as u32)
-        .map(FuncId)
-        .filter(|&id| program.func(id).is_declaration() && program.func(id).name.starts_with(&stubs));
+    let stub_ids = (0..program.funcs.len() as u32).map(FuncId).filter(|&id| {
+        let f = program.func(id);
+        // Members' stubs too: any input structure may hold one.
+        f.is_declaration() && (f.name.starts_with(&stubs) || f.name.starts_with(crate::fnptr::FIELD_STUB_PREFIX))
+    });
     reached_declarations(program, info, config, main)
         .into_iter()
         .chain(stub_ids)
@@ -308,6 +310,7 @@ fn external_functions(program: &Program, info: &ProgramInfo, config: &Config, ma
             name: f.name.clone(),
             params: f.params.iter().map(|p| p.src.clone()).collect(),
             ret: f.ret_src.clone(),
+            cty: f.cty.clone(),
         })
         .collect()
 }

@@ -62,6 +62,9 @@ pub struct ExternalFunction {
     pub params: Vec<SrcVar>,
     /// C description of the return value (`None` for `void`); an integer.
     pub ret: Option<SrcVar>,
+    /// The function's C type, when known (callback stubs: the tests
+    /// declare them with it).
+    pub cty: Option<pathwise_ir::CType>,
 }
 
 /// One call of an external function during a test, in call order.
@@ -223,6 +226,8 @@ pub enum HeapValue {
         global: usize,
         offset: u64,
     },
+    /// A pointer to the function of this name (a function-pointer member).
+    Function(String),
     /// A pointer that is neither null nor into an object the test
     /// describes (e.g. into a freed object, or a local of the callee).
     Opaque,
