@@ -25,6 +25,12 @@
 //! an explorable `var == identity`, so the search tries every candidate
 //! (and null, which makes the call a null dereference) on the paths where
 //! the call happens, and no others.
+//!
+//! A function-pointer member of an input structure is an input too
+//! ([`Exec::input_function`], when the path first reads it): its variable
+//! is named after the member's slot, its domain is a guard of the path,
+//! and its candidates are those of its type with the front end's member
+//! stub of that type ([`field_candidates`]).
 
 use pathwise_expr::{ExprId, ExprPool};
 use pathwise_ir::{CType, FuncId, Loc, Operand, Program, Reg, Type};
