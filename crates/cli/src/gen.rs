@@ -38,9 +38,16 @@ pub struct GenArgs {
     /// The coverage criterion: `k-path` (one test per feasible path with at
     /// most k iterations of each loop per entry) or `block-k` (one test per
     /// feasible path entering each basic block of the function and its
-    /// callees at most k times: seed 003's criterion).
-    #[arg(long, value_name = "CRITERION", default_value = "k-path", value_parser = parse_criterion)]
-    pub criterion: Criterion,
+    /// callees at most k times: seed 003's criterion); with `--method vc`
+    /// also `statements` or `branches` (few tests reaching every feasible
+    /// block or branch side within the k-path bound).
+    #[arg(long, value_name = "CRITERION", default_value = "k-path", value_parser = crate::vc::parse_criterion)]
+    pub criterion: crate::vc::GenCriterion,
+    /// How tests are found: `concolic` (the default search) or `vc` (one
+    /// formula of the whole bounded function, covered with blocking or
+    /// enabling clauses: seed 001).
+    #[arg(long, value_name = "METHOD", default_value = "concolic", value_parser = ["concolic", "vc"])]
+    pub method: String,
     /// A C function with the same parameters returning nonzero for valid
     /// inputs; only inputs it accepts are tested.
     #[arg(long, value_name = "PRE")]
@@ -441,7 +448,7 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         function: args.function.clone(),
         precondition: args.precondition.clone(),
         k: args.k,
-        criterion: args.criterion,
+        criterion: args.criterion.engine(),
         max_array_len: args.max_array_len,
         timeout: args.timeout,
         max_tests: None,
@@ -457,6 +464,12 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         strict_loop_count: args.strict_loop_count,
         externals: externals(args, &fe),
     };
+    if args.method == "vc" {
+        return crate::vc::run(args, &fe.program, config);
+    }
+    if matches!(args.criterion, crate::vc::GenCriterion::Statements | crate::vc::GenCriterion::Branches) {
+        bail!("--criterion {} needs --method vc", args.criterion.name());
+    }
     let interrupted = install_ctrlc();
     let calls = Arc::new(AtomicU64::new(0));
     let mut observer = ProgressObserver::new(&args.function, interrupted, args.timeout, Arc::clone(&calls));

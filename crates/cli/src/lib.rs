@@ -12,6 +12,8 @@
 //! - [`gcov`]: running gcov and reading its JSON.
 //! - [`predict`]: the predicted coverage of the tests whose native runs
 //!   record coverage.
+//! - [`vc`]: `gen --method vc` — the reachability VC's covers (seed 001),
+//!   replayed by the engine into ordinary tests.
 
 pub mod frontend;
 pub mod gcov;
@@ -21,3 +23,4 @@ pub mod predict;
 pub mod progress;
 pub mod replay;
 pub mod testcomp;
+pub mod vc;

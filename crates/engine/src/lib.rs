@@ -21,7 +21,8 @@
 //! - [`search`]: PathCrawler's depth-first choice of the next prefix (MaxC)
 //!   and, for whole programs, a coverage-guided search with deepening k,
 //!   the k-path limit, preconditions; [`testcase`]: tests validated by replay.
-//! - [`setup`]: checks before a run and assembly of the suite.
+//! - [`setup`]: checks before a run and assembly of the suite;
+//!   [`replay_models`]: tests from inputs another method found (`--method vc`).
 
 pub mod alloc;
 pub mod analysis;
@@ -43,6 +44,7 @@ pub mod memcheck;
 pub mod memory;
 pub mod path;
 pub mod reject;
+pub mod replay_models;
 pub mod run;
 pub mod search;
 pub mod setup;

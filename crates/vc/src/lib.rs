@@ -1,0 +1,72 @@
+//! The VC method (seed 001, "Towards Bounded Infeasible Code Detection"):
+//! the function under test, unwound to the k bound, as one formula whose
+//! satisfying valuations are its feasible paths, covered by blocking clauses
+//! (every feasible path, Algorithm 1) or enabling clauses (every feasible
+//! block or branch side, Algorithm 2).
+//!
+//! Module map:
+//! - [`graph`]: bounded unwinding of loops and calls into a loop-free graph
+//!   of unwound blocks (nodes) and edges; cut edges leave the bound.
+//! - [`passive`]: passive (SSA) form and the reachability verification
+//!   condition, in the expression pool with C's bit-vector semantics.
+//! - [`cover`]: the covering algorithms and the goals left uncovered (the
+//!   code infeasible within the bound).
+//!
+//! The crate sees the solver only through [`pathwise_expr::SolverBackend`];
+//! turning a valuation into a test (a concrete replay) is the caller's
+//! (`pathwise-cli`, through `pathwise_engine::replay_models`).
+
+pub mod cover;
+pub mod graph;
+pub mod passive;
+mod semantics;
+
+use pathwise_ir::{Loc, Program};
+
+/// A construct the VC method does not model, with where it occurs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unsupported {
+    pub loc: Option<Loc>,
+    pub what: String,
+}
+
+impl Unsupported {
+    pub fn new(loc: Option<Loc>, what: &str) -> Unsupported {
+        Unsupported { loc, what: what.to_string() }
+    }
+
+    /// `file:line:col: unsupported by --method vc: WHAT`.
+    pub fn describe(&self, program: &Program) -> String {
+        let at = self.loc.filter(|l| !l.is_none()).map(|l| program.describe_loc(l));
+        match at {
+            Some(at) => format!("{at}: unsupported by --method vc: {}", self.what),
+            None => format!("unsupported by --method vc: {}", self.what),
+        }
+    }
+}
+
+/// Options of the encoding.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Loop iterations per entry and recursion depth of the function under
+    /// test and its callees.
+    pub k: u32,
+    /// Loop iterations per entry of the precondition (and its callees).
+    pub pre_bound: u32,
+    /// Largest input array length (elements).
+    pub max_array_len: u32,
+    /// Signed overflow (`nsw` operations) cuts the path (`true`, the
+    /// default: such paths are the engine's errors, not tests) or wraps.
+    pub check_overflow: bool,
+    /// Largest unwound program, in nodes.
+    pub max_nodes: usize,
+}
+
+impl Options {
+    pub fn new(k: u32, max_array_len: u32) -> Options {
+        Options { k, pre_bound: max_array_len, max_array_len, check_overflow: true, max_nodes: 200_000 }
+    }
+}
+
+pub use cover::{cover, CoverResult, Criterion, Goal};
+pub use passive::{build_vc, Decision, Vc};

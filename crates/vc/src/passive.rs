@@ -1,0 +1,453 @@
+//! Passive (SSA) form and the reachability verification condition (seed 001,
+//! sections 3 and 4), computed forward over the unwound graph.
+//!
+//! Every node `n` has a boolean reachability variable `r_n` and every edge
+//! `e` one `e_e`; the VC is the conjunction of
+//! - `r_root` (the first node is reached),
+//! - `r_n ⇔ ∨ e_in` for every other node (reached iff an incoming edge is
+//!   taken),
+//! - `e ⇔ r_from ∧ cond(e)` for every edge (a branch side's condition, or
+//!   true), and `¬e` for a cut edge (beyond the bound: excluded),
+//! - `r_n ⇒ a` for every assumption `a` of node `n` (the precondition's
+//!   result, `pathwise_assume`, defined behaviour, array bounds),
+//! - at a node with several incoming edges, a fresh incarnation `x_n` for each
+//!   value that differs between them, with `e_in ⇒ x_n = x_in` (the passive
+//!   form's assumptions replacing assignments).
+//!
+//! The program is deterministic, so the inputs fix every reachability
+//! variable: a valuation of the VC is a terminating execution, and `r_n`
+//! is true exactly for the nodes it visits (the seed's Theorem 4.1). The
+//! seed computes `ok` variables backwards (the weakest liberal precondition
+//! of false) and then `r_n = ok_n ∧ ∨ r_pred`; forward, reachability of an
+//! edge needs only the edge's own condition, and the cut edges and
+//! assumptions exclude exactly the executions that do not terminate within
+//! the bound.
+
+use pathwise_expr::{ExprId, ExprPool, Model, Sort};
+use pathwise_ir::{FuncId, Loc, Operand, Program, Shape, Terminator, Type};
+
+use crate::graph::{self, Bounds, EdgeKind, Graph, Region};
+use crate::semantics::{self, ArrayInput, Base, Ctx, Env, Val};
+use crate::{Options, Unsupported};
+
+/// One decision of a path: the function, the location of the condition and
+/// the side taken (the engine's `PathStep` without the loop position).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Decision {
+    pub func: String,
+    pub loc: Loc,
+    pub taken: bool,
+}
+
+/// The reachability VC of a function under test.
+pub struct Vc {
+    pub graph: Graph,
+    pub constraints: Vec<ExprId>,
+    /// Reachability variable per node.
+    pub reach: Vec<ExprId>,
+    /// Variable per edge (taken or not).
+    pub edge_vars: Vec<ExprId>,
+}
+
+/// The input values of the function under test: variables named as the
+/// engine names its inputs (`InputSpec::new`), so that a valuation of the VC
+/// is an engine input as it is.
+fn inputs(
+    pool: &mut ExprPool,
+    program: &Program,
+    main: FuncId,
+    opts: &Options,
+    hard: &mut Vec<ExprId>,
+) -> Result<(Vec<Val>, Vec<Option<ArrayInput>>, Vec<Option<ExprId>>), Unsupported> {
+    let f = program.func(main);
+    let (mut vals, mut arrays, mut contents) = (Vec::new(), Vec::new(), Vec::new());
+    for p in &f.params {
+        let name = &p.src.name;
+        let bad = |what: &str| Err(Unsupported::new(Some(f.loc), &format!("parameter `{name}`: {what}")));
+        match p.src.shape {
+            Shape::Scalar if p.ty.is_int() => {
+                let var = pool.var(name, Sort::Bv(p.ty.bits()));
+                if p.src.c_scalar == "_Bool" {
+                    let one = pool.bv_const(p.ty.bits(), 1);
+                    hard.push(pool.cmp(pathwise_expr::BvCmp::Ule, var, one));
+                }
+                let v = if p.ty == Type::I1 {
+                    let one = pool.bv_const(1, 1);
+                    pool.eq(var, one)
+                } else {
+                    var
+                };
+                vals.push(Val::E(v));
+                arrays.push(None);
+                contents.push(None);
+            }
+            Shape::Pointer if p.src.scalar.ty.is_int() => {
+                let elem = p.src.scalar.ty;
+                let array = pool.var(name, Sort::Array { index: 64, elem: elem.bits() });
+                let len = pool.var(&format!("{name}.len"), Sort::Bv(64));
+                let max = pool.bv_const(64, opts.max_array_len as u64);
+                hard.push(pool.cmp(pathwise_expr::BvCmp::Ule, len, max));
+                vals.push(Val::Ptr(Base::Param(vals.len()), pool.bv_const(64, 0)));
+                arrays.push(Some(ArrayInput { len, elem }));
+                contents.push(Some(array));
+            }
+            Shape::Scalar | Shape::Pointer => return bad("floating-point input"),
+            Shape::Heap | Shape::ByValue => return bad("a structure or pointer to a structure (input heap)"),
+            Shape::Function => return bad("a function pointer"),
+            Shape::Array(_) => return bad("an array"),
+        }
+    }
+    Ok((vals, arrays, contents))
+}
+
+struct Encoder<'a> {
+    program: &'a Program,
+    g: &'a Graph,
+    cx: Ctx<'a>,
+    args: Vec<Val>,
+    contents: Vec<Option<ExprId>>,
+    constraints: Vec<ExprId>,
+    reach: Vec<ExprId>,
+    edge_vars: Vec<ExprId>,
+    pending: Vec<Option<Env>>,
+    fresh: usize,
+    /// Per function, the registers used outside the block defining them:
+    /// only those are merged (the front end keeps C variables in slots).
+    cross: rustc_hash::FxHashMap<FuncId, Vec<bool>>,
+}
+
+/// The registers of `f` used in a block other than their definition's
+/// (parameters count as defined before `bb0`).
+fn cross_block_regs(f: &pathwise_ir::FuncData) -> Vec<bool> {
+    let n = f.num_regs as usize;
+    let mut def = vec![usize::MAX; n];
+    for (bi, b) in f.blocks.iter().enumerate() {
+        for i in &b.insts {
+            if let Some(r) = i.result {
+                def[r.index()] = bi;
+            }
+        }
+    }
+    let mut cross = vec![false; n];
+    let mut note = |op: &Operand, bi: usize| {
+        if let Operand::Reg(r) = op {
+            if def.get(r.index()) != Some(&bi) {
+                cross[r.index()] = true;
+            }
+        }
+    };
+    for (bi, b) in f.blocks.iter().enumerate() {
+        for op in b.insts.iter().flat_map(|i| i.kind.operands()).chain(b.term.operands()) {
+            note(&op, bi);
+        }
+    }
+    cross
+}
+
+/// Build the VC of `main` (after precondition `pre`) within `opts`' bounds.
+pub fn build_vc(
+    pool: &mut ExprPool,
+    program: &Program,
+    main: FuncId,
+    pre: Option<FuncId>,
+    opts: &Options,
+) -> Result<Vc, Unsupported> {
+    let mut constraints = Vec::new();
+    let (args, arrays, contents) = inputs(pool, program, main, opts, &mut constraints)?;
+    let bounds = Bounds { k: opts.k, pre_bound: opts.pre_bound, max_nodes: opts.max_nodes };
+    let g = graph::build(program, main, pre, &bounds)?;
+    let reach = (0..g.nodes.len()).map(|n| pool.var(&format!("vc!r{n}"), Sort::Bool)).collect();
+    let edge_vars = (0..g.edges.len()).map(|e| pool.var(&format!("vc!e{e}"), Sort::Bool)).collect();
+    let mut enc = Encoder {
+        program,
+        g: &g,
+        cx: Ctx { program, arrays: &arrays, check_overflow: opts.check_overflow },
+        args,
+        contents,
+        constraints,
+        reach,
+        edge_vars,
+        pending: vec![None; g.edges.len()],
+        fresh: 0,
+        cross: Default::default(),
+    };
+    for &n in &g.topo {
+        enc.node(pool, n)?;
+    }
+    let Encoder { constraints, reach, edge_vars, .. } = enc;
+    Ok(Vc { graph: g, constraints, reach, edge_vars })
+}
+
+impl Encoder<'_> {
+    fn initial(&self, func: FuncId) -> Env {
+        Env {
+            frames: vec![semantics::frame(self.program, func, &self.args)],
+            arrays: self.contents.clone(),
+            globals: Default::default(),
+        }
+    }
+
+    fn node(&mut self, pool: &mut ExprPool, n: usize) -> Result<(), Unsupported> {
+        let g = self.g;
+        let key = &g.nodes[n];
+        let r = self.reach[n];
+        let fresh_start = n == g.root || n == g.main_entry;
+        let mut env = if fresh_start {
+            self.initial(key.func)
+        } else {
+            let ins: Vec<(ExprId, Env)> = g.preds[n]
+                .iter()
+                .map(|&ei| (self.edge_vars[ei], self.pending[ei].take().expect("predecessor encoded first")))
+                .collect();
+            self.merge(pool, n, ins)?
+        };
+        if n == g.root {
+            self.constraints.push(r);
+        } else {
+            let mut any = pool.bool_const(false);
+            for &ei in &g.preds[n] {
+                any = pool.or(any, self.edge_vars[ei]);
+            }
+            self.constraints.push(pool.eq(r, any));
+        }
+        let f = self.program.func(key.func);
+        let bd = f.block(key.block);
+        let end = match g.out[n].first().map(|&e| g.edges[e].kind) {
+            Some(EdgeKind::Call { inst, .. }) => inst,
+            _ => bd.insts.len(),
+        };
+        let mut assume = Vec::new();
+        for inst in &bd.insts[key.start..end] {
+            semantics::step(pool, &self.cx, &mut env, inst, &mut assume)?;
+        }
+        if g.out[n].is_empty() && matches!(bd.term, Terminator::Unreachable) {
+            assume.push(pool.bool_const(false));
+        }
+        for a in assume {
+            let na = pool.not(r);
+            self.constraints.push(pool.or(na, a));
+        }
+        for &ei in &g.out[n] {
+            let (mut cond, out) = self.leave(pool, &env, n, ei)?;
+            if g.edges[ei].kind == EdgeKind::PreAccept {
+                // Every execution must pass the precondition: its result is
+                // an assumption of the returning node, not a choice.
+                let na = pool.not(r);
+                self.constraints.push(pool.or(na, cond));
+                cond = pool.bool_const(true);
+            }
+            let taken = pool.and(r, cond);
+            let e = self.edge_vars[ei];
+            match g.edges[ei].to {
+                Some(_) => {
+                    self.constraints.push(pool.eq(e, taken));
+                    self.pending[ei] = out;
+                }
+                None => {
+                    self.constraints.push(pool.not(taken));
+                    self.constraints.push(pool.not(e));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The condition of edge `ei` out of node `n` and the state after it
+    /// (`None` for the precondition's acceptance: the function under test
+    /// starts from the inputs again).
+    fn leave(&mut self, pool: &mut ExprPool, env: &Env, n: usize, ei: usize) -> Result<(ExprId, Option<Env>), Unsupported> {
+        let g = self.g;
+        let key = &g.nodes[n];
+        let bd = self.program.func(key.func).block(key.block);
+        let yes = pool.bool_const(true);
+        let bad = |what: &str| Err(Unsupported::new(Some(bd.term_loc), what));
+        match (g.edges[ei].kind, &bd.term) {
+            (EdgeKind::Jump, _) => Ok((yes, Some(env.clone()))),
+            (EdgeKind::Branch(side), Terminator::Branch { cond, .. }) => {
+                let Some(Val::E(c)) = semantics::operand(pool, env, cond) else { return bad("a branch on a pointer") };
+                let c = if side { c } else { pool.not(c) };
+                Ok((c, Some(env.clone())))
+            }
+            (EdgeKind::Call { inst, callee }, _) => {
+                let i = &bd.insts[inst];
+                let pathwise_ir::InstKind::Call { args, .. } = &i.kind else { unreachable!("a call edge") };
+                let mut vals = Vec::new();
+                for a in args {
+                    match semantics::operand(pool, env, a) {
+                        Some(v) => vals.push(v),
+                        None => return Err(Unsupported::new(Some(i.loc), "an argument the unwinding did not define")),
+                    }
+                }
+                let mut out = env.clone();
+                out.frames.push(semantics::frame(self.program, callee, &vals));
+                Ok((yes, Some(out)))
+            }
+            (EdgeKind::Return, Terminator::Return(v)) => {
+                let v = v.as_ref().and_then(|o| semantics::operand(pool, env, o));
+                let mut out = env.clone();
+                out.frames.pop();
+                let ctx = &g.ctxs[key.ctx];
+                if let (Some(r), Some(v)) = (ctx.ret, v) {
+                    out.frames.last_mut().expect("the caller's frame").regs[r.index()] = Some(v);
+                }
+                Ok((yes, Some(out)))
+            }
+            (EdgeKind::PreAccept, Terminator::Return(v)) => {
+                let ok = match v.as_ref().and_then(|o| semantics::operand(pool, env, o)) {
+                    Some(Val::E(e)) if pool.sort(e) == Sort::Bool => e,
+                    Some(Val::E(e)) => {
+                        let zero = pool.bv_const(pool.width(e), 0);
+                        let z = pool.eq(e, zero);
+                        pool.not(z)
+                    }
+                    _ => return bad("a precondition that returns no integer"),
+                };
+                Ok((ok, None))
+            }
+            _ => bad("an edge the unwinding does not know"),
+        }
+    }
+
+    fn fresh(&mut self, pool: &mut ExprPool, n: usize, sort: Sort) -> ExprId {
+        self.fresh += 1;
+        pool.var(&format!("vc!x{n}.{}", self.fresh), sort)
+    }
+
+    /// One incarnation for values that differ between incoming edges.
+    fn merge_val(&mut self, pool: &mut ExprPool, n: usize, vals: &[(ExprId, Val)]) -> Option<Val> {
+        let first = vals[0].1;
+        if vals.iter().all(|(_, v)| *v == first) {
+            return Some(first);
+        }
+        let (base, exprs): (Option<Base>, Vec<ExprId>) = match first {
+            Val::E(_) => {
+                let es: Option<Vec<_>> = vals.iter().map(|(_, v)| if let Val::E(e) = v { Some(*e) } else { None }).collect();
+                (None, es?)
+            }
+            Val::Ptr(b, _) => {
+                let os: Option<Vec<_>> =
+                    vals.iter().map(|(_, v)| if let Val::Ptr(c, o) = v { (*c == b).then_some(*o) } else { None }).collect();
+                (Some(b), os?)
+            }
+        };
+        let x = self.fresh(pool, n, pool.sort(exprs[0]));
+        for ((e, _), v) in vals.iter().zip(&exprs) {
+            let ne = pool.not(*e);
+            let eq = pool.eq(x, *v);
+            self.constraints.push(pool.or(ne, eq));
+        }
+        Some(match base {
+            Some(b) => Val::Ptr(b, x),
+            None => Val::E(x),
+        })
+    }
+
+    fn merge(&mut self, pool: &mut ExprPool, n: usize, mut ins: Vec<(ExprId, Env)>) -> Result<Env, Unsupported> {
+        if ins.len() == 1 {
+            return Ok(ins.pop().expect("one").1);
+        }
+        let loc = {
+            let k = &self.g.nodes[n];
+            self.program.func(k.func).block(k.block).term_loc
+        };
+        let conflict = || Unsupported::new(Some(loc), "pointers into different objects meet at this point");
+        let mut out = ins[0].1.clone();
+        for d in 0..out.frames.len() {
+            let func = out.frames[d].func;
+            let program = self.program;
+            let cross = self.cross.entry(func).or_insert_with(|| cross_block_regs(program.func(func))).clone();
+            for r in 0..out.frames[d].regs.len() {
+                if !cross[r] {
+                    out.frames[d].regs[r] = None;
+                    continue;
+                }
+                let vals: Option<Vec<(ExprId, Val)>> = ins.iter().map(|(e, env)| env.frames[d].regs[r].map(|v| (*e, v))).collect();
+                // A register some edge leaves undefined is never used after
+                // the merge (registers are used where they are defined).
+                out.frames[d].regs[r] = match vals {
+                    Some(vals) => self.merge_val(pool, n, &vals),
+                    None => None,
+                };
+            }
+            for s in 0..out.frames[d].slots.len() {
+                let keys: std::collections::BTreeSet<u64> =
+                    ins.iter().flat_map(|(_, env)| env.frames[d].slots[s].keys().copied()).collect();
+                for o in keys {
+                    let ty = ins.iter().find_map(|(_, env)| env.frames[d].slots[s].get(&o).map(|c| c.0)).expect("a key");
+                    let mut vals = Vec::new();
+                    for (e, env) in &ins {
+                        let v = match env.frames[d].slots[s].get(&o) {
+                            Some((t, v)) if *t == ty => *v,
+                            Some(_) => return Err(Unsupported::new(Some(loc), "a slot written with different types")),
+                            None if ty == Type::Ptr => return Err(conflict()),
+                            None => semantics::operand(pool, env, &Operand::Const(ty, 0)).expect("a constant"),
+                        };
+                        vals.push((*e, v));
+                    }
+                    let v = self.merge_val(pool, n, &vals).ok_or_else(conflict)?;
+                    out.frames[d].slots[s].insert(o, (ty, v));
+                }
+            }
+        }
+        for i in 0..out.arrays.len() {
+            if let Some(first) = out.arrays[i] {
+                let vals: Vec<(ExprId, Val)> = ins.iter().map(|(e, env)| (*e, Val::E(env.arrays[i].unwrap_or(first)))).collect();
+                if let Some(Val::E(a)) = self.merge_val(pool, n, &vals) {
+                    out.arrays[i] = Some(a);
+                }
+            }
+        }
+        let keys: std::collections::BTreeSet<_> = ins.iter().flat_map(|(_, env)| env.globals.keys().copied()).collect();
+        for (gid, o) in keys {
+            let ty = ins.iter().find_map(|(_, env)| env.globals.get(&(gid, o)).map(|c| c.0)).expect("a key");
+            let mut vals = Vec::new();
+            for (e, env) in &ins {
+                let v = match env.globals.get(&(gid, o)) {
+                    Some((t, v)) if *t == ty => Some(*v),
+                    Some(_) => None,
+                    None => semantics::initial_cell(pool, self.program, gid, o, ty),
+                };
+                vals.push((*e, v.ok_or_else(conflict)?));
+            }
+            let v = self.merge_val(pool, n, &vals).ok_or_else(conflict)?;
+            out.globals.insert((gid, o), (ty, v));
+        }
+        Ok(out)
+    }
+}
+
+fn truth(model: &Model, v: ExprId) -> bool {
+    model.bv.get(&v).copied().unwrap_or(0) == 1
+}
+
+impl Vc {
+    /// The nodes of the function under test (and its callees).
+    pub fn main_nodes(&self) -> Vec<usize> {
+        (0..self.graph.nodes.len()).filter(|&n| self.graph.nodes[n].region == Region::Main).collect()
+    }
+
+    /// The decisions of the path `model` takes through the function under
+    /// test, read from the edge variables.
+    pub fn decisions(&self, program: &Program, model: &Model) -> Result<Vec<Decision>, String> {
+        let g = &self.graph;
+        let mut n = g.main_entry;
+        let mut out = Vec::new();
+        if !truth(model, self.reach[n]) {
+            return Err("the valuation does not reach the function under test".into());
+        }
+        loop {
+            let Some(&ei) = g.out[n].iter().find(|&&ei| truth(model, self.edge_vars[ei])) else {
+                return if g.out[n].is_empty() { Ok(out) } else { Err(format!("no edge taken out of node {n}")) };
+            };
+            let key = &g.nodes[n];
+            if let EdgeKind::Branch(taken) = g.edges[ei].kind {
+                let f = program.func(key.func);
+                out.push(Decision { func: f.name.clone(), loc: f.block(key.block).term_loc, taken });
+            }
+            match g.edges[ei].to {
+                Some(t) => n = t,
+                None => return Err("the valuation takes a cut edge".into()),
+            }
+        }
+    }
+}
