@@ -161,6 +161,17 @@ fn defined(pool: &mut ExprPool, op: BinOp, nsw: bool, check_overflow: bool, a: E
     }
     if nsw && check_overflow {
         let ok = match op {
+            BinOp::Add | BinOp::Sub if w < 64 => {
+                // The exact result in 64 bits lies in the type's range: a
+                // linear condition (the sign-bit form below is not).
+                let (x, y) = (pool.sext(a, 64), pool.sext(b, 64));
+                let exact = pool.bin(bv_op(op), x, y);
+                let lo = pool.bv_const(64, (-(1i64 << (w - 1))) as u64);
+                let hi = pool.bv_const(64, (1u64 << (w - 1)) - 1);
+                let c1 = pool.cmp(BvCmp::Sle, lo, exact);
+                let c2 = pool.cmp(BvCmp::Sle, exact, hi);
+                pool.and(c1, c2)
+            }
             BinOp::Add | BinOp::Sub => {
                 // Overflow iff the result's sign differs from both operands'
                 // (add) or from `a`'s while the operands' signs differ (sub).
