@@ -119,7 +119,12 @@ fn infeasible_text(program: &Program, res: &CoverResult) -> String {
         ));
         return out;
     }
-    out.push_str(&format!("  {:<20} {} of {} goals (within the bound)\n", "infeasible code:", res.uncovered.len(), res.goals.len()));
+    out.push_str(&format!(
+        "  {:<20} {} of {} goals (within the bound)\n",
+        "infeasible code:",
+        res.uncovered.len(),
+        res.goals.len()
+    ));
     for &g in &res.uncovered {
         let (f, at, side) = goal_loc(program, g);
         match side {
@@ -137,7 +142,8 @@ fn disagreements(res: &CoverResult, runs: &[pathwise_engine::replay_models::Mode
     for (i, (run, want)) in runs.iter().zip(&res.paths).enumerate() {
         let got: Vec<(String, pathwise_ir::Loc, bool)> =
             run.path.iter().map(|s: &PathStep| (s.func.clone(), s.loc, s.taken)).collect();
-        let want: Vec<(String, pathwise_ir::Loc, bool)> = want.iter().map(|d| (d.func.clone(), d.loc, d.taken)).collect();
+        let want: Vec<(String, pathwise_ir::Loc, bool)> =
+            want.iter().map(|d| (d.func.clone(), d.loc, d.taken)).collect();
         if let Some(why) = &run.failure {
             out.push(format!("valuation {}: {why}", i + 1));
         } else if got != want {
@@ -149,7 +155,11 @@ fn disagreements(res: &CoverResult, runs: &[pathwise_engine::replay_models::Mode
 
 /// Build the VC, cover it, replay the valuations. Returns the suite, the
 /// cover and the disagreements.
-pub fn generate(program: &Program, config: &Config, criterion: GenCriterion) -> Result<(TestSuite, CoverResult, Vec<String>)> {
+pub fn generate(
+    program: &Program,
+    config: &Config,
+    criterion: GenCriterion,
+) -> Result<(TestSuite, CoverResult, Vec<String>)> {
     let start = Instant::now();
     let crit = match criterion {
         GenCriterion::Engine(Criterion::KPath) => pathwise_vc::Criterion::Paths,
@@ -162,10 +172,12 @@ pub fn generate(program: &Program, config: &Config, criterion: GenCriterion) -> 
     let mut opts = pathwise_vc::Options::new(config.k, config.max_array_len);
     opts.check_overflow = config.check_overflow;
     let mut pool = ExprPool::new();
-    let vc = pathwise_vc::build_vc(&mut pool, program, main, pre, &opts).map_err(|u| anyhow::anyhow!(u.describe(program)))?;
+    let vc = pathwise_vc::build_vc(&mut pool, program, main, pre, &opts)
+        .map_err(|u| anyhow::anyhow!(u.describe(program)))?;
     let mut backend = Z3Backend::new(None);
     let deadline = config.timeout.map(|t| start + t);
-    let res = pathwise_vc::cover(&mut pool, program, &vc, &mut backend, crit, deadline).map_err(|e| anyhow::anyhow!(e))?;
+    let res =
+        pathwise_vc::cover(&mut pool, program, &vc, &mut backend, crit, deadline).map_err(|e| anyhow::anyhow!(e))?;
     let mut stats = pathwise_engine::suite::Stats { solver_calls: res.queries, ..Default::default() };
     stats.solver_ms = res.solver_time.as_millis() as u64;
     let stop = match &res.stopped {
@@ -196,11 +208,8 @@ pub fn run(args: &GenArgs, program: &Program, config: Config) -> Result<i32> {
     let json = vc_json(program, &suite, &res, args.criterion, &args.file);
     std::fs::write(&written.json_file, format!("{json}\n"))?;
     let mut text = crate::gen::summary(&suite, &written, args);
-    text = text.replacen(
-        &format!("({},", suite.criterion.name()),
-        &format!("({}, method vc,", args.criterion.name()),
-        1,
-    );
+    text =
+        text.replacen(&format!("({},", suite.criterion.name()), &format!("({}, method vc,", args.criterion.name()), 1);
     let extra = format!(
         "  {:<20} {} ({} ms in the solver)\n{}",
         "VC queries:",
@@ -228,7 +237,13 @@ pub fn run(args: &GenArgs, program: &Program, config: Config) -> Result<i32> {
 }
 
 /// The suite's JSON with the VC method's fields (`method`, `vc`).
-fn vc_json(program: &Program, suite: &TestSuite, res: &CoverResult, crit: GenCriterion, source: &std::path::Path) -> String {
+fn vc_json(
+    program: &Program,
+    suite: &TestSuite,
+    res: &CoverResult,
+    crit: GenCriterion,
+    source: &std::path::Path,
+) -> String {
     let mut base = pathwise_emit::json::SuiteJson::from_suite(suite);
     base.criterion = crit.name().into();
     if base.source.is_none() {

@@ -66,7 +66,10 @@ pub enum EdgeKind {
     /// A side of the block's `br`.
     Branch(bool),
     /// Into an inlined callee (the node ends at instruction `inst`).
-    Call { inst: usize, callee: FuncId },
+    Call {
+        inst: usize,
+        callee: FuncId,
+    },
     /// Back to the caller's continuation.
     Return,
     /// The precondition returned: on to the function under test, if nonzero.
@@ -295,8 +298,14 @@ impl Builder<'_> {
             ],
             Terminator::Return(_) if key.ctx != 0 => {
                 let c = self.ctxs[key.ctx].clone();
-                let back =
-                    Key { region: key.region, ctx: c.parent, func: c.caller, block: c.block, start: c.next_inst, counters: c.counters };
+                let back = Key {
+                    region: key.region,
+                    ctx: c.parent,
+                    func: c.caller,
+                    block: c.block,
+                    start: c.next_inst,
+                    counters: c.counters,
+                };
                 vec![(EdgeKind::Return, Some(back))]
             }
             Terminator::Return(_) if key.region == Region::Pre => {

@@ -49,6 +49,9 @@ pub struct Vc {
     pub edge_vars: Vec<ExprId>,
 }
 
+/// Parameter values, input arrays' variables and their initial contents.
+type Inputs = (Vec<Val>, Vec<Option<ArrayInput>>, Vec<Option<ExprId>>);
+
 /// The input values of the function under test: variables named as the
 /// engine names its inputs (`InputSpec::new`), so that a valuation of the VC
 /// is an engine input as it is.
@@ -58,7 +61,7 @@ fn inputs(
     main: FuncId,
     opts: &Options,
     hard: &mut Vec<ExprId>,
-) -> Result<(Vec<Val>, Vec<Option<ArrayInput>>, Vec<Option<ExprId>>), Unsupported> {
+) -> Result<Inputs, Unsupported> {
     let f = program.func(main);
     let (mut vals, mut arrays, mut contents) = (Vec::new(), Vec::new(), Vec::new());
     for p in &f.params {
@@ -308,7 +311,13 @@ impl Encoder<'_> {
     /// The condition of edge `ei` out of node `n` and the state after it
     /// (`None` for the precondition's acceptance: the function under test
     /// starts from the inputs again).
-    fn leave(&mut self, pool: &mut ExprPool, env: &Env, n: usize, ei: usize) -> Result<(ExprId, Option<Env>), Unsupported> {
+    fn leave(
+        &mut self,
+        pool: &mut ExprPool,
+        env: &Env,
+        n: usize,
+        ei: usize,
+    ) -> Result<(ExprId, Option<Env>), Unsupported> {
         let g = self.g;
         let key = &g.nodes[n];
         let bd = self.program.func(key.func).block(key.block);
@@ -369,12 +378,15 @@ impl Encoder<'_> {
         }
         let (base, exprs): (Option<Base>, Vec<ExprId>) = match first {
             Val::E(_) => {
-                let es: Option<Vec<_>> = vals.iter().map(|(_, v)| if let Val::E(e) = v { Some(*e) } else { None }).collect();
+                let es: Option<Vec<_>> =
+                    vals.iter().map(|(_, v)| if let Val::E(e) = v { Some(*e) } else { None }).collect();
                 (None, es?)
             }
             Val::Ptr(b, _) => {
-                let os: Option<Vec<_>> =
-                    vals.iter().map(|(_, v)| if let Val::Ptr(c, o) = v { (*c == b).then_some(*o) } else { None }).collect();
+                let os: Option<Vec<_>> = vals
+                    .iter()
+                    .map(|(_, v)| if let Val::Ptr(c, o) = v { (*c == b).then_some(*o) } else { None })
+                    .collect();
                 (Some(b), os?)
             }
         };
@@ -409,12 +421,16 @@ impl Encoder<'_> {
             let func = out.frames[d].func;
             let program = self.program;
             let cross = self.cross.entry(func).or_insert_with(|| cross_block_regs(program.func(func))).clone();
-            for r in 0..out.frames[d].regs.len() {
-                if !cross[r] {
+            // Same-block registers die at a block's start, but not those of
+            // suspended callers, nor at a call's continuation (mid-block).
+            let block_start = d + 1 == out.frames.len() && self.g.nodes[n].start == 0;
+            for (r, &is_cross) in cross.iter().enumerate() {
+                if block_start && !is_cross {
                     out.frames[d].regs[r] = None;
                     continue;
                 }
-                let vals: Option<Vec<(ExprId, Val)>> = ins.iter().map(|(e, env)| env.frames[d].regs[r].map(|v| (*e, v))).collect();
+                let vals: Option<Vec<(ExprId, Val)>> =
+                    ins.iter().map(|(e, env)| env.frames[d].regs[r].map(|v| (*e, v))).collect();
                 // A register some edge leaves undefined is never used after
                 // the merge (registers are used where they are defined).
                 out.frames[d].regs[r] = match vals {
@@ -426,7 +442,8 @@ impl Encoder<'_> {
                 let keys: std::collections::BTreeSet<u64> =
                     ins.iter().flat_map(|(_, env)| env.frames[d].slots[s].keys().copied()).collect();
                 for o in keys {
-                    let ty = ins.iter().find_map(|(_, env)| env.frames[d].slots[s].get(&o).map(|c| c.0)).expect("a key");
+                    let ty =
+                        ins.iter().find_map(|(_, env)| env.frames[d].slots[s].get(&o).map(|c| c.0)).expect("a key");
                     let mut vals = Vec::new();
                     for (e, env) in &ins {
                         let v = match env.frames[d].slots[s].get(&o) {
@@ -444,7 +461,8 @@ impl Encoder<'_> {
         }
         for i in 0..out.arrays.len() {
             if let Some(first) = out.arrays[i] {
-                let vals: Vec<(ExprId, Val)> = ins.iter().map(|(e, env)| (*e, Val::E(env.arrays[i].unwrap_or(first)))).collect();
+                let vals: Vec<(ExprId, Val)> =
+                    ins.iter().map(|(e, env)| (*e, Val::E(env.arrays[i].unwrap_or(first)))).collect();
                 if let Some(Val::E(a)) = self.merge_val(pool, n, &vals) {
                     out.arrays[i] = Some(a);
                 }

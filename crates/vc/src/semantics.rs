@@ -232,9 +232,12 @@ pub fn step(
     assume: &mut Vec<ExprId>,
 ) -> Result<(), Unsupported> {
     let value = match &inst.kind {
-        InstKind::Bin { op, ty, a, b, nsw } => Some(Val::E(binary(pool, cx, env, inst, (*op, *ty, *nsw), (a, b), assume)?)),
+        InstKind::Bin { op, ty, a, b, nsw } => {
+            Some(Val::E(binary(pool, cx, env, inst, (*op, *ty, *nsw), (a, b), assume)?))
+        }
         InstKind::Cmp { op, ty: Type::Ptr, a, b } => {
-            let (Some(Val::Ptr(ba, oa)), Some(Val::Ptr(bb, ob))) = (operand(pool, env, a), operand(pool, env, b)) else {
+            let (Some(Val::Ptr(ba, oa)), Some(Val::Ptr(bb, ob))) = (operand(pool, env, a), operand(pool, env, b))
+            else {
                 return unsupported(inst, "a comparison of pointers the unwinding did not define");
             };
             if ba != bb {
@@ -265,7 +268,9 @@ pub fn step(
                 (CastOp::Trunc, _) => pool.extract(x, to.bits() - 1, 0),
             }))
         }
-        InstKind::AddrLocal { local } => Some(Val::Ptr(Base::Local(env.frames.len() - 1, *local), pool.bv_const(64, 0))),
+        InstKind::AddrLocal { local } => {
+            Some(Val::Ptr(Base::Local(env.frames.len() - 1, *local), pool.bv_const(64, 0)))
+        }
         InstKind::AddrGlobal { global } => Some(Val::Ptr(Base::Global(*global), pool.bv_const(64, 0))),
         InstKind::PtrAdd { base, offset } => {
             let Some(Val::Ptr(b, o)) = operand(pool, env, base) else {
@@ -328,7 +333,7 @@ fn binary(
 /// not a value the VC method models: pointers, mistyped reads).
 pub fn initial_cell(pool: &mut ExprPool, program: &Program, g: GlobalId, off: u64, ty: Type) -> Option<Val> {
     let gd = program.global(g);
-    if !gd.relocs.is_empty() || gd.elem != ty || off % ty.bytes() != 0 || ty == Type::Ptr {
+    if !gd.relocs.is_empty() || gd.elem != ty || !off.is_multiple_of(ty.bytes()) || ty == Type::Ptr {
         return None;
     }
     let v = gd.init.get((off / ty.bytes()) as usize).copied().unwrap_or(0);
@@ -338,7 +343,14 @@ pub fn initial_cell(pool: &mut ExprPool, program: &Program, g: GlobalId, off: u6
     })
 }
 
-fn global_init(pool: &mut ExprPool, program: &Program, g: GlobalId, off: u64, ty: Type, inst: &Inst) -> Result<Val, Unsupported> {
+fn global_init(
+    pool: &mut ExprPool,
+    program: &Program,
+    g: GlobalId,
+    off: u64,
+    ty: Type,
+    inst: &Inst,
+) -> Result<Val, Unsupported> {
     match initial_cell(pool, program, g, off, ty) {
         Some(v) => Ok(v),
         None => {
