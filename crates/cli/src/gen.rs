@@ -122,6 +122,9 @@ pub struct GenArgs {
     /// model) external, as --external does.
     #[arg(long)]
     pub external_all: bool,
+    /// Costs, cost policies and targets (see `goals.rs`).
+    #[command(flatten)]
+    pub goals: crate::goals::GoalArgs,
 }
 
 /// Parse a criterion name (`k-path` or `block-k`).
@@ -277,6 +280,7 @@ fn stop_text(stop: &StopReason, stats: &pathwise_engine::suite::Stats) -> String
         StopReason::Interrupted => "interrupted (tests found so far were written)".into(),
         StopReason::Limit(what) => format!("limit reached: {what}"),
         StopReason::ErrorCallReached => "a test reaches reach_error()".into(),
+        StopReason::TargetsReached => "every target reached".into(),
     }
 }
 
@@ -353,6 +357,7 @@ pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
         ));
     }
     out.push_str(&error_lines(suite));
+    out.push_str(&crate::goals::summary(suite));
     out.push_str(&float_line(s, 20));
     if s.precondition_abandoned > 0 {
         out.push_str(&format!(
@@ -463,6 +468,7 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         check_uninit: !args.no_uninit_check,
         strict_loop_count: args.strict_loop_count,
         externals: externals(args, &fe),
+        goals: crate::goals::resolve(&args.goals, &fe.program)?,
     };
     if args.method == "vc" {
         return crate::vc::run(args, &fe.program, config);

@@ -50,6 +50,7 @@ fn test(id: usize, x: i128, ret: i128, path: Vec<PathStep>) -> TestCase {
         ret_pointer: None,
         calls: vec![],
         coverage: vec![],
+        cost: vec![],
     }
 }
 
@@ -83,6 +84,7 @@ fn suite(lines_covered: Vec<u32>, second_ret: i128) -> TestSuite {
         externals: vec![],
         unreached_functions: vec![],
         source: None,
+        goals: Default::default(),
     }
 }
 

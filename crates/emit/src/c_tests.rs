@@ -354,6 +354,18 @@ fn test_comment(suite: &TestSuite, test: &TestCase) -> String {
     inputs.extend(other_objects_summary(suite, test, &shown));
     let inputs = if inputs.is_empty() { "(none)".to_string() } else { inputs.join(", ") };
     out.push_str(&format!(" * inputs: {inputs}\n"));
+    if !test.cost.is_empty() {
+        // Symbolic costs are expressions over the inputs named above.
+        let costs: Vec<String> = test
+            .cost
+            .iter()
+            .map(|c| match &c.symbolic {
+                Some(s) => format!("{} {} (any input of this path: {s})", c.model, c.concrete),
+                None => format!("{} {}", c.model, c.concrete),
+            })
+            .collect();
+        out.push_str(&format!(" * cost: {}\n", costs.join(", ")));
+    }
     // File names and callee names come from the user's code: keep them from
     // closing the comment early.
     comment_safe(&out) + " */\n"

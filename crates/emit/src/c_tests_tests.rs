@@ -38,6 +38,7 @@ pub(crate) fn suite(function: &str, params: Vec<SrcVar>, ret: Option<SrcVar>, gl
         externals: Vec::new(),
         unreached_functions: Vec::new(),
         source: None,
+        goals: Default::default(),
     }
 }
 
@@ -54,6 +55,7 @@ pub(crate) fn case(id: usize, inputs: Vec<InputValue>, ret: Option<i128>) -> Tes
         ret_pointer: None,
         calls: Vec::new(),
         coverage: Vec::new(),
+        cost: Vec::new(),
         path: vec![
             PathStep { func: "f".into(), loc: Loc { file: 0, line: 3, col: 9 }, taken: true, loop_iter: None },
             PathStep {

@@ -163,6 +163,9 @@ pub struct SuiteJson {
     /// files written before it existed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
+    /// Cost models, policies and targets (absent without them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goals: Option<crate::json_goals::GoalsJson>,
 }
 
 /// A function declared without a body whose calls return fresh inputs.
@@ -241,6 +244,9 @@ pub struct TestJson {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub calls: Vec<CallJson>,
     pub path: Vec<StepJson>,
+    /// The test's cost per `--cost` model (absent without one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<OrderedMap<crate::json_goals::CostJson>>,
     /// What this test alone covers, per function it enters (empty in files
     /// written before it existed).
     #[serde(default)]
@@ -709,6 +715,7 @@ fn test_json(suite: &TestSuite, test: &TestCase) -> TestJson {
         },
         calls: test.calls.iter().map(|c| call_json(suite, c)).collect(),
         path: test.path.iter().map(|s| step_json(suite, s)).collect(),
+        cost: crate::json_goals::test_cost(test),
         coverage: test
             .coverage
             .iter()
@@ -785,6 +792,7 @@ pub fn stop_strings(stop: &StopReason) -> (String, Option<String>) {
         StopReason::Interrupted => ("interrupted".into(), None),
         StopReason::Limit(what) => ("limit".into(), Some(what.clone())),
         StopReason::ErrorCallReached => ("error-call-reached".into(), None),
+        StopReason::TargetsReached => ("targets-reached".into(), None),
     }
 }
 
@@ -826,6 +834,7 @@ impl SuiteJson {
                 .collect(),
             unreached_functions: suite.unreached_functions.clone(),
             source: suite.source.clone(),
+            goals: crate::json_goals::goals(&suite.goals),
             coverage: CoverageJson {
                 functions: suite
                     .coverage

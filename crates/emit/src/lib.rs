@@ -32,6 +32,7 @@ pub mod c_tests;
 pub mod describe;
 pub mod heap;
 pub mod json;
+pub mod json_goals;
 pub mod literal;
 pub mod testcomp;
 

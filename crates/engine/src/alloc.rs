@@ -103,7 +103,9 @@ impl Exec<'_, '_> {
 
     fn allocate(&mut self, (n, sym): Size, loc: Loc, uninit: bool) -> Pointer {
         let o = self.mem.alloc_heap(n, loc, uninit);
-        self.mem.object_mut(o).size_sym = sym.and_then(|e| crate::value::non_const(self.pool, e));
+        let sym = sym.and_then(|e| crate::value::non_const(self.pool, e));
+        self.mem.object_mut(o).size_sym = sym;
+        self.cost.allocation(n, sym);
         Pointer { obj: Some(o), off: 0, off_sym: None, base_sym: None, path: 0 }
     }
 

@@ -174,6 +174,8 @@ pub struct Exec<'m, 'p> {
     /// The C library's static objects of this run (`errno`, the ctype
     /// tables), by name (see [`crate::libc::LibcHost::static_object`]).
     pub(crate) libc_objects: rustc_hash::FxHashMap<&'static str, ObjId>,
+    /// The resources used (see [`crate::cost`]; counts the Main region only).
+    pub cost: crate::cost::Meter,
 }
 
 /// One `__VERIFIER_nondet_T()` call: a fresh input.
@@ -232,6 +234,7 @@ impl<'m, 'p> Exec<'m, 'p> {
             tied_lens: FxHashSet::default(),
             uninit_copies: Default::default(),
             libc_objects: Default::default(),
+            cost: crate::cost::Meter::new(region == Region::Main),
         }
     }
 
@@ -295,6 +298,8 @@ impl<'m, 'p> Exec<'m, 'p> {
         };
         let f = self.m.program.func(func);
         let b = f.block(block);
+        // Every step runs one instruction or one terminator.
+        self.cost.instruction();
         if idx < b.insts.len() {
             let inst = &b.insts[idx];
             self.note_line(func, inst.loc);
@@ -592,6 +597,7 @@ impl<'m, 'p> Exec<'m, 'p> {
     pub(crate) fn call(&mut self, callee: FuncId, args: &[Operand], result: Option<Reg>, loc: Loc) -> Flow {
         let argv: Vec<Value> = args.iter().map(|a| self.operand(a)).collect();
         let f = self.m.program.func(callee);
+        self.cost.call(&f.name);
         // sv-benchmarks' error function: reaching the call is the error,
         // whatever its body does.
         if matches!(f.name.as_str(), "reach_error" | "__VERIFIER_error") {

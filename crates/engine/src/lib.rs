@@ -28,6 +28,7 @@ pub mod alloc;
 pub mod analysis;
 pub mod blockk;
 pub mod config;
+pub mod cost;
 pub mod exec;
 pub mod fnptr;
 pub mod fp;

@@ -172,6 +172,8 @@ pub struct RunRecord {
     /// Where a comparison or subtraction of pointers into different input
     /// objects that no inputs can join ended the run (as rejected inputs).
     pub unrelated: Option<pathwise_ir::Loc>,
+    /// The resources the function's execution used (see [`crate::cost`]).
+    pub cost: crate::cost::Meter,
 }
 
 impl RunRecord {
@@ -235,6 +237,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         tied_lens: FxHashSet::default(),
         leak_returned: None,
         unrelated: None,
+        cost: Default::default(),
     };
     let mut declared = crate::heap_assume::Declared::default();
     let mut initial_reads = Vec::new();
@@ -285,6 +288,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     rec.pins.append(&mut exec.pins);
     rec.float_inputs = std::mem::take(&mut exec.float_inputs);
     rec.tied_lens.extend(exec.tied_lens.drain());
+    rec.cost = std::mem::take(&mut exec.cost);
     let returned = exec.returned;
     let call_pointers = std::mem::take(&mut exec.call_pointers);
     rec.unrelated = rec.unrelated.or(exec.heap.joins.unrelated);

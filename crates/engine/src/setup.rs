@@ -392,6 +392,7 @@ pub fn assemble(
         externals: external_functions(program, info, config, main),
         unreached_functions: unreached_functions(program, info, config, main),
         source: None,
+        goals: Default::default(),
     }
 }
 

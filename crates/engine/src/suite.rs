@@ -51,6 +51,8 @@ pub struct TestSuite {
     /// file includes it by its name alone, to be found through `-I` its
     /// directory, so that the output directory can move.
     pub source: Option<String>,
+    /// Costs, policies and targets (see [`crate::cost`]).
+    pub goals: GoalReport,
 }
 
 /// A function declared without a body whose calls return fresh inputs
@@ -150,6 +152,71 @@ pub struct TestCase {
     /// whose native runs record any, when others cannot (a run stopped
     /// inside a basic block leaves gcov's counters inconsistent).
     pub coverage: Vec<TestCoverage>,
+    /// The test's cost under each model of [`GoalReport::cost_models`], in
+    /// that order (empty without `--cost`).
+    pub cost: Vec<CostValue>,
+}
+
+/// A test's cost under one model (see [`crate::cost`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CostValue {
+    /// The model's name (`memory`, `calls=add`).
+    pub model: String,
+    /// The cost of this test's inputs.
+    pub concrete: u64,
+    /// The cost of every input following this test's path, as C-like text
+    /// over the inputs (`4*icap + 16`), when it is not the same for all.
+    pub symbolic: Option<String>,
+}
+
+/// What became of the goals of [`crate::cost::Goals`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoalReport {
+    /// The cost models, by name, in `--cost` order.
+    pub cost_models: Vec<String>,
+    /// The cost policies as written (`memory>48`, `worst`).
+    pub policies: Vec<String>,
+    /// Tests of feasible paths left out by the policies.
+    pub dropped_by_policy: u64,
+    /// Per test whose cost under the first model is symbolic: when it
+    /// exceeds the largest constant cost among the tests.
+    pub dominance: Vec<Dominance>,
+    /// One per `--target`, in order.
+    pub targets: Vec<TargetReport>,
+}
+
+/// When a symbolic cost exceeds the largest constant one (seed 003,
+/// Example 16: "the parametric case is the most expensive when ICap > 9").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dominance {
+    pub test: usize,
+    /// Its symbolic cost.
+    pub cost: String,
+    /// The largest constant cost, and the first test with it.
+    pub constant: u64,
+    pub constant_test: usize,
+    /// The condition on the inputs (`icap > 9`, or `COST > MAX`).
+    pub when: String,
+}
+
+/// Whether a target line was reached.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TargetReport {
+    /// As given (`lcm.c:9`).
+    pub target: String,
+    /// The first test that reached it (its id).
+    pub reached_by: Option<usize>,
+    pub status: TargetStatus,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TargetStatus {
+    Reached,
+    /// No path within the bound reaches it, and the bounded search was
+    /// exhaustive (it stopped complete).
+    Unreachable,
+    /// Not reached, but the search was not exhaustive: why.
+    NotReached(String),
 }
 
 /// The lines and branch sides one test covers in one function, counted as
@@ -490,6 +557,8 @@ pub enum StopReason {
     Limit(String),
     /// Cover-Error: a test reaches `reach_error()`.
     ErrorCallReached,
+    /// Guided generation: every `--target` is reached.
+    TargetsReached,
 }
 
 /// Coverage of the code under test predicted by the generator.

@@ -139,5 +139,7 @@ fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRe
         calls: replay.calls.clone(),
         // Filled in when the suite is assembled.
         coverage: Vec::new(),
+        // Filled in by the search (it needs the symbolic run).
+        cost: Vec::new(),
     }
 }

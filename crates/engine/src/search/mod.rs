@@ -33,6 +33,7 @@ use crate::suite::{PathStep, Stats, StopReason, TestCase, TestSuite};
 
 pub use crate::setup::{EngineError, NoObserver, Observer};
 
+mod goals;
 mod guided;
 
 /// Answers kept by the query cache before it is emptied.
@@ -127,15 +128,18 @@ fn generate_with(
         // Re-borrowed: a trait object's lifetime shortens only by coercion.
         referee: referee.map(|r| -> &mut dyn SolverBackend { r }),
         disagreements: Vec::new(),
+        goal: Default::default(),
     };
     search.solver.set_deadline(config.timeout.map(|t| start + t));
     let stop = if config.program_mode.is_some() { search.explore_program() } else { search.explore() };
     let Search {
         mut stats,
-        tests,
-        covered_lines,
-        covered_sides,
-        test_coverage,
+        mut tests,
+        mut covered_lines,
+        mut covered_sides,
+        mut test_coverage,
+        goal,
+        pool,
         solver,
         float_inputs,
         float_sites,
@@ -152,6 +156,13 @@ fn generate_with(
     stats.solver_calls = solver.stats().backend_calls;
     stats.solver_cache_hits = solver.stats().cache_hits;
     stats.solver_ms = solver.stats().backend_time.as_millis() as u64;
+    let before = tests.len();
+    let report = goals::finish(config, goal, &pool, (&mut tests, &mut test_coverage), (&stop, &stats));
+    if tests.len() < before {
+        // Predicted coverage is the kept tests'.
+        covered_lines = test_coverage.iter().flat_map(|c| c.0.iter().copied()).collect();
+        covered_sides = test_coverage.iter().flat_map(|c| c.1.iter().copied()).collect();
+    }
     stats.tests = tests.len() as u64;
     stats.elapsed_ms = start.elapsed().as_millis() as u64;
     let mut suite = crate::setup::assemble(
@@ -167,6 +178,7 @@ fn generate_with(
     );
     // Whole-program mode deepens k: report the bound reached.
     suite.k = machine.k.get();
+    suite.goals = report;
     Ok((suite, disagreements))
 }
 
@@ -207,6 +219,8 @@ pub(crate) struct Search<'a, 'p> {
     /// See [`generate_refereed`].
     referee: Option<&'a mut dyn SolverBackend>,
     disagreements: Vec<String>,
+    /// Costs, policies and targets (see [`goals`]).
+    goal: goals::GoalState,
 }
 
 /// A run together with the inputs that produced it.
@@ -265,6 +279,8 @@ impl<'a> Search<'a, '_> {
                 Some(StopReason::Timeout)
             } else if self.config.max_tests.is_some_and(|n| self.tests.len() as u64 >= n) {
                 Some(StopReason::Limit(format!("{} tests", self.tests.len())))
+            } else if self.targets_done() {
+                Some(StopReason::TargetsReached)
             } else {
                 None
             };
@@ -673,12 +689,31 @@ impl<'a> Search<'a, '_> {
                 if self.seen.contains(&key) {
                     return;
                 }
+                let replaced;
+                let (inputs, run) = match self.cost_gate(inputs, run) {
+                    goals::Gate::Keep => (inputs, run),
+                    goals::Gate::Drop => {
+                        self.goal.dropped += 1;
+                        self.stats.feasible_paths += 1;
+                        self.seen.insert(key);
+                        return;
+                    }
+                    goals::Gate::Replace(m, r) => {
+                        replaced = (m, r);
+                        (&replaced.0, &*replaced.1)
+                    }
+                };
                 let setup = self.setup(false);
                 match crate::testcase::build(self.m, &mut self.pool, &setup, inputs, run, program) {
                     Some((_, replay)) if self.config.program_mode.is_some() && !self.adds_coverage(&replay) => {
                         self.seen.insert(key);
                     }
-                    Some((test, replay)) => {
+                    Some((mut test, replay)) => {
+                        if !self.goals_accept(&mut test, run, &replay) {
+                            self.stats.feasible_paths += 1;
+                            self.seen.insert(key);
+                            return;
+                        }
                         self.note_error_call(&test);
                         if key.1.is_some() {
                             self.stats.error_tests += 1;
@@ -687,7 +722,6 @@ impl<'a> Search<'a, '_> {
                         self.covered_lines.extend(replay.lines.iter().copied());
                         self.covered_sides.extend(replay.sides.iter().copied());
                         self.test_coverage.push((replay.lines.clone(), replay.sides.clone()));
-                        let mut test = test;
                         test.id = self.tests.len() + 1;
                         self.stats.feasible_paths += 1;
                         self.tests.push(test);

@@ -1,0 +1,144 @@
+//! `gen --cost`, `--cost-policy` and `--target`: parsing into the engine's
+//! [`Goals`] (targets resolved against the compiled unit, so that a line
+//! without code is an error before the search) and their part of the
+//! summary. Kept apart from `gen.rs` so that `gen`'s own options stay
+//! small.
+
+use anyhow::{bail, Result};
+use clap::Args;
+use pathwise_engine::cost::{CostModel, CostPolicy, Goals, Target};
+use pathwise_engine::suite::{TargetStatus, TestSuite};
+use pathwise_ir::{FuncId, Program};
+
+/// Resource-aware and guided generation (seed 003, ch. 4 and 5).
+#[derive(Args, Debug, Clone, Default)]
+pub struct GoalArgs {
+    /// A cost model every test reports, concrete and symbolic:
+    /// `instructions` (IR instructions executed), `memory` (bytes allocated
+    /// by malloc/calloc/realloc), `calls` (calls executed) or `calls=NAME`
+    /// (calls of one function). Repeatable.
+    #[arg(long = "cost", value_name = "MODEL")]
+    pub costs: Vec<String>,
+    /// A resource policy over the first --cost model (or the one named):
+    /// a threshold (`>48`, `memory<=100`: a symbolic cost becomes a
+    /// constraint of the path), `order` (decreasing cost), `top=N` or
+    /// `worst`. Repeatable.
+    #[arg(long = "cost-policy", value_name = "POLICY")]
+    pub policies: Vec<String>,
+    /// Guided generation: keep only tests that reach a line not reached
+    /// before, and stop when every target is reached (FILE as given or its
+    /// base name). Repeatable.
+    #[arg(long = "target", value_name = "FILE:LINE")]
+    pub targets: Vec<String>,
+}
+
+/// The goals of `args` for `program` (`source`: the file under test as
+/// given on the command line).
+pub fn resolve(args: &GoalArgs, program: &Program) -> Result<Goals> {
+    let costs =
+        args.costs.iter().map(|c| CostModel::parse(c).map_err(anyhow::Error::msg)).collect::<Result<Vec<_>>>()?;
+    for m in &costs {
+        if let CostModel::Calls(Some(f)) = m {
+            if program.func_by_name(f).is_none() {
+                bail!("--cost calls={f}: the file has no function `{f}`");
+            }
+        }
+    }
+    let policies = args
+        .policies
+        .iter()
+        .map(|p| CostPolicy::parse(p, &costs).map_err(anyhow::Error::msg))
+        .collect::<Result<Vec<_>>>()?;
+    let targets = args.targets.iter().map(|t| target(program, t)).collect::<Result<Vec<_>>>()?;
+    Ok(Goals { costs, policies, targets })
+}
+
+/// `FILE:LINE` resolved to the functions with code on that line.
+fn target(program: &Program, spec: &str) -> Result<Target> {
+    let Some((file, line)) = spec.rsplit_once(':') else {
+        bail!("--target {spec}: expected FILE:LINE (e.g. lcm.c:12)");
+    };
+    let line: u32 = match line.trim().parse() {
+        Ok(n) if n > 0 => n,
+        _ => bail!("--target {spec}: `{line}` is not a line number"),
+    };
+    let base = |p: &str| std::path::Path::new(p).file_name().map(|n| n.to_string_lossy().into_owned());
+    let files: Vec<u32> = (0..program.files.len() as u32)
+        .filter(|&i| {
+            let f = &program.files[i as usize];
+            f == file || base(f).is_some_and(|b| Some(b) == base(file))
+        })
+        .collect();
+    if files.is_empty() {
+        bail!("--target {spec}: no file `{file}` in the unit (its files: {})", program.files.join(", "));
+    }
+    let mut points = Vec::new();
+    for (i, f) in program.funcs.iter().enumerate() {
+        let at = |l: pathwise_ir::Loc| !l.is_none() && l.line == line && files.contains(&l.file);
+        let has = f.blocks.iter().any(|b| b.insts.iter().any(|i| at(i.loc)) || at(b.term_loc));
+        if has && !f.is_declaration() {
+            points.push((FuncId(i as u32), line));
+        }
+    }
+    if points.is_empty() {
+        bail!("--target {spec}: no code on line {line} of {file}");
+    }
+    Ok(Target { spec: spec.to_string(), points })
+}
+
+/// The summary's lines for costs, policies and targets (empty without
+/// them).
+pub fn summary(suite: &TestSuite) -> String {
+    let g = &suite.goals;
+    let mut out = String::new();
+    if !g.cost_models.is_empty() {
+        out.push_str(&format!("  {:<20} {}\n", "costs:", g.cost_models.join(", ")));
+        if !g.policies.is_empty() {
+            out.push_str(&format!(
+                "  {:<20} {} ({} test(s) of feasible paths left out)\n",
+                "cost policy:",
+                g.policies.join(", "),
+                g.dropped_by_policy
+            ));
+        }
+        for t in &suite.tests {
+            let costs: Vec<String> = t
+                .cost
+                .iter()
+                .map(|c| match &c.symbolic {
+                    Some(s) => format!("{} {} (symbolic: {s})", c.model, c.concrete),
+                    None => format!("{} {}", c.model, c.concrete),
+                })
+                .collect();
+            out.push_str(&format!("    test {}: {}\n", t.id, costs.join(", ")));
+        }
+        // Tests sharing a symbolic cost share its condition: one line each.
+        let mut groups: Vec<(&pathwise_engine::suite::Dominance, Vec<String>)> = Vec::new();
+        for d in &g.dominance {
+            match groups.iter_mut().find(|(e, _)| e.cost == d.cost && e.when == d.when) {
+                Some((_, ids)) => ids.push(d.test.to_string()),
+                None => groups.push((d, vec![d.test.to_string()])),
+            }
+        }
+        for (d, ids) in groups {
+            out.push_str(&format!(
+                "    cost {} (test(s) {}) exceeds the largest constant cost, {} (test {}), when {}\n",
+                d.cost,
+                ids.join(", "),
+                d.constant,
+                d.constant_test,
+                d.when
+            ));
+        }
+    }
+    for t in &g.targets {
+        let what = match (&t.status, t.reached_by) {
+            (TargetStatus::Reached, Some(id)) => format!("reached by test {id}"),
+            (TargetStatus::Reached, None) => "reached".into(),
+            (TargetStatus::Unreachable, _) => "unreachable within the bound (the bounded search was exhaustive)".into(),
+            (TargetStatus::NotReached(why), _) => format!("not reached ({why})"),
+        };
+        out.push_str(&format!("  target {}: {what}\n", t.target));
+    }
+    out
+}

@@ -1,0 +1,102 @@
+//! The JSON of costs, cost policies and targets (`gen --cost`,
+//! `--cost-policy`, `--target`; schema in `docs/json-schema.md`): a `cost`
+//! object per test and a `goals` object per suite, both absent without
+//! those options, so that other suites keep their shape.
+
+use pathwise_engine::suite::{GoalReport, TargetStatus, TestCase};
+use serde::{Deserialize, Serialize};
+
+use crate::json::OrderedMap;
+
+/// A test's cost under one model.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CostJson {
+    /// The cost of the test's inputs.
+    pub concrete: u64,
+    /// The cost of any input following the test's path, over the inputs
+    /// (`4*icap + 16`); `null` when it is the same for all of them.
+    pub symbolic: Option<String>,
+}
+
+/// The suite's goals.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GoalsJson {
+    pub cost_models: Vec<String>,
+    pub cost_policies: Vec<String>,
+    /// Tests of feasible paths the policies left out.
+    pub dropped_by_policy: u64,
+    #[serde(default)]
+    pub dominance: Vec<DominanceJson>,
+    #[serde(default)]
+    pub targets: Vec<TargetJson>,
+}
+
+/// When a symbolic cost (first model) exceeds the largest constant one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DominanceJson {
+    pub test: usize,
+    pub cost: String,
+    pub constant: u64,
+    pub constant_test: usize,
+    pub when: String,
+}
+
+/// One `--target`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TargetJson {
+    pub target: String,
+    /// `reached`, `unreachable` (the bounded search was exhaustive) or
+    /// `not-reached` (it was not: see `reason`).
+    pub status: String,
+    pub test: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// The `cost` object of a test (`None` without cost models).
+pub fn test_cost(test: &TestCase) -> Option<OrderedMap<CostJson>> {
+    if test.cost.is_empty() {
+        return None;
+    }
+    let entries = test
+        .cost
+        .iter()
+        .map(|c| (c.model.clone(), CostJson { concrete: c.concrete, symbolic: c.symbolic.clone() }))
+        .collect();
+    Some(OrderedMap(entries))
+}
+
+/// The `goals` object of a suite (`None` when it had none).
+pub fn goals(g: &GoalReport) -> Option<GoalsJson> {
+    if g.cost_models.is_empty() && g.targets.is_empty() {
+        return None;
+    }
+    Some(GoalsJson {
+        cost_models: g.cost_models.clone(),
+        cost_policies: g.policies.clone(),
+        dropped_by_policy: g.dropped_by_policy,
+        dominance: g
+            .dominance
+            .iter()
+            .map(|d| DominanceJson {
+                test: d.test,
+                cost: d.cost.clone(),
+                constant: d.constant,
+                constant_test: d.constant_test,
+                when: d.when.clone(),
+            })
+            .collect(),
+        targets: g
+            .targets
+            .iter()
+            .map(|t| {
+                let (status, reason) = match &t.status {
+                    TargetStatus::Reached => ("reached", None),
+                    TargetStatus::Unreachable => ("unreachable", None),
+                    TargetStatus::NotReached(why) => ("not-reached", Some(why.clone())),
+                };
+                TargetJson { target: t.target.clone(), status: status.into(), test: t.reached_by, reason }
+            })
+            .collect(),
+    })
+}
