@@ -81,7 +81,13 @@ impl Search<'_, '_> {
         let all: Vec<ExprId> = base.iter().chain(&assumptions).copied().collect();
         let fresh = self.prefer(&all, merge(&self.pool, &all, inputs, model), false);
         let again = self.execute(&fresh);
-        if again.path == run.path && again.main_end == run.main_end {
+        // Other inputs return other values: the path and how it ends
+        // (an error, its place) must be the same.
+        let same_end = match (&again.main_end, &run.main_end) {
+            (Some(crate::path::End::Returned(_)), Some(crate::path::End::Returned(_))) => true,
+            (a, b) => a == b,
+        };
+        if again.path == run.path && same_end {
             Gate::Replace(fresh, Box::new(again))
         } else {
             self.stats.divergences += 1;
@@ -165,7 +171,7 @@ pub(super) fn finish(
             Some(format!("the bounded search was not exhaustive: {}", stats.undecided().join(", ")))
         }
         StopReason::Timeout => Some("the search timed out".into()),
-        StopReason::Interrupted => Some("the search was interrupted".into()),
+        StopReason::Interrupted => Some("the search was stopped early (timeout or interrupt)".into()),
         StopReason::Limit(what) => Some(format!("the search stopped at a limit ({what})")),
         StopReason::ErrorCallReached | StopReason::TargetsReached => Some("the search stopped early".into()),
     };
