@@ -276,7 +276,7 @@ pub struct Z3Backend {
     general: Slot,
     /// The `QF_LIA` solver for integer-exact queries (see
     /// [`lia`](crate::lia)); `None` when disabled.
-    integers: Option<Solver>,
+    integers: Option<lia::IntegerSolver>,
     reuse: Reuse,
     terms: Terms,
     pool_uid: u64,
@@ -334,7 +334,7 @@ impl Z3Backend {
             bv: Slot::new(Kind::Bv, &setup),
             qf_abv: Slot::new(Kind::QfAbv, &setup),
             general: Slot::new(Kind::General, &setup),
-            integers: Some(integer_solver(&setup)),
+            integers: Some(lia::IntegerSolver::new(integer_solver(&setup))),
             reuse,
             terms: Terms {
                 translator: Translator::default(),
@@ -463,7 +463,7 @@ impl Z3Backend {
     /// `None` for other queries, and when the integer solver could not
     /// decide (the bit-vector solver then has its turn).
     fn over_integers(&mut self, pool: &ExprPool, query: &Query) -> Option<SolveResult> {
-        let solver = self.integers.as_ref()?;
+        let solver = self.integers.as_mut()?;
         let exact = pathwise_expr::linear::integer_exact(pool, query).filter(|e| e.sums_variables)?;
         self.stats.integer_checks += 1;
         let start = Instant::now();
@@ -506,7 +506,7 @@ impl Z3Backend {
             slot.facts = guarded::Facts::default();
         }
         if self.integers.is_some() {
-            self.integers = Some(integer_solver(&self.bv.setup));
+            self.integers = Some(lia::IntegerSolver::new(integer_solver(&self.bv.setup)));
         }
     }
 }
