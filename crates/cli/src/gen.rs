@@ -15,6 +15,7 @@ use std::time::Duration;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use pathwise_engine::config::{Config, Criterion, Externals};
+use pathwise_engine::cost::Cover;
 use pathwise_engine::suite::{StopReason, TestSuite};
 use pathwise_ir::Program;
 use pathwise_solver_z3::Z3Backend;
@@ -38,9 +39,10 @@ pub struct GenArgs {
     /// The coverage criterion: `k-path` (one test per feasible path with at
     /// most k iterations of each loop per entry) or `block-k` (one test per
     /// feasible path entering each basic block of the function and its
-    /// callees at most k times: seed 003's criterion); with `--method vc`
-    /// also `statements` or `branches` (few tests reaching every feasible
-    /// block or branch side within the k-path bound).
+    /// callees at most k times: seed 003's criterion), `statements` or
+    /// `branches` (few tests reaching every feasible block or branch side
+    /// within the k-path bound; the rest is reported infeasible when the
+    /// search completes).
     #[arg(long, value_name = "CRITERION", default_value = "k-path", value_parser = crate::vc::parse_criterion)]
     pub criterion: crate::vc::GenCriterion,
     /// How tests are found: `concolic` (the default search) or `vc` (one
@@ -269,8 +271,14 @@ fn warn_other_suites(out: &Path, function: &str) {
     }
 }
 
-fn stop_text(stop: &StopReason, stats: &pathwise_engine::suite::Stats) -> String {
-    match stop {
+fn stop_text(suite: &TestSuite) -> String {
+    let stats = &suite.stats;
+    match &suite.stop {
+        StopReason::Complete if suite.goals.cover.is_some() => {
+            let branches = suite.goals.cover.as_ref().is_some_and(|c| c.criterion == "branches");
+            let what = if branches { "branch side" } else { "statement" };
+            format!("complete (every {what} feasible within the bound has a test)")
+        }
         StopReason::Explored => format!(
             "explored, not complete: every prefix within the bound was tried, but {}",
             stats.undecided().join(", ")
@@ -332,7 +340,8 @@ pub fn float_line(s: &pathwise_engine::suite::Stats, label_width: usize) -> Stri
 /// The human-readable summary of a run.
 pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
     let s = &suite.stats;
-    let mut out = format!("pathwise: {} ({}, k = {}", suite.function, suite.criterion.name(), suite.k);
+    let criterion = suite.goals.cover.as_ref().map_or(suite.criterion.name(), |c| c.criterion.as_str());
+    let mut out = format!("pathwise: {} ({criterion}, k = {}", suite.function, suite.k);
     if let Some(pre) = &suite.precondition {
         out.push_str(&format!(", precondition {pre}"));
     }
@@ -345,7 +354,7 @@ pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
         ("runs", s.runs.to_string()),
         ("solver calls", format!("{} ({} answered by the cache)", s.solver_calls, s.solver_cache_hits)),
         ("time", format!("{:.2} s", s.elapsed_ms as f64 / 1000.0)),
-        ("stop", stop_text(&suite.stop, &suite.stats)),
+        ("stop", stop_text(suite)),
     ];
     for (label, value) in rows {
         out.push_str(&format!("  {:<20} {value}\n", format!("{label}:")));
@@ -449,7 +458,7 @@ pub fn run(args: &GenArgs) -> Result<i32> {
     if let Some(post) = &args.postcondition {
         check_postcondition(&fe.program, &args.function, post)?;
     }
-    let config = Config {
+    let mut config = Config {
         function: args.function.clone(),
         precondition: args.precondition.clone(),
         k: args.k,
@@ -473,9 +482,12 @@ pub fn run(args: &GenArgs) -> Result<i32> {
     if args.method == "vc" {
         return crate::vc::run(args, &fe.program, config);
     }
-    if matches!(args.criterion, crate::vc::GenCriterion::Statements | crate::vc::GenCriterion::Branches) {
-        bail!("--criterion {} needs --method vc", args.criterion.name());
-    }
+    // Statement and branch covers are the k-path search with goals.
+    config.goals.cover = match args.criterion {
+        crate::vc::GenCriterion::Statements => Some(Cover::Statements),
+        crate::vc::GenCriterion::Branches => Some(Cover::Branches),
+        crate::vc::GenCriterion::Engine(_) => None,
+    };
     let interrupted = install_ctrlc();
     let calls = Arc::new(AtomicU64::new(0));
     let mut observer = ProgressObserver::new(&args.function, interrupted, args.timeout, Arc::clone(&calls));

@@ -1,8 +1,8 @@
 //! `gen --cost`, `--cost-policy` and `--target`: parsing into the engine's
 //! [`Goals`] (targets resolved against the compiled unit, so that a line
 //! without code is an error before the search) and their part of the
-//! summary. Kept apart from `gen.rs` so that `gen`'s own options stay
-//! small.
+//! summary (with a statement or branch cover's infeasible code). Kept
+//! apart from `gen.rs` so that `gen`'s own options stay small.
 
 use anyhow::{bail, Result};
 use clap::Args;
@@ -50,7 +50,7 @@ pub fn resolve(args: &GoalArgs, program: &Program) -> Result<Goals> {
         .map(|p| CostPolicy::parse(p, &costs).map_err(anyhow::Error::msg))
         .collect::<Result<Vec<_>>>()?;
     let targets = args.targets.iter().map(|t| target(program, t)).collect::<Result<Vec<_>>>()?;
-    Ok(Goals { costs, policies, targets })
+    Ok(Goals { costs, policies, targets, cover: None })
 }
 
 /// `FILE:LINE` resolved to the functions with code on that line.
@@ -131,6 +131,9 @@ pub fn summary(suite: &TestSuite) -> String {
             ));
         }
     }
+    if let Some(c) = &g.cover {
+        out.push_str(&cover_summary(c, &suite.files));
+    }
     for t in &g.targets {
         let what = match (&t.status, t.reached_by) {
             (TargetStatus::Reached, Some(id)) => format!("reached by test {id}"),
@@ -141,4 +144,34 @@ pub fn summary(suite: &TestSuite) -> String {
         out.push_str(&format!("  target {}: {what}\n", t.target));
     }
     out
+}
+
+/// A concolic cover's lines: goals covered and, when the search completed,
+/// the infeasible code (as `--method vc` reports it).
+fn cover_summary(c: &pathwise_engine::suite::CoverReport, files: &[String]) -> String {
+    let mut out = format!("  {:<20} {} of {} {}\n", "covered goals:", c.covered, c.goals, c.criterion);
+    if !c.complete {
+        out.push_str(&format!("  {:<20} not reported: the search stopped early\n", "infeasible code:"));
+        return out;
+    }
+    out.push_str(&format!(
+        "  {:<20} {} of {} goals (within the bound)\n",
+        "infeasible code:",
+        c.infeasible.len(),
+        c.goals
+    ));
+    for g in &c.infeasible {
+        let file = files.get(g.loc.file as usize).map_or("?", String::as_str);
+        let at = format!("{file}:{}:{}", g.loc.line, g.loc.col);
+        out.push_str(&infeasible_line(&g.function, &at, g.side));
+    }
+    out
+}
+
+/// One infeasible statement or branch side of the summary (both methods).
+pub fn infeasible_line(function: &str, at: &str, side: Option<bool>) -> String {
+    match side {
+        Some(s) => format!("    {function}: branch at {at}, {} side\n", if s { "true" } else { "false" }),
+        None => format!("    {function}: statement at {at}\n"),
+    }
 }

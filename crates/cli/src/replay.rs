@@ -95,6 +95,11 @@ pub struct ReplayOutcome {
     /// Lines whose branches gcc compiled differently from the source's
     /// decisions, so that they cannot be compared.
     pub not_compared: Vec<String>,
+    /// The statements and branch sides a complete statement or branch
+    /// cover recorded as infeasible within the bound (`cover.infeasible`
+    /// or `vc.infeasible` of the JSON), one line each: no test reaches
+    /// them by design, so they are listed, not compared.
+    pub infeasible: Vec<String>,
 }
 
 impl ReplayOutcome {
@@ -498,7 +503,27 @@ pub fn replay(opts: &ReplayOptions) -> Result<ReplayOutcome> {
         rows,
         disagreements,
         not_compared,
+        infeasible: infeasible_code(&json),
     })
+}
+
+/// The infeasible code a complete cover recorded in the suite's JSON:
+/// `cover` (concolic) or `vc` (`--method vc`), same entries.
+fn infeasible_code(json: &str) -> Vec<String> {
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(json) else { return Vec::new() };
+    let mut out = Vec::new();
+    for key in ["cover", "vc"] {
+        let Some(obj) = value.get(key) else { continue };
+        if obj.get("complete").and_then(serde_json::Value::as_bool) != Some(true) {
+            continue;
+        }
+        let list = obj.get("infeasible").cloned().unwrap_or_default();
+        let entries: Vec<pathwise_emit::json_goals::InfeasibleJson> = serde_json::from_value(list).unwrap_or_default();
+        for e in entries {
+            out.push(crate::goals::infeasible_line(&e.function, &e.location, e.side).trim().to_string());
+        }
+    }
+    out
 }
 
 /// Print the outcome; returns the process exit code (0: all good, 1: a
@@ -544,6 +569,12 @@ fn print_comparison(outcome: &ReplayOutcome) {
         println!("not compared (gcc compiled these conditions with other branches):");
         for n in &outcome.not_compared {
             println!("  {n}");
+        }
+    }
+    if !outcome.infeasible.is_empty() {
+        println!("infeasible within the bound (gen's complete cover: no test reaches them, not a disagreement):");
+        for i in &outcome.infeasible {
+            println!("  {i} (infeasible)");
         }
     }
     if outcome.disagreements.is_empty() {

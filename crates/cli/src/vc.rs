@@ -61,18 +61,6 @@ pub fn parse_criterion(s: &str) -> Result<GenCriterion, String> {
     }
 }
 
-/// One infeasible goal in the JSON.
-#[derive(Serialize)]
-struct InfeasibleJson {
-    function: String,
-    /// `statement` or `branch`.
-    kind: &'static str,
-    location: String,
-    /// For a branch: the side (`true`: the condition holds).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    side: Option<bool>,
-}
-
 /// The VC method's part of the JSON.
 #[derive(Serialize)]
 struct VcJson {
@@ -81,7 +69,7 @@ struct VcJson {
     solver_ms: u64,
     complete: bool,
     goals: usize,
-    infeasible: Vec<InfeasibleJson>,
+    infeasible: Vec<pathwise_emit::json_goals::InfeasibleJson>,
 }
 
 #[derive(Serialize)]
@@ -127,10 +115,7 @@ fn infeasible_text(program: &Program, res: &CoverResult) -> String {
     ));
     for &g in &res.uncovered {
         let (f, at, side) = goal_loc(program, g);
-        match side {
-            Some(s) => out.push_str(&format!("    {f}: branch at {at}, {} side\n", if s { "true" } else { "false" })),
-            None => out.push_str(&format!("    {f}: statement at {at}\n")),
-        }
+        out.push_str(&crate::goals::infeasible_line(&f, &at, side));
     }
     out
 }
@@ -255,8 +240,8 @@ fn vc_json(
             .iter()
             .map(|&g| {
                 let (function, location, side) = goal_loc(program, g);
-                let kind = if side.is_some() { "branch" } else { "statement" };
-                InfeasibleJson { function, kind, location, side }
+                let kind = if side.is_some() { "branch" } else { "statement" }.into();
+                pathwise_emit::json_goals::InfeasibleJson { function, kind, location, side }
             })
             .collect()
     } else {

@@ -89,7 +89,11 @@ fn gen_block_k_then_replay() {
     // A misspelt criterion is a usage error.
     let o = pathwise(tmp.path(), &["gen", "count.c", "-f", "count_pos", "--criterion", "block"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o.stderr).contains("expected `k-path`, `block-k`, `statements` or `branches`"), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("expected `k-path`, `block-k`, `statements` or `branches`"),
+        "{}",
+        text(&o.stderr)
+    );
 }
 
 #[test]

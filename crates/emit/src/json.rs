@@ -166,6 +166,10 @@ pub struct SuiteJson {
     /// Cost models, policies and targets (absent without them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub goals: Option<crate::json_goals::GoalsJson>,
+    /// A concolic statement or branch cover's outcome and infeasible code
+    /// (absent for other criteria).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cover: Option<crate::json_goals::CoverJson>,
 }
 
 /// A function declared without a body whose calls return fresh inputs.
@@ -804,7 +808,11 @@ impl SuiteJson {
             precondition: suite.precondition.clone(),
             postcondition: suite.postcondition.clone(),
             k: suite.k,
-            criterion: suite.criterion.name().into(),
+            criterion: suite
+                .goals
+                .cover
+                .as_ref()
+                .map_or_else(|| suite.criterion.name().into(), |c| c.criterion.clone()),
             params: suite
                 .params
                 .iter()
@@ -835,6 +843,7 @@ impl SuiteJson {
             unreached_functions: suite.unreached_functions.clone(),
             source: suite.source.clone(),
             goals: crate::json_goals::goals(&suite.goals),
+            cover: crate::json_goals::cover(suite.goals.cover.as_ref(), &suite.files),
             coverage: CoverageJson {
                 functions: suite
                     .coverage

@@ -1,9 +1,11 @@
 //! The JSON of costs, cost policies and targets (`gen --cost`,
 //! `--cost-policy`, `--target`; schema in `docs/json-schema.md`): a `cost`
 //! object per test and a `goals` object per suite, both absent without
-//! those options, so that other suites keep their shape.
+//! those options, so that other suites keep their shape. Also the
+//! infeasible-code report of statement and branch covers (`cover` here,
+//! `vc` for `--method vc`, with the same entries).
 
-use pathwise_engine::suite::{GoalReport, TargetStatus, TestCase};
+use pathwise_engine::suite::{CoverReport, GoalReport, TargetStatus, TestCase};
 use serde::{Deserialize, Serialize};
 
 use crate::json::OrderedMap;
@@ -98,5 +100,59 @@ pub fn goals(g: &GoalReport) -> Option<GoalsJson> {
                 TargetJson { target: t.target.clone(), status: status.into(), test: t.reached_by, reason }
             })
             .collect(),
+    })
+}
+
+/// A statement or branch no input reaches within the bound.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InfeasibleJson {
+    pub function: String,
+    /// `statement` or `branch`.
+    pub kind: String,
+    /// `file:line:col`: the statement's first instruction, or the branch's
+    /// condition.
+    pub location: String,
+    /// For a branch: the side (`true`: the condition holds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<bool>,
+}
+
+/// A concolic statement or branch cover's outcome.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CoverJson {
+    /// `statements` or `branches`.
+    pub criterion: String,
+    /// Every goal has a test, or the bounded search was exhaustive.
+    pub complete: bool,
+    /// Goals of the cover (statements, or branch sides).
+    pub goals: usize,
+    pub covered: usize,
+    /// The goals without a test, when `complete`: infeasible within the
+    /// bound.
+    pub infeasible: Vec<InfeasibleJson>,
+}
+
+/// The `cover` object of a suite (`None` unless it is a cover's).
+pub fn cover(c: Option<&CoverReport>, files: &[String]) -> Option<CoverJson> {
+    let c = c?;
+    let infeasible = c
+        .infeasible
+        .iter()
+        .map(|g| {
+            let file = files.get(g.loc.file as usize).map_or("?", String::as_str);
+            InfeasibleJson {
+                function: g.function.clone(),
+                kind: if g.side.is_some() { "branch" } else { "statement" }.into(),
+                location: format!("{file}:{}:{}", g.loc.line, g.loc.col),
+                side: g.side,
+            }
+        })
+        .collect();
+    Some(CoverJson {
+        criterion: c.criterion.clone(),
+        complete: c.complete,
+        goals: c.goals,
+        covered: c.covered,
+        infeasible,
     })
 }

@@ -201,6 +201,27 @@ pub struct Goals {
     pub costs: Vec<CostModel>,
     pub policies: Vec<CostPolicy>,
     pub targets: Vec<Target>,
+    /// A statement or branch cover (`gen --criterion statements|branches`):
+    /// keep a test only when it covers a goal no earlier test did, and stop
+    /// when every goal is covered.
+    pub cover: Option<Cover>,
+}
+
+/// The goals of a cover: located blocks or branch sides of the function
+/// under test and its callees (as the VC method counts them).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Cover {
+    Statements,
+    Branches,
+}
+
+impl Cover {
+    pub fn name(self) -> &'static str {
+        match self {
+            Cover::Statements => "statements",
+            Cover::Branches => "branches",
+        }
+    }
 }
 
 impl Goals {

@@ -127,6 +127,8 @@ pub struct Exec<'m, 'p> {
     pub lines: FxHashSet<(FuncId, u32)>,
     /// Branch sides taken (Main region).
     pub sides: FxHashSet<(FuncId, Block, bool)>,
+    /// Blocks entered (Main region): the goals of a statement cover.
+    pub blocks: FxHashSet<(FuncId, Block)>,
     /// Concrete length assigned to each input array's length variable.
     pub input_lens: &'m dyn Fn(ExprId) -> u64,
     pub(crate) frames: Vec<Frame>,
@@ -215,6 +217,7 @@ impl<'m, 'p> Exec<'m, 'p> {
             path: Vec::new(),
             lines: FxHashSet::default(),
             sides: FxHashSet::default(),
+            blocks: FxHashSet::default(),
             input_lens,
             frames: Vec::new(),
             globals,
@@ -300,6 +303,9 @@ impl<'m, 'p> Exec<'m, 'p> {
         let b = f.block(block);
         // Every step runs one instruction or one terminator.
         self.cost.instruction();
+        if idx == 0 && self.region == Region::Main {
+            self.blocks.insert((func, block));
+        }
         if idx < b.insts.len() {
             let inst = &b.insts[idx];
             self.note_line(func, inst.loc);

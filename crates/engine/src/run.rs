@@ -147,6 +147,8 @@ pub struct RunRecord {
     pub path: Vec<PathStep>,
     pub lines: FxHashSet<(FuncId, u32)>,
     pub sides: FxHashSet<(FuncId, pathwise_ir::Block, bool)>,
+    /// Blocks entered by the function under test and its callees.
+    pub blocks: FxHashSet<(FuncId, pathwise_ir::Block)>,
     /// Final contents of each pointer parameter's array.
     pub array_outputs: Vec<Option<Vec<u64>>>,
     /// Final contents of each global.
@@ -225,6 +227,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         path: Vec::new(),
         lines: FxHashSet::default(),
         sides: FxHashSet::default(),
+        blocks: FxHashSet::default(),
         array_outputs: Vec::new(),
         global_outputs: Vec::new(),
         touched_len: vec![0; setup.spec.params.len()],
@@ -282,6 +285,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     rec.path = std::mem::take(&mut exec.path);
     rec.lines = std::mem::take(&mut exec.lines);
     rec.sides = std::mem::take(&mut exec.sides);
+    rec.blocks = std::mem::take(&mut exec.blocks);
     rec.nondets = std::mem::take(&mut exec.nondets);
     rec.calls = std::mem::take(&mut exec.calls);
     rec.float_pins.append(&mut exec.float_pins);

@@ -183,6 +183,35 @@ pub struct GoalReport {
     pub dominance: Vec<Dominance>,
     /// One per `--target`, in order.
     pub targets: Vec<TargetReport>,
+    /// A statement or branch cover's outcome (`None` for other criteria).
+    pub cover: Option<CoverReport>,
+}
+
+/// What a statement or branch cover ([`crate::cost::Cover`]) left.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CoverReport {
+    /// `statements` or `branches`.
+    pub criterion: String,
+    /// Goals of the cover (located blocks, or branch sides).
+    pub goals: usize,
+    /// Goals some kept test covers.
+    pub covered: usize,
+    /// Every goal is covered, or the bounded search was exhaustive: the
+    /// goals left are infeasible within the bound.
+    pub complete: bool,
+    /// The goals no test covers, when `complete` (in function and block
+    /// order).
+    pub infeasible: Vec<InfeasibleGoal>,
+}
+
+/// A statement or branch side no input reaches within the bound.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InfeasibleGoal {
+    pub function: String,
+    /// The block's first located instruction, or the branch's condition.
+    pub loc: pathwise_ir::Loc,
+    /// For a branch side: which (`true`: the condition holds).
+    pub side: Option<bool>,
 }
 
 /// When a symbolic cost exceeds the largest constant one (seed 003,

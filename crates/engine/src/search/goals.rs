@@ -35,6 +35,8 @@ pub(super) struct GoalState {
     /// Per test, the first model's symbolic cost (for the dominance report).
     pub first_sym: Vec<Option<ExprId>>,
     pub dropped: u64,
+    /// A statement or branch cover (see [`super::cover`]).
+    pub cover: Option<super::cover::CoverState>,
 }
 
 impl Search<'_, '_> {
@@ -116,6 +118,11 @@ impl Search<'_, '_> {
             self.goal.dropped += 1;
             return false;
         }
+        if let Some(cover) = self.goal.cover.as_mut() {
+            if !cover.accept(test, replay) {
+                return false;
+            }
+        }
         let targets = &self.config.goals.targets;
         if !targets.is_empty() {
             self.goal.reached.resize(targets.len(), None);
@@ -183,7 +190,9 @@ pub(super) fn finish(
         ..GoalReport::default()
     };
     let sorted = goals.policies.iter().any(|p| !matches!(p, CostPolicy::Threshold { .. }));
-    let mut order: Vec<usize> = (0..tests.len()).collect();
+    // A cover keeps only the tests no other test makes redundant.
+    let redundant = goal.cover.as_ref().map(|c| c.redundant()).unwrap_or_default();
+    let mut order: Vec<usize> = (0..tests.len()).filter(|&i| !redundant.get(i).copied().unwrap_or(false)).collect();
     if sorted {
         // Decreasing cost of the first model; ties keep generation order.
         order.sort_by_key(|&i| (std::cmp::Reverse(tests[i].cost.first().map_or(0, |c| c.concrete)), i));
@@ -207,6 +216,7 @@ pub(super) fn finish(
         kept_tests.push(t);
         kept_cov.push(coverage[i].clone());
     }
+    report.cover = goal.cover.as_ref().map(|c| c.report(&order, stop));
     *tests = kept_tests;
     *coverage = kept_cov;
     report.dominance = dominance(pool, tests, &kept_sym);

@@ -33,6 +33,7 @@ use crate::suite::{PathStep, Stats, StopReason, TestCase, TestSuite};
 
 pub use crate::setup::{EngineError, NoObserver, Observer};
 
+mod cover;
 mod goals;
 mod guided;
 
@@ -130,6 +131,9 @@ fn generate_with(
         disagreements: Vec::new(),
         goal: Default::default(),
     };
+    if let Some(kind) = config.goals.cover {
+        search.goal.cover = Some(cover::CoverState::new(program, &info, main, kind));
+    }
     search.solver.set_deadline(config.timeout.map(|t| start + t));
     let stop = if config.program_mode.is_some() { search.explore_program() } else { search.explore() };
     let Search {
@@ -151,8 +155,14 @@ fn generate_with(
     stats.float_values_concretised = float_sites.len() as u64;
     stats.values_concretised = pin_sites.len() as u64;
     // "Complete" is a claim about every feasible path: never made when a
-    // prefix went undecided or a symbolic value was concretised.
-    let stop = if stop == StopReason::Complete && !stats.undecided().is_empty() { StopReason::Explored } else { stop };
+    // prefix went undecided or a symbolic value was concretised (unless a
+    // cover stopped because every goal has a test, which stays true).
+    let covered_all = goal.cover.as_ref().is_some_and(|c| c.done());
+    let stop = if stop == StopReason::Complete && !stats.undecided().is_empty() && !covered_all {
+        StopReason::Explored
+    } else {
+        stop
+    };
     stats.solver_calls = solver.stats().backend_calls;
     stats.solver_cache_hits = solver.stats().cache_hits;
     stats.solver_ms = solver.stats().backend_time.as_millis() as u64;
@@ -281,6 +291,8 @@ impl<'a> Search<'a, '_> {
                 Some(StopReason::Limit(format!("{} tests", self.tests.len())))
             } else if self.targets_done() {
                 Some(StopReason::TargetsReached)
+            } else if self.goal.cover.as_ref().is_some_and(|c| c.done()) {
+                Some(StopReason::Complete)
             } else {
                 None
             };
