@@ -112,6 +112,12 @@ pub struct GenArgs {
     /// (`for (i = 0; i < 256; i++)`) has one path, whatever its length.
     #[arg(long)]
     pub strict_loop_count: bool,
+    /// Compose function summaries (SMART, top-down): a function with
+    /// integer parameters and result that touches no memory outside its
+    /// frame is explored at its first call in a run; later calls reuse its
+    /// summary instead of multiplying the paths of the search.
+    #[arg(long)]
+    pub compositional: bool,
     /// Declare a function that has no body in the file as external: it does
     /// not change memory the code under test can see, and each call returns
     /// a fresh input (a pointer result is an input pointer: null, a fresh
@@ -283,6 +289,13 @@ fn stop_text(suite: &TestSuite) -> String {
             "explored, not complete: every prefix within the bound was tried, but {}",
             stats.undecided().join(", ")
         ),
+        // Composed calls are represented by their summaries' results, not
+        // by each of their paths (see README, "Compositional generation").
+        StopReason::Complete if !stats.summaries.summaries.is_empty() => {
+            "complete (compositional: every feasible path within the bound, composed calls taken by their results, \
+             has a test)"
+                .into()
+        }
         StopReason::Complete => "complete (every feasible path within the bound has a test)".into(),
         StopReason::Timeout => "timeout (tests found so far were written)".into(),
         StopReason::Interrupted => "interrupted (tests found so far were written)".into(),
@@ -337,6 +350,33 @@ pub fn float_line(s: &pathwise_engine::suite::Stats, label_width: usize) -> Stri
     )
 }
 
+/// `summaries: ...` lines of a compositional run (with their newlines).
+fn summaries_line(s: &pathwise_engine::suite::Stats) -> String {
+    let r = &s.summaries;
+    let mut out = String::new();
+    if !r.summaries.is_empty() {
+        let each: Vec<String> = r
+            .summaries
+            .iter()
+            .map(|(f, cases, complete)| {
+                format!("{f} {cases} case(s), {}", if *complete { "complete" } else { "partial" })
+            })
+            .collect();
+        out.push_str(&format!(
+            "  {:<20} {} computed ({}), reused by {} call(s), {} prefix(es) solved again\n",
+            "summaries:",
+            r.summaries.len(),
+            each.join("; "),
+            r.reused,
+            s.summary_retries
+        ));
+    }
+    for why in &r.fallbacks {
+        out.push_str(&format!("  {:<20} {why}: explored monolithically\n", "summary fallback:"));
+    }
+    out
+}
+
 /// The human-readable summary of a run.
 pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
     let s = &suite.stats;
@@ -368,6 +408,7 @@ pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
     out.push_str(&error_lines(suite));
     out.push_str(&crate::goals::summary(suite));
     out.push_str(&float_line(s, 20));
+    out.push_str(&summaries_line(s));
     if s.precondition_abandoned > 0 {
         out.push_str(&format!(
             "  warning: {} prefix(es) abandoned: no valid input found within --precondition-budget runs (their paths may be feasible)\n",
@@ -476,6 +517,7 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         check_leaks: args.check_leaks,
         check_uninit: !args.no_uninit_check,
         strict_loop_count: args.strict_loop_count,
+        compositional: args.compositional,
         externals: externals(args, &fe),
         goals: crate::goals::resolve(&args.goals, &fe.program)?,
     };

@@ -484,6 +484,32 @@ pub struct StatsJson {
     pub unknown_prefixes: u64,
     #[serde(default)]
     pub unrelated_pointer_runs: u64,
+    /// `--compositional` only (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compositional: Option<CompositionalJson>,
+}
+
+/// What a compositional search computed and reused.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct CompositionalJson {
+    /// One per summarised function.
+    pub summaries: Vec<SummaryJson>,
+    /// Calls composed from a summary instead of being explored.
+    pub reused: u64,
+    /// Prefixes solved again after their run grew a summary.
+    pub retries: u64,
+    /// Functions that could not be summarised (`name: why`), explored
+    /// monolithically.
+    pub fallbacks: Vec<String>,
+}
+
+/// One function's summary.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct SummaryJson {
+    pub function: String,
+    pub cases: u64,
+    /// The cases cover every input (within the bound).
+    pub complete: bool,
 }
 
 /// Predicted coverage.
@@ -783,8 +809,22 @@ impl StatsJson {
             values_concretised: s.values_concretised,
             unknown_prefixes: s.unknown_prefixes,
             unrelated_pointer_runs: s.unrelated_pointer_runs,
+            compositional: compositional_json(s),
         }
     }
+}
+
+fn compositional_json(s: &Stats) -> Option<CompositionalJson> {
+    let r = &s.summaries;
+    if r.summaries.is_empty() && r.fallbacks.is_empty() {
+        return None;
+    }
+    let summaries = r
+        .summaries
+        .iter()
+        .map(|(f, cases, complete)| SummaryJson { function: f.clone(), cases: *cases, complete: *complete })
+        .collect();
+    Some(CompositionalJson { summaries, reused: r.reused, retries: s.summary_retries, fallbacks: r.fallbacks.clone() })
 }
 
 /// `(stop, stop_detail)` of a stop reason.

@@ -69,6 +69,9 @@ pub struct Config {
     /// (`for (i = 0; i < 256; i++)`) adds no path, so its iterations cost
     /// nothing against k (`gen --strict-loop-count` restores the count).
     pub strict_loop_count: bool,
+    /// Compose function summaries instead of exploring every call of a
+    /// summarisable function (`gen --compositional`; see [`crate::compose`]).
+    pub compositional: bool,
     /// Cost models, cost policies and target lines (`gen --cost`,
     /// `--cost-policy`, `--target`; see [`crate::cost`]).
     pub goals: crate::cost::Goals,
@@ -107,6 +110,7 @@ impl Config {
             check_leaks: false,
             check_uninit: true,
             strict_loop_count: false,
+            compositional: false,
             goals: Default::default(),
         }
     }

@@ -82,6 +82,8 @@ pub struct Machine<'p> {
     pub strict_loop_count: bool,
     /// When the search's `--timeout` runs out.
     pub deadline: Option<Instant>,
+    /// `--compositional`: the summaries of the search (see [`crate::compose`]).
+    pub summaries: Option<std::cell::RefCell<crate::compose::Summaries>>,
 }
 
 /// Steps between two looks at the clock in a run.
@@ -178,6 +180,8 @@ pub struct Exec<'m, 'p> {
     pub(crate) libc_objects: rustc_hash::FxHashMap<&'static str, ObjId>,
     /// The resources used (see [`crate::cost`]; counts the Main region only).
     pub cost: crate::cost::Meter,
+    /// The summarised call in progress (see [`crate::compose`]).
+    pub(crate) compose: Option<crate::compose::RunHook>,
 }
 
 /// One `__VERIFIER_nondet_T()` call: a fresh input.
@@ -238,6 +242,7 @@ impl<'m, 'p> Exec<'m, 'p> {
             uninit_copies: Default::default(),
             libc_objects: Default::default(),
             cost: crate::cost::Meter::new(region == Region::Main),
+            compose: (m.summaries.is_some() && region == Region::Main && symbolic).then(Default::default),
         }
     }
 
@@ -360,6 +365,9 @@ impl<'m, 'p> Exec<'m, 'p> {
             self.sym_decisions += 1;
         }
         if self.symbolic && non_const(self.pool, cond).is_some() {
+            if self.compose.as_mut().is_some_and(|h| h.capture(cond)) {
+                return;
+            }
             let step = self.path.len() as u32;
             self.entries.push(Entry { cond, kind, region: self.region, negatable, bound_blocked, loc, step });
         }
@@ -408,6 +416,7 @@ impl<'m, 'p> Exec<'m, 'p> {
                     self.returned = v;
                     return Flow::End(End::Returned(v.map(|v| v.conc())));
                 }
+                let v = crate::compose::leave(self, v);
                 if let (Some(r), Some(v)) = (done.ret_to, v) {
                     self.frame_mut().regs[r.index()] = Some(v);
                 }
@@ -642,6 +651,7 @@ impl<'m, 'p> Exec<'m, 'p> {
                 Err(end) => Flow::End(end),
             };
         }
+        let argv = crate::compose::enter(self, callee, argv);
         self.push_frame(callee, argv, result);
         let exceeded = match self.m.criterion {
             Criterion::KPath => {

@@ -20,13 +20,16 @@
 //!   [`joins`]: pointer parameters into one object (`f(s, end)`).
 //! - [`search`]: PathCrawler's depth-first choice of the next prefix (MaxC)
 //!   and, for whole programs, a coverage-guided search with deepening k,
-//!   the k-path limit, preconditions; [`testcase`]: tests validated by replay.
+//!   the k-path limit, preconditions; [`testcase`]: tests validated by replay;
+//!   [`compose`]: function summaries composed into the search
+//!   (`--compositional`, SMART).
 //! - [`setup`]: checks before a run and assembly of the suite;
 //!   [`replay_models`]: tests from inputs another method found (`--method vc`).
 
 pub mod alloc;
 pub mod analysis;
 pub mod blockk;
+pub mod compose;
 pub mod config;
 pub mod cost;
 pub mod exec;

@@ -63,6 +63,7 @@ pub fn replay_models(
         check_uninit: config.check_uninit,
         strict_loop_count: config.strict_loop_count,
         deadline: None,
+        summaries: None,
     };
     let spec = InputSpec::new(pool, program, main, config.max_array_len);
     let setup = |symbolic| RunSetup { main, pre, spec: &spec, max_array_len: config.max_array_len, symbolic };

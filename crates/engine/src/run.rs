@@ -282,6 +282,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         Ok(args) => (exec.run(setup.main, args.clone()), args),
         Err(end) => (end, Vec::new()),
     };
+    crate::compose::finish(&mut exec);
     rec.path = std::mem::take(&mut exec.path);
     rec.lines = std::mem::take(&mut exec.lines);
     rec.sides = std::mem::take(&mut exec.sides);

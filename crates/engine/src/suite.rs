@@ -548,6 +548,11 @@ pub struct Stats {
     pub unknown_prefixes: u64,
     /// The first reason the solver gave for an `unknown`.
     pub first_unknown: Option<String>,
+    /// `--compositional`: summaries computed and reused, fallbacks.
+    pub summaries: crate::compose::SummaryReport,
+    /// `--compositional`: prefixes solved again after their run grew a
+    /// summary without following them (see [`crate::compose`]).
+    pub summary_retries: u64,
 }
 
 impl Stats {

@@ -37,6 +37,10 @@ mod cover;
 mod goals;
 mod guided;
 
+/// Times a prefix is solved again after its run grew a summary (see
+/// [`Search::solve_following`]); each retry knows at least one more case.
+const MAX_SUMMARY_RETRIES: usize = 8;
+
 /// Answers kept by the query cache before it is emptied.
 const MAX_CACHED_QUERIES: usize = 50_000;
 
@@ -95,6 +99,7 @@ fn generate_with(
         check_uninit: config.check_uninit,
         strict_loop_count: config.strict_loop_count,
         deadline: config.timeout.map(|t| start + t),
+        summaries: (config.compositional && config.program_mode.is_none()).then(Default::default),
     };
     let mut pool = ExprPool::new();
     let spec = if config.program_mode.is_some() {
@@ -163,6 +168,13 @@ fn generate_with(
     } else {
         stop
     };
+    let (mut pool, mut solver) = (pool, solver);
+    if let Some(sums) = &machine.summaries {
+        stats.summaries = sums.borrow().report(program, &mut pool, |pool, uncovered| {
+            let q = Query { constraints: vec![uncovered], assumptions: Vec::new() };
+            matches!(solver.check(pool, &q), SolveResult::Unsat { .. })
+        });
+    }
     stats.solver_calls = solver.stats().backend_calls;
     stats.solver_cache_hits = solver.stats().cache_hits;
     stats.solver_ms = solver.stats().backend_time.as_millis() as u64;
@@ -340,15 +352,33 @@ impl<'a> Search<'a, '_> {
             if self.stop_reason().is_some() {
                 return None;
             }
-            let Some((inputs, run)) = self.solve_prefix(cur, j) else { continue };
-            let Some(aligned) = follows_prefix(&cur.run.main_entries, j, &run.main_entries) else {
-                self.stats.divergences += 1;
-                continue;
-            };
+            let Some((inputs, run, aligned)) = self.solve_following(cur, j) else { continue };
             let mut done: Vec<bool> = aligned.counterpart.iter().map(|c| c.is_some_and(|o| cur.done[o])).collect();
             done.resize(run.main_entries.len(), false);
             return Some(Current { inputs, run, done });
         }
+        None
+    }
+
+    /// Solve the prefix of `cur` negating entry `j` and run it; `None`
+    /// when it is infeasible or the run does not follow it. With
+    /// `--compositional`, a run that grew a summary without following is
+    /// not yet a divergence: the prefix is solved again against the grown
+    /// summary (see [`crate::compose`]), a few times at most.
+    fn solve_following(&mut self, cur: &Current, j: usize) -> Option<(Model, RunRecord, crate::path::Alignment)> {
+        let generation = |s: &Self| s.m.summaries.as_ref().map(|c| c.borrow().generation);
+        for _ in 0..=MAX_SUMMARY_RETRIES {
+            let before = generation(self);
+            let (inputs, run) = self.solve_prefix(cur, j)?;
+            if let Some(aligned) = follows_prefix(&cur.run.main_entries, j, &run.main_entries) {
+                return Some((inputs, run, aligned));
+            }
+            if generation(self) == before || self.stop_reason().is_some() {
+                break;
+            }
+            self.stats.summary_retries += 1;
+        }
+        self.stats.divergences += 1;
         None
     }
 
@@ -386,7 +416,14 @@ impl<'a> Search<'a, '_> {
         self.stats.prefixes_explored += 1;
         let neg = self.pool.not(cur.run.main_entries[j].cond);
         let mut base: Vec<ExprId> = self.spec.hard.clone();
-        base.extend(cur.run.main_entries[..j].iter().map(|e| e.cond));
+        match &self.m.summaries {
+            // Composition entries as the summaries are now.
+            Some(sums) => {
+                let sums = sums.borrow();
+                base.extend(cur.run.main_entries[..j].iter().map(|e| sums.refresh(&mut self.pool, e.cond)));
+            }
+            None => base.extend(cur.run.main_entries[..j].iter().map(|e| e.cond)),
+        }
         base.push(neg);
         let assumptions: Vec<ExprId> = cur.run.pre_entries.iter().map(|e| e.cond).collect();
         match self.check(&base, &assumptions, &[neg], &cur.inputs) {
