@@ -42,7 +42,8 @@ pub struct GenArgs {
     /// callees at most k times: seed 003's criterion), `statements` or
     /// `branches` (few tests reaching every feasible block or branch side
     /// within the k-path bound; the rest is reported infeasible when the
-    /// search completes).
+    /// search completes), or `all-local-paths` (one test per feasible path
+    /// of the function's own CFG within k, callees' paths left free).
     #[arg(long, value_name = "CRITERION", default_value = "k-path", value_parser = crate::vc::parse_criterion)]
     pub criterion: crate::vc::GenCriterion,
     /// How tests are found: `concolic` (the default search) or `vc` (one
@@ -285,10 +286,17 @@ fn stop_text(suite: &TestSuite) -> String {
             let what = if branches { "branch side" } else { "statement" };
             format!("complete (every {what} feasible within the bound has a test)")
         }
-        StopReason::Explored => format!(
-            "explored, not complete: every prefix within the bound was tried, but {}",
-            stats.undecided().join(", ")
-        ),
+        StopReason::Explored => {
+            let mut why = stats.undecided();
+            let local = suite.goals.local.as_ref().map_or(0, |l| l.refuted_through_callees);
+            if local > 0 {
+                why.push(format!("{local} local prefix(es) refuted along every callee path tried"));
+            }
+            format!("explored, not complete: every prefix within the bound was tried, but {}", why.join(", "))
+        }
+        StopReason::Complete if suite.goals.local.is_some() => {
+            "complete (every feasible local path within the bound has a test)".into()
+        }
         // Composed calls are represented by their summaries' results, not
         // by each of their paths (see README, "Compositional generation").
         StopReason::Complete if !stats.summaries.summaries.is_empty() => {
@@ -380,7 +388,7 @@ fn summaries_line(s: &pathwise_engine::suite::Stats) -> String {
 /// The human-readable summary of a run.
 pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
     let s = &suite.stats;
-    let criterion = suite.goals.cover.as_ref().map_or(suite.criterion.name(), |c| c.criterion.as_str());
+    let criterion = suite.goals.criterion_name().unwrap_or(suite.criterion.name());
     let mut out = format!("pathwise: {} ({criterion}, k = {}", suite.function, suite.k);
     if let Some(pre) = &suite.precondition {
         out.push_str(&format!(", precondition {pre}"));
@@ -528,8 +536,9 @@ pub fn run(args: &GenArgs) -> Result<i32> {
     config.goals.cover = match args.criterion {
         crate::vc::GenCriterion::Statements => Some(Cover::Statements),
         crate::vc::GenCriterion::Branches => Some(Cover::Branches),
-        crate::vc::GenCriterion::Engine(_) => None,
+        crate::vc::GenCriterion::Engine(_) | crate::vc::GenCriterion::LocalPaths => None,
     };
+    config.goals.local_paths = args.criterion == crate::vc::GenCriterion::LocalPaths;
     let interrupted = install_ctrlc();
     let calls = Arc::new(AtomicU64::new(0));
     let mut observer = ProgressObserver::new(&args.function, interrupted, args.timeout, Arc::clone(&calls));

@@ -50,7 +50,7 @@ pub fn resolve(args: &GoalArgs, program: &Program) -> Result<Goals> {
         .map(|p| CostPolicy::parse(p, &costs).map_err(anyhow::Error::msg))
         .collect::<Result<Vec<_>>>()?;
     let targets = args.targets.iter().map(|t| target(program, t)).collect::<Result<Vec<_>>>()?;
-    Ok(Goals { costs, policies, targets, cover: None })
+    Ok(Goals { costs, policies, targets, cover: None, local_paths: false })
 }
 
 /// `FILE:LINE` resolved to the functions with code on that line.

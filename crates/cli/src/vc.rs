@@ -29,6 +29,9 @@ pub enum GenCriterion {
     Engine(Criterion),
     Statements,
     Branches,
+    /// Seed 003's all-local-paths (the k-path search negating only the
+    /// function's own decisions).
+    LocalPaths,
 }
 
 impl GenCriterion {
@@ -37,6 +40,7 @@ impl GenCriterion {
             GenCriterion::Engine(c) => c.name(),
             GenCriterion::Statements => "statements",
             GenCriterion::Branches => "branches",
+            GenCriterion::LocalPaths => "all-local-paths",
         }
     }
 
@@ -50,13 +54,16 @@ impl GenCriterion {
     }
 }
 
-/// Parse `k-path`, `block-k`, `statements` or `branches`.
+/// Parse `k-path`, `block-k`, `statements`, `branches` or `all-local-paths`.
 pub fn parse_criterion(s: &str) -> Result<GenCriterion, String> {
     match s {
         "statements" => Ok(GenCriterion::Statements),
         "branches" => Ok(GenCriterion::Branches),
+        "all-local-paths" => Ok(GenCriterion::LocalPaths),
         _ => Criterion::from_name(s).map(GenCriterion::Engine).ok_or_else(|| {
-            format!("unknown criterion `{s}` (expected `k-path`, `block-k`, `statements` or `branches`)")
+            format!(
+                "unknown criterion `{s}` (expected `k-path`, `block-k`, `statements`, `branches` or `all-local-paths`)"
+            )
         }),
     }
 }
@@ -150,7 +157,9 @@ pub fn generate(
         GenCriterion::Engine(Criterion::KPath) => pathwise_vc::Criterion::Paths,
         GenCriterion::Statements => pathwise_vc::Criterion::Statements,
         GenCriterion::Branches => pathwise_vc::Criterion::Branches,
-        GenCriterion::Engine(c) => bail!("--method vc does not support --criterion {}", c.name()),
+        GenCriterion::Engine(_) | GenCriterion::LocalPaths => {
+            bail!("--method vc does not support --criterion {}", criterion.name())
+        }
     };
     let main = program.func_by_name(&config.function).expect("checked by gen");
     let pre = config.precondition.as_ref().and_then(|p| program.func_by_name(p));

@@ -848,11 +848,7 @@ impl SuiteJson {
             precondition: suite.precondition.clone(),
             postcondition: suite.postcondition.clone(),
             k: suite.k,
-            criterion: suite
-                .goals
-                .cover
-                .as_ref()
-                .map_or_else(|| suite.criterion.name().into(), |c| c.criterion.clone()),
+            criterion: suite.goals.criterion_name().unwrap_or(suite.criterion.name()).into(),
             params: suite
                 .params
                 .iter()

@@ -205,6 +205,9 @@ pub struct Goals {
     /// keep a test only when it covers a goal no earlier test did, and stop
     /// when every goal is covered.
     pub cover: Option<Cover>,
+    /// `gen --criterion all-local-paths` (seed 003, ch. 5.3.1): negate
+    /// only the function's own decisions, one test per sequence of them.
+    pub local_paths: bool,
 }
 
 /// The goals of a cover: located blocks or branch sides of the function

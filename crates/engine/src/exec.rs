@@ -56,6 +56,9 @@ pub struct Machine<'p> {
     pub k: std::cell::Cell<u32>,
     /// What `k` bounds: loop iterations and recursion, or block entries.
     pub criterion: Criterion,
+    /// `--criterion all-local-paths`: the function under test's concrete
+    /// decisions are recorded too (see `search/local.rs`).
+    pub local_paths: bool,
     pub max_steps: u64,
     /// See [`crate::config::Config::check_overflow`].
     pub check_overflow: bool,
@@ -369,7 +372,9 @@ impl<'m, 'p> Exec<'m, 'p> {
                 return;
             }
             let step = self.path.len() as u32;
-            self.entries.push(Entry { cond, kind, region: self.region, negatable, bound_blocked, loc, step });
+            let local =
+                self.region == Region::Main && self.frames.len() == 1 && !matches!(kind, EntryKind::Library { .. });
+            self.entries.push(Entry { cond, kind, region: self.region, negatable, bound_blocked, loc, step, local });
         }
     }
 
@@ -487,6 +492,21 @@ impl<'m, 'p> Exec<'m, 'p> {
                 fi.rejects[(if taken { else_block } else { then_block }).index()]
             });
             self.record(cond, EntryKind::Decision { func, block, taken }, negatable, alt_blocked, loc);
+        } else if self.m.local_paths && self.symbolic && self.region == Region::Main && self.frames.len() == 1 {
+            // A concrete decision of the function itself: part of its local
+            // path (a callee's result may decide it), never negated.
+            let cond = self.pool.bool_const(true);
+            let (kind, step) = (EntryKind::Decision { func, block, taken }, self.path.len() as u32);
+            self.entries.push(Entry {
+                cond,
+                kind,
+                region: self.region,
+                negatable: false,
+                bound_blocked: false,
+                loc,
+                step,
+                local: true,
+            });
         }
         exceeds.then_some(End::BoundExceeded)
     }

@@ -49,13 +49,17 @@ pub struct Entry {
     /// `step - 1`; a library decision's is `step`. Lets observers place a
     /// refuted prefix among all the branches of the run (`pathwise paths`).
     pub step: u32,
+    /// A decision or check of the function under test itself (its
+    /// outermost activation, not a callee's or a modelled library loop's):
+    /// what `--criterion all-local-paths` negates (see `search/local.rs`).
+    pub local: bool,
 }
 
 impl EntryKind {
     /// The same kind with its outcome the other way round. An assumption
     /// has no recorded outcome: only a failed one is explorable, and its
     /// other side is the same assumption holding.
-    fn flipped(self) -> EntryKind {
+    pub(crate) fn flipped(self) -> EntryKind {
         match self {
             EntryKind::Decision { func, block, taken } => EntryKind::Decision { func, block, taken: !taken },
             EntryKind::InBounds { param, violated } => EntryKind::InBounds { param, violated: !violated },
@@ -153,7 +157,7 @@ mod tests {
     fn entry(pool: &mut ExprPool, name: &str, kind: EntryKind, negatable: bool, line: u32) -> Entry {
         let cond = pool.var(name, Sort::Bool);
         let loc = Loc { file: 0, line, col: 1 };
-        Entry { cond, kind, region: Region::Main, negatable, bound_blocked: false, loc, step: 0 }
+        Entry { cond, kind, region: Region::Main, negatable, bound_blocked: false, loc, step: 0, local: true }
     }
 
     fn decision(taken: bool) -> EntryKind {

@@ -50,6 +50,7 @@ pub fn replay_models(
         info: &info,
         k: std::cell::Cell::new(config.k),
         criterion: config.criterion,
+        local_paths: config.goals.local_paths,
         max_steps: config.max_steps_per_run,
         check_overflow: config.check_overflow,
         seek_errors: config.seek_errors,

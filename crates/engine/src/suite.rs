@@ -185,6 +185,33 @@ pub struct GoalReport {
     pub targets: Vec<TargetReport>,
     /// A statement or branch cover's outcome (`None` for other criteria).
     pub cover: Option<CoverReport>,
+    /// The all-local-paths criterion's outcome (`None` for other criteria).
+    pub local: Option<LocalReport>,
+}
+
+impl GoalReport {
+    /// The criterion's name when the goals define it (a cover,
+    /// all-local-paths); `None`: the engine's criterion.
+    pub fn criterion_name(&self) -> Option<&str> {
+        match (&self.cover, &self.local) {
+            (Some(c), _) => Some(&c.criterion),
+            (None, Some(_)) => Some("all-local-paths"),
+            (None, None) => None,
+        }
+    }
+}
+
+/// What `--criterion all-local-paths` found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LocalReport {
+    /// Tests kept: distinct sequences of the function's own decisions.
+    pub local_paths: usize,
+    /// Tests left out because an earlier test took the same local path.
+    pub duplicates: u64,
+    /// Local prefixes refuted along the callee paths the run took: another
+    /// callee path might make them feasible, so the search is not claimed
+    /// complete when there are any.
+    pub refuted_through_callees: u64,
 }
 
 /// What a statement or branch cover ([`crate::cost::Cover`]) left.

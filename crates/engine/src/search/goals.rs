@@ -37,6 +37,8 @@ pub(super) struct GoalState {
     pub dropped: u64,
     /// A statement or branch cover (see [`super::cover`]).
     pub cover: Option<super::cover::CoverState>,
+    /// The all-local-paths criterion (see [`super::local`]).
+    pub local: Option<super::local::LocalState>,
 }
 
 impl Search<'_, '_> {
@@ -138,6 +140,9 @@ impl Search<'_, '_> {
                 return false;
             }
         }
+        if !self.local_accept(run) {
+            return false;
+        }
         self.goal.first_sym.push(first_sym);
         true
     }
@@ -217,6 +222,7 @@ pub(super) fn finish(
         kept_cov.push(coverage[i].clone());
     }
     report.cover = goal.cover.as_ref().map(|c| c.report(&order, stop));
+    report.local = goal.local.as_ref().map(|l| l.report(order.len()));
     *tests = kept_tests;
     *coverage = kept_cov;
     report.dominance = dominance(pool, tests, &kept_sym);

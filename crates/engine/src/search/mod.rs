@@ -36,6 +36,7 @@ pub use crate::setup::{EngineError, NoObserver, Observer};
 mod cover;
 mod goals;
 mod guided;
+mod local;
 
 /// Times a prefix is solved again after its run grew a summary (see
 /// [`Search::solve_following`]); each retry knows at least one more case.
@@ -86,6 +87,7 @@ fn generate_with(
         info: &info,
         k: std::cell::Cell::new(if config.program_mode.is_some() { 1 } else { config.k }),
         criterion: config.criterion,
+        local_paths: config.goals.local_paths,
         max_steps: config.max_steps_per_run,
         check_overflow: config.check_overflow,
         seek_errors: config.seek_errors,
@@ -139,6 +141,9 @@ fn generate_with(
     if let Some(kind) = config.goals.cover {
         search.goal.cover = Some(cover::CoverState::new(program, &info, main, kind));
     }
+    if config.goals.local_paths {
+        search.goal.local = Some(Default::default());
+    }
     search.solver.set_deadline(config.timeout.map(|t| start + t));
     let stop = if config.program_mode.is_some() { search.explore_program() } else { search.explore() };
     let Search {
@@ -163,7 +168,8 @@ fn generate_with(
     // prefix went undecided or a symbolic value was concretised (unless a
     // cover stopped because every goal has a test, which stays true).
     let covered_all = goal.cover.as_ref().is_some_and(|c| c.done());
-    let stop = if stop == StopReason::Complete && !stats.undecided().is_empty() && !covered_all {
+    let local_open = goal.local.as_ref().is_some_and(|l| l.incomplete());
+    let stop = if stop == StopReason::Complete && (!stats.undecided().is_empty() || local_open) && !covered_all {
         StopReason::Explored
     } else {
         stop
@@ -323,6 +329,7 @@ impl<'a> Search<'a, '_> {
         };
         let Some((inputs, run)) = first else { return self.stop_reason().unwrap_or(StopReason::Complete) };
         self.consider(&inputs, &run);
+        self.local_reached(&run);
         let done = vec![false; run.main_entries.len()];
         let mut cur = Current { inputs, run, done };
         loop {
@@ -341,7 +348,7 @@ impl<'a> Search<'a, '_> {
     fn next_run(&mut self, cur: &mut Current) -> Option<Current> {
         for j in (0..cur.run.main_entries.len()).rev() {
             let e = &cur.run.main_entries[j];
-            if cur.done[j] || !e.negatable || self.free_length_check(&cur.run, e) {
+            if cur.done[j] || !e.negatable || self.free_length_check(&cur.run, e) || self.local_skips(&cur.run, j) {
                 continue;
             }
             cur.done[j] = true;
@@ -353,6 +360,7 @@ impl<'a> Search<'a, '_> {
                 return None;
             }
             let Some((inputs, run, aligned)) = self.solve_following(cur, j) else { continue };
+            self.local_reached(&run);
             let mut done: Vec<bool> = aligned.counterpart.iter().map(|c| c.is_some_and(|o| cur.done[o])).collect();
             done.resize(run.main_entries.len(), false);
             return Some(Current { inputs, run, done });
@@ -441,6 +449,7 @@ impl<'a> Search<'a, '_> {
             SolveResult::Unsat { core } if core.is_empty() => {
                 self.stats.infeasible_prefixes += 1;
                 self.observer.on_refuted(&cur.run, j);
+                self.local_refuted(&cur.run, j);
                 None
             }
             SolveResult::Unsat { core } => {
@@ -453,6 +462,7 @@ impl<'a> Search<'a, '_> {
                 if found.is_none() && self.stopped.is_none() && !std::mem::take(&mut self.abandoned) && !undecided {
                     self.stats.infeasible_prefixes += 1;
                     self.observer.on_refuted(&cur.run, j);
+                    self.local_refuted(&cur.run, j);
                 }
                 found
             }
