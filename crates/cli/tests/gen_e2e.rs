@@ -90,7 +90,7 @@ fn gen_block_k_then_replay() {
     let o = pathwise(tmp.path(), &["gen", "count.c", "-f", "count_pos", "--criterion", "block"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        text(&o.stderr).contains("expected `k-path`, `block-k`, `statements` or `branches`"),
+        text(&o.stderr).contains("expected `k-path`, `block-k`, `statements`, `branches` or `all-local-paths`"),
         "{}",
         text(&o.stderr)
     );
