@@ -299,12 +299,16 @@ const SEARCH_C: &str = include_str!("../libc/search.c");
 /// (line-marker flag 3): its functions are kept only when called, and the
 /// emitters and `replay` leave them out like other library code.
 fn libc_sources(text: &str, defined: &rustc_hash::FxHashSet<String>, model: DataModel) -> Option<String> {
+    // `<stdlib.h>` declares both once: a unit uses one only if it names it
+    // again (a call, or its address), which spares units that merely
+    // include the header a second parse.
     let mentions = |name: &str| {
-        text.match_indices(name).any(|(i, _)| {
-            let before = text[..i].chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == '_');
+        let word = |(i, _): &(usize, &str)| {
+            let before = text[..*i].chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == '_');
             let after = text[i + name.len()..].chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_');
             !before && !after
-        })
+        };
+        text.match_indices(name).filter(word).count() >= 2
     };
     let wanted = ["qsort", "bsearch"].iter().any(|n| mentions(n) && !defined.contains(*n));
     if !wanted || ["qsort", "bsearch", "pathwise_msort"].iter().any(|n| defined.contains(*n)) {
