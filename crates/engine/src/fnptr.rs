@@ -67,17 +67,7 @@ pub fn is_stub(name: &str) -> bool {
 /// calls return fresh inputs (a callback the caller provides).
 pub fn candidates(program: &Program, func_ty: &CType, func: &str, param: &str) -> Vec<FuncId> {
     let stub = format!("pathwise_stub_{func}_{param}");
-    let of_type = |f: &pathwise_ir::FuncData| f.cty.as_ref() == Some(func_ty);
-    let mut out: Vec<FuncId> = program
-        .funcs
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| of_type(f) && f.name != "main" && !is_stub(&f.name))
-        .filter(|(_, f)| !f.is_declaration() || crate::setup::has_model(&f.name))
-        .map(|(i, _)| FuncId(i as u32))
-        .collect();
-    out.extend(program.func_by_name(&stub).filter(|&id| of_type(program.func(id))));
-    out
+    with_stub(program, func_ty, |f| f.name == stub)
 }
 
 /// The functions a function-pointer member of an input structure, of
@@ -85,6 +75,13 @@ pub fn candidates(program: &Program, func_ty: &CType, func: &str, param: &str) -
 /// with the front end's stub of that type for members
 /// (`pathwise_stub_field_S_m`, one per function type).
 pub fn field_candidates(program: &Program, func_ty: &CType) -> Vec<FuncId> {
+    with_stub(program, func_ty, |f| f.name.starts_with(FIELD_STUB_PREFIX))
+}
+
+/// The unit's functions of type `func_ty` with a body or a model (except
+/// `main` and stubs), in id order, then the first stub of that type that
+/// `is_the_stub` accepts.
+fn with_stub(program: &Program, func_ty: &CType, is_the_stub: impl Fn(&pathwise_ir::FuncData) -> bool) -> Vec<FuncId> {
     let of_type = |f: &pathwise_ir::FuncData| f.cty.as_ref() == Some(func_ty);
     let mut out: Vec<FuncId> = program
         .funcs
@@ -94,7 +91,7 @@ pub fn field_candidates(program: &Program, func_ty: &CType) -> Vec<FuncId> {
         .filter(|(_, f)| !f.is_declaration() || crate::setup::has_model(&f.name))
         .map(|(i, _)| FuncId(i as u32))
         .collect();
-    let stub = program.funcs.iter().position(|f| f.name.starts_with(FIELD_STUB_PREFIX) && of_type(f));
+    let stub = program.funcs.iter().position(|f| of_type(f) && is_stub(&f.name) && is_the_stub(f));
     out.extend(stub.map(|i| FuncId(i as u32)));
     out
 }
