@@ -489,17 +489,32 @@ fn externals(args: &GenArgs, fe: &Frontend) -> Externals {
     }
 }
 
-/// Run `pathwise gen`; returns the exit code.
-pub fn run(args: &GenArgs) -> Result<i32> {
-    if !args.file.is_file() {
-        bail!("cannot read {}: no such file", args.file.display());
+/// Compile `file` (with `-I` directories and `-D` definitions) and check
+/// that `function` and the precondition, if any, can be run.
+pub(crate) fn compile_for(
+    file: &std::path::Path,
+    (include_dirs, defines): (&[std::path::PathBuf], &[String]),
+    function: &str,
+    precondition: Option<&str>,
+) -> Result<Frontend> {
+    if !file.is_file() {
+        bail!("cannot read {}: no such file", file.display());
     }
-    let fe = frontend::compile(&args.file, &args.include_dirs, &args.defines)?;
-    fe.check_supported(&args.function, "function")?;
-    check_function(&fe.program, &args.function, "function")?;
-    if let Some(pre) = &args.precondition {
+    let fe = frontend::compile(file, include_dirs, defines)?;
+    fe.check_supported(function, "function")?;
+    check_function(&fe.program, function, "function")?;
+    if let Some(pre) = precondition {
         fe.check_supported(pre, "precondition")?;
         check_function(&fe.program, pre, "precondition")?;
+    }
+    Ok(fe)
+}
+
+/// Run `pathwise gen`; returns the exit code.
+pub fn run(args: &GenArgs) -> Result<i32> {
+    let fe =
+        compile_for(&args.file, (&args.include_dirs, &args.defines), &args.function, args.precondition.as_deref())?;
+    if let Some(pre) = &args.precondition {
         if pre == &args.function {
             bail!("the precondition must be a different function than the function under test");
         }

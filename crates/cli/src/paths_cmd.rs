@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::{anyhow, bail, Result};
+use anyhow::{anyhow, Result};
 use clap::Args;
 use pathwise_engine::config::Config;
 use pathwise_ir::Program;
@@ -17,8 +17,7 @@ use pathwise_paths::{StaticPath, StaticPaths};
 use pathwise_solver_z3::Z3Backend;
 use serde_json::{json, Value};
 
-use crate::frontend;
-use crate::gen::{check_function, parse_seconds};
+use crate::gen::{compile_for, parse_seconds};
 
 #[derive(Args, Debug)]
 pub struct PathsArgs {
@@ -55,16 +54,8 @@ pub struct PathsArgs {
 
 /// Run `pathwise paths`; returns the exit code.
 pub fn run(args: &PathsArgs) -> Result<i32> {
-    if !args.file.is_file() {
-        bail!("cannot read {}: no such file", args.file.display());
-    }
-    let fe = frontend::compile(&args.file, &args.include_dirs, &args.defines)?;
-    fe.check_supported(&args.function, "function")?;
-    check_function(&fe.program, &args.function, "function")?;
-    if let Some(pre) = &args.precondition {
-        fe.check_supported(pre, "precondition")?;
-        check_function(&fe.program, pre, "precondition")?;
-    }
+    let includes = (&args.include_dirs[..], &args.defines[..]);
+    let fe = compile_for(&args.file, includes, &args.function, args.precondition.as_deref())?;
     let program = &fe.program;
     let id = program.func_by_name(&args.function).ok_or_else(|| anyhow!("function `{}` not found", args.function))?;
     let paths = pathwise_paths::enumerate(program, id, args.depth, args.max_paths as usize).map_err(|e| match e {

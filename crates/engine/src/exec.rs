@@ -89,6 +89,35 @@ pub struct Machine<'p> {
     pub summaries: Option<std::cell::RefCell<crate::compose::Summaries>>,
 }
 
+impl<'p> Machine<'p> {
+    /// The context of runs of `program` under `config`: a single function's
+    /// search (whole-program mode, deadlines and summaries are the
+    /// caller's to set).
+    pub fn new(program: &'p Program, info: &'p ProgramInfo, config: &crate::config::Config) -> Machine<'p> {
+        Machine {
+            program,
+            info,
+            k: std::cell::Cell::new(config.k),
+            criterion: config.criterion,
+            local_paths: config.goals.local_paths,
+            max_steps: config.max_steps_per_run,
+            check_overflow: config.check_overflow,
+            seek_errors: config.seek_errors,
+            data_model_long_bits: config.long_bits,
+            concretise_externals: false,
+            externals: config.externals.clone(),
+            slots: Default::default(),
+            max_heap_objects: config.max_heap_objects,
+            max_array_len: config.max_array_len,
+            check_leaks: config.check_leaks,
+            check_uninit: config.check_uninit,
+            strict_loop_count: config.strict_loop_count,
+            deadline: None,
+            summaries: None,
+        }
+    }
+}
+
 /// Steps between two looks at the clock in a run.
 const DEADLINE_CHECK_STEPS: u64 = 1 << 16;
 

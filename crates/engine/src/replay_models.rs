@@ -45,27 +45,7 @@ pub fn replay_models(
 ) -> Result<(TestSuite, Vec<ModelRun>), EngineError> {
     let (main, pre) = crate::setup::check(program, config)?;
     let info = ProgramInfo::compute(program);
-    let machine = Machine {
-        program,
-        info: &info,
-        k: std::cell::Cell::new(config.k),
-        criterion: config.criterion,
-        local_paths: config.goals.local_paths,
-        max_steps: config.max_steps_per_run,
-        check_overflow: config.check_overflow,
-        seek_errors: config.seek_errors,
-        data_model_long_bits: config.long_bits,
-        concretise_externals: false,
-        externals: config.externals.clone(),
-        slots: Default::default(),
-        max_heap_objects: config.max_heap_objects,
-        max_array_len: config.max_array_len,
-        check_leaks: config.check_leaks,
-        check_uninit: config.check_uninit,
-        strict_loop_count: config.strict_loop_count,
-        deadline: None,
-        summaries: None,
-    };
+    let machine = Machine::new(program, &info, config);
     let spec = InputSpec::new(pool, program, main, config.max_array_len);
     let setup = |symbolic| RunSetup { main, pre, spec: &spec, max_array_len: config.max_array_len, symbolic };
     let mut tests = Vec::new();

@@ -82,26 +82,13 @@ fn generate_with(
     let start = Instant::now();
     let (main, pre) = crate::setup::check(program, config)?;
     let info = ProgramInfo::compute(program);
+    let program_mode = config.program_mode.as_ref();
     let machine = Machine {
-        program,
-        info: &info,
-        k: std::cell::Cell::new(if config.program_mode.is_some() { 1 } else { config.k }),
-        criterion: config.criterion,
-        local_paths: config.goals.local_paths,
-        max_steps: config.max_steps_per_run,
-        check_overflow: config.check_overflow,
-        seek_errors: config.seek_errors,
-        data_model_long_bits: config.long_bits,
-        concretise_externals: config.program_mode.as_ref().is_some_and(|p| p.concretise_externals),
-        externals: config.externals.clone(),
-        slots: Default::default(),
-        max_heap_objects: config.max_heap_objects,
-        max_array_len: config.max_array_len,
-        check_leaks: config.check_leaks,
-        check_uninit: config.check_uninit,
-        strict_loop_count: config.strict_loop_count,
+        k: std::cell::Cell::new(if program_mode.is_some() { 1 } else { config.k }),
+        concretise_externals: program_mode.is_some_and(|p| p.concretise_externals),
         deadline: config.timeout.map(|t| start + t),
-        summaries: (config.compositional && config.program_mode.is_none()).then(Default::default),
+        summaries: (config.compositional && program_mode.is_none()).then(Default::default),
+        ..Machine::new(program, &info, config)
     };
     let mut pool = ExprPool::new();
     let spec = if config.program_mode.is_some() {
