@@ -541,6 +541,7 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         check_uninit: !args.no_uninit_check,
         strict_loop_count: args.strict_loop_count,
         compositional: args.compositional,
+        compose: Default::default(),
         externals: externals(args, &fe),
         goals: crate::goals::resolve(&args.goals, &fe.program)?,
     };

@@ -72,6 +72,9 @@ pub struct Config {
     /// Compose function summaries instead of exploring every call of a
     /// summarisable function (`gen --compositional`; see [`crate::compose`]).
     pub compositional: bool,
+    /// With `compositional`: bottom-up or top-down, and where summaries are
+    /// stored between runs.
+    pub compose: crate::compose::Options,
     /// Cost models, cost policies and target lines (`gen --cost`,
     /// `--cost-policy`, `--target`; see [`crate::cost`]).
     pub goals: crate::cost::Goals,
@@ -111,6 +114,7 @@ impl Config {
             check_uninit: true,
             strict_loop_count: false,
             compositional: false,
+            compose: Default::default(),
             goals: Default::default(),
         }
     }

@@ -400,6 +400,8 @@ impl<'m, 'p> Exec<'m, 'p> {
             if self.compose.as_mut().is_some_and(|h| h.capture(cond)) {
                 return;
             }
+            // After an explored call of an open summary (see `compose`).
+            let negatable = negatable && !self.compose.as_ref().is_some_and(|h| h.frozen());
             let step = self.path.len() as u32;
             let local =
                 self.region == Region::Main && self.frames.len() == 1 && !matches!(kind, EntryKind::Library { .. });
@@ -700,7 +702,7 @@ impl<'m, 'p> Exec<'m, 'p> {
                 Err(end) => Flow::End(end),
             };
         }
-        let argv = crate::compose::enter(self, callee, argv);
+        let argv = crate::compose::enter(self, callee, argv, loc);
         self.push_frame(callee, argv, result);
         let exceeded = match self.m.criterion {
             Criterion::KPath => {

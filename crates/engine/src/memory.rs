@@ -121,6 +121,12 @@ impl Object {
         self.size
     }
 
+    /// Whether nothing was written to the object (its content is still
+    /// its initial one, as first built).
+    pub fn pristine(&self) -> bool {
+        self.cells.is_empty() && self.whole.is_none()
+    }
+
     /// All initial values recorded for a heap input object.
     pub fn initial_cells(&self) -> impl Iterator<Item = (u64, Type, Value)> + '_ {
         self.initial_cells.iter().map(|(&o, &(t, v))| (o, t, v))

@@ -176,6 +176,9 @@ pub struct RunRecord {
     pub unrelated: Option<pathwise_ir::Loc>,
     /// The resources the function's execution used (see [`crate::cost`]).
     pub cost: crate::cost::Meter,
+    /// `--compositional`: the calls explored in the run's context, with the
+    /// index of each one's first main entry (see [`crate::compose`]).
+    pub explored: Vec<(FuncId, usize)>,
 }
 
 impl RunRecord {
@@ -241,6 +244,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         leak_returned: None,
         unrelated: None,
         cost: Default::default(),
+        explored: Vec::new(),
     };
     let mut declared = crate::heap_assume::Declared::default();
     let mut initial_reads = Vec::new();
@@ -282,7 +286,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         Ok(args) => (exec.run(setup.main, args.clone()), args),
         Err(end) => (end, Vec::new()),
     };
-    crate::compose::finish(&mut exec);
+    rec.explored = crate::compose::finish(&mut exec, &end);
     rec.path = std::mem::take(&mut exec.path);
     rec.lines = std::mem::take(&mut exec.lines);
     rec.sides = std::mem::take(&mut exec.sides);

@@ -478,16 +478,21 @@ impl Exec<'_, '_> {
         // Memory holds floating values as their bits (see `Type::bits_type`).
         let ty = ty.bits_type();
         let (obj, off, sym_off) = self.access(p, ty, loc)?;
-        if matches!(self.mem.object(obj).kind, ObjKind::HeapInput { .. }) {
-            return self.heap_load(p, obj, off, ty, loc);
-        }
-        self.mem.read(self.pool, obj, off, ty, sym_off).map_err(|e| self.access_error(e, loc))
+        let v = if matches!(self.mem.object(obj).kind, ObjKind::HeapInput { .. }) {
+            self.heap_load(p, obj, off, ty, loc)?
+        } else {
+            self.mem.read(self.pool, obj, off, ty, sym_off).map_err(|e| self.access_error(e, loc))?
+        };
+        Ok(if self.compose.is_some() { crate::compose::on_load(self, obj, off, ty, v, loc) } else { v })
     }
 
     /// Store `v` as a `ty` through `p`.
     pub(crate) fn store(&mut self, p: &Pointer, ty: Type, v: Value, loc: Loc) -> Result<(), End> {
         let ty = ty.bits_type();
         let (obj, off, sym_off) = self.access(p, ty, loc)?;
+        if self.compose.is_some() {
+            crate::compose::on_store(self, obj, off, ty, loc);
+        }
         if matches!(self.mem.object(obj).kind, ObjKind::HeapInput { .. }) {
             self.heap_store(p, off, ty, v);
         }

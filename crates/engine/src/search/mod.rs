@@ -255,6 +255,12 @@ impl<'a> Search<'a, '_> {
         self.stats.runs += 1;
         let setup = self.setup(true);
         let rec = run_once(self.m, &mut self.pool, &setup, inputs);
+        if std::env::var("PATHWISE_DEBUG_RUNS").is_ok() {
+            eprintln!("run {}: {:?} end {:?}", self.stats.runs, inputs.bv.values().collect::<Vec<_>>(), rec.main_end);
+            for e in &rec.main_entries {
+                eprintln!("   {:?} neg={} line={} {}", e.kind, e.negatable, e.loc.line, self.pool.display(e.cond));
+            }
+        }
         self.float_inputs.extend(rec.float_inputs.iter().copied());
         for pin in &rec.float_pins {
             // Reading a floating input (a variable, an element of a floating
@@ -334,6 +340,9 @@ impl<'a> Search<'a, '_> {
     /// Negate the deepest open main entry whose prefix is feasible.
     fn next_run(&mut self, cur: &mut Current) -> Option<Current> {
         for j in (0..cur.run.main_entries.len()).rev() {
+            if let Some(next) = self.resume(cur, Some(j)) {
+                return Some(next);
+            }
             let e = &cur.run.main_entries[j];
             if cur.done[j] || !e.negatable || self.free_length_check(&cur.run, e) || self.local_skips(&cur.run, j) {
                 continue;
@@ -346,13 +355,41 @@ impl<'a> Search<'a, '_> {
             if self.stop_reason().is_some() {
                 return None;
             }
-            let Some((inputs, run, aligned)) = self.solve_following(cur, j) else { continue };
+            let solved = self.solve_following(cur, j);
+            if std::env::var("PATHWISE_DEBUG_RUNS").is_ok() {
+                eprintln!("negated entry {j}: {}", if solved.is_some() { "followed" } else { "no run follows" });
+            }
+            let Some((inputs, run, aligned)) = solved else { continue };
             self.local_reached(&run);
             let mut done: Vec<bool> = aligned.counterpart.iter().map(|c| c.is_some_and(|o| cur.done[o])).collect();
             done.resize(run.main_entries.len(), false);
             return Some(Current { inputs, run, done });
         }
-        None
+        self.resume(cur, None)
+    }
+
+    /// `--compositional` (SMART): when the search moves above an explored
+    /// call of an open summary (to entry `at`; `None`: every entry is done),
+    /// its exploration in that context is over: the summary is closed and
+    /// the run repeated with the call composed, so that the caller's
+    /// entries after it, frozen so far, are explored against the summary
+    /// (see [`crate::compose`]).
+    fn resume(&mut self, cur: &Current, at: Option<usize>) -> Option<Current> {
+        let sums = self.m.summaries.as_ref()?;
+        let open: Vec<(FuncId, usize)> =
+            cur.run.explored.iter().copied().filter(|&(f, start)| at.is_none_or(|j| start > j) && !sums.borrow().is_closed(f)).collect();
+        let start = open.iter().map(|r| r.1).min()?;
+        for (f, _) in open {
+            sums.borrow_mut().close(f);
+        }
+        if self.stop_reason().is_some() {
+            return None;
+        }
+        let inputs = cur.inputs.clone();
+        let run = self.execute(&inputs);
+        let mut done: Vec<bool> = cur.done.iter().copied().take(start.min(run.main_entries.len())).collect();
+        done.resize(run.main_entries.len(), false);
+        Some(Current { inputs, run, done })
     }
 
     /// Solve the prefix of `cur` negating entry `j` and run it; `None`

@@ -1,0 +1,1 @@
+//! Bottom-up summaries (placeholder).

@@ -1,0 +1,540 @@
+//! The interpreter's side of summaries: hooks at calls, returns, memory
+//! accesses and the end of a run (see the module doc of [`super`]).
+//!
+//! Only the outermost summarised call of a run is tracked (`Active`):
+//! calls nested in it are part of its path.
+
+use pathwise_expr::{ExprId, Sort};
+use pathwise_ir::{FuncId, Loc, Type};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::summary::{self, global_var, Case, GlobalKey, Outcome, Post};
+use super::Instance;
+use crate::exec::Exec;
+use crate::memory::ObjKind;
+use crate::path::{End, EntryKind, Region};
+use crate::value::{bv_of, ObjId, Value};
+
+/// The open summarised call of a run.
+struct Active {
+    func: FuncId,
+    name: String,
+    /// `frames.len()` while the callee's own frame is the top one.
+    depth: usize,
+    n: u32,
+    loc: Loc,
+    /// Objects that existed at the call: later ones are the callee's own.
+    objects_before: u32,
+    /// Input-array objects the pointer parameters point to.
+    roots: Vec<ObjId>,
+    /// Canonical input -> its value in the calling context.
+    map: FxHashMap<ExprId, ExprId>,
+    /// Per-call formal or caller variable -> canonical input.
+    canon: FxHashMap<ExprId, ExprId>,
+    /// `Some`: composed, with the captured path condition; `None`:
+    /// explored, its entries from `start` on in the run's.
+    captured: Option<Vec<ExprId>>,
+    start: usize,
+    /// The explored call's tie assumptions recorded after `start`.
+    ties: FxHashSet<ExprId>,
+    /// Canonical conjuncts of the precondition that are not entries (a
+    /// global read with a concrete value: `g == 5`).
+    extra_pre: Vec<ExprId>,
+    /// Globals read before being written: their per-call formal (`None`
+    /// when the value read was concrete).
+    global_reads: FxHashMap<GlobalKey, Option<ExprId>>,
+    /// Globals written, with their value before the first write.
+    writes: Vec<(GlobalKey, ExprId)>,
+    /// Why the call turned out not to be summarisable.
+    poisoned: Option<String>,
+    /// The caller's in-bounds facts, set aside during the call.
+    saved_checked: FxHashMap<ObjId, u64>,
+}
+
+/// Per-run state of the hooks (only in symbolic runs of the function under
+/// test, with `--compositional`).
+#[derive(Default)]
+pub(crate) struct RunHook {
+    /// Summarised calls so far in this run, per function.
+    calls: FxHashMap<FuncId, u32>,
+    active: Option<Active>,
+    /// An explored call of an open summary has returned: the caller's
+    /// later entries are not negatable until the summary closes.
+    frozen: bool,
+    /// Explored calls of the run: function and index of its first entry.
+    explored: Vec<(FuncId, usize)>,
+}
+
+impl RunHook {
+    /// Takes the entry when a composed call is open (its path condition is
+    /// the summary's, not the caller's).
+    pub(crate) fn capture(&mut self, cond: ExprId) -> bool {
+        match self.active.as_mut().and_then(|a| a.captured.as_mut()) {
+            Some(c) => {
+                c.push(cond);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Whether entries recorded now may be negated.
+    pub(crate) fn frozen(&self) -> bool {
+        self.frozen
+    }
+}
+
+/// The pointer argument `v` as a root: an input array of the function under
+/// test, pointed to at its start, not written so far in the run.
+fn root_array(exec: &Exec<'_, '_>, v: &Value) -> Option<(ObjId, crate::memory::InputArray)> {
+    let Value::Ptr(p) = v else { return None };
+    let obj = p.obj?;
+    let o = exec.mem.object(obj);
+    let inp = o.input?;
+    let plain = p.off == 0 && p.off_sym.is_none() && p.base_sym.is_none();
+    (plain && matches!(o.kind, ObjKind::Input { .. }) && o.pristine()).then_some((obj, inp))
+}
+
+/// The call hook: called before `callee`'s frame is pushed. Returns the
+/// arguments the callee's frame gets (formals in place of symbolic values
+/// when the call is summarised).
+pub(crate) fn enter(exec: &mut Exec<'_, '_>, callee: FuncId, argv: Vec<Value>, loc: Loc) -> Vec<Value> {
+    let Some(cell) = exec.m.summaries.as_ref() else { return argv };
+    let open = exec.compose.as_ref().is_none_or(|h| h.active.is_some());
+    if open || exec.region != Region::Main {
+        return argv;
+    }
+    let program = exec.m.program;
+    if cell.borrow_mut().verdict(program, callee).is_err() {
+        return argv;
+    }
+    let f = program.func(callee);
+    let name = f.name.clone();
+    let mut roots = Vec::new();
+    let mut map = FxHashMap::default();
+    let mut canon = FxHashMap::default();
+    let mut symbolic = false;
+    for (i, (p, v)) in f.params.iter().zip(&argv).enumerate() {
+        if p.ty != Type::Ptr {
+            symbolic |= v.sym().is_some();
+            continue;
+        }
+        match root_array(exec, v) {
+            Some((obj, inp)) if !roots.contains(&obj) => {
+                let arr = super::canonical_param(exec.pool, &name, i, exec.pool.sort(inp.array));
+                let len = exec.pool.var(&summary::len_name(&name, i), Sort::Bv(64));
+                map.insert(arr, inp.array);
+                map.insert(len, inp.len);
+                canon.insert(inp.array, arr);
+                canon.insert(inp.len, len);
+                roots.push(obj);
+                symbolic = true;
+            }
+            _ => {
+                let why = format!("{name}: called at line {} with a pointer that is not an unwritten input array: run without its summary there", loc.line);
+                cell.borrow_mut().context_fallback(why);
+                return argv;
+            }
+        }
+    }
+    if !symbolic {
+        return argv;
+    }
+    let hook = exec.compose.as_mut().expect("checked above");
+    let n = *hook.calls.entry(callee).and_modify(|n| *n += 1).or_insert(0);
+    let explored = n == 0 && !cell.borrow().is_closed(callee);
+    let mut values = Vec::new();
+    let mut ties = Vec::new();
+    for (i, (p, v)) in f.params.iter().zip(&argv).enumerate() {
+        if p.ty == Type::Ptr {
+            values.push(*v);
+            continue;
+        }
+        let w = p.ty.bits();
+        let formal = exec.pool.var(&format!("sum:{name}#{n}.{i}"), Sort::Bv(w));
+        let arg = bv_of(exec.pool, v.conc(), v.sym(), w);
+        let c = super::canonical_param(exec.pool, &name, i, Sort::Bv(w));
+        map.insert(c, arg);
+        canon.insert(formal, c);
+        ties.push((formal, arg));
+        values.push(Value::Int { conc: v.conc() & p.ty.mask(), sym: Some(formal) });
+    }
+    let start = exec.entries.len();
+    let mut tie_conds = FxHashSet::default();
+    if explored {
+        // The explored call's decisions are the caller's: tie its formals
+        // to the arguments.
+        for (formal, arg) in ties {
+            let tie = exec.pool.eq(formal, arg);
+            tie_conds.insert(tie);
+            exec.record(tie, EntryKind::Assume, false, false, f.loc);
+        }
+    } else {
+        // Globals the summary reads or writes, as the call finds them.
+        let keys = cell.borrow().funcs.get(&callee).map(|s| s.global_keys(exec.pool, &name)).unwrap_or_default();
+        for key in keys {
+            if let Some(v) = read_global(exec, key) {
+                let c = global_var(exec.pool, &name, key);
+                map.insert(c, v);
+            }
+        }
+    }
+    let objects_before = exec.mem.len() as u32;
+    let saved_checked = std::mem::take(&mut exec.checked_upto);
+    let hook = exec.compose.as_mut().expect("checked above");
+    if explored && !hook.frozen {
+        // Explored while frozen, its paths wait for the summary before.
+        hook.explored.push((callee, start));
+    }
+    hook.active = Some(Active {
+        func: callee,
+        name,
+        depth: exec.frames.len() + 1,
+        n,
+        loc,
+        objects_before,
+        roots,
+        map,
+        canon,
+        captured: (!explored).then(Vec::new),
+        start,
+        ties: tie_conds,
+        extra_pre: Vec::new(),
+        global_reads: FxHashMap::default(),
+        writes: Vec::new(),
+        poisoned: None,
+        saved_checked,
+    });
+    values
+}
+
+/// The value of global scalar `key` now, as an expression.
+fn read_global(exec: &mut Exec<'_, '_>, (g, off, ty): GlobalKey) -> Option<ExprId> {
+    let obj = *exec.globals.get(g as usize)?;
+    let v = exec.mem.read(exec.pool, obj, off, ty, None).ok()?;
+    Some(bv_of(exec.pool, v.conc(), v.sym(), ty.bits()))
+}
+
+/// Which memory an access of the open call touches.
+enum Place {
+    /// Not the open call's business (none open, or the callee's own).
+    Own,
+    Root,
+    Global(u32),
+    Other,
+}
+
+fn place(exec: &Exec<'_, '_>, obj: ObjId) -> Place {
+    let Some(a) = exec.compose.as_ref().and_then(|h| h.active.as_ref()) else { return Place::Own };
+    if exec.frames.len() < a.depth || obj.0 >= a.objects_before {
+        return Place::Own;
+    }
+    if a.roots.contains(&obj) {
+        return Place::Root;
+    }
+    match exec.globals.iter().position(|&o| o == obj) {
+        Some(g) => Place::Global(g as u32),
+        None => Place::Other,
+    }
+}
+
+fn poison(exec: &mut Exec<'_, '_>, why: String) {
+    if let Some(a) = exec.compose.as_mut().and_then(|h| h.active.as_mut()) {
+        a.poisoned.get_or_insert(why);
+    }
+}
+
+/// After a load of `v` (a `ty` at `off` of `obj`): a global read by the
+/// open call becomes its formal.
+pub(crate) fn on_load(exec: &mut Exec<'_, '_>, obj: ObjId, off: u64, ty: Type, v: Value, loc: Loc) -> Value {
+    let g = match place(exec, obj) {
+        Place::Own => return v,
+        Place::Root if ty != Type::Ptr => return v,
+        Place::Global(g) if ty != Type::Ptr => g,
+        Place::Root | Place::Global(_) => {
+            poison(exec, format!("reads a pointer from memory it was given at line {}", loc.line));
+            return v;
+        }
+        Place::Other => {
+            let why = format!("reads memory that is neither an input array argument nor a global at line {}", loc.line);
+            poison(exec, why);
+            return v;
+        }
+    };
+    let key = (g, off, ty);
+    let a = exec.compose.as_mut().and_then(|h| h.active.as_mut()).expect("place found it");
+    if a.writes.iter().any(|w| w.0 == key) {
+        return v;
+    }
+    if let Some(&formal) = a.global_reads.get(&key) {
+        return Value::Int { conc: v.conc(), sym: formal.or(v.sym()) };
+    }
+    let (name, n, explored) = (a.name.clone(), a.n, a.captured.is_none());
+    let c = global_var(exec.pool, &name, key);
+    let actual = bv_of(exec.pool, v.conc(), v.sym(), ty.bits());
+    let a = exec.compose.as_mut().and_then(|h| h.active.as_mut()).expect("place found it");
+    a.map.insert(c, actual);
+    if v.sym().is_none() {
+        let is = exec.pool.eq(c, actual);
+        let a = exec.compose.as_mut().and_then(|h| h.active.as_mut()).expect("place found it");
+        a.extra_pre.push(is);
+        a.global_reads.insert(key, None);
+        return v;
+    }
+    let formal = global_var(exec.pool, &format!("{name}#{n}"), key);
+    let tie = exec.pool.eq(formal, actual);
+    let a = exec.compose.as_mut().and_then(|h| h.active.as_mut()).expect("place found it");
+    a.canon.insert(formal, c);
+    a.global_reads.insert(key, Some(formal));
+    if explored {
+        a.ties.insert(tie);
+        exec.record(tie, EntryKind::Assume, false, false, loc);
+    }
+    Value::Int { conc: v.conc(), sym: Some(formal) }
+}
+
+/// Before a store of a `ty` at `off` of `obj`: a global written by the
+/// open call is part of its postcondition.
+pub(crate) fn on_store(exec: &mut Exec<'_, '_>, obj: ObjId, off: u64, ty: Type, loc: Loc) {
+    let g = match place(exec, obj) {
+        Place::Own => return,
+        Place::Global(g) if ty != Type::Ptr => g,
+        Place::Global(_) => return poison(exec, format!("writes a pointer to a global at line {}", loc.line)),
+        Place::Root => return poison(exec, format!("writes the array it was given at line {}", loc.line)),
+        Place::Other => return poison(exec, format!("writes memory that is not its own at line {}", loc.line)),
+    };
+    let key = (g, off, ty);
+    if exec.compose.as_ref().and_then(|h| h.active.as_ref()).is_some_and(|a| a.writes.iter().any(|w| w.0 == key)) {
+        return;
+    }
+    let Some(old) = read_global(exec, key) else { return };
+    // The value before the write, in the case's terms when the call read it.
+    let a = exec.compose.as_mut().and_then(|h| h.active.as_mut()).expect("place found it");
+    let old = match a.global_reads.get(&key) {
+        Some(Some(formal)) => *formal,
+        _ => old,
+    };
+    a.writes.push((key, old));
+}
+
+/// The path condition of the summarised call `a` so far.
+fn path_of(exec: &Exec<'_, '_>, a: &Active) -> Vec<ExprId> {
+    match &a.captured {
+        Some(c) => c.clone(),
+        None => exec.entries[a.start..]
+            .iter()
+            .filter(|e| e.region == Region::Main && !a.ties.contains(&e.cond))
+            .map(|e| e.cond)
+            .collect(),
+    }
+}
+
+/// The case of `a`'s path, canonical, or why it cannot be one.
+fn case_of(exec: &mut Exec<'_, '_>, a: &Active, outcome: Outcome, ret: Option<ExprId>) -> Result<Case, String> {
+    let mut writes = Vec::new();
+    if outcome == Outcome::Return {
+        for &(key, _) in &a.writes {
+            if let Some(v) = read_global(exec, key) {
+                writes.push((key, v));
+            }
+        }
+    }
+    let mut memo = FxHashMap::default();
+    let pre: Vec<ExprId> = path_of(exec, a).iter().map(|&c| summary::substitute(exec.pool, c, &a.canon, &mut memo)).collect();
+    let mut pre: Vec<ExprId> = pre.into_iter().filter(|&c| exec.pool.as_bool_const(c) != Some(true)).collect();
+    pre.extend(a.extra_pre.iter().copied());
+    let ret = ret.map(|r| summary::substitute(exec.pool, r, &a.canon, &mut memo));
+    let writes: Vec<(GlobalKey, ExprId)> =
+        writes.into_iter().map(|(k, v)| (k, summary::substitute(exec.pool, v, &a.canon, &mut memo))).collect();
+    let mut roots = pre.clone();
+    roots.extend(ret);
+    roots.extend(writes.iter().map(|w| w.1));
+    for v in exec.pool.vars_of(&roots) {
+        if let pathwise_expr::Expr::Var { name, .. } = exec.pool.get(v) {
+            if !summary::is_canonical(name, &a.name) {
+                if std::env::var("PATHWISE_DEBUG_COMPOSE").is_ok() {
+                    for &r in &roots {
+                        eprintln!("case conjunct: {}", exec.pool.display(r));
+                    }
+                }
+                return Err(format!("its path depends on `{name}`, an input its summary cannot name"));
+            }
+        }
+    }
+    Ok(Case { pre, post: Post { outcome, ret, writes } })
+}
+
+/// A composed call that cannot be summarised: its path condition goes
+/// back into the run's.
+fn give_back(exec: &mut Exec<'_, '_>, a: &Active) {
+    for &c in a.captured.iter().flatten() {
+        exec.record(c, EntryKind::Assume, false, false, a.loc);
+    }
+}
+
+fn instance(exec: &mut Exec<'_, '_>, a: &Active, ret: Option<ExprId>, writes: Vec<(GlobalKey, ExprId, ExprId)>) -> Instance {
+    let cell = exec.m.summaries.as_ref().expect("summaries on");
+    let id = cell.borrow_mut().new_instance_id();
+    Instance { func: a.func, name: a.name.clone(), map: a.map.clone(), ret, writes, id }
+}
+
+/// The return hook: called after a frame is popped with its result `v`.
+/// Records the path of a summarised call and, for a composed one, returns
+/// the fresh result variable in place of `v`.
+pub(crate) fn leave(exec: &mut Exec<'_, '_>, v: Option<Value>) -> Option<Value> {
+    let Some(hook) = exec.compose.as_mut() else { return v };
+    if hook.active.as_ref().is_none_or(|a| a.depth != exec.frames.len() + 1) {
+        return v;
+    }
+    let a = hook.active.take().expect("checked above");
+    let explored = a.captured.is_none();
+    restore_checked(exec, &a, explored);
+    let cell = exec.m.summaries.as_ref().expect("summaries on");
+    let f = exec.m.program.func(a.func);
+    if let Some(why) = &a.poisoned {
+        cell.borrow_mut().give_up(a.func, why.clone());
+        give_back(exec, &a);
+        return v;
+    }
+    let width = f.ret.map(|t| t.bits());
+    let ret = match (width, v) {
+        (Some(w), Some(v)) => Some(bv_of(exec.pool, v.conc(), v.sym(), w)),
+        _ => None,
+    };
+    match case_of(exec, &a, Outcome::Return, ret) {
+        Ok(case) => cell.borrow_mut().add_case(a.func, case),
+        Err(why) => {
+            cell.borrow_mut().give_up(a.func, why);
+            give_back(exec, &a);
+            return v;
+        }
+    }
+    if explored {
+        if !cell.borrow().is_closed(a.func) {
+            exec.compose.as_mut().expect("on").frozen = true;
+        }
+        return v;
+    }
+    cell.borrow_mut().reused += 1;
+    let ret_var = width.map(|w| exec.pool.var(&format!("sum:{}#{}.ret", a.name, a.n), Sort::Bv(w)));
+    // Every global the summary may write gets a fresh value.
+    let mut keys: Vec<GlobalKey> = a.writes.iter().map(|w| w.0).collect();
+    if let Some(s) = cell.borrow().funcs.get(&a.func) {
+        keys.extend(s.cases.iter().flat_map(|c| c.post.writes.iter().map(|w| w.0)));
+    }
+    keys.sort();
+    keys.dedup();
+    let mut writes = Vec::new();
+    for key in keys {
+        let c = global_var(exec.pool, &a.name, key);
+        let old = match a.writes.iter().find(|w| w.0 == key) {
+            Some(&(_, old)) => a.canon.get(&old).and_then(|c| a.map.get(c)).copied().unwrap_or(old),
+            None => match a.map.get(&c) {
+                Some(&o) => o,
+                None => match read_global(exec, key) {
+                    Some(o) => o,
+                    None => continue,
+                },
+            },
+        };
+        let fresh = global_var(exec.pool, &format!("{}#{}.w", a.name, a.n), key);
+        let obj = exec.globals[key.0 as usize];
+        let Ok(now) = exec.mem.read(exec.pool, obj, key.1, key.2, None) else { continue };
+        let _ = exec.mem.write(exec.pool, obj, key.1, key.2, None, Value::Int { conc: now.conc(), sym: Some(fresh) });
+        writes.push((key, fresh, old));
+    }
+    let inst = instance(exec, &a, ret_var, writes);
+    let cell = exec.m.summaries.as_ref().expect("summaries on");
+    let (cond, known, errors, settled) = {
+        let mut sums = cell.borrow_mut();
+        let cond = sums.compose(exec.pool, &inst);
+        let known = sums.known(exec.pool, &inst);
+        let errors = sums.error_pres(exec.pool, &inst);
+        let settled = sums.funcs.get(&a.func).is_some_and(|s| s.fixed && s.complete == Some(true));
+        sums.remember(cond, inst);
+        (cond, known, errors, settled)
+    };
+    exec.record(cond, EntryKind::Assume, false, false, a.loc);
+    // The error checks first, as a run that ends in one of them records
+    // them (see `finish`), so that the two align.
+    let seek = exec.m.seek_errors;
+    for (_, pre, _) in errors {
+        let ok = exec.pool.not(pre);
+        exec.record(ok, EntryKind::Guard { violated: false }, seek, false, a.loc);
+    }
+    if !settled {
+        // Its other side: a path of the callee no case has in this context.
+        exec.record(known, EntryKind::Assume, true, false, a.loc);
+    }
+    match (v, ret_var) {
+        (Some(v), Some(r)) => Some(Value::Int { conc: v.conc(), sym: Some(r) }),
+        (v, _) => v,
+    }
+}
+
+fn restore_checked(exec: &mut Exec<'_, '_>, a: &Active, explored: bool) {
+    if explored {
+        for (&o, &m) in &a.saved_checked {
+            let e = exec.checked_upto.entry(o).or_insert(m);
+            *e = (*e).max(m);
+        }
+    } else {
+        exec.checked_upto = a.saved_checked.clone();
+    }
+}
+
+/// The end-of-run hook: a run that ended inside a summarised call (an
+/// error, the bound) adds that path as a case without result; a composed
+/// call's error becomes the caller's (its error check, violated). Returns
+/// the run's explored calls (function, first entry).
+pub(crate) fn finish(exec: &mut Exec<'_, '_>, end: &End) -> Vec<(FuncId, usize)> {
+    let Some(hook) = exec.compose.as_mut() else { return Vec::new() };
+    let regions = std::mem::take(&mut hook.explored);
+    let Some(a) = hook.active.take() else { return regions };
+    let cell = exec.m.summaries.as_ref().expect("summaries on");
+    if let Some(why) = &a.poisoned {
+        cell.borrow_mut().give_up(a.func, why.clone());
+        give_back(exec, &a);
+        return regions;
+    }
+    let outcome = match end {
+        End::Error(e) if e.kind != crate::suite::ErrorKind::Unsupported => Outcome::Error(e.kind.name().into(), e.loc.line),
+        End::BoundExceeded => Outcome::Bound,
+        _ => {
+            give_back(exec, &a);
+            return regions;
+        }
+    };
+    let case = match case_of(exec, &a, outcome.clone(), None) {
+        Ok(case) => case,
+        Err(why) => {
+            cell.borrow_mut().give_up(a.func, why);
+            give_back(exec, &a);
+            return regions;
+        }
+    };
+    cell.borrow_mut().add_case(a.func, case.clone());
+    if a.captured.is_none() {
+        return regions;
+    }
+    give_back(exec, &a);
+    if !outcome.is_error() {
+        return regions;
+    }
+    // The caller's error checks of this call, up to the one violated.
+    let inst = instance(exec, &a, None, Vec::new());
+    let (errors, index) = {
+        let sums = cell.borrow();
+        (sums.error_pres(exec.pool, &inst), sums.index_of(a.func, &case))
+    };
+    let seek = exec.m.seek_errors;
+    for (i, pre, c) in errors {
+        if index.map_or(c.post.outcome == outcome, |x| x == i) {
+            exec.record(pre, EntryKind::Guard { violated: true }, true, false, a.loc);
+            break;
+        }
+        let ok = exec.pool.not(pre);
+        exec.record(ok, EntryKind::Guard { violated: false }, seek, false, a.loc);
+    }
+    regions
+}

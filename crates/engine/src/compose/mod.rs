@@ -1,0 +1,417 @@
+//! Compositional generation with function summaries: top-down and on
+//! demand (SMART, seed 004, sections 3-4; `gen --compositional`) or
+//! bottom-up over the call graph (seed 003, chapter 3; `--compositional
+//! bottom-up`), with summaries stored between runs (`--summaries DIR`).
+//!
+//! A *summary* of `f` is the disjunction of its explored paths, each a
+//! case `pre ∧ post` over `f`'s canonical inputs (see [`summary`]): its
+//! integer parameters, the input arrays its pointer parameters point to
+//! (elements and length) and the globals it reads; `post` gives the
+//! returned value, the globals written and how the path ends (a return,
+//! an error, the bound). Error cases are SMART's `post = false`: kept, so
+//! that a caller's error tests come from them.
+//!
+//! **Calls.** A call of a summarisable function ([`summarisable`]) with a
+//! symbolic argument (or a pointer into an unwritten input array) is
+//! summarised ([`hook`]): the callee runs concretely (tests replay
+//! exactly) over per-call *formals* `sum:f#n.i`, and its path becomes a
+//! case. Memory it reads through a pointer parameter is the caller's
+//! input array, renamed to the canonical one when the case is recorded;
+//! a global it reads is a formal tied to the value found (a concrete value
+//! becomes an equality in the case's precondition). Any other memory
+//! read or written from the caller's side, a pointer read or written, or
+//! a variable the case cannot name makes the function a *fallback*:
+//! explored monolithically from then on, and reported.
+//!
+//! **Top-down order (SMART).** The first call of `f` in a run, while its
+//! summary is open, is *explored*: its decisions are the caller's
+//! (negatable, formals tied to the arguments), and the caller's entries
+//! after its return are *frozen* (not negatable), so the depth-first
+//! search enumerates `f`'s paths in that context first, one run each.
+//! When the search backtracks above the call, `f` is *closed* and the run
+//! is repeated with `f` composed (`Search::resume`): the caller's
+//! continuation is then explored against the summary. A composed call's
+//! result is a fresh `sum:f#n.ret` (and each global it may write a fresh
+//! `sum:f#n.w…`) under the composition entry
+//!
+//! `∨_i (pre_i ∧ ret == post_i ∧ writes_i)  ∨  ¬∨_i pre_i`
+//!
+//! whose last disjunct is the input space no case covers yet: a caller's
+//! decision that needs a result no known case gives is solved outside the
+//! known cases, and the run explores the callee further (SMART's directed
+//! search; `Summaries::generation`, `Summaries::refresh`). A composed call
+//! also records `∨_i pre_i` as a negatable assumption (its other side asks
+//! for a path of `f` no case has in this calling context: SMART's "does
+//! the context imply the summary's preconditions"), and for each error
+//! case `¬pre_e` as an error check (its other side is the error: the
+//! caller's error test comes from the summary).
+//!
+//! **Bottom-up** ([`bottom_up`]): before the search, each summarisable
+//! function the function under test reaches is explored alone, callees
+//! first, with its inputs free and the same bound, by a search of its own
+//! that composes the summaries below it; the summary is complete when that
+//! search was. Calls then compose it; cases whose precondition cannot hold
+//! in a calling context are dropped by the solver there (specialisation).
+//!
+//! **Storage** ([`store`]): summaries as JSON keyed by a hash of the
+//! function's IR with its callees' and of the options that change them.
+//!
+//! **Criterion** (seed 004, Theorems 2-3): every feasible path of each
+//! summarised function in the contexts the search reaches, and the
+//! caller's paths against the summaries; the same errors and the same
+//! branch coverage as the monolithic search (`tests/compositional.rs`).
+
+pub mod bottom_up;
+mod hook;
+pub mod store;
+pub mod summary;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use pathwise_expr::{Expr, ExprId, ExprPool, Sort};
+use pathwise_ir::{FuncId, InstKind, Program, Type};
+use rustc_hash::FxHashMap;
+
+pub(crate) use hook::{enter, finish, leave, on_load, on_store, RunHook};
+use summary::{all, is_canonical, substitute, GlobalKey, Origin, Outcome, Summary};
+
+/// How summaries are computed and kept (`gen --compositional [MODE]`,
+/// `--summaries DIR`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Compute summaries callee-first before the search (thesis ch. 3)
+    /// instead of on demand (SMART).
+    pub bottom_up: bool,
+    /// Load and save summaries in this directory.
+    pub store: Option<std::path::PathBuf>,
+}
+
+/// One composed call of a run: what its composition entry is built from.
+#[derive(Clone)]
+pub(crate) struct Instance {
+    pub func: FuncId,
+    pub name: String,
+    /// Canonical input -> its value in the calling context.
+    pub map: FxHashMap<ExprId, ExprId>,
+    /// The fresh result variable (non-void functions).
+    pub ret: Option<ExprId>,
+    /// Globals the summary may write: key, fresh variable, value before.
+    pub writes: Vec<(GlobalKey, ExprId, ExprId)>,
+    /// Distinguishes the internal variables of cases per instance.
+    pub id: u64,
+}
+
+/// The summaries of a search (shared by its runs through
+/// [`crate::exec::Machine::summaries`]).
+#[derive(Default)]
+pub struct Summaries {
+    pub(crate) funcs: BTreeMap<FuncId, Summary>,
+    /// Whether each function may be summarised (static, then dynamic).
+    verdicts: FxHashMap<FuncId, Result<(), String>>,
+    /// Calls run without their summary because of their context.
+    context_fallbacks: BTreeSet<String>,
+    /// Composition entries by condition, so they can be rebuilt.
+    instances: FxHashMap<ExprId, Instance>,
+    next_instance: u64,
+    /// Calls composed from a summary instead of being explored.
+    pub reused: u64,
+    /// Bumped whenever a case is added.
+    pub generation: u64,
+    /// Bottom-up: the search's own function, whose runs are its cases.
+    pub(crate) record_main: Option<FuncId>,
+    /// Runs and solver calls of the bottom-up searches.
+    pub(crate) bottom_up_runs: u64,
+    pub(crate) bottom_up_solver_calls: u64,
+    /// Store: functions whose summaries were loaded, and saved.
+    pub(crate) loaded: Vec<String>,
+    pub(crate) saved: Vec<String>,
+}
+
+impl Summaries {
+    pub(crate) fn verdict(&mut self, program: &Program, func: FuncId) -> Result<(), String> {
+        if let Some(v) = self.verdicts.get(&func) {
+            return v.clone();
+        }
+        let v = summarisable(program, func, &mut Vec::new());
+        self.verdicts.insert(func, v.clone());
+        v
+    }
+
+    /// `func` cannot be summarised after all (seen in a run): explored
+    /// monolithically from now on.
+    pub(crate) fn give_up(&mut self, func: FuncId, why: String) {
+        self.verdicts.insert(func, Err(why));
+        if let Some(s) = self.funcs.get_mut(&func) {
+            s.cases.clear();
+        }
+    }
+
+    pub(crate) fn context_fallback(&mut self, why: String) {
+        self.context_fallbacks.insert(why);
+    }
+
+    pub(crate) fn summary_mut(&mut self, func: FuncId) -> &mut Summary {
+        self.funcs.entry(func).or_insert_with(|| Summary::new(Origin::TopDown))
+    }
+
+    /// Whether `func`'s exploration in its first context is over.
+    pub fn is_closed(&self, func: FuncId) -> bool {
+        self.funcs.get(&func).is_some_and(|s| s.closed)
+    }
+
+    /// Close `func` (SMART: its calls are composed from now on).
+    pub fn close(&mut self, func: FuncId) {
+        self.summary_mut(func).closed = true;
+    }
+
+    /// The index of `case` in `func`'s summary.
+    pub(crate) fn index_of(&self, func: FuncId, case: &summary::Case) -> Option<usize> {
+        self.funcs.get(&func)?.cases.iter().position(|c| c == case)
+    }
+
+    pub(crate) fn add_case(&mut self, func: FuncId, case: summary::Case) {
+        let s = self.summary_mut(func);
+        if !s.fixed && s.add(case) {
+            self.generation += 1;
+        }
+    }
+
+    pub(crate) fn new_instance_id(&mut self) -> u64 {
+        self.next_instance += 1;
+        self.next_instance
+    }
+
+    pub(crate) fn remember(&mut self, cond: ExprId, inst: Instance) {
+        self.instances.insert(cond, inst);
+    }
+
+    /// The cases of `inst`'s summary in its calling context: (precondition,
+    /// case), for the cases whose canonical inputs the context resolves.
+    fn cases_in(&self, pool: &mut ExprPool, inst: &Instance) -> Vec<(usize, ExprId, summary::Case)> {
+        let Some(s) = self.funcs.get(&inst.func) else { return Vec::new() };
+        let mut out = Vec::new();
+        'cases: for (index, case) in s.cases.iter().enumerate() {
+            let mut roots = case.pre.clone();
+            roots.extend(case.post.ret);
+            roots.extend(case.post.writes.iter().map(|w| w.1));
+            let mut map = inst.map.clone();
+            for v in pool.vars_of(&roots) {
+                if map.contains_key(&v) {
+                    continue;
+                }
+                let Expr::Var { name, sort } = pool.get(v).clone() else { continue };
+                if is_canonical(&name, &inst.name) {
+                    continue 'cases;
+                }
+                // Internal to the case (a callee composed inside it).
+                let renamed = pool.var(&format!("{name}@{}", inst.id), sort);
+                map.insert(v, renamed);
+            }
+            let mut memo = FxHashMap::default();
+            let pre: Vec<ExprId> = case.pre.iter().map(|&c| substitute(pool, c, &map, &mut memo)).collect();
+            let ret = case.post.ret.map(|r| substitute(pool, r, &map, &mut memo));
+            let writes = case.post.writes.iter().map(|&(k, v)| (k, substitute(pool, v, &map, &mut memo))).collect();
+            let pre_all = all(pool, &pre);
+            out.push((index, pre_all, summary::Case { pre, post: summary::Post { outcome: case.post.outcome.clone(), ret, writes } }));
+        }
+        out
+    }
+
+    /// The composition constraint of a call, from the summary as it is now.
+    pub(crate) fn compose(&self, pool: &mut ExprPool, inst: &Instance) -> ExprId {
+        let mut some_case = pool.bool_const(false);
+        let mut known = pool.bool_const(false);
+        for (_, pre, case) in self.cases_in(pool, inst) {
+            known = pool.or(known, pre);
+            if case.post.outcome != Outcome::Return {
+                continue;
+            }
+            let mut this = pre;
+            if let (Some(r), Some(post)) = (inst.ret, case.post.ret) {
+                let is = pool.eq(r, post);
+                this = pool.and(this, is);
+            }
+            for &(key, fresh, old) in &inst.writes {
+                let v = case.post.writes.iter().find(|w| w.0 == key).map_or(old, |w| w.1);
+                let is = pool.eq(fresh, v);
+                this = pool.and(this, is);
+            }
+            some_case = pool.or(some_case, this);
+        }
+        let unknown = pool.not(known);
+        pool.or(some_case, unknown)
+    }
+
+    /// The disjunction of the preconditions of `inst`'s cases.
+    pub(crate) fn known(&self, pool: &mut ExprPool, inst: &Instance) -> ExprId {
+        let mut known = pool.bool_const(false);
+        for (_, pre, _) in self.cases_in(pool, inst) {
+            known = pool.or(known, pre);
+        }
+        known
+    }
+
+    /// The preconditions of `inst`'s error cases, in case order, with the
+    /// index and (substituted) case each comes from.
+    pub(crate) fn error_pres(&self, pool: &mut ExprPool, inst: &Instance) -> Vec<(usize, ExprId, summary::Case)> {
+        self.cases_in(pool, inst).into_iter().filter(|(_, _, c)| c.post.outcome.is_error()).collect()
+    }
+
+    /// `cond` rebuilt from the current summary when it is a composition
+    /// entry (its summary may have grown since the run recorded it).
+    pub(crate) fn refresh(&self, pool: &mut ExprPool, cond: ExprId) -> ExprId {
+        match self.instances.get(&cond) {
+            Some(inst) => self.compose(pool, inst),
+            None => cond,
+        }
+    }
+
+    /// Summaries computed, their cases, and whether each is complete
+    /// (`complete(pool, uncovered)`: whether the inputs no case covers are
+    /// none).
+    pub(crate) fn report(
+        &self,
+        program: &Program,
+        pool: &mut ExprPool,
+        mut complete: impl FnMut(&mut ExprPool, ExprId) -> bool,
+    ) -> SummaryReport {
+        let mut r = SummaryReport::default();
+        for (&func, s) in &self.funcs {
+            if s.cases.is_empty() || self.verdicts.get(&func).is_some_and(|v| v.is_err()) {
+                continue;
+            }
+            let done = match s.complete {
+                Some(c) => c,
+                None => {
+                    let mut any_pre = pool.bool_const(false);
+                    for case in &s.cases {
+                        let pre = all(pool, &case.pre);
+                        any_pre = pool.or(any_pre, pre);
+                    }
+                    let uncovered = pool.not(any_pre);
+                    complete(pool, uncovered)
+                }
+            };
+            let name = program.func(func).name.clone();
+            let count = |f: &dyn Fn(&Outcome) -> bool| s.cases.iter().filter(|c| f(&c.post.outcome)).count() as u64;
+            r.summaries.push((name.clone(), s.cases.len() as u64, done));
+            r.details.push(SummaryDetail {
+                function: name,
+                cases: s.cases.len() as u64,
+                returns: count(&|o| *o == Outcome::Return),
+                errors: count(&|o| o.is_error()),
+                bounds: count(&|o| *o == Outcome::Bound),
+                complete: done,
+                origin: match s.origin {
+                    Origin::TopDown => "top-down",
+                    Origin::BottomUp => "bottom-up",
+                    Origin::Stored => "stored",
+                }
+                .into(),
+            });
+        }
+        let mut fallbacks: Vec<String> = self
+            .verdicts
+            .iter()
+            .filter_map(|(&f, v)| v.as_ref().err().map(|why| format!("{}: {why}", program.func(f).name)))
+            .collect();
+        fallbacks.extend(self.context_fallbacks.iter().cloned());
+        fallbacks.sort();
+        fallbacks.dedup();
+        r.fallbacks = fallbacks;
+        r.reused = self.reused;
+        r.bottom_up_runs = self.bottom_up_runs;
+        r.bottom_up_solver_calls = self.bottom_up_solver_calls;
+        r.loaded = self.loaded.clone();
+        r.saved = self.saved.clone();
+        r
+    }
+}
+
+/// What the compositional search reports (see [`crate::suite::Stats`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SummaryReport {
+    /// Per summarised function: name, cases, complete (its cases cover
+    /// every input within the bound).
+    pub summaries: Vec<(String, u64, bool)>,
+    /// The same summaries in more detail.
+    pub details: Vec<SummaryDetail>,
+    /// Calls composed from a summary.
+    pub reused: u64,
+    /// Functions (or calling contexts) that could not be summarised, with
+    /// why: they were explored monolithically.
+    pub fallbacks: Vec<String>,
+    /// Runs and solver calls of the bottom-up searches (not in the main
+    /// search's counts).
+    pub bottom_up_runs: u64,
+    pub bottom_up_solver_calls: u64,
+    /// Functions whose summaries came from the store, and were saved to it.
+    pub loaded: Vec<String>,
+    pub saved: Vec<String>,
+}
+
+/// One summary of [`SummaryReport`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SummaryDetail {
+    pub function: String,
+    pub cases: u64,
+    /// Cases ending in a return, an error, the bound.
+    pub returns: u64,
+    pub errors: u64,
+    pub bounds: u64,
+    pub complete: bool,
+    /// `top-down`, `bottom-up` or `stored`.
+    pub origin: String,
+}
+
+/// Whether `func` may be summarised: a body, integer or pointer parameters,
+/// an integer result (or none), no function pointers, and calls only to
+/// such functions or to the C library's models, without recursion
+/// (`stack`). What it reads and writes is checked as it runs (see
+/// [`hook`]): pointer parameters must point into input arrays it does not
+/// write, and the other memory it touches must be its own or globals.
+pub fn summarisable(program: &Program, func: FuncId, stack: &mut Vec<FuncId>) -> Result<(), String> {
+    let f = program.func(func);
+    let int = |t: Type| t != Type::Ptr && !t.is_float();
+    if f.is_declaration() {
+        return Err("has no body".into());
+    }
+    if stack.contains(&func) {
+        return Err("is recursive".into());
+    }
+    if f.params.iter().any(|p| p.ty.is_float()) || f.ret.is_some_and(|t| !int(t)) {
+        return Err("has a floating parameter or a result that is not an integer".into());
+    }
+    stack.push(func);
+    let mut verdict = Ok(());
+    'all: for b in &f.blocks {
+        for inst in &b.insts {
+            let why = match &inst.kind {
+                InstKind::AddrFunc { .. } | InstKind::CallPtr { .. } => {
+                    Some(format!("uses a function pointer at line {}", inst.loc.line))
+                }
+                InstKind::Call { func: g, .. } if program.func(*g).is_declaration() => {
+                    let name = &program.func(*g).name;
+                    (!crate::setup::has_model(name) || name.starts_with("__VERIFIER_nondet"))
+                        .then(|| format!("calls `{name}`, which has no model, at line {}", inst.loc.line))
+                }
+                InstKind::Call { func: g, .. } => summarisable(program, *g, stack)
+                    .err()
+                    .map(|why| format!("calls `{}`, which {why}", program.func(*g).name)),
+                _ => None,
+            };
+            if let Some(why) = why {
+                verdict = Err(why);
+                break 'all;
+            }
+        }
+    }
+    stack.pop();
+    verdict
+}
+
+/// The canonical variable of parameter `i` of `func` given the sort of
+/// its value.
+pub(crate) fn canonical_param(pool: &mut ExprPool, func: &str, i: usize, sort: Sort) -> ExprId {
+    pool.var(&summary::param_name(func, i), sort)
+}

@@ -1,0 +1,1 @@
+//! Summaries outlive a run (placeholder).

@@ -1,0 +1,282 @@
+//! The representation of a summary: cases over a function's canonical
+//! inputs, and the substitutions that move a case between a calling
+//! context and that canonical form.
+//!
+//! Canonical inputs of `f` (variables named `sum:f.…`):
+//! - `sum:f.i`: integer parameter `i` (its width), or, for a pointer
+//!   parameter into an input array, that array (same array sort) with its
+//!   length `sum:f.i.len` (64 bits, in elements, from the pointer);
+//! - `sum:f.g<G>@<off>:<bits>`: the scalar of global `G` at byte `off` as
+//!   the call found it.
+//!
+//! A case is `pre` (a conjunction over those) and a [`Post`]: how the path
+//! ends (a return, an error, the bound), the returned value and the
+//! globals written, as expressions over the same inputs. Any other
+//! variable of a case (`sum:g#n.ret` of a callee composed inside a
+//! bottom-up summary) is internal to it: renamed per composed instance.
+
+use pathwise_expr::{Expr, ExprId, ExprPool, Sort};
+use pathwise_ir::Type;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// A global scalar a case reads or writes: (global index, byte offset, type).
+pub type GlobalKey = (u32, u64, Type);
+
+/// How a path through the function ends.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Outcome {
+    Return,
+    /// A runtime error (its kind's stable name and line): SMART's
+    /// `post = false`, kept so that callers' error tests come from it.
+    Error(String, u32),
+    /// The path exceeded the bound of the criterion (no test).
+    Bound,
+}
+
+impl Outcome {
+    pub fn is_error(&self) -> bool {
+        matches!(self, Outcome::Error(..))
+    }
+
+    /// `return`, `bound` or `error:KIND@LINE` (the stored form).
+    pub fn text(&self) -> String {
+        match self {
+            Outcome::Return => "return".into(),
+            Outcome::Bound => "bound".into(),
+            Outcome::Error(k, line) => format!("error:{k}@{line}"),
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Outcome> {
+        match s {
+            "return" => Some(Outcome::Return),
+            "bound" => Some(Outcome::Bound),
+            _ => {
+                let (k, line) = s.strip_prefix("error:")?.rsplit_once('@')?;
+                Some(Outcome::Error(k.to_string(), line.parse().ok()?))
+            }
+        }
+    }
+}
+
+/// What a path gives its caller.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Post {
+    pub outcome: Outcome,
+    /// The returned value (returning paths of non-void functions).
+    pub ret: Option<ExprId>,
+    /// Globals written, with their final values, by key.
+    pub writes: Vec<(GlobalKey, ExprId)>,
+}
+
+/// One path of a function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Case {
+    pub pre: Vec<ExprId>,
+    pub post: Post,
+}
+
+/// Where a summary came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// Computed in this run, top-down.
+    TopDown,
+    /// Computed in this run, bottom-up (the function explored alone).
+    BottomUp,
+    /// Loaded from the summary store.
+    Stored,
+}
+
+/// A function's summary: the paths of it known so far.
+pub struct Summary {
+    pub cases: Vec<Case>,
+    seen: FxHashSet<(Vec<ExprId>, Post)>,
+    /// SMART: the exploration of the function in its first calling context
+    /// is over; every call is composed from now on.
+    pub closed: bool,
+    /// Bottom-up or stored and complete: composed calls add no cases.
+    pub fixed: bool,
+    /// Whether the cases cover every input within the bound (bottom-up:
+    /// the function's own search was complete).
+    pub complete: Option<bool>,
+    pub origin: Origin,
+}
+
+impl Summary {
+    pub fn new(origin: Origin) -> Summary {
+        Summary { cases: Vec::new(), seen: FxHashSet::default(), closed: false, fixed: false, complete: None, origin }
+    }
+
+    /// Adds a case unless the summary has it already; whether it was new.
+    pub fn add(&mut self, case: Case) -> bool {
+        if self.seen.insert((case.pre.clone(), case.post.clone())) {
+            self.cases.push(case);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// The canonical global keys any case reads (in its precondition or
+    /// values) or writes.
+    pub fn global_keys(&self, pool: &ExprPool, func: &str) -> Vec<GlobalKey> {
+        let mut keys = Vec::new();
+        let mut roots: Vec<ExprId> = Vec::new();
+        for c in &self.cases {
+            roots.extend(&c.pre);
+            roots.extend(c.post.ret);
+            for &(k, v) in &c.post.writes {
+                keys.push(k);
+                roots.push(v);
+            }
+        }
+        for v in pool.vars_of(&roots) {
+            if let Expr::Var { name, .. } = pool.get(v) {
+                if let Some(k) = parse_global_name(name, func) {
+                    keys.push(k);
+                }
+            }
+        }
+        keys.sort();
+        keys.dedup();
+        keys
+    }
+}
+
+/// `sum:f.i`.
+pub fn param_name(func: &str, i: usize) -> String {
+    format!("sum:{func}.{i}")
+}
+
+/// `sum:f.i.len`.
+pub fn len_name(func: &str, i: usize) -> String {
+    format!("sum:{func}.{i}.len")
+}
+
+/// `sum:f.gG@off:bits` (`tag`: `f` canonical, `f#n` one call's).
+pub fn global_name(tag: &str, (g, off, ty): GlobalKey) -> String {
+    format!("sum:{tag}.g{g}@{off}:{}", ty.bits())
+}
+
+fn parse_global_name(name: &str, func: &str) -> Option<GlobalKey> {
+    let rest = name.strip_prefix("sum:")?.strip_prefix(func)?.strip_prefix(".g")?;
+    let (g, rest) = rest.split_once('@')?;
+    let (off, bits) = rest.split_once(':')?;
+    let ty = match bits.parse::<u32>().ok()? {
+        1 => Type::I1,
+        8 => Type::I8,
+        16 => Type::I16,
+        32 => Type::I32,
+        64 => Type::I64,
+        _ => return None,
+    };
+    Some((g.parse().ok()?, off.parse().ok()?, ty))
+}
+
+/// Whether `name` is one of `func`'s canonical inputs.
+pub fn is_canonical(name: &str, func: &str) -> bool {
+    name.strip_prefix("sum:").and_then(|r| r.strip_prefix(func)).is_some_and(|r| r.starts_with('.'))
+}
+
+/// The canonical variable of a global key.
+pub fn global_var(pool: &mut ExprPool, tag: &str, key: GlobalKey) -> ExprId {
+    pool.var(&global_name(tag, key), Sort::Bv(key.2.bits()))
+}
+
+/// `e` with the variables of `map` replaced (`memo`: nodes done).
+pub fn substitute(
+    pool: &mut ExprPool,
+    e: ExprId,
+    map: &FxHashMap<ExprId, ExprId>,
+    memo: &mut FxHashMap<ExprId, ExprId>,
+) -> ExprId {
+    if let Some(&r) = map.get(&e).or_else(|| memo.get(&e)) {
+        return r;
+    }
+    let mut s = |pool: &mut ExprPool, x: ExprId| substitute(pool, x, map, memo);
+    let r = match pool.get(e).clone() {
+        Expr::BoolConst(_) | Expr::BvConst { .. } | Expr::Var { .. } => e,
+        Expr::Not(a) => {
+            let a = s(pool, a);
+            pool.not(a)
+        }
+        Expr::And(a, b) => {
+            let (a, b) = (s(pool, a), s(pool, b));
+            pool.and(a, b)
+        }
+        Expr::Or(a, b) => {
+            let (a, b) = (s(pool, a), s(pool, b));
+            pool.or(a, b)
+        }
+        Expr::Eq(a, b) => {
+            let (a, b) = (s(pool, a), s(pool, b));
+            pool.eq(a, b)
+        }
+        Expr::Bin { op, a, b } => {
+            let (a, b) = (s(pool, a), s(pool, b));
+            pool.bin(op, a, b)
+        }
+        Expr::Cmp { op, a, b } => {
+            let (a, b) = (s(pool, a), s(pool, b));
+            pool.cmp(op, a, b)
+        }
+        Expr::SMulNoOverflow(a, b) => {
+            let (a, b) = (s(pool, a), s(pool, b));
+            pool.smul_no_overflow(a, b)
+        }
+        Expr::Ite { cond, then_, else_ } => {
+            let (c, t, f) = (s(pool, cond), s(pool, then_), s(pool, else_));
+            pool.ite(c, t, f)
+        }
+        Expr::ZExt { a, width } => {
+            let a = s(pool, a);
+            pool.zext(a, width)
+        }
+        Expr::SExt { a, width } => {
+            let a = s(pool, a);
+            pool.sext(a, width)
+        }
+        Expr::Extract { a, hi, lo } => {
+            let a = s(pool, a);
+            pool.extract(a, hi, lo)
+        }
+        Expr::Select { array, index } => {
+            let (a, i) = (s(pool, array), s(pool, index));
+            pool.select(a, i)
+        }
+        Expr::Store { array, index, value } => {
+            let (a, i, v) = (s(pool, array), s(pool, index), s(pool, value));
+            pool.store(a, i, v)
+        }
+        Expr::ConstArray { index, value } => {
+            let v = s(pool, value);
+            pool.const_array(index, v)
+        }
+    };
+    memo.insert(e, r);
+    r
+}
+
+/// The conjunction of `cs`.
+pub fn all(pool: &mut ExprPool, cs: &[ExprId]) -> ExprId {
+    let mut acc = pool.bool_const(true);
+    for &c in cs {
+        acc = pool.and(acc, c);
+    }
+    acc
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outcomes_and_global_names_round_trip() {
+        for o in [Outcome::Return, Outcome::Bound, Outcome::Error("division-by-zero".into(), 41)] {
+            assert_eq!(Outcome::parse(&o.text()), Some(o));
+        }
+        let k = (3, 8, Type::I32);
+        assert_eq!(parse_global_name(&global_name("f", k), "f"), Some(k));
+        assert!(is_canonical("sum:f.0", "f") && !is_canonical("sum:f#1.0", "f") && !is_canonical("sum:fg.0", "f"));
+    }
+}
