@@ -113,12 +113,21 @@ pub struct GenArgs {
     /// (`for (i = 0; i < 256; i++)`) has one path, whatever its length.
     #[arg(long)]
     pub strict_loop_count: bool,
-    /// Compose function summaries (SMART, top-down): a function with
-    /// integer parameters and result that touches no memory outside its
-    /// frame is explored at its first call in a run; later calls reuse its
-    /// summary instead of multiplying the paths of the search.
-    #[arg(long)]
-    pub compositional: bool,
+    /// Compose function summaries instead of multiplying the paths of the
+    /// search. `top-down` (the default, SMART): a function (integer or
+    /// input-array parameters, integer result; globals may be read and
+    /// written) is explored in the context of its first call, then every
+    /// call composes its summary. `bottom-up` (thesis ch. 3): each such
+    /// function the function under test reaches is first explored alone,
+    /// callees first, and composed as it is
+    #[arg(long, num_args = 0..=1, default_missing_value = "top-down", value_name = "MODE",
+          value_parser = ["top-down", "bottom-up"])]
+    pub compositional: Option<String>,
+    /// With --compositional: load and save summaries in this directory (JSON,
+    /// keyed by a hash of each function's IR with its callees' and of the
+    /// options), so that a later run over unchanged code reuses them
+    #[arg(long, value_name = "DIR")]
+    pub summaries: Option<PathBuf>,
     /// Declare a function that has no body in the file as external: it does
     /// not change memory the code under test can see, and each call returns
     /// a fresh input (a pointer result is an input pointer: null, a fresh
@@ -364,10 +373,12 @@ fn summaries_line(s: &pathwise_engine::suite::Stats) -> String {
     let mut out = String::new();
     if !r.summaries.is_empty() {
         let each: Vec<String> = r
-            .summaries
+            .details
             .iter()
-            .map(|(f, cases, complete)| {
-                format!("{f} {cases} case(s), {}", if *complete { "complete" } else { "partial" })
+            .map(|d| {
+                let errors = if d.errors > 0 { format!(", {} error", d.errors) } else { String::new() };
+                let complete = if d.complete { "complete" } else { "partial" };
+                format!("{} {} case(s){errors}, {complete}, {}", d.function, d.cases, d.origin)
             })
             .collect();
         out.push_str(&format!(
@@ -377,6 +388,22 @@ fn summaries_line(s: &pathwise_engine::suite::Stats) -> String {
             each.join("; "),
             r.reused,
             s.summary_retries
+        ));
+    }
+    if r.bottom_up_runs > 0 {
+        out.push_str(&format!(
+            "  {:<20} {} run(s), {} solver call(s) for the bottom-up summaries\n",
+            "bottom-up:", r.bottom_up_runs, r.bottom_up_solver_calls
+        ));
+    }
+    if !r.loaded.is_empty() || !r.saved.is_empty() {
+        out.push_str(&format!(
+            "  {:<20} {} reused ({}), {} computed and saved ({})\n",
+            "summary store:",
+            r.loaded.len(),
+            r.loaded.join(", "),
+            r.saved.len(),
+            r.saved.join(", ")
         ));
     }
     for why in &r.fallbacks {
@@ -540,8 +567,11 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         check_leaks: args.check_leaks,
         check_uninit: !args.no_uninit_check,
         strict_loop_count: args.strict_loop_count,
-        compositional: args.compositional,
-        compose: Default::default(),
+        compositional: args.compositional.is_some(),
+        compose: pathwise_engine::compose::Options {
+            bottom_up: args.compositional.as_deref() == Some("bottom-up"),
+            store: args.summaries.clone(),
+        },
         externals: externals(args, &fe),
         goals: crate::goals::resolve(&args.goals, &fe.program)?,
     };

@@ -501,6 +501,17 @@ pub struct CompositionalJson {
     /// Functions that could not be summarised (`name: why`), explored
     /// monolithically.
     pub fallbacks: Vec<String>,
+    /// Runs and solver calls of the bottom-up searches (not in `runs`).
+    #[serde(default)]
+    pub bottom_up_runs: u64,
+    #[serde(default)]
+    pub bottom_up_solver_calls: u64,
+    /// `--summaries DIR`: functions whose stored summaries were reused, and
+    /// those computed and stored.
+    #[serde(default)]
+    pub reused_summaries: Vec<String>,
+    #[serde(default)]
+    pub saved_summaries: Vec<String>,
 }
 
 /// One function's summary.
@@ -508,8 +519,14 @@ pub struct CompositionalJson {
 pub struct SummaryJson {
     pub function: String,
     pub cases: u64,
+    /// Of the cases, those ending in an error (kept for callers' error tests).
+    #[serde(default)]
+    pub errors: u64,
     /// The cases cover every input (within the bound).
     pub complete: bool,
+    /// `top-down`, `bottom-up` or `stored`.
+    #[serde(default)]
+    pub origin: String,
 }
 
 /// Predicted coverage.
@@ -816,15 +833,30 @@ impl StatsJson {
 
 fn compositional_json(s: &Stats) -> Option<CompositionalJson> {
     let r = &s.summaries;
-    if r.summaries.is_empty() && r.fallbacks.is_empty() {
+    if r.summaries.is_empty() && r.fallbacks.is_empty() && r.loaded.is_empty() && r.bottom_up_runs == 0 {
         return None;
     }
     let summaries = r
-        .summaries
+        .details
         .iter()
-        .map(|(f, cases, complete)| SummaryJson { function: f.clone(), cases: *cases, complete: *complete })
+        .map(|d| SummaryJson {
+            function: d.function.clone(),
+            cases: d.cases,
+            errors: d.errors,
+            complete: d.complete,
+            origin: d.origin.clone(),
+        })
         .collect();
-    Some(CompositionalJson { summaries, reused: r.reused, retries: s.summary_retries, fallbacks: r.fallbacks.clone() })
+    Some(CompositionalJson {
+        summaries,
+        reused: r.reused,
+        retries: s.summary_retries,
+        fallbacks: r.fallbacks.clone(),
+        bottom_up_runs: r.bottom_up_runs,
+        bottom_up_solver_calls: r.bottom_up_solver_calls,
+        reused_summaries: r.loaded.clone(),
+        saved_summaries: r.saved.clone(),
+    })
 }
 
 /// `(stop, stop_detail)` of a stop reason.

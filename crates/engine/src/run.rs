@@ -179,6 +179,9 @@ pub struct RunRecord {
     /// `--compositional`: the calls explored in the run's context, with the
     /// index of each one's first main entry (see [`crate::compose`]).
     pub explored: Vec<(FuncId, usize)>,
+    /// `--compositional`: the integer the function returned, as an
+    /// expression (a bottom-up summary's result).
+    pub ret_expr: Option<ExprId>,
 }
 
 impl RunRecord {
@@ -245,6 +248,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         unrelated: None,
         cost: Default::default(),
         explored: Vec::new(),
+        ret_expr: None,
     };
     let mut declared = crate::heap_assume::Declared::default();
     let mut initial_reads = Vec::new();
@@ -287,6 +291,11 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         Err(end) => (end, Vec::new()),
     };
     rec.explored = crate::compose::finish(&mut exec, &end);
+    if let (Some(_), Some(v), Some(ty)) = (&m.summaries, exec.returned, m.program.func(setup.main).ret) {
+        if ty != pathwise_ir::Type::Ptr {
+            rec.ret_expr = Some(crate::value::bv_of(exec.pool, v.conc(), v.sym(), ty.bits()));
+        }
+    }
     rec.path = std::mem::take(&mut exec.path);
     rec.lines = std::mem::take(&mut exec.lines);
     rec.sides = std::mem::take(&mut exec.sides);

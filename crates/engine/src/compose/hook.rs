@@ -367,6 +367,19 @@ fn case_of(exec: &mut Exec<'_, '_>, a: &Active, outcome: Outcome, ret: Option<Ex
 /// A composed call that cannot be summarised: its path condition goes
 /// back into the run's.
 fn give_back(exec: &mut Exec<'_, '_>, a: &Active) {
+    if a.captured.is_none() {
+        return;
+    }
+    // Its formals are the arguments again.
+    let mut ties: Vec<(ExprId, ExprId)> =
+        a.canon.iter().filter_map(|(&formal, c)| a.map.get(c).map(|&arg| (formal, arg))).collect();
+    ties.sort();
+    for (formal, arg) in ties {
+        if exec.pool.sort(formal) == exec.pool.sort(arg) && formal != arg {
+            let tie = exec.pool.eq(formal, arg);
+            exec.record(tie, EntryKind::Assume, false, false, a.loc);
+        }
+    }
     for &c in a.captured.iter().flatten() {
         exec.record(c, EntryKind::Assume, false, false, a.loc);
     }
@@ -450,18 +463,19 @@ pub(crate) fn leave(exec: &mut Exec<'_, '_>, v: Option<Value>) -> Option<Value> 
         let cond = sums.compose(exec.pool, &inst);
         let known = sums.known(exec.pool, &inst);
         let errors = sums.error_pres(exec.pool, &inst);
-        let settled = sums.funcs.get(&a.func).is_some_and(|s| s.fixed && s.complete == Some(true));
+        let settled = sums.settled(a.func);
         sums.remember(cond, inst);
         (cond, known, errors, settled)
     };
-    exec.record(cond, EntryKind::Assume, false, false, a.loc);
-    // The error checks first, as a run that ends in one of them records
-    // them (see `finish`), so that the two align.
+    // The error checks come first: the call did not fail before it
+    // returned (negating one drops the composition entry below from the
+    // prefix); a run that ends in one records the same (see `finish`).
     let seek = exec.m.seek_errors;
     for (_, pre, _) in errors {
         let ok = exec.pool.not(pre);
         exec.record(ok, EntryKind::Guard { violated: false }, seek, false, a.loc);
     }
+    exec.record(cond, EntryKind::Assume, false, false, a.loc);
     if !settled {
         // Its other side: a path of the callee no case has in this context.
         exec.record(known, EntryKind::Assume, true, false, a.loc);
@@ -517,11 +531,9 @@ pub(crate) fn finish(exec: &mut Exec<'_, '_>, end: &End) -> Vec<(FuncId, usize)>
     if a.captured.is_none() {
         return regions;
     }
-    give_back(exec, &a);
-    if !outcome.is_error() {
-        return regions;
-    }
-    // The caller's error checks of this call, up to the one violated.
+    // The caller's error checks of this call, up to the one violated (all
+    // holding when the path ended otherwise), as `leave` records them;
+    // then the path taken, which prefixes negating them must not include.
     let inst = instance(exec, &a, None, Vec::new());
     let (errors, index) = {
         let sums = cell.borrow();
@@ -529,12 +541,13 @@ pub(crate) fn finish(exec: &mut Exec<'_, '_>, end: &End) -> Vec<(FuncId, usize)>
     };
     let seek = exec.m.seek_errors;
     for (i, pre, c) in errors {
-        if index.map_or(c.post.outcome == outcome, |x| x == i) {
+        if outcome.is_error() && index.map_or(c.post.outcome == outcome, |x| x == i) {
             exec.record(pre, EntryKind::Guard { violated: true }, true, false, a.loc);
             break;
         }
         let ok = exec.pool.not(pre);
         exec.record(ok, EntryKind::Guard { violated: false }, seek, false, a.loc);
     }
+    give_back(exec, &a);
     regions
 }

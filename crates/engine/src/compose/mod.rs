@@ -187,7 +187,7 @@ impl Summaries {
 
     /// The cases of `inst`'s summary in its calling context: (precondition,
     /// case), for the cases whose canonical inputs the context resolves.
-    fn cases_in(&self, pool: &mut ExprPool, inst: &Instance) -> Vec<(usize, ExprId, summary::Case)> {
+    fn cases_in(&self, pool: &mut ExprPool, inst: &Instance) -> Vec<(usize, ExprId, summary::Case, bool)> {
         let Some(s) = self.funcs.get(&inst.func) else { return Vec::new() };
         let mut out = Vec::new();
         'cases: for (index, case) in s.cases.iter().enumerate() {
@@ -195,6 +195,7 @@ impl Summaries {
             roots.extend(case.post.ret);
             roots.extend(case.post.writes.iter().map(|w| w.1));
             let mut map = inst.map.clone();
+            let mut internal = false;
             for v in pool.vars_of(&roots) {
                 if map.contains_key(&v) {
                     continue;
@@ -206,23 +207,33 @@ impl Summaries {
                 // Internal to the case (a callee composed inside it).
                 let renamed = pool.var(&format!("{name}@{}", inst.id), sort);
                 map.insert(v, renamed);
+                internal = true;
             }
             let mut memo = FxHashMap::default();
             let pre: Vec<ExprId> = case.pre.iter().map(|&c| substitute(pool, c, &map, &mut memo)).collect();
             let ret = case.post.ret.map(|r| substitute(pool, r, &map, &mut memo));
             let writes = case.post.writes.iter().map(|&(k, v)| (k, substitute(pool, v, &map, &mut memo))).collect();
             let pre_all = all(pool, &pre);
-            out.push((index, pre_all, summary::Case { pre, post: summary::Post { outcome: case.post.outcome.clone(), ret, writes } }));
+            let post = summary::Post { outcome: case.post.outcome.clone(), ret, writes };
+            out.push((index, pre_all, summary::Case { pre, post }, internal));
         }
         out
     }
 
     /// The composition constraint of a call, from the summary as it is now.
+    ///
+    /// A settled summary (complete, composed as it is) needs no unknown
+    /// part. Cases with internal variables (a bottom-up summary's composed
+    /// callees) say nothing about the inputs outside them: the unknown
+    /// part of other summaries leaves them out.
     pub(crate) fn compose(&self, pool: &mut ExprPool, inst: &Instance) -> ExprId {
+        let settled = self.settled(inst.func);
         let mut some_case = pool.bool_const(false);
         let mut known = pool.bool_const(false);
-        for (_, pre, case) in self.cases_in(pool, inst) {
-            known = pool.or(known, pre);
+        for (_, pre, case, internal) in self.cases_in(pool, inst) {
+            if !internal {
+                known = pool.or(known, pre);
+            }
             if case.post.outcome != Outcome::Return {
                 continue;
             }
@@ -238,15 +249,26 @@ impl Summaries {
             }
             some_case = pool.or(some_case, this);
         }
+        if settled {
+            return some_case;
+        }
         let unknown = pool.not(known);
         pool.or(some_case, unknown)
     }
 
-    /// The disjunction of the preconditions of `inst`'s cases.
+    /// Whether `func`'s summary is complete and composed as it is.
+    pub(crate) fn settled(&self, func: FuncId) -> bool {
+        self.funcs.get(&func).is_some_and(|s| s.fixed && s.complete == Some(true))
+    }
+
+    /// The disjunction of the preconditions of `inst`'s cases (those
+    /// without internal variables).
     pub(crate) fn known(&self, pool: &mut ExprPool, inst: &Instance) -> ExprId {
         let mut known = pool.bool_const(false);
-        for (_, pre, _) in self.cases_in(pool, inst) {
-            known = pool.or(known, pre);
+        for (_, pre, _, internal) in self.cases_in(pool, inst) {
+            if !internal {
+                known = pool.or(known, pre);
+            }
         }
         known
     }
@@ -254,7 +276,8 @@ impl Summaries {
     /// The preconditions of `inst`'s error cases, in case order, with the
     /// index and (substituted) case each comes from.
     pub(crate) fn error_pres(&self, pool: &mut ExprPool, inst: &Instance) -> Vec<(usize, ExprId, summary::Case)> {
-        self.cases_in(pool, inst).into_iter().filter(|(_, _, c)| c.post.outcome.is_error()).collect()
+        let cases = self.cases_in(pool, inst).into_iter();
+        cases.filter(|c| c.2.post.outcome.is_error()).map(|(i, pre, c, _)| (i, pre, c)).collect()
     }
 
     /// `cond` rebuilt from the current summary when it is a composition
@@ -326,6 +349,28 @@ impl Summaries {
         r.saved = self.saved.clone();
         r
     }
+}
+
+/// Store the summaries this search computed (`--summaries DIR`), the
+/// complete ones and the partial ones alike (a partial summary composed
+/// later still explores what it lacks), and note them in `report`.
+pub(crate) fn save(program: &Program, config: &crate::config::Config, pool: &ExprPool, sums: &mut Summaries, report: &mut SummaryReport) {
+    let Some(dir) = &config.compose.store else { return };
+    for (&f, s) in &sums.funcs {
+        let bad = sums.verdicts.get(&f).is_some_and(|v| v.is_err());
+        if s.origin == Origin::Stored || s.cases.is_empty() || bad {
+            continue;
+        }
+        let name = &program.func(f).name;
+        let mut s_export = store::export(pool, name, s);
+        if s_export.complete.is_none() {
+            s_export.complete = report.details.iter().find(|d| &d.function == name).map(|d| d.complete);
+        }
+        if store::save(dir, &s_export, &store::key(program, f, config)).is_ok() {
+            sums.saved.push(name.clone());
+        }
+    }
+    report.saved = sums.saved.clone();
 }
 
 /// What the compositional search reports (see [`crate::suite::Stats`]).

@@ -1,1 +1,314 @@
-//! Summaries outlive a run (placeholder).
+//! Summaries outside a search: exported from one expression pool and
+//! imported into another (bottom-up searches hand their summaries up), and
+//! stored as JSON between runs (`--summaries DIR`).
+//!
+//! A stored summary is the file `DIR/<function>.<key>.json`; its key is a
+//! hash of the function's IR with its callees' (every function it
+//! reaches), of the program's globals and of the options that change
+//! summaries (k, criterion, checks, array bound, mode). A changed function
+//! changes its own key and its callers': their summaries are computed
+//! again, the others are reused.
+
+use std::path::Path;
+
+use pathwise_expr::{BvCmp, BvOp, Expr, ExprId, ExprPool, Sort};
+use pathwise_ir::{FuncId, Program, Type};
+use rustc_hash::FxHashMap;
+use serde_json::{json, Value as Json};
+
+use super::summary::{Case, Origin, Outcome, Post, Summary};
+
+/// A summary outside any pool: cases over a table of expression nodes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Exported {
+    pub function: String,
+    pub complete: Option<bool>,
+    /// Each node: an operator and its operands (indices of earlier nodes).
+    nodes: Vec<Json>,
+    cases: Vec<Json>,
+}
+
+struct Writer<'a> {
+    pool: &'a ExprPool,
+    nodes: Vec<Json>,
+    index: FxHashMap<ExprId, usize>,
+}
+
+fn sort_json(s: Sort) -> Json {
+    match s {
+        Sort::Bool => json!("bool"),
+        Sort::Bv(w) => json!(w),
+        Sort::Array { index, elem } => json!([index, elem]),
+    }
+}
+
+fn sort_of(j: &Json) -> Option<Sort> {
+    match j {
+        Json::String(s) if s == "bool" => Some(Sort::Bool),
+        Json::Number(n) => Some(Sort::Bv(n.as_u64()? as u32)),
+        Json::Array(a) => Some(Sort::Array { index: a.first()?.as_u64()? as u32, elem: a.get(1)?.as_u64()? as u32 }),
+        _ => None,
+    }
+}
+
+const BV_OPS: [BvOp; 13] = [
+    BvOp::Add,
+    BvOp::Sub,
+    BvOp::Mul,
+    BvOp::UDiv,
+    BvOp::SDiv,
+    BvOp::URem,
+    BvOp::SRem,
+    BvOp::Shl,
+    BvOp::LShr,
+    BvOp::AShr,
+    BvOp::And,
+    BvOp::Or,
+    BvOp::Xor,
+];
+const CMPS: [BvCmp; 4] = [BvCmp::Ult, BvCmp::Ule, BvCmp::Slt, BvCmp::Sle];
+
+impl Writer<'_> {
+    fn node(&mut self, e: ExprId) -> usize {
+        if let Some(&i) = self.index.get(&e) {
+            return i;
+        }
+        let j = match self.pool.get(e).clone() {
+            Expr::BoolConst(b) => json!(["b", b]),
+            Expr::BvConst { width, value } => json!(["c", width, value]),
+            Expr::Var { name, sort } => json!(["v", name, sort_json(sort)]),
+            Expr::Not(a) => json!(["not", self.node(a)]),
+            Expr::And(a, b) => json!(["and", self.node(a), self.node(b)]),
+            Expr::Or(a, b) => json!(["or", self.node(a), self.node(b)]),
+            Expr::Eq(a, b) => json!(["eq", self.node(a), self.node(b)]),
+            Expr::Bin { op, a, b } => json!(["bin", format!("{op:?}"), self.node(a), self.node(b)]),
+            Expr::Cmp { op, a, b } => json!(["cmp", format!("{op:?}"), self.node(a), self.node(b)]),
+            Expr::SMulNoOverflow(a, b) => json!(["smulno", self.node(a), self.node(b)]),
+            Expr::Ite { cond, then_, else_ } => json!(["ite", self.node(cond), self.node(then_), self.node(else_)]),
+            Expr::ZExt { a, width } => json!(["zext", self.node(a), width]),
+            Expr::SExt { a, width } => json!(["sext", self.node(a), width]),
+            Expr::Extract { a, hi, lo } => json!(["extract", self.node(a), hi, lo]),
+            Expr::Select { array, index } => json!(["select", self.node(array), self.node(index)]),
+            Expr::Store { array, index, value } => {
+                json!(["store", self.node(array), self.node(index), self.node(value)])
+            }
+            Expr::ConstArray { index, value } => json!(["carr", index, self.node(value)]),
+        };
+        self.nodes.push(j);
+        let i = self.nodes.len() - 1;
+        self.index.insert(e, i);
+        i
+    }
+}
+
+/// `summary` of `function`, out of `pool`.
+pub fn export(pool: &ExprPool, function: &str, summary: &Summary) -> Exported {
+    let mut w = Writer { pool, nodes: Vec::new(), index: FxHashMap::default() };
+    let cases = summary
+        .cases
+        .iter()
+        .map(|c| {
+            let pre: Vec<usize> = c.pre.iter().map(|&e| w.node(e)).collect();
+            let ret = c.post.ret.map(|e| w.node(e));
+            let writes: Vec<Json> =
+                c.post.writes.iter().map(|&((g, off, ty), v)| json!([g, off, ty.bits(), w.node(v)])).collect();
+            json!({ "pre": pre, "outcome": c.post.outcome.text(), "ret": ret, "writes": writes })
+        })
+        .collect();
+    Exported { function: function.to_string(), complete: summary.complete, nodes: w.nodes, cases }
+}
+
+fn int_type(bits: u64) -> Option<Type> {
+    Some(match bits {
+        1 => Type::I1,
+        8 => Type::I8,
+        16 => Type::I16,
+        32 => Type::I32,
+        64 => Type::I64,
+        _ => return None,
+    })
+}
+
+/// The summary into `pool`, each variable renamed by `rename`; `None` when
+/// the export is malformed.
+pub fn import(pool: &mut ExprPool, ex: &Exported, origin: Origin, rename: &dyn Fn(&str) -> String) -> Option<Summary> {
+    let mut ids: Vec<ExprId> = Vec::with_capacity(ex.nodes.len());
+    for n in &ex.nodes {
+        let a = n.as_array()?;
+        let op = a.first()?.as_str()?;
+        let k = |i: usize| -> Option<ExprId> { ids.get(a.get(i)?.as_u64()? as usize).copied() };
+        let u = |i: usize| -> Option<u32> { Some(a.get(i)?.as_u64()? as u32) };
+        let e = match op {
+            "b" => pool.bool_const(a.get(1)?.as_bool()?),
+            "c" => pool.bv_const(u(1)?, a.get(2)?.as_u64()?),
+            "v" => {
+                let name = rename(a.get(1)?.as_str()?);
+                pool.var(&name, sort_of(a.get(2)?)?)
+            }
+            "not" => pool.not(k(1)?),
+            "and" => pool.and(k(1)?, k(2)?),
+            "or" => pool.or(k(1)?, k(2)?),
+            "eq" => pool.eq(k(1)?, k(2)?),
+            "bin" => {
+                let name = a.get(1)?.as_str()?;
+                let op = *BV_OPS.iter().find(|o| format!("{o:?}") == name)?;
+                pool.bin(op, k(2)?, k(3)?)
+            }
+            "cmp" => {
+                let name = a.get(1)?.as_str()?;
+                let op = *CMPS.iter().find(|o| format!("{o:?}") == name)?;
+                pool.cmp(op, k(2)?, k(3)?)
+            }
+            "smulno" => pool.smul_no_overflow(k(1)?, k(2)?),
+            "ite" => pool.ite(k(1)?, k(2)?, k(3)?),
+            "zext" => pool.zext(k(1)?, u(2)?),
+            "sext" => pool.sext(k(1)?, u(2)?),
+            "extract" => pool.extract(k(1)?, u(2)?, u(3)?),
+            "select" => pool.select(k(1)?, k(2)?),
+            "store" => pool.store(k(1)?, k(2)?, k(3)?),
+            "carr" => pool.const_array(u(1)?, k(2)?),
+            _ => return None,
+        };
+        ids.push(e);
+    }
+    let node = |j: &Json| -> Option<ExprId> { ids.get(j.as_u64()? as usize).copied() };
+    let mut s = Summary::new(origin);
+    s.complete = ex.complete;
+    for c in &ex.cases {
+        let pre = c["pre"].as_array()?.iter().map(node).collect::<Option<Vec<_>>>()?;
+        let outcome = Outcome::parse(c["outcome"].as_str()?)?;
+        let ret = if c["ret"].is_null() { None } else { Some(node(&c["ret"])?) };
+        let mut writes = Vec::new();
+        for w in c["writes"].as_array()? {
+            let w = w.as_array()?;
+            let key = (w.first()?.as_u64()? as u32, w.get(1)?.as_u64()?, int_type(w.get(2)?.as_u64()?)?);
+            writes.push((key, node(w.get(3)?)?));
+        }
+        s.add(Case { pre, post: Post { outcome, ret, writes } });
+    }
+    Some(s)
+}
+
+impl Exported {
+    pub fn to_json(&self, key: &str) -> Json {
+        json!({
+            "function": self.function,
+            "key": key,
+            "complete": self.complete,
+            "nodes": self.nodes,
+            "cases": self.cases,
+        })
+    }
+
+    pub fn from_json(j: &Json) -> Option<Exported> {
+        Some(Exported {
+            function: j["function"].as_str()?.to_string(),
+            complete: j["complete"].as_bool(),
+            nodes: j["nodes"].as_array()?.clone(),
+            cases: j["cases"].as_array()?.clone(),
+        })
+    }
+
+    /// Number of cases.
+    pub fn len(&self) -> usize {
+        self.cases.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.cases.is_empty()
+    }
+}
+
+/// FNV-1a, 64 bits: stable across runs and platforms.
+fn fnv(bytes: &[u8], mut h: u64) -> u64 {
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x100_0000_01b3);
+    }
+    h
+}
+
+/// The store key of `func`'s summary: its IR and its callees', the
+/// globals, and the options that change summaries.
+pub fn key(program: &Program, func: FuncId, config: &crate::config::Config) -> String {
+    let graph = pathwise_ir::analysis::CallGraph::compute(program);
+    let mut reached = graph.reachable_from(func);
+    reached.sort();
+    reached.dedup();
+    let mut h = fnv(b"pathwise-summary-1", 0xcbf2_9ce4_8422_2325);
+    for f in reached {
+        h = fnv(pathwise_ir::printer::print_function(program, f).as_bytes(), h);
+    }
+    for g in &program.globals {
+        h = fnv(format!("{} {:?} {}\n", g.name, g.elem, g.count).as_bytes(), h);
+    }
+    let options = format!(
+        "k={} criterion={:?} overflow={} errors={} max_array_len={} strict={} long={} bottom_up={} uninit={}",
+        config.k,
+        config.criterion,
+        config.check_overflow,
+        config.seek_errors,
+        config.max_array_len,
+        config.strict_loop_count,
+        config.long_bits,
+        config.compose.bottom_up,
+        config.check_uninit,
+    );
+    h = fnv(options.as_bytes(), h);
+    format!("{h:016x}")
+}
+
+fn file(dir: &Path, function: &str, key: &str) -> std::path::PathBuf {
+    dir.join(format!("{function}.{key}.json"))
+}
+
+/// The stored summary of `function` under `key`, if any.
+pub fn load(dir: &Path, function: &str, key: &str) -> Option<Exported> {
+    let text = std::fs::read_to_string(file(dir, function, key)).ok()?;
+    let j: Json = serde_json::from_str(&text).ok()?;
+    (j["key"] == key).then(|| Exported::from_json(&j)).flatten()
+}
+
+/// Store `ex` under `key` (older keys of the function are removed).
+pub fn save(dir: &Path, ex: &Exported, key: &str) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let prefix = format!("{}.", ex.function);
+    for entry in std::fs::read_dir(dir)?.flatten() {
+        let name = entry.file_name().to_string_lossy().to_string();
+        let stale = name.strip_prefix(&prefix).is_some_and(|r| r.len() == 16 + 5 && r.ends_with(".json"));
+        if stale && name != format!("{}.{key}.json", ex.function) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+    let text = serde_json::to_string_pretty(&ex.to_json(key)).map_err(std::io::Error::other)?;
+    std::fs::write(file(dir, &ex.function, key), text + "\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_summary_survives_export_and_import() {
+        let mut pool = ExprPool::new();
+        let x = pool.var("sum:f.0", Sort::Bv(32));
+        let zero = pool.bv_const(32, 0);
+        let pos = pool.cmp(BvCmp::Slt, zero, x);
+        let one = pool.bv_const(32, 1);
+        let ret = pool.bin(BvOp::Add, x, one);
+        let mut s = Summary::new(Origin::TopDown);
+        s.add(Case { pre: vec![pos], post: Post { outcome: Outcome::Return, ret: Some(ret), writes: vec![] } });
+        let neg = pool.not(pos);
+        let err = Outcome::Error("division-by-zero".into(), 3);
+        s.add(Case { pre: vec![neg], post: Post { outcome: err, ret: None, writes: vec![((0, 4, Type::I32), x)] } });
+        let ex = export(&pool, "f", &s);
+        let back = Exported::from_json(&ex.to_json("k")).unwrap();
+        assert_eq!(back, ex);
+        let mut other = ExprPool::new();
+        let t = import(&mut other, &back, Origin::Stored, &|n| n.to_string()).unwrap();
+        assert_eq!(t.cases.len(), 2);
+        let again = export(&other, "f", &t);
+        assert_eq!(again.cases, ex.cases);
+        assert_eq!(again.nodes.len(), ex.nodes.len());
+    }
+}

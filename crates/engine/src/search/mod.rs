@@ -79,18 +79,43 @@ fn generate_with(
     referee: Option<&mut dyn SolverBackend>,
     observer: &mut dyn Observer,
 ) -> Result<(TestSuite, Vec<String>), EngineError> {
+    generate_inner(program, config, backend, referee, observer, None)
+}
+
+/// A bottom-up search for one function's summary (see
+/// [`crate::compose::bottom_up`]): whether it ran.
+pub(crate) fn generate_nested(
+    program: &Program,
+    config: &Config,
+    backend: &mut dyn SolverBackend,
+    nested: &mut crate::compose::bottom_up::Nested,
+) -> bool {
+    generate_inner(program, config, backend, None, &mut NoObserver, Some(nested)).is_ok()
+}
+
+fn generate_inner(
+    program: &Program,
+    config: &Config,
+    backend: &mut dyn SolverBackend,
+    referee: Option<&mut dyn SolverBackend>,
+    observer: &mut dyn Observer,
+    mut nested: Option<&mut crate::compose::bottom_up::Nested>,
+) -> Result<(TestSuite, Vec<String>), EngineError> {
     let start = Instant::now();
     let (main, pre) = crate::setup::check(program, config)?;
     let info = ProgramInfo::compute(program);
     let program_mode = config.program_mode.as_ref();
+    let mut pool = ExprPool::new();
+    let summaries = (config.compositional && program_mode.is_none()).then(|| {
+        crate::compose::bottom_up::prepare(program, config, backend, &mut pool, main, nested.as_deref())
+    });
     let machine = Machine {
         k: std::cell::Cell::new(if program_mode.is_some() { 1 } else { config.k }),
         concretise_externals: program_mode.is_some_and(|p| p.concretise_externals),
         deadline: config.timeout.map(|t| start + t),
-        summaries: (config.compositional && program_mode.is_none()).then(Default::default),
+        summaries: summaries.map(std::cell::RefCell::new),
         ..Machine::new(program, &info, config)
     };
-    let mut pool = ExprPool::new();
     let spec = if config.program_mode.is_some() {
         InputSpec::empty()
     } else {
@@ -167,6 +192,16 @@ fn generate_with(
             let q = Query { constraints: vec![uncovered], assumptions: Vec::new() };
             matches!(solver.check(pool, &q), SolveResult::Unsat { .. })
         });
+        match nested.as_deref_mut() {
+            Some(n) => {
+                let sums = sums.borrow();
+                n.out = sums.funcs.get(&n.record).map(|s| crate::compose::store::export(&pool, &config.function, s));
+                n.runs = stats.runs;
+                n.solver_calls = solver.stats().backend_calls;
+                n.complete = stop == StopReason::Complete;
+            }
+            None => crate::compose::save(program, config, &pool, &mut sums.borrow_mut(), &mut stats.summaries),
+        }
     }
     stats.solver_calls = solver.stats().backend_calls;
     stats.solver_cache_hits = solver.stats().cache_hits;
@@ -271,6 +306,9 @@ impl<'a> Search<'a, '_> {
             }
         }
         self.pin_sites.extend(rec.pins.iter().copied());
+        if let Some(sums) = self.m.summaries.as_ref().filter(|s| s.borrow().record_main.is_some()) {
+            crate::compose::bottom_up::record(&mut sums.borrow_mut(), &mut self.pool, self.m.program, self.spec, &rec);
+        }
         if !rec.pre_valid() {
             self.stats.precondition_rejected_runs += 1;
         } else {
