@@ -397,15 +397,15 @@ impl<'m, 'p> Exec<'m, 'p> {
             self.sym_decisions += 1;
         }
         if self.symbolic && non_const(self.pool, cond).is_some() {
-            if self.compose.as_mut().is_some_and(|h| h.capture(cond)) {
-                return;
-            }
             // After an explored call of an open summary (see `compose`).
             let negatable = negatable && !self.compose.as_ref().is_some_and(|h| h.frozen());
             let step = self.path.len() as u32;
             let local =
                 self.region == Region::Main && self.frames.len() == 1 && !matches!(kind, EntryKind::Library { .. });
-            self.entries.push(Entry { cond, kind, region: self.region, negatable, bound_blocked, loc, step, local });
+            let entry = Entry { cond, kind, region: self.region, negatable, bound_blocked, loc, step, local };
+            if let Some(entry) = self.compose.as_mut().map_or(Some(entry.clone()), |h| h.capture(entry)) {
+                self.entries.push(entry);
+            }
         }
     }
 

@@ -33,7 +33,7 @@ struct Active {
     canon: FxHashMap<ExprId, ExprId>,
     /// `Some`: composed, with the captured path condition; `None`:
     /// explored, its entries from `start` on in the run's.
-    captured: Option<Vec<ExprId>>,
+    captured: Option<Vec<crate::path::Entry>>,
     start: usize,
     /// The explored call's tie assumptions recorded after `start`.
     ties: FxHashSet<ExprId>,
@@ -68,13 +68,13 @@ pub(crate) struct RunHook {
 impl RunHook {
     /// Takes the entry when a composed call is open (its path condition is
     /// the summary's, not the caller's).
-    pub(crate) fn capture(&mut self, cond: ExprId) -> bool {
+    pub(crate) fn capture(&mut self, entry: crate::path::Entry) -> Option<crate::path::Entry> {
         match self.active.as_mut().and_then(|a| a.captured.as_mut()) {
             Some(c) => {
-                c.push(cond);
-                true
+                c.push(entry);
+                None
             }
-            None => false,
+            None => Some(entry),
         }
     }
 
@@ -320,7 +320,7 @@ pub(crate) fn on_store(exec: &mut Exec<'_, '_>, obj: ObjId, off: u64, ty: Type, 
 /// The path condition of the summarised call `a` so far.
 fn path_of(exec: &Exec<'_, '_>, a: &Active) -> Vec<ExprId> {
     match &a.captured {
-        Some(c) => c.clone(),
+        Some(c) => c.iter().map(|e| e.cond).collect(),
         None => exec.entries[a.start..]
             .iter()
             .filter(|e| e.region == Region::Main && !a.ties.contains(&e.cond))
@@ -380,8 +380,21 @@ fn give_back(exec: &mut Exec<'_, '_>, a: &Active) {
             exec.record(tie, EntryKind::Assume, false, false, a.loc);
         }
     }
-    for &c in a.captured.iter().flatten() {
-        exec.record(c, EntryKind::Assume, false, false, a.loc);
+    let entries = a.captured.clone().unwrap_or_default();
+    let last = entries.len().saturating_sub(1);
+    for (i, mut e) in entries.into_iter().enumerate() {
+        // Only the reason a run stopped inside the call (an input array
+        // too short) stays explorable, as an assumption at the call: its
+        // other side is a run in which the call returns, whose composition
+        // entry (an assumption there) it aligns with.
+        let stop = i == last && matches!(e.kind, EntryKind::InBounds { violated: true, .. });
+        e.negatable &= stop;
+        e.bound_blocked = false;
+        e.kind = EntryKind::Assume;
+        if stop {
+            e.loc = a.loc;
+        }
+        exec.entries.push(e);
     }
 }
 
@@ -467,15 +480,15 @@ pub(crate) fn leave(exec: &mut Exec<'_, '_>, v: Option<Value>) -> Option<Value> 
         sums.remember(cond, inst);
         (cond, known, errors, settled)
     };
-    // The error checks come first: the call did not fail before it
-    // returned (negating one drops the composition entry below from the
-    // prefix); a run that ends in one records the same (see `finish`).
+    // The composition entry admits the error cases; the error checks
+    // after it exclude them (their other sides are the errors; a run that
+    // ends in one records the same checks, see `finish`).
+    exec.record(cond, EntryKind::Assume, false, false, a.loc);
     let seek = exec.m.seek_errors;
-    for (_, pre, _) in errors {
+    for (_, pre) in errors {
         let ok = exec.pool.not(pre);
         exec.record(ok, EntryKind::Guard { violated: false }, seek, false, a.loc);
     }
-    exec.record(cond, EntryKind::Assume, false, false, a.loc);
     if !settled {
         // Its other side: a path of the callee no case has in this context.
         exec.record(known, EntryKind::Assume, true, false, a.loc);
@@ -535,13 +548,10 @@ pub(crate) fn finish(exec: &mut Exec<'_, '_>, end: &End) -> Vec<(FuncId, usize)>
     // holding when the path ended otherwise), as `leave` records them;
     // then the path taken, which prefixes negating them must not include.
     let inst = instance(exec, &a, None, Vec::new());
-    let (errors, index) = {
-        let sums = cell.borrow();
-        (sums.error_pres(exec.pool, &inst), sums.index_of(a.func, &case))
-    };
+    let errors = cell.borrow().error_pres(exec.pool, &inst);
     let seek = exec.m.seek_errors;
-    for (i, pre, c) in errors {
-        if outcome.is_error() && index.map_or(c.post.outcome == outcome, |x| x == i) {
+    for (o, pre) in errors {
+        if o == outcome {
             exec.record(pre, EntryKind::Guard { violated: true }, true, false, a.loc);
             break;
         }

@@ -164,11 +164,6 @@ impl Summaries {
         self.summary_mut(func).closed = true;
     }
 
-    /// The index of `case` in `func`'s summary.
-    pub(crate) fn index_of(&self, func: FuncId, case: &summary::Case) -> Option<usize> {
-        self.funcs.get(&func)?.cases.iter().position(|c| c == case)
-    }
-
     pub(crate) fn add_case(&mut self, func: FuncId, case: summary::Case) {
         let s = self.summary_mut(func);
         if !s.fixed && s.add(case) {
@@ -220,7 +215,10 @@ impl Summaries {
         out
     }
 
-    /// The composition constraint of a call, from the summary as it is now.
+    /// The composition constraint of a call, from the summary as it is now:
+    /// a returning case with its result and writes, an error case (the
+    /// error checks recorded after this entry exclude those), or inputs
+    /// no case covers.
     ///
     /// A settled summary (complete, composed as it is) needs no unknown
     /// part. Cases with internal variables (a bottom-up summary's composed
@@ -233,6 +231,11 @@ impl Summaries {
         for (_, pre, case, internal) in self.cases_in(pool, inst) {
             if !internal {
                 known = pool.or(known, pre);
+            }
+            if case.post.outcome.is_error() {
+                // The caller's error check of the call follows.
+                some_case = pool.or(some_case, pre);
+                continue;
             }
             if case.post.outcome != Outcome::Return {
                 continue;
@@ -273,11 +276,21 @@ impl Summaries {
         known
     }
 
-    /// The preconditions of `inst`'s error cases, in case order, with the
-    /// index and (substituted) case each comes from.
-    pub(crate) fn error_pres(&self, pool: &mut ExprPool, inst: &Instance) -> Vec<(usize, ExprId, summary::Case)> {
-        let cases = self.cases_in(pool, inst).into_iter();
-        cases.filter(|c| c.2.post.outcome.is_error()).map(|(i, pre, c, _)| (i, pre, c)).collect()
+    /// The errors of `inst`'s summary, one per kind and line in the order
+    /// of their first case, each with the disjunction of its cases'
+    /// preconditions (the caller's error checks of the call).
+    pub(crate) fn error_pres(&self, pool: &mut ExprPool, inst: &Instance) -> Vec<(Outcome, ExprId)> {
+        let mut out: Vec<(Outcome, ExprId)> = Vec::new();
+        for (_, pre, c, _) in self.cases_in(pool, inst) {
+            if !c.post.outcome.is_error() {
+                continue;
+            }
+            match out.iter_mut().find(|(o, _)| *o == c.post.outcome) {
+                Some((_, any)) => *any = pool.or(*any, pre),
+                None => out.push((c.post.outcome, pre)),
+            }
+        }
+        out
     }
 
     /// `cond` rebuilt from the current summary when it is a composition
