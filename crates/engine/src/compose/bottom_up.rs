@@ -177,7 +177,7 @@ pub(crate) fn record(sums: &mut Summaries, pool: &mut ExprPool, program: &Progra
             let mut other = pre.clone();
             other.push(pool.not(c));
             let other = vec![all(pool, &other)];
-            sums.add_case(f, Case { pre: other, post: Post { outcome: Outcome::Bound, ret: None, writes: Vec::new() } });
+            sums.add_case(f, Case { pre: other, post: Post { outcome: Outcome::Bound, ret: None, writes: Vec::new(), path: None } });
         }
         if pool.as_bool_const(c) != Some(true) {
             pre.push(c);
@@ -189,5 +189,5 @@ pub(crate) fn record(sums: &mut Summaries, pool: &mut ExprPool, program: &Progra
     };
     // One conjunction per case keeps stored summaries small.
     let pre = vec![all(pool, &pre)];
-    sums.add_case(f, Case { pre, post: Post { outcome, ret, writes: Vec::new() } });
+    sums.add_case(f, Case { pre, post: Post { outcome, ret, writes: Vec::new(), path: Some(super::summary::path_hash(&rec.path)) } });
 }

@@ -47,6 +47,8 @@ struct Active {
     writes: Vec<(GlobalKey, ExprId)>,
     /// Why the call turned out not to be summarisable.
     poisoned: Option<String>,
+    /// `exec.path.len()` at the call: the callee's decisions follow.
+    path_start: usize,
     /// The caller's in-bounds facts, set aside during the call.
     saved_checked: FxHashMap<ObjId, u64>,
 }
@@ -63,6 +65,9 @@ pub(crate) struct RunHook {
     frozen: bool,
     /// Explored calls of the run: function and index of its first entry.
     explored: Vec<(FuncId, usize)>,
+    /// Entries asking for the cases of settled summaries, recorded at the
+    /// end of the run so that no other prefix includes them.
+    exercise: Vec<(ExprId, Loc)>,
 }
 
 impl RunHook {
@@ -203,6 +208,7 @@ pub(crate) fn enter(exec: &mut Exec<'_, '_>, callee: FuncId, argv: Vec<Value>, l
         global_reads: FxHashMap::default(),
         writes: Vec::new(),
         poisoned: None,
+        path_start: exec.path.len(),
         saved_checked,
     });
     values
@@ -361,7 +367,8 @@ fn case_of(exec: &mut Exec<'_, '_>, a: &Active, outcome: Outcome, ret: Option<Ex
             }
         }
     }
-    Ok(Case { pre, post: Post { outcome, ret, writes } })
+    let path = Some(summary::path_hash(&exec.path[a.path_start.min(exec.path.len())..]));
+    Ok(Case { pre, post: Post { outcome, ret, writes, path } })
 }
 
 /// A composed call that cannot be summarised: its path condition goes
@@ -427,8 +434,16 @@ pub(crate) fn leave(exec: &mut Exec<'_, '_>, v: Option<Value>) -> Option<Value> 
         (Some(w), Some(v)) => Some(bv_of(exec.pool, v.conc(), v.sym(), w)),
         _ => None,
     };
+    let taken;
     match case_of(exec, &a, Outcome::Return, ret) {
-        Ok(case) => cell.borrow_mut().add_case(a.func, case),
+        Ok(case) => {
+            taken = case.post.path;
+            let mut sums = cell.borrow_mut();
+            if let Some(p) = case.post.path {
+                sums.exercise(a.func, p);
+            }
+            sums.add_case(a.func, case);
+        }
         Err(why) => {
             cell.borrow_mut().give_up(a.func, why);
             give_back(exec, &a);
@@ -471,14 +486,15 @@ pub(crate) fn leave(exec: &mut Exec<'_, '_>, v: Option<Value>) -> Option<Value> 
     }
     let inst = instance(exec, &a, ret_var, writes);
     let cell = exec.m.summaries.as_ref().expect("summaries on");
-    let (cond, known, errors, settled) = {
+    let (cond, known, errors, settled, unexercised) = {
         let mut sums = cell.borrow_mut();
         let cond = sums.compose(exec.pool, &inst);
         let known = sums.known(exec.pool, &inst);
         let errors = sums.error_pres(exec.pool, &inst);
         let settled = sums.settled(a.func);
+        let unexercised = sums.exercisable(exec.pool, &inst);
         sums.remember(cond, inst);
-        (cond, known, errors, settled)
+        (cond, known, errors, settled, unexercised)
     };
     // The composition entry admits the error cases; the error checks
     // after it exclude them (their other sides are the errors; a run that
@@ -492,6 +508,14 @@ pub(crate) fn leave(exec: &mut Exec<'_, '_>, v: Option<Value>) -> Option<Value> 
     if !settled {
         // Its other side: a path of the callee no case has in this context.
         exec.record(known, EntryKind::Assume, true, false, a.loc);
+    }
+    // A settled summary's paths, the one taken holding: the other sides of
+    // the others ask for them here, until some run took each (so that
+    // composed callees are covered as explored ones).
+    for (path, pre) in unexercised {
+        let cond = if Some(path) == taken { pre } else { exec.pool.not(pre) };
+        cell.borrow_mut().note_exercise_entry(cond, a.func, path);
+        exec.compose.as_mut().expect("on").exercise.push((cond, a.loc));
     }
     match (v, ret_var) {
         (Some(v), Some(r)) => Some(Value::Int { conc: v.conc(), sym: Some(r) }),
@@ -517,19 +541,31 @@ fn restore_checked(exec: &mut Exec<'_, '_>, a: &Active, explored: bool) {
 pub(crate) fn finish(exec: &mut Exec<'_, '_>, end: &End) -> Vec<(FuncId, usize)> {
     let Some(hook) = exec.compose.as_mut() else { return Vec::new() };
     let regions = std::mem::take(&mut hook.explored);
-    let Some(a) = hook.active.take() else { return regions };
+    let exercise = std::mem::take(&mut hook.exercise);
+    let active = hook.active.take();
+    if let Some(a) = active {
+        finish_active(exec, end, a);
+    }
+    for (cond, loc) in exercise {
+        exec.record(cond, EntryKind::Assume, true, false, loc);
+    }
+    regions
+}
+
+/// A run that ended inside the summarised call `a`.
+fn finish_active(exec: &mut Exec<'_, '_>, end: &End, a: Active) {
     let cell = exec.m.summaries.as_ref().expect("summaries on");
     if let Some(why) = &a.poisoned {
         cell.borrow_mut().give_up(a.func, why.clone());
         give_back(exec, &a);
-        return regions;
+        return;
     }
     let outcome = match end {
         End::Error(e) if e.kind != crate::suite::ErrorKind::Unsupported => Outcome::Error(e.kind.name().into(), e.loc.line),
         End::BoundExceeded => Outcome::Bound,
         _ => {
             give_back(exec, &a);
-            return regions;
+            return;
         }
     };
     let case = match case_of(exec, &a, outcome.clone(), None) {
@@ -537,12 +573,15 @@ pub(crate) fn finish(exec: &mut Exec<'_, '_>, end: &End) -> Vec<(FuncId, usize)>
         Err(why) => {
             cell.borrow_mut().give_up(a.func, why);
             give_back(exec, &a);
-            return regions;
+            return;
         }
     };
+    if let Some(p) = case.post.path {
+        cell.borrow_mut().exercise(a.func, p);
+    }
     cell.borrow_mut().add_case(a.func, case.clone());
     if a.captured.is_none() {
-        return regions;
+        return;
     }
     // The caller's error checks of this call, up to the one violated (all
     // holding when the path ended otherwise), as `leave` records them;
@@ -559,5 +598,4 @@ pub(crate) fn finish(exec: &mut Exec<'_, '_>, end: &End) -> Vec<(FuncId, usize)>
         exec.record(ok, EntryKind::Guard { violated: false }, seek, false, a.loc);
     }
     give_back(exec, &a);
-    regions
 }

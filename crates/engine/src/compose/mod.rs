@@ -122,6 +122,10 @@ pub struct Summaries {
     /// Runs and solver calls of the bottom-up searches.
     pub(crate) bottom_up_runs: u64,
     pub(crate) bottom_up_solver_calls: u64,
+    /// Paths of summarised functions some run took (see [`summary::Post::path`]).
+    exercised: rustc_hash::FxHashSet<(FuncId, u64)>,
+    /// Entries asking for a case no run took yet, by condition.
+    exercise_entries: FxHashMap<ExprId, (FuncId, u64)>,
     /// Store: functions whose summaries were loaded, and saved.
     pub(crate) loaded: Vec<String>,
     pub(crate) saved: Vec<String>,
@@ -171,6 +175,34 @@ impl Summaries {
         }
     }
 
+    /// A run took this path of `func`.
+    pub(crate) fn exercise(&mut self, func: FuncId, path: u64) {
+        self.exercised.insert((func, path));
+    }
+
+    /// The returning cases of a settled summary with their paths and
+    /// preconditions in `inst`'s context (each call records them all, so
+    /// that runs align; the search skips those some run took since).
+    pub(crate) fn exercisable(&self, pool: &mut ExprPool, inst: &Instance) -> Vec<(u64, ExprId)> {
+        if !self.settled(inst.func) {
+            return Vec::new();
+        }
+        let cases = self.cases_in(pool, inst).into_iter();
+        cases
+            .filter_map(|(_, pre, c, _)| Some((c.post.path.filter(|_| c.post.outcome == Outcome::Return)?, pre)))
+            .collect()
+    }
+
+    pub(crate) fn note_exercise_entry(&mut self, cond: ExprId, func: FuncId, path: u64) {
+        self.exercise_entries.insert(cond, (func, path));
+    }
+
+    /// Whether negating the entry `cond` asks for a case a run has taken
+    /// since it was recorded (nothing left to ask).
+    pub fn stale(&self, cond: ExprId) -> bool {
+        self.exercise_entries.get(&cond).is_some_and(|k| self.exercised.contains(k))
+    }
+
     pub(crate) fn new_instance_id(&mut self) -> u64 {
         self.next_instance += 1;
         self.next_instance
@@ -209,7 +241,7 @@ impl Summaries {
             let ret = case.post.ret.map(|r| substitute(pool, r, &map, &mut memo));
             let writes = case.post.writes.iter().map(|&(k, v)| (k, substitute(pool, v, &map, &mut memo))).collect();
             let pre_all = all(pool, &pre);
-            let post = summary::Post { outcome: case.post.outcome.clone(), ret, writes };
+            let post = summary::Post { outcome: case.post.outcome.clone(), ret, writes, path: case.post.path };
             out.push((index, pre_all, summary::Case { pre, post }, internal));
         }
         out

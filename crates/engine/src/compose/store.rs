@@ -112,7 +112,7 @@ pub fn export(pool: &ExprPool, function: &str, summary: &Summary) -> Exported {
             let ret = c.post.ret.map(|e| w.node(e));
             let writes: Vec<Json> =
                 c.post.writes.iter().map(|&((g, off, ty), v)| json!([g, off, ty.bits(), w.node(v)])).collect();
-            json!({ "pre": pre, "outcome": c.post.outcome.text(), "ret": ret, "writes": writes })
+            json!({ "pre": pre, "outcome": c.post.outcome.text(), "ret": ret, "writes": writes, "path": c.post.path })
         })
         .collect();
     Exported { function: function.to_string(), complete: summary.complete, nodes: w.nodes, cases }
@@ -184,7 +184,7 @@ pub fn import(pool: &mut ExprPool, ex: &Exported, origin: Origin, rename: &dyn F
             let key = (w.first()?.as_u64()? as u32, w.get(1)?.as_u64()?, int_type(w.get(2)?.as_u64()?)?);
             writes.push((key, node(w.get(3)?)?));
         }
-        s.add(Case { pre, post: Post { outcome, ret, writes } });
+        s.add(Case { pre, post: Post { outcome, ret, writes, path: c["path"].as_u64() } });
     }
     Some(s)
 }
@@ -297,10 +297,10 @@ mod tests {
         let one = pool.bv_const(32, 1);
         let ret = pool.bin(BvOp::Add, x, one);
         let mut s = Summary::new(Origin::TopDown);
-        s.add(Case { pre: vec![pos], post: Post { outcome: Outcome::Return, ret: Some(ret), writes: vec![] } });
+        s.add(Case { pre: vec![pos], post: Post { outcome: Outcome::Return, ret: Some(ret), writes: vec![], path: Some(7) } });
         let neg = pool.not(pos);
         let err = Outcome::Error("division-by-zero".into(), 3);
-        s.add(Case { pre: vec![neg], post: Post { outcome: err, ret: None, writes: vec![((0, 4, Type::I32), x)] } });
+        s.add(Case { pre: vec![neg], post: Post { outcome: err, ret: None, writes: vec![((0, 4, Type::I32), x)], path: None } });
         let ex = export(&pool, "f", &s);
         let back = Exported::from_json(&ex.to_json("k")).unwrap();
         assert_eq!(back, ex);

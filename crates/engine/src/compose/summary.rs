@@ -67,6 +67,9 @@ pub struct Post {
     pub ret: Option<ExprId>,
     /// Globals written, with their final values, by key.
     pub writes: Vec<(GlobalKey, ExprId)>,
+    /// The path's decisions (a hash of function, location and side of
+    /// each), when known: which cases a run has exercised.
+    pub path: Option<u64>,
 }
 
 /// One path of a function.
@@ -141,6 +144,18 @@ impl Summary {
         keys.dedup();
         keys
     }
+}
+
+/// The hash of a path's decisions (see [`Post::path`]).
+pub fn path_hash(steps: &[crate::suite::PathStep]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for st in steps {
+        for b in format!("{}:{}:{}:{};", st.func, st.loc.line, st.loc.col, st.taken).bytes() {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    h
 }
 
 /// `sum:f.i`.

@@ -385,6 +385,11 @@ impl<'a> Search<'a, '_> {
             if cur.done[j] || !e.negatable || self.free_length_check(&cur.run, e) || self.local_skips(&cur.run, j) {
                 continue;
             }
+            let assumption = e.kind == crate::path::EntryKind::Assume;
+            if assumption && self.m.summaries.as_ref().is_some_and(|s| s.borrow().stale(e.cond)) {
+                cur.done[j] = true;
+                continue;
+            }
             cur.done[j] = true;
             if e.bound_blocked {
                 self.stats.bound_pruned_prefixes += 1;
