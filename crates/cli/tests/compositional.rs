@@ -1,11 +1,32 @@
-//! `gen --compositional` (top-down function summaries, SMART, seed 004):
-//! tests/bench/summaries.c's sum6 needs a handful of runs instead of 729,
-//! with the monolithic search's branch coverage and both outcomes of
-//! `s == 7`; callees with side effects fall back to monolithic
-//! exploration (reported); every suite builds with `-Wall -Wextra
-//! -Werror`, passes natively and replays with gcov agreeing.
+//! `gen --compositional [top-down|bottom-up]` (function summaries: SMART,
+//! seed 004; the thesis's chapter 3, seed 003) against the monolithic
+//! search, on the seed programs of tests/bench:
+//! - summaries.c sum6: a handful of runs instead of 729, the same branch
+//!   coverage and both outcomes of `s == 7`;
+//! - locate.c top with input[0..n], input[n] == 0: 3n + 1 monolithic runs,
+//!   2n + 5 compositional ones (seed 004: 3n - 1 vs 2n + 3; one run more
+//!   each for the precondition's first rejection, one for SMART's
+//!   resumption), the same coverage;
+//! - rational.c simplify and simp with block-2: the same error tests
+//!   (kind and line) and branch coverage in both modes;
+//! - foo_bar.c: foo's bottom-up summary has 2 cases, bar gets 1 test;
+//! - callees reading and writing globals are summarised, with their writes;
+//! - every error kind the monolithic search finds on a function of tests/c
+//!   or tests/bench is found by both compositional searches;
+//! - `--summaries DIR`: a second run reuses stored summaries, another
+//!   function of the file reuses the shared helpers', and a changed helper
+//!   invalidates its own and its callers' summaries only.
+//!
+//! Suites are built with `-Wall -Wextra -Werror`, pass natively and replay
+//! with gcov agreeing.
 
 mod common;
+
+use std::time::Duration;
+
+use pathwise_engine::config::Config;
+use pathwise_engine::search::{generate, NoObserver};
+use pathwise_engine::suite::{Outcome, StopReason};
 
 /// Generate with `args`, build and run natively (overflow traps, as error
 /// tests expect), replay with gcov: (stdout, JSON suite).
@@ -31,59 +52,251 @@ fn branch_coverage(suite: &serde_json::Value) -> Vec<(String, u64, u64)> {
     functions.iter().map(row).collect()
 }
 
+/// The distinct errors of a suite: (kind, line).
+fn error_set(suite: &serde_json::Value) -> Vec<(String, u64)> {
+    let mut e = common::errors(suite);
+    e.sort();
+    e.dedup();
+    e
+}
+
+fn runs(suite: &serde_json::Value) -> u64 {
+    suite["stats"]["runs"].as_u64().unwrap()
+}
+
 #[test]
 fn sum6_composes_classify_instead_of_enumerating_its_729_paths() {
     let file = "tests/bench/summaries.c";
     let (_, mono) = generate_and_check(file, "sum6", &[]);
-    assert_eq!(mono["stats"]["runs"], 729);
-    let (text, comp) = generate_and_check(file, "sum6", &["--compositional"]);
-    let runs = comp["stats"]["runs"].as_u64().unwrap();
-    assert!(runs <= 30, "{runs} runs: {text}");
-    assert_eq!(comp["stop"], "complete", "{text}");
-    assert_eq!(comp["stats"]["divergences"], 0, "{text}");
-    assert_eq!(branch_coverage(&comp), branch_coverage(&mono));
-    assert!(branch_coverage(&comp).iter().all(|(_, n, c)| n == c), "{text}");
-    // Both outcomes of s == 7: sum6 returns 1 and 0.
-    let rets = common::returns(&comp);
-    assert!(rets.contains(&0) && rets.contains(&1), "{rets:?}");
-    let c = &comp["stats"]["compositional"];
-    assert_eq!(c["summaries"], serde_json::json!([{ "function": "classify", "cases": 3, "complete": true }]));
-    assert!(c["reused"].as_u64().unwrap() >= 5, "{c}");
-    assert!(text.contains("summaries:           1 computed (classify 3 case(s), complete)"), "{text}");
+    assert_eq!(runs(&mono), 729);
+    for mode in ["top-down", "bottom-up"] {
+        let (text, comp) = generate_and_check(file, "sum6", &["--compositional", mode]);
+        let bottom_up = comp["stats"]["compositional"]["bottom_up_runs"].as_u64().unwrap();
+        assert!(runs(&comp) + bottom_up <= 30, "{mode}: {text}");
+        assert_eq!(comp["stop"], "complete", "{text}");
+        assert_eq!(comp["stats"]["divergences"], 0, "{text}");
+        assert_eq!(branch_coverage(&comp), branch_coverage(&mono), "{mode}");
+        assert!(branch_coverage(&comp).iter().all(|(_, n, c)| n == c), "{text}");
+        // Both outcomes of s == 7: sum6 returns 1 and 0.
+        let rets = common::returns(&comp);
+        assert!(rets.contains(&0) && rets.contains(&1), "{rets:?}");
+        let c = &comp["stats"]["compositional"];
+        let classify = serde_json::json!([{ "function": "classify", "cases": 3, "errors": 0, "complete": true, "origin": mode }]);
+        assert_eq!(c["summaries"], classify, "{text}");
+        assert!(c["reused"].as_u64().unwrap() >= 5, "{c}");
+        let line = format!("summaries:           1 computed (classify 3 case(s), complete, {mode})");
+        assert!(text.contains(&line), "{text}");
+    }
 }
 
 #[test]
-fn callees_with_side_effects_are_explored_monolithically() {
+fn callees_reading_and_writing_globals_are_summarised() {
     let file = "tests/c/compositional.c";
-    // bump writes a global: no summary, every call explored, the same
-    // tests as without --compositional.
+    // bump reads and writes the global `calls`: its cases say what it
+    // finds there and what it leaves.
     let (_, mono) = generate_and_check(file, "twice", &[]);
     let (text, comp) = generate_and_check(file, "twice", &["--compositional"]);
-    assert_eq!(comp["tests"].as_array().unwrap().len(), mono["tests"].as_array().unwrap().len());
-    assert_eq!(comp["stats"]["runs"], mono["stats"]["runs"]);
-    let fallbacks = &comp["stats"]["compositional"]["fallbacks"];
-    assert_eq!(fallbacks, &serde_json::json!(["bump: uses a global or a function pointer at line 10"]), "{text}");
-    assert!(text.contains("summary fallback:    bump:"), "{text}");
+    assert_eq!(comp["stop"], "complete", "{text}");
+    assert_eq!(branch_coverage(&comp), branch_coverage(&mono));
+    assert_eq!(error_set(&comp), error_set(&mono));
+    let c = &comp["stats"]["compositional"];
+    assert_eq!(c["summaries"][0]["function"], "bump", "{c}");
+    assert_eq!(c["fallbacks"], serde_json::json!([]), "{c}");
+    // Every test checks the global's final value natively (above).
+    assert!(comp["tests"].as_array().unwrap().iter().all(|t| t["outcome"] != "returned"
+        || t["expected"]["globals"]["calls"] == 2), "{text}");
 }
 
 #[test]
-fn summarised_and_unsummarisable_callees_mix() {
-    // step (and sign below it) is summarised; wrap calls bump, so it is
-    // not. Same branch coverage and error locations, fewer runs.
+fn summarised_callees_nest_and_mix() {
+    // step (with sign below it) and wrap (with bump, which writes a
+    // global) are summarised: same branch coverage and errors, far fewer
+    // runs.
     let file = "tests/c/compositional.c";
     let (_, mono) = generate_and_check(file, "mixed", &[]);
-    let (text, comp) = generate_and_check(file, "mixed", &["--compositional"]);
-    assert_eq!(branch_coverage(&comp), branch_coverage(&mono));
-    assert!(comp["stats"]["runs"].as_u64() < mono["stats"]["runs"].as_u64(), "{text}");
-    assert_eq!(comp["stop"], "complete", "{text}");
-    let locations = |s: &serde_json::Value| {
-        let mut e = common::errors(s);
-        e.dedup();
-        e
+    for mode in ["top-down", "bottom-up"] {
+        let (text, comp) = generate_and_check(file, "mixed", &["--compositional", mode]);
+        assert_eq!(branch_coverage(&comp), branch_coverage(&mono), "{mode}: {text}");
+        assert!(runs(&comp) * 4 < runs(&mono), "{text}");
+        assert_eq!(comp["stop"], "complete", "{text}");
+        assert_eq!(error_set(&comp), error_set(&mono), "{mode}");
+        let names: Vec<&str> = comp["stats"]["compositional"]["summaries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["function"].as_str().unwrap())
+            .collect();
+        assert!(names.contains(&"step"), "{mode}: {names:?}");
+    }
+}
+
+#[test]
+fn locate_runs_grow_with_the_sum_of_the_paths_not_their_product() {
+    let file = "tests/c/locate_n.c";
+    let mut seen = Vec::new();
+    for n in [2u64, 4, 8] {
+        let define = format!("N={n}");
+        let args = ["--precondition", "top_pre", "--k", "40", "--max-array-len", "40", "-D", &define];
+        let out = tempfile::tempdir().unwrap();
+        let (_, mono) = common::gen(file, "top", &args, out.path());
+        let comp_args = [&args[..], &["--compositional"]].concat();
+        let (text, comp) = common::gen(file, "top", &comp_args, out.path());
+        assert_eq!(runs(&mono), 3 * n + 1, "n = {n}");
+        assert_eq!(runs(&comp), 2 * n + 5, "n = {n}: {text}");
+        assert_eq!((mono["stop"].as_str(), comp["stop"].as_str()), (Some("complete"), Some("complete")), "{text}");
+        assert_eq!(branch_coverage(&comp), branch_coverage(&mono), "n = {n}");
+        // A case per path of locate (2n + 1 with this convention), more
+        // where the same path was seen with other array-length facts.
+        let c = &comp["stats"]["compositional"]["summaries"][0];
+        assert_eq!(c["function"], "locate", "{text}");
+        assert!((2 * n + 1..=2 * n + 5).contains(&c["cases"].as_u64().unwrap()), "{text}");
+        seen.push(runs(&comp));
+    }
+    // Linear: the same number of runs more for each character more.
+    assert_eq!(seen[1] - seen[0], 4);
+    assert_eq!(seen[2] - seen[1], 8);
+    // The default size replays natively.
+    let (_, comp) = generate_and_check(file, "top", &["--precondition", "top_pre", "--k", "40", "--compositional"]);
+    assert_eq!(comp["stop"], "complete");
+}
+
+#[test]
+fn rational_block2_gives_the_monolithic_errors_and_coverage() {
+    let file = "tests/bench/rational.c";
+    for f in ["simplify", "simp"] {
+        let block = ["--criterion", "block-k", "--k", "2"];
+        let (_, mono) = generate_and_check(file, f, &block);
+        for mode in ["top-down", "bottom-up"] {
+            let args = [&block[..], &["--compositional", mode]].concat();
+            let (text, comp) = generate_and_check(file, f, &args);
+            assert_eq!(comp["stop"], "complete", "{f} {mode}: {text}");
+            assert_eq!(error_set(&comp), error_set(&mono), "{f} {mode}: {text}");
+            assert_eq!(branch_coverage(&comp), branch_coverage(&mono), "{f} {mode}: {text}");
+            let sums = comp["stats"]["compositional"]["summaries"].as_array().unwrap();
+            let gcd = sums.iter().find(|s| s["function"] == "gcd").expect("gcd is summarised");
+            // Its error cases: INT_MIN % -1, and abs of INT_MIN below it.
+            assert!(gcd["errors"].as_u64().unwrap() >= 2, "{f} {mode}: {gcd}");
+        }
+    }
+}
+
+#[test]
+fn foo_bar_bottom_up_composes_foos_two_cases_into_one_test() {
+    let file = "tests/bench/foo_bar.c";
+    let args = ["--compositional", "bottom-up", "--no-overflow-check"];
+    let (text, bar) = generate_and_check(file, "bar", &args);
+    assert_eq!(bar["tests"].as_array().unwrap().len(), 1, "{text}");
+    let foo = serde_json::json!([{ "function": "foo", "cases": 2, "errors": 0, "complete": true, "origin": "bottom-up" }]);
+    assert_eq!(bar["stats"]["compositional"]["summaries"], foo, "{text}");
+    // With overflow checks, foo's summary keeps its two error cases and
+    // bar's overflow test comes from one of them.
+    let (_, mono) = generate_and_check(file, "bar", &[]);
+    let (text, comp) = generate_and_check(file, "bar", &["--compositional", "bottom-up"]);
+    assert_eq!(comp["stats"]["compositional"]["summaries"][0]["errors"], 2, "{text}");
+    assert_eq!(error_set(&comp), error_set(&mono), "{text}");
+    assert_eq!(comp["tests"].as_array().unwrap().len(), 2, "{text}");
+}
+
+/// The error kinds of a search of `function` (and whether it completed).
+fn error_kinds(program: &pathwise_ir::Program, config: &Config) -> Option<(Vec<&'static str>, bool)> {
+    let mut backend = pathwise_solver_z3::Z3Backend::new(None);
+    let suite = generate(program, config, &mut backend, &mut NoObserver).ok()?;
+    let mut kinds: Vec<&'static str> = suite
+        .tests
+        .iter()
+        .filter_map(|t| match &t.outcome {
+            Outcome::Error(e) => Some(e.kind.name()),
+            _ => None,
+        })
+        .collect();
+    kinds.sort();
+    kinds.dedup();
+    Some((kinds, suite.stop == StopReason::Complete))
+}
+
+/// Seed 004, Theorem 3 (SMART finds the errors DART finds), on every
+/// function of tests/c and tests/bench whose monolithic search completes
+/// within its time limit.
+#[test]
+fn every_monolithic_error_kind_is_found_compositionally() {
+    let mut files = Vec::new();
+    for dir in ["tests/c", "tests/bench"] {
+        for e in std::fs::read_dir(common::root().join(dir)).unwrap().flatten() {
+            if e.path().extension().is_some_and(|x| x == "c") {
+                files.push(e.path());
+            }
+        }
+    }
+    files.sort();
+    let include = [common::root().join("crates/cfront/include")];
+    let (mut compared, mut missing) = (0, Vec::new());
+    for file in files {
+        let Ok(fe) = pathwise_cli::frontend::compile(&file, &include, &[]) else { continue };
+        let p = &fe.program;
+        for (i, f) in p.funcs.iter().enumerate() {
+            if f.is_declaration() || p.is_library(pathwise_ir::FuncId(i as u32)) {
+                continue;
+            }
+            let mut config = Config::new(&f.name, 2);
+            config.timeout = Some(Duration::from_secs(2));
+            let Some((mono, true)) = error_kinds(p, &config) else { continue };
+            for bottom_up in [false, true] {
+                let mut c = config.clone();
+                c.compositional = true;
+                c.compose.bottom_up = bottom_up;
+                let Some((comp, _)) = error_kinds(p, &c) else { continue };
+                compared += 1;
+                if mono.iter().any(|k| !comp.contains(k)) {
+                    missing.push(format!("{} {} (bottom-up: {bottom_up}): {mono:?} vs {comp:?}", file.display(), f.name));
+                }
+            }
+        }
+    }
+    assert!(compared > 400, "{compared} searches compared");
+    assert!(missing.is_empty(), "{missing:#?}");
+}
+
+/// The `summary store:` line of a run: (reused, computed and saved).
+fn store_line(text: &str) -> (Vec<String>, Vec<String>) {
+    let line = text.lines().find(|l| l.trim_start().starts_with("summary store:")).unwrap_or("");
+    let list = |s: &str| -> Vec<String> {
+        let inner = s.split_once('(').and_then(|(_, r)| r.split_once(')')).map_or("", |(l, _)| l);
+        let mut v: Vec<String> = inner.split(", ").filter(|x| !x.is_empty()).map(String::from).collect();
+        v.sort();
+        v
     };
-    assert_eq!(locations(&comp), locations(&mono));
-    let c = &comp["stats"]["compositional"];
-    assert_eq!(c["summaries"][0]["function"], "step", "{c}");
-    let fallbacks: Vec<&str> = c["fallbacks"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
-    assert!(fallbacks.iter().any(|f| f.starts_with("wrap: calls `bump`")), "{fallbacks:?}");
+    let (reused, saved) = line.split_once(" reused ").map_or(("", ""), |(_, r)| r.split_once(" computed").unwrap_or((r, "")));
+    (list(reused), list(saved))
+}
+
+#[test]
+fn stored_summaries_are_reused_and_invalidated_with_their_callees() {
+    let work = tempfile::tempdir().unwrap();
+    let source = work.path().join("store.c");
+    std::fs::copy(common::root().join("tests/c/summary_store.c"), &source).unwrap();
+    let store = work.path().join("summaries");
+    let file = source.to_str().unwrap();
+    let run = |function: &str| {
+        let out = tempfile::tempdir().unwrap();
+        let args = ["--compositional", "bottom-up", "--summaries", store.to_str().unwrap()];
+        let (text, suite) = common::gen(file, function, &args, out.path());
+        assert_eq!(suite["stop"], "complete", "{text}");
+        (store_line(&text), suite)
+    };
+    let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let ((reused, saved), first) = run("first");
+    assert_eq!((reused, saved), (vec![], names(&["level", "magnitude", "parity"])));
+    // The same function again: everything reused, nothing computed.
+    let ((reused, saved), again) = run("first");
+    assert_eq!((reused, saved), (names(&["level", "magnitude", "parity"]), vec![]));
+    assert_eq!(again["stats"]["compositional"]["bottom_up_runs"], 0);
+    assert_eq!(again["tests"].as_array().unwrap().len(), first["tests"].as_array().unwrap().len());
+    // Another function calling the same helpers reuses them.
+    let ((reused, saved), _) = run("second");
+    assert_eq!((reused, saved), (names(&["level", "magnitude", "parity"]), vec![]));
+    // A changed helper: its summary and its caller's are computed again.
+    let text = std::fs::read_to_string(&source).unwrap().replace("return -x;", "return 0 - x;");
+    std::fs::write(&source, text).unwrap();
+    let ((reused, saved), _) = run("first");
+    assert_eq!((reused, saved), (names(&["parity"]), names(&["level", "magnitude"])));
 }
