@@ -38,7 +38,7 @@ fn generate_and_check(file: &str, function: &str, args: &[&str]) -> (String, ser
     let flags = ["-fsanitize=undefined", "-fsanitize-undefined-trap-on-error", &bench];
     let (code, stdout) = common::build_and_run(out.path(), function, &flags);
     assert_eq!((code, stdout), (0, format!("{n} passed, 0 failed\n")), "{function} {args:?}");
-    common::replay_passes(out.path(), n, vec![], true);
+    common::replay_passes(out.path(), n, vec![common::root().join("crates/cfront/include")], true);
     (summary, suite)
 }
 
@@ -81,7 +81,8 @@ fn sum6_composes_classify_instead_of_enumerating_its_729_paths() {
         let rets = common::returns(&comp);
         assert!(rets.contains(&0) && rets.contains(&1), "{rets:?}");
         let c = &comp["stats"]["compositional"];
-        let classify = serde_json::json!([{ "function": "classify", "cases": 3, "errors": 0, "complete": true, "origin": mode }]);
+        let classify =
+            serde_json::json!([{ "function": "classify", "cases": 3, "errors": 0, "complete": true, "origin": mode }]);
         assert_eq!(c["summaries"], classify, "{text}");
         assert!(c["reused"].as_u64().unwrap() >= 5, "{c}");
         let line = format!("summaries:           1 computed (classify 3 case(s), complete, {mode})");
@@ -103,8 +104,14 @@ fn callees_reading_and_writing_globals_are_summarised() {
     assert_eq!(c["summaries"][0]["function"], "bump", "{c}");
     assert_eq!(c["fallbacks"], serde_json::json!([]), "{c}");
     // Every test checks the global's final value natively (above).
-    assert!(comp["tests"].as_array().unwrap().iter().all(|t| t["outcome"] != "returned"
-        || t["expected"]["globals"]["calls"] == 2), "{text}");
+    assert!(
+        comp["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t["outcome"] != "returned" || t["expected"]["globals"]["calls"] == 2),
+        "{text}"
+    );
 }
 
 #[test]
@@ -186,7 +193,8 @@ fn foo_bar_bottom_up_composes_foos_two_cases_into_one_test() {
     let args = ["--compositional", "bottom-up", "--no-overflow-check"];
     let (text, bar) = generate_and_check(file, "bar", &args);
     assert_eq!(bar["tests"].as_array().unwrap().len(), 1, "{text}");
-    let foo = serde_json::json!([{ "function": "foo", "cases": 2, "errors": 0, "complete": true, "origin": "bottom-up" }]);
+    let foo =
+        serde_json::json!([{ "function": "foo", "cases": 2, "errors": 0, "complete": true, "origin": "bottom-up" }]);
     assert_eq!(bar["stats"]["compositional"]["summaries"], foo, "{text}");
     // With overflow checks, foo's summary keeps its two error cases and
     // bar's overflow test comes from one of them.
@@ -247,7 +255,11 @@ fn every_monolithic_error_kind_is_found_compositionally() {
                 let Some((comp, _)) = error_kinds(p, &c) else { continue };
                 compared += 1;
                 if mono.iter().any(|k| !comp.contains(k)) {
-                    missing.push(format!("{} {} (bottom-up: {bottom_up}): {mono:?} vs {comp:?}", file.display(), f.name));
+                    missing.push(format!(
+                        "{} {} (bottom-up: {bottom_up}): {mono:?} vs {comp:?}",
+                        file.display(),
+                        f.name
+                    ));
                 }
             }
         }
@@ -265,7 +277,8 @@ fn store_line(text: &str) -> (Vec<String>, Vec<String>) {
         v.sort();
         v
     };
-    let (reused, saved) = line.split_once(" reused ").map_or(("", ""), |(_, r)| r.split_once(" computed").unwrap_or((r, "")));
+    let (reused, saved) =
+        line.split_once(" reused ").map_or(("", ""), |(_, r)| r.split_once(" computed").unwrap_or((r, "")));
     (list(reused), list(saved))
 }
 

@@ -130,7 +130,8 @@ fn bottom_up_ok(program: &Program, f: FuncId, graph: &CallGraph) -> bool {
         return false;
     }
     let params = program.func(f).params.iter().all(|p| {
-        matches!(p.src.shape, Shape::Pointer | Shape::Scalar) && (p.ty == pathwise_ir::Type::Ptr) == (p.src.shape == Shape::Pointer)
+        matches!(p.src.shape, Shape::Pointer | Shape::Scalar)
+            && (p.ty == pathwise_ir::Type::Ptr) == (p.src.shape == Shape::Pointer)
     });
     let globals = graph.reachable_from(f).into_iter().any(|g| {
         program.func(g).blocks.iter().flat_map(|b| &b.insts).any(|i| matches!(i.kind, InstKind::AddrGlobal { .. }))
@@ -177,7 +178,10 @@ pub(crate) fn record(sums: &mut Summaries, pool: &mut ExprPool, program: &Progra
             let mut other = pre.clone();
             other.push(pool.not(c));
             let other = vec![all(pool, &other)];
-            sums.add_case(f, Case { pre: other, post: Post { outcome: Outcome::Bound, ret: None, writes: Vec::new(), path: None } });
+            sums.add_case(
+                f,
+                Case { pre: other, post: Post { outcome: Outcome::Bound, ret: None, writes: Vec::new(), path: None } },
+            );
         }
         if pool.as_bool_const(c) != Some(true) {
             pre.push(c);
@@ -189,5 +193,8 @@ pub(crate) fn record(sums: &mut Summaries, pool: &mut ExprPool, program: &Progra
     };
     // One conjunction per case keeps stored summaries small.
     let pre = vec![all(pool, &pre)];
-    sums.add_case(f, Case { pre, post: Post { outcome, ret, writes: Vec::new(), path: Some(super::summary::path_hash(&rec.path)) } });
+    sums.add_case(
+        f,
+        Case { pre, post: Post { outcome, ret, writes: Vec::new(), path: Some(super::summary::path_hash(&rec.path)) } },
+    );
 }

@@ -346,7 +346,8 @@ fn case_of(exec: &mut Exec<'_, '_>, a: &Active, outcome: Outcome, ret: Option<Ex
         }
     }
     let mut memo = FxHashMap::default();
-    let pre: Vec<ExprId> = path_of(exec, a).iter().map(|&c| summary::substitute(exec.pool, c, &a.canon, &mut memo)).collect();
+    let pre: Vec<ExprId> =
+        path_of(exec, a).iter().map(|&c| summary::substitute(exec.pool, c, &a.canon, &mut memo)).collect();
     let mut pre: Vec<ExprId> = pre.into_iter().filter(|&c| exec.pool.as_bool_const(c) != Some(true)).collect();
     pre.extend(a.extra_pre.iter().copied());
     let ret = ret.map(|r| summary::substitute(exec.pool, r, &a.canon, &mut memo));
@@ -358,11 +359,6 @@ fn case_of(exec: &mut Exec<'_, '_>, a: &Active, outcome: Outcome, ret: Option<Ex
     for v in exec.pool.vars_of(&roots) {
         if let pathwise_expr::Expr::Var { name, .. } = exec.pool.get(v) {
             if !summary::is_canonical(name, &a.name) {
-                if std::env::var("PATHWISE_DEBUG_COMPOSE").is_ok() {
-                    for &r in &roots {
-                        eprintln!("case conjunct: {}", exec.pool.display(r));
-                    }
-                }
                 return Err(format!("its path depends on `{name}`, an input its summary cannot name"));
             }
         }
@@ -405,7 +401,12 @@ fn give_back(exec: &mut Exec<'_, '_>, a: &Active) {
     }
 }
 
-fn instance(exec: &mut Exec<'_, '_>, a: &Active, ret: Option<ExprId>, writes: Vec<(GlobalKey, ExprId, ExprId)>) -> Instance {
+fn instance(
+    exec: &mut Exec<'_, '_>,
+    a: &Active,
+    ret: Option<ExprId>,
+    writes: Vec<(GlobalKey, ExprId, ExprId)>,
+) -> Instance {
     let cell = exec.m.summaries.as_ref().expect("summaries on");
     let id = cell.borrow_mut().new_instance_id();
     Instance { func: a.func, name: a.name.clone(), map: a.map.clone(), ret, writes, id }
@@ -561,7 +562,9 @@ fn finish_active(exec: &mut Exec<'_, '_>, end: &End, a: Active) {
         return;
     }
     let outcome = match end {
-        End::Error(e) if e.kind != crate::suite::ErrorKind::Unsupported => Outcome::Error(e.kind.name().into(), e.loc.line),
+        End::Error(e) if e.kind != crate::suite::ErrorKind::Unsupported => {
+            Outcome::Error(e.kind.name().into(), e.loc.line)
+        }
         End::BoundExceeded => Outcome::Bound,
         _ => {
             give_back(exec, &a);

@@ -399,7 +399,13 @@ impl Summaries {
 /// Store the summaries this search computed (`--summaries DIR`), the
 /// complete ones and the partial ones alike (a partial summary composed
 /// later still explores what it lacks), and note them in `report`.
-pub(crate) fn save(program: &Program, config: &crate::config::Config, pool: &ExprPool, sums: &mut Summaries, report: &mut SummaryReport) {
+pub(crate) fn save(
+    program: &Program,
+    config: &crate::config::Config,
+    pool: &ExprPool,
+    sums: &mut Summaries,
+    report: &mut SummaryReport,
+) {
     let Some(dir) = &config.compose.store else { return };
     for (&f, s) in &sums.funcs {
         let bad = sums.verdicts.get(&f).is_some_and(|v| v.is_err());

@@ -297,10 +297,16 @@ mod tests {
         let one = pool.bv_const(32, 1);
         let ret = pool.bin(BvOp::Add, x, one);
         let mut s = Summary::new(Origin::TopDown);
-        s.add(Case { pre: vec![pos], post: Post { outcome: Outcome::Return, ret: Some(ret), writes: vec![], path: Some(7) } });
+        s.add(Case {
+            pre: vec![pos],
+            post: Post { outcome: Outcome::Return, ret: Some(ret), writes: vec![], path: Some(7) },
+        });
         let neg = pool.not(pos);
         let err = Outcome::Error("division-by-zero".into(), 3);
-        s.add(Case { pre: vec![neg], post: Post { outcome: err, ret: None, writes: vec![((0, 4, Type::I32), x)], path: None } });
+        s.add(Case {
+            pre: vec![neg],
+            post: Post { outcome: err, ret: None, writes: vec![((0, 4, Type::I32), x)], path: None },
+        });
         let ex = export(&pool, "f", &s);
         let back = Exported::from_json(&ex.to_json("k")).unwrap();
         assert_eq!(back, ex);

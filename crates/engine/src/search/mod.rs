@@ -106,9 +106,8 @@ fn generate_inner(
     let info = ProgramInfo::compute(program);
     let program_mode = config.program_mode.as_ref();
     let mut pool = ExprPool::new();
-    let summaries = (config.compositional && program_mode.is_none()).then(|| {
-        crate::compose::bottom_up::prepare(program, config, backend, &mut pool, main, nested.as_deref())
-    });
+    let summaries = (config.compositional && program_mode.is_none())
+        .then(|| crate::compose::bottom_up::prepare(program, config, backend, &mut pool, main, nested.as_deref()));
     let machine = Machine {
         k: std::cell::Cell::new(if program_mode.is_some() { 1 } else { config.k }),
         concretise_externals: program_mode.is_some_and(|p| p.concretise_externals),
@@ -290,12 +289,6 @@ impl<'a> Search<'a, '_> {
         self.stats.runs += 1;
         let setup = self.setup(true);
         let rec = run_once(self.m, &mut self.pool, &setup, inputs);
-        if std::env::var("PATHWISE_DEBUG_RUNS").is_ok() {
-            eprintln!("run {}: {:?} end {:?}", self.stats.runs, inputs.bv.values().collect::<Vec<_>>(), rec.main_end);
-            for e in &rec.main_entries {
-                eprintln!("   {:?} neg={} line={} {}", e.kind, e.negatable, e.loc.line, self.pool.display(e.cond));
-            }
-        }
         self.float_inputs.extend(rec.float_inputs.iter().copied());
         for pin in &rec.float_pins {
             // Reading a floating input (a variable, an element of a floating
@@ -398,11 +391,7 @@ impl<'a> Search<'a, '_> {
             if self.stop_reason().is_some() {
                 return None;
             }
-            let solved = self.solve_following(cur, j);
-            if std::env::var("PATHWISE_DEBUG_RUNS").is_ok() {
-                eprintln!("negated entry {j}: {}", if solved.is_some() { "followed" } else { "no run follows" });
-            }
-            let Some((inputs, run, aligned)) = solved else { continue };
+            let Some((inputs, run, aligned)) = self.solve_following(cur, j) else { continue };
             self.local_reached(&run);
             let mut done: Vec<bool> = aligned.counterpart.iter().map(|c| c.is_some_and(|o| cur.done[o])).collect();
             done.resize(run.main_entries.len(), false);
@@ -419,8 +408,13 @@ impl<'a> Search<'a, '_> {
     /// (see [`crate::compose`]).
     fn resume(&mut self, cur: &Current, at: Option<usize>) -> Option<Current> {
         let sums = self.m.summaries.as_ref()?;
-        let open: Vec<(FuncId, usize)> =
-            cur.run.explored.iter().copied().filter(|&(f, start)| at.is_none_or(|j| start > j) && !sums.borrow().is_closed(f)).collect();
+        let open: Vec<(FuncId, usize)> = cur
+            .run
+            .explored
+            .iter()
+            .copied()
+            .filter(|&(f, start)| at.is_none_or(|j| start > j) && !sums.borrow().is_closed(f))
+            .collect();
         let start = open.iter().map(|r| r.1).min()?;
         for (f, _) in open {
             sums.borrow_mut().close(f);
