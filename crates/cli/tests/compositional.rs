@@ -12,7 +12,8 @@
 //! - foo_bar.c: foo's bottom-up summary has 2 cases, bar gets 1 test;
 //! - callees reading and writing globals are summarised, with their writes;
 //! - every error kind the monolithic search finds on a function of tests/c
-//!   or tests/bench is found by both compositional searches;
+//!   or tests/bench is found by both compositional searches, and the
+//!   top-down search covers as many branch sides;
 //! - `--summaries DIR`: a second run reuses stored summaries, another
 //!   function of the file reuses the shared helpers', and a changed helper
 //!   invalidates its own and its callers' summaries only.
@@ -205,8 +206,9 @@ fn foo_bar_bottom_up_composes_foos_two_cases_into_one_test() {
     assert_eq!(comp["tests"].as_array().unwrap().len(), 2, "{text}");
 }
 
-/// The error kinds of a search of `function` (and whether it completed).
-fn error_kinds(program: &pathwise_ir::Program, config: &Config) -> Option<(Vec<&'static str>, bool)> {
+/// The error kinds of a search of `function`, whether it completed, and
+/// the branch sides its tests cover.
+fn error_kinds(program: &pathwise_ir::Program, config: &Config) -> Option<(Vec<&'static str>, bool, u64)> {
     let mut backend = pathwise_solver_z3::Z3Backend::new(None);
     let suite = generate(program, config, &mut backend, &mut NoObserver).ok()?;
     let mut kinds: Vec<&'static str> = suite
@@ -219,12 +221,14 @@ fn error_kinds(program: &pathwise_ir::Program, config: &Config) -> Option<(Vec<&
         .collect();
     kinds.sort();
     kinds.dedup();
-    Some((kinds, suite.stop == StopReason::Complete))
+    let branches = suite.coverage.functions.iter().map(|f| f.branches_covered).sum();
+    Some((kinds, suite.stop == StopReason::Complete, branches))
 }
 
 /// Seed 004, Theorem 3 (SMART finds the errors DART finds), on every
 /// function of tests/c and tests/bench whose monolithic search completes
-/// within its time limit.
+/// within its time limit; and Theorem 2 (the same branch coverage) for the
+/// top-down searches that complete.
 #[test]
 fn every_monolithic_error_kind_is_found_compositionally() {
     let mut files = Vec::new();
@@ -247,16 +251,24 @@ fn every_monolithic_error_kind_is_found_compositionally() {
             }
             let mut config = Config::new(&f.name, 2);
             config.timeout = Some(Duration::from_secs(2));
-            let Some((mono, true)) = error_kinds(p, &config) else { continue };
+            let Some((mono, true, mono_branches)) = error_kinds(p, &config) else { continue };
             for bottom_up in [false, true] {
                 let mut c = config.clone();
                 c.compositional = true;
                 c.compose.bottom_up = bottom_up;
-                let Some((comp, _)) = error_kinds(p, &c) else { continue };
+                let Some((comp, done, branches)) = error_kinds(p, &c) else { continue };
                 compared += 1;
                 if mono.iter().any(|k| !comp.contains(k)) {
                     missing.push(format!(
                         "{} {} (bottom-up: {bottom_up}): {mono:?} vs {comp:?}",
+                        file.display(),
+                        f.name
+                    ));
+                }
+                // Theorem 2 (the same branch coverage), top-down.
+                if !bottom_up && done && branches < mono_branches {
+                    missing.push(format!(
+                        "{} {}: {branches} branch sides, not {mono_branches}",
                         file.display(),
                         f.name
                     ));

@@ -397,8 +397,11 @@ impl<'m, 'p> Exec<'m, 'p> {
             self.sym_decisions += 1;
         }
         if self.symbolic && non_const(self.pool, cond).is_some() {
-            // After an explored call of an open summary (see `compose`).
-            let negatable = negatable && !self.compose.as_ref().is_some_and(|h| h.frozen());
+            // After an explored call of an open summary (see `compose`),
+            // except a request for a longer input array: without it the
+            // run would be no test.
+            let longer = matches!(kind, EntryKind::InBounds { violated: true, .. });
+            let negatable = negatable && (longer || !self.compose.as_ref().is_some_and(|h| h.frozen()));
             let step = self.path.len() as u32;
             let local =
                 self.region == Region::Main && self.frames.len() == 1 && !matches!(kind, EntryKind::Library { .. });
