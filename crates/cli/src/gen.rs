@@ -389,6 +389,12 @@ fn summaries_line(s: &pathwise_engine::suite::Stats) -> String {
             r.reused,
             s.summary_retries
         ));
+        if r.specialised_away > 0 {
+            out.push_str(&format!(
+                "  {:<20} {} case(s) dropped from compositions (precondition false in the calling context)\n",
+                "specialisation:", r.specialised_away
+            ));
+        }
     }
     if r.bottom_up_runs > 0 {
         out.push_str(&format!(

@@ -197,6 +197,8 @@ fn foo_bar_bottom_up_composes_foos_two_cases_into_one_test() {
     let foo =
         serde_json::json!([{ "function": "foo", "cases": 2, "errors": 0, "complete": true, "origin": "bottom-up" }]);
     assert_eq!(bar["stats"]["compositional"]["summaries"], foo, "{text}");
+    // In bar's context (b = 1) the case b <= 0 is dropped.
+    assert!(bar["stats"]["compositional"]["specialised_away"].as_u64().unwrap() >= 1, "{text}");
     // With overflow checks, foo's summary keeps its two error cases and
     // bar's overflow test comes from one of them.
     let (_, mono) = generate_and_check(file, "bar", &[]);

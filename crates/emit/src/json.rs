@@ -501,6 +501,10 @@ pub struct CompositionalJson {
     /// Functions that could not be summarised (`name: why`), explored
     /// monolithically.
     pub fallbacks: Vec<String>,
+    /// Cases dropped from compositions by specialisation (precondition
+    /// false in the calling context).
+    #[serde(default)]
+    pub specialised_away: u64,
     /// Runs and solver calls of the bottom-up searches (not in `runs`).
     #[serde(default)]
     pub bottom_up_runs: u64,
@@ -852,6 +856,7 @@ fn compositional_json(s: &Stats) -> Option<CompositionalJson> {
         reused: r.reused,
         retries: s.summary_retries,
         fallbacks: r.fallbacks.clone(),
+        specialised_away: r.specialised_away,
         bottom_up_runs: r.bottom_up_runs,
         bottom_up_solver_calls: r.bottom_up_solver_calls,
         reused_summaries: r.loaded.clone(),

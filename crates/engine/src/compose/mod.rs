@@ -115,6 +115,9 @@ pub struct Summaries {
     next_instance: u64,
     /// Calls composed from a summary instead of being explored.
     pub reused: u64,
+    /// Cases left out of compositions because their precondition is false
+    /// in the calling context (counted per composition built).
+    dropped: std::cell::Cell<u64>,
     /// Bumped whenever a case is added.
     pub generation: u64,
     /// Bottom-up: the search's own function, whose runs are its cases.
@@ -187,7 +190,7 @@ impl Summaries {
         if !self.settled(inst.func) {
             return Vec::new();
         }
-        let cases = self.cases_in(pool, inst).into_iter();
+        let cases = self.cases_in(pool, inst, false).into_iter();
         cases
             .filter_map(|(_, pre, c, _)| Some((c.post.path.filter(|_| c.post.outcome == Outcome::Return)?, pre)))
             .collect()
@@ -214,7 +217,7 @@ impl Summaries {
 
     /// The cases of `inst`'s summary in its calling context: (precondition,
     /// case), for the cases whose canonical inputs the context resolves.
-    fn cases_in(&self, pool: &mut ExprPool, inst: &Instance) -> Vec<(usize, ExprId, summary::Case, bool)> {
+    fn cases_in(&self, pool: &mut ExprPool, inst: &Instance, count: bool) -> Vec<(usize, ExprId, summary::Case, bool)> {
         let Some(s) = self.funcs.get(&inst.func) else { return Vec::new() };
         let mut out = Vec::new();
         'cases: for (index, case) in s.cases.iter().enumerate() {
@@ -241,6 +244,11 @@ impl Summaries {
             let ret = case.post.ret.map(|r| substitute(pool, r, &map, &mut memo));
             let writes = case.post.writes.iter().map(|&(k, v)| (k, substitute(pool, v, &map, &mut memo))).collect();
             let pre_all = all(pool, &pre);
+            if pool.as_bool_const(pre_all) == Some(false) {
+                // Specialisation: the case cannot happen in this context.
+                self.dropped.set(self.dropped.get() + u64::from(count));
+                continue;
+            }
             let post = summary::Post { outcome: case.post.outcome.clone(), ret, writes, path: case.post.path };
             out.push((index, pre_all, summary::Case { pre, post }, internal));
         }
@@ -260,7 +268,7 @@ impl Summaries {
         let settled = self.settled(inst.func);
         let mut some_case = pool.bool_const(false);
         let mut known = pool.bool_const(false);
-        for (_, pre, case, internal) in self.cases_in(pool, inst) {
+        for (_, pre, case, internal) in self.cases_in(pool, inst, true) {
             if !internal {
                 known = pool.or(known, pre);
             }
@@ -300,7 +308,7 @@ impl Summaries {
     /// without internal variables).
     pub(crate) fn known(&self, pool: &mut ExprPool, inst: &Instance) -> ExprId {
         let mut known = pool.bool_const(false);
-        for (_, pre, _, internal) in self.cases_in(pool, inst) {
+        for (_, pre, _, internal) in self.cases_in(pool, inst, false) {
             if !internal {
                 known = pool.or(known, pre);
             }
@@ -313,7 +321,7 @@ impl Summaries {
     /// preconditions (the caller's error checks of the call).
     pub(crate) fn error_pres(&self, pool: &mut ExprPool, inst: &Instance) -> Vec<(Outcome, ExprId)> {
         let mut out: Vec<(Outcome, ExprId)> = Vec::new();
-        for (_, pre, c, _) in self.cases_in(pool, inst) {
+        for (_, pre, c, _) in self.cases_in(pool, inst, false) {
             if !c.post.outcome.is_error() {
                 continue;
             }
@@ -388,6 +396,7 @@ impl Summaries {
         fallbacks.dedup();
         r.fallbacks = fallbacks;
         r.reused = self.reused;
+        r.specialised_away = self.dropped.get();
         r.bottom_up_runs = self.bottom_up_runs;
         r.bottom_up_solver_calls = self.bottom_up_solver_calls;
         r.loaded = self.loaded.clone();
@@ -434,6 +443,10 @@ pub struct SummaryReport {
     pub details: Vec<SummaryDetail>,
     /// Calls composed from a summary.
     pub reused: u64,
+    /// Cases dropped from compositions by specialisation: their
+    /// precondition was false in the calling context (per composition
+    /// built, rebuilt ones included).
+    pub specialised_away: u64,
     /// Functions (or calling contexts) that could not be summarised, with
     /// why: they were explored monolithically.
     pub fallbacks: Vec<String>,
