@@ -435,10 +435,8 @@ pub(crate) fn leave(exec: &mut Exec<'_, '_>, v: Option<Value>) -> Option<Value> 
         (Some(w), Some(v)) => Some(bv_of(exec.pool, v.conc(), v.sym(), w)),
         _ => None,
     };
-    let taken;
     match case_of(exec, &a, Outcome::Return, ret) {
         Ok(case) => {
-            taken = case.post.path;
             let mut sums = cell.borrow_mut();
             if let Some(p) = case.post.path {
                 sums.exercise(a.func, p);
@@ -487,15 +485,15 @@ pub(crate) fn leave(exec: &mut Exec<'_, '_>, v: Option<Value>) -> Option<Value> 
     }
     let inst = instance(exec, &a, ret_var, writes);
     let cell = exec.m.summaries.as_ref().expect("summaries on");
-    let (cond, known, errors, settled, unexercised) = {
+    let (cond, known, errors, settled, exercised) = {
         let mut sums = cell.borrow_mut();
         let cond = sums.compose(exec.pool, &inst);
         let known = sums.known(exec.pool, &inst);
         let errors = sums.error_pres(exec.pool, &inst);
         let settled = sums.settled(a.func);
-        let unexercised = sums.exercisable(exec.pool, &inst);
+        let exercised = sums.exercised_cond(exec.pool, &inst).map(|c| (c, inst.clone()));
         sums.remember(cond, inst);
-        (cond, known, errors, settled, unexercised)
+        (cond, known, errors, settled, exercised)
     };
     // The composition entry admits the error cases; the error checks
     // after it exclude them (their other sides are the errors; a run that
@@ -510,12 +508,11 @@ pub(crate) fn leave(exec: &mut Exec<'_, '_>, v: Option<Value>) -> Option<Value> 
         // Its other side: a path of the callee no case has in this context.
         exec.record(known, EntryKind::Assume, true, false, a.loc);
     }
-    // A settled summary's paths, the one taken holding: the other sides of
-    // the others ask for them here, until some run took each (so that
-    // composed callees are covered as explored ones).
-    for (path, pre) in unexercised {
-        let cond = if Some(path) == taken { pre } else { exec.pool.not(pre) };
-        cell.borrow_mut().note_exercise_entry(cond, a.func, path);
+    // A settled summary: "a path some run took" (its other side asks for
+    // one no run took, until each was: composed callees are covered as
+    // explored ones), recorded at the end of the run.
+    if let Some((cond, inst)) = exercised {
+        cell.borrow_mut().note_exercise_entry(cond, inst);
         exec.compose.as_mut().expect("on").exercise.push((cond, a.loc));
     }
     match (v, ret_var) {

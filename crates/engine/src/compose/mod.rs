@@ -128,7 +128,7 @@ pub struct Summaries {
     /// Paths of summarised functions some run took (see [`summary::Post::path`]).
     exercised: rustc_hash::FxHashSet<(FuncId, u64)>,
     /// Entries asking for a case no run took yet, by condition.
-    exercise_entries: FxHashMap<ExprId, (FuncId, u64)>,
+    exercise_entries: FxHashMap<ExprId, Instance>,
     /// Store: functions whose summaries were loaded, and saved.
     pub(crate) loaded: Vec<String>,
     pub(crate) saved: Vec<String>,
@@ -183,27 +183,52 @@ impl Summaries {
         self.exercised.insert((func, path));
     }
 
-    /// The returning cases of a settled summary with their paths and
-    /// preconditions in `inst`'s context (each call records them all, so
-    /// that runs align; the search skips those some run took since).
-    pub(crate) fn exercisable(&self, pool: &mut ExprPool, inst: &Instance) -> Vec<(u64, ExprId)> {
+    /// For a call of a settled summary: "one of the returning paths some
+    /// run took" (it holds on the run that just took one). Its other side
+    /// asks for a path no run took yet in this context. `None` when the
+    /// summary is not settled or has no such paths.
+    pub(crate) fn exercised_cond(&self, pool: &mut ExprPool, inst: &Instance) -> Option<ExprId> {
         if !self.settled(inst.func) {
-            return Vec::new();
+            return None;
         }
-        let cases = self.cases_in(pool, inst, false).into_iter();
-        cases
-            .filter_map(|(_, pre, c, _)| Some((c.post.path.filter(|_| c.post.outcome == Outcome::Return)?, pre)))
-            .collect()
+        let mut any = pool.bool_const(false);
+        let mut some = false;
+        for (_, pre, c, _) in self.cases_in(pool, inst, false) {
+            let Some(path) = c.post.path.filter(|_| c.post.outcome == Outcome::Return) else { continue };
+            some = true;
+            if self.exercised.contains(&(inst.func, path)) {
+                any = pool.or(any, pre);
+            }
+        }
+        some.then_some(any)
     }
 
-    pub(crate) fn note_exercise_entry(&mut self, cond: ExprId, func: FuncId, path: u64) {
-        self.exercise_entries.insert(cond, (func, path));
+    pub(crate) fn note_exercise_entry(&mut self, cond: ExprId, inst: Instance) {
+        self.exercise_entries.insert(cond, inst);
     }
 
-    /// Whether negating the entry `cond` asks for a case a run has taken
-    /// since it was recorded (nothing left to ask).
+    /// How many paths of summarised functions runs have taken.
+    pub fn exercised_count(&self) -> usize {
+        self.exercised.len()
+    }
+
+    /// Whether `cond` is an entry asking for a summary's paths no run took
+    /// (see [`Summaries::exercised_cond`]): it stays open after a run took
+    /// one, until runs took them all.
+    pub fn is_exercise_entry(&self, cond: ExprId) -> bool {
+        self.exercise_entries.contains_key(&cond)
+    }
+
+    /// Whether negating the entry `cond` asks for the paths of a summary
+    /// that runs have all taken since it was recorded (nothing left).
     pub fn stale(&self, cond: ExprId) -> bool {
-        self.exercise_entries.get(&cond).is_some_and(|k| self.exercised.contains(k))
+        let Some(inst) = self.exercise_entries.get(&cond) else { return false };
+        self.funcs.get(&inst.func).is_some_and(|s| {
+            s.cases.iter().all(|c| {
+                c.post.outcome != Outcome::Return
+                    || c.post.path.is_none_or(|p| self.exercised.contains(&(inst.func, p)))
+            })
+        })
     }
 
     pub(crate) fn new_instance_id(&mut self) -> u64 {
@@ -336,6 +361,9 @@ impl Summaries {
     /// `cond` rebuilt from the current summary when it is a composition
     /// entry (its summary may have grown since the run recorded it).
     pub(crate) fn refresh(&self, pool: &mut ExprPool, cond: ExprId) -> ExprId {
+        if let Some(inst) = self.exercise_entries.get(&cond) {
+            return self.exercised_cond(pool, inst).unwrap_or(cond);
+        }
         match self.instances.get(&cond) {
             Some(inst) => self.compose(pool, inst),
             None => cond,

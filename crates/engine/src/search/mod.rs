@@ -391,10 +391,19 @@ impl<'a> Search<'a, '_> {
             if self.stop_reason().is_some() {
                 return None;
             }
+            let exercised = |s: &Self| s.m.summaries.as_ref().map(|c| c.borrow().exercised_count());
+            let before = exercised(self);
             let Some((inputs, run, aligned)) = self.solve_following(cur, j) else { continue };
             self.local_reached(&run);
             let mut done: Vec<bool> = aligned.counterpart.iter().map(|c| c.is_some_and(|o| cur.done[o])).collect();
             done.resize(run.main_entries.len(), false);
+            // `--compositional`: a summary's paths no run took yet are
+            // asked for at one place while that finds new ones.
+            let flipped = run.main_entries[aligned.flipped].cond;
+            let grew = exercised(self) > before;
+            if grew && self.m.summaries.as_ref().is_some_and(|s| s.borrow().is_exercise_entry(flipped)) {
+                done[aligned.flipped] = false;
+            }
             return Some(Current { inputs, run, done });
         }
         self.resume(cur, None)
@@ -483,7 +492,11 @@ impl<'a> Search<'a, '_> {
 
     fn solve_prefix_inner(&mut self, cur: &Current, j: usize) -> Option<(Model, RunRecord)> {
         self.stats.prefixes_explored += 1;
-        let neg = self.pool.not(cur.run.main_entries[j].cond);
+        let cond = match &self.m.summaries {
+            Some(sums) => sums.borrow().refresh(&mut self.pool, cur.run.main_entries[j].cond),
+            None => cur.run.main_entries[j].cond,
+        };
+        let neg = self.pool.not(cond);
         let mut base: Vec<ExprId> = self.spec.hard.clone();
         match &self.m.summaries {
             // Composition entries as the summaries are now.
