@@ -100,6 +100,12 @@ pub fn summary(suite: &TestSuite) -> String {
                 g.policies.join(", "),
                 g.dropped_by_policy
             ));
+            if g.cut_by_cost > 0 {
+                out.push_str(&format!(
+                    "  {:<20} {} run(s) ended as soon as their path passed a maximum\n",
+                    "cut by cost:", g.cut_by_cost
+                ));
+            }
         }
         for t in &suite.tests {
             let costs: Vec<String> = t

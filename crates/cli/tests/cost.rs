@@ -149,3 +149,24 @@ fn bad_cost_options_are_errors() {
         assert!(err.starts_with("error: ") && !err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn a_maximum_threshold_cuts_runs_early() {
+    // Resource-driven pruning (seed 003, ch. 4.4): a run ends as soon as
+    // the instructions its path fixes pass 300, so no path through it is
+    // explored; the tests are exactly those of generate-then-filter.
+    let all = ["--k", "4", "--cost", "instructions"];
+    let (_, _, full) = gen("tests/bench/vector.c", "multiples", &all);
+    let mut want: Vec<u64> = costs(&full, "instructions").into_iter().map(|c| c.0).filter(|&c| c <= 300).collect();
+    want.sort_unstable();
+    let (dir, stdout, cut) = gen("tests/bench/vector.c", "multiples", &[&all[..], &["--cost-policy", "<=300"]].concat());
+    let mut got: Vec<u64> = costs(&cut, "instructions").into_iter().map(|c| c.0).collect();
+    got.sort_unstable();
+    assert_eq!((got.len(), &got), (41, &want));
+    assert_eq!(cut["goals"]["dropped_by_policy"], 0, "nothing over 300 ran to its end");
+    let n = cut["goals"]["cut_by_cost"].as_u64().unwrap();
+    assert!(n > 0 && stdout.contains(&format!("cut by cost:         {n} run(s)")), "{stdout}");
+    assert!(cut["stats"]["runs"].as_u64() < full["stats"]["runs"].as_u64());
+    assert_eq!(cut["stop"], "complete");
+    passes_natively(dir.path(), "multiples", &cut);
+}

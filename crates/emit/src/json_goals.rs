@@ -27,6 +27,9 @@ pub struct GoalsJson {
     pub cost_policies: Vec<String>,
     /// Tests of feasible paths the policies left out.
     pub dropped_by_policy: u64,
+    /// Runs a maximum threshold ended early (their path passed it).
+    #[serde(default)]
+    pub cut_by_cost: u64,
     #[serde(default)]
     pub dominance: Vec<DominanceJson>,
     #[serde(default)]
@@ -77,6 +80,7 @@ pub fn goals(g: &GoalReport) -> Option<GoalsJson> {
         cost_models: g.cost_models.clone(),
         cost_policies: g.policies.clone(),
         dropped_by_policy: g.dropped_by_policy,
+        cut_by_cost: g.cut_by_cost,
         dominance: g
             .dominance
             .iter()

@@ -83,6 +83,8 @@ pub struct Machine<'p> {
     pub check_uninit: bool,
     /// See [`crate::config::Config::strict_loop_count`].
     pub strict_loop_count: bool,
+    /// Maximum cost thresholds: a run passing one ends (see [`crate::cost::CostCap`]).
+    pub cost_caps: Vec<crate::cost::CostCap>,
     /// When the search's `--timeout` runs out.
     pub deadline: Option<Instant>,
     /// `--compositional`: the summaries of the search (see [`crate::compose`]).
@@ -112,6 +114,7 @@ impl<'p> Machine<'p> {
             check_leaks: config.check_leaks,
             check_uninit: config.check_uninit,
             strict_loop_count: config.strict_loop_count,
+            cost_caps: config.goals.caps(),
             deadline: None,
             summaries: None,
         }
@@ -273,7 +276,7 @@ impl<'m, 'p> Exec<'m, 'p> {
             tied_lens: FxHashSet::default(),
             uninit_copies: Default::default(),
             libc_objects: Default::default(),
-            cost: crate::cost::Meter::new(region == Region::Main),
+            cost: crate::cost::Meter::capped(region == Region::Main, &m.cost_caps),
             compose: (m.summaries.is_some() && region == Region::Main && symbolic).then(Default::default),
         }
     }
@@ -297,6 +300,11 @@ impl<'m, 'p> Exec<'m, 'p> {
             let flow = self.step();
             if let Flow::End(end) = flow {
                 return end;
+            }
+            // Past a maximum cost threshold: like the k bound, no path
+            // through here can give a test (see `cost::CostCap`).
+            if self.cost.over_cap() {
+                return End::BoundExceeded;
             }
         }
     }

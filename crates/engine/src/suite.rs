@@ -178,6 +178,9 @@ pub struct GoalReport {
     pub policies: Vec<String>,
     /// Tests of feasible paths left out by the policies.
     pub dropped_by_policy: u64,
+    /// Runs a maximum threshold ended as soon as the cost their path fixes
+    /// passed it (resource-driven pruning, seed 003 ch. 4.4).
+    pub cut_by_cost: u64,
     /// Per test whose cost under the first model is symbolic: when it
     /// exceeds the largest constant cost among the tests.
     pub dominance: Vec<Dominance>,

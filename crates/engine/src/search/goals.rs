@@ -35,6 +35,8 @@ pub(super) struct GoalState {
     /// Per test, the first model's symbolic cost (for the dominance report).
     pub first_sym: Vec<Option<ExprId>>,
     pub dropped: u64,
+    /// Runs ended at a maximum cost threshold (see [`crate::cost::CostCap`]).
+    pub cut_by_cost: u64,
     /// A statement or branch cover (see [`super::cover`]).
     pub cover: Option<super::cover::CoverState>,
     /// The all-local-paths criterion (see [`super::local`]).
@@ -192,6 +194,7 @@ pub(super) fn finish(
         cost_models: goals.costs.iter().map(CostModel::name).collect(),
         policies: goals.policies.iter().map(|p| p.text(&goals.costs)).collect(),
         dropped_by_policy: goal.dropped,
+        cut_by_cost: goal.cut_by_cost,
         ..GoalReport::default()
     };
     let sorted = goals.policies.iter().any(|p| !matches!(p, CostPolicy::Threshold { .. }));

@@ -778,6 +778,7 @@ impl<'a> Search<'a, '_> {
                     None => self.stats.divergences += 1,
                 }
             }
+            Some(End::BoundExceeded) if run.cost.was_capped() => self.goal.cut_by_cost += 1,
             Some(End::BoundExceeded) => self.stats.bound_exceeded_runs += 1,
             Some(End::Error(_) | End::StepLimit) if self.error_paths.insert(run.path.clone()) => {
                 self.stats.error_runs += 1;
