@@ -292,7 +292,13 @@ fn stop_text(suite: &TestSuite) -> String {
             if local > 0 {
                 why.push(format!("{local} local prefix(es) refuted along every callee path tried"));
             }
+            if let Some(d) = suite.goals.driven.as_ref().filter(|d| d.undecided > 0) {
+                why.push(format!("{} abstract trace(s) undecided", d.undecided));
+            }
             format!("explored, not complete: every prefix within the bound was tried, but {}", why.join(", "))
+        }
+        StopReason::Complete if suite.goals.driven.is_some() => {
+            "complete (the policy's tests are the most expensive feasible paths within the bound)".into()
         }
         StopReason::Complete if suite.goals.local.is_some() => {
             "complete (every feasible local path within the bound has a test)".into()
@@ -544,6 +550,7 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         externals: externals(args, &fe),
         goals: crate::goals::resolve(&args.goals, &fe.program)?,
     };
+    crate::goals::driven_setup(&mut config, args.method == "vc", args.criterion)?;
     if args.method == "vc" {
         return crate::vc::run(args, &fe.program, config);
     }

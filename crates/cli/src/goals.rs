@@ -30,6 +30,13 @@ pub struct GoalArgs {
     /// base name). Repeatable.
     #[arg(long = "target", value_name = "FILE:LINE")]
     pub targets: Vec<String>,
+    /// Resource-driven generation: try the bounded abstract traces in
+    /// decreasing order of their cost under the first --cost model
+    /// (instructions or calls) until the policy (worst, top=N, a minimum)
+    /// is met, instead of generating every test. Implies
+    /// --strict-loop-count.
+    #[arg(long = "resource-driven")]
+    pub resource_driven: bool,
 }
 
 /// The goals of `args` for `program` (`source`: the file under test as
@@ -50,7 +57,38 @@ pub fn resolve(args: &GoalArgs, program: &Program) -> Result<Goals> {
         .map(|p| CostPolicy::parse(p, &costs).map_err(anyhow::Error::msg))
         .collect::<Result<Vec<_>>>()?;
     let targets = args.targets.iter().map(|t| target(program, t)).collect::<Result<Vec<_>>>()?;
-    Ok(Goals { costs, policies, targets, cover: None, local_paths: false })
+    if args.resource_driven {
+        match costs.first() {
+            None => bail!("--resource-driven: give the cost model that orders the traces with --cost"),
+            Some(CostModel::Memory) => bail!(
+                "--resource-driven: the memory model is not observable on abstract traces (a size may depend on the inputs); order by instructions or calls"
+            ),
+            Some(_) => {}
+        }
+    }
+    Ok(Goals { costs, policies, targets, cover: None, local_paths: false, driven: args.resource_driven })
+}
+
+/// Checks `--resource-driven` against the rest of the command line and
+/// makes the engine count loop iterations as the abstract traces do.
+pub fn driven_setup(
+    config: &mut pathwise_engine::config::Config,
+    vc: bool,
+    criterion: crate::vc::GenCriterion,
+) -> Result<()> {
+    if !config.goals.driven {
+        return Ok(());
+    }
+    let kpath = criterion == crate::vc::GenCriterion::Engine(pathwise_engine::config::Criterion::KPath);
+    if vc || !kpath {
+        bail!("--resource-driven works with the concolic k-path search only (not --method vc or another --criterion)");
+    }
+    if !config.goals.targets.is_empty() {
+        bail!("--resource-driven and --target cannot be combined");
+    }
+    // The abstraction bounds every loop entry by k (seed 003's loop-k).
+    config.strict_loop_count = true;
+    Ok(())
 }
 
 /// `FILE:LINE` resolved to the functions with code on that line.
@@ -137,6 +175,9 @@ pub fn summary(suite: &TestSuite) -> String {
             ));
         }
     }
+    if let Some(d) = &g.driven {
+        out.push_str(&driven_summary(d));
+    }
     if let Some(c) = &g.cover {
         out.push_str(&cover_summary(c, &suite.files));
     }
@@ -149,6 +190,27 @@ pub fn summary(suite: &TestSuite) -> String {
         };
         out.push_str(&format!("  target {}: {what}\n", t.target));
     }
+    out
+}
+
+/// The resource-driven search's lines.
+fn driven_summary(d: &pathwise_engine::suite::DrivenReport) -> String {
+    let mut out = format!(
+        "  {:<20} by {}: {} trace(s) tried, {} infeasible, {} undecided ({} bounded abstract traces, {} partial traces expanded)\n",
+        "resource-driven:", d.model, d.tried, d.infeasible, d.undecided, d.abstract_traces, d.expanded
+    );
+    if d.over_maximum > 0 {
+        out.push_str(&format!("  {:<20} {} trace(s) over the maximum skipped\n", "", d.over_maximum));
+    }
+    if d.cost_mismatches > 0 {
+        out.push_str(&format!("  {:<20} {} test(s) cost other than their trace\n", "", d.cost_mismatches));
+    }
+    let claim = if d.proven {
+        "the tests are the most expensive within the bound"
+    } else {
+        "not proven: traces were left undecided or the search stopped early"
+    };
+    out.push_str(&format!("  {:<20} {claim}\n", ""));
     out
 }
 

@@ -159,7 +159,8 @@ fn a_maximum_threshold_cuts_runs_early() {
     let (_, _, full) = gen("tests/bench/vector.c", "multiples", &all);
     let mut want: Vec<u64> = costs(&full, "instructions").into_iter().map(|c| c.0).filter(|&c| c <= 300).collect();
     want.sort_unstable();
-    let (dir, stdout, cut) = gen("tests/bench/vector.c", "multiples", &[&all[..], &["--cost-policy", "<=300"]].concat());
+    let (dir, stdout, cut) =
+        gen("tests/bench/vector.c", "multiples", &[&all[..], &["--cost-policy", "<=300"]].concat());
     let mut got: Vec<u64> = costs(&cut, "instructions").into_iter().map(|c| c.0).collect();
     got.sort_unstable();
     assert_eq!((got.len(), &got), (41, &want));
@@ -169,4 +170,92 @@ fn a_maximum_threshold_cuts_runs_early() {
     assert!(cut["stats"]["runs"].as_u64() < full["stats"]["runs"].as_u64());
     assert_eq!(cut["stop"], "complete");
     passes_natively(dir.path(), "multiples", &cut);
+}
+
+/// `gen` of multiples at `k` with `args`, the loop count strict (as the
+/// abstract traces count it).
+fn multiples(k: &str, args: &[&str]) -> (tempfile::TempDir, String, Value) {
+    let all = [&["--k", k, "--strict-loop-count", "--cost", "instructions"][..], args].concat();
+    gen("tests/bench/vector.c", "multiples", &all)
+}
+
+#[test]
+fn resource_driven_worst_case() {
+    // Seed 003, ch. 4.4: the abstract traces in decreasing order of their
+    // instructions, each followed by trace-guided generation; the first
+    // feasible one is the worst case, found without generating the others.
+    let (dir, stdout, driven) =
+        multiples("4", &["--cost", "calls=realloc_vec", "--cost-policy", "worst", "--resource-driven"]);
+    let t = tests(&driven);
+    assert_eq!(t.len(), 1);
+    assert_eq!(
+        (t[0]["cost"]["instructions"]["concrete"].as_u64(), t[0]["cost"]["calls=realloc_vec"]["concrete"].as_u64()),
+        (Some(513), Some(2))
+    );
+    let d = &driven["goals"]["resource_driven"];
+    // 5604 bounded traces of loop-4; the 20 more expensive than the worst
+    // case are refuted (each refutation prunes every trace through its
+    // prefix), the 21st is followed.
+    assert_eq!(
+        (d["abstract_traces"].as_u64(), d["tried"].as_u64(), d["infeasible"].as_u64()),
+        (Some(5604), Some(21), Some(20))
+    );
+    assert_eq!(
+        (d["undecided"].as_u64(), d["cost_mismatches"].as_u64(), d["proven"].as_bool()),
+        (Some(0), Some(0), Some(true))
+    );
+    assert_eq!(driven["stop"], "complete");
+    assert!(stdout.contains("21 trace(s) tried, 20 infeasible, 0 undecided (5604 bounded abstract traces"), "{stdout}");
+    passes_natively(dir.path(), "multiples", &driven);
+    // The same worst case as generate-then-filter, for every k tried, in
+    // fewer runs.
+    for k in ["2", "3", "5"] {
+        let (_, _, all) = multiples(k, &["--cost-policy", "worst"]);
+        let (_, _, driven) = multiples(k, &["--cost-policy", "worst", "--resource-driven"]);
+        assert_eq!(costs(&driven, "instructions"), costs(&all, "instructions"), "k = {k}");
+        assert!(driven["stats"]["runs"].as_u64() < all["stats"]["runs"].as_u64(), "k = {k}");
+    }
+}
+
+#[test]
+fn resource_driven_top_n_and_thresholds() {
+    // Theorem 4.4.5: on an observable model the traces' tests are the
+    // returning tests of generate-then-filter.
+    let returning = |s: &Value| -> Vec<u64> {
+        tests(s)
+            .iter()
+            .filter(|t| t["error"].is_null())
+            .map(|t| t["cost"]["instructions"]["concrete"].as_u64().unwrap())
+            .collect()
+    };
+    let (_, _, all) = multiples("4", &["--cost-policy", "order"]);
+    let mut every = returning(&all);
+    every.sort_unstable_by(|a, b| b.cmp(a));
+    let (_, _, top) = multiples("4", &["--cost-policy", "top=5", "--resource-driven"]);
+    assert_eq!(returning(&top), every[..5].to_vec());
+    let (dir, _, above) = multiples("4", &["--cost-policy", ">400", "--resource-driven"]);
+    let want: Vec<u64> = every.iter().copied().filter(|&c| c > 400).collect();
+    let mut got = returning(&above);
+    got.sort_unstable_by(|a, b| b.cmp(a));
+    assert_eq!(got, want);
+    assert_eq!(above["goals"]["resource_driven"]["proven"], true);
+    passes_natively(dir.path(), "multiples", &above);
+    // Memory is not observable on abstract traces; another criterion is
+    // not the abstraction's.
+    for bad in [
+        &["--cost", "memory", "--resource-driven"][..],
+        &["--cost", "calls", "--resource-driven", "--criterion", "block-k"],
+    ] {
+        let out = tempfile::tempdir().unwrap();
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_pathwise"))
+            .args(["gen", "tests/bench/vector.c", "--function", "multiples", "--out"])
+            .arg(out.path())
+            .args(bad)
+            .current_dir(common::root())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {err}");
+        assert!(err.contains("--resource-driven"), "{bad:?}: {err}");
+    }
 }

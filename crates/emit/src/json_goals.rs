@@ -34,6 +34,24 @@ pub struct GoalsJson {
     pub dominance: Vec<DominanceJson>,
     #[serde(default)]
     pub targets: Vec<TargetJson>,
+    /// The resource-driven search's figures (`gen --resource-driven`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resource_driven: Option<DrivenJson>,
+}
+
+/// What the resource-driven search did (see `DrivenReport`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DrivenJson {
+    pub model: String,
+    pub abstract_traces: u64,
+    pub abstract_states: u64,
+    pub expanded: u64,
+    pub tried: u64,
+    pub infeasible: u64,
+    pub undecided: u64,
+    pub over_maximum: u64,
+    pub cost_mismatches: u64,
+    pub proven: bool,
 }
 
 /// When a symbolic cost (first model) exceeds the largest constant one.
@@ -104,6 +122,18 @@ pub fn goals(g: &GoalReport) -> Option<GoalsJson> {
                 TargetJson { target: t.target.clone(), status: status.into(), test: t.reached_by, reason }
             })
             .collect(),
+        resource_driven: g.driven.as_ref().map(|d| DrivenJson {
+            model: d.model.clone(),
+            abstract_traces: d.abstract_traces,
+            abstract_states: d.abstract_states,
+            expanded: d.expanded,
+            tried: d.tried,
+            infeasible: d.infeasible,
+            undecided: d.undecided,
+            over_maximum: d.over_maximum,
+            cost_mismatches: d.cost_mismatches,
+            proven: d.proven,
+        }),
     })
 }
 

@@ -208,6 +208,10 @@ pub struct Goals {
     /// `gen --criterion all-local-paths` (seed 003, ch. 5.3.1): negate
     /// only the function's own decisions, one test per sequence of them.
     pub local_paths: bool,
+    /// Resource-driven generation (`gen --resource-driven`, seed 003 ch.
+    /// 4.4): bounded abstract traces tried in decreasing order of their
+    /// cost under the first model (see `search/driven.rs`).
+    pub driven: bool,
 }
 
 /// The goals of a cover: located blocks or branch sides of the function

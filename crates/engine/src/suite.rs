@@ -190,6 +190,35 @@ pub struct GoalReport {
     pub cover: Option<CoverReport>,
     /// The all-local-paths criterion's outcome (`None` for other criteria).
     pub local: Option<LocalReport>,
+    /// The resource-driven search's figures (`None` without it).
+    pub driven: Option<DrivenReport>,
+}
+
+/// What the resource-driven search did (seed 003, ch. 4.4).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DrivenReport {
+    /// The model ordering the traces.
+    pub model: String,
+    /// Complete bounded abstract traces (what a generator enumerating them
+    /// all would hold; saturated), and the abstract states behind them.
+    pub abstract_traces: u64,
+    pub abstract_states: u64,
+    /// Partial traces the best-first generator expanded.
+    pub expanded: u64,
+    /// Traces followed by trace-guided generation.
+    pub tried: u64,
+    /// Traces shown infeasible (no input follows them to a return).
+    pub infeasible: u64,
+    /// Traces neither followed nor refuted.
+    pub undecided: u64,
+    /// Traces skipped for costing more than a maximum threshold.
+    pub over_maximum: u64,
+    /// Tests whose measured cost differs from their trace's (0 for an
+    /// observable model).
+    pub cost_mismatches: u64,
+    /// The policy's tests are the most expensive ones: the search met it
+    /// or exhausted the traces, with none undecided.
+    pub proven: bool,
 }
 
 impl GoalReport {

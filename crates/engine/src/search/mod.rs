@@ -34,9 +34,11 @@ use crate::suite::{PathStep, Stats, StopReason, TestCase, TestSuite};
 pub use crate::setup::{EngineError, NoObserver, Observer};
 
 mod cover;
+mod driven;
 mod goals;
 mod guided;
 mod local;
+mod traces;
 
 /// Times a prefix is solved again after its run grew a summary (see
 /// [`Search::solve_following`]); each retry knows at least one more case.
@@ -81,6 +83,9 @@ fn generate_with(
 ) -> Result<(TestSuite, Vec<String>), EngineError> {
     let start = Instant::now();
     let (main, pre) = crate::setup::check(program, config)?;
+    if let Some(message) = config.goals.driven.then(|| traces::unsupported(program, main)).flatten() {
+        return Err(EngineError { message, unmodelled_call: None });
+    }
     let info = ProgramInfo::compute(program);
     let program_mode = config.program_mode.as_ref();
     let machine = Machine {
@@ -132,7 +137,13 @@ fn generate_with(
         search.goal.local = Some(Default::default());
     }
     search.solver.set_deadline(config.timeout.map(|t| start + t));
-    let stop = if config.program_mode.is_some() { search.explore_program() } else { search.explore() };
+    let stop = if config.program_mode.is_some() {
+        search.explore_program()
+    } else if config.goals.driven {
+        search.explore_driven()
+    } else {
+        search.explore()
+    };
     let Search {
         mut stats,
         mut tests,
@@ -155,7 +166,8 @@ fn generate_with(
     // prefix went undecided or a symbolic value was concretised (unless a
     // cover stopped because every goal has a test, which stays true).
     let covered_all = goal.cover.as_ref().is_some_and(|c| c.done());
-    let local_open = goal.local.as_ref().is_some_and(|l| l.incomplete());
+    let local_open =
+        goal.local.as_ref().is_some_and(|l| l.incomplete()) || goal.driven.as_ref().is_some_and(|d| d.undecided > 0);
     let stop = if stop == StopReason::Complete && (!stats.undecided().is_empty() || local_open) && !covered_all {
         StopReason::Explored
     } else {
