@@ -131,6 +131,13 @@ pub struct GenArgs {
     /// model) external, as --external does.
     #[arg(long)]
     pub external_all: bool,
+    /// A file of hand-written summaries (repeatable): C read after FILE,
+    /// defining `pathwise_summary_F` with F's type for a function F of the
+    /// unit, as cases `if (pathwise_case(pre)) { effect; return r; }`. The
+    /// search runs the summary in place of F; the tests call the real F,
+    /// and OUT/summary_F/ gets conformance tests of each case.
+    #[arg(long = "summary", value_name = "FILE.c")]
+    pub summaries: Vec<PathBuf>,
     /// Costs, cost policies and targets (see `goals.rs`).
     #[command(flatten)]
     pub goals: crate::goals::GoalArgs,
@@ -518,8 +525,13 @@ pub(crate) fn compile_for(
 
 /// Run `pathwise gen`; returns the exit code.
 pub fn run(args: &GenArgs) -> Result<i32> {
-    let fe =
-        compile_for(&args.file, (&args.include_dirs, &args.defines), &args.function, args.precondition.as_deref())?;
+    let (fe, summaries) = if args.summaries.is_empty() {
+        let fe =
+            compile_for(&args.file, (&args.include_dirs, &args.defines), &args.function, args.precondition.as_deref())?;
+        (fe, Vec::new())
+    } else {
+        crate::handwritten::compile(args)?
+    };
     if let Some(pre) = &args.precondition {
         if pre == &args.function {
             bail!("the precondition must be a different function than the function under test");
@@ -551,6 +563,9 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         goals: crate::goals::resolve(&args.goals, &fe.program)?,
     };
     crate::goals::driven_setup(&mut config, args.method == "vc", args.criterion)?;
+    if args.method == "vc" && !summaries.is_empty() {
+        bail!("--summary works with the concolic method only (not --method vc)");
+    }
     if args.method == "vc" {
         return crate::vc::run(args, &fe.program, config);
     }
@@ -568,7 +583,11 @@ pub fn run(args: &GenArgs) -> Result<i32> {
     suite.postcondition = args.postcondition.clone();
     let suite = with_source(&suite, &args.file);
     let written = write_outputs(&suite, &args.file, &args.defines, &args.out)?;
-    let text = summary(&suite, &written, args);
+    let mut text = summary(&suite, &written, args);
+    if !summaries.is_empty() {
+        text.push_str(&crate::handwritten::no_case_lines(&suite));
+        text.push_str(&crate::handwritten::conformance(args, &fe, &summaries, &config)?);
+    }
     if args.json {
         println!("{}", pathwise_emit::json::suite_to_json_string(&suite));
         eprint!("{text}");

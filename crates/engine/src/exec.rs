@@ -89,6 +89,8 @@ pub struct Machine<'p> {
     pub deadline: Option<Instant>,
     /// `--compositional`: the summaries of the search (see [`crate::compose`]).
     pub summaries: Option<std::cell::RefCell<crate::compose::Summaries>>,
+    /// Hand-written summaries (`gen --summary`; see [`crate::handwritten`]).
+    pub handwritten: crate::handwritten::Table,
 }
 
 impl<'p> Machine<'p> {
@@ -117,6 +119,7 @@ impl<'p> Machine<'p> {
             cost_caps: config.goals.caps(),
             deadline: None,
             summaries: None,
+            handwritten: crate::handwritten::Table::of(program),
         }
     }
 }
@@ -217,6 +220,8 @@ pub struct Exec<'m, 'p> {
     pub cost: crate::cost::Meter,
     /// The summarised call in progress (see [`crate::compose`]).
     pub(crate) compose: Option<crate::compose::RunHook>,
+    /// The hand-written summaries running (see [`crate::handwritten`]).
+    pub(crate) handwritten: crate::handwritten::RunState,
 }
 
 /// One `__VERIFIER_nondet_T()` call: a fresh input.
@@ -278,6 +283,7 @@ impl<'m, 'p> Exec<'m, 'p> {
             libc_objects: Default::default(),
             cost: crate::cost::Meter::capped(region == Region::Main, &m.cost_caps),
             compose: (m.summaries.is_some() && region == Region::Main && symbolic).then(Default::default),
+            handwritten: Default::default(),
         }
     }
 
@@ -457,6 +463,9 @@ impl<'m, 'p> Exec<'m, 'p> {
                 if self.frames.is_empty() {
                     self.returned = v;
                     return Flow::End(End::Returned(v.map(|v| v.conc())));
+                }
+                if let Err(end) = crate::handwritten::leave(self) {
+                    return Flow::End(end);
                 }
                 let v = crate::compose::leave(self, v);
                 if let (Some(r), Some(v)) = (done.ret_to, v) {
@@ -668,6 +677,7 @@ impl<'m, 'p> Exec<'m, 'p> {
 
     pub(crate) fn call(&mut self, callee: FuncId, args: &[Operand], result: Option<Reg>, loc: Loc) -> Flow {
         let argv: Vec<Value> = args.iter().map(|a| self.operand(a)).collect();
+        let callee = crate::handwritten::enter(self, callee, loc);
         let f = self.m.program.func(callee);
         self.cost.call(&f.name);
         // sv-benchmarks' error function: reaching the call is the error,
@@ -773,6 +783,7 @@ impl<'m, 'p> Exec<'m, 'p> {
                 Ok(None)
             }
             "pathwise_same_object" => self.same_object(args, loc).map(|()| None),
+            crate::handwritten::CASE => Ok(Some(crate::handwritten::case(self, args))),
             "pathwise_noalias" | "pathwise_acyclic" | "pathwise_nonsharing" => {
                 self.heap_assumption(name, args, loc)?;
                 Ok(None)

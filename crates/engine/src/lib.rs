@@ -35,6 +35,7 @@ pub mod cost;
 pub mod exec;
 pub mod fnptr;
 pub mod fp;
+pub mod handwritten;
 pub mod heap;
 pub mod heap_assume;
 pub mod heap_count;

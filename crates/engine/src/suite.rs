@@ -612,6 +612,9 @@ pub struct Stats {
     /// `--compositional`: prefixes solved again after their run grew a
     /// summary without following them (see [`crate::compose`]).
     pub summary_retries: u64,
+    /// `gen --summary`: calls whose arguments satisfied no case of their
+    /// hand-written summary (see [`crate::handwritten`]).
+    pub handwritten: crate::handwritten::Report,
 }
 
 impl Stats {
@@ -630,6 +633,10 @@ impl Stats {
         note(self.values_concretised, "place(s) where a symbolic value was concretised");
         note(self.float_inputs_concretised, "floating input(s) concretised");
         note(self.float_values_concretised, "place(s) where a symbolic value was concretised by floating point");
+        note(
+            self.handwritten.no_case_runs,
+            "run(s) calling a function with arguments no case of its hand-written summary covers",
+        );
         why
     }
 }

@@ -282,6 +282,9 @@ impl<'a> Search<'a, '_> {
         } else {
             self.observer.on_run(&rec);
         }
+        if let Some((loc, callee)) = rec.no_case {
+            self.stats.handwritten.note((loc, self.m.program.func(callee).name.clone()));
+        }
         if let Some(loc) = rec.unrelated {
             self.stats.unrelated_pointer_runs += 1;
             self.stats.unrelated_pointer_site.get_or_insert(loc);
