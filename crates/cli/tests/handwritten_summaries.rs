@@ -197,3 +197,23 @@ fn bad_summary_files_are_located_errors() {
     let err = gen_fails(&[LOOKUP, "-f", "classify", "--summary", "tests/c/summaries/none.c"]);
     assert!(err.contains("cannot read summary file tests/c/summaries/none.c"), "{err}");
 }
+
+#[test]
+fn code_behind_a_summary_is_not_predicted() {
+    // clamp's helper twice is called only by clamp: with clamp summarised,
+    // the prediction is level's alone, and gcov agrees on it.
+    let out = tempfile::tempdir().unwrap();
+    let summary = "tests/c/summaries/clamp_summary.c";
+    let (stdout, suite) = common::gen("tests/c/summaries/clamp.c", "level", &["--summary", summary], out.path());
+    // x > 100; x < 0; x >= 0 with 2x == 100, 2x == 0 and another value.
+    assert_eq!(common::returns(&suite), [0, 0, 1, 2, 2]);
+    let names: Vec<&str> =
+        suite["coverage"]["functions"].as_array().unwrap().iter().map(|f| f["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["level"]);
+    let include = vec![common::root().join("tests/c/summaries")];
+    let outcome = common::replay_passes(out.path(), 5, include, true);
+    assert_eq!(measured(&outcome, &["level"]), [("level".to_string(), Some((7, 7)), Some((4, 4)))]);
+    assert!(stdout.contains("clamp (tests/c/summaries/clamp_summary.c:4:5): 3 conformance test(s)"), "{stdout}");
+    let (code, run) = native(&out.path().join("summary_clamp"), "clamp", &[]);
+    assert_eq!((code, run.lines().last()), (0, Some("3 passed, 0 failed")), "{run}");
+}

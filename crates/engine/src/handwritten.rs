@@ -96,6 +96,26 @@ pub fn case_sites(program: &Program, summary: FuncId) -> Vec<Loc> {
     sites
 }
 
+/// The functions `main` reaches through calls that run code of the unit:
+/// the call graph without the calls of summarised functions (their
+/// summaries ran instead, and what the real ones call natively is not
+/// predicted). In id order, as [`pathwise_ir::analysis::CallGraph::reachable_from`].
+pub fn reachable(program: &Program, callgraph: &pathwise_ir::analysis::CallGraph, main: FuncId) -> Vec<FuncId> {
+    let table = Table::of(program);
+    let mut seen = vec![false; program.funcs.len()];
+    let mut stack = vec![main];
+    seen[main.0 as usize] = true;
+    while let Some(f) = stack.pop() {
+        for c in callgraph.callees(f) {
+            if !seen[c.0 as usize] && !table.is_summarised(c) {
+                seen[c.0 as usize] = true;
+                stack.push(c);
+            }
+        }
+    }
+    (0..seen.len()).filter(|&i| seen[i]).map(|i| FuncId(i as u32)).collect()
+}
+
 /// Calls whose arguments satisfied no case of their summary, over a search.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Report {

@@ -356,16 +356,13 @@ pub fn assemble(
     per_test: &[RunCoverage],
 ) -> TestSuite {
     let f = program.func(main);
-    let summarised = crate::handwritten::Table::of(program);
     let reached: Vec<FuncId> =
         // Library code lowered with the unit is not under test: natively
-        // the real library runs, and gcov has nothing to compare. Nor is a
-        // callee with a hand-written summary: the summary ran instead.
-        info.callgraph
-            .reachable_from(main)
+        // the real library runs, and gcov has nothing to compare. Nor is
+        // code behind a hand-written summary: the summary ran instead.
+        crate::handwritten::reachable(program, &info.callgraph, main)
             .into_iter()
             .filter(|&id| !program.func(id).is_declaration() && !program.is_library(id))
-            .filter(|&id| id == main || !summarised.is_summarised(id))
             .collect();
     for (test, (lines, sides)) in tests.iter_mut().zip(per_test) {
         test.coverage = reached.iter().filter_map(|&id| test_coverage(program, id, lines, sides)).collect();
