@@ -217,3 +217,19 @@ fn code_behind_a_summary_is_not_predicted() {
     let (code, run) = native(&out.path().join("summary_clamp"), "clamp", &[]);
     assert_eq!((code, run.lines().last()), (0, Some("3 passed, 0 failed")), "{run}");
 }
+
+#[test]
+fn block_k_with_the_summary_matches_the_analysed_arraycopy() {
+    // Seed 003's criterion (block-2): the summary's blocks are counted as
+    // arraycopy's would be, and simp's suite and coverage are the same.
+    let args = |extra: &'static [&'static str]| [&["--criterion", "block-k"][..], extra].concat();
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (_, real) = common::gen(RATIONAL, "simp", &args(&[]), a.path());
+    let summary: &'static [&'static str] = &["--summary", "tests/c/summaries/arraycopy_summary.c"];
+    let (_, with) = common::gen(RATIONAL, "simp", &args(summary), b.path());
+    assert_eq!(real["tests"].as_array().unwrap().len(), 12);
+    assert_eq!(with["tests"].as_array().unwrap().len(), 12);
+    assert_eq!(common::errors(&with).len(), common::errors(&real).len());
+    assert_eq!(coverage(&with, &FUNCS), coverage(&real, &FUNCS));
+    common::replay_passes(b.path(), 12, vec![common::root().join("tests/bench")], true);
+}
