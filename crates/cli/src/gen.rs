@@ -304,6 +304,9 @@ fn stop_text(suite: &TestSuite) -> String {
             }
             format!("explored, not complete: every prefix within the bound was tried, but {}", why.join(", "))
         }
+        StopReason::Complete if suite.goals.partial.is_some() => {
+            "complete (every path within the bound that follows the trace has a test)".into()
+        }
         StopReason::Complete if suite.goals.driven.is_some() => {
             "complete (the policy's tests are the most expensive feasible paths within the bound)".into()
         }
@@ -560,7 +563,7 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         strict_loop_count: args.strict_loop_count,
         compositional: args.compositional,
         externals: externals(args, &fe),
-        goals: crate::goals::resolve(&args.goals, &fe.program)?,
+        goals: crate::goals::resolve(&args.goals, &fe.program, &args.function)?,
     };
     crate::goals::driven_setup(&mut config, args.method == "vc", args.criterion)?;
     if args.method == "vc" && !summaries.is_empty() {

@@ -8,6 +8,7 @@ use anyhow::{bail, Result};
 use clap::Args;
 use pathwise_engine::cost::{CostModel, CostPolicy, Goals, Target};
 use pathwise_engine::suite::{TargetStatus, TestSuite};
+use pathwise_engine::trace_pattern::{Item, TracePattern};
 use pathwise_ir::{FuncId, Program};
 
 /// Resource-aware and guided generation (seed 003, ch. 4 and 5).
@@ -37,11 +38,16 @@ pub struct GoalArgs {
     /// --strict-loop-count.
     #[arg(long = "resource-driven")]
     pub resource_driven: bool,
+    /// A partial trace (seed 003, Example 17): only the paths whose own
+    /// decisions match PATTERN, e.g. `55:F (57:T 58:T){4} 57:F` (items
+    /// LINE:T, LINE:F, LINE:COL:T, `_`; groups, `|`, `*`, `+`, `?`,
+    /// `{N}`, `{N,M}`); callees are free.
+    #[arg(long = "trace", value_name = "PATTERN")]
+    pub trace: Option<String>,
 }
 
-/// The goals of `args` for `program` (`source`: the file under test as
-/// given on the command line).
-pub fn resolve(args: &GoalArgs, program: &Program) -> Result<Goals> {
+/// The goals of `args` for `function` of `program`.
+pub fn resolve(args: &GoalArgs, program: &Program, function: &str) -> Result<Goals> {
     let costs =
         args.costs.iter().map(|c| CostModel::parse(c).map_err(anyhow::Error::msg)).collect::<Result<Vec<_>>>()?;
     for m in &costs {
@@ -66,7 +72,28 @@ pub fn resolve(args: &GoalArgs, program: &Program) -> Result<Goals> {
             Some(_) => {}
         }
     }
-    Ok(Goals { costs, policies, targets, cover: None, local_paths: false, driven: args.resource_driven })
+    let trace = args.trace.as_deref().map(|t| trace_pattern(program, function, t)).transpose()?;
+    Ok(Goals { costs, policies, targets, cover: None, local_paths: false, driven: args.resource_driven, trace })
+}
+
+/// `--trace PATTERN` parsed, each `LINE[:COL]` checked against the
+/// decisions of `function` itself (its callees' are free).
+fn trace_pattern(program: &Program, function: &str, text: &str) -> Result<TracePattern> {
+    let pattern = TracePattern::parse(text).map_err(anyhow::Error::msg)?;
+    let Some(f) = program.func_by_name(function).map(|id| program.func(id)) else { return Ok(pattern) };
+    for item in &pattern.items {
+        let Item::At { line, col, .. } = *item else { continue };
+        let decides = f.blocks.iter().any(|b| {
+            matches!(b.term, pathwise_ir::Terminator::Branch { .. })
+                && b.term_loc.line == line
+                && col.is_none_or(|c| c == b.term_loc.col)
+        });
+        if !decides {
+            let at = col.map_or(line.to_string(), |c| format!("{line}:{c}"));
+            bail!("--trace: `{function}` has no decision at line {at} (callees' decisions are free)");
+        }
+    }
+    Ok(pattern)
 }
 
 /// Checks `--resource-driven` against the rest of the command line and
@@ -83,8 +110,8 @@ pub fn driven_setup(
     if vc || !kpath {
         bail!("--resource-driven works with the concolic k-path search only (not --method vc or another --criterion)");
     }
-    if !config.goals.targets.is_empty() {
-        bail!("--resource-driven and --target cannot be combined");
+    if !config.goals.targets.is_empty() || config.goals.trace.is_some() {
+        bail!("--resource-driven cannot be combined with --target or --trace");
     }
     // The abstraction bounds every loop entry by k (seed 003's loop-k).
     config.strict_loop_count = true;
@@ -174,6 +201,12 @@ pub fn summary(suite: &TestSuite) -> String {
                 d.when
             ));
         }
+    }
+    if let Some(p) = &g.partial {
+        out.push_str(&format!(
+            "  {:<20} `{}`: {} test(s) follow it ({} of other paths left out)\n",
+            "partial trace:", p.pattern, p.tests, p.left_out
+        ));
     }
     if let Some(d) = &g.driven {
         out.push_str(&driven_summary(d));

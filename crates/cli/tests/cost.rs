@@ -259,3 +259,52 @@ fn resource_driven_top_n_and_thresholds() {
         assert!(err.contains("--resource-driven"), "{bad:?}: {err}");
     }
 }
+
+#[test]
+fn a_partial_trace_as_input() {
+    // Seed 003, Example 17: four iterations of multiples' loop, each
+    // calling add, whether add reallocates left free: 4 tests, icap = 1
+    // (two reallocations), 2 and 3 (one), >= 4 (none).
+    let trace = "55:F (57:T 58:T){4} 57:F";
+    let args = ["--k", "4", "--trace", trace, "--cost", "calls=realloc_vec"];
+    let (dir, stdout, suite) = gen("tests/bench/vector.c", "multiples", &args);
+    let mut got: Vec<(i64, u64)> = tests(&suite)
+        .iter()
+        .map(|t| {
+            let icap = t["inputs"]["icap"].as_i64().unwrap();
+            (icap.min(4), t["cost"]["calls=realloc_vec"]["concrete"].as_u64().unwrap())
+        })
+        .collect();
+    got.sort_unstable();
+    assert_eq!(got, vec![(1, 2), (2, 1), (3, 1), (4, 0)]);
+    assert!(tests(&suite).iter().all(|t| t["inputs"]["n"] == 4));
+    assert_eq!(suite["stop"], "complete");
+    assert!(stdout.contains(&format!("partial trace:       `{trace}`: 4 test(s) follow it")), "{stdout}");
+    passes_natively(dir.path(), "multiples", &suite);
+    // Five iterations do not fit k = 4: no test, and the search says so.
+    let (_, stdout, none) =
+        gen("tests/bench/vector.c", "multiples", &["--k", "4", "--trace", "55:F (57:T 58:T){5} 57:F"]);
+    assert_eq!((tests(&none).len(), none["stop"].as_str()), (0, Some("complete")));
+    assert!(stdout.contains("0 test(s) follow it"), "{stdout}");
+    // A prefix only: the NULL return of icap <= 0 and nothing else.
+    let (_, _, null) = gen("tests/bench/vector.c", "multiples", &["--trace", "55:T _*"]);
+    assert_eq!(tests(&null).len(), 1);
+    assert!(tests(&null)[0]["inputs"]["icap"].as_i64().unwrap() <= 0);
+    for (bad, message) in [
+        ("56:T", "no decision at line 56"),
+        ("57:X", "is not a decision"),
+        ("(57:T", "expected `)`"),
+        ("57:T{3,1}", "is not a repetition"),
+    ] {
+        let out = tempfile::tempdir().unwrap();
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_pathwise"))
+            .args(["gen", "tests/bench/vector.c", "--function", "multiples", "--trace", bad, "--out"])
+            .arg(out.path())
+            .current_dir(common::root())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {err}");
+        assert!(err.contains(message), "{bad}: {err}");
+    }
+}

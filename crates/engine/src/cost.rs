@@ -212,6 +212,9 @@ pub struct Goals {
     /// 4.4): bounded abstract traces tried in decreasing order of their
     /// cost under the first model (see `search/driven.rs`).
     pub driven: bool,
+    /// A partial trace (`gen --trace`, seed 003 Example 17): only the
+    /// paths whose own decisions match it (see `search/partial.rs`).
+    pub trace: Option<crate::trace_pattern::TracePattern>,
 }
 
 /// The goals of a cover: located blocks or branch sides of the function

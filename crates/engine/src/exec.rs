@@ -103,7 +103,7 @@ impl<'p> Machine<'p> {
             info,
             k: std::cell::Cell::new(config.k),
             criterion: config.criterion,
-            local_paths: config.goals.local_paths,
+            local_paths: config.goals.local_paths || config.goals.trace.is_some(),
             max_steps: config.max_steps_per_run,
             check_overflow: config.check_overflow,
             seek_errors: config.seek_errors,

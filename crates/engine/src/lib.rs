@@ -23,6 +23,7 @@
 //!   the k-path limit, preconditions; [`testcase`]: tests validated by replay;
 //!   [`compose`]: function summaries composed into the search
 //!   (`--compositional`, SMART).
+//! - [`trace_pattern`]: partial traces given as input (`gen --trace`).
 //! - [`setup`]: checks before a run and assembly of the suite;
 //!   [`replay_models`]: tests from inputs another method found (`--method vc`).
 
@@ -56,6 +57,7 @@ pub mod setup;
 pub mod step;
 pub mod suite;
 pub mod testcase;
+pub mod trace_pattern;
 pub mod value;
 
 pub use search::{generate, generate_refereed, EngineError, NoObserver, Observer};

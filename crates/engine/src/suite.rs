@@ -192,6 +192,19 @@ pub struct GoalReport {
     pub local: Option<LocalReport>,
     /// The resource-driven search's figures (`None` without it).
     pub driven: Option<DrivenReport>,
+    /// A partial trace's outcome (`gen --trace`; `None` without one).
+    pub partial: Option<PartialReport>,
+}
+
+/// What `gen --trace` found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PartialReport {
+    /// The pattern as given.
+    pub pattern: String,
+    /// Tests following it.
+    pub tests: usize,
+    /// Runs of paths that do not follow it (left out).
+    pub left_out: u64,
 }
 
 /// What the resource-driven search did (seed 003, ch. 4.4).

@@ -41,6 +41,8 @@ pub(super) struct GoalState {
     pub cover: Option<super::cover::CoverState>,
     /// The all-local-paths criterion (see [`super::local`]).
     pub local: Option<super::local::LocalState>,
+    /// A partial trace given as input (see [`super::partial`]).
+    pub partial: Option<super::partial::PartialState>,
     /// What the resource-driven search did (see [`super::driven`]).
     pub driven: Option<crate::suite::DrivenReport>,
 }
@@ -229,6 +231,7 @@ pub(super) fn finish(
     report.cover = goal.cover.as_ref().map(|c| c.report(&order, stop));
     report.local = goal.local.as_ref().map(|l| l.report(order.len()));
     report.driven = goal.driven;
+    report.partial = goal.partial.as_ref().map(|p| p.report(order.len()));
     *tests = kept_tests;
     *coverage = kept_cov;
     report.dominance = dominance(pool, tests, &kept_sym);

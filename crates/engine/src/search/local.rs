@@ -80,6 +80,9 @@ impl Search<'_, '_> {
     /// local prefix extends the local prefix before it (another path of
     /// the callees is worth trying only to reach one).
     pub(super) fn local_skips(&self, run: &RunRecord, j: usize) -> bool {
+        if let Some(skip) = self.partial_skips(run, j) {
+            return skip;
+        }
         let Some(local) = &self.goal.local else { return false };
         let entries = &run.main_entries;
         if entries[j].local {
@@ -108,8 +111,12 @@ impl Search<'_, '_> {
     }
 
     /// Whether a test whose symbolic run is `run` takes a new local path
-    /// (always true for other criteria); if so it is recorded.
+    /// (always true for other criteria; under a partial trace: whether it
+    /// follows it); if so it is recorded.
     pub(super) fn local_accept(&mut self, run: &RunRecord) -> bool {
+        if let Some(follows) = self.partial_accept(run) {
+            return follows;
+        }
         let Some(local) = self.goal.local.as_mut() else { return true };
         if local.seen.insert(local_path(&run.main_entries)) {
             true

@@ -38,6 +38,7 @@ mod driven;
 mod goals;
 mod guided;
 mod local;
+mod partial;
 mod traces;
 
 /// Times a prefix is solved again after its run grew a summary (see
@@ -136,6 +137,7 @@ fn generate_with(
     if config.goals.local_paths {
         search.goal.local = Some(Default::default());
     }
+    search.goal.partial = config.goals.trace.clone().map(partial::PartialState::new);
     search.solver.set_deadline(config.timeout.map(|t| start + t));
     let stop = if config.program_mode.is_some() {
         search.explore_program()
