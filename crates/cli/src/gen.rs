@@ -297,7 +297,7 @@ fn stop_text(suite: &TestSuite) -> String {
             let mut why = stats.undecided();
             let local = suite.goals.local.as_ref().map_or(0, |l| l.refuted_through_callees);
             if local > 0 {
-                why.push(format!("{local} local prefix(es) refuted along every callee path tried"));
+                why.push(format!("{local} local prefix(es) refuted along the callee paths tried (not proven)"));
             }
             if let Some(d) = suite.goals.driven.as_ref().filter(|d| d.undecided > 0) {
                 why.push(format!("{} abstract trace(s) undecided", d.undecided));
@@ -311,7 +311,13 @@ fn stop_text(suite: &TestSuite) -> String {
             "complete (the policy's tests are the most expensive feasible paths within the bound)".into()
         }
         StopReason::Complete if suite.goals.local.is_some() => {
-            "complete (every feasible local path within the bound has a test)".into()
+            let proven = suite.goals.local.as_ref().map_or(0, |l| l.refuted_through_callees);
+            let infeasible = if proven > 0 {
+                format!("; {proven} local prefix(es) infeasible along every callee path within the bound")
+            } else {
+                String::new()
+            };
+            format!("complete (every feasible local path within the bound has a test{infeasible})")
         }
         // Composed calls are represented by their summaries' results, not
         // by each of their paths (see README, "Compositional generation").

@@ -253,9 +253,9 @@ pub struct LocalReport {
     pub local_paths: usize,
     /// Tests left out because an earlier test took the same local path.
     pub duplicates: u64,
-    /// Local prefixes refuted along the callee paths the run took: another
-    /// callee path might make them feasible, so the search is not claimed
-    /// complete when there are any.
+    /// Local prefixes refuted along the callee paths the runs took and
+    /// never reached: infeasible within the bound when the search stopped
+    /// complete (it then tried every callee path before them), else open.
     pub refuted_through_callees: u64,
 }
 

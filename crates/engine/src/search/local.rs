@@ -16,9 +16,17 @@
 //! infeasible yet: it is recorded, and the callee entries before it (with
 //! the same local prefix) are then negated, one callee path after another,
 //! until some run reaches it. A local entry whose other side some run
-//! already took after the same local prefix is not negated again. When a
-//! refuted local prefix is never reached the search does not claim
-//! completeness (it is reported).
+//! already took after the same local prefix is not negated again.
+//!
+//! A refuted local prefix never reached is infeasible within the bound
+//! when the search ends complete: in every run with its local prefix, the
+//! refuted decision is the deepest local entry before the callee entries
+//! preceding it are considered (depth-first), so the prefix is recorded
+//! before them and each of them is then negated, in that run and in every
+//! run their negation gives: the callee paths under the local prefix are
+//! enumerated exhaustively (within the bound), and the decision was
+//! refuted along each. An undecided prefix anywhere voids the claim (the
+//! stop is then `explored`).
 
 use rustc_hash::FxHashSet;
 
@@ -47,12 +55,6 @@ impl LocalState {
     /// The refuted local prefixes no run has reached since.
     fn open(&self) -> impl Iterator<Item = &LocalPath> {
         self.refuted.iter().filter(|g| !self.reached.contains(*g))
-    }
-
-    /// Whether a local prefix was refuted only along some callee paths and
-    /// never reached.
-    pub(super) fn incomplete(&self) -> bool {
-        self.open().next().is_some()
     }
 
     pub(super) fn report(&self, kept: usize) -> LocalReport {

@@ -168,9 +168,10 @@ fn generate_with(
     // prefix went undecided or a symbolic value was concretised (unless a
     // cover stopped because every goal has a test, which stays true).
     let covered_all = goal.cover.as_ref().is_some_and(|c| c.done());
-    let local_open =
-        goal.local.as_ref().is_some_and(|l| l.incomplete()) || goal.driven.as_ref().is_some_and(|d| d.undecided > 0);
-    let stop = if stop == StopReason::Complete && (!stats.undecided().is_empty() || local_open) && !covered_all {
+    // A local prefix refuted along every callee path the exhaustive search
+    // took is infeasible (see `search/local.rs`): no reason to stop short.
+    let traces_open = goal.driven.as_ref().is_some_and(|d| d.undecided > 0);
+    let stop = if stop == StopReason::Complete && (!stats.undecided().is_empty() || traces_open) && !covered_all {
         StopReason::Explored
     } else {
         stop
