@@ -307,6 +307,9 @@ fn stop_text(suite: &TestSuite) -> String {
         StopReason::Complete if suite.goals.partial.is_some() => {
             "complete (every path within the bound that follows the trace has a test)".into()
         }
+        StopReason::Complete if suite.goals.guided.is_some() => {
+            "complete (every target reached, or no path within the bound reaches it)".into()
+        }
         StopReason::Complete if suite.goals.driven.is_some() => {
             "complete (the policy's tests are the most expensive feasible paths within the bound)".into()
         }

@@ -73,7 +73,16 @@ pub fn resolve(args: &GoalArgs, program: &Program, function: &str) -> Result<Goa
         }
     }
     let trace = args.trace.as_deref().map(|t| trace_pattern(program, function, t)).transpose()?;
-    Ok(Goals { costs, policies, targets, cover: None, local_paths: false, driven: args.resource_driven, trace })
+    Ok(Goals {
+        costs,
+        policies,
+        targets,
+        cover: None,
+        local_paths: false,
+        driven: args.resource_driven,
+        trace,
+        guided_traces: false,
+    })
 }
 
 /// `--trace PATTERN` parsed, each `LINE[:COL]` checked against the
@@ -96,17 +105,25 @@ fn trace_pattern(program: &Program, function: &str, text: &str) -> Result<TraceP
     Ok(pattern)
 }
 
-/// Checks `--resource-driven` against the rest of the command line and
-/// makes the engine count loop iterations as the abstract traces do.
+/// Checks `--resource-driven` against the rest of the command line, turns
+/// `--target` into trace-guided generation where it applies, and makes the
+/// engine count loop iterations as the abstract traces do.
 pub fn driven_setup(
     config: &mut pathwise_engine::config::Config,
     vc: bool,
     criterion: crate::vc::GenCriterion,
 ) -> Result<()> {
+    let kpath = criterion == crate::vc::GenCriterion::Engine(pathwise_engine::config::Criterion::KPath);
     if !config.goals.driven {
+        // Targets by trace-guided generation, over loop-k as the thesis
+        // (and the abstraction) counts it; a partial trace keeps the
+        // depth-first search.
+        if !config.goals.targets.is_empty() && kpath && !vc && config.goals.trace.is_none() {
+            config.goals.guided_traces = true;
+            config.strict_loop_count = true;
+        }
         return Ok(());
     }
-    let kpath = criterion == crate::vc::GenCriterion::Engine(pathwise_engine::config::Criterion::KPath);
     if vc || !kpath {
         bail!("--resource-driven works with the concolic k-path search only (not --method vc or another --criterion)");
     }
@@ -210,6 +227,12 @@ pub fn summary(suite: &TestSuite) -> String {
     }
     if let Some(d) = &g.driven {
         out.push_str(&driven_summary(d));
+    }
+    if let Some(d) = &g.guided {
+        out.push_str(&format!(
+            "  {:<20} {} trace(s) through the targets followed, {} infeasible, {} undecided ({} bounded traces through them)\n",
+            "trace-guided:", d.tried, d.infeasible, d.undecided, d.abstract_traces
+        ));
     }
     if let Some(c) = &g.cover {
         out.push_str(&cover_summary(c, &suite.files));

@@ -37,6 +37,10 @@ pub struct GoalsJson {
     /// The resource-driven search's figures (`gen --resource-driven`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resource_driven: Option<DrivenJson>,
+    /// The trace-guided target search's figures (`gen --target`; its
+    /// `model` is `distance`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace_guided: Option<DrivenJson>,
 }
 
 /// What the resource-driven search did (see `DrivenReport`).
@@ -122,19 +126,24 @@ pub fn goals(g: &GoalReport) -> Option<GoalsJson> {
                 TargetJson { target: t.target.clone(), status: status.into(), test: t.reached_by, reason }
             })
             .collect(),
-        resource_driven: g.driven.as_ref().map(|d| DrivenJson {
-            model: d.model.clone(),
-            abstract_traces: d.abstract_traces,
-            abstract_states: d.abstract_states,
-            expanded: d.expanded,
-            tried: d.tried,
-            infeasible: d.infeasible,
-            undecided: d.undecided,
-            over_maximum: d.over_maximum,
-            cost_mismatches: d.cost_mismatches,
-            proven: d.proven,
-        }),
+        resource_driven: g.driven.as_ref().map(driven_json),
+        trace_guided: g.guided.as_ref().map(driven_json),
     })
+}
+
+fn driven_json(d: &pathwise_engine::suite::DrivenReport) -> DrivenJson {
+    DrivenJson {
+        model: d.model.clone(),
+        abstract_traces: d.abstract_traces,
+        abstract_states: d.abstract_states,
+        expanded: d.expanded,
+        tried: d.tried,
+        infeasible: d.infeasible,
+        undecided: d.undecided,
+        over_maximum: d.over_maximum,
+        cost_mismatches: d.cost_mismatches,
+        proven: d.proven,
+    }
 }
 
 /// A statement or branch no input reaches within the bound.

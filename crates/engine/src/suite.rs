@@ -192,6 +192,9 @@ pub struct GoalReport {
     pub local: Option<LocalReport>,
     /// The resource-driven search's figures (`None` without it).
     pub driven: Option<DrivenReport>,
+    /// The trace-guided target search's figures (its `model` is
+    /// `distance`; `None` without it).
+    pub guided: Option<DrivenReport>,
     /// A partial trace's outcome (`gen --trace`; `None` without one).
     pub partial: Option<PartialReport>,
 }

@@ -28,7 +28,7 @@ use crate::path::{End, EntryKind};
 use crate::suite::{DrivenReport, PathStep, StopReason};
 
 /// How following one trace ended.
-enum Followed {
+pub(super) enum Followed {
     /// A run follows it: a test was kept (`true`) or the goals left it out.
     Test(bool),
     /// No input follows its first `n` steps (to a return).
@@ -90,7 +90,7 @@ impl Search<'_, '_> {
                 continue;
             }
             report.tried += 1;
-            match self.follow(&popped.steps, &mut cur) {
+            match self.follow(&popped.steps, &mut cur, false) {
                 Followed::Test(kept) => {
                     let measured = self.tests.last().and_then(|t| t.cost.first()).map(|c| c.concrete);
                     if kept && measured != Some(popped.cost) {
@@ -115,7 +115,7 @@ impl Search<'_, '_> {
     }
 
     /// The first run whose inputs the precondition accepts.
-    fn first_valid_run(&mut self) -> Option<Current> {
+    pub(super) fn first_valid_run(&mut self) -> Option<Current> {
         let inputs = Model::default();
         let run = self.execute(&inputs);
         let (inputs, run) = if run.pre_valid() {
@@ -134,11 +134,18 @@ impl Search<'_, '_> {
     }
 
     /// Trace-guided generation, first test only (see the module doc),
-    /// starting from the run `cur`, which is left at the last run.
-    fn follow(&mut self, trace: &[Step], cur: &mut Current) -> Followed {
+    /// starting from the run `cur`, which is left at the last run. With
+    /// `early` (guided generation), any run on the way that is a test and
+    /// reaches a target not reached yet is that first test.
+    pub(super) fn follow(&mut self, trace: &[Step], cur: &mut Current, early: bool) -> Followed {
         for _ in 0..4 * trace.len() + 64 {
             if self.stop_reason().is_some() {
                 return Followed::Undecided;
+            }
+            if early && self.reaches_new_target(&cur.run) {
+                let before = self.tests.len();
+                self.consider(&cur.inputs, &cur.run);
+                return Followed::Test(self.tests.len() > before);
             }
             let run = &cur.run;
             let matched = run.path.iter().zip(trace).take_while(|(p, s)| self.same_step(p, s)).count();

@@ -45,6 +45,8 @@ pub(super) struct GoalState {
     pub partial: Option<super::partial::PartialState>,
     /// What the resource-driven search did (see [`super::driven`]).
     pub driven: Option<crate::suite::DrivenReport>,
+    /// What the trace-guided search for targets did (see [`super::targeted`]).
+    pub guided: Option<crate::suite::DrivenReport>,
 }
 
 impl Search<'_, '_> {
@@ -231,6 +233,7 @@ pub(super) fn finish(
     report.cover = goal.cover.as_ref().map(|c| c.report(&order, stop));
     report.local = goal.local.as_ref().map(|l| l.report(order.len()));
     report.driven = goal.driven;
+    report.guided = goal.guided;
     report.partial = goal.partial.as_ref().map(|p| p.report(order.len()));
     *tests = kept_tests;
     *coverage = kept_cov;

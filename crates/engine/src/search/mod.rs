@@ -39,6 +39,7 @@ mod goals;
 mod guided;
 mod local;
 mod partial;
+mod targeted;
 mod traces;
 
 /// Times a prefix is solved again after its run grew a summary (see
@@ -143,6 +144,8 @@ fn generate_with(
         search.explore_program()
     } else if config.goals.driven {
         search.explore_driven()
+    } else if config.goals.guided_traces && traces::unsupported(program, main).is_none() {
+        search.explore_targets()
     } else {
         search.explore()
     };
@@ -170,7 +173,7 @@ fn generate_with(
     let covered_all = goal.cover.as_ref().is_some_and(|c| c.done());
     // A local prefix refuted along every callee path the exhaustive search
     // took is infeasible (see `search/local.rs`): no reason to stop short.
-    let traces_open = goal.driven.as_ref().is_some_and(|d| d.undecided > 0);
+    let traces_open = [&goal.driven, &goal.guided].iter().any(|d| d.as_ref().is_some_and(|d| d.undecided > 0));
     let stop = if stop == StopReason::Complete && (!stats.undecided().is_empty() || traces_open) && !covered_all {
         StopReason::Explored
     } else {

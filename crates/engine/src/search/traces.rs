@@ -21,6 +21,12 @@
 //! abstraction): complete traces come out in decreasing order of cost
 //! without enumerating them all. The search's learning prunes it: a trace
 //! prefix found infeasible kills every trace through it ([`TraceQueue::kill`]).
+//!
+//! Reach mode (guided generation, Definition 5.2.1 for program points):
+//! the traces through a block holding a target line, shortest first (the
+//! distance is the number of blocks), ending at the function's return or
+//! at an `unreachable` terminator (an error end). No such trace within
+//! the bound: the target is unreachable within it, without a solver call.
 
 use std::collections::BinaryHeap;
 
@@ -50,8 +56,12 @@ struct Frame {
 }
 
 /// A state of the abstraction: its stack (empty once the function under
-/// test returned).
-type State = Vec<Frame>;
+/// test returned) and, when looking for a target, whether it was entered.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct State {
+    stack: Vec<Frame>,
+    reached: bool,
+}
 
 /// What running a state to its next branch gives.
 enum Next {
@@ -78,9 +88,15 @@ pub(crate) struct TraceGen<'a> {
     k: u32,
     /// Per function, per block: its cost.
     block_cost: Vec<Vec<u64>>,
-    /// Per state: the largest cost a completion adds, and the number of
-    /// complete traces from it (the naive abstraction's size, saturated).
+    /// Per state: the best value of a completion (the largest cost added,
+    /// or in reach mode the fewest blocks), and the number of complete
+    /// traces from it (the naive abstraction's size, saturated).
     memo: FxHashMap<State, (Option<u64>, u128)>,
+    /// Reach mode (guided generation): the blocks holding the target; a
+    /// trace must enter one, every block costs 1, the best completion is
+    /// the shortest, and a run may also end at `unreachable` (after
+    /// `abort()`, a failed `assert`), which is an error test.
+    targets: Vec<(FuncId, Block)>,
 }
 
 /// Whether a call of `name` is a call of the program (as `Meter::call`
@@ -145,7 +161,38 @@ impl<'a> TraceGen<'a> {
                     .collect()
             })
             .collect();
-        TraceGen { program, info, main, k, block_cost, memo: FxHashMap::default() }
+        TraceGen { program, info, main, k, block_cost, memo: FxHashMap::default(), targets: Vec::new() }
+    }
+
+    /// The abstraction of `main` within `k` for reaching one of `points`
+    /// (function, line): traces through a block with code on the line, in
+    /// increasing number of blocks.
+    pub fn reach(program: &'a Program, info: &'a ProgramInfo, main: FuncId, k: u32, points: &[(FuncId, u32)]) -> Self {
+        let mut gen = TraceGen::new(program, info, main, k, &CostModel::Instructions);
+        for (f, blocks) in gen.block_cost.iter_mut().enumerate() {
+            blocks.iter_mut().for_each(|c| *c = 1);
+            let func = FuncId(f as u32);
+            for (b, data) in program.func(func).blocks.iter().enumerate() {
+                let on = |l: pathwise_ir::Loc| points.contains(&(func, l.line)) && !l.is_none();
+                if data.insts.iter().any(|i| on(i.loc)) || on(data.term_loc) {
+                    gen.targets.push((func, Block(b as u32)));
+                }
+            }
+        }
+        gen
+    }
+
+    fn reach_mode(&self) -> bool {
+        !self.targets.is_empty()
+    }
+
+    /// Enter `block` of the top frame's function: its cost, and whether it
+    /// holds the target.
+    fn entered(&self, state: &mut State, func: FuncId, block: Block) -> u64 {
+        if self.targets.contains(&(func, block)) {
+            state.reached = true;
+        }
+        self.block_cost[func.0 as usize][block.index()]
     }
 
     fn frame(&self, func: FuncId) -> Frame {
@@ -154,7 +201,9 @@ impl<'a> TraceGen<'a> {
 
     /// The start state and the cost of its first block.
     fn start(&self) -> (State, u64) {
-        (vec![self.frame(self.main)], self.block_cost[self.main.0 as usize][0])
+        let mut state = State { stack: vec![self.frame(self.main)], reached: false };
+        let cost = self.entered(&mut state, self.main, Block(0));
+        (state, cost)
     }
 
     /// Follow the edge `from -> to` of the top frame as `Exec::goto` does
@@ -185,7 +234,7 @@ impl<'a> TraceGen<'a> {
     /// blocks entered to `cost`.
     fn run_to_branch(&self, state: &mut State, cost: &mut u64) -> Next {
         loop {
-            let Some(top) = state.last_mut() else { return Next::Done };
+            let Some(top) = state.stack.last_mut() else { return Next::Done };
             let f = self.program.func(top.func);
             let b = f.block(top.block);
             let call = b.insts.iter().enumerate().skip(top.inst as usize).find_map(|(i, inst)| match &inst.kind {
@@ -195,32 +244,39 @@ impl<'a> TraceGen<'a> {
             if let Some((i, callee)) = call {
                 top.inst = i as u32 + 1;
                 let recursive = self.info.func(callee).recursive_scc.is_some();
-                if recursive && state.iter().filter(|fr| fr.func == callee).count() as u32 + 1 > self.k + 1 {
+                if recursive && state.stack.iter().filter(|fr| fr.func == callee).count() as u32 + 1 > self.k + 1 {
                     return Next::Dead;
                 }
-                state.push(self.frame(callee));
-                *cost += self.block_cost[callee.0 as usize][0];
+                state.stack.push(self.frame(callee));
+                *cost += self.entered(state, callee, Block(0));
                 continue;
             }
             match b.term {
                 Terminator::Return(_) => {
-                    state.pop();
+                    state.stack.pop();
                 }
                 Terminator::Jump(to) => {
+                    let func = top.func;
                     if !self.goto(top, to) {
                         return Next::Dead;
                     }
-                    *cost += self.block_cost[top.func.0 as usize][to.index()];
+                    *cost += self.entered(state, func, to);
                 }
                 Terminator::Branch { then_block, else_block, .. } => {
                     let at = (top.func, top.block);
                     let side = |to: Block| {
                         let mut s = state.clone();
-                        let fr = s.last_mut().expect("a frame");
-                        self.goto(fr, to).then(|| (s, self.block_cost[at.0 .0 as usize][to.index()]))
+                        let fr = s.stack.last_mut().expect("a frame");
+                        if !self.goto(fr, to) {
+                            return None;
+                        }
+                        let c = self.entered(&mut s, at.0, to);
+                        Some((s, c))
                     };
                     return Next::Branch { step: at, sides: [side(else_block), side(then_block)] };
                 }
+                // An error end: a test only when looking for a target.
+                Terminator::Unreachable if self.reach_mode() => return Next::Done,
                 Terminator::Unreachable => return Next::Dead,
             }
         }
@@ -239,15 +295,20 @@ impl<'a> TraceGen<'a> {
         let mut s = state.clone();
         let mut cost = 0;
         let v = match self.run_to_branch(&mut s, &mut cost) {
-            Next::Done => (Some(cost), 1),
-            Next::Dead => (None, 0),
+            Next::Done if s.reached || !self.reach_mode() => (Some(cost), 1),
+            Next::Done | Next::Dead => (None, 0),
             Next::Branch { sides, .. } => {
                 let mut best: Option<u64> = None;
                 let mut count: u128 = 0;
                 for (next, add) in sides.into_iter().flatten() {
                     let (b, c) = self.best(&next)?;
                     if let Some(b) = b {
-                        best = best.max(Some(cost + add + b));
+                        let v = cost + add + b;
+                        best = Some(match best {
+                            None => v,
+                            Some(o) if self.reach_mode() => o.min(v),
+                            Some(o) => o.max(v),
+                        });
                     }
                     count = count.saturating_add(c);
                 }
@@ -293,8 +354,9 @@ pub(crate) struct Popped {
     pub cost: u64,
 }
 
-/// Complete bounded traces in decreasing order of cost (see the module
-/// doc), with the infeasible prefixes the caller reports pruned.
+/// Complete bounded traces in decreasing order of cost (in reach mode:
+/// through a target, in increasing length; see the module doc), with the
+/// infeasible prefixes the caller reports pruned.
 pub(crate) struct TraceQueue<'a> {
     gen: TraceGen<'a>,
     nodes: Vec<Node>,
@@ -313,9 +375,20 @@ impl<'a> TraceQueue<'a> {
         if let Some(b) = best {
             let root =
                 Node { parent: u32::MAX, step: None, depth: 0, dead: false, cost, state: Some(state), complete: false };
-            q.push(root, cost + b);
+            let key = q.key(cost + b);
+            q.push(root, key);
         }
         Ok(q)
+    }
+
+    /// The heap's key of a value: the most expensive first, or in reach
+    /// mode the shortest.
+    fn key(&self, v: u64) -> u64 {
+        if self.gen.reach_mode() {
+            u64::MAX - v
+        } else {
+            v
+        }
     }
 
     fn push(&mut self, node: Node, priority: u64) {
@@ -335,7 +408,7 @@ impl<'a> TraceQueue<'a> {
 
     /// The most expensive complete trace left (by exact cost), if any.
     pub fn pop(&mut self) -> Result<Option<Popped>, String> {
-        while let Some((priority, std::cmp::Reverse(n))) = self.heap.pop() {
+        while let Some((_, std::cmp::Reverse(n))) = self.heap.pop() {
             if self.is_dead(n) {
                 continue;
             }
@@ -349,7 +422,8 @@ impl<'a> TraceQueue<'a> {
                     at = nd.parent;
                 }
                 steps.reverse();
-                return Ok(Some(Popped { node: n, steps, cost: priority }));
+                let cost = self.nodes[n as usize].cost;
+                return Ok(Some(Popped { node: n, steps, cost }));
             }
             let Some(mut state) = node.state.take() else { continue };
             let (cost, depth) = (node.cost, node.depth);
@@ -357,12 +431,14 @@ impl<'a> TraceQueue<'a> {
             let mut add = 0;
             match self.gen.run_to_branch(&mut state, &mut add) {
                 Next::Dead => {}
+                Next::Done if self.gen.reach_mode() && !state.reached => {}
                 Next::Done => {
                     let total = cost + add;
                     let node = &mut self.nodes[n as usize];
                     node.complete = true;
                     node.cost = total;
-                    self.heap.push((total, std::cmp::Reverse(n)));
+                    let key = self.key(total);
+                    self.heap.push((key, std::cmp::Reverse(n)));
                 }
                 Next::Branch { step: (func, block), sides } => {
                     for taken in [true, false] {
@@ -379,7 +455,8 @@ impl<'a> TraceQueue<'a> {
                             state: Some(next.clone()),
                             complete: false,
                         };
-                        self.push(child, c + b);
+                        let key = self.key(c + b);
+                        self.push(child, key);
                     }
                 }
             }
