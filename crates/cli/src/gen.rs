@@ -226,13 +226,26 @@ pub struct Written {
 /// test, `defines` the `-D` options (repeated in the test file so that it
 /// compiles the code the generator analysed).
 pub fn write_outputs(suite: &TestSuite, source: &Path, defines: &[String], out: &Path) -> Result<Written> {
+    write_outputs_with(suite, source, defines, out, pathwise_emit::write_c_tests)
+}
+
+/// [`write_outputs`] with the C file rendered by `emit` (the suite and the
+/// name its `#include` spells): [`pathwise_emit::write_c_tests_framed`] for
+/// conformance tests.
+pub fn write_outputs_with(
+    suite: &TestSuite,
+    source: &Path,
+    defines: &[String],
+    out: &Path,
+    emit: fn(&TestSuite, &str) -> String,
+) -> Result<Written> {
     std::fs::create_dir_all(out).with_context(|| format!("cannot create output directory {}", out.display()))?;
     // The test file includes the source by its name alone and is compiled
     // with `-I` the source's directory (recorded in the JSON for `replay`):
     // a path relative to the output directory would break when it moves.
     let suite = &with_source(suite, source);
     let include = source.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let mut text = pathwise_emit::write_c_tests(suite, &include);
+    let mut text = emit(suite, &include);
     if !defines.is_empty() {
         let mut block = String::from("/* -D options given to pathwise gen. */\n");
         for d in defines {

@@ -91,16 +91,37 @@ fn simp_with_arraycopy_summary_covers_as_the_analysed_arraycopy() {
     let s = common::replay_passes(summarised.path(), 93, bench, true);
     assert_eq!(measured(&s, &FUNCS), measured(&a, &FUNCS));
     assert_eq!(measured(&s, &["simp"])[0].2, Some((2, 2)));
-    // The conformance tests: one per path of the summary through a case.
+    // The conformance tests: one per path of the summary through a case,
+    // with distinct objects behind src and dst (len 0, 1 and 2).
     assert!(
-        stdout.contains("arraycopy (tests/c/summaries/arraycopy_summary.c:10:6): 5 conformance test(s)"),
+        stdout.contains("arraycopy (tests/c/summaries/arraycopy_summary.c:10:6): 3 conformance test(s)"),
         "{stdout}"
     );
     assert!(stdout.contains("pathwise_case(len <= 0) at tests/c/summaries/arraycopy_summary.c:13:9: 1"), "{stdout}");
-    assert!(stdout.contains("pathwise_case(len > 0) at tests/c/summaries/arraycopy_summary.c:15:9: 4"), "{stdout}");
+    assert!(stdout.contains("pathwise_case(len > 0) at tests/c/summaries/arraycopy_summary.c:15:9: 2"), "{stdout}");
     let dir = summarised.path().join("summary_arraycopy");
+    let c = std::fs::read_to_string(dir.join("arraycopy_tests.c")).unwrap();
+    let inputs: Vec<&str> = c.lines().filter(|l| l.starts_with(" * inputs:")).collect();
+    assert_eq!(
+        inputs,
+        [
+            " * inputs: src = &o1 {}, dst = &o2 {}, len = 0",
+            " * inputs: src = &o1 {NULL}, dst = &o2 {}, len = 1",
+            " * inputs: src = &o1 {[0]=NULL, [1]=NULL}, dst = &o2 {}, len = 2",
+        ]
+    );
+    // Each object filled with its own byte; for len = 0 nothing may change.
+    assert!(c.contains("__builtin_memset(pathwise_o2, 0xa2, 2 * sizeof(struct rational *));"), "{c}");
+    assert!(
+        c.contains(
+            "pathwise_failed |= pathwise_check_frame(1, \"*dst\", \"o2\", 0, (const char *)pathwise_o2 + 0, 8, 0xa2);"
+        ),
+        "{c}"
+    );
     let (code, run) = native(&dir, "arraycopy", &[]);
-    assert_eq!((code, run.lines().last()), (0, Some("5 passed, 0 failed")), "{run}");
+    assert_eq!((code, run.lines().last()), (0, Some("3 passed, 0 failed")), "{run}");
+    // `pathwise replay OUT/summary_F` runs them too.
+    common::replay_passes(&dir, 3, vec![common::root().join("tests/bench")], false);
 }
 
 #[test]
@@ -115,17 +136,32 @@ fn a_wrong_summary_makes_tests_fail_natively_and_names_its_case() {
     let (code, run) = native(out.path(), "simp", &[]);
     assert_eq!((code, run.lines().last()), (1, Some("10 passed, 6 failed")), "{run}");
     assert_eq!(run.lines().filter(|l| l.ends_with("crashed (signal 11)")).count(), 6, "{run}");
-    // The conformance test of the copying case fails and names the case.
+    // The conformance tests of the copying case (len = 1, 3, 2: src and dst
+    // of len elements, as the case states) fail by value, not by a crash:
+    // the real arraycopy writes the last element of dst, which the
+    // summary's frame says stays as it was (filled with 0xa2), with the
+    // last element of src (filled with 0xa1). Each failure names the case.
     let dir = out.path().join("summary_arraycopy");
+    let c = std::fs::read_to_string(dir.join("arraycopy_tests.c")).unwrap();
+    let inputs: Vec<&str> = c.lines().filter(|l| l.starts_with(" * inputs:")).collect();
+    assert_eq!(inputs[3], " * inputs: src = &o1 {[0]=NULL}, dst = &o2 {}, len = 2");
     let (code, run) = native(&dir, "arraycopy", &[]);
-    assert_eq!((code, run.lines().last()), (1, Some("3 passed, 1 failed")), "{run}");
-    assert!(
-        run.contains(
-            "test 2: the real arraycopy violates case pathwise_case(len > 0) of its summary \
-             (tests/c/summaries/arraycopy_wrong.c:15:9)"
-        ),
-        "{run}"
+    let case = "the real arraycopy violates case pathwise_case(len > 0) of its summary \
+                (tests/c/summaries/arraycopy_wrong.c:16:9)";
+    let changed = "changed: expected unchanged (every byte 0xa2), got a1 a1 a1 a1 a1 a1 a1 a1";
+    assert_eq!(
+        run.lines().collect::<Vec<_>>(),
+        [
+            format!("test 2: *dst (o2, bytes 0..7) {changed}"),
+            format!("test 2: {case}"),
+            format!("test 3: dst[2] (o2, bytes 16..23) {changed}"),
+            format!("test 3: {case}"),
+            format!("test 4: dst[1] (o2, bytes 8..15) {changed}"),
+            format!("test 4: {case}"),
+            "1 passed, 3 failed".to_string(),
+        ]
     );
+    assert_eq!(code, 1);
 }
 
 #[test]
