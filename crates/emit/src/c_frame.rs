@@ -157,3 +157,19 @@ fn param_objects(suite: &TestSuite, test: &TestCase) -> BTreeMap<u32, String> {
     }
     names
 }
+
+#[cfg(test)]
+mod tests {
+    use super::repeated_bytes;
+
+    #[test]
+    fn a_value_forbids_the_bytes_it_repeats() {
+        // 0xa1a1 is 0xa1 over 1 and 2 bytes, not over 4 or 8.
+        assert_eq!(repeated_bytes(0xa1a1), [0xa1, 0xa1]);
+        // -1 is 0xff at every width; 0 is 0x00.
+        assert_eq!(repeated_bytes(-1), [0xff; 4]);
+        assert_eq!(repeated_bytes(0), [0; 4]);
+        // 0x0102: its low byte only.
+        assert_eq!(repeated_bytes(0x0102), [0x02]);
+    }
+}
