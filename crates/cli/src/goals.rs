@@ -233,6 +233,9 @@ pub fn summary(suite: &TestSuite) -> String {
             "  {:<20} {} trace(s) through the targets followed, {} infeasible, {} undecided ({} bounded traces through them)\n",
             "trace-guided:", d.tried, d.infeasible, d.undecided, d.abstract_traces
         ));
+        if let Some(why) = &d.fallback {
+            out.push_str(&format!("  {:<20} then the depth-first search: {why}\n", ""));
+        }
     }
     if let Some(c) = &g.cover {
         out.push_str(&cover_summary(c, &suite.files));

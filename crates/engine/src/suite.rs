@@ -235,6 +235,9 @@ pub struct DrivenReport {
     /// The policy's tests are the most expensive ones: the search met it
     /// or exhausted the traces, with none undecided.
     pub proven: bool,
+    /// Why the guided search fell back to the depth-first one (the
+    /// abstraction was too large), if it did.
+    pub fallback: Option<String>,
 }
 
 impl GoalReport {

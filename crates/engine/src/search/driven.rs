@@ -150,7 +150,10 @@ impl Search<'_, '_> {
             let run = &cur.run;
             let matched = run.path.iter().zip(trace).take_while(|(p, s)| self.same_step(p, s)).count();
             let returned = matches!(run.main_end, Some(End::Returned(_)));
-            let exact = run.pins.is_empty();
+            // A concrete outcome proves something of the trace prefix only
+            // when no value was concretised and no library model chose.
+            let exact =
+                run.pins.is_empty() && !run.main_entries.iter().any(|e| matches!(e.kind, EntryKind::Library { .. }));
             // The entry to negate, and the trace prefix refuted if its
             // other side is infeasible.
             let (j, depth) = if matched == trace.len() && run.path.len() == matched && returned {

@@ -57,7 +57,11 @@ impl Search<'_, '_> {
             let gen = TraceGen::reach(self.m.program, self.m.info, self.main, self.m.k.get(), &target.points);
             let mut queue = match TraceQueue::new(gen) {
                 Ok(q) => q,
-                Err(e) => return StopReason::Limit(e),
+                // Too large to abstract: the depth-first search instead.
+                Err(e) => {
+                    report.fallback = Some(e);
+                    return self.explore();
+                }
             };
             if let Ok((count, _)) = queue.gen().size() {
                 report.abstract_traces =

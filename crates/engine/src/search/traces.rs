@@ -78,7 +78,11 @@ enum Next {
 
 /// At most this many abstract states are memoised; past it the
 /// abstraction is reported too large (see [`TraceGen::best`]).
-const MAX_STATES: usize = 2_000_000;
+const MAX_STATES: usize = 500_000;
+
+/// At most this many branches deep (the memoised search recurses once
+/// per branch of a trace: a bound on the stack it uses).
+const MAX_DEPTH: u32 = 4_000;
 
 /// The bounded abstraction of a unit, with its cost model.
 pub(crate) struct TraceGen<'a> {
@@ -284,13 +288,21 @@ impl<'a> TraceGen<'a> {
 
     /// The largest cost a completion of `state` adds (`None`: it has
     /// none within the bound), and the number of its completions.
-    /// `Err` when the abstraction has more than [`MAX_STATES`] states.
+    /// `Err` when the abstraction has more than [`MAX_STATES`] states or
+    /// traces more than [`MAX_DEPTH`] branches long.
     fn best(&mut self, state: &State) -> Result<(Option<u64>, u128), String> {
+        self.best_at(state, 0)
+    }
+
+    fn best_at(&mut self, state: &State, depth: u32) -> Result<(Option<u64>, u128), String> {
         if let Some(&v) = self.memo.get(state) {
             return Ok(v);
         }
         if self.memo.len() >= MAX_STATES {
             return Err(format!("the bounded abstraction has more than {MAX_STATES} states"));
+        }
+        if depth >= MAX_DEPTH {
+            return Err(format!("the bounded abstraction has traces of more than {MAX_DEPTH} branches"));
         }
         let mut s = state.clone();
         let mut cost = 0;
@@ -301,7 +313,7 @@ impl<'a> TraceGen<'a> {
                 let mut best: Option<u64> = None;
                 let mut count: u128 = 0;
                 for (next, add) in sides.into_iter().flatten() {
-                    let (b, c) = self.best(&next)?;
+                    let (b, c) = self.best_at(&next, depth + 1)?;
                     if let Some(b) = b {
                         let v = cost + add + b;
                         best = Some(match best {
