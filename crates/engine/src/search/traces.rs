@@ -493,3 +493,69 @@ impl<'a> TraceQueue<'a> {
         &mut self.gen
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SRC: &str = "int h(int x)\n{\n    if (x > 0)\n        return 1;\n    return 0;\n}\n\
+        int f(int n, int a)\n{\n    int i, s = 0;\n    for (i = 0; i < n; i++)\n        s += h(a);\n    return s;\n}\n";
+
+    fn program() -> Program {
+        let opts = pathwise_cfront::FrontendOptions {
+            include_dirs: vec![],
+            defines: vec![],
+            data_model: pathwise_cfront::DataModel::Lp64,
+        };
+        pathwise_cfront::compile_source("t.c", SRC, &opts).expect("compiles").program
+    }
+
+    /// Every complete trace, in the order the queue gives them.
+    fn drain(q: &mut TraceQueue<'_>) -> Vec<(Vec<bool>, u64)> {
+        let mut out = Vec::new();
+        while let Some(p) = q.pop().expect("small") {
+            out.push((p.steps.iter().map(|s| s.taken).collect(), p.cost));
+        }
+        out
+    }
+
+    #[test]
+    fn traces_come_most_expensive_first() {
+        let p = program();
+        let info = ProgramInfo::compute(&p);
+        let f = p.func_by_name("f").expect("f");
+        // Loop-2: 0, 1 or 2 iterations, each calling h (2 sides): 7.
+        let mut gen = TraceGen::new(&p, &info, f, 2, &CostModel::Calls(Some("h".into())));
+        assert_eq!(gen.size().expect("small"), (7, Some(2)));
+        let mut q = TraceQueue::new(TraceGen::new(&p, &info, f, 2, &CostModel::Instructions)).expect("small");
+        let all = drain(&mut q);
+        assert_eq!(all.len(), 7);
+        assert!(all.windows(2).all(|w| w[0].1 >= w[1].1), "{all:?}");
+        // The most expensive iterates twice: loop condition, h's branch,
+        // twice, then the loop's exit.
+        assert_eq!(all[0].0.len(), 5);
+        assert_eq!(all.last().expect("one").0, vec![false], "no iteration is the cheapest");
+        // Killing the prefix "one iteration" removes the 6 traces through it.
+        let mut q = TraceQueue::new(TraceGen::new(&p, &info, f, 2, &CostModel::Instructions)).expect("small");
+        let first = q.pop().expect("small").expect("a trace");
+        q.kill(first.node, 1);
+        assert_eq!(drain(&mut q), vec![(vec![false], all.last().expect("one").1)]);
+    }
+
+    #[test]
+    fn reach_mode_gives_the_shortest_traces_through_the_target() {
+        let p = program();
+        let info = ProgramInfo::compute(&p);
+        let (f, h) = (p.func_by_name("f").expect("f"), p.func_by_name("h").expect("h"));
+        // `return 1` (line 4): some iteration with x > 0.
+        let mut q = TraceQueue::new(TraceGen::reach(&p, &info, f, 2, &[(h, 4)])).expect("small");
+        let all = drain(&mut q);
+        let steps: Vec<Vec<bool>> = all.iter().map(|t| t.0.clone()).collect();
+        assert_eq!(steps[0], vec![true, true, false], "one iteration taking x > 0");
+        assert_eq!(steps.len(), 4);
+        assert!(all.windows(2).all(|w| w[0].1 <= w[1].1), "{all:?}");
+        // At k = 0 no iteration: no trace, unreachable without solving.
+        let mut q = TraceQueue::new(TraceGen::reach(&p, &info, f, 0, &[(h, 4)])).expect("small");
+        assert!(q.pop().expect("small").is_none());
+    }
+}
