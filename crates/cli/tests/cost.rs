@@ -280,6 +280,10 @@ fn a_partial_trace_as_input() {
     assert!(tests(&suite).iter().all(|t| t["inputs"]["n"] == 4));
     assert_eq!(suite["stop"], "complete");
     assert!(stdout.contains(&format!("partial trace:       `{trace}`: 4 test(s) follow it")), "{stdout}");
+    assert_eq!(
+        (suite["goals"]["partial_trace"]["pattern"].as_str(), suite["goals"]["partial_trace"]["tests"].as_u64()),
+        (Some(trace), Some(4))
+    );
     passes_natively(dir.path(), "multiples", &suite);
     // Five iterations do not fit k = 4: no test, and the search says so.
     let (_, stdout, none) =
@@ -289,6 +293,7 @@ fn a_partial_trace_as_input() {
     // A prefix only: the NULL return of icap <= 0 and nothing else.
     let (_, _, null) = gen("tests/bench/vector.c", "multiples", &["--trace", "55:T _*"]);
     assert_eq!(tests(&null).len(), 1);
+    assert_eq!(null["goals"]["partial_trace"]["tests"], 1, "the goals object without --cost");
     assert!(tests(&null)[0]["inputs"]["icap"].as_i64().unwrap() <= 0);
     for (bad, message) in [
         ("56:T", "no decision at line 56"),

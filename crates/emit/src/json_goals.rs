@@ -41,6 +41,19 @@ pub struct GoalsJson {
     /// `model` is `distance`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trace_guided: Option<DrivenJson>,
+    /// A partial trace's outcome (`gen --trace`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partial_trace: Option<PartialJson>,
+}
+
+/// What `gen --trace` found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartialJson {
+    pub pattern: String,
+    /// Tests following the pattern.
+    pub tests: usize,
+    /// Runs of paths that do not follow it (left out).
+    pub left_out: u64,
 }
 
 /// What the resource-driven search did (see `DrivenReport`).
@@ -95,7 +108,7 @@ pub fn test_cost(test: &TestCase) -> Option<OrderedMap<CostJson>> {
 
 /// The `goals` object of a suite (`None` when it had none).
 pub fn goals(g: &GoalReport) -> Option<GoalsJson> {
-    if g.cost_models.is_empty() && g.targets.is_empty() {
+    if g.cost_models.is_empty() && g.targets.is_empty() && g.partial.is_none() {
         return None;
     }
     Some(GoalsJson {
@@ -128,6 +141,11 @@ pub fn goals(g: &GoalReport) -> Option<GoalsJson> {
             .collect(),
         resource_driven: g.driven.as_ref().map(driven_json),
         trace_guided: g.guided.as_ref().map(driven_json),
+        partial_trace: g.partial.as_ref().map(|p| PartialJson {
+            pattern: p.pattern.clone(),
+            tests: p.tests,
+            left_out: p.left_out,
+        }),
     })
 }
 
