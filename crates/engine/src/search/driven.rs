@@ -156,7 +156,10 @@ impl Search<'_, '_> {
                 run.pins.is_empty() && !run.main_entries.iter().any(|e| matches!(e.kind, EntryKind::Library { .. }));
             // The entry to negate, and the trace prefix refuted if its
             // other side is infeasible.
-            let (j, depth) = if matched == trace.len() && run.path.len() == matched && returned {
+            // All of the trace, then a return (or a leak, which the return
+            // finds: the whole path ran): its test.
+            let at_end = matches!(&run.main_end, Some(End::Error(e)) if e.kind.returns_natively());
+            let (j, depth) = if matched == trace.len() && run.path.len() == matched && (returned || at_end) {
                 let before = self.tests.len();
                 self.consider(&cur.inputs, &cur.run);
                 return Followed::Test(self.tests.len() > before);
