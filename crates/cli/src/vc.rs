@@ -16,7 +16,7 @@ use pathwise_engine::config::{Config, Criterion};
 use pathwise_engine::suite::{PathStep, StopReason, TestSuite};
 use pathwise_expr::ExprPool;
 use pathwise_ir::Program;
-use pathwise_solver_z3::Z3Backend;
+use pathwise_solver_z3::{Models, Z3Session};
 use pathwise_vc::{CoverResult, Goal};
 use serde::Serialize;
 
@@ -168,10 +168,14 @@ pub fn generate(
     let mut pool = ExprPool::new();
     let vc = pathwise_vc::build_vc(&mut pool, program, main, pre, &opts)
         .map_err(|u| anyhow::anyhow!(u.describe(program)))?;
-    let mut backend = Z3Backend::new(None);
+    // Blocking clauses exclude one path per check: consecutive models may
+    // stay close. Enabling clauses want each model to reach as many
+    // uncovered goals as it can: diverse models (see `Models`).
+    let models = if crit == pathwise_vc::Criterion::Paths { Models::Close } else { Models::Diverse };
+    let mut session = Z3Session::with_models(&pool, &vc.constraints, models);
     let deadline = config.timeout.map(|t| start + t);
     let res =
-        pathwise_vc::cover(&mut pool, program, &vc, &mut backend, crit, deadline).map_err(|e| anyhow::anyhow!(e))?;
+        pathwise_vc::cover(&mut pool, program, &vc, &mut session, crit, deadline).map_err(|e| anyhow::anyhow!(e))?;
     let mut stats = pathwise_engine::suite::Stats { solver_calls: res.queries, ..Default::default() };
     stats.solver_ms = res.solver_time.as_millis() as u64;
     let stop = match &res.stopped {

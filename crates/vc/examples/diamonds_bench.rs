@@ -19,7 +19,7 @@ fn run(file: &std::path::Path, crit: Criterion, timeout: Duration) -> (u64, f64,
     let start = Instant::now();
     let mut pool = ExprPool::new();
     let vc = build_vc(&mut pool, p, main, pre, &Options::new(2, 16)).expect("vc");
-    let mut z3 = pathwise_solver_z3::Z3Backend::new(None);
+    let mut z3 = pathwise_solver_z3::Z3Session::new(&pool, &vc.constraints);
     let res = cover(&mut pool, p, &vc, &mut z3, crit, Some(start + timeout)).expect("cover");
     (res.queries, start.elapsed().as_secs_f64(), res.models.len(), res.complete)
 }

@@ -20,11 +20,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
-use pathwise_expr::{ExprId, ExprPool, Model, Query, SolveResult, SolverBackend};
+use pathwise_expr::{ExprId, ExprPool, Model, Session, SolveResult};
 use pathwise_ir::{Block, FuncId, Program};
 
 use crate::graph::{EdgeKind, Region};
-use crate::passive::{Decision, Vc};
+use crate::passive::{Decision, Vc, Visits};
 
 /// What the tests must cover.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -66,15 +66,34 @@ pub struct CoverResult {
     pub uncovered: Vec<Goal>,
 }
 
-fn truth(model: &Model, v: ExprId) -> bool {
-    model.bv.get(&v).copied().unwrap_or(0) == 1
+/// An unwound copy of a goal: a node (blocks) or an edge (branch sides).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Copy {
+    Node(usize),
+    Edge(usize),
+}
+
+impl Copy {
+    fn var(self, vc: &Vc) -> ExprId {
+        match self {
+            Copy::Node(n) => vc.reach[n],
+            Copy::Edge(e) => vc.edge_vars[e],
+        }
+    }
+
+    fn visited(self, v: &Visits) -> bool {
+        match self {
+            Copy::Node(n) => v.nodes[n],
+            Copy::Edge(e) => v.edges[e],
+        }
+    }
 }
 
 /// Every goal of the functions the unwound function under test runs, with
 /// the variables of its unwound copies (none for a goal never unwound).
-fn goals(program: &Program, vc: &Vc, criterion: Criterion) -> BTreeMap<Goal, Vec<ExprId>> {
+fn goals(program: &Program, vc: &Vc, criterion: Criterion) -> BTreeMap<Goal, Vec<Copy>> {
     let g = &vc.graph;
-    let mut out: BTreeMap<Goal, Vec<ExprId>> = BTreeMap::new();
+    let mut out: BTreeMap<Goal, Vec<Copy>> = BTreeMap::new();
     let funcs: BTreeSet<FuncId> = vc.main_nodes().iter().map(|&n| g.nodes[n].func).collect();
     for &f in &funcs {
         for (bi, b) in program.func(f).blocks.iter().enumerate() {
@@ -101,13 +120,13 @@ fn goals(program: &Program, vc: &Vc, criterion: Criterion) -> BTreeMap<Goal, Vec
                 for &ei in &g.out[n] {
                     if let (EdgeKind::Branch(side), Some(_)) = (g.edges[ei].kind, g.edges[ei].to) {
                         let goal = Goal::Branch(key.func, key.block, side);
-                        out.entry(goal).or_default().push(vc.edge_vars[ei]);
+                        out.entry(goal).or_default().push(Copy::Edge(ei));
                     }
                 }
             }
             _ if key.start == 0 => {
                 if let Some(vars) = out.get_mut(&Goal::Block(key.func, key.block)) {
-                    vars.push(vc.reach[n]);
+                    vars.push(Copy::Node(n));
                 }
             }
             _ => {}
@@ -116,60 +135,83 @@ fn goals(program: &Program, vc: &Vc, criterion: Criterion) -> BTreeMap<Goal, Vec
     out
 }
 
-/// Cover `vc` for `criterion` with `backend`, until `unsat`, `deadline` or
-/// an `unknown`. Errors are bugs: a model whose path cannot be read.
+/// The edge variables of the branch sides `model`'s path takes in the
+/// function under test: the path is the only complete one that takes them
+/// all (the unwound program is deterministic), so their negated
+/// conjunction blocks exactly this path.
+fn taken_branches(vc: &Vc, visits: &Visits) -> Vec<ExprId> {
+    let g = &vc.graph;
+    let mut n = g.main_entry;
+    let mut out = Vec::new();
+    while let Some(&ei) = g.out[n].iter().find(|&&ei| visits.edges[ei]) {
+        if matches!(g.edges[ei].kind, EdgeKind::Branch(_)) {
+            out.push(vc.edge_vars[ei]);
+        }
+        match g.edges[ei].to {
+            Some(t) => n = t,
+            None => break,
+        }
+    }
+    out
+}
+
+/// Cover `vc` for `criterion` in `session` (which holds `vc.constraints`
+/// already), until `unsat`, `deadline` or an `unknown`. Errors are bugs: a
+/// model whose path cannot be read.
 pub fn cover(
     pool: &mut ExprPool,
     program: &Program,
     vc: &Vc,
-    backend: &mut dyn SolverBackend,
+    session: &mut dyn Session,
     criterion: Criterion,
     deadline: Option<Instant>,
 ) -> Result<CoverResult, String> {
     let all = goals(program, vc, criterion);
     let mut res = CoverResult { goals: all.keys().copied().collect(), ..Default::default() };
     let mut uncovered: BTreeSet<Goal> = all.keys().copied().collect();
-    let main: Vec<usize> = vc.main_nodes();
-    let mut clauses: Vec<ExprId> = Vec::new();
-    backend.set_deadline(deadline);
+    session.set_deadline(deadline);
     loop {
         if deadline.is_some_and(|d| Instant::now() >= d) {
             res.stopped = Some("timeout".into());
             break;
         }
-        let mut constraints = vc.constraints.clone();
-        constraints.extend(clauses.iter().copied());
         if criterion != Criterion::Paths {
+            // The enabling clause: some copy of some uncovered goal. It
+            // implies every earlier one (the goals only shrink), so it is
+            // asserted for good.
             let mut enabling = pool.bool_const(false);
             for goal in &uncovered {
-                for &v in &all[goal] {
-                    enabling = pool.or(enabling, v);
+                for &c in &all[goal] {
+                    enabling = pool.or(enabling, c.var(vc));
                 }
             }
             if pool.as_bool_const(enabling) == Some(false) {
                 res.complete = true;
                 break;
             }
-            constraints.push(enabling);
+            session.assert(pool, enabling);
         }
         res.queries += 1;
         let t = Instant::now();
-        let answer = backend.check(pool, &Query { constraints, assumptions: Vec::new() });
+        let answer = session.check(pool, &[]);
         res.solver_time += t.elapsed();
         match answer {
             SolveResult::Sat(model) => {
-                let path = vc.decisions(program, &model)?;
-                uncovered.retain(|goal| !all[goal].iter().any(|&v| truth(&model, v)));
+                let visits = vc.visits(pool, &model);
+                let path = vc.decisions(program, &visits)?;
+                uncovered.retain(|goal| !all[goal].iter().any(|&c| c.visited(&visits)));
                 if criterion == Criterion::Paths {
-                    // The negated conjunction of every reachability
-                    // variable's value in this model.
+                    // The blocking clause: not every branch side this path
+                    // takes (seed 001 negates the valuation of every
+                    // reachability variable; on a deterministic program the
+                    // sides taken determine the path, so both block exactly
+                    // it, and this clause is short).
                     let mut clause = pool.bool_const(false);
-                    for &n in &main {
-                        let r = vc.reach[n];
-                        let lit = if truth(&model, r) { pool.not(r) } else { r };
-                        clause = pool.or(clause, lit);
+                    for e in taken_branches(vc, &visits) {
+                        let ne = pool.not(e);
+                        clause = pool.or(clause, ne);
                     }
-                    clauses.push(clause);
+                    session.assert(pool, clause);
                 }
                 res.models.push(model);
                 res.paths.push(path);

@@ -116,6 +116,8 @@ struct Encoder<'a> {
     /// Per function, the registers used outside the block defining them:
     /// only those are merged (the front end keeps C variables in slots).
     cross: rustc_hash::FxHashMap<FuncId, Vec<bool>>,
+    /// The precondition's nodes are not encoded: its facts stand for it.
+    skip_pre: bool,
 }
 
 /// The registers of `f` used in a block other than their definition's
@@ -171,16 +173,29 @@ pub fn build_vc(
         edge_vars,
         pending: vec![None; g.edges.len()],
         cross: Default::default(),
+        skip_pre: false,
     };
+    // A precondition with one accepting path (a conjunction of bounds,
+    // typically) is that path's condition: its facts replace the
+    // precondition's part of the formula (the same valuations of the
+    // inputs, and the solver's analyses see the bounds as top-level facts:
+    // the Z3 backend checks a formula over the integers only when its own
+    // conjuncts bound every variable).
+    let facts = if pre.is_some() { enc.pre_facts(pool)? } else { None };
+    enc.skip_pre = facts.is_some();
+    if let Some(facts) = facts {
+        enc.constraints.extend(facts);
+    }
     for &n in &g.topo {
+        if enc.skip_pre && g.nodes[n].region == Region::Pre {
+            continue;
+        }
         enc.node(pool, n)?;
     }
-    if pre.is_some() {
-        if let Some(facts) = enc.pre_facts(pool)? {
-            enc.constraints.extend(facts);
-        }
-    }
     let Encoder { constraints, reach, edge_vars, .. } = enc;
+    // Conditions the inputs' bounds decide (the no-overflow conditions of
+    // bounded sums) are constants: the solver never sees them.
+    let constraints = pathwise_expr::linear::simplify_under_bounds(pool, &constraints);
     Ok(Vc { graph: g, constraints, reach, edge_vars })
 }
 
@@ -194,12 +209,8 @@ impl Encoder<'_> {
     }
 
     /// The path condition of the precondition's only accepting path, when
-    /// it has exactly one (a conjunction of bounds, typically): implied by
-    /// the VC, and added as top-level facts so that the solver's analyses
-    /// see the inputs' bounds (the Z3 backend checks a query over the
-    /// integers only when its own conjuncts bound every variable). The
-    /// paths are enumerated one by one, constant conditions pruned, within
-    /// a budget.
+    /// it has exactly one (see `build_vc`). The paths are enumerated one by
+    /// one, constant conditions pruned, within a budget.
     fn pre_facts(&mut self, pool: &mut ExprPool) -> Result<Option<Vec<ExprId>>, Unsupported> {
         const BUDGET: usize = 20_000;
         let g = self.g;
@@ -257,7 +268,7 @@ impl Encoder<'_> {
                 .collect();
             self.merge(pool, n, ins)?
         };
-        if n == g.root {
+        if n == g.root || (self.skip_pre && n == g.main_entry) {
             self.constraints.push(r);
         } else {
             let mut any = pool.bool_const(false);
@@ -487,8 +498,11 @@ impl Encoder<'_> {
     }
 }
 
-fn truth(model: &Model, v: ExprId) -> bool {
-    model.bv.get(&v).copied().unwrap_or(0) == 1
+/// Which nodes and edges a valuation's execution visits.
+#[derive(Clone, Debug)]
+pub struct Visits {
+    pub nodes: Vec<bool>,
+    pub edges: Vec<bool>,
 }
 
 impl Vc {
@@ -497,17 +511,28 @@ impl Vc {
         (0..self.graph.nodes.len()).filter(|&n| self.graph.nodes[n].region == Region::Main).collect()
     }
 
-    /// The decisions of the path `model` takes through the function under
-    /// test, read from the edge variables.
-    pub fn decisions(&self, program: &Program, model: &Model) -> Result<Vec<Decision>, String> {
+    /// The nodes and edges `model`'s execution visits: the values of the
+    /// reachability terms under it.
+    pub fn visits(&self, pool: &ExprPool, model: &Model) -> Visits {
+        let mut ev = pathwise_expr::eval::Evaluator::new(pool, model);
+        let mut truth = |v: ExprId| ev.eval(v) == pathwise_expr::Value::Bool(true);
+        Visits {
+            nodes: self.reach.iter().map(|&v| truth(v)).collect(),
+            edges: self.edge_vars.iter().map(|&v| truth(v)).collect(),
+        }
+    }
+
+    /// The decisions of the path a valuation takes through the function
+    /// under test (`visits` of the valuation).
+    pub fn decisions(&self, program: &Program, visits: &Visits) -> Result<Vec<Decision>, String> {
         let g = &self.graph;
         let mut n = g.main_entry;
         let mut out = Vec::new();
-        if !truth(model, self.reach[n]) {
+        if !visits.nodes[n] {
             return Err("the valuation does not reach the function under test".into());
         }
         loop {
-            let Some(&ei) = g.out[n].iter().find(|&&ei| truth(model, self.edge_vars[ei])) else {
+            let Some(&ei) = g.out[n].iter().find(|&&ei| visits.edges[ei]) else {
                 return if g.out[n].is_empty() { Ok(out) } else { Err(format!("no edge taken out of node {n}")) };
             };
             let key = &g.nodes[n];
