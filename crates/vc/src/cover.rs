@@ -64,6 +64,9 @@ pub struct CoverResult {
     /// The goals no model covers (infeasible within the bound when
     /// `complete`).
     pub uncovered: Vec<Goal>,
+    /// The functions replaced by summaries (see [`crate::summary`]): each
+    /// with its number of paths and the solver checks its cover took.
+    pub summaries: Vec<(FuncId, usize, u64)>,
 }
 
 /// An unwound copy of a goal: a node (blocks) or an edge (branch sides).
@@ -71,6 +74,8 @@ pub struct CoverResult {
 enum Copy {
     Node(usize),
     Edge(usize),
+    /// Path `.1` of the summary at summarised call `.0`.
+    Call(usize, usize),
 }
 
 impl Copy {
@@ -78,6 +83,7 @@ impl Copy {
         match self {
             Copy::Node(n) => vc.reach[n],
             Copy::Edge(e) => vc.edge_vars[e],
+            Copy::Call(c, p) => vc.calls[c].paths[p],
         }
     }
 
@@ -85,6 +91,7 @@ impl Copy {
         match self {
             Copy::Node(n) => v.nodes[n],
             Copy::Edge(e) => v.edges[e],
+            Copy::Call(c, p) => v.calls[c] == Some(p),
         }
     }
 }
@@ -94,7 +101,8 @@ impl Copy {
 fn goals(program: &Program, vc: &Vc, criterion: Criterion) -> BTreeMap<Goal, Vec<Copy>> {
     let g = &vc.graph;
     let mut out: BTreeMap<Goal, Vec<Copy>> = BTreeMap::new();
-    let funcs: BTreeSet<FuncId> = vc.main_nodes().iter().map(|&n| g.nodes[n].func).collect();
+    let mut funcs: BTreeSet<FuncId> = vc.main_nodes().iter().map(|&n| g.nodes[n].func).collect();
+    funcs.extend(vc.calls.iter().flat_map(|c| c.funcs.iter().copied()));
     for &f in &funcs {
         for (bi, b) in program.func(f).blocks.iter().enumerate() {
             let block = Block(bi as u32);
@@ -132,11 +140,24 @@ fn goals(program: &Program, vc: &Vc, criterion: Criterion) -> BTreeMap<Goal, Vec
             _ => {}
         }
     }
+    // The callees' goals in each summarised call's context: reached when
+    // a path of the summary that visits them is taken there.
+    for (c, call) in vc.calls.iter().enumerate() {
+        for (p, goals) in call.goals.iter().enumerate() {
+            for goal in goals {
+                let wanted = matches!(goal, Goal::Branch(..)) == (criterion == Criterion::Branches);
+                if let (true, Some(copies)) = (wanted, out.get_mut(goal)) {
+                    copies.push(Copy::Call(c, p));
+                }
+            }
+        }
+    }
     out
 }
 
 /// The edge variables of the branch sides `model`'s path takes in the
-/// function under test: the path is the only complete one that takes them
+/// function under test, and the variables of the summaries' paths it takes
+/// at summarised calls: the path is the only complete one that takes them
 /// all (the unwound program is deterministic), so their negated
 /// conjunction blocks exactly this path.
 fn taken_branches(vc: &Vc, visits: &Visits) -> Vec<ExprId> {
@@ -152,6 +173,11 @@ fn taken_branches(vc: &Vc, visits: &Visits) -> Vec<ExprId> {
             None => break,
         }
     }
+    for (c, p) in visits.calls.iter().enumerate() {
+        if let Some(p) = *p {
+            out.push(vc.calls[c].paths[p]);
+        }
+    }
     out
 }
 
@@ -165,6 +191,19 @@ pub fn cover(
     session: &mut dyn Session,
     criterion: Criterion,
     deadline: Option<Instant>,
+) -> Result<CoverResult, String> {
+    cover_with(pool, program, vc, session, (criterion, deadline), &mut |_, _| {})
+}
+
+/// [`cover`], calling `on_model` with each model as it is found (the CLI
+/// replays it into a test there, so that the deadline covers the replay).
+pub fn cover_with(
+    pool: &mut ExprPool,
+    program: &Program,
+    vc: &Vc,
+    session: &mut dyn Session,
+    (criterion, deadline): (Criterion, Option<Instant>),
+    on_model: &mut dyn FnMut(&mut ExprPool, &Model),
 ) -> Result<CoverResult, String> {
     let all = goals(program, vc, criterion);
     let mut res = CoverResult { goals: all.keys().copied().collect(), ..Default::default() };
@@ -213,6 +252,7 @@ pub fn cover(
                     }
                     session.assert(pool, clause);
                 }
+                on_model(pool, &model);
                 res.models.push(model);
                 res.paths.push(path);
             }

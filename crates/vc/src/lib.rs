@@ -11,6 +11,8 @@
 //!   condition, in the expression pool with C's bit-vector semantics.
 //! - [`cover`]: the covering algorithms and the goals left uncovered (the
 //!   code infeasible within the bound).
+//! - [`summary`]: procedure summaries (seed 001, section 6): a callee's
+//!   path cover as a disjunction, reused in every calling context.
 //!
 //! The crate sees the solver only through [`pathwise_expr::SolverBackend`];
 //! turning a valuation into a test (a concrete replay) is the caller's
@@ -20,6 +22,7 @@ pub mod cover;
 pub mod graph;
 pub mod passive;
 mod semantics;
+pub mod summary;
 
 use pathwise_ir::{Loc, Program};
 
@@ -68,5 +71,6 @@ impl Options {
     }
 }
 
-pub use cover::{cover, CoverResult, Criterion, Goal};
-pub use passive::{build_vc, Decision, Vc};
+pub use cover::{cover, cover_with, CoverResult, Criterion, Goal};
+pub use passive::{build_vc, build_vc_with, Decision, Vc};
+pub use summary::{summarizable, summarize, Summary};
