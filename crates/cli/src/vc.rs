@@ -278,6 +278,18 @@ pub fn run(args: &GenArgs, program: &Program, config: Config) -> Result<i32> {
         text.replacen(&format!("({},", suite.criterion.name()), &format!("({}, method vc,", args.criterion.name()), 1);
     let mut extra =
         format!("  {:<20} {} ({} ms in the solver)\n", "VC queries:", res.queries, res.solver_time.as_millis());
+    let what = match args.criterion {
+        GenCriterion::Statements => Some(("statement", "statements")),
+        GenCriterion::Branches => Some(("branch side", "branches")),
+        _ => None,
+    };
+    if let Some((one, many)) = what {
+        // The same lines as the concolic method's covers.
+        let paths = "complete (every feasible path within the bound has a test)";
+        text = text.replacen(paths, &format!("complete (every {one} feasible within the bound has a test)"), 1);
+        let covered = res.goals.len() - res.uncovered.len();
+        extra.push_str(&format!("  {:<20} {covered} of {} {many}\n", "covered goals:", res.goals.len()));
+    }
     if !res.summaries.is_empty() {
         let list: Vec<String> = res
             .summaries

@@ -238,3 +238,36 @@ fn summaries_in_two_contexts() {
     let res = check_summaries(&f, "mixed", 2, &["classify"]);
     assert_eq!(res.summaries.len(), 1, "weigh reads a global: inlined");
 }
+
+/// Constructs the VC method does not model are errors that say what and
+/// where (file:line:col), and point to the concolic method.
+#[test]
+fn unsupported_constructs_are_clear_errors() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let f = dir.path().join("unsupported.c");
+    std::fs::write(
+        &f,
+        "struct node { int v; struct node *next; };\n\
+         int fl(double x) { if (x > 1.5) return 1; return 0; }\n\
+         int heap(struct node *n) { if (n && n->v > 0) return 1; return 0; }\n\
+         int local_arr(int i) { int a[4] = {1, 2, 3, 4}; if (i >= 0 && i < 4 && a[i] == 3) return 1; return 0; }\n\
+         int ext(int x);\n\
+         int calls_ext(int x) { return ext(x) > 0; }\n\
+         void *malloc(unsigned long n);\n\
+         int mal(int n) { int *p = malloc(4); if (!p) return 0; *p = n; return *p > 0; }\n",
+    )
+    .expect("write");
+    let program = compile(&f);
+    for (function, at, what) in [
+        ("fl", "unsupported.c:2:5", "parameter `x`: floating-point input"),
+        ("heap", "unsupported.c:3:5", "parameter `n`: a structure or pointer to a structure (input heap)"),
+        ("local_arr", "unsupported.c:4:", "an access at a symbolic offset into a local or global array"),
+        ("calls_ext", "unsupported.c:6:", "a call of `ext` (no body in this file)"),
+        ("mal", "unsupported.c:8:", "dynamic memory (`malloc`)"),
+    ] {
+        let err = generate(&program, &Config::new(function, 2), GenCriterion::Statements).err().expect(function);
+        let msg = err.to_string();
+        assert!(msg.contains(at) && msg.contains(&format!("unsupported by --method vc: {what}")), "{function}: {msg}");
+        assert!(msg.contains("--method concolic"), "{msg}");
+    }
+}

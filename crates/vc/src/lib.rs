@@ -38,12 +38,14 @@ impl Unsupported {
         Unsupported { loc, what: what.to_string() }
     }
 
-    /// `file:line:col: unsupported by --method vc: WHAT`.
+    /// `file:line:col: unsupported by --method vc: WHAT (...)`, with a
+    /// pointer to the concolic method.
     pub fn describe(&self, program: &Program) -> String {
         let at = self.loc.filter(|l| !l.is_none()).map(|l| program.describe_loc(l));
+        let hint = "the default method, --method concolic, supports it";
         match at {
-            Some(at) => format!("{at}: unsupported by --method vc: {}", self.what),
-            None => format!("unsupported by --method vc: {}", self.what),
+            Some(at) => format!("{at}: unsupported by --method vc: {} ({hint})", self.what),
+            None => format!("unsupported by --method vc: {} ({hint})", self.what),
         }
     }
 }
