@@ -1,15 +1,26 @@
-//! The covering algorithms of seed 001, section 5, over a [`Vc`].
+//! The covering algorithms of seed 001, section 5, over a [`Vc`], in one
+//! incremental solver [`Session`] that holds the VC: each clause is
+//! asserted into it, never the whole formula again.
 //!
 //! - Path cover (Algorithm 1): solve, take the model's path, add a blocking
-//!   clause — the negated conjunction of the values of every reachability
-//!   variable of the function under test in that model — and repeat until
-//!   the formula is unsatisfiable. (Blocking only the variables that are
-//!   true would also block every path whose blocks are a superset, such as
-//!   `if (c) x++;` taken, when the path that skips it is found first.)
+//!   clause and repeat until the formula is unsatisfiable. The seed's
+//!   clause is the negated conjunction of the values of every reachability
+//!   variable in the model; here it is the negated conjunction of the edge
+//!   variables of the branch sides the path takes (and of the summary paths
+//!   it takes at summarised calls). The unwound program is deterministic:
+//!   a complete path that takes all those sides is this path, so both
+//!   clauses block exactly it, and this one has a literal per decision
+//!   instead of one per block. (Blocking only the reachability variables
+//!   that are true would not do: it also blocks every path whose blocks are
+//!   a superset, such as `if (c) x++;` taken, when the path that skips it
+//!   is found first.)
 //! - Statement cover (Algorithm 2): an enabling clause, the disjunction of
 //!   the reachability variables of every unwound copy of a block no test has
 //!   visited yet; each model removes the blocks it visits (all their copies)
-//!   until the clause is empty or the formula unsatisfiable.
+//!   until the clause is empty or the formula unsatisfiable. The goals only
+//!   shrink, so each enabling clause implies the ones before: it is asserted
+//!   for good. How few checks suffice depends on the models the solver
+//!   picks (see `pathwise_solver_z3::Models`).
 //! - Branch cover: the same with one variable per CFG edge leaving a
 //!   decision (per side of each `br`), all unwound copies of a side together.
 //!
@@ -215,9 +226,7 @@ pub fn cover_with(
             break;
         }
         if criterion != Criterion::Paths {
-            // The enabling clause: some copy of some uncovered goal. It
-            // implies every earlier one (the goals only shrink), so it is
-            // asserted for good.
+            // The enabling clause: some copy of some uncovered goal.
             let mut enabling = pool.bool_const(false);
             for goal in &uncovered {
                 for &c in &all[goal] {
@@ -240,11 +249,7 @@ pub fn cover_with(
                 let path = vc.decisions(program, &visits)?;
                 uncovered.retain(|goal| !all[goal].iter().any(|&c| c.visited(&visits)));
                 if criterion == Criterion::Paths {
-                    // The blocking clause: not every branch side this path
-                    // takes (seed 001 negates the valuation of every
-                    // reachability variable; on a deterministic program the
-                    // sides taken determine the path, so both block exactly
-                    // it, and this clause is short).
+                    // The blocking clause (see the module doc).
                     let mut clause = pool.bool_const(false);
                     for e in taken_branches(vc, &visits) {
                         let ne = pool.not(e);
