@@ -265,7 +265,8 @@ fn unsupported_constructs_are_clear_errors() {
         ("calls_ext", "unsupported.c:6:", "a call of `ext` (no body in this file)"),
         ("mal", "unsupported.c:8:", "dynamic memory (`malloc`)"),
     ] {
-        let err = generate(&program, &Config::new(function, 2), GenCriterion::Statements).err().expect(function);
+        let err =
+            generate(&program, &Config::new(function, 2), GenCriterion::Statements).map(|_| ()).expect_err(function);
         let msg = err.to_string();
         assert!(msg.contains(at) && msg.contains(&format!("unsupported by --method vc: {what}")), "{function}: {msg}");
         assert!(msg.contains("--method concolic"), "{msg}");
