@@ -248,7 +248,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     };
     let mut declared = crate::heap_assume::Declared::default();
     let mut initial_reads = Vec::new();
-    let mut tied_counts = FxHashSet::default();
+    let mut tied_counts = crate::heap_count::TiedCounts::default();
     if let Some(pre) = setup.pre {
         let mut mem = Memory::new();
         let (globals, args, mut objs) = build_memory(m.program, &mut mem, setup.spec, inputs, max);
