@@ -298,7 +298,7 @@ fn warn_other_suites(out: &Path, function: &str) {
     }
 }
 
-fn stop_text(suite: &TestSuite) -> String {
+pub(crate) fn stop_text(suite: &TestSuite) -> String {
     let stats = &suite.stats;
     match &suite.stop {
         StopReason::Complete if suite.goals.cover.is_some() => {
@@ -468,7 +468,10 @@ pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
         ));
     }
     if s.divergences > 0 {
-        out.push_str(&format!("  warning: {} run(s) diverged from their solved prefix\n", s.divergences));
+        out.push_str(&format!(
+            "  warning: {} run(s) diverged from their solved prefix (the inputs solved for a path took another: that path has no test)\n",
+            s.divergences
+        ));
     }
     if let Some(loc) = s.unrelated_pointer_site {
         out.push_str(&format!(

@@ -269,6 +269,11 @@ pub fn conformance(args: &GenArgs, fe: &Frontend, summaries: &[Summary], config:
         let mut observer = pathwise_engine::setup::NoObserver;
         let suite = pathwise_engine::search::generate(program, &cfg, &mut backend, &mut observer)
             .map_err(|e| anyhow::anyhow!("conformance tests of `{name}`: {e}"))?;
+        // A search that is not complete may have lost paths through a case
+        // (a run that diverged, a prefix left undecided): say so, since the
+        // per-case counts below would otherwise read as all there is.
+        let incomplete =
+            (suite.stop != pathwise_engine::suite::StopReason::Complete).then(|| crate::gen::stop_text(&suite));
         let cases = test_cases(&suite, program, s);
         let mut suite = suite;
         let uncovered = cases.iter().filter(|c| c.is_none()).count();
@@ -316,6 +321,9 @@ pub fn conformance(args: &GenArgs, fe: &Frontend, summaries: &[Summary], config:
             written.c_file.display(),
             per_case.join("; ")
         );
+        if let Some(stop) = incomplete {
+            let _ = writeln!(out, "  warning: the conformance search of {}'s summary stopped: {stop}", s.callee);
+        }
         let no_test: Vec<&str> =
             s.cases.iter().enumerate().filter(|(i, _)| !labels.contains(i)).map(|(_, (_, c))| c.as_str()).collect();
         if !no_test.is_empty() {

@@ -99,6 +99,7 @@ fn simp_with_arraycopy_summary_covers_as_the_analysed_arraycopy() {
     );
     assert!(stdout.contains("pathwise_case(len <= 0) at tests/c/summaries/arraycopy_summary.c:13:9: 1"), "{stdout}");
     assert!(stdout.contains("pathwise_case(len > 0) at tests/c/summaries/arraycopy_summary.c:15:9: 2"), "{stdout}");
+    assert!(!stdout.contains("conformance search of arraycopy's summary stopped"), "{stdout}");
     let dir = summarised.path().join("summary_arraycopy");
     let c = std::fs::read_to_string(dir.join("arraycopy_tests.c")).unwrap();
     let inputs: Vec<&str> = c.lines().filter(|l| l.starts_with(" * inputs:")).collect();
@@ -201,6 +202,24 @@ fn a_call_satisfying_no_case_is_reported_at_the_call() {
     );
     assert!(stdout.contains("explored, not complete"), "{stdout}");
     assert!(stdout.contains("1 path(s) of the summary of lookup return without a case"), "{stdout}");
+}
+
+/// A conformance search that is not complete (here a concretised offset:
+/// `a[len - 1]` in the summary) says so next to its per-case counts, which
+/// may then miss paths through a case.
+#[test]
+fn an_incomplete_conformance_search_is_reported() {
+    let out = tempfile::tempdir().unwrap();
+    let summary = "tests/c/summaries/set_last_summary.c";
+    let (stdout, _) = common::gen("tests/c/summaries/set_last.c", "reset", &["--summary", summary], out.path());
+    assert!(stdout.contains("set_last (tests/c/summaries/set_last_summary.c:5:6): 2 conformance test(s)"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "  warning: the conformance search of set_last's summary stopped: explored, not complete: \
+             every prefix within the bound was tried, but 1 place(s) where a symbolic value was concretised\n"
+        ),
+        "{stdout}"
+    );
 }
 
 #[test]
