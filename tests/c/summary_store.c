@@ -1,4 +1,4 @@
-/* --summaries DIR (crates/cli/tests/compositional.rs): two functions under
+/* --summary-store DIR (crates/cli/tests/compositional.rs): two functions under
  * test share helpers; the test edits a copy of this file to change one. */
 
 int magnitude(int x)

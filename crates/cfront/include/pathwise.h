@@ -41,6 +41,15 @@
  *     orders or subtracts two input pointers (end > s, end - s) has them
  *     point into one object, since C defines nothing else.
  *
+ * pathwise_case(cond)
+ *     In a hand-written summary (a function pathwise_summary_F in a file
+ *     given to `pathwise gen --summary`, run in place of F's body): opens a
+ *     case of the summary, `if (pathwise_case(precondition)) { effect;
+ *     return ...; }`.  It returns cond != 0.  Cases are tried in order; a
+ *     call whose arguments satisfy none (the summary returns without a case
+ *     holding) is reported at the call.  Each case gets a conformance test
+ *     that calls the real F.
+ *
  * Under Pathwise (__PATHWISE__ is defined by its front end) these are plain
  * declarations of built-ins that the engine models.  Under an ordinary C
  * compiler they are no-op static inline functions, so that annotated code and
@@ -59,6 +68,7 @@ void pathwise_noalias(const void *p, const void *q);
 void pathwise_acyclic(const void *p);
 void pathwise_nonsharing(const void *p, const void *q);
 void pathwise_same_object(const void *p, const void *q);
+int pathwise_case(int cond);
 #else
 /* inline is C99; older dialects get a plain static function, marked unused
  * where the compiler knows how, so that -Wall stays quiet. */
@@ -102,6 +112,11 @@ PATHWISE_FN_ void pathwise_same_object(const void *p, const void *q)
 {
     (void)p;
     (void)q;
+}
+
+PATHWISE_FN_ int pathwise_case(int cond)
+{
+    return cond != 0;
 }
 #endif
 

@@ -193,6 +193,33 @@ pub fn compile_file(path: &Path, opts: &FrontendOptions) -> Result<Compiled, Dia
     })
 }
 
+/// Compiles a C file followed by `appended` C files, each preprocessed on
+/// its own and read after it as the rest of one translation unit (`gen
+/// --summary`: hand-written summaries that use the unit's types). A type or
+/// declaration both parts include (a header, a repeated structure) is then
+/// declared twice, which the lowering accepts. Diagnostics name each file
+/// as given.
+pub fn compile_file_with(path: &Path, appended: &[PathBuf], opts: &FrontendOptions) -> Result<Compiled, Diagnostics> {
+    let display = path.to_string_lossy().into_owned();
+    guarded(&display, || {
+        let mut pre = preprocess::preprocess(preprocess::Input::File(path), &display, opts).map_err(Diagnostics)?;
+        for extra in appended {
+            let name = extra.to_string_lossy().into_owned();
+            let more = preprocess::preprocess(preprocess::Input::File(extra), &name, opts).map_err(Diagnostics)?;
+            // One name for `pathwise.h` wherever it was included from.
+            let text = if more.header_dir.is_empty() || pre.header_dir.is_empty() {
+                more.text
+            } else {
+                more.text.replace(&more.header_dir, &pre.header_dir)
+            };
+            pre.text.push('\n');
+            pre.text.push_str(&text);
+        }
+        let original = preprocess::is_preprocessed(path).then_some("");
+        compile_preprocessed(&display, pre, original, opts.data_model)
+    })
+}
+
 /// Compiles C source text; `file_name` is what diagnostics and
 /// `Program::files[0]` show. Relative `#include "..."` resolve from the
 /// current directory.

@@ -66,15 +66,28 @@ pub fn compile_with(
     defines: &[String],
     data_model: pathwise_cfront::DataModel,
 ) -> Result<Frontend> {
+    compile_appended(file, &[], include_dirs, defines, data_model)
+}
+
+/// [`compile_with`], the files of `appended` read after `file` as the rest
+/// of its translation unit (`gen --summary`).
+pub fn compile_appended(
+    file: &Path,
+    appended: &[PathBuf],
+    include_dirs: &[PathBuf],
+    defines: &[String],
+    data_model: pathwise_cfront::DataModel,
+) -> Result<Frontend> {
     let opts = FrontendOptions { include_dirs: include_dirs.to_vec(), defines: defines.to_vec(), data_model };
-    match pathwise_cfront::compile_file(file, &opts) {
+    match pathwise_cfront::compile_file_with(file, appended, &opts) {
         Ok(c) => Ok(Frontend { program: c.program, unsupported: c.unsupported }),
         Err(diags) => {
             for d in &diags.0 {
                 eprintln!("{}", show(d));
             }
             let n = diags.0.len();
-            bail!("{} could not be compiled ({n} error{})", file.display(), if n == 1 { "" } else { "s" })
+            let with = if appended.is_empty() { "" } else { " with its summary files" };
+            bail!("{}{with} could not be compiled ({n} error{})", file.display(), if n == 1 { "" } else { "s" })
         }
     }
 }

@@ -123,11 +123,12 @@ pub struct GenArgs {
     #[arg(long, num_args = 0..=1, default_missing_value = "top-down", value_name = "MODE",
           value_parser = ["top-down", "bottom-up"])]
     pub compositional: Option<String>,
-    /// With --compositional: load and save summaries in this directory (JSON,
-    /// keyed by a hash of each function's IR with its callees' and of the
-    /// options), so that a later run over unchanged code reuses them
+    /// With --compositional: load and save computed summaries in this
+    /// directory (JSON, keyed by a hash of each function's IR with its
+    /// callees' and of the options), so that a later run over unchanged code
+    /// reuses them
     #[arg(long, value_name = "DIR")]
-    pub summaries: Option<PathBuf>,
+    pub summary_store: Option<PathBuf>,
     /// Declare a function that has no body in the file as external: it does
     /// not change memory the code under test can see, and each call returns
     /// a fresh input (a pointer result is an input pointer: null, a fresh
@@ -140,6 +141,13 @@ pub struct GenArgs {
     /// model) external, as --external does.
     #[arg(long)]
     pub external_all: bool,
+    /// A file of hand-written summaries (repeatable): C read after FILE,
+    /// defining `pathwise_summary_F` with F's type for a function F of the
+    /// unit, as cases `if (pathwise_case(pre)) { effect; return r; }`. The
+    /// search runs the summary in place of F; the tests call the real F,
+    /// and OUT/summary_F/ gets conformance tests of each case.
+    #[arg(long = "summary", value_name = "FILE.c")]
+    pub summaries: Vec<PathBuf>,
     /// Costs, cost policies and targets (see `goals.rs`).
     #[command(flatten)]
     pub goals: crate::goals::GoalArgs,
@@ -228,13 +236,26 @@ pub struct Written {
 /// test, `defines` the `-D` options (repeated in the test file so that it
 /// compiles the code the generator analysed).
 pub fn write_outputs(suite: &TestSuite, source: &Path, defines: &[String], out: &Path) -> Result<Written> {
+    write_outputs_with(suite, source, defines, out, pathwise_emit::write_c_tests)
+}
+
+/// [`write_outputs`] with the C file rendered by `emit` (the suite and the
+/// name its `#include` spells): [`pathwise_emit::write_c_tests_framed`] for
+/// conformance tests.
+pub fn write_outputs_with(
+    suite: &TestSuite,
+    source: &Path,
+    defines: &[String],
+    out: &Path,
+    emit: fn(&TestSuite, &str) -> String,
+) -> Result<Written> {
     std::fs::create_dir_all(out).with_context(|| format!("cannot create output directory {}", out.display()))?;
     // The test file includes the source by its name alone and is compiled
     // with `-I` the source's directory (recorded in the JSON for `replay`):
     // a path relative to the output directory would break when it moves.
     let suite = &with_source(suite, source);
     let include = source.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let mut text = pathwise_emit::write_c_tests(suite, &include);
+    let mut text = emit(suite, &include);
     if !defines.is_empty() {
         let mut block = String::from("/* -D options given to pathwise gen. */\n");
         for d in defines {
@@ -287,7 +308,7 @@ fn warn_other_suites(out: &Path, function: &str) {
     }
 }
 
-fn stop_text(suite: &TestSuite) -> String {
+pub(crate) fn stop_text(suite: &TestSuite) -> String {
     let stats = &suite.stats;
     match &suite.stop {
         StopReason::Complete if suite.goals.cover.is_some() => {
@@ -299,12 +320,30 @@ fn stop_text(suite: &TestSuite) -> String {
             let mut why = stats.undecided();
             let local = suite.goals.local.as_ref().map_or(0, |l| l.refuted_through_callees);
             if local > 0 {
-                why.push(format!("{local} local prefix(es) refuted along every callee path tried"));
+                why.push(format!("{local} local prefix(es) refuted along the callee paths tried (not proven)"));
+            }
+            if let Some(d) = suite.goals.driven.as_ref().filter(|d| d.undecided > 0) {
+                why.push(format!("{} abstract trace(s) undecided", d.undecided));
             }
             format!("explored, not complete: every prefix within the bound was tried, but {}", why.join(", "))
         }
+        StopReason::Complete if suite.goals.partial.is_some() => {
+            "complete (every path within the bound that follows the trace has a test)".into()
+        }
+        StopReason::Complete if suite.goals.guided.is_some() => {
+            "complete (every target reached, or no path within the bound reaches it)".into()
+        }
+        StopReason::Complete if suite.goals.driven.is_some() => {
+            "complete (the policy's tests are the most expensive feasible paths within the bound)".into()
+        }
         StopReason::Complete if suite.goals.local.is_some() => {
-            "complete (every feasible local path within the bound has a test)".into()
+            let proven = suite.goals.local.as_ref().map_or(0, |l| l.refuted_through_callees);
+            let infeasible = if proven > 0 {
+                format!("; {proven} local prefix(es) infeasible along every callee path within the bound")
+            } else {
+                String::new()
+            };
+            format!("complete (every feasible local path within the bound has a test{infeasible})")
         }
         // Composed calls are represented by their summaries' results, not
         // by each of their paths (see README, "Compositional generation").
@@ -463,7 +502,10 @@ pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
         ));
     }
     if s.divergences > 0 {
-        out.push_str(&format!("  warning: {} run(s) diverged from their solved prefix\n", s.divergences));
+        out.push_str(&format!(
+            "  warning: {} run(s) diverged from their solved prefix (the inputs solved for a path took another: that path has no test)\n",
+            s.divergences
+        ));
     }
     if let Some(loc) = s.unrelated_pointer_site {
         out.push_str(&format!(
@@ -545,8 +587,13 @@ pub(crate) fn compile_for(
 
 /// Run `pathwise gen`; returns the exit code.
 pub fn run(args: &GenArgs) -> Result<i32> {
-    let fe =
-        compile_for(&args.file, (&args.include_dirs, &args.defines), &args.function, args.precondition.as_deref())?;
+    let (fe, summaries) = if args.summaries.is_empty() {
+        let fe =
+            compile_for(&args.file, (&args.include_dirs, &args.defines), &args.function, args.precondition.as_deref())?;
+        (fe, Vec::new())
+    } else {
+        crate::handwritten::compile(args)?
+    };
     if let Some(pre) = &args.precondition {
         if pre == &args.function {
             bail!("the precondition must be a different function than the function under test");
@@ -576,11 +623,15 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         compositional: args.compositional.is_some(),
         compose: pathwise_engine::compose::Options {
             bottom_up: args.compositional.as_deref() == Some("bottom-up"),
-            store: args.summaries.clone(),
+            store: args.summary_store.clone(),
         },
         externals: externals(args, &fe),
-        goals: crate::goals::resolve(&args.goals, &fe.program)?,
+        goals: crate::goals::resolve(&args.goals, &fe.program, &args.function)?,
     };
+    crate::goals::driven_setup(&mut config, args.method == "vc", args.criterion)?;
+    if args.method == "vc" && !summaries.is_empty() {
+        bail!("--summary works with the concolic method only (not --method vc)");
+    }
     if args.method == "vc" {
         return crate::vc::run(args, &fe.program, config);
     }
@@ -598,7 +649,11 @@ pub fn run(args: &GenArgs) -> Result<i32> {
     suite.postcondition = args.postcondition.clone();
     let suite = with_source(&suite, &args.file);
     let written = write_outputs(&suite, &args.file, &args.defines, &args.out)?;
-    let text = summary(&suite, &written, args);
+    let mut text = summary(&suite, &written, args);
+    if !summaries.is_empty() {
+        text.push_str(&crate::handwritten::no_case_lines(&suite));
+        text.push_str(&crate::handwritten::conformance(args, &fe, &summaries, &config)?);
+    }
     if args.json {
         println!("{}", pathwise_emit::json::suite_to_json_string(&suite));
         eprint!("{text}");

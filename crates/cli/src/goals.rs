@@ -8,6 +8,7 @@ use anyhow::{bail, Result};
 use clap::Args;
 use pathwise_engine::cost::{CostModel, CostPolicy, Goals, Target};
 use pathwise_engine::suite::{TargetStatus, TestSuite};
+use pathwise_engine::trace_pattern::{Item, TracePattern};
 use pathwise_ir::{FuncId, Program};
 
 /// Resource-aware and guided generation (seed 003, ch. 4 and 5).
@@ -30,11 +31,23 @@ pub struct GoalArgs {
     /// base name). Repeatable.
     #[arg(long = "target", value_name = "FILE:LINE")]
     pub targets: Vec<String>,
+    /// Resource-driven generation: try the bounded abstract traces in
+    /// decreasing order of their cost under the first --cost model
+    /// (instructions or calls) until the policy (worst, top=N, a minimum)
+    /// is met, instead of generating every test. Implies
+    /// --strict-loop-count.
+    #[arg(long = "resource-driven")]
+    pub resource_driven: bool,
+    /// A partial trace (seed 003, Example 17): only the paths whose own
+    /// decisions match PATTERN, e.g. `55:F (57:T 58:T){4} 57:F` (items
+    /// LINE:T, LINE:F, LINE:COL:T, `_`; groups, `|`, `*`, `+`, `?`,
+    /// `{N}`, `{N,M}`); callees are free.
+    #[arg(long = "trace", value_name = "PATTERN")]
+    pub trace: Option<String>,
 }
 
-/// The goals of `args` for `program` (`source`: the file under test as
-/// given on the command line).
-pub fn resolve(args: &GoalArgs, program: &Program) -> Result<Goals> {
+/// The goals of `args` for `function` of `program`.
+pub fn resolve(args: &GoalArgs, program: &Program, function: &str) -> Result<Goals> {
     let costs =
         args.costs.iter().map(|c| CostModel::parse(c).map_err(anyhow::Error::msg)).collect::<Result<Vec<_>>>()?;
     for m in &costs {
@@ -50,7 +63,76 @@ pub fn resolve(args: &GoalArgs, program: &Program) -> Result<Goals> {
         .map(|p| CostPolicy::parse(p, &costs).map_err(anyhow::Error::msg))
         .collect::<Result<Vec<_>>>()?;
     let targets = args.targets.iter().map(|t| target(program, t)).collect::<Result<Vec<_>>>()?;
-    Ok(Goals { costs, policies, targets, cover: None, local_paths: false })
+    if args.resource_driven {
+        match costs.first() {
+            None => bail!("--resource-driven: give the cost model that orders the traces with --cost"),
+            Some(CostModel::Memory) => bail!(
+                "--resource-driven: the memory model is not observable on abstract traces (a size may depend on the inputs); order by instructions or calls"
+            ),
+            Some(_) => {}
+        }
+    }
+    let trace = args.trace.as_deref().map(|t| trace_pattern(program, function, t)).transpose()?;
+    Ok(Goals {
+        costs,
+        policies,
+        targets,
+        cover: None,
+        local_paths: false,
+        driven: args.resource_driven,
+        trace,
+        guided_traces: false,
+    })
+}
+
+/// `--trace PATTERN` parsed, each `LINE[:COL]` checked against the
+/// decisions of `function` itself (its callees' are free).
+fn trace_pattern(program: &Program, function: &str, text: &str) -> Result<TracePattern> {
+    let pattern = TracePattern::parse(text).map_err(anyhow::Error::msg)?;
+    let Some(f) = program.func_by_name(function).map(|id| program.func(id)) else { return Ok(pattern) };
+    for item in &pattern.items {
+        let Item::At { line, col, .. } = *item else { continue };
+        let decides = f.blocks.iter().any(|b| {
+            matches!(b.term, pathwise_ir::Terminator::Branch { .. })
+                && b.term_loc.line == line
+                && col.is_none_or(|c| c == b.term_loc.col)
+        });
+        if !decides {
+            let at = col.map_or(line.to_string(), |c| format!("{line}:{c}"));
+            bail!("--trace: `{function}` has no decision at line {at} (callees' decisions are free)");
+        }
+    }
+    Ok(pattern)
+}
+
+/// Checks `--resource-driven` against the rest of the command line, turns
+/// `--target` into trace-guided generation where it applies, and makes the
+/// engine count loop iterations as the abstract traces do.
+pub fn driven_setup(
+    config: &mut pathwise_engine::config::Config,
+    vc: bool,
+    criterion: crate::vc::GenCriterion,
+) -> Result<()> {
+    let kpath = criterion == crate::vc::GenCriterion::Engine(pathwise_engine::config::Criterion::KPath);
+    if !config.goals.driven {
+        // Targets by trace-guided generation, over loop-k as the thesis
+        // (and the abstraction) counts it; a partial trace keeps the
+        // depth-first search.
+        if !config.goals.targets.is_empty() && kpath && !vc && config.goals.trace.is_none() {
+            config.goals.guided_traces = true;
+            config.strict_loop_count = true;
+        }
+        return Ok(());
+    }
+    if vc || !kpath {
+        bail!("--resource-driven works with the concolic k-path search only (not --method vc or another --criterion)");
+    }
+    if !config.goals.targets.is_empty() || config.goals.trace.is_some() {
+        bail!("--resource-driven cannot be combined with --target or --trace");
+    }
+    // The abstraction bounds every loop entry by k (seed 003's loop-k).
+    config.strict_loop_count = true;
+    Ok(())
 }
 
 /// `FILE:LINE` resolved to the functions with code on that line.
@@ -100,6 +182,12 @@ pub fn summary(suite: &TestSuite) -> String {
                 g.policies.join(", "),
                 g.dropped_by_policy
             ));
+            if g.cut_by_cost > 0 {
+                out.push_str(&format!(
+                    "  {:<20} {} run(s) ended as soon as their path passed a maximum\n",
+                    "cut by cost:", g.cut_by_cost
+                ));
+            }
         }
         for t in &suite.tests {
             let costs: Vec<String> = t
@@ -131,6 +219,24 @@ pub fn summary(suite: &TestSuite) -> String {
             ));
         }
     }
+    if let Some(p) = &g.partial {
+        out.push_str(&format!(
+            "  {:<20} `{}`: {} test(s) follow it ({} of other paths left out)\n",
+            "partial trace:", p.pattern, p.tests, p.left_out
+        ));
+    }
+    if let Some(d) = &g.driven {
+        out.push_str(&driven_summary(d));
+    }
+    if let Some(d) = &g.guided {
+        out.push_str(&format!(
+            "  {:<20} {} trace(s) through the targets followed, {} infeasible, {} undecided ({} bounded traces through them)\n",
+            "trace-guided:", d.tried, d.infeasible, d.undecided, d.abstract_traces
+        ));
+        if let Some(why) = &d.fallback {
+            out.push_str(&format!("  {:<20} then the depth-first search: {why}\n", ""));
+        }
+    }
     if let Some(c) = &g.cover {
         out.push_str(&cover_summary(c, &suite.files));
     }
@@ -143,6 +249,27 @@ pub fn summary(suite: &TestSuite) -> String {
         };
         out.push_str(&format!("  target {}: {what}\n", t.target));
     }
+    out
+}
+
+/// The resource-driven search's lines.
+fn driven_summary(d: &pathwise_engine::suite::DrivenReport) -> String {
+    let mut out = format!(
+        "  {:<20} by {}: {} trace(s) tried, {} infeasible, {} undecided ({} bounded abstract traces, {} partial traces expanded)\n",
+        "resource-driven:", d.model, d.tried, d.infeasible, d.undecided, d.abstract_traces, d.expanded
+    );
+    if d.over_maximum > 0 {
+        out.push_str(&format!("  {:<20} {} trace(s) over the maximum skipped\n", "", d.over_maximum));
+    }
+    if d.cost_mismatches > 0 {
+        out.push_str(&format!("  {:<20} {} test(s) cost other than their trace\n", "", d.cost_mismatches));
+    }
+    let claim = if d.proven {
+        "the tests are the most expensive within the bound"
+    } else {
+        "not proven: traces were left undecided or the search stopped early"
+    };
+    out.push_str(&format!("  {:<20} {claim}\n", ""));
     out
 }
 

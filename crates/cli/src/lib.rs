@@ -19,6 +19,7 @@ pub mod frontend;
 pub mod gcov;
 pub mod gen;
 pub mod goals;
+pub mod handwritten;
 pub mod paths_cmd;
 pub mod predict;
 pub mod progress;

@@ -16,7 +16,7 @@ use pathwise_engine::config::{Config, Criterion};
 use pathwise_engine::suite::{PathStep, StopReason, TestSuite};
 use pathwise_expr::ExprPool;
 use pathwise_ir::Program;
-use pathwise_solver_z3::Z3Backend;
+use pathwise_solver_z3::{Models, Z3Session};
 use pathwise_vc::{CoverResult, Goal};
 use serde::Serialize;
 
@@ -77,6 +77,15 @@ struct VcJson {
     complete: bool,
     goals: usize,
     infeasible: Vec<pathwise_emit::json_goals::InfeasibleJson>,
+    /// Functions replaced by procedure summaries (`--compositional`).
+    summaries: Vec<SummaryJson>,
+}
+
+#[derive(Serialize)]
+struct SummaryJson {
+    function: String,
+    paths: usize,
+    queries: u64,
 }
 
 #[derive(Serialize)]
@@ -145,6 +154,45 @@ fn disagreements(res: &CoverResult, runs: &[pathwise_engine::replay_models::Mode
     out
 }
 
+/// Largest number of paths of a summary: a callee with more is inlined
+/// (its disjunction would outgrow its VC; seed 001, section 6).
+const MAX_SUMMARY_PATHS: usize = 64;
+
+/// The summaries of `--compositional` (seed 001, section 6): every callee
+/// the function under test reaches through inlined code that can be
+/// summarised ([`pathwise_vc::summarizable`]) is summarised by its own
+/// path cover; the others are inlined (and their callees looked at).
+fn summaries(
+    pool: &mut ExprPool,
+    program: &Program,
+    main: pathwise_ir::FuncId,
+    opts: &pathwise_vc::Options,
+    deadline: Option<Instant>,
+) -> Vec<pathwise_vc::Summary> {
+    let cg = pathwise_ir::analysis::CallGraph::compute(program);
+    let mut out: Vec<pathwise_vc::Summary> = Vec::new();
+    let mut seen = vec![main];
+    let mut work = vec![main];
+    while let Some(f) = work.pop() {
+        for g in cg.callees(f) {
+            if seen.contains(&g) || program.func(g).is_declaration() {
+                continue;
+            }
+            seen.push(g);
+            let summary = pathwise_vc::summarizable(program, &cg, g).ok().and_then(|()| {
+                let vc = pathwise_vc::build_vc(pool, program, g, None, opts).ok()?;
+                let mut session = Z3Session::new(pool, &vc.constraints);
+                pathwise_vc::summarize(pool, program, &vc, &mut session, MAX_SUMMARY_PATHS, deadline).ok()?
+            });
+            match summary {
+                Some(s) => out.push(s),
+                None => work.push(g),
+            }
+        }
+    }
+    out
+}
+
 /// Build the VC, cover it, replay the valuations. Returns the suite, the
 /// cover and the disagreements.
 pub fn generate(
@@ -166,17 +214,49 @@ pub fn generate(
     let mut opts = pathwise_vc::Options::new(config.k, config.max_array_len);
     opts.check_overflow = config.check_overflow;
     let mut pool = ExprPool::new();
-    let vc = pathwise_vc::build_vc(&mut pool, program, main, pre, &opts)
-        .map_err(|u| anyhow::anyhow!(u.describe(program)))?;
-    let mut backend = Z3Backend::new(None);
     let deadline = config.timeout.map(|t| start + t);
-    let res =
-        pathwise_vc::cover(&mut pool, program, &vc, &mut backend, crit, deadline).map_err(|e| anyhow::anyhow!(e))?;
+    let summaries =
+        if config.compositional { summaries(&mut pool, program, main, &opts, deadline) } else { Vec::new() };
+    let vc = pathwise_vc::build_vc_with(&mut pool, program, main, pre, &opts, &summaries)
+        .map_err(|u| anyhow::anyhow!(u.describe(program)))?;
+    // Blocking clauses exclude one path per check: consecutive models may
+    // stay close. Enabling clauses want each model to reach as many
+    // uncovered goals as it can: diverse models (see `Models`).
+    let models = if crit == pathwise_vc::Criterion::Paths { Models::Close } else { Models::Diverse };
+    let mut session = Z3Session::with_models(&pool, &vc.constraints, models);
+    // Each valuation is replayed into a test as soon as it is found, so that
+    // the deadline bounds the replay too. The VC bounds every loop
+    // iteration (see the README): replay with the same count, so that the
+    // engine agrees on which paths are within k.
+    let replay_config = Config { strict_loop_count: true, timeout: None, ..config.clone() };
+    let (res, mut suite, runs) =
+        pathwise_engine::replay_models::with_replayer(program, &replay_config, &mut pool, |pool, replayer| {
+            let res = pathwise_vc::cover_with(pool, program, &vc, &mut session, (crit, deadline), &mut |pool, m| {
+                replayer.replay(pool, m);
+            });
+            let (stats, stop) = match &res {
+                Ok(res) => stats_of(res),
+                Err(_) => (Default::default(), StopReason::Explored),
+            };
+            (res, stats, stop)
+        })
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut res = res.map_err(|e| anyhow::anyhow!(e))?;
+    res.summaries = summaries.iter().map(|s| (s.func, s.paths.len(), s.queries)).collect();
+    suite.stats.elapsed_ms = start.elapsed().as_millis() as u64;
+    let bad = disagreements(&res, &runs);
+    Ok((suite, res, bad))
+}
+
+/// The suite's statistics and stop reason for a cover.
+fn stats_of(res: &CoverResult) -> (pathwise_engine::suite::Stats, StopReason) {
     let mut stats = pathwise_engine::suite::Stats { solver_calls: res.queries, ..Default::default() };
     stats.solver_ms = res.solver_time.as_millis() as u64;
     let stop = match &res.stopped {
         _ if res.complete => StopReason::Complete,
-        Some(w) if w == "timeout" || w.contains("timeout") || w.contains("canceled") => StopReason::Timeout,
+        Some(w) if w == "timeout" || w.contains("timeout") || w.contains("canceled") || w.contains("deadline") => {
+            StopReason::Timeout
+        }
         Some(w) => {
             stats.unknown_prefixes = 1;
             stats.first_unknown = Some(w.clone());
@@ -184,15 +264,7 @@ pub fn generate(
         }
         None => StopReason::Explored,
     };
-    // The VC bounds every loop iteration (see the README): replay with the
-    // same count, so that the engine agrees on which paths are within k.
-    let config = Config { strict_loop_count: true, timeout: None, ..config.clone() };
-    let (mut suite, runs) =
-        pathwise_engine::replay_models::replay_models(program, &config, &mut pool, &res.models, stats, stop)
-            .map_err(|e| anyhow::anyhow!("{e}"))?;
-    suite.stats.elapsed_ms = start.elapsed().as_millis() as u64;
-    let bad = disagreements(&res, &runs);
-    Ok((suite, res, bad))
+    (stats, stop)
 }
 
 /// `gen --method vc`: returns the exit code.
@@ -204,13 +276,29 @@ pub fn run(args: &GenArgs, program: &Program, config: Config) -> Result<i32> {
     let mut text = crate::gen::summary(&suite, &written, args);
     text =
         text.replacen(&format!("({},", suite.criterion.name()), &format!("({}, method vc,", args.criterion.name()), 1);
-    let extra = format!(
-        "  {:<20} {} ({} ms in the solver)\n{}",
-        "VC queries:",
-        res.queries,
-        res.solver_time.as_millis(),
-        infeasible_text(program, &res)
-    );
+    let mut extra =
+        format!("  {:<20} {} ({} ms in the solver)\n", "VC queries:", res.queries, res.solver_time.as_millis());
+    let what = match args.criterion {
+        GenCriterion::Statements => Some(("statement", "statements")),
+        GenCriterion::Branches => Some(("branch side", "branches")),
+        _ => None,
+    };
+    if let Some((one, many)) = what {
+        // The same lines as the concolic method's covers.
+        let paths = "complete (every feasible path within the bound has a test)";
+        text = text.replacen(paths, &format!("complete (every {one} feasible within the bound has a test)"), 1);
+        let covered = res.goals.len() - res.uncovered.len();
+        extra.push_str(&format!("  {:<20} {covered} of {} {many}\n", "covered goals:", res.goals.len()));
+    }
+    if !res.summaries.is_empty() {
+        let list: Vec<String> = res
+            .summaries
+            .iter()
+            .map(|&(f, paths, q)| format!("{} ({paths} paths, {q} queries)", program.func(f).name))
+            .collect();
+        extra.push_str(&format!("  {:<20} {}\n", "VC summaries:", list.join(", ")));
+    }
+    extra.push_str(&infeasible_text(program, &res));
     if let Some(at) = text.find("  predicted coverage:") {
         text.insert_str(at, &extra);
     }
@@ -263,6 +351,11 @@ fn vc_json(
         complete: res.complete,
         goals: res.goals.len(),
         infeasible,
+        summaries: res
+            .summaries
+            .iter()
+            .map(|&(f, paths, queries)| SummaryJson { function: program.func(f).name.clone(), paths, queries })
+            .collect(),
     };
     serde_json::to_string_pretty(&SuiteWithVc { suite: base, method: "vc", vc }).expect("serialisable")
 }

@@ -14,7 +14,7 @@
 //! - every error kind the monolithic search finds on a function of tests/c
 //!   or tests/bench is found by both compositional searches, and the
 //!   top-down search covers as many branch sides;
-//! - `--summaries DIR`: a second run reuses stored summaries, another
+//! - `--summary-store DIR`: a second run reuses stored summaries, another
 //!   function of the file reuses the shared helpers', and a changed helper
 //!   invalidates its own and its callers' summaries only.
 //!
@@ -305,7 +305,7 @@ fn stored_summaries_are_reused_and_invalidated_with_their_callees() {
     let file = source.to_str().unwrap();
     let run = |function: &str| {
         let out = tempfile::tempdir().unwrap();
-        let args = ["--compositional", "bottom-up", "--summaries", store.to_str().unwrap()];
+        let args = ["--compositional", "bottom-up", "--summary-store", store.to_str().unwrap()];
         let (text, suite) = common::gen(file, function, &args, out.path());
         // (Bottom-up composition with internal variables may still leave a
         // run diverging here: the search then stops `explored`.)

@@ -149,3 +149,167 @@ fn bad_cost_options_are_errors() {
         assert!(err.starts_with("error: ") && !err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn a_maximum_threshold_cuts_runs_early() {
+    // Resource-driven pruning (seed 003, ch. 4.4): a run ends as soon as
+    // the instructions its path fixes pass 300, so no path through it is
+    // explored; the tests are exactly those of generate-then-filter.
+    let all = ["--k", "4", "--cost", "instructions"];
+    let (_, _, full) = gen("tests/bench/vector.c", "multiples", &all);
+    let mut want: Vec<u64> = costs(&full, "instructions").into_iter().map(|c| c.0).filter(|&c| c <= 300).collect();
+    want.sort_unstable();
+    let (dir, stdout, cut) =
+        gen("tests/bench/vector.c", "multiples", &[&all[..], &["--cost-policy", "<=300"]].concat());
+    let mut got: Vec<u64> = costs(&cut, "instructions").into_iter().map(|c| c.0).collect();
+    got.sort_unstable();
+    assert_eq!((got.len(), &got), (41, &want));
+    assert_eq!(cut["goals"]["dropped_by_policy"], 0, "nothing over 300 ran to its end");
+    let n = cut["goals"]["cut_by_cost"].as_u64().unwrap();
+    assert!(n > 0 && stdout.contains(&format!("cut by cost:         {n} run(s)")), "{stdout}");
+    assert!(cut["stats"]["runs"].as_u64() < full["stats"]["runs"].as_u64());
+    assert_eq!(cut["stop"], "complete");
+    passes_natively(dir.path(), "multiples", &cut);
+}
+
+/// `gen` of multiples at `k` with `args`, the loop count strict (as the
+/// abstract traces count it).
+fn multiples(k: &str, args: &[&str]) -> (tempfile::TempDir, String, Value) {
+    let all = [&["--k", k, "--strict-loop-count", "--cost", "instructions"][..], args].concat();
+    gen("tests/bench/vector.c", "multiples", &all)
+}
+
+#[test]
+fn resource_driven_worst_case() {
+    // Seed 003, ch. 4.4: the abstract traces in decreasing order of their
+    // instructions, each followed by trace-guided generation; the first
+    // feasible one is the worst case, found without generating the others.
+    let (dir, stdout, driven) =
+        multiples("4", &["--cost", "calls=realloc_vec", "--cost-policy", "worst", "--resource-driven"]);
+    let t = tests(&driven);
+    assert_eq!(t.len(), 1);
+    assert_eq!(
+        (t[0]["cost"]["instructions"]["concrete"].as_u64(), t[0]["cost"]["calls=realloc_vec"]["concrete"].as_u64()),
+        (Some(513), Some(2))
+    );
+    let d = &driven["goals"]["resource_driven"];
+    // 5604 bounded traces of loop-4; the 20 more expensive than the worst
+    // case are refuted (each refutation prunes every trace through its
+    // prefix), the 21st is followed.
+    assert_eq!(
+        (d["abstract_traces"].as_u64(), d["tried"].as_u64(), d["infeasible"].as_u64()),
+        (Some(5604), Some(21), Some(20))
+    );
+    assert_eq!(
+        (d["undecided"].as_u64(), d["cost_mismatches"].as_u64(), d["proven"].as_bool()),
+        (Some(0), Some(0), Some(true))
+    );
+    assert_eq!(driven["stop"], "complete");
+    assert!(stdout.contains("21 trace(s) tried, 20 infeasible, 0 undecided (5604 bounded abstract traces"), "{stdout}");
+    passes_natively(dir.path(), "multiples", &driven);
+    // The same worst case as generate-then-filter, for every k tried, in
+    // fewer runs.
+    for k in ["2", "3", "5"] {
+        let (_, _, all) = multiples(k, &["--cost-policy", "worst"]);
+        let (_, _, driven) = multiples(k, &["--cost-policy", "worst", "--resource-driven"]);
+        assert_eq!(costs(&driven, "instructions"), costs(&all, "instructions"), "k = {k}");
+        assert!(driven["stats"]["runs"].as_u64() < all["stats"]["runs"].as_u64(), "k = {k}");
+    }
+}
+
+#[test]
+fn resource_driven_top_n_and_thresholds() {
+    // Theorem 4.4.5: on an observable model the traces' tests are the
+    // returning tests of generate-then-filter.
+    let returning = |s: &Value| -> Vec<u64> {
+        tests(s)
+            .iter()
+            .filter(|t| t["error"].is_null())
+            .map(|t| t["cost"]["instructions"]["concrete"].as_u64().unwrap())
+            .collect()
+    };
+    let (_, _, all) = multiples("4", &["--cost-policy", "order"]);
+    let mut every = returning(&all);
+    every.sort_unstable_by(|a, b| b.cmp(a));
+    let (_, _, top) = multiples("4", &["--cost-policy", "top=5", "--resource-driven"]);
+    assert_eq!(returning(&top), every[..5].to_vec());
+    let (dir, _, above) = multiples("4", &["--cost-policy", ">400", "--resource-driven"]);
+    let want: Vec<u64> = every.iter().copied().filter(|&c| c > 400).collect();
+    let mut got = returning(&above);
+    got.sort_unstable_by(|a, b| b.cmp(a));
+    assert_eq!(got, want);
+    assert_eq!(above["goals"]["resource_driven"]["proven"], true);
+    passes_natively(dir.path(), "multiples", &above);
+    // Memory is not observable on abstract traces; another criterion is
+    // not the abstraction's.
+    for bad in [
+        &["--cost", "memory", "--resource-driven"][..],
+        &["--cost", "calls", "--resource-driven", "--criterion", "block-k"],
+    ] {
+        let out = tempfile::tempdir().unwrap();
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_pathwise"))
+            .args(["gen", "tests/bench/vector.c", "--function", "multiples", "--out"])
+            .arg(out.path())
+            .args(bad)
+            .current_dir(common::root())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {err}");
+        assert!(err.contains("--resource-driven"), "{bad:?}: {err}");
+    }
+}
+
+#[test]
+fn a_partial_trace_as_input() {
+    // Seed 003, Example 17: four iterations of multiples' loop, each
+    // calling add, whether add reallocates left free: 4 tests, icap = 1
+    // (two reallocations), 2 and 3 (one), >= 4 (none).
+    let trace = "55:F (57:T 58:T){4} 57:F";
+    let args = ["--k", "4", "--trace", trace, "--cost", "calls=realloc_vec"];
+    let (dir, stdout, suite) = gen("tests/bench/vector.c", "multiples", &args);
+    let mut got: Vec<(i64, u64)> = tests(&suite)
+        .iter()
+        .map(|t| {
+            let icap = t["inputs"]["icap"].as_i64().unwrap();
+            (icap.min(4), t["cost"]["calls=realloc_vec"]["concrete"].as_u64().unwrap())
+        })
+        .collect();
+    got.sort_unstable();
+    assert_eq!(got, vec![(1, 2), (2, 1), (3, 1), (4, 0)]);
+    assert!(tests(&suite).iter().all(|t| t["inputs"]["n"] == 4));
+    assert_eq!(suite["stop"], "complete");
+    assert!(stdout.contains(&format!("partial trace:       `{trace}`: 4 test(s) follow it")), "{stdout}");
+    assert_eq!(
+        (suite["goals"]["partial_trace"]["pattern"].as_str(), suite["goals"]["partial_trace"]["tests"].as_u64()),
+        (Some(trace), Some(4))
+    );
+    passes_natively(dir.path(), "multiples", &suite);
+    // Five iterations do not fit k = 4: no test, and the search says so.
+    let (_, stdout, none) =
+        gen("tests/bench/vector.c", "multiples", &["--k", "4", "--trace", "55:F (57:T 58:T){5} 57:F"]);
+    assert_eq!((tests(&none).len(), none["stop"].as_str()), (0, Some("complete")));
+    assert!(stdout.contains("0 test(s) follow it"), "{stdout}");
+    // A prefix only: the NULL return of icap <= 0 and nothing else.
+    let (_, _, null) = gen("tests/bench/vector.c", "multiples", &["--trace", "55:T _*"]);
+    assert_eq!(tests(&null).len(), 1);
+    assert_eq!(null["goals"]["partial_trace"]["tests"], 1, "the goals object without --cost");
+    assert!(tests(&null)[0]["inputs"]["icap"].as_i64().unwrap() <= 0);
+    for (bad, message) in [
+        ("56:T", "no decision at line 56"),
+        ("57:X", "is not a decision"),
+        ("(57:T", "expected `)`"),
+        ("57:T{3,1}", "is not a repetition"),
+    ] {
+        let out = tempfile::tempdir().unwrap();
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_pathwise"))
+            .args(["gen", "tests/bench/vector.c", "--function", "multiples", "--trace", bad, "--out"])
+            .arg(out.path())
+            .current_dir(common::root())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {err}");
+        assert!(err.contains(message), "{bad}: {err}");
+    }
+}

@@ -100,3 +100,28 @@ fn bad_targets_are_errors() {
         assert!(err.contains(message), "{target}: {err}");
     }
 }
+
+#[test]
+fn targets_follow_traces_through_them() {
+    // Definition 5.2.1: the bounded traces through each target, shortest
+    // first, each followed until a test reaches it. count_up at k = 2:
+    // no trace within the bound enters `return 99` (three iterations), so
+    // it is unreachable before any solving; `return 7` has traces, each
+    // refuted (x > 5 && x < 3); the first run reaches `return s`.
+    let args = ["--k", "2", "--target", "goals.c:36", "--target", "goals.c:32", "--target", "goals.c:38"];
+    let (_, stdout, suite) = gen("tests/c/goals.c", "count_up", &args);
+    let g = &suite["goals"]["trace_guided"];
+    assert_eq!((g["undecided"].as_u64(), g["proven"].as_bool()), (Some(0), Some(true)), "{g}");
+    assert_eq!(g["tried"], g["infeasible"], "every trace tried was refuted: {g}");
+    assert!(g["tried"].as_u64().unwrap() >= 1);
+    assert!(stdout.contains("complete (every target reached, or no path within the bound reaches it)"), "{stdout}");
+    // lcm's mu: the first trace through it is followed by the first run.
+    let (_, _, suite) = gen("tests/bench/lcm.c", "lcm", &["--k", "2", "--target", "lcm.c:40"]);
+    assert_eq!(suite["stats"]["runs"], 1);
+    // Targets in two functions: lcm's division and abs_int's negative
+    // side; each traces through it until a test reaches it.
+    let (dir, _, suite) =
+        gen("tests/bench/lcm.c", "lcm", &["--k", "2", "--target", "lcm.c:41", "--target", "lcm.c:16"]);
+    assert!(targets(&suite).iter().all(|t| t.1 == "reached"), "{:?}", targets(&suite));
+    passes_natively(dir.path(), "lcm", &suite);
+}

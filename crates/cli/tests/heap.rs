@@ -144,6 +144,49 @@ fn arrays_behind_input_pointers() {
     assert_eq!(errors(&suite), [("out-of-bounds".to_string(), 73), ("signed-overflow".to_string(), 73)]);
 }
 
+/// Whether the two pointer inputs of each test of a suite are one object.
+fn aliased(suite: &serde_json::Value, a: &str, b: &str) -> Vec<bool> {
+    let tests = suite["tests"].as_array().unwrap();
+    tests.iter().map(|t| t["inputs"][a]["ref"] == t["inputs"][b]["ref"]).collect()
+}
+
+/// A count tied by `pathwise_array_len` reached through another pointer
+/// that may alias it (tests/c/heap_alias_tied.c): the search explores the
+/// alias as a path of its own where a decision or a bounds check depends
+/// on it, and never loses a path to a run whose model picked the other
+/// aliasing (the entries a run records do not depend on it). Before,
+/// `copies` lost its aliased path to a divergence (1 test, explored, not
+/// complete), `first_past` never sought its out-of-bounds read, and the
+/// `arraycopy` shape lost its len = 2 path when Z3's model aliased src and
+/// dst (seen in the conformance search of arraycopy's summary).
+#[test]
+fn tied_counts_through_an_alias_never_diverge() {
+    let file = "tests/c/heap_alias_tied.c";
+    let gen = |function: &str| {
+        let pre = format!("{function}_pre");
+        let suite = generate_and_replay_in(file, function, &["--precondition", &pre], true);
+        assert_eq!((suite["stop"].as_str(), suite["stats"]["divergences"].as_u64()), (Some("complete"), Some(0)));
+        suite
+    };
+    // dst[0] stored, then src[0] read back equal: only through the alias.
+    let suite = gen("copies");
+    let ret = |t: &serde_json::Value| t["expected"]["return"].as_i64().unwrap();
+    let tests = suite["tests"].as_array().unwrap();
+    assert_eq!(tests.iter().map(ret).collect::<Vec<_>>(), [0, 1]);
+    assert_eq!(aliased(&suite, "src", "dst"), [false, true]);
+    assert_eq!(input_counts(&suite, "struct rational"), [vec![2, 2], vec![2]]);
+    // src[1] past dst's one element when src is dst.
+    let suite = gen("first_past");
+    assert_eq!(errors(&suite), [("out-of-bounds".to_string(), 47)]);
+    assert_eq!(aliased(&suite, "src", "dst"), [false, true]);
+    assert_eq!(input_counts(&suite, "struct rational"), [vec![2, 1], vec![1]]);
+    // len 1 and 2 (dst has len elements, so none for len <= 0).
+    let suite = gen("arraycopy");
+    let lens: Vec<i64> =
+        suite["tests"].as_array().unwrap().iter().map(|t| t["inputs"]["len"].as_i64().unwrap()).collect();
+    assert_eq!(lens, [1, 2]);
+}
+
 /// `void *` parameters take the type they are converted to: a structure
 /// (null, or an object whose fields steer the branch), ints (a comparator).
 /// Conversions that disagree leave bytes, and an int read from them is

@@ -9,8 +9,8 @@ mod common;
 use serde_json::Value;
 
 /// `gen` with `args` (and the criterion); the suite is built and run
-/// natively and replayed (all pass). Returns the JSON.
-fn local(file: &str, function: &str, args: &[&str]) -> Value {
+/// natively and replayed (all pass). Returns the summary and the JSON.
+fn local(file: &str, function: &str, args: &[&str]) -> (String, Value) {
     let out = tempfile::tempdir().unwrap();
     let mut all = vec!["--criterion", "all-local-paths"];
     all.extend_from_slice(args);
@@ -23,7 +23,7 @@ fn local(file: &str, function: &str, args: &[&str]) -> Value {
     assert_eq!(code, 0, "{function}: {run}");
     let n = suite["tests"].as_array().unwrap().len();
     common::replay_passes(out.path(), n, vec![bench], false);
-    suite
+    (stdout, suite)
 }
 
 /// The tests' inputs as (name, value) lists.
@@ -44,13 +44,13 @@ fn k_path_tests(file: &str, function: &str, args: &[&str]) -> usize {
 /// lcm with Java's arithmetic (no overflow or error checks): the thesis's
 /// 3 tests, A >= B, A = B = 0 (returns -1) and B > A. The fourth local
 /// path, a < b with gcd = 0, is refuted along every path of gcd within
-/// the bound, which the search does not count as a proof (`explored`).
-/// With C's checks the suite also holds lcm's own `a * b` overflow and
-/// gcd's errors (9 tests, slow: not run here).
+/// the bound, all of which the search tried: infeasible, and the search
+/// is complete. With C's checks the suite also holds lcm's own `a * b`
+/// overflow and gcd's errors (9 tests, slow: not run here).
 #[test]
 fn lcm_three_local_paths() {
     let java = ["--no-overflow-check", "--no-error-search"];
-    let suite = local("tests/bench/lcm.c", "lcm", &java);
+    let (stdout, suite) = local("tests/bench/lcm.c", "lcm", &java);
     let tests = inputs(&suite);
     assert_eq!(tests.len(), 3, "{suite:#}");
     let ab = |t: &Vec<(String, i64)>| (t[0].1, t[1].1);
@@ -58,7 +58,8 @@ fn lcm_three_local_paths() {
     assert_eq!(tests.iter().filter(|t| ab(t).0 < ab(t).1).count(), 1, "{tests:?}");
     assert_eq!(tests.iter().filter(|t| ab(t).0 >= ab(t).1 && ab(t) != (0, 0)).count(), 1, "{tests:?}");
     assert_eq!(common::returns(&suite).first(), Some(&-1));
-    assert_eq!(suite["stop"], "explored");
+    assert_eq!(suite["stop"], "complete");
+    assert!(stdout.contains("1 local prefix(es) infeasible along every callee path within the bound"), "{stdout}");
     // The same program under k-path: one test per combination with the
     // paths of gcd and abs_int.
     assert!(k_path_tests("tests/bench/lcm.c", "lcm", &java) > 3);
@@ -70,7 +71,7 @@ fn lcm_three_local_paths() {
 /// other side is reached through another path of sign3.
 #[test]
 fn twice_three_local_paths() {
-    let suite = local("tests/c/local_paths.c", "twice", &[]);
+    let (_, suite) = local("tests/c/local_paths.c", "twice", &[]);
     assert_eq!(inputs(&suite).len(), 3, "{suite:#}");
     assert_eq!(suite["stop"], "complete");
     assert_eq!(common::returns(&suite), vec![0, 1, 2]);
@@ -79,10 +80,14 @@ fn twice_three_local_paths() {
 
 /// count_pos at k = 2: the loop runs 0, 1 or 2 times; t > 1 only after 2
 /// iterations: 4 local paths (0 F, 1 F, 2 F, 2 T). The concrete `i == 0`
-/// choices cannot go the other way: reported, so not `complete`.
+/// of the second iteration cannot go the other way whatever sign3 did in
+/// the first (after 1 or 2 iterations): 2 local prefixes proven
+/// infeasible, and the search is complete.
 #[test]
 fn count_pos_four_local_paths() {
-    let suite = local("tests/c/local_paths.c", "count_pos", &[]);
+    let (stdout, suite) = local("tests/c/local_paths.c", "count_pos", &[]);
+    assert_eq!(suite["stop"], "complete");
+    assert!(stdout.contains("2 local prefix(es) infeasible along every callee path"), "{stdout}");
     let tests = suite["tests"].as_array().unwrap();
     assert_eq!(tests.len(), 4, "{suite:#}");
     let mut by_n: Vec<(i64, i64)> =

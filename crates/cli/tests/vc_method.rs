@@ -4,6 +4,8 @@
 //! every block and branch side the paths reach, and every valuation replays
 //! along its path (a disagreement fails the test).
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -136,4 +138,137 @@ fn foo_bar_else_branch_is_infeasible() {
         res.uncovered,
         vec![pathwise_vc::Goal::Branch(program.func_by_name("foo").unwrap(), pathwise_ir::Block(0), false)]
     );
+}
+
+/// `--compositional` with `--method vc` (seed 001, section 6): the calls of
+/// summarisable callees are replaced by the callee's path cover as a
+/// disjunction. The covers must find the same paths as the concolic search
+/// and as the inlined VC, and leave the same goals infeasible.
+fn check_summaries(file: &Path, function: &str, k: u32, summarised: &[&str]) -> pathwise_vc::CoverResult {
+    let program = compile(file);
+    let config = Config { strict_loop_count: true, ..Config::new(function, k) };
+    let composed = Config { compositional: true, ..config.clone() };
+    let want = concolic(&program, &config);
+    let (inlined, _) = vc(&program, &config, GenCriterion::Engine(Criterion::KPath));
+    let (got, res) = vc(&program, &composed, GenCriterion::Engine(Criterion::KPath));
+    let names: Vec<&str> = res.summaries.iter().map(|s| program.func(s.0).name.as_str()).collect();
+    assert_eq!(names, summarised, "{function}: summarised functions");
+    assert_eq!(paths(&got), paths(&want), "{function}: summaries vs concolic paths");
+    assert_eq!(paths(&got), paths(&inlined), "{function}: summaries vs inlining");
+    for c in [GenCriterion::Statements, GenCriterion::Branches] {
+        let (_, a) = vc(&program, &config, c);
+        let (_, b) = vc(&program, &composed, c);
+        assert_eq!(a.goals, b.goals, "{function} {c:?}: goals");
+        assert_eq!(a.uncovered, b.uncovered, "{function} {c:?}: infeasible goals");
+    }
+    res
+}
+
+/// foo_bar.c: bar calls foo(x, 1); foo's summary has its 2 paths, and in
+/// bar's context only b > 0 remains: bar has 1 feasible path, foo's
+/// else-branch (12:9, false side) and its statement `c = a - 1` (15:9) are
+/// infeasible, reported at their file:line:col.
+#[test]
+fn summaries_foo_bar() {
+    let f = bench("foo_bar.c");
+    if !f.exists() {
+        return;
+    }
+    let res = check_summaries(&f, "bar", 2, &["foo"]);
+    assert_eq!((res.summaries[0].1, res.models.len()), (2, 1));
+    let file = f.to_str().unwrap();
+    for (crit, kind, at, side) in
+        [("branches", "branch", "foo_bar.c:12:9", Some(false)), ("statements", "statement", "foo_bar.c:15:9", None)]
+    {
+        let out = tempfile::tempdir().unwrap();
+        let args = ["--method", "vc", "--compositional", "--criterion", crit];
+        let (text, suite) = common::gen(file, "bar", &args, out.path());
+        assert_eq!(suite["tests"].as_array().unwrap().len(), 1, "{crit}");
+        assert_eq!(suite["vc"]["summaries"][0]["function"], "foo");
+        assert_eq!(suite["vc"]["summaries"][0]["paths"], 2);
+        let inf = suite["vc"]["infeasible"].as_array().unwrap();
+        assert_eq!(inf.len(), 1, "{crit}: {inf:?}");
+        assert_eq!((inf[0]["function"].as_str(), inf[0]["kind"].as_str()), (Some("foo"), Some(kind)));
+        assert!(inf[0]["location"].as_str().unwrap().ends_with(at), "{crit}: {inf:?}");
+        assert_eq!(inf[0]["side"].as_bool(), side);
+        assert!(text.contains("VC summaries:        foo (2 paths"), "{text}");
+        assert!(text.contains(at), "{text}");
+    }
+}
+
+/// One callee, two calling contexts: classify's summary has its 3 paths;
+/// where x > 0 only `v > 0` remains, where x <= 0 (v = x - 1 < 0) only
+/// `v < 0`: two paths in all, and classify's `return 0` and the false side
+/// of `v < 0` are infeasible in both contexts, hence reported. Constant
+/// arguments (`classify(5)`, `classify(-5)`) keep one path each. `weigh`
+/// reads a global: it is inlined, not summarised.
+#[test]
+fn summaries_in_two_contexts() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let f = dir.path().join("contexts.c");
+    std::fs::write(
+        &f,
+        "int classify(int v)\n{\n    if (v > 0)\n        return 1;\n    if (v < 0)\n        return -1;\n    return 0;\n}\n\
+         int two_sites(int x)\n{\n    int r;\n    if (x > 0)\n        r = classify(x);\n    else\n        r = classify(x - 1);\n    return r;\n}\n\
+         int constants(int x)\n{\n    return classify(5) + classify(-5) + x;\n}\n\
+         int limit = 3;\n\
+         int weigh(int v) { if (v > limit) return 2; return classify(v); }\n\
+         int mixed(int x, int y)\n{\n    int a = weigh(x);\n    int b = classify(y);\n    if (a == b)\n        return 1;\n    return 0;\n}\n",
+    )
+    .expect("write");
+    let res = check_summaries(&f, "two_sites", 2, &["classify"]);
+    assert_eq!((res.summaries[0].1, res.models.len()), (3, 2));
+    let program = compile(&f);
+    let classify = program.func_by_name("classify").unwrap();
+    let config = Config { compositional: true, ..Config::new("two_sites", 2) };
+    let (_, st) = vc(&program, &config, GenCriterion::Statements);
+    let (_, br) = vc(&program, &config, GenCriterion::Branches);
+    let at = |g: &pathwise_vc::Goal| match *g {
+        pathwise_vc::Goal::Block(f, b) => {
+            let bd = program.func(f).block(b);
+            let loc = bd.insts.iter().map(|i| i.loc).find(|l| !l.is_none()).unwrap_or(bd.term_loc);
+            (f, loc.line, None)
+        }
+        pathwise_vc::Goal::Branch(f, b, side) => (f, program.func(f).block(b).term_loc.line, Some(side)),
+    };
+    assert_eq!(st.uncovered.iter().map(at).collect::<Vec<_>>(), vec![(classify, 7, None)]);
+    assert_eq!(br.uncovered.iter().map(at).collect::<Vec<_>>(), vec![(classify, 5, Some(false))]);
+    let res = check_summaries(&f, "constants", 2, &["classify"]);
+    assert_eq!(res.models.len(), 1);
+    let res = check_summaries(&f, "mixed", 2, &["classify"]);
+    assert_eq!(res.summaries.len(), 1, "weigh reads a global: inlined");
+}
+
+/// Constructs the VC method does not model are errors that say what and
+/// where (file:line:col), and point to the concolic method.
+#[test]
+fn unsupported_constructs_are_clear_errors() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let f = dir.path().join("unsupported.c");
+    std::fs::write(
+        &f,
+        "struct node { int v; struct node *next; };\n\
+         int fl(double x) { if (x > 1.5) return 1; return 0; }\n\
+         int heap(struct node *n) { if (n && n->v > 0) return 1; return 0; }\n\
+         int local_arr(int i) { int a[4] = {1, 2, 3, 4}; if (i >= 0 && i < 4 && a[i] == 3) return 1; return 0; }\n\
+         int ext(int x);\n\
+         int calls_ext(int x) { return ext(x) > 0; }\n\
+         void *malloc(unsigned long n);\n\
+         int mal(int n) { int *p = malloc(4); if (!p) return 0; *p = n; return *p > 0; }\n",
+    )
+    .expect("write");
+    let program = compile(&f);
+    for (function, at, what) in [
+        ("fl", "unsupported.c:2:5", "parameter `x`: floating-point input"),
+        ("heap", "unsupported.c:3:5", "parameter `n`: a structure or pointer to a structure (input heap)"),
+        ("local_arr", "unsupported.c:4:", "an access at a symbolic offset into a local or global array"),
+        ("calls_ext", "unsupported.c:6:", "a call of `ext` (no body in this file)"),
+        ("mal", "unsupported.c:8:", "dynamic memory (`malloc`)"),
+    ] {
+        let err =
+            generate(&program, &Config::new(function, 2), GenCriterion::Statements).map(|_| ()).expect_err(function);
+        let msg = err.to_string();
+        assert!(msg.contains(at) && msg.contains(&format!("unsupported by --method vc: {what}")), "{function}: {msg}");
+        assert!(msg.contains("--method concolic"), "{msg}");
+    }
 }

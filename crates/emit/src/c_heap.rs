@@ -190,15 +190,19 @@ pub(crate) fn input_pointer_expr(suite: &TestSuite, test: &TestCase, v: &HeapVal
     }
 }
 
-/// Zero every input object, then set its known cells (after all objects
-/// exist, so links, aliases and cycles need no particular order).
-pub(crate) fn write_heap_stores(out: &mut String, suite: &TestSuite, test: &TestCase) {
+/// Zero every input object (or fill it with its byte of `fills`, see
+/// `c_frame.rs`), then set its known cells (after all objects exist, so
+/// links, aliases and cycles need no particular order).
+pub(crate) fn write_heap_stores(out: &mut String, suite: &TestSuite, test: &TestCase, fills: &BTreeMap<u32, u8>) {
     let structs = &suite.structs;
     let objs = input_objects(test);
     for obj in sorted(&test.heap_in) {
         let o = &objs[&obj.id];
         let size = size_expr(structs, obj, &o.elem);
-        let _ = writeln!(out, "    __builtin_memset({}, 0, {size});", o.var);
+        match fills.get(&obj.id) {
+            Some(b) => _ = writeln!(out, "    __builtin_memset({}, 0x{b:02x}, {size});", o.var),
+            None => _ = writeln!(out, "    __builtin_memset({}, 0, {size});", o.var),
+        }
     }
     for obj in sorted(&test.heap_in) {
         let o = &objs[&obj.id];

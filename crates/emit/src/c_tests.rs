@@ -50,16 +50,29 @@ pub(crate) struct Used {
     /// `pathwise_check_floating` and its indexed variant.
     floating: bool,
     floating_at: bool,
+    /// `pathwise_check_frame` (frame checks, `c_frame.rs`).
+    pub(crate) frame: bool,
 }
 
 /// Render the C test file for `suite`. `source_include` is the path of the
 /// code under test as the `#include` directive must spell it (relative to the
 /// test file's directory, or absolute).
 pub fn write_c_tests(suite: &TestSuite, source_include: &str) -> String {
+    write_c_tests_with(suite, source_include, false)
+}
+
+/// [`write_c_tests`] with frame checks (see `c_frame.rs`): input objects
+/// filled with known bytes, and every scalar the expected outputs leave
+/// alone checked unchanged (hand-written summaries' conformance tests).
+pub fn write_c_tests_framed(suite: &TestSuite, source_include: &str) -> String {
+    write_c_tests_with(suite, source_include, true)
+}
+
+fn write_c_tests_with(suite: &TestSuite, source_include: &str, frame: bool) -> String {
     let mut used = Used::default();
     let mut tests = String::new();
     for test in &suite.tests {
-        write_test(&mut tests, suite, test, &mut used);
+        write_test(&mut tests, suite, test, &mut used, frame);
     }
     let mut out = String::new();
     write_prologue(&mut out, suite, source_include);
@@ -67,6 +80,7 @@ pub fn write_c_tests(suite: &TestSuite, source_include: &str) -> String {
     crate::c_externs::write_stubs(&mut out, suite);
     write_helpers(&mut out, &used);
     write_heap_helpers(&mut out, &used);
+    crate::c_frame::write_frame_helper(&mut out, &used);
     // Without tests nothing calls the reset function, and an unused
     // `static` function would warn.
     if !suite.tests.is_empty() {
@@ -563,7 +577,7 @@ fn write_array_check(
     );
 }
 
-fn write_test(out: &mut String, suite: &TestSuite, test: &TestCase, used: &mut Used) {
+fn write_test(out: &mut String, suite: &TestSuite, test: &TestCase, used: &mut Used, frame: bool) {
     let id = test.id;
     out.push_str(&test_comment(suite, test));
     let _ = writeln!(out, "static int pathwise_test_{id}(void)\n{{");
@@ -586,7 +600,8 @@ fn write_test(out: &mut String, suite: &TestSuite, test: &TestCase, used: &mut U
             let _ = writeln!(out, "    {} *{} = {target};", p.c_scalar, locals[i]);
         }
     }
-    write_heap_stores(out, suite, test);
+    let fills = if frame { crate::c_frame::fills(test) } else { Default::default() };
+    write_heap_stores(out, suite, test, &fills);
     for (i, p) in suite.params.iter().enumerate().filter(|(_, p)| by_value(p)) {
         write_heap_param(out, suite, test, p, &locals[i], test.inputs.get(i));
     }
@@ -657,6 +672,9 @@ fn write_test(out: &mut String, suite: &TestSuite, test: &TestCase, used: &mut U
     }
     crate::c_externs::write_calls_check(out, suite);
     let allocated = write_heap_checks(out, used, suite, test, ret_var);
+    if frame {
+        crate::c_frame::write_frame_checks(out, used, suite, test);
+    }
     if let Some(post) = &suite.postcondition {
         let args: Vec<&str> = locals.iter().map(String::as_str).chain(result).collect();
         let _ = writeln!(

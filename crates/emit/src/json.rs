@@ -510,7 +510,7 @@ pub struct CompositionalJson {
     pub bottom_up_runs: u64,
     #[serde(default)]
     pub bottom_up_solver_calls: u64,
-    /// `--summaries DIR`: functions whose stored summaries were reused, and
+    /// `--summary-store DIR`: functions whose stored summaries were reused, and
     /// those computed and stored.
     #[serde(default)]
     pub reused_summaries: Vec<String>,

@@ -27,10 +27,48 @@ pub struct GoalsJson {
     pub cost_policies: Vec<String>,
     /// Tests of feasible paths the policies left out.
     pub dropped_by_policy: u64,
+    /// Runs a maximum threshold ended early (their path passed it).
+    #[serde(default)]
+    pub cut_by_cost: u64,
     #[serde(default)]
     pub dominance: Vec<DominanceJson>,
     #[serde(default)]
     pub targets: Vec<TargetJson>,
+    /// The resource-driven search's figures (`gen --resource-driven`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resource_driven: Option<DrivenJson>,
+    /// The trace-guided target search's figures (`gen --target`; its
+    /// `model` is `distance`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace_guided: Option<DrivenJson>,
+    /// A partial trace's outcome (`gen --trace`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partial_trace: Option<PartialJson>,
+}
+
+/// What `gen --trace` found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartialJson {
+    pub pattern: String,
+    /// Tests following the pattern.
+    pub tests: usize,
+    /// Runs of paths that do not follow it (left out).
+    pub left_out: u64,
+}
+
+/// What the resource-driven search did (see `DrivenReport`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DrivenJson {
+    pub model: String,
+    pub abstract_traces: u64,
+    pub abstract_states: u64,
+    pub expanded: u64,
+    pub tried: u64,
+    pub infeasible: u64,
+    pub undecided: u64,
+    pub over_maximum: u64,
+    pub cost_mismatches: u64,
+    pub proven: bool,
 }
 
 /// When a symbolic cost (first model) exceeds the largest constant one.
@@ -70,13 +108,14 @@ pub fn test_cost(test: &TestCase) -> Option<OrderedMap<CostJson>> {
 
 /// The `goals` object of a suite (`None` when it had none).
 pub fn goals(g: &GoalReport) -> Option<GoalsJson> {
-    if g.cost_models.is_empty() && g.targets.is_empty() {
+    if g.cost_models.is_empty() && g.targets.is_empty() && g.partial.is_none() {
         return None;
     }
     Some(GoalsJson {
         cost_models: g.cost_models.clone(),
         cost_policies: g.policies.clone(),
         dropped_by_policy: g.dropped_by_policy,
+        cut_by_cost: g.cut_by_cost,
         dominance: g
             .dominance
             .iter()
@@ -100,7 +139,29 @@ pub fn goals(g: &GoalReport) -> Option<GoalsJson> {
                 TargetJson { target: t.target.clone(), status: status.into(), test: t.reached_by, reason }
             })
             .collect(),
+        resource_driven: g.driven.as_ref().map(driven_json),
+        trace_guided: g.guided.as_ref().map(driven_json),
+        partial_trace: g.partial.as_ref().map(|p| PartialJson {
+            pattern: p.pattern.clone(),
+            tests: p.tests,
+            left_out: p.left_out,
+        }),
     })
+}
+
+fn driven_json(d: &pathwise_engine::suite::DrivenReport) -> DrivenJson {
+    DrivenJson {
+        model: d.model.clone(),
+        abstract_traces: d.abstract_traces,
+        abstract_states: d.abstract_states,
+        expanded: d.expanded,
+        tried: d.tried,
+        infeasible: d.infeasible,
+        undecided: d.undecided,
+        over_maximum: d.over_maximum,
+        cost_mismatches: d.cost_mismatches,
+        proven: d.proven,
+    }
 }
 
 /// A statement or branch no input reaches within the bound.

@@ -16,6 +16,9 @@
 //! - `c_externs`: stubs in the C file for the external functions the code
 //!   under test calls (`pathwise gen --external`), replaying each test's
 //!   recorded calls.
+//! - `c_frame`: frame checks in the C file (input objects filled with
+//!   known bytes, untouched scalars checked unchanged), for the
+//!   conformance tests of hand-written summaries.
 //! - `c_leaks`: allocation counting in the C file, so that a `memory-leak`
 //!   test observes the leaked object natively.
 //! - [`describe`]: naming and compact descriptions (paths, locations) shared
@@ -26,6 +29,7 @@
 //! they never look at the IR program or the engine's state.
 
 mod c_externs;
+mod c_frame;
 mod c_heap;
 mod c_leaks;
 pub mod c_tests;
@@ -36,6 +40,6 @@ pub mod json_goals;
 pub mod literal;
 pub mod testcomp;
 
-pub use c_tests::write_c_tests;
+pub use c_tests::{write_c_tests, write_c_tests_framed};
 pub use json::{suite_from_json_str, suite_to_json, SuiteJson};
 pub use testcomp::{Architecture, TestCompMetadata, TestCompWriter};

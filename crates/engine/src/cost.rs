@@ -208,6 +208,17 @@ pub struct Goals {
     /// `gen --criterion all-local-paths` (seed 003, ch. 5.3.1): negate
     /// only the function's own decisions, one test per sequence of them.
     pub local_paths: bool,
+    /// Resource-driven generation (`gen --resource-driven`, seed 003 ch.
+    /// 4.4): bounded abstract traces tried in decreasing order of their
+    /// cost under the first model (see `search/driven.rs`).
+    pub driven: bool,
+    /// A partial trace (`gen --trace`, seed 003 Example 17): only the
+    /// paths whose own decisions match it (see `search/partial.rs`).
+    pub trace: Option<crate::trace_pattern::TracePattern>,
+    /// `--target` by trace-guided generation (`search/targeted.rs`); the
+    /// depth-first k-path search keeping target-reaching tests otherwise
+    /// (and for units calling through function pointers).
+    pub guided_traces: bool,
 }
 
 /// The goals of a cover: located blocks or branch sides of the function
@@ -237,11 +248,44 @@ impl Goals {
     }
 }
 
+/// A maximum on the part of a cost that the path alone fixes (seed 003,
+/// ch. 4.4: "a maximum-threshold policy can prune a path as soon as it
+/// exceeds the threshold"): instructions and calls, and for memory the
+/// allocations of constant size (a symbolic size may be 0 for other
+/// inputs of the path, so it adds nothing to the lower bound).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CostCap {
+    pub model: CostModel,
+    /// The largest cost allowed.
+    pub max: u64,
+}
+
+impl Goals {
+    /// The caps the maximum thresholds (`<N`, `<=N`) set: a run whose
+    /// path-fixed cost passes one can only become a test that fails it.
+    pub fn caps(&self) -> Vec<CostCap> {
+        self.thresholds()
+            .filter_map(|(m, op, v)| {
+                let max = match op {
+                    CostCmp::Le => v,
+                    // `< 0` holds for no cost: the policy drops every test.
+                    CostCmp::Lt => v.checked_sub(1)?,
+                    CostCmp::Gt | CostCmp::Ge => return None,
+                };
+                Some(CostCap { model: self.costs[m].clone(), max })
+            })
+            .collect()
+    }
+}
+
 /// The resources one execution used, bumped by the interpreter's hooks.
 /// Inactive meters (the precondition's execution) count nothing.
 #[derive(Clone, Debug, Default)]
 pub struct Meter {
     active: bool,
+    /// See [`CostCap`]; `over` says that one was passed.
+    caps: Vec<CostCap>,
+    over: bool,
     instructions: u64,
     /// Calls per callee, in first-call order (few distinct callees).
     calls: Vec<(String, u64)>,
@@ -254,6 +298,35 @@ impl Meter {
     /// A meter that counts (`active`) or ignores everything.
     pub fn new(active: bool) -> Meter {
         Meter { active, ..Meter::default() }
+    }
+
+    /// An active meter that notes when the path-fixed cost passes a cap.
+    pub fn capped(active: bool, caps: &[CostCap]) -> Meter {
+        Meter { active, caps: if active { caps.to_vec() } else { Vec::new() }, ..Meter::default() }
+    }
+
+    /// Hook, after each step: whether the path-fixed cost passed a cap
+    /// (the interpreter then ends the run: no path through it can meet
+    /// the threshold). Stays true once true.
+    pub fn over_cap(&mut self) -> bool {
+        if !self.over && !self.caps.is_empty() {
+            self.over = self.caps.iter().any(|c| self.fixed_part(&c.model) > c.max);
+        }
+        self.over
+    }
+
+    /// Whether the run was cut at a cap (see [`Meter::over_cap`]).
+    pub fn was_capped(&self) -> bool {
+        self.over
+    }
+
+    /// The part of the cost under `model` that every input following the
+    /// path so far pays.
+    fn fixed_part(&self, model: &CostModel) -> u64 {
+        match model {
+            CostModel::Memory => self.allocations.iter().filter(|a| a.1.is_none()).map(|a| a.0).sum(),
+            m => self.concrete(m),
+        }
     }
 
     /// Hook: one IR instruction or terminator executed.

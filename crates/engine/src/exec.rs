@@ -83,10 +83,14 @@ pub struct Machine<'p> {
     pub check_uninit: bool,
     /// See [`crate::config::Config::strict_loop_count`].
     pub strict_loop_count: bool,
+    /// Maximum cost thresholds: a run passing one ends (see [`crate::cost::CostCap`]).
+    pub cost_caps: Vec<crate::cost::CostCap>,
     /// When the search's `--timeout` runs out.
     pub deadline: Option<Instant>,
     /// `--compositional`: the summaries of the search (see [`crate::compose`]).
     pub summaries: Option<std::cell::RefCell<crate::compose::Summaries>>,
+    /// Hand-written summaries (`gen --summary`; see [`crate::handwritten`]).
+    pub handwritten: crate::handwritten::Table,
 }
 
 impl<'p> Machine<'p> {
@@ -99,7 +103,7 @@ impl<'p> Machine<'p> {
             info,
             k: std::cell::Cell::new(config.k),
             criterion: config.criterion,
-            local_paths: config.goals.local_paths,
+            local_paths: config.goals.local_paths || config.goals.trace.is_some(),
             max_steps: config.max_steps_per_run,
             check_overflow: config.check_overflow,
             seek_errors: config.seek_errors,
@@ -112,8 +116,10 @@ impl<'p> Machine<'p> {
             check_leaks: config.check_leaks,
             check_uninit: config.check_uninit,
             strict_loop_count: config.strict_loop_count,
+            cost_caps: config.goals.caps(),
             deadline: None,
             summaries: None,
+            handwritten: crate::handwritten::Table::of(program),
         }
     }
 }
@@ -214,6 +220,8 @@ pub struct Exec<'m, 'p> {
     pub cost: crate::cost::Meter,
     /// The summarised call in progress (see [`crate::compose`]).
     pub(crate) compose: Option<crate::compose::RunHook>,
+    /// The hand-written summaries running (see [`crate::handwritten`]).
+    pub(crate) handwritten: crate::handwritten::RunState,
 }
 
 /// One `__VERIFIER_nondet_T()` call: a fresh input.
@@ -273,8 +281,9 @@ impl<'m, 'p> Exec<'m, 'p> {
             tied_lens: FxHashSet::default(),
             uninit_copies: Default::default(),
             libc_objects: Default::default(),
-            cost: crate::cost::Meter::new(region == Region::Main),
+            cost: crate::cost::Meter::capped(region == Region::Main, &m.cost_caps),
             compose: (m.summaries.is_some() && region == Region::Main && symbolic).then(Default::default),
+            handwritten: Default::default(),
         }
     }
 
@@ -297,6 +306,11 @@ impl<'m, 'p> Exec<'m, 'p> {
             let flow = self.step();
             if let Flow::End(end) = flow {
                 return end;
+            }
+            // Past a maximum cost threshold: like the k bound, no path
+            // through here can give a test (see `cost::CostCap`).
+            if self.cost.over_cap() {
+                return End::BoundExceeded;
             }
         }
     }
@@ -454,6 +468,9 @@ impl<'m, 'p> Exec<'m, 'p> {
                 if self.frames.is_empty() {
                     self.returned = v;
                     return Flow::End(End::Returned(v.map(|v| v.conc())));
+                }
+                if let Err(end) = crate::handwritten::leave(self) {
+                    return Flow::End(end);
                 }
                 let v = crate::compose::leave(self, v);
                 if let (Some(r), Some(v)) = (done.ret_to, v) {
@@ -665,6 +682,7 @@ impl<'m, 'p> Exec<'m, 'p> {
 
     pub(crate) fn call(&mut self, callee: FuncId, args: &[Operand], result: Option<Reg>, loc: Loc) -> Flow {
         let argv: Vec<Value> = args.iter().map(|a| self.operand(a)).collect();
+        let callee = crate::handwritten::enter(self, callee, loc);
         let f = self.m.program.func(callee);
         self.cost.call(&f.name);
         // sv-benchmarks' error function: reaching the call is the error,
@@ -770,6 +788,7 @@ impl<'m, 'p> Exec<'m, 'p> {
                 Ok(None)
             }
             "pathwise_same_object" => self.same_object(args, loc).map(|()| None),
+            crate::handwritten::CASE => Ok(Some(crate::handwritten::case(self, args))),
             "pathwise_noalias" | "pathwise_acyclic" | "pathwise_nonsharing" => {
                 self.heap_assumption(name, args, loc)?;
                 Ok(None)

@@ -41,7 +41,7 @@ use crate::value::{bv_of, ObjId, Pointer, Value};
 const NON_INPUT_BASE: u64 = 0x8000_0000;
 
 /// Bits of an identity below its type tag.
-const TAG_SHIFT: u32 = 20;
+pub(crate) const TAG_SHIFT: u32 = 20;
 
 /// Slot names (access paths) and pointee-type tags, shared by all runs of
 /// a search: both must not depend on the run.
@@ -116,7 +116,7 @@ pub struct HeapState {
     /// [`crate::heap_count`]).
     pub(crate) counts: FxHashMap<ObjId, u64>,
     /// Identities of the objects whose count `pathwise_array_len` tied.
-    pub(crate) tied_counts: FxHashSet<u64>,
+    pub(crate) tied_counts: crate::heap_count::TiedCounts,
     /// Reference variables whose domain the path records.
     domains: FxHashSet<ExprId>,
     /// Input function pointers whose target this path has decided (see

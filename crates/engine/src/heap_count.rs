@@ -29,6 +29,40 @@ use crate::path::End;
 use crate::suite::ErrorKind;
 use crate::value::{ObjId, Pointer, Value};
 
+/// The objects whose count `pathwise_array_len` tied, by identity, and the
+/// symbolic identities of the pointers it was tied through.
+///
+/// Whether an access past the first element of an object is checked
+/// against a tied count (an out-of-bounds error, sought) or grows a free
+/// one (a guard) depends on which object the pointer reaches, which
+/// aliasing decides. When the path leaves that aliasing open (`src` and
+/// `dst` may be one array, `pathwise_array_len(dst, len)`), a model of the
+/// prefix may pick either, and the two runs must record the same
+/// explorable entries, or the second is taken for a divergence: the check
+/// is recorded as `¬tied(p) ∨ need <= count` in both (see
+/// `Exec::unless_untied`), whose other side asks for the alias *and* the
+/// overrun together.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct TiedCounts {
+    idents: rustc_hash::FxHashSet<u64>,
+    /// In the order they were tied (deterministic conditions), one per
+    /// symbolic identity.
+    syms: Vec<(u64, ExprId)>,
+}
+
+impl TiedCounts {
+    pub(crate) fn contains(&self, ident: u64) -> bool {
+        self.idents.contains(&ident)
+    }
+
+    fn insert(&mut self, ident: u64, sym: ExprId) {
+        self.idents.insert(ident);
+        if !self.syms.iter().any(|&(_, s)| s == sym) {
+            self.syms.push((ident, sym));
+        }
+    }
+}
+
 /// Byte offset of the `#count` pseudo-field in heap-solver accesses and
 /// initial reads: no real field is there.
 pub(crate) const COUNT_OFF: u64 = u64::MAX;
@@ -68,7 +102,10 @@ impl Exec<'_, '_> {
             let n = self.pool.bv_const(64, need);
             self.pool.cmp(BvCmp::Ule, n, s)
         });
-        if self.heap.tied_counts.contains(&self.ident_of(p)) {
+        // The check an access past a tied count makes, in every run where
+        // `p` may point to a tied object (see `TiedCounts`).
+        let check = cond.map(|c| self.unless_untied(p, c));
+        if self.heap.tied_counts.contains(self.ident_of(p)) {
             let message = match first {
                 0 => format!(
                     "out-of-bounds access at byte offset {} of an input structure whose flexible array member has {count} element(s)",
@@ -76,12 +113,18 @@ impl Exec<'_, '_> {
                 ),
                 _ => format!("out-of-bounds access at byte offset {} of a {}-byte input object", p.off, count * es),
             };
-            match cond {
+            match check {
                 Some(c) => self.check_defined(c, need <= count, (ErrorKind::OutOfBounds, &message), loc)?,
                 None if need > count => return Err(self.error(ErrorKind::OutOfBounds, message, loc)),
                 None => {}
             }
             return Ok(());
+        }
+        if let Some(c) = check.filter(|&c| Some(c) != cond) {
+            // Holds, `p`'s object not being tied on this run: explorable as
+            // the check of a run where it is.
+            let seek = self.m.seek_errors;
+            self.record(c, crate::path::EntryKind::Guard { violated: false }, seek, false, loc);
         }
         if let Some(c) = cond {
             self.guard(c, loc);
@@ -142,13 +185,32 @@ impl Exec<'_, '_> {
             return Err(self.error(ErrorKind::Unsupported, message, loc));
         }
         let (count, sym) = self.heap_count(p, obj, loc)?;
-        self.heap.tied_counts.insert(self.ident_of(p));
+        let ident = self.ident_of(p);
+        let ident_sym = self.base_expr(p);
+        self.heap.tied_counts.insert(ident, ident_sym);
         let n_e = crate::value::bv_of(self.pool, n.conc(), n.sym(), 64);
         let cond = match sym {
             Some(s) => self.pool.eq(s, n_e),
             None => self.pool.bv_const(1, 1),
         };
         self.assume(cond, count == n.conc(), loc)
+    }
+
+    /// `c` as the bounds check of an access through `p`: `c` where `p`'s
+    /// object is one whose count is tied, which `p` may be by aliasing
+    /// (`¬tied(p) ∨ c`); `c` itself when `p` cannot alias another.
+    fn unless_untied(&mut self, p: &Pointer, c: ExprId) -> ExprId {
+        let ident = self.ident_of(p);
+        let base = self.base_expr(p);
+        let mut tied = self.pool.bool_const(false);
+        for (i, sym) in self.heap.tied_counts.syms.clone() {
+            if i >> crate::heap::TAG_SHIFT == ident >> crate::heap::TAG_SHIFT {
+                let same = self.pool.eq(base, sym);
+                tied = self.pool.or(tied, same);
+            }
+        }
+        let untied = self.pool.not(tied);
+        self.pool.or(untied, c)
     }
 }
 

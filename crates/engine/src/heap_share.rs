@@ -67,7 +67,7 @@ impl Exec<'_, '_> {
 
     /// Start from the precondition's initial reads, and the identities of
     /// the objects whose counts it tied.
-    pub(crate) fn inherit_initial_reads(&mut self, reads: Vec<InitialRead>, tied: rustc_hash::FxHashSet<u64>) {
+    pub(crate) fn inherit_initial_reads(&mut self, reads: Vec<InitialRead>, tied: crate::heap_count::TiedCounts) {
         self.heap.tied_counts = tied;
         for r in &reads {
             if let (Some(base), Some(val)) = (r.base, r.sym) {

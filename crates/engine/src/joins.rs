@@ -347,7 +347,7 @@ impl Exec<'_, '_> {
     fn join_count(&mut self, p: &Pointer, obj: ObjId, (at, at_e): (u64, ExprId), loc: Loc) -> Result<(), End> {
         let (count, sym) = self.heap_count(p, obj, loc)?;
         let cond = sym.map(|s| self.pool.cmp(BvCmp::Ule, at_e, s));
-        if self.heap.tied_counts.contains(&self.ident_of(p)) {
+        if self.heap.tied_counts.contains(self.ident_of(p)) {
             let cond = cond.unwrap_or_else(|| self.pool.bool_const(at <= count));
             return self.assume(cond, at <= count, loc);
         }

@@ -23,6 +23,7 @@
 //!   the k-path limit, preconditions; [`testcase`]: tests validated by replay;
 //!   [`compose`]: function summaries composed into the search
 //!   (`--compositional`, SMART).
+//! - [`trace_pattern`]: partial traces given as input (`gen --trace`).
 //! - [`setup`]: checks before a run and assembly of the suite;
 //!   [`replay_models`]: tests from inputs another method found (`--method vc`).
 
@@ -35,6 +36,7 @@ pub mod cost;
 pub mod exec;
 pub mod fnptr;
 pub mod fp;
+pub mod handwritten;
 pub mod heap;
 pub mod heap_assume;
 pub mod heap_count;
@@ -55,6 +57,7 @@ pub mod setup;
 pub mod step;
 pub mod suite;
 pub mod testcase;
+pub mod trace_pattern;
 pub mod value;
 
 pub use search::{generate, generate_refereed, EngineError, NoObserver, Observer};

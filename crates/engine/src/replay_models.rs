@@ -40,50 +40,105 @@ pub fn replay_models(
     config: &Config,
     pool: &mut ExprPool,
     models: &[Model],
-    mut stats: Stats,
+    stats: Stats,
     stop: StopReason,
 ) -> Result<(TestSuite, Vec<ModelRun>), EngineError> {
+    let ((), suite, runs) = with_replayer(program, config, pool, |pool, r| {
+        for m in models {
+            r.replay(pool, m);
+        }
+        ((), stats, stop)
+    })?;
+    Ok((suite, runs))
+}
+
+/// Tests from models one at a time, as another method finds them (so that
+/// its deadline covers their replay too): `f` gets a [`Replayer`] and
+/// returns its own result with the stats and stop reason of the suite
+/// assembled from every model it replayed.
+pub fn with_replayer<R>(
+    program: &Program,
+    config: &Config,
+    pool: &mut ExprPool,
+    f: impl FnOnce(&mut ExprPool, &mut Replayer<'_>) -> (R, Stats, StopReason),
+) -> Result<(R, TestSuite, Vec<ModelRun>), EngineError> {
     let (main, pre) = crate::setup::check(program, config)?;
     let info = ProgramInfo::compute(program);
     let machine = Machine::new(program, &info, config);
     let spec = InputSpec::new(pool, program, main, config.max_array_len);
-    let setup = |symbolic| RunSetup { main, pre, spec: &spec, max_array_len: config.max_array_len, symbolic };
-    let mut tests = Vec::new();
-    let mut runs = Vec::new();
-    let (mut lines, mut sides) = (Default::default(), Default::default());
-    let mut per_test = Vec::new();
-    let mut seen = rustc_hash::FxHashSet::default();
-    for inputs in models {
-        stats.runs += 1;
-        let run = run_once(&machine, pool, &setup(true), inputs);
+    let mut r = Replayer {
+        machine,
+        spec,
+        main,
+        pre,
+        max_array_len: config.max_array_len,
+        tests: Vec::new(),
+        runs: Vec::new(),
+        coverage: Default::default(),
+        per_test: Vec::new(),
+        seen: Default::default(),
+    };
+    let (out, mut stats, stop) = f(pool, &mut r);
+    stats.runs += r.runs.len() as u64;
+    stats.tests = r.tests.len() as u64;
+    stats.feasible_paths = r.tests.len() as u64;
+    let Replayer { tests, runs, coverage, per_test, .. } = r;
+    let suite = crate::setup::assemble(program, &info, config, main, tests, stats, stop, &coverage, &per_test);
+    Ok((out, suite, runs))
+}
+
+/// Replays models into tests (see [`with_replayer`]).
+pub struct Replayer<'a> {
+    machine: Machine<'a>,
+    spec: InputSpec,
+    main: pathwise_ir::FuncId,
+    pre: Option<pathwise_ir::FuncId>,
+    max_array_len: u32,
+    tests: Vec<crate::suite::TestCase>,
+    runs: Vec<ModelRun>,
+    coverage: crate::setup::RunCoverage,
+    per_test: Vec<crate::setup::RunCoverage>,
+    seen: rustc_hash::FxHashSet<Vec<PathStep>>,
+}
+
+impl Replayer<'_> {
+    /// Run `inputs` and, if it returns normally along a new path, make it
+    /// a test. Returns what the run did.
+    pub fn replay(&mut self, pool: &mut ExprPool, inputs: &Model) -> &ModelRun {
+        let setup = |symbolic| RunSetup {
+            main: self.main,
+            pre: self.pre,
+            spec: &self.spec,
+            max_array_len: self.max_array_len,
+            symbolic,
+        };
+        let run = run_once(&self.machine, pool, &setup(true), inputs);
         let failure = match &run.main_end {
             None => Some("the precondition rejected the inputs".to_string()),
             Some(End::Returned(_)) => None,
             Some(end) => Some(format!("the run ended {end:?}")),
         };
-        if failure.is_some() || !seen.insert(run.path.clone()) {
+        if failure.is_some() || !self.seen.insert(run.path.clone()) {
             let failure = failure.or(Some("the path of an earlier test".to_string()));
-            runs.push(ModelRun { path: run.path.clone(), test: None, failure });
-            continue;
+            self.runs.push(ModelRun { path: run.path.clone(), test: None, failure });
+            return self.runs.last().expect("pushed");
         }
-        match crate::testcase::build(&machine, pool, &setup(false), inputs, &run, false) {
+        let built = crate::testcase::build(&self.machine, pool, &setup(false), inputs, &run, false);
+        match built {
             Some((mut test, replay)) => {
-                test.id = tests.len() + 1;
-                Extend::extend(&mut lines, replay.lines.iter().copied());
-                Extend::extend(&mut sides, replay.sides.iter().copied());
-                per_test.push((replay.lines.clone(), replay.sides.clone()));
-                runs.push(ModelRun { path: run.path.clone(), test: Some(tests.len()), failure: None });
-                tests.push(test);
+                test.id = self.tests.len() + 1;
+                Extend::extend(&mut self.coverage.0, replay.lines.iter().copied());
+                Extend::extend(&mut self.coverage.1, replay.sides.iter().copied());
+                self.per_test.push((replay.lines.clone(), replay.sides.clone()));
+                self.runs.push(ModelRun { path: run.path.clone(), test: Some(self.tests.len()), failure: None });
+                self.tests.push(test);
             }
-            None => runs.push(ModelRun {
+            None => self.runs.push(ModelRun {
                 path: run.path.clone(),
                 test: None,
                 failure: Some("the concrete replay diverged from the recorded run".to_string()),
             }),
         }
+        self.runs.last().expect("pushed")
     }
-    stats.tests = tests.len() as u64;
-    stats.feasible_paths = tests.len() as u64;
-    let suite = crate::setup::assemble(program, &info, config, main, tests, stats, stop, &(lines, sides), &per_test);
-    Ok((suite, runs))
 }

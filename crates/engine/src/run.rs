@@ -174,6 +174,9 @@ pub struct RunRecord {
     /// Where a comparison or subtraction of pointers into different input
     /// objects that no inputs can join ended the run (as rejected inputs).
     pub unrelated: Option<pathwise_ir::Loc>,
+    /// The call (and its function) whose arguments satisfied no case of its
+    /// hand-written summary, ending the run (see [`crate::handwritten`]).
+    pub no_case: Option<(pathwise_ir::Loc, FuncId)>,
     /// The resources the function's execution used (see [`crate::cost`]).
     pub cost: crate::cost::Meter,
     /// `--compositional`: the calls explored in the run's context, with the
@@ -246,13 +249,14 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         tied_lens: FxHashSet::default(),
         leak_returned: None,
         unrelated: None,
+        no_case: None,
         cost: Default::default(),
         explored: Vec::new(),
         ret_expr: None,
     };
     let mut declared = crate::heap_assume::Declared::default();
     let mut initial_reads = Vec::new();
-    let mut tied_counts = FxHashSet::default();
+    let mut tied_counts = crate::heap_count::TiedCounts::default();
     if let Some(pre) = setup.pre {
         let mut mem = Memory::new();
         let (globals, args, mut objs) = build_memory(m.program, &mut mem, setup.spec, inputs, max);
@@ -307,6 +311,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     rec.float_inputs = std::mem::take(&mut exec.float_inputs);
     rec.tied_lens.extend(exec.tied_lens.drain());
     rec.cost = std::mem::take(&mut exec.cost);
+    rec.no_case = exec.handwritten.no_case.take();
     let returned = exec.returned;
     let call_pointers = std::mem::take(&mut exec.call_pointers);
     rec.unrelated = rec.unrelated.or(exec.heap.joins.unrelated);

@@ -64,6 +64,7 @@ pub const BUILTINS: &[&str] = &[
     "pathwise_acyclic",
     "pathwise_nonsharing",
     "pathwise_same_object",
+    crate::handwritten::CASE,
     "abort",
     "exit",
     "_exit",
@@ -221,6 +222,8 @@ fn check_externals(program: &Program, roots: &[Option<FuncId>], config: &Config)
     let concretise = config.program_mode.as_ref().is_some_and(|p| p.concretise_externals);
     let mut seen = FxHashSet::default();
     let mut missing: Vec<(&str, Loc)> = Vec::new();
+    // A call of a function with a hand-written summary runs the summary.
+    let summaries = crate::handwritten::Table::of(program);
     let mut stack: Vec<FuncId> = roots.iter().rev().flatten().copied().collect();
     while let Some(fid) = stack.pop() {
         if !seen.insert(fid) {
@@ -230,6 +233,10 @@ fn check_externals(program: &Program, roots: &[Option<FuncId>], config: &Config)
         for b in &program.func(fid).blocks {
             for inst in &b.insts {
                 if let InstKind::Call { func, args } = &inst.kind {
+                    if let Some(summary) = summaries.summary_of(*func) {
+                        callees.push(summary);
+                        continue;
+                    }
                     let callee = program.func(*func);
                     let name = callee.name.as_str();
                     if callee.is_declaration() && !has_model(name) {
@@ -351,9 +358,9 @@ pub fn assemble(
     let f = program.func(main);
     let reached: Vec<FuncId> =
         // Library code lowered with the unit is not under test: natively
-        // the real library runs, and gcov has nothing to compare.
-        info.callgraph
-            .reachable_from(main)
+        // the real library runs, and gcov has nothing to compare. Nor is
+        // code behind a hand-written summary: the summary ran instead.
+        crate::handwritten::reachable(program, &info.callgraph, main)
             .into_iter()
             .filter(|&id| !program.func(id).is_declaration() && !program.is_library(id))
             .collect();

@@ -178,6 +178,9 @@ pub struct GoalReport {
     pub policies: Vec<String>,
     /// Tests of feasible paths left out by the policies.
     pub dropped_by_policy: u64,
+    /// Runs a maximum threshold ended as soon as the cost their path fixes
+    /// passed it (resource-driven pruning, seed 003 ch. 4.4).
+    pub cut_by_cost: u64,
     /// Per test whose cost under the first model is symbolic: when it
     /// exceeds the largest constant cost among the tests.
     pub dominance: Vec<Dominance>,
@@ -187,6 +190,54 @@ pub struct GoalReport {
     pub cover: Option<CoverReport>,
     /// The all-local-paths criterion's outcome (`None` for other criteria).
     pub local: Option<LocalReport>,
+    /// The resource-driven search's figures (`None` without it).
+    pub driven: Option<DrivenReport>,
+    /// The trace-guided target search's figures (its `model` is
+    /// `distance`; `None` without it).
+    pub guided: Option<DrivenReport>,
+    /// A partial trace's outcome (`gen --trace`; `None` without one).
+    pub partial: Option<PartialReport>,
+}
+
+/// What `gen --trace` found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PartialReport {
+    /// The pattern as given.
+    pub pattern: String,
+    /// Tests following it.
+    pub tests: usize,
+    /// Runs of paths that do not follow it (left out).
+    pub left_out: u64,
+}
+
+/// What the resource-driven search did (seed 003, ch. 4.4).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DrivenReport {
+    /// The model ordering the traces.
+    pub model: String,
+    /// Complete bounded abstract traces (what a generator enumerating them
+    /// all would hold; saturated), and the abstract states behind them.
+    pub abstract_traces: u64,
+    pub abstract_states: u64,
+    /// Partial traces the best-first generator expanded.
+    pub expanded: u64,
+    /// Traces followed by trace-guided generation.
+    pub tried: u64,
+    /// Traces shown infeasible (no input follows them to a return).
+    pub infeasible: u64,
+    /// Traces neither followed nor refuted.
+    pub undecided: u64,
+    /// Traces skipped for costing more than a maximum threshold.
+    pub over_maximum: u64,
+    /// Tests whose measured cost differs from their trace's (0 for an
+    /// observable model).
+    pub cost_mismatches: u64,
+    /// The policy's tests are the most expensive ones: the search met it
+    /// or exhausted the traces, with none undecided.
+    pub proven: bool,
+    /// Why the guided search fell back to the depth-first one (the
+    /// abstraction was too large), if it did.
+    pub fallback: Option<String>,
 }
 
 impl GoalReport {
@@ -208,9 +259,9 @@ pub struct LocalReport {
     pub local_paths: usize,
     /// Tests left out because an earlier test took the same local path.
     pub duplicates: u64,
-    /// Local prefixes refuted along the callee paths the run took: another
-    /// callee path might make them feasible, so the search is not claimed
-    /// complete when there are any.
+    /// Local prefixes refuted along the callee paths the runs took and
+    /// never reached: infeasible within the bound when the search stopped
+    /// complete (it then tried every callee path before them), else open.
     pub refuted_through_callees: u64,
 }
 
@@ -580,6 +631,9 @@ pub struct Stats {
     /// `--compositional`: prefixes solved again after their run grew a
     /// summary without following them (see [`crate::compose`]).
     pub summary_retries: u64,
+    /// `gen --summary`: calls whose arguments satisfied no case of their
+    /// hand-written summary (see [`crate::handwritten`]).
+    pub handwritten: crate::handwritten::Report,
 }
 
 impl Stats {
@@ -598,6 +652,10 @@ impl Stats {
         note(self.values_concretised, "place(s) where a symbolic value was concretised");
         note(self.float_inputs_concretised, "floating input(s) concretised");
         note(self.float_values_concretised, "place(s) where a symbolic value was concretised by floating point");
+        note(
+            self.handwritten.no_case_runs,
+            "run(s) calling a function with arguments no case of its hand-written summary covers",
+        );
         why
     }
 }

@@ -114,11 +114,7 @@ impl<'a> Evaluator<'a> {
             }
             if !expanded {
                 stack.push((id, true));
-                for k in self.scalar_children(id) {
-                    if !self.memo.contains_key(&k) {
-                        stack.push((k, false));
-                    }
-                }
+                self.push_scalar_children(id, &mut stack);
                 continue;
             }
             let v = self.compute(id);
@@ -127,14 +123,36 @@ impl<'a> Evaluator<'a> {
         self.memo[&root]
     }
 
-    /// The children whose scalar values `compute` needs first. Array-sorted
-    /// children are walked lazily by `select_value` / `array_value` instead.
-    fn scalar_children(&self, id: ExprId) -> Vec<ExprId> {
-        let e = self.pool.get(id);
-        match *e {
-            Expr::Select { index, .. } => vec![index],
-            Expr::Eq(a, _) if matches!(self.pool.sort(a), Sort::Array { .. }) => vec![],
-            _ => children(e),
+    /// Push the children whose scalar values `compute` needs first and
+    /// that are not memoised yet (without allocating: this is the
+    /// evaluator's inner loop). Array-sorted children are walked lazily by
+    /// `select_value` / `array_value` instead.
+    fn push_scalar_children(&self, id: ExprId, stack: &mut Vec<(ExprId, bool)>) {
+        let mut push = |k: ExprId| {
+            if !self.memo.contains_key(&k) {
+                stack.push((k, false));
+            }
+        };
+        match *self.pool.get(id) {
+            Expr::BoolConst(_) | Expr::BvConst { .. } | Expr::Var { .. } => {}
+            Expr::Select { index, .. } => push(index),
+            Expr::Eq(a, _) if matches!(self.pool.sort(a), Sort::Array { .. }) => {}
+            Expr::Not(a) | Expr::ZExt { a, .. } | Expr::SExt { a, .. } | Expr::Extract { a, .. } => push(a),
+            Expr::And(a, b)
+            | Expr::Or(a, b)
+            | Expr::Eq(a, b)
+            | Expr::Bin { a, b, .. }
+            | Expr::Cmp { a, b, .. }
+            | Expr::SMulNoOverflow(a, b) => {
+                push(a);
+                push(b);
+            }
+            Expr::Ite { cond, then_, else_ } => {
+                push(cond);
+                push(then_);
+                push(else_);
+            }
+            ref e => children(e).into_iter().for_each(push),
         }
     }
 

@@ -33,7 +33,7 @@ pub mod solver;
 
 pub use ops::{BvCmp, BvOp};
 pub use pool::{Expr, ExprId, ExprPool, Sort};
-pub use solver::{ArrayValue, Model, Query, SolveResult, SolverBackend};
+pub use solver::{ArrayValue, Model, Query, ResendSession, Session, SolveResult, SolverBackend};
 
 pub use cache::{CachingSolver, SolverStats};
 pub use eval::{eval, Value};

@@ -87,6 +87,86 @@ pub fn integer_exact(pool: &ExprPool, query: &Query) -> Option<IntegerExact> {
     Some(IntegerExact { assumptions_used: used, sums_variables })
 }
 
+/// `roots` simplified under the variable bounds their own top-level atoms
+/// state (`-100 <= v0`, `v0 <= 100`, ...): every comparison whose truth the
+/// interval ranges of its operands decide becomes a constant, and the
+/// boolean structure above it is rebuilt (bit-vector terms are kept as
+/// they are). The bound atoms themselves are returned unchanged, and a
+/// root that becomes `true` is dropped, so the result holds for exactly the
+/// same valuations as `roots`. (The covers of `--method vc` use it: the
+/// no-overflow conditions of the random diamonds' sums, two comparisons
+/// per operation, are all decided by the inputs' bounds.)
+pub fn simplify_under_bounds(pool: &mut ExprPool, roots: &[ExprId]) -> Vec<ExprId> {
+    let Some(bounds) = var_bounds(pool, roots, roots.len()) else { return roots.to_vec() };
+    let nodes = reachable(pool, roots);
+    let mut ranges: FxHashMap<ExprId, (i128, i128)> = FxHashMap::default();
+    for &id in &nodes {
+        let r = match node_range(pool, id, &ranges, &|v| bounds.get(&v).map(|b| b.range)) {
+            Some((r, true)) => r,
+            _ => full_of(pool, id),
+        };
+        ranges.insert(id, r);
+    }
+    let mut new: FxHashMap<ExprId, ExprId> = FxHashMap::default();
+    for &id in &nodes {
+        let n = match *pool.get(id) {
+            Expr::Cmp { op, a, b } => decide(op, ranges[&a], ranges[&b]).map(|v| pool.bool_const(v)),
+            Expr::Eq(a, b) if matches!(pool.sort(a), Sort::Bv(_)) => {
+                let (x, y) = (ranges[&a], ranges[&b]);
+                if x.1 < y.0 || y.1 < x.0 {
+                    Some(pool.bool_const(false))
+                } else if x.0 == x.1 && y.0 == y.1 && x.0 == y.0 {
+                    Some(pool.bool_const(true))
+                } else {
+                    None
+                }
+            }
+            Expr::Not(a) => new.get(&a).map(|&a| pool.not(a)),
+            Expr::And(a, b) | Expr::Or(a, b) if new.contains_key(&a) || new.contains_key(&b) => {
+                let (x, y) = (new.get(&a).copied().unwrap_or(a), new.get(&b).copied().unwrap_or(b));
+                Some(if matches!(pool.get(id), Expr::And(..)) { pool.and(x, y) } else { pool.or(x, y) })
+            }
+            Expr::Eq(a, b) if pool.sort(a) == Sort::Bool && (new.contains_key(&a) || new.contains_key(&b)) => {
+                let (x, y) = (new.get(&a).copied().unwrap_or(a), new.get(&b).copied().unwrap_or(b));
+                Some(pool.eq(x, y))
+            }
+            _ => None,
+        };
+        if let Some(n) = n.filter(|&n| n != id) {
+            new.insert(id, n);
+        }
+    }
+    let mut out = Vec::with_capacity(roots.len());
+    for &r in roots {
+        if crate::intervals::atoms(pool, r).is_some() {
+            out.push(r);
+            continue;
+        }
+        let n = new.get(&r).copied().unwrap_or(r);
+        if pool.as_bool_const(n) != Some(true) {
+            out.push(n);
+        }
+    }
+    out
+}
+
+/// The truth of `a op b` over signed ranges, when they decide it.
+fn decide(op: crate::BvCmp, a: (i128, i128), b: (i128, i128)) -> Option<bool> {
+    use crate::BvCmp::*;
+    // Unsigned comparisons of non-negative values are the signed ones.
+    let signed = matches!(op, Slt | Sle) || (a.0 >= 0 && b.0 >= 0);
+    if !signed {
+        return None;
+    }
+    match op {
+        Slt | Ult if a.1 < b.0 => Some(true),
+        Slt | Ult if a.0 >= b.1 => Some(false),
+        Sle | Ule if a.1 <= b.0 => Some(true),
+        Sle | Ule if a.0 > b.1 => Some(false),
+        _ => None,
+    }
+}
+
 /// Whether the integer reading of `id` is exact only where it does not
 /// wrap (or, for the signed-multiplication predicate, only where the
 /// product fits).
@@ -283,6 +363,36 @@ mod tests {
         let w = p.width(x);
         let (l, h) = (p.bv_const(w, lo as u64), p.bv_const(w, hi as u64));
         (p.cmp(BvCmp::Sle, l, x), p.cmp(BvCmp::Sle, x, h))
+    }
+
+    #[test]
+    fn bounds_decide_comparisons_and_keep_the_rest() {
+        let mut p = ExprPool::new();
+        let x = p.var("x", Sort::Bv(32));
+        let y = p.var("y", Sort::Bv(32));
+        let r = p.var("r", Sort::Bool);
+        let (xl, xh) = bounded(&mut p, x, -100, 100);
+        let (yl, yh) = bounded(&mut p, y, -100, 100);
+        // r => (x + y stays in range): decided, the root disappears.
+        let s = p.bin(BvOp::Add, x, y);
+        let lo = p.bv_const(32, (-1000i64) as u64);
+        let fits = p.cmp(BvCmp::Slt, lo, s);
+        let nr = p.not(r);
+        let guarded = p.or(nr, fits);
+        // r = (x + y < 500): decided true, becomes r = true.
+        let k = p.bv_const(32, 500);
+        let below = p.cmp(BvCmp::Slt, s, k);
+        let def = p.eq(r, below);
+        // x < y: not decided, kept as it is.
+        let open = p.cmp(BvCmp::Slt, x, y);
+        let roots = vec![xl, xh, yl, yh, guarded, def, open];
+        let got = simplify_under_bounds(&mut p, &roots);
+        let t = p.bool_const(true);
+        let r_true = p.eq(r, t);
+        assert_eq!(got, vec![xl, xh, yl, yh, r_true, open]);
+        // Without bounds nothing is decided.
+        let got = simplify_under_bounds(&mut p, &[guarded, def, open]);
+        assert_eq!(got, vec![guarded, def, open]);
     }
 
     #[test]

@@ -67,3 +67,52 @@ pub trait SolverBackend {
         let _ = deadline;
     }
 }
+
+/// An incremental solver session: constraints are asserted once and stay
+/// for every later check, so that a sequence of checks over one large
+/// formula (the covers of `--method vc`: the verification condition, then
+/// a blocking or enabling clause per check) does not send, analyse and
+/// internalise the formula again each time.
+pub trait Session {
+    /// Add `constraint` (a boolean expression) for every later check.
+    fn assert(&mut self, pool: &ExprPool, constraint: ExprId);
+
+    /// Whether the constraints so far and `assumptions` are satisfiable;
+    /// an unsat core indexes `assumptions`, as for [`Query`].
+    fn check(&mut self, pool: &ExprPool, assumptions: &[ExprId]) -> SolveResult;
+
+    /// Give every later check at most until `deadline` (see
+    /// [`SolverBackend::set_deadline`]).
+    fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        let _ = deadline;
+    }
+}
+
+/// A [`Session`] over any [`SolverBackend`]: every check sends the whole
+/// query again (for test doubles, and backends without a session of their
+/// own).
+pub struct ResendSession<'a> {
+    pub backend: &'a mut dyn SolverBackend,
+    pub constraints: Vec<ExprId>,
+}
+
+impl<'a> ResendSession<'a> {
+    pub fn new(backend: &'a mut dyn SolverBackend, constraints: &[ExprId]) -> ResendSession<'a> {
+        ResendSession { backend, constraints: constraints.to_vec() }
+    }
+}
+
+impl Session for ResendSession<'_> {
+    fn assert(&mut self, _pool: &ExprPool, constraint: ExprId) {
+        self.constraints.push(constraint);
+    }
+
+    fn check(&mut self, pool: &ExprPool, assumptions: &[ExprId]) -> SolveResult {
+        let query = Query { constraints: self.constraints.clone(), assumptions: assumptions.to_vec() };
+        self.backend.check(pool, &query)
+    }
+
+    fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        self.backend.set_deadline(deadline);
+    }
+}

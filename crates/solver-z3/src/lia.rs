@@ -45,7 +45,7 @@ pub(crate) struct LiaTranslator {
 }
 
 impl LiaTranslator {
-    fn sync(&mut self, pool: &ExprPool) {
+    pub(crate) fn sync(&mut self, pool: &ExprPool) {
         if self.pool_uid != pool.uid() {
             self.pool_uid = pool.uid();
             self.cache.clear();
@@ -56,7 +56,7 @@ impl LiaTranslator {
     }
 
     /// The integer (or boolean) term of `root`; iterative post-order.
-    fn term(&mut self, pool: &ExprPool, root: ExprId) -> Dynamic {
+    pub(crate) fn term(&mut self, pool: &ExprPool, root: ExprId) -> Dynamic {
         let mut stack = vec![(root, false)];
         while let Some((id, expanded)) = stack.pop() {
             if self.cache[id.0 as usize].is_some() {
@@ -152,7 +152,7 @@ impl LiaTranslator {
 }
 
 /// The signed range of a `w`-bit leaf, as a constraint on its integer.
-fn domain(x: &Int, w: u32) -> Bool {
+pub(crate) fn domain(x: &Int, w: u32) -> Bool {
     let half = 1i128 << (w - 1);
     Bool::and(&[x.ge(Int::from_i128(-half)), x.le(Int::from_i128(half - 1))])
 }
@@ -269,7 +269,7 @@ fn complete_core(pool: &ExprPool, query: &Query, exact: &IntegerExact, mut core:
 }
 
 /// The query's leaves: variables and constant-index reads, in id order.
-fn leaves(pool: &ExprPool, roots: &[ExprId]) -> Vec<ExprId> {
+pub(crate) fn leaves(pool: &ExprPool, roots: &[ExprId]) -> Vec<ExprId> {
     let mut seen = rustc_hash::FxHashSet::default();
     let mut stack = roots.to_vec();
     let mut out = Vec::new();
@@ -288,7 +288,7 @@ fn leaves(pool: &ExprPool, roots: &[ExprId]) -> Vec<ExprId> {
 }
 
 /// The model of the integer solver as bit-vectors, validated.
-fn read_model(
+pub(crate) fn read_model(
     tr: &mut LiaTranslator,
     pool: &ExprPool,
     roots: &[ExprId],

@@ -126,6 +126,7 @@ mod guarded;
 mod lia;
 mod model;
 mod oracle;
+mod session;
 mod tables;
 mod translate;
 mod watchdog;
@@ -138,6 +139,7 @@ use z3::ast::Bool;
 use z3::{Params, SatResult, Solver};
 
 pub use crate::oracle::SmtLibOracle;
+pub use crate::session::{Models, SessionStats, Z3Session};
 
 use crate::ackermann::{Scan, Scanner};
 use crate::translate::Translator;

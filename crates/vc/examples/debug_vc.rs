@@ -8,7 +8,7 @@ fn main() {
     let main = p.func_by_name(&a[2]).expect("function");
     let pre = a.get(3).and_then(|n| p.func_by_name(n));
     let mut pool = ExprPool::new();
-    let vc = pathwise_vc::build_vc(&mut pool, p, main, pre, &pathwise_vc::Options::new(2, 16)).expect("vc");
+    let vc = pathwise_vc::build_vc(&mut pool, p, main, pre, &pathwise_vc::Options::new(1, 16)).expect("vc");
     for (n, k) in vc.graph.nodes.iter().enumerate() {
         println!(
             "node {n}: {:?} {} bb{} start {} {:?} out {:?}",

@@ -107,6 +107,9 @@ pub struct Bounds {
     pub pre_bound: u32,
     /// Nodes at most (the unwound program grows exponentially with nesting).
     pub max_nodes: usize,
+    /// Functions whose calls from the function under test are replaced by
+    /// summaries: not inlined (see [`crate::summary`]).
+    pub summarized: Vec<FuncId>,
 }
 
 struct Builder<'p> {
@@ -269,7 +272,9 @@ impl Builder<'_> {
         let bd = f.block(key.block);
         for (i, inst) in bd.insts.iter().enumerate().skip(key.start) {
             if let InstKind::Call { func: callee, .. } = inst.kind {
-                if program.func(callee).is_declaration() {
+                if program.func(callee).is_declaration()
+                    || (key.region == Region::Main && self.bounds.summarized.contains(&callee))
+                {
                     continue;
                 }
                 let kind = EdgeKind::Call { inst: i, callee };

@@ -11,6 +11,8 @@
 //!   condition, in the expression pool with C's bit-vector semantics.
 //! - [`cover`]: the covering algorithms and the goals left uncovered (the
 //!   code infeasible within the bound).
+//! - [`summary`]: procedure summaries (seed 001, section 6): a callee's
+//!   path cover as a disjunction, reused in every calling context.
 //!
 //! The crate sees the solver only through [`pathwise_expr::SolverBackend`];
 //! turning a valuation into a test (a concrete replay) is the caller's
@@ -20,6 +22,7 @@ pub mod cover;
 pub mod graph;
 pub mod passive;
 mod semantics;
+pub mod summary;
 
 use pathwise_ir::{Loc, Program};
 
@@ -35,12 +38,14 @@ impl Unsupported {
         Unsupported { loc, what: what.to_string() }
     }
 
-    /// `file:line:col: unsupported by --method vc: WHAT`.
+    /// `file:line:col: unsupported by --method vc: WHAT (...)`, with a
+    /// pointer to the concolic method.
     pub fn describe(&self, program: &Program) -> String {
         let at = self.loc.filter(|l| !l.is_none()).map(|l| program.describe_loc(l));
+        let hint = "the default method, --method concolic, supports it";
         match at {
-            Some(at) => format!("{at}: unsupported by --method vc: {}", self.what),
-            None => format!("unsupported by --method vc: {}", self.what),
+            Some(at) => format!("{at}: unsupported by --method vc: {} ({hint})", self.what),
+            None => format!("unsupported by --method vc: {} ({hint})", self.what),
         }
     }
 }
@@ -68,5 +73,6 @@ impl Options {
     }
 }
 
-pub use cover::{cover, CoverResult, Criterion, Goal};
-pub use passive::{build_vc, Decision, Vc};
+pub use cover::{cover, cover_with, CoverResult, Criterion, Goal};
+pub use passive::{build_vc, build_vc_with, Decision, Vc};
+pub use summary::{summarizable, summarize, Summary};

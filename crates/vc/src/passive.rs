@@ -24,10 +24,12 @@
 //! the bound.
 
 use pathwise_expr::{ExprId, ExprPool, Model, Sort};
-use pathwise_ir::{FuncId, Loc, Operand, Program, Shape, Terminator, Type};
+use pathwise_ir::{FuncId, InstKind, Loc, Operand, Program, Shape, Terminator, Type};
 
+use crate::cover::Goal;
 use crate::graph::{self, Bounds, EdgeKind, Graph, Region};
 use crate::semantics::{self, ArrayInput, Base, Ctx, Env, Val};
+use crate::summary::Summary;
 use crate::{Options, Unsupported};
 
 /// One decision of a path: the function, the location of the condition and
@@ -47,10 +49,33 @@ pub struct Vc {
     pub reach: Vec<ExprId>,
     /// Variable per edge (taken or not).
     pub edge_vars: Vec<ExprId>,
+    /// The variables of the function's integer parameters (their inputs).
+    pub formals: Vec<ExprId>,
+    /// The value the function returns (integer results).
+    pub ret: Option<ExprId>,
+    /// The calls replaced by a procedure summary, in node order.
+    pub calls: Vec<CallSite>,
+}
+
+/// A call replaced by its callee's summary (see [`crate::summary`]).
+#[derive(Clone, Debug)]
+pub struct CallSite {
+    /// The node and the index of the call instruction in its block.
+    pub node: usize,
+    pub inst: usize,
+    /// The callee.
+    pub callee: FuncId,
+    /// Per path of the summary, its variable `s_p` (taken in this context).
+    pub paths: Vec<ExprId>,
+    /// Per path, its decisions and the goals it visits.
+    pub decisions: Vec<Vec<Decision>>,
+    pub goals: Vec<Vec<Goal>>,
+    /// The functions whose code the summary covers.
+    pub funcs: Vec<FuncId>,
 }
 
 /// Parameter values, input arrays' variables and their initial contents.
-type Inputs = (Vec<Val>, Vec<Option<ArrayInput>>, Vec<Option<ExprId>>);
+type Inputs = (Vec<Val>, Vec<Option<ArrayInput>>, Vec<Option<ExprId>>, Vec<ExprId>);
 
 /// The input values of the function under test: variables named as the
 /// engine names its inputs (`InputSpec::new`), so that a valuation of the VC
@@ -63,13 +88,14 @@ fn inputs(
     hard: &mut Vec<ExprId>,
 ) -> Result<Inputs, Unsupported> {
     let f = program.func(main);
-    let (mut vals, mut arrays, mut contents) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut vals, mut arrays, mut contents, mut formals) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for p in &f.params {
         let name = &p.src.name;
         let bad = |what: &str| Err(Unsupported::new(Some(f.loc), &format!("parameter `{name}`: {what}")));
         match p.src.shape {
             Shape::Scalar if p.ty.is_int() => {
                 let var = pool.var(name, Sort::Bv(p.ty.bits()));
+                formals.push(var);
                 if p.src.c_scalar == "_Bool" {
                     let one = pool.bv_const(p.ty.bits(), 1);
                     hard.push(pool.cmp(pathwise_expr::BvCmp::Ule, var, one));
@@ -100,7 +126,7 @@ fn inputs(
             Shape::Array(_) => return bad("an array"),
         }
     }
-    Ok((vals, arrays, contents))
+    Ok((vals, arrays, contents, formals))
 }
 
 struct Encoder<'a> {
@@ -116,6 +142,13 @@ struct Encoder<'a> {
     /// Per function, the registers used outside the block defining them:
     /// only those are merged (the front end keeps C variables in slots).
     cross: rustc_hash::FxHashMap<FuncId, Vec<bool>>,
+    /// The precondition's nodes are not encoded: its facts stand for it.
+    skip_pre: bool,
+    summaries: &'a [Summary],
+    calls: Vec<CallSite>,
+    /// The reachability variable and returned value of each return of the
+    /// function under test.
+    returns: Vec<(ExprId, ExprId)>,
 }
 
 /// The registers of `f` used in a block other than their definition's
@@ -154,9 +187,28 @@ pub fn build_vc(
     pre: Option<FuncId>,
     opts: &Options,
 ) -> Result<Vc, Unsupported> {
+    build_vc_with(pool, program, main, pre, opts, &[])
+}
+
+/// [`build_vc`] with the calls of the function under test (and of the
+/// callees it inlines) to the functions of `summaries` replaced by their
+/// summaries (see [`crate::summary`]).
+pub fn build_vc_with(
+    pool: &mut ExprPool,
+    program: &Program,
+    main: FuncId,
+    pre: Option<FuncId>,
+    opts: &Options,
+    summaries: &[Summary],
+) -> Result<Vc, Unsupported> {
     let mut constraints = Vec::new();
-    let (args, arrays, contents) = inputs(pool, program, main, opts, &mut constraints)?;
-    let bounds = Bounds { k: opts.k, pre_bound: opts.pre_bound, max_nodes: opts.max_nodes };
+    let (args, arrays, contents, formals) = inputs(pool, program, main, opts, &mut constraints)?;
+    let bounds = Bounds {
+        k: opts.k,
+        pre_bound: opts.pre_bound,
+        max_nodes: opts.max_nodes,
+        summarized: summaries.iter().map(|s| s.func).collect(),
+    };
     let g = graph::build(program, main, pre, &bounds)?;
     let reach = (0..g.nodes.len()).map(|n| pool.var(&format!("vc!r{n}"), Sort::Bool)).collect();
     let edge_vars = (0..g.edges.len()).map(|e| pool.var(&format!("vc!e{e}"), Sort::Bool)).collect();
@@ -171,17 +223,36 @@ pub fn build_vc(
         edge_vars,
         pending: vec![None; g.edges.len()],
         cross: Default::default(),
+        skip_pre: false,
+        summaries,
+        calls: Vec::new(),
+        returns: Vec::new(),
     };
+    // A precondition with one accepting path (a conjunction of bounds,
+    // typically) is that path's condition: its facts replace the
+    // precondition's part of the formula (the same valuations of the
+    // inputs, and the solver's analyses see the bounds as top-level facts:
+    // the Z3 backend checks a formula over the integers only when its own
+    // conjuncts bound every variable).
+    let facts = if pre.is_some() { enc.pre_facts(pool)? } else { None };
+    enc.skip_pre = facts.is_some();
+    if let Some(facts) = facts {
+        enc.constraints.extend(facts);
+    }
     for &n in &g.topo {
+        if enc.skip_pre && g.nodes[n].region == Region::Pre {
+            continue;
+        }
         enc.node(pool, n)?;
     }
-    if pre.is_some() {
-        if let Some(facts) = enc.pre_facts(pool)? {
-            enc.constraints.extend(facts);
-        }
-    }
-    let Encoder { constraints, reach, edge_vars, .. } = enc;
-    Ok(Vc { graph: g, constraints, reach, edge_vars })
+    let Encoder { constraints, reach, edge_vars, calls, returns, .. } = enc;
+    // Conditions the inputs' bounds decide (the no-overflow conditions of
+    // bounded sums) are constants: the solver never sees them.
+    let constraints = pathwise_expr::linear::simplify_under_bounds(pool, &constraints);
+    // The result: the value of the return the execution leaves through.
+    let ret =
+        returns.split_last().map(|(&(_, last), rest)| rest.iter().rev().fold(last, |acc, &(r, v)| pool.ite(r, v, acc)));
+    Ok(Vc { graph: g, constraints, reach, edge_vars, formals, ret, calls })
 }
 
 impl Encoder<'_> {
@@ -193,13 +264,78 @@ impl Encoder<'_> {
         }
     }
 
+    /// The index of `f`'s summary, if it has one.
+    fn summarized(&self, f: FuncId) -> Option<usize> {
+        self.summaries.iter().position(|s| s.func == f)
+    }
+
+    /// A call of a summarised function at instruction `i` of node `n`: one
+    /// variable per path of the summary (see [`crate::summary`]).
+    #[allow(clippy::too_many_arguments)]
+    fn summarized_call(
+        &mut self,
+        pool: &mut ExprPool,
+        n: usize,
+        i: usize,
+        (func, args): (FuncId, &[Operand]),
+        inst: &pathwise_ir::Inst,
+        env: &mut Env,
+        assume: &mut Vec<ExprId>,
+    ) -> Result<(), Unsupported> {
+        let summary = &self.summaries[self.summarized(func).expect("a summarised callee")];
+        let mut actuals = Vec::new();
+        for (a, &formal) in args.iter().zip(&summary.formals) {
+            let Some(Val::E(mut e)) = semantics::operand(pool, env, a) else {
+                return Err(Unsupported::new(
+                    Some(inst.loc),
+                    "an argument of a summarised call that is not an integer",
+                ));
+            };
+            if pool.sort(e) == Sort::Bool {
+                let (one, zero) = (pool.bv_const(1, 1), pool.bv_const(1, 0));
+                e = pool.ite(e, one, zero);
+            }
+            if pool.sort(e) != pool.sort(formal) {
+                return Err(Unsupported::new(Some(inst.loc), "a summarised call whose argument types differ"));
+            }
+            actuals.push(e);
+        }
+        let r = self.reach[n];
+        let c = self.calls.len();
+        let mut memo = Default::default();
+        let disjuncts = crate::summary::instantiate(pool, summary, &actuals, &mut memo);
+        let mut paths = Vec::new();
+        let mut any = pool.bool_const(false);
+        for (p, (pc, _)) in disjuncts.iter().enumerate() {
+            let s = pool.var(&format!("vc!c{c}p{p}"), Sort::Bool);
+            let taken = pool.and(r, *pc);
+            self.constraints.push(pool.eq(s, taken));
+            any = pool.or(any, s);
+            paths.push(s);
+        }
+        // The seed's `assume Sum`: some path of the callee is taken.
+        assume.push(any);
+        let rets: Vec<(ExprId, ExprId)> =
+            paths.iter().zip(&disjuncts).filter_map(|(&s, (_, ret))| ret.map(|v| (s, v))).collect();
+        if let (Some(reg), Some((&(_, last), rest))) = (inst.result, rets.split_last()) {
+            let v = rest.iter().rev().fold(last, |acc, &(s, v)| pool.ite(s, v, acc));
+            env.frames.last_mut().expect("a frame").regs[reg.index()] = Some(Val::E(v));
+        }
+        self.calls.push(CallSite {
+            node: n,
+            inst: i,
+            callee: func,
+            paths,
+            decisions: summary.paths.iter().map(|p| p.decisions.clone()).collect(),
+            goals: summary.paths.iter().map(|p| p.goals.clone()).collect(),
+            funcs: summary.funcs.clone(),
+        });
+        Ok(())
+    }
+
     /// The path condition of the precondition's only accepting path, when
-    /// it has exactly one (a conjunction of bounds, typically): implied by
-    /// the VC, and added as top-level facts so that the solver's analyses
-    /// see the inputs' bounds (the Z3 backend checks a query over the
-    /// integers only when its own conjuncts bound every variable). The
-    /// paths are enumerated one by one, constant conditions pruned, within
-    /// a budget.
+    /// it has exactly one (see `build_vc`). The paths are enumerated one by
+    /// one, constant conditions pruned, within a budget.
     fn pre_facts(&mut self, pool: &mut ExprPool) -> Result<Option<Vec<ExprId>>, Unsupported> {
         const BUDGET: usize = 20_000;
         let g = self.g;
@@ -257,7 +393,7 @@ impl Encoder<'_> {
                 .collect();
             self.merge(pool, n, ins)?
         };
-        if n == g.root {
+        if n == g.root || (self.skip_pre && n == g.main_entry) {
             self.constraints.push(r);
         } else {
             let mut any = pool.bool_const(false);
@@ -273,11 +409,23 @@ impl Encoder<'_> {
             _ => bd.insts.len(),
         };
         let mut assume = Vec::new();
-        for inst in &bd.insts[key.start..end] {
-            semantics::step(pool, &self.cx, &mut env, inst, &mut assume)?;
+        for (i, inst) in bd.insts.iter().enumerate().take(end).skip(key.start) {
+            match inst.kind {
+                InstKind::Call { func, ref args } if key.region == Region::Main && self.summarized(func).is_some() => {
+                    self.summarized_call(pool, n, i, (func, args), inst, &mut env, &mut assume)?;
+                }
+                _ => semantics::step(pool, &self.cx, &mut env, inst, &mut assume)?,
+            }
         }
         if g.out[n].is_empty() && matches!(bd.term, Terminator::Unreachable) {
             assume.push(pool.bool_const(false));
+        }
+        if let (true, Region::Main, 0, Terminator::Return(Some(v))) =
+            (g.out[n].is_empty(), key.region, key.ctx, &bd.term)
+        {
+            if let Some(Val::E(v)) = semantics::operand(pool, &env, v) {
+                self.returns.push((r, v));
+            }
         }
         for a in assume {
             let na = pool.not(r);
@@ -487,8 +635,13 @@ impl Encoder<'_> {
     }
 }
 
-fn truth(model: &Model, v: ExprId) -> bool {
-    model.bv.get(&v).copied().unwrap_or(0) == 1
+/// Which nodes and edges a valuation's execution visits.
+#[derive(Clone, Debug)]
+pub struct Visits {
+    pub nodes: Vec<bool>,
+    pub edges: Vec<bool>,
+    /// Per summarised call, the path of its summary taken (if reached).
+    pub calls: Vec<Option<usize>>,
 }
 
 impl Vc {
@@ -497,17 +650,38 @@ impl Vc {
         (0..self.graph.nodes.len()).filter(|&n| self.graph.nodes[n].region == Region::Main).collect()
     }
 
-    /// The decisions of the path `model` takes through the function under
-    /// test, read from the edge variables.
-    pub fn decisions(&self, program: &Program, model: &Model) -> Result<Vec<Decision>, String> {
+    /// The nodes and edges `model`'s execution visits: the values of the
+    /// reachability terms under it.
+    pub fn visits(&self, pool: &ExprPool, model: &Model) -> Visits {
+        let mut ev = pathwise_expr::eval::Evaluator::new(pool, model);
+        let mut truth = |v: ExprId| ev.eval(v) == pathwise_expr::Value::Bool(true);
+        Visits {
+            nodes: self.reach.iter().map(|&v| truth(v)).collect(),
+            edges: self.edge_vars.iter().map(|&v| truth(v)).collect(),
+            calls: self.calls.iter().map(|c| c.paths.iter().position(|&s| truth(s))).collect(),
+        }
+    }
+
+    /// The decisions of the path a valuation takes through the function
+    /// under test (`visits` of the valuation), those of summarised calls
+    /// included.
+    pub fn decisions(&self, program: &Program, visits: &Visits) -> Result<Vec<Decision>, String> {
         let g = &self.graph;
         let mut n = g.main_entry;
         let mut out = Vec::new();
-        if !truth(model, self.reach[n]) {
+        if !visits.nodes[n] {
             return Err("the valuation does not reach the function under test".into());
         }
         loop {
-            let Some(&ei) = g.out[n].iter().find(|&&ei| truth(model, self.edge_vars[ei])) else {
+            // Calls of the node, in instruction order (`calls` is in node
+            // and instruction order).
+            for (c, call) in self.calls.iter().enumerate().filter(|(_, c)| c.node == n) {
+                let Some(p) = visits.calls[c] else {
+                    return Err(format!("no path of the summary taken at call {c}"));
+                };
+                out.extend(call.decisions[p].iter().cloned());
+            }
+            let Some(&ei) = g.out[n].iter().find(|&&ei| visits.edges[ei]) else {
                 return if g.out[n].is_empty() { Ok(out) } else { Err(format!("no edge taken out of node {n}")) };
             };
             let key = &g.nodes[n];

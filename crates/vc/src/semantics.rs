@@ -538,6 +538,7 @@ fn declared_call(
             assume.push(pool.eq(input.len, n));
             Ok(())
         }
+        ("malloc" | "calloc" | "realloc" | "free", _) => unsupported(inst, &format!("dynamic memory (`{name}`)")),
         _ => unsupported(inst, &format!("a call of `{name}` (no body in this file)")),
     }
 }

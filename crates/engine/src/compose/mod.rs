@@ -1,7 +1,7 @@
 //! Compositional generation with function summaries: top-down and on
 //! demand (SMART, seed 004, sections 3-4; `gen --compositional`) or
 //! bottom-up over the call graph (seed 003, chapter 3; `--compositional
-//! bottom-up`), with summaries stored between runs (`--summaries DIR`).
+//! bottom-up`), with summaries stored between runs (`--summary-store DIR`).
 //!
 //! A *summary* of `f` is the disjunction of its explored paths, each a
 //! case `pre ∧ post` over `f`'s canonical inputs (see [`summary`]): its
@@ -76,7 +76,7 @@ pub(crate) use hook::{enter, finish, leave, on_load, on_store, RunHook};
 use summary::{all, is_canonical, substitute, GlobalKey, Origin, Outcome, Summary};
 
 /// How summaries are computed and kept (`gen --compositional [MODE]`,
-/// `--summaries DIR`).
+/// `--summary-store DIR`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Options {
     /// Compute summaries callee-first before the search (thesis ch. 3)
@@ -433,7 +433,7 @@ impl Summaries {
     }
 }
 
-/// Store the summaries this search computed (`--summaries DIR`), the
+/// Store the summaries this search computed (`--summary-store DIR`), the
 /// complete ones and the partial ones alike (a partial summary composed
 /// later still explores what it lacks), and note them in `report`.
 pub(crate) fn save(

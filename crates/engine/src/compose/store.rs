@@ -1,6 +1,6 @@
 //! Summaries outside a search: exported from one expression pool and
 //! imported into another (bottom-up searches hand their summaries up), and
-//! stored as JSON between runs (`--summaries DIR`).
+//! stored as JSON between runs (`--summary-store DIR`).
 //!
 //! A stored summary is the file `DIR/<function>.<key>.json`; its key is a
 //! hash of the function's IR with its callees' (every function it

@@ -35,10 +35,18 @@ pub(super) struct GoalState {
     /// Per test, the first model's symbolic cost (for the dominance report).
     pub first_sym: Vec<Option<ExprId>>,
     pub dropped: u64,
+    /// Runs ended at a maximum cost threshold (see [`crate::cost::CostCap`]).
+    pub cut_by_cost: u64,
     /// A statement or branch cover (see [`super::cover`]).
     pub cover: Option<super::cover::CoverState>,
     /// The all-local-paths criterion (see [`super::local`]).
     pub local: Option<super::local::LocalState>,
+    /// A partial trace given as input (see [`super::partial`]).
+    pub partial: Option<super::partial::PartialState>,
+    /// What the resource-driven search did (see [`super::driven`]).
+    pub driven: Option<crate::suite::DrivenReport>,
+    /// What the trace-guided search for targets did (see [`super::targeted`]).
+    pub guided: Option<crate::suite::DrivenReport>,
 }
 
 impl Search<'_, '_> {
@@ -192,6 +200,7 @@ pub(super) fn finish(
         cost_models: goals.costs.iter().map(CostModel::name).collect(),
         policies: goals.policies.iter().map(|p| p.text(&goals.costs)).collect(),
         dropped_by_policy: goal.dropped,
+        cut_by_cost: goal.cut_by_cost,
         ..GoalReport::default()
     };
     let sorted = goals.policies.iter().any(|p| !matches!(p, CostPolicy::Threshold { .. }));
@@ -223,6 +232,9 @@ pub(super) fn finish(
     }
     report.cover = goal.cover.as_ref().map(|c| c.report(&order, stop));
     report.local = goal.local.as_ref().map(|l| l.report(order.len()));
+    report.driven = goal.driven;
+    report.guided = goal.guided;
+    report.partial = goal.partial.as_ref().map(|p| p.report(order.len()));
     *tests = kept_tests;
     *coverage = kept_cov;
     report.dominance = dominance(pool, tests, &kept_sym);

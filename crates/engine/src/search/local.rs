@@ -16,9 +16,17 @@
 //! infeasible yet: it is recorded, and the callee entries before it (with
 //! the same local prefix) are then negated, one callee path after another,
 //! until some run reaches it. A local entry whose other side some run
-//! already took after the same local prefix is not negated again. When a
-//! refuted local prefix is never reached the search does not claim
-//! completeness (it is reported).
+//! already took after the same local prefix is not negated again.
+//!
+//! A refuted local prefix never reached is infeasible within the bound
+//! when the search ends complete: in every run with its local prefix, the
+//! refuted decision is the deepest local entry before the callee entries
+//! preceding it are considered (depth-first), so the prefix is recorded
+//! before them and each of them is then negated, in that run and in every
+//! run their negation gives: the callee paths under the local prefix are
+//! enumerated exhaustively (within the bound), and the decision was
+//! refuted along each. An undecided prefix anywhere voids the claim (the
+//! stop is then `explored`).
 
 use rustc_hash::FxHashSet;
 
@@ -49,12 +57,6 @@ impl LocalState {
         self.refuted.iter().filter(|g| !self.reached.contains(*g))
     }
 
-    /// Whether a local prefix was refuted only along some callee paths and
-    /// never reached.
-    pub(super) fn incomplete(&self) -> bool {
-        self.open().next().is_some()
-    }
-
     pub(super) fn report(&self, kept: usize) -> LocalReport {
         let open: FxHashSet<&LocalPath> = self.open().collect();
         LocalReport { local_paths: kept, duplicates: self.duplicates, refuted_through_callees: open.len() as u64 }
@@ -80,6 +82,9 @@ impl Search<'_, '_> {
     /// local prefix extends the local prefix before it (another path of
     /// the callees is worth trying only to reach one).
     pub(super) fn local_skips(&self, run: &RunRecord, j: usize) -> bool {
+        if let Some(skip) = self.partial_skips(run, j) {
+            return skip;
+        }
         let Some(local) = &self.goal.local else { return false };
         let entries = &run.main_entries;
         if entries[j].local {
@@ -108,8 +113,12 @@ impl Search<'_, '_> {
     }
 
     /// Whether a test whose symbolic run is `run` takes a new local path
-    /// (always true for other criteria); if so it is recorded.
+    /// (always true for other criteria; under a partial trace: whether it
+    /// follows it); if so it is recorded.
     pub(super) fn local_accept(&mut self, run: &RunRecord) -> bool {
+        if let Some(follows) = self.partial_accept(run) {
+            return follows;
+        }
         let Some(local) = self.goal.local.as_mut() else { return true };
         if local.seen.insert(local_path(&run.main_entries)) {
             true

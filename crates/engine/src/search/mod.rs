@@ -34,9 +34,13 @@ use crate::suite::{PathStep, Stats, StopReason, TestCase, TestSuite};
 pub use crate::setup::{EngineError, NoObserver, Observer};
 
 mod cover;
+mod driven;
 mod goals;
 mod guided;
 mod local;
+mod partial;
+mod targeted;
+mod traces;
 
 /// Times a prefix is solved again after its run grew a summary (see
 /// [`Search::solve_following`]); each retry knows at least one more case.
@@ -103,6 +107,9 @@ fn generate_inner(
 ) -> Result<(TestSuite, Vec<String>), EngineError> {
     let start = Instant::now();
     let (main, pre) = crate::setup::check(program, config)?;
+    if let Some(message) = config.goals.driven.then(|| traces::unsupported(program, main)).flatten() {
+        return Err(EngineError { message, unmodelled_call: None });
+    }
     let info = ProgramInfo::compute(program);
     let program_mode = config.program_mode.as_ref();
     let mut pool = ExprPool::new();
@@ -155,8 +162,17 @@ fn generate_inner(
     if config.goals.local_paths {
         search.goal.local = Some(Default::default());
     }
+    search.goal.partial = config.goals.trace.clone().map(partial::PartialState::new);
     search.solver.set_deadline(config.timeout.map(|t| start + t));
-    let stop = if config.program_mode.is_some() { search.explore_program() } else { search.explore() };
+    let stop = if config.program_mode.is_some() {
+        search.explore_program()
+    } else if config.goals.driven {
+        search.explore_driven()
+    } else if config.goals.guided_traces && traces::unsupported(program, main).is_none() {
+        search.explore_targets()
+    } else {
+        search.explore()
+    };
     let Search {
         mut stats,
         mut tests,
@@ -179,8 +195,10 @@ fn generate_inner(
     // prefix went undecided or a symbolic value was concretised (unless a
     // cover stopped because every goal has a test, which stays true).
     let covered_all = goal.cover.as_ref().is_some_and(|c| c.done());
-    let local_open = goal.local.as_ref().is_some_and(|l| l.incomplete());
-    let stop = if stop == StopReason::Complete && (!stats.undecided().is_empty() || local_open) && !covered_all {
+    // A local prefix refuted along every callee path the exhaustive search
+    // took is infeasible (see `search/local.rs`): no reason to stop short.
+    let traces_open = [&goal.driven, &goal.guided].iter().any(|d| d.as_ref().is_some_and(|d| d.undecided > 0));
+    let stop = if stop == StopReason::Complete && (!stats.undecided().is_empty() || traces_open) && !covered_all {
         StopReason::Explored
     } else {
         stop
@@ -306,6 +324,9 @@ impl<'a> Search<'a, '_> {
             self.stats.precondition_rejected_runs += 1;
         } else {
             self.observer.on_run(&rec);
+        }
+        if let Some((loc, callee)) = rec.no_case {
+            self.stats.handwritten.note((loc, self.m.program.func(callee).name.clone()));
         }
         if let Some(loc) = rec.unrelated {
             self.stats.unrelated_pointer_runs += 1;
@@ -865,6 +886,7 @@ impl<'a> Search<'a, '_> {
                     None => self.stats.divergences += 1,
                 }
             }
+            Some(End::BoundExceeded) if run.cost.was_capped() => self.goal.cut_by_cost += 1,
             Some(End::BoundExceeded) => self.stats.bound_exceeded_runs += 1,
             Some(End::Error(_) | End::StepLimit) if self.error_paths.insert(run.path.clone()) => {
                 self.stats.error_runs += 1;

@@ -1,0 +1,21 @@
+/* Hand-written summary of arraycopy() of tests/bench/rational.c (seed 003,
+ * Table 3.2 gives the thesis's), for `pathwise gen rational.c --summary
+ * arraycopy_summary.c`.  Read after rational.c, whose types it uses:
+ * `gcc -fsyntax-only -include tests/bench/rational.c arraycopy_summary.c`.
+ *
+ * Cases: a length of 0 or less copies nothing; otherwise dst has len
+ * elements and receives src[0..len-1]. */
+#include "pathwise.h"
+
+void pathwise_summary_arraycopy(struct rational **src, struct rational **dst, int len)
+{
+    int i;
+    if (pathwise_case(len <= 0))
+        return;
+    if (pathwise_case(len > 0)) {
+        pathwise_array_len(dst, len);
+        for (i = 0; i < len; i++)
+            dst[i] = src[i];
+        return;
+    }
+}
