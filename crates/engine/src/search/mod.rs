@@ -154,15 +154,8 @@ fn generate_inner(
         // Re-borrowed: a trait object's lifetime shortens only by coercion.
         referee: referee.map(|r| -> &mut dyn SolverBackend { r }),
         disagreements: Vec::new(),
-        goal: Default::default(),
+        goal: goal_state(program, &info, main, config),
     };
-    if let Some(kind) = config.goals.cover {
-        search.goal.cover = Some(cover::CoverState::new(program, &info, main, kind));
-    }
-    if config.goals.local_paths {
-        search.goal.local = Some(Default::default());
-    }
-    search.goal.partial = config.goals.trace.clone().map(partial::PartialState::new);
     search.solver.set_deadline(config.timeout.map(|t| start + t));
     let stop = if config.program_mode.is_some() {
         search.explore_program()
@@ -247,6 +240,20 @@ fn generate_inner(
     suite.k = machine.k.get();
     suite.goals = report;
     Ok((suite, disagreements))
+}
+
+/// The state of the goals the options ask for (covers, local paths, a
+/// partial trace); the other goals start empty.
+fn goal_state(program: &Program, info: &ProgramInfo, main: FuncId, config: &Config) -> goals::GoalState {
+    let mut goal = goals::GoalState::default();
+    if let Some(kind) = config.goals.cover {
+        goal.cover = Some(cover::CoverState::new(program, info, main, kind));
+    }
+    if config.goals.local_paths {
+        goal.local = Some(Default::default());
+    }
+    goal.partial = config.goals.trace.clone().map(partial::PartialState::new);
+    goal
 }
 
 pub(crate) struct Search<'a, 'p> {
