@@ -119,7 +119,9 @@ pub struct GenArgs {
     /// written) is explored in the context of its first call, then every
     /// call composes its summary. `bottom-up` (thesis ch. 3): each such
     /// function the function under test reaches is first explored alone,
-    /// callees first, and composed as it is
+    /// callees first, and composed as it is. With `--method vc`: each callee
+    /// with integer parameters and result is replaced by its path cover, a
+    /// disjunction reused at every call (seed 001, section 6)
     #[arg(long, num_args = 0..=1, default_missing_value = "top-down", value_name = "MODE",
           value_parser = ["top-down", "bottom-up"])]
     pub compositional: Option<String>,
