@@ -420,7 +420,11 @@ impl<'m, 'p> Exec<'m, 'p> {
             let local =
                 self.region == Region::Main && self.frames.len() == 1 && !matches!(kind, EntryKind::Library { .. });
             let entry = Entry { cond, kind, region: self.region, negatable, bound_blocked, loc, step, local };
-            if let Some(entry) = self.compose.as_mut().map_or(Some(entry.clone()), |h| h.capture(entry)) {
+            let entry = match self.compose.as_mut() {
+                Some(hook) => hook.capture(entry),
+                None => Some(entry),
+            };
+            if let Some(entry) = entry {
                 self.entries.push(entry);
             }
         }
