@@ -30,6 +30,7 @@ pub mod range;
 pub mod slice;
 pub mod smtlib;
 pub mod solver;
+pub mod subst;
 
 pub use ops::{BvCmp, BvOp};
 pub use pool::{Expr, ExprId, ExprPool, Sort};

@@ -17,7 +17,7 @@
 
 use pathwise_expr::{Expr, ExprId, ExprPool, Sort};
 use pathwise_ir::Type;
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 
 /// A global scalar a case reads or writes: (global index, byte offset, type).
 pub type GlobalKey = (u32, u64, Type);
@@ -198,79 +198,7 @@ pub fn global_var(pool: &mut ExprPool, tag: &str, key: GlobalKey) -> ExprId {
     pool.var(&global_name(tag, key), Sort::Bv(key.2.bits()))
 }
 
-/// `e` with the variables of `map` replaced (`memo`: nodes done).
-pub fn substitute(
-    pool: &mut ExprPool,
-    e: ExprId,
-    map: &FxHashMap<ExprId, ExprId>,
-    memo: &mut FxHashMap<ExprId, ExprId>,
-) -> ExprId {
-    if let Some(&r) = map.get(&e).or_else(|| memo.get(&e)) {
-        return r;
-    }
-    let mut s = |pool: &mut ExprPool, x: ExprId| substitute(pool, x, map, memo);
-    let r = match pool.get(e).clone() {
-        Expr::BoolConst(_) | Expr::BvConst { .. } | Expr::Var { .. } => e,
-        Expr::Not(a) => {
-            let a = s(pool, a);
-            pool.not(a)
-        }
-        Expr::And(a, b) => {
-            let (a, b) = (s(pool, a), s(pool, b));
-            pool.and(a, b)
-        }
-        Expr::Or(a, b) => {
-            let (a, b) = (s(pool, a), s(pool, b));
-            pool.or(a, b)
-        }
-        Expr::Eq(a, b) => {
-            let (a, b) = (s(pool, a), s(pool, b));
-            pool.eq(a, b)
-        }
-        Expr::Bin { op, a, b } => {
-            let (a, b) = (s(pool, a), s(pool, b));
-            pool.bin(op, a, b)
-        }
-        Expr::Cmp { op, a, b } => {
-            let (a, b) = (s(pool, a), s(pool, b));
-            pool.cmp(op, a, b)
-        }
-        Expr::SMulNoOverflow(a, b) => {
-            let (a, b) = (s(pool, a), s(pool, b));
-            pool.smul_no_overflow(a, b)
-        }
-        Expr::Ite { cond, then_, else_ } => {
-            let (c, t, f) = (s(pool, cond), s(pool, then_), s(pool, else_));
-            pool.ite(c, t, f)
-        }
-        Expr::ZExt { a, width } => {
-            let a = s(pool, a);
-            pool.zext(a, width)
-        }
-        Expr::SExt { a, width } => {
-            let a = s(pool, a);
-            pool.sext(a, width)
-        }
-        Expr::Extract { a, hi, lo } => {
-            let a = s(pool, a);
-            pool.extract(a, hi, lo)
-        }
-        Expr::Select { array, index } => {
-            let (a, i) = (s(pool, array), s(pool, index));
-            pool.select(a, i)
-        }
-        Expr::Store { array, index, value } => {
-            let (a, i, v) = (s(pool, array), s(pool, index), s(pool, value));
-            pool.store(a, i, v)
-        }
-        Expr::ConstArray { index, value } => {
-            let v = s(pool, value);
-            pool.const_array(index, v)
-        }
-    };
-    memo.insert(e, r);
-    r
-}
+pub use pathwise_expr::subst::substitute;
 
 /// The conjunction of `cs`.
 pub fn all(pool: &mut ExprPool, cs: &[ExprId]) -> ExprId {
