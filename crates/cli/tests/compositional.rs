@@ -8,7 +8,10 @@
 //!   each for the precondition's first rejection, one for SMART's
 //!   resumption), the same coverage;
 //! - rational.c simplify and simp with block-2: the same error tests
-//!   (kind and line) and branch coverage in both modes;
+//!   (kind and line) and branch coverage in both modes; simp with block-3
+//!   (gcd called once per element, each call's bound depending on the
+//!   blocks the calls before entered): complete, no divergence, the same
+//!   errors and coverage;
 //! - foo_bar.c: foo's bottom-up summary has 2 cases, bar gets 1 test;
 //! - callees reading and writing globals are summarised, with their writes;
 //! - every error kind the monolithic search finds on a function of tests/c
@@ -186,6 +189,25 @@ fn rational_block2_gives_the_monolithic_errors_and_coverage() {
             assert!(gcd["errors"].as_u64().unwrap() >= 2, "{f} {mode}: {gcd}");
         }
     }
+}
+
+/// Under block-k the blocks of gcd count over all its calls along a path:
+/// a case found in one call's context may exceed the bound in a later
+/// call's, or the other way round. Before cases carried their block-k
+/// traces (replayed against each call's counts), 4 runs diverged and the
+/// search ended `explored`.
+#[test]
+fn rational_simp_block3_composes_gcd_in_each_calls_context() {
+    let file = "tests/bench/rational.c";
+    let block = ["--criterion", "block-k", "--k", "3"];
+    let (_, mono) = generate_and_check(file, "simp", &block);
+    let args = [&block[..], &["--compositional"]].concat();
+    let (text, comp) = generate_and_check(file, "simp", &args);
+    assert_eq!(comp["stop"], "complete", "{text}");
+    assert_eq!(comp["stats"]["divergences"], 0, "{text}");
+    assert_eq!(error_set(&comp), error_set(&mono), "{text}");
+    assert_eq!(branch_coverage(&comp), branch_coverage(&mono), "{text}");
+    assert!(runs(&comp) < runs(&mono), "{text}");
 }
 
 #[test]

@@ -493,6 +493,9 @@ impl<'m, 'p> Exec<'m, 'p> {
         let fi = self.m.info.func(func);
         let mut exceeds = false;
         let mut alt_blocked = false;
+        // Block-k after composed calls: whether the side taken can leave, as
+        // a condition on their cases, and whether it can.
+        let mut shadowed = None;
         if self.region == Region::Main {
             let innermost = fi.loops.innermost(block);
             let loop_iter = innermost.map(|l| {
@@ -529,8 +532,19 @@ impl<'m, 'p> Exec<'m, 'p> {
                         unreachable!("a decision ends its block with a branch")
                     };
                     let (to, other) = if taken { (then_block, else_block) } else { (else_block, then_block) };
+                    self.visits.trace.push(crate::blockk::Check::Leave(func, to));
                     exceeds = !self.visits.can_leave(m.program, m.info, func, to, k);
                     alt_blocked = !self.visits.can_leave(m.program, m.info, func, other, k);
+                    if self.visits.has_shadows() {
+                        let g = crate::blockk::FuncGraph::new(m.program, m.info, func);
+                        let none = Default::default();
+                        let here = self.visits.leave_cond(self.pool, &g, func, to, k, &none);
+                        // The other side may be within the bound for other
+                        // cases of the composed calls before: not pruned.
+                        let there = self.visits.leave_cond(self.pool, &g, func, other, k, &none);
+                        alt_blocked &= self.pool.as_bool_const(there).is_some();
+                        shadowed = Some((here, !exceeds));
+                    }
                 }
             }
         }
@@ -562,6 +576,9 @@ impl<'m, 'p> Exec<'m, 'p> {
                 step,
                 local: true,
             });
+        }
+        if let Some((cond, holds)) = shadowed {
+            crate::compose::bound_check(self, cond, holds, loc);
         }
         exceeds.then_some(End::BoundExceeded)
     }
@@ -681,7 +698,19 @@ impl<'m, 'p> Exec<'m, 'p> {
         if self.m.criterion != Criterion::BlockK || self.region != Region::Main {
             return false;
         }
-        !self.visits.enter(self.m.program, func, block, self.m.k.get())
+        let k = self.m.k.get();
+        let fits = self.visits.enter(self.m.program, func, block, k);
+        if let Some(count) = self.visits.shadow(func, block) {
+            // A count composed calls made symbolic: the entry fits for some
+            // of their cases only.
+            let (one, kk) = (self.pool.bv_const(32, 1), self.pool.bv_const(32, k as u64));
+            let below = self.pool.cmp(pathwise_expr::BvCmp::Ult, count, kk);
+            let next = self.pool.bin(pathwise_expr::BvOp::Add, count, one);
+            self.visits.set_shadow(func, block, next);
+            let loc = self.m.program.func(func).block(block).term_loc;
+            crate::compose::bound_check(self, below, fits, loc);
+        }
+        !fits
     }
 
     pub(crate) fn call(&mut self, callee: FuncId, args: &[Operand], result: Option<Reg>, loc: Loc) -> Flow {

@@ -149,6 +149,8 @@ pub struct RunRecord {
     pub sides: FxHashSet<(FuncId, pathwise_ir::Block, bool)>,
     /// Blocks entered by the function under test and its callees.
     pub blocks: FxHashSet<(FuncId, pathwise_ir::Block)>,
+    /// Block-k: the run's bound checks (see [`crate::blockk::Check`]).
+    pub block_trace: Vec<crate::blockk::Check>,
     /// Final contents of each pointer parameter's array.
     pub array_outputs: Vec<Option<Vec<u64>>>,
     /// Final contents of each global.
@@ -237,6 +239,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         lines: FxHashSet::default(),
         sides: FxHashSet::default(),
         blocks: FxHashSet::default(),
+        block_trace: Vec::new(),
         array_outputs: Vec::new(),
         global_outputs: Vec::new(),
         touched_len: vec![0; setup.spec.params.len()],
@@ -304,6 +307,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     rec.lines = std::mem::take(&mut exec.lines);
     rec.sides = std::mem::take(&mut exec.sides);
     rec.blocks = std::mem::take(&mut exec.blocks);
+    rec.block_trace = std::mem::take(&mut exec.visits.trace);
     rec.nondets = std::mem::take(&mut exec.nondets);
     rec.calls = std::mem::take(&mut exec.calls);
     rec.float_pins.append(&mut exec.float_pins);

@@ -54,7 +54,7 @@ pub(crate) fn prepare(
     if let Some(n) = nested {
         for ex in &n.seed {
             let Some(f) = program.func_by_name(&ex.function) else { continue };
-            if let Some(s) = store::import(pool, ex, Origin::BottomUp, &|n| n.to_string()) {
+            if let Some(s) = store::import(pool, ex, Origin::BottomUp, &|n| n.to_string(), &|n| program.func_by_name(n)) {
                 insert_closed(&mut sums, f, s);
             }
         }
@@ -72,7 +72,7 @@ pub(crate) fn prepare(
             }
             let key = store::key(program, f, config);
             let Some(ex) = store::load(dir, name, &key) else { continue };
-            if let Some(s) = store::import(pool, &ex, Origin::Stored, &|n| n.to_string()) {
+            if let Some(s) = store::import(pool, &ex, Origin::Stored, &|n| n.to_string(), &|n| program.func_by_name(n)) {
                 insert_closed(&mut sums, f, s);
                 sums.loaded.push(name.clone());
             }
@@ -88,7 +88,7 @@ pub(crate) fn prepare(
         let seed: Vec<Exported> = graph
             .reachable_from(f)
             .into_iter()
-            .filter_map(|g| sums.funcs.get(&g).map(|s| store::export(pool, &program.func(g).name, s)))
+            .filter_map(|g| sums.funcs.get(&g).map(|s| store::export(pool, program, &program.func(g).name, s)))
             .collect();
         let mut sub = Config::new(&program.func(f).name, config.k);
         sub.criterion = config.criterion;
@@ -108,7 +108,7 @@ pub(crate) fn prepare(
         sums.bottom_up_runs += n.runs;
         sums.bottom_up_solver_calls += n.solver_calls;
         let (true, Some(ex)) = (found, n.out) else { continue };
-        if let Some(mut s) = store::import(pool, &ex, Origin::BottomUp, &|n| n.to_string()) {
+        if let Some(mut s) = store::import(pool, &ex, Origin::BottomUp, &|n| n.to_string(), &|n| program.func_by_name(n)) {
             s.complete = Some(n.complete);
             insert_closed(&mut sums, f, s);
         }
@@ -180,7 +180,13 @@ pub(crate) fn record(sums: &mut Summaries, pool: &mut ExprPool, program: &Progra
             let other = vec![all(pool, &other)];
             sums.add_case(
                 f,
-                Case { pre: other, post: Post { outcome: Outcome::Bound, ret: None, writes: Vec::new(), path: None } },
+                // No trace: a bound from the fresh context of this search is
+                // a bound in every calling context (counts only grow).
+                Case {
+                    pre: other,
+                    post: Post { outcome: Outcome::Bound, ret: None, writes: Vec::new(), path: None },
+                    trace: None,
+                },
             );
         }
         if pool.as_bool_const(c) != Some(true) {
@@ -195,6 +201,10 @@ pub(crate) fn record(sums: &mut Summaries, pool: &mut ExprPool, program: &Progra
     let pre = vec![all(pool, &pre)];
     sums.add_case(
         f,
-        Case { pre, post: Post { outcome, ret, writes: Vec::new(), path: Some(super::summary::path_hash(&rec.path)) } },
+        Case {
+            pre,
+            post: Post { outcome, ret, writes: Vec::new(), path: Some(super::summary::path_hash(&rec.path)) },
+            trace: (!rec.block_trace.is_empty()).then(|| rec.block_trace.as_slice().into()),
+        },
     );
 }

@@ -51,6 +51,10 @@ struct Active {
     path_start: usize,
     /// The caller's in-bounds facts, set aside during the call.
     saved_checked: FxHashMap<ObjId, u64>,
+    /// Block-k: the counts at the call, and where the callee's checks
+    /// start in the run's trace.
+    ctx: Option<std::rc::Rc<crate::blockk::BlockVisits>>,
+    trace_start: usize,
 }
 
 /// Per-run state of the hooks (only in symbolic runs of the function under
@@ -186,6 +190,11 @@ pub(crate) fn enter(exec: &mut Exec<'_, '_>, callee: FuncId, argv: Vec<Value>, l
     }
     let objects_before = exec.mem.len() as u32;
     let saved_checked = std::mem::take(&mut exec.checked_upto);
+    let ctx = (exec.m.criterion == crate::config::Criterion::BlockK).then(|| {
+        cell.borrow_mut().prepare_block_k(program, exec.m.info, callee, exec.m.k.get());
+        std::rc::Rc::new(exec.visits.snapshot())
+    });
+    let trace_start = exec.visits.trace.len();
     let hook = exec.compose.as_mut().expect("checked above");
     if explored && !hook.frozen {
         // Explored while frozen, its paths wait for the summary before.
@@ -210,6 +219,8 @@ pub(crate) fn enter(exec: &mut Exec<'_, '_>, callee: FuncId, argv: Vec<Value>, l
         poisoned: None,
         path_start: exec.path.len(),
         saved_checked,
+        ctx,
+        trace_start,
     });
     values
 }
@@ -364,7 +375,8 @@ fn case_of(exec: &mut Exec<'_, '_>, a: &Active, outcome: Outcome, ret: Option<Ex
         }
     }
     let path = Some(summary::path_hash(&exec.path[a.path_start.min(exec.path.len())..]));
-    Ok(Case { pre, post: Post { outcome, ret, writes, path } })
+    let trace = a.ctx.as_ref().map(|_| exec.visits.trace[a.trace_start.min(exec.visits.trace.len())..].into());
+    Ok(Case { pre, post: Post { outcome, ret, writes, path }, trace })
 }
 
 /// A composed call that cannot be summarised: its path condition goes
@@ -409,7 +421,59 @@ fn instance(
 ) -> Instance {
     let cell = exec.m.summaries.as_ref().expect("summaries on");
     let id = cell.borrow_mut().new_instance_id();
-    Instance { func: a.func, name: a.name.clone(), map: a.map.clone(), ret, writes, id }
+    let (ctx, counts) = (a.ctx.clone(), Vec::new());
+    Instance { func: a.func, name: a.name.clone(), map: a.map.clone(), ret, writes, id, ctx, counts }
+}
+
+/// Block-k, after a composed call returned: the counts of the blocks its
+/// callee may enter become the call's fresh variables on top of the
+/// counts before it (see [`crate::blockk`]), tied by the composition to
+/// each case's entries; its entry block, entered once by every path, stays
+/// as it is.
+fn count_vars(exec: &mut Exec<'_, '_>, a: &Active, inst: &mut Instance) {
+    let Some(ctx) = &a.ctx else { return };
+    let cell = exec.m.summaries.as_ref().expect("summaries on");
+    let region = cell.borrow().region(a.func);
+    for f in region {
+        for i in 0..exec.m.program.func(f).blocks.len() {
+            let b = pathwise_ir::Block(i as u32);
+            if (f, b) == (a.func, pathwise_ir::Block(0)) {
+                if let Some(before) = ctx.shadow(f, b) {
+                    let one = exec.pool.bv_const(32, 1);
+                    let after = exec.pool.bin(pathwise_expr::BvOp::Add, before, one);
+                    exec.visits.set_shadow(f, b, after);
+                }
+                continue;
+            }
+            let var = exec.pool.var(&format!("sum:{}#{}.cnt{}.{}", a.name, a.n, f.0, i), Sort::Bv(32));
+            let before = ctx.count_term(exec.pool, f, b, 0);
+            let after = exec.pool.bin(pathwise_expr::BvOp::Add, before, var);
+            exec.visits.set_shadow(f, b, after);
+            inst.counts.push(((f, b), var));
+        }
+    }
+}
+
+/// A bound check of the run that depends on the cases composed calls took
+/// before (block-k; `holds`: how it came out): an assumption, except
+/// inside a composed call, whose composition replays it. When it holds
+/// its other side is the bound (nothing to explore); when it fails (the
+/// run ends) its other side asks for cases of the calls before that let
+/// the path go on.
+pub(crate) fn bound_check(exec: &mut Exec<'_, '_>, cond: ExprId, holds: bool, loc: Loc) {
+    if exec.pool.as_bool_const(cond).is_some() {
+        return;
+    }
+    let c = if holds { cond } else { exec.pool.not(cond) };
+    let Some(hook) = exec.compose.as_mut() else { return };
+    if let Some(a) = hook.active.as_mut() {
+        if a.captured.is_some() {
+            return;
+        }
+        // The context of an explored call, not its path: no part of its case.
+        a.ties.insert(c);
+    }
+    exec.record(c, EntryKind::Assume, !holds, false, loc);
 }
 
 /// The return hook: called after a frame is popped with its result `v`.
@@ -483,7 +547,8 @@ pub(crate) fn leave(exec: &mut Exec<'_, '_>, v: Option<Value>) -> Option<Value> 
         let _ = exec.mem.write(exec.pool, obj, key.1, key.2, None, Value::Int { conc: now.conc(), sym: Some(fresh) });
         writes.push((key, fresh, old));
     }
-    let inst = instance(exec, &a, ret_var, writes);
+    let mut inst = instance(exec, &a, ret_var, writes);
+    count_vars(exec, &a, &mut inst);
     let cell = exec.m.summaries.as_ref().expect("summaries on");
     let (cond, known, errors, settled, exercised) = {
         let mut sums = cell.borrow_mut();

@@ -72,7 +72,7 @@ use pathwise_expr::{Expr, ExprId, ExprPool, Sort};
 use pathwise_ir::{FuncId, InstKind, Program, Type};
 use rustc_hash::FxHashMap;
 
-pub(crate) use hook::{enter, finish, leave, on_load, on_store, RunHook};
+pub(crate) use hook::{bound_check, enter, finish, leave, on_load, on_store, RunHook};
 use summary::{all, is_canonical, substitute, GlobalKey, Origin, Outcome, Summary};
 
 /// How summaries are computed and kept (`gen --compositional [MODE]`,
@@ -99,6 +99,50 @@ pub(crate) struct Instance {
     pub writes: Vec<(GlobalKey, ExprId, ExprId)>,
     /// Distinguishes the internal variables of cases per instance.
     pub id: u64,
+    /// Block-k: the block counts at the call, against which each case's
+    /// trace is replayed (see [`crate::blockk`]).
+    pub ctx: Option<std::rc::Rc<crate::blockk::BlockVisits>>,
+    /// Block-k: the fresh count of each block the callee may enter, tied
+    /// to each returning case's entries.
+    pub counts: Vec<((FuncId, pathwise_ir::Block), ExprId)>,
+}
+
+/// Block-k: what replaying cases' traces needs (see [`crate::blockk`]).
+#[derive(Default)]
+pub(crate) struct BlockEnv {
+    pub k: u32,
+    pub graphs: FxHashMap<FuncId, crate::blockk::FuncGraph>,
+    /// The functions with a body each summarised function reaches (itself
+    /// first).
+    pub regions: FxHashMap<FuncId, Vec<FuncId>>,
+}
+
+/// One case of a summary in a calling context (see [`Summaries::cases_in`]).
+struct InContext {
+    pre: ExprId,
+    case: summary::Case,
+    internal: bool,
+    /// Block-k: where the case's path stays within the bound in this
+    /// context (`true` otherwise).
+    admit: ExprId,
+}
+
+impl InContext {
+    /// Whether the case says what happens in this context: a returning or
+    /// error case always (it returns, errs or exceeds the bound), a bound
+    /// case where its checks fail (else the path goes on, unknown).
+    fn known(&self, pool: &mut ExprPool) -> ExprId {
+        if self.case.post.outcome == Outcome::Bound && self.case.trace.is_some() {
+            let fails = pool.not(self.admit);
+            return pool.and(self.pre, fails);
+        }
+        self.pre
+    }
+
+    /// Where the case's outcome (return or error) happens in this context.
+    fn happens(&self, pool: &mut ExprPool) -> ExprId {
+        pool.and(self.pre, self.admit)
+    }
 }
 
 /// The summaries of a search (shared by its runs through
@@ -132,6 +176,8 @@ pub struct Summaries {
     /// Store: functions whose summaries were loaded, and saved.
     pub(crate) loaded: Vec<String>,
     pub(crate) saved: Vec<String>,
+    /// Block-k only.
+    pub(crate) block_k: Option<BlockEnv>,
 }
 
 impl Summaries {
@@ -151,6 +197,34 @@ impl Summaries {
         if let Some(s) = self.funcs.get_mut(&func) {
             s.cases.clear();
         }
+    }
+
+    /// Block-k: the regions and graphs a call of `func` needs.
+    pub(crate) fn prepare_block_k(&mut self, program: &Program, info: &crate::analysis::ProgramInfo, func: FuncId, k: u32) {
+        let env = self.block_k.get_or_insert_with(|| BlockEnv { k, ..Default::default() });
+        if env.regions.contains_key(&func) {
+            return;
+        }
+        let mut region = vec![func];
+        let mut i = 0;
+        while i < region.len() {
+            let f = region[i];
+            i += 1;
+            env.graphs.entry(f).or_insert_with(|| crate::blockk::FuncGraph::new(program, info, f));
+            for cs in &info.func(f).callees {
+                for &c in cs {
+                    if !region.contains(&c) && !program.func(c).is_declaration() {
+                        region.push(c);
+                    }
+                }
+            }
+        }
+        env.regions.insert(func, region);
+    }
+
+    /// Block-k: the functions a call of `func` may enter blocks of.
+    pub(crate) fn region(&self, func: FuncId) -> Vec<FuncId> {
+        self.block_k.as_ref().and_then(|e| e.regions.get(&func).cloned()).unwrap_or_default()
     }
 
     pub(crate) fn context_fallback(&mut self, why: String) {
@@ -193,11 +267,12 @@ impl Summaries {
         }
         let mut any = pool.bool_const(false);
         let mut some = false;
-        for (_, pre, c, _) in self.cases_in(pool, inst, false) {
-            let Some(path) = c.post.path.filter(|_| c.post.outcome == Outcome::Return) else { continue };
+        for c in self.cases_in(pool, inst, false) {
+            let Some(path) = c.case.post.path.filter(|_| c.case.post.outcome == Outcome::Return) else { continue };
             some = true;
             if self.exercised.contains(&(inst.func, path)) {
-                any = pool.or(any, pre);
+                let here = c.happens(pool);
+                any = pool.or(any, here);
             }
         }
         some.then_some(any)
@@ -240,12 +315,12 @@ impl Summaries {
         self.instances.insert(cond, inst);
     }
 
-    /// The cases of `inst`'s summary in its calling context: (precondition,
-    /// case), for the cases whose canonical inputs the context resolves.
-    fn cases_in(&self, pool: &mut ExprPool, inst: &Instance, count: bool) -> Vec<(usize, ExprId, summary::Case, bool)> {
+    /// The cases of `inst`'s summary in its calling context, for the cases
+    /// whose canonical inputs the context resolves.
+    fn cases_in(&self, pool: &mut ExprPool, inst: &Instance, count: bool) -> Vec<InContext> {
         let Some(s) = self.funcs.get(&inst.func) else { return Vec::new() };
         let mut out = Vec::new();
-        'cases: for (index, case) in s.cases.iter().enumerate() {
+        'cases: for case in &s.cases {
             let mut roots = case.pre.clone();
             roots.extend(case.post.ret);
             roots.extend(case.post.writes.iter().map(|w| w.1));
@@ -275,7 +350,12 @@ impl Summaries {
                 continue;
             }
             let post = summary::Post { outcome: case.post.outcome.clone(), ret, writes, path: case.post.path };
-            out.push((index, pre_all, summary::Case { pre, post }, internal));
+            let admit = match (&inst.ctx, &case.trace, &self.block_k) {
+                (Some(ctx), Some(trace), Some(env)) => ctx.admit(pool, &env.graphs, trace, env.k),
+                _ => pool.bool_const(true),
+            };
+            let case = summary::Case { pre, post, trace: case.trace.clone() };
+            out.push(InContext { pre: pre_all, case, internal, admit });
         }
         out
     }
@@ -293,10 +373,12 @@ impl Summaries {
         let settled = self.settled(inst.func);
         let mut some_case = pool.bool_const(false);
         let mut known = pool.bool_const(false);
-        for (_, pre, case, internal) in self.cases_in(pool, inst, true) {
-            if !internal {
-                known = pool.or(known, pre);
+        for c in self.cases_in(pool, inst, true) {
+            if !c.internal {
+                let k = c.known(pool);
+                known = pool.or(known, k);
             }
+            let (case, pre) = (&c.case, c.happens(pool));
             if case.post.outcome.is_error() {
                 // The caller's error check of the call follows.
                 some_case = pool.or(some_case, pre);
@@ -306,6 +388,15 @@ impl Summaries {
                 continue;
             }
             let mut this = pre;
+            if !inst.counts.is_empty() {
+                // The blocks the case enters: the counts later checks see.
+                let entries = case.trace.as_deref().map(crate::blockk::entries_of).unwrap_or_default();
+                for &(b, var) in &inst.counts {
+                    let n = pool.bv_const(32, entries.get(&b).copied().unwrap_or(0) as u64);
+                    let is = pool.eq(var, n);
+                    this = pool.and(this, is);
+                }
+            }
             if let (Some(r), Some(post)) = (inst.ret, case.post.ret) {
                 let is = pool.eq(r, post);
                 this = pool.and(this, is);
@@ -333,9 +424,10 @@ impl Summaries {
     /// without internal variables).
     pub(crate) fn known(&self, pool: &mut ExprPool, inst: &Instance) -> ExprId {
         let mut known = pool.bool_const(false);
-        for (_, pre, _, internal) in self.cases_in(pool, inst, false) {
-            if !internal {
-                known = pool.or(known, pre);
+        for c in self.cases_in(pool, inst, false) {
+            if !c.internal {
+                let k = c.known(pool);
+                known = pool.or(known, k);
             }
         }
         known
@@ -346,13 +438,17 @@ impl Summaries {
     /// preconditions (the caller's error checks of the call).
     pub(crate) fn error_pres(&self, pool: &mut ExprPool, inst: &Instance) -> Vec<(Outcome, ExprId)> {
         let mut out: Vec<(Outcome, ExprId)> = Vec::new();
-        for (_, pre, c, _) in self.cases_in(pool, inst, false) {
-            if !c.post.outcome.is_error() {
+        for c in self.cases_in(pool, inst, false) {
+            if !c.case.post.outcome.is_error() {
                 continue;
             }
-            match out.iter_mut().find(|(o, _)| *o == c.post.outcome) {
+            let pre = c.happens(pool);
+            if pool.as_bool_const(pre) == Some(false) {
+                continue;
+            }
+            match out.iter_mut().find(|(o, _)| *o == c.case.post.outcome) {
                 Some((_, any)) => *any = pool.or(*any, pre),
-                None => out.push((c.post.outcome, pre)),
+                None => out.push((c.case.post.outcome, pre)),
             }
         }
         out
@@ -450,7 +546,7 @@ pub(crate) fn save(
             continue;
         }
         let name = &program.func(f).name;
-        let mut s_export = store::export(pool, name, s);
+        let mut s_export = store::export(pool, program, name, s);
         if s_export.complete.is_none() {
             s_export.complete = report.details.iter().find(|d| &d.function == name).map(|d| d.complete);
         }

@@ -17,6 +17,7 @@ use rustc_hash::FxHashMap;
 use serde_json::{json, Value as Json};
 
 use super::summary::{Case, Origin, Outcome, Post, Summary};
+use crate::blockk::Check;
 
 /// A summary outside any pool: cases over a table of expression nodes.
 #[derive(Clone, Debug, PartialEq)]
@@ -101,8 +102,38 @@ impl Writer<'_> {
     }
 }
 
-/// `summary` of `function`, out of `pool`.
-pub fn export(pool: &ExprPool, function: &str, summary: &Summary) -> Exported {
+/// A block-k trace with function names (ids differ between programs).
+fn trace_json(program: &Program, trace: &[Check]) -> Json {
+    let ev = |tag: &str, f: FuncId, b: pathwise_ir::Block| json!([tag, program.func(f).name, b.0]);
+    Json::Array(
+        trace
+            .iter()
+            .map(|c| match *c {
+                Check::Enter(f, b) => ev("enter", f, b),
+                Check::Leave(f, b) => ev("leave", f, b),
+            })
+            .collect(),
+    )
+}
+
+fn trace_of(j: &Json, funcs: &dyn Fn(&str) -> Option<FuncId>) -> Option<std::sync::Arc<[Check]>> {
+    let mut out = Vec::new();
+    for e in j.as_array()? {
+        let e = e.as_array()?;
+        let f = funcs(e.get(1)?.as_str()?)?;
+        let b = pathwise_ir::Block(e.get(2)?.as_u64()?.try_into().ok()?);
+        out.push(match e.first()?.as_str()? {
+            "enter" => Check::Enter(f, b),
+            "leave" => Check::Leave(f, b),
+            _ => return None,
+        });
+    }
+    Some(out.into())
+}
+
+/// `summary` of `function`, out of `pool` (`program` names the functions
+/// of block-k traces).
+pub fn export(pool: &ExprPool, program: &Program, function: &str, summary: &Summary) -> Exported {
     let mut w = Writer { pool, nodes: Vec::new(), index: FxHashMap::default() };
     let cases = summary
         .cases
@@ -112,7 +143,8 @@ pub fn export(pool: &ExprPool, function: &str, summary: &Summary) -> Exported {
             let ret = c.post.ret.map(|e| w.node(e));
             let writes: Vec<Json> =
                 c.post.writes.iter().map(|&((g, off, ty), v)| json!([g, off, ty.bits(), w.node(v)])).collect();
-            json!({ "pre": pre, "outcome": c.post.outcome.text(), "ret": ret, "writes": writes, "path": c.post.path })
+            let trace = c.trace.as_deref().map(|t| trace_json(program, t));
+            json!({ "pre": pre, "outcome": c.post.outcome.text(), "ret": ret, "writes": writes, "path": c.post.path, "trace": trace })
         })
         .collect();
     Exported { function: function.to_string(), complete: summary.complete, nodes: w.nodes, cases }
@@ -129,9 +161,16 @@ fn int_type(bits: u64) -> Option<Type> {
     })
 }
 
-/// The summary into `pool`, each variable renamed by `rename`; `None` when
-/// the export is malformed.
-pub fn import(pool: &mut ExprPool, ex: &Exported, origin: Origin, rename: &dyn Fn(&str) -> String) -> Option<Summary> {
+/// The summary into `pool`, each variable renamed by `rename`, functions
+/// found by name with `funcs`; `None` when the export is malformed or
+/// names a function `funcs` does not know.
+pub fn import(
+    pool: &mut ExprPool,
+    ex: &Exported,
+    origin: Origin,
+    rename: &dyn Fn(&str) -> String,
+    funcs: &dyn Fn(&str) -> Option<FuncId>,
+) -> Option<Summary> {
     let mut ids: Vec<ExprId> = Vec::with_capacity(ex.nodes.len());
     for n in &ex.nodes {
         let a = n.as_array()?;
@@ -184,7 +223,11 @@ pub fn import(pool: &mut ExprPool, ex: &Exported, origin: Origin, rename: &dyn F
             let key = (w.first()?.as_u64()? as u32, w.get(1)?.as_u64()?, int_type(w.get(2)?.as_u64()?)?);
             writes.push((key, node(w.get(3)?)?));
         }
-        s.add(Case { pre, post: Post { outcome, ret, writes, path: c["path"].as_u64() } });
+        let trace = match &c["trace"] {
+            Json::Null => None,
+            t => Some(trace_of(t, funcs)?),
+        };
+        s.add(Case { pre, post: Post { outcome, ret, writes, path: c["path"].as_u64() }, trace });
     }
     Some(s)
 }
@@ -235,7 +278,8 @@ pub fn key(program: &Program, func: FuncId, config: &crate::config::Config) -> S
     let mut reached = graph.reachable_from(func);
     reached.sort();
     reached.dedup();
-    let mut h = fnv(b"pathwise-summary-1", 0xcbf2_9ce4_8422_2325);
+    // Version 2: cases carry their block-k traces.
+    let mut h = fnv(b"pathwise-summary-2", 0xcbf2_9ce4_8422_2325);
     for f in reached {
         h = fnv(pathwise_ir::printer::print_function(program, f).as_bytes(), h);
     }
@@ -300,20 +344,45 @@ mod tests {
         s.add(Case {
             pre: vec![pos],
             post: Post { outcome: Outcome::Return, ret: Some(ret), writes: vec![], path: Some(7) },
+            trace: None,
         });
         let neg = pool.not(pos);
         let err = Outcome::Error("division-by-zero".into(), 3);
         s.add(Case {
             pre: vec![neg],
             post: Post { outcome: err, ret: None, writes: vec![((0, 4, Type::I32), x)], path: None },
+            trace: None,
         });
-        let ex = export(&pool, "f", &s);
+        let mut program = Program::default();
+        program.funcs.push(pathwise_ir::FuncData {
+            name: "f".into(),
+            params: vec![],
+            ret: None,
+            ret_src: None,
+            locals: vec![],
+            blocks: vec![],
+            iteration_starts: vec![],
+            switches: vec![],
+            num_regs: 0,
+            is_static: false,
+            cty: None,
+            loc: Default::default(),
+        });
+        s.add(Case {
+            pre: vec![],
+            post: Post { outcome: Outcome::Bound, ret: None, writes: vec![], path: None },
+            trace: Some(vec![Check::Enter(FuncId(0), pathwise_ir::Block(0)), Check::Leave(FuncId(0), pathwise_ir::Block(2))].into()),
+        });
+        let ex = export(&pool, &program, "f", &s);
         let back = Exported::from_json(&ex.to_json("k")).unwrap();
         assert_eq!(back, ex);
         let mut other = ExprPool::new();
-        let t = import(&mut other, &back, Origin::Stored, &|n| n.to_string()).unwrap();
-        assert_eq!(t.cases.len(), 2);
-        let again = export(&other, "f", &t);
+        let t = import(&mut other, &back, Origin::Stored, &|n| n.to_string(), &|n| program.func_by_name(n)).unwrap();
+        assert_eq!(t.cases.len(), 3);
+        assert_eq!(t.cases[2].trace, s.cases[2].trace);
+        // A trace naming a function the program lacks: not imported.
+        assert!(import(&mut other, &back, Origin::Stored, &|n| n.to_string(), &|_| None).is_none());
+        let again = export(&other, &program, "f", &t);
         assert_eq!(again.cases, ex.cases);
         assert_eq!(again.nodes.len(), ex.nodes.len());
     }

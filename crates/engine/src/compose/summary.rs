@@ -15,9 +15,13 @@
 //! variable of a case (`sum:g#n.ret` of a callee composed inside a
 //! bottom-up summary) is internal to it: renamed per composed instance.
 
+use std::sync::Arc;
+
 use pathwise_expr::{Expr, ExprId, ExprPool, Sort};
 use pathwise_ir::Type;
 use rustc_hash::FxHashSet;
+
+use crate::blockk::Check;
 
 /// A global scalar a case reads or writes: (global index, byte offset, type).
 pub type GlobalKey = (u32, u64, Type);
@@ -77,6 +81,12 @@ pub struct Post {
 pub struct Case {
     pub pre: Vec<ExprId>,
     pub post: Post,
+    /// Block-k: the bound checks of the path, in order (see
+    /// [`crate::blockk`]): whether the path stays within the bound
+    /// depends on the blocks entered before the call. `None` under k-path
+    /// (a callee's loops are bounded per call), and for a bound case known
+    /// to exceed the bound in every context.
+    pub trace: Option<Arc<[Check]>>,
 }
 
 /// Where a summary came from.
@@ -93,7 +103,7 @@ pub enum Origin {
 /// A function's summary: the paths of it known so far.
 pub struct Summary {
     pub cases: Vec<Case>,
-    seen: FxHashSet<(Vec<ExprId>, Post)>,
+    seen: FxHashSet<(Vec<ExprId>, Post, Option<Arc<[Check]>>)>,
     /// SMART: the exploration of the function in its first calling context
     /// is over; every call is composed from now on.
     pub closed: bool,
@@ -112,7 +122,7 @@ impl Summary {
 
     /// Adds a case unless the summary has it already; whether it was new.
     pub fn add(&mut self, case: Case) -> bool {
-        if self.seen.insert((case.pre.clone(), case.post.clone())) {
+        if self.seen.insert((case.pre.clone(), case.post.clone(), case.trace.clone())) {
             self.cases.push(case);
             true
         } else {
