@@ -316,6 +316,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     rec.tied_lens.extend(exec.tied_lens.drain());
     rec.cost = std::mem::take(&mut exec.cost);
     rec.no_case = exec.handwritten.no_case.take();
+    let taken = crate::compose::taken(&mut exec);
     let returned = exec.returned;
     let call_pointers = std::mem::take(&mut exec.call_pointers);
     rec.unrelated = rec.unrelated.or(exec.heap.joins.unrelated);
@@ -338,6 +339,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
             rec.main_end = Some(End::Error(e));
         }
     }
+    crate::compose::commit(m, &taken, rec.is_test());
     rec
 }
 

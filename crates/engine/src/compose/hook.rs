@@ -72,6 +72,9 @@ pub(crate) struct RunHook {
     /// Entries asking for the cases of settled summaries, recorded at the
     /// end of the run so that no other prefix includes them.
     exercise: Vec<(ExprId, Loc)>,
+    /// Paths of summarised functions the run took, counted as exercised
+    /// only if the run is a test ([`commit`]).
+    taken: Vec<(FuncId, u64)>,
 }
 
 impl RunHook {
@@ -90,6 +93,11 @@ impl RunHook {
     /// Whether entries recorded now may be negated.
     pub(crate) fn frozen(&self) -> bool {
         self.frozen
+    }
+
+    /// The paths of `func` the run took so far.
+    fn taken_by(&self, func: FuncId) -> Vec<u64> {
+        self.taken.iter().filter(|t| t.0 == func).map(|t| t.1).collect()
     }
 }
 
@@ -396,6 +404,14 @@ fn give_back(exec: &mut Exec<'_, '_>, a: &Active) {
         }
     }
     let entries = a.captured.clone().unwrap_or_default();
+    let cell = exec.m.summaries.as_ref().expect("summaries on");
+    if cell.borrow().verdicts.get(&a.func).is_some_and(|v| v.is_err()) {
+        // Explored monolithically from now on: the call's decisions are
+        // the caller's, as they are in the runs that follow (else its other
+        // paths in this context would never be explored).
+        exec.entries.extend(entries);
+        return;
+    }
     let last = entries.len().saturating_sub(1);
     for (i, mut e) in entries.into_iter().enumerate() {
         // Only the reason a run stopped inside the call (an input array
@@ -501,11 +517,10 @@ pub(crate) fn leave(exec: &mut Exec<'_, '_>, v: Option<Value>) -> Option<Value> 
     };
     match case_of(exec, &a, Outcome::Return, ret) {
         Ok(case) => {
-            let mut sums = cell.borrow_mut();
             if let Some(p) = case.post.path {
-                sums.exercise(a.func, p);
+                exec.compose.as_mut().expect("on").taken.push((a.func, p));
             }
-            sums.add_case(a.func, case);
+            cell.borrow_mut().add_case(a.func, case);
         }
         Err(why) => {
             cell.borrow_mut().give_up(a.func, why);
@@ -549,6 +564,7 @@ pub(crate) fn leave(exec: &mut Exec<'_, '_>, v: Option<Value>) -> Option<Value> 
     }
     let mut inst = instance(exec, &a, ret_var, writes);
     count_vars(exec, &a, &mut inst);
+    let own = exec.compose.as_ref().map_or(Vec::new(), |h| h.taken_by(a.func));
     let cell = exec.m.summaries.as_ref().expect("summaries on");
     let (cond, known, errors, settled, exercised) = {
         let mut sums = cell.borrow_mut();
@@ -556,7 +572,7 @@ pub(crate) fn leave(exec: &mut Exec<'_, '_>, v: Option<Value>) -> Option<Value> 
         let known = sums.known(exec.pool, &inst);
         let errors = sums.error_pres(exec.pool, &inst);
         let settled = sums.settled(a.func);
-        let exercised = sums.exercised_cond(exec.pool, &inst).map(|c| (c, inst.clone()));
+        let exercised = sums.exercised_cond(exec.pool, &inst, &own).map(|c| (c, inst.clone()));
         sums.remember(cond, inst);
         (cond, known, errors, settled, exercised)
     };
@@ -573,11 +589,13 @@ pub(crate) fn leave(exec: &mut Exec<'_, '_>, v: Option<Value>) -> Option<Value> 
         // Its other side: a path of the callee no case has in this context.
         exec.record(known, EntryKind::Assume, true, false, a.loc);
     }
-    // A settled summary: "a path some run took" (its other side asks for
-    // one no run took, until each was: composed callees are covered as
+    // A settled summary: "a path some test took" (its other side asks for
+    // one no test took, until each was: composed callees are covered as
     // explored ones), recorded at the end of the run.
     if let Some((cond, inst)) = exercised {
-        cell.borrow_mut().note_exercise_entry(cond, inst);
+        if exec.pool.as_bool_const(cond).is_none() {
+            cell.borrow_mut().note_exercise_entry(cond, inst, own);
+        }
         exec.compose.as_mut().expect("on").exercise.push((cond, a.loc));
     }
     match (v, ret_var) {
@@ -610,9 +628,45 @@ pub(crate) fn finish(exec: &mut Exec<'_, '_>, end: &End) -> Vec<(FuncId, usize)>
         finish_active(exec, end, a);
     }
     for (cond, loc) in exercise {
-        exec.record(cond, EntryKind::Assume, true, false, loc);
+        record_exercise(exec, cond, loc);
     }
     regions
+}
+
+/// An exercise entry of the run. One that became `true` (the run took the
+/// last path of the summary that no test had taken, typically because its
+/// prefix negated this very entry of an earlier run) is kept all the same:
+/// without it the run would not follow that prefix (a divergence). Negating
+/// it asks for nothing, so the search skips it.
+fn record_exercise(exec: &mut Exec<'_, '_>, cond: ExprId, loc: Loc) {
+    if exec.pool.as_bool_const(cond) != Some(true) {
+        return exec.record(cond, EntryKind::Assume, true, false, loc);
+    }
+    if !exec.symbolic {
+        return;
+    }
+    let negatable = !exec.compose.as_ref().is_some_and(|h| h.frozen());
+    let step = exec.path.len() as u32;
+    let (region, bound_blocked, local) = (exec.region, false, false);
+    let kind = EntryKind::Assume;
+    exec.entries.push(crate::path::Entry { cond, kind, region, negatable, bound_blocked, loc, step, local });
+}
+
+/// The paths of summarised functions the run took (see [`commit`]).
+pub(crate) fn taken(exec: &mut Exec<'_, '_>) -> Vec<(FuncId, u64)> {
+    exec.compose.as_mut().map_or(Vec::new(), |h| std::mem::take(&mut h.taken))
+}
+
+/// A run's paths of summarised functions are exercised when the run is a
+/// test: one cut short (an input array too short, the bound) covers
+/// nothing, and counting its paths would leave them without a test (the
+/// exercise entries of later runs would no longer ask for them).
+pub(crate) fn commit(m: &crate::exec::Machine<'_>, taken: &[(FuncId, u64)], is_test: bool) {
+    let (Some(cell), true) = (m.summaries.as_ref(), is_test) else { return };
+    let mut sums = cell.borrow_mut();
+    for &(f, p) in taken {
+        sums.exercise(f, p);
+    }
 }
 
 /// A run that ended inside the summarised call `a`.
@@ -642,7 +696,7 @@ fn finish_active(exec: &mut Exec<'_, '_>, end: &End, a: Active) {
         }
     };
     if let Some(p) = case.post.path {
-        cell.borrow_mut().exercise(a.func, p);
+        exec.compose.as_mut().expect("on").taken.push((a.func, p));
     }
     cell.borrow_mut().add_case(a.func, case.clone());
     if a.captured.is_none() {

@@ -72,7 +72,7 @@ use pathwise_expr::{Expr, ExprId, ExprPool, Sort};
 use pathwise_ir::{FuncId, InstKind, Program, Type};
 use rustc_hash::FxHashMap;
 
-pub(crate) use hook::{bound_check, enter, finish, leave, on_load, on_store, RunHook};
+pub(crate) use hook::{bound_check, commit, enter, finish, leave, on_load, on_store, taken, RunHook};
 use summary::{all, is_canonical, substitute, GlobalKey, Origin, Outcome, Summary};
 
 /// How summaries are computed and kept (`gen --compositional [MODE]`,
@@ -169,10 +169,11 @@ pub struct Summaries {
     /// Runs and solver calls of the bottom-up searches.
     pub(crate) bottom_up_runs: u64,
     pub(crate) bottom_up_solver_calls: u64,
-    /// Paths of summarised functions some run took (see [`summary::Post::path`]).
+    /// Paths of summarised functions some test took (see [`summary::Post::path`]).
     exercised: rustc_hash::FxHashSet<(FuncId, u64)>,
-    /// Entries asking for a case no run took yet, by condition.
-    exercise_entries: FxHashMap<ExprId, Instance>,
+    /// Entries asking for a case no test took yet, by condition, with the
+    /// paths the run recording it took itself.
+    exercise_entries: FxHashMap<ExprId, (Instance, Vec<u64>)>,
     /// Store: functions whose summaries were loaded, and saved.
     pub(crate) loaded: Vec<String>,
     pub(crate) saved: Vec<String>,
@@ -252,16 +253,18 @@ impl Summaries {
         }
     }
 
-    /// A run took this path of `func`.
+    /// A test took this path of `func` (see [`hook::commit`]: a run that
+    /// is no test covers nothing, so its paths are not counted).
     pub(crate) fn exercise(&mut self, func: FuncId, path: u64) {
         self.exercised.insert((func, path));
     }
 
     /// For a call of a settled summary: "one of the returning paths some
-    /// run took" (it holds on the run that just took one). Its other side
-    /// asks for a path no run took yet in this context. `None` when the
-    /// summary is not settled or has no such paths.
-    pub(crate) fn exercised_cond(&self, pool: &mut ExprPool, inst: &Instance) -> Option<ExprId> {
+    /// test took, or one of `own`" (the paths the run recording it took so
+    /// far, so that it holds on that run). Its other side asks for a path
+    /// no test took yet in this context. `None` when the summary is not
+    /// settled or has no such paths.
+    pub(crate) fn exercised_cond(&self, pool: &mut ExprPool, inst: &Instance, own: &[u64]) -> Option<ExprId> {
         if !self.settled(inst.func) {
             return None;
         }
@@ -270,7 +273,7 @@ impl Summaries {
         for c in self.cases_in(pool, inst, false) {
             let Some(path) = c.case.post.path.filter(|_| c.case.post.outcome == Outcome::Return) else { continue };
             some = true;
-            if self.exercised.contains(&(inst.func, path)) {
+            if own.contains(&path) || self.exercised.contains(&(inst.func, path)) {
                 let here = c.happens(pool);
                 any = pool.or(any, here);
             }
@@ -278,30 +281,30 @@ impl Summaries {
         some.then_some(any)
     }
 
-    pub(crate) fn note_exercise_entry(&mut self, cond: ExprId, inst: Instance) {
-        self.exercise_entries.insert(cond, inst);
+    pub(crate) fn note_exercise_entry(&mut self, cond: ExprId, inst: Instance, own: Vec<u64>) {
+        self.exercise_entries.insert(cond, (inst, own));
     }
 
-    /// How many paths of summarised functions runs have taken.
+    /// How many paths of summarised functions tests have taken.
     pub fn exercised_count(&self) -> usize {
         self.exercised.len()
     }
 
-    /// Whether `cond` is an entry asking for a summary's paths no run took
-    /// (see [`Summaries::exercised_cond`]): it stays open after a run took
-    /// one, until runs took them all.
+    /// Whether `cond` is an entry asking for a summary's paths no test took
+    /// (see [`Summaries::exercised_cond`]): it stays open after a test took
+    /// one, until tests took them all.
     pub fn is_exercise_entry(&self, cond: ExprId) -> bool {
         self.exercise_entries.contains_key(&cond)
     }
 
     /// Whether negating the entry `cond` asks for the paths of a summary
-    /// that runs have all taken since it was recorded (nothing left).
+    /// that tests (or the run recording it) have all taken (nothing left).
     pub fn stale(&self, cond: ExprId) -> bool {
-        let Some(inst) = self.exercise_entries.get(&cond) else { return false };
+        let Some((inst, own)) = self.exercise_entries.get(&cond) else { return false };
         self.funcs.get(&inst.func).is_some_and(|s| {
             s.cases.iter().all(|c| {
                 c.post.outcome != Outcome::Return
-                    || c.post.path.is_none_or(|p| self.exercised.contains(&(inst.func, p)))
+                    || c.post.path.is_none_or(|p| own.contains(&p) || self.exercised.contains(&(inst.func, p)))
             })
         })
     }
@@ -457,8 +460,8 @@ impl Summaries {
     /// `cond` rebuilt from the current summary when it is a composition
     /// entry (its summary may have grown since the run recorded it).
     pub(crate) fn refresh(&self, pool: &mut ExprPool, cond: ExprId) -> ExprId {
-        if let Some(inst) = self.exercise_entries.get(&cond) {
-            return self.exercised_cond(pool, inst).unwrap_or(cond);
+        if let Some((inst, own)) = self.exercise_entries.get(&cond) {
+            return self.exercised_cond(pool, inst, own).unwrap_or(cond);
         }
         match self.instances.get(&cond) {
             Some(inst) => self.compose(pool, inst),
