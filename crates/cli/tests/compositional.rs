@@ -17,7 +17,7 @@
 //! - every error kind the monolithic search finds on a function of tests/c
 //!   or tests/bench is found by both compositional searches, and each that
 //!   completes covers as many branch sides (bottom-up: exactly the same on
-//!   quicksort, eval_op and first, which lost one each);
+//!   quicksort, eval_op, first and second, which lost one each);
 //! - `--summary-store DIR`: a second run reuses stored summaries, another
 //!   function of the file reuses the shared helpers', and a changed helper
 //!   invalidates its own and its callers' summaries only.
@@ -238,14 +238,22 @@ fn foo_bar_bottom_up_composes_foos_two_cases_into_one_test() {
 /// not be negated (its other paths in that run were never explored);
 /// `op_min` (eval_op, through a table of pointers) took its second path
 /// only in a run whose `out` array was too short, which counted it as
-/// exercised although no test covered it; and a run taking the last path
+/// exercised although no test covered it; a run taking the last path
 /// of `parity` (first) no test had taken recorded no exercise entry (it
-/// became `true`), so it did not follow the prefix that asked for it.
+/// became `true`), so it did not follow the prefix that asked for it; and
+/// `level`'s case returning 2 (second) was known by the path of the run
+/// that found it, `magnitude`'s steps included, so a run reaching it
+/// through `magnitude`'s other path recorded an exercise entry false on
+/// that very run, and `parity`'s odd side after it was refuted.
 #[test]
 fn bottom_up_covers_the_monolithic_branch_sides() {
-    for (file, function) in
-        [("tests/bench/recursive.c", "quicksort"), ("tests/c/fnptr.c", "eval_op"), ("tests/c/summary_store.c", "first")]
-    {
+    let functions = [
+        ("tests/bench/recursive.c", "quicksort"),
+        ("tests/c/fnptr.c", "eval_op"),
+        ("tests/c/summary_store.c", "first"),
+        ("tests/c/summary_store.c", "second"),
+    ];
+    for (file, function) in functions {
         let out = tempfile::tempdir().unwrap();
         let (_, mono) = common::gen(file, function, &[], out.path());
         let (text, comp) = generate_and_check(file, function, &["--compositional", "bottom-up"]);

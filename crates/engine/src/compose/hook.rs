@@ -515,19 +515,18 @@ pub(crate) fn leave(exec: &mut Exec<'_, '_>, v: Option<Value>) -> Option<Value> 
         (Some(w), Some(v)) => Some(bv_of(exec.pool, v.conc(), v.sym(), w)),
         _ => None,
     };
-    match case_of(exec, &a, Outcome::Return, ret) {
+    let here = match case_of(exec, &a, Outcome::Return, ret) {
         Ok(case) => {
-            if let Some(p) = case.post.path {
-                exec.compose.as_mut().expect("on").taken.push((a.func, p));
-            }
+            let here = note_taken(exec, &a, &case);
             cell.borrow_mut().add_case(a.func, case);
+            here
         }
         Err(why) => {
             cell.borrow_mut().give_up(a.func, why);
             give_back(exec, &a);
             return v;
         }
-    }
+    };
     if explored {
         if !cell.borrow().is_closed(a.func) {
             exec.compose.as_mut().expect("on").frozen = true;
@@ -572,7 +571,13 @@ pub(crate) fn leave(exec: &mut Exec<'_, '_>, v: Option<Value>) -> Option<Value> 
         let known = sums.known(exec.pool, &inst);
         let errors = sums.error_pres(exec.pool, &inst);
         let settled = sums.settled(a.func);
-        let exercised = sums.exercised_cond(exec.pool, &inst, &own).map(|c| (c, inst.clone()));
+        // Which case the call took unknown, the entry cannot say which
+        // paths remain (it must hold on this run): it asks for nothing.
+        let took = sums.took_a_case(a.func, &here);
+        let exercised = sums
+            .exercised_cond(exec.pool, &inst, &own)
+            .map(|c| if took { c } else { exec.pool.bool_const(true) })
+            .map(|c| (c, inst.clone()));
         sums.remember(cond, inst);
         (cond, known, errors, settled, exercised)
     };
@@ -652,6 +657,18 @@ fn record_exercise(exec: &mut Exec<'_, '_>, cond: ExprId, loc: Loc) {
     exec.entries.push(crate::path::Entry { cond, kind, region, negatable, bound_blocked, loc, step, local });
 }
 
+/// The run took `case` in the call `a`: its path and the paths of the
+/// summary's cases it took (see [`super::Summaries::paths_taken`]).
+fn note_taken(exec: &mut Exec<'_, '_>, a: &Active, case: &Case) -> Vec<u64> {
+    let Some(own) = case.post.path else { return Vec::new() };
+    let steps = &exec.path[a.path_start.min(exec.path.len())..];
+    let cell = exec.m.summaries.as_ref().expect("summaries on");
+    let paths = cell.borrow().paths_taken(exec.pool, a.func, steps, own);
+    let hook = exec.compose.as_mut().expect("on");
+    hook.taken.extend(paths.iter().map(|&p| (a.func, p)));
+    paths
+}
+
 /// The paths of summarised functions the run took (see [`commit`]).
 pub(crate) fn taken(exec: &mut Exec<'_, '_>) -> Vec<(FuncId, u64)> {
     exec.compose.as_mut().map_or(Vec::new(), |h| std::mem::take(&mut h.taken))
@@ -695,9 +712,7 @@ fn finish_active(exec: &mut Exec<'_, '_>, end: &End, a: Active) {
             return;
         }
     };
-    if let Some(p) = case.post.path {
-        exec.compose.as_mut().expect("on").taken.push((a.func, p));
-    }
+    let _ = note_taken(exec, &a, &case);
     cell.borrow_mut().add_case(a.func, case.clone());
     if a.captured.is_none() {
         return;
