@@ -70,8 +70,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use pathwise_expr::{Expr, ExprId, ExprPool, Sort};
 use pathwise_ir::{FuncId, InstKind, Program, Type};
-use crate::suite::PathStep;
 use rustc_hash::FxHashMap;
+
+use crate::suite::PathStep;
 
 pub(crate) use hook::{bound_check, commit, enter, finish, leave, on_load, on_store, taken, RunHook};
 use summary::{all, is_canonical, substitute, GlobalKey, Origin, Outcome, Summary};
