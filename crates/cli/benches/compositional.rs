@@ -1,9 +1,10 @@
 //! `cargo bench -p pathwise-cli --bench compositional [-- sweep]`: runs,
 //! solver calls and time of the monolithic and the compositional searches
 //! (top-down and bottom-up) on the seed programs and on a generated family
-//! that explodes monolithically; `sweep` compares the error kinds of every
-//! function of tests/c and tests/bench instead (what
-//! `tests/compositional.rs` asserts).
+//! that explodes monolithically; `sweep` compares the error kinds and the
+//! branch sides covered of every function of tests/c and tests/bench
+//! instead (what `tests/compositional.rs` asserts), at k = 2 or under
+//! `SWEEP_K=N` and `SWEEP_BLOCK=1` (block-k).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -135,6 +136,9 @@ fn sweep() {
         }
     }
     files.sort();
+    // `SWEEP_K=N` and `SWEEP_BLOCK=1` (block-k) sweep under another bound.
+    let k = std::env::var("SWEEP_K").ok().and_then(|k| k.parse().ok()).unwrap_or(2);
+    let criterion = if std::env::var("SWEEP_BLOCK").is_ok() { Criterion::BlockK } else { Criterion::KPath };
     let (mut compared, mut misses, mut less_coverage) = (0, 0, 0);
     for file in files {
         let Ok(fe) = pathwise_cli::frontend::compile(&file, &[root().join("crates/cfront/include")], &[]) else {
@@ -145,7 +149,8 @@ fn sweep() {
             if f.is_declaration() || p.is_library(pathwise_ir::FuncId(i as u32)) {
                 continue;
             }
-            let mut c = Config::new(&f.name, 2);
+            let mut c = Config::new(&f.name, k);
+            c.criterion = criterion;
             c.timeout = Some(Duration::from_secs(3));
             let kinds = |mode| {
                 let mut c = c.clone();
