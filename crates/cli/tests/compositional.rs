@@ -17,7 +17,8 @@
 //! - every error kind the monolithic search finds on a function of tests/c
 //!   or tests/bench is found by both compositional searches, and each that
 //!   completes covers as many branch sides (bottom-up: exactly the same on
-//!   quicksort, eval_op, first and second, which lost one each);
+//!   quicksort, eval_op, first and second, which lost one each, and on a
+//!   caller ignoring a composed callee's result);
 //! - `--summary-store DIR`: a second run reuses stored summaries, another
 //!   function of the file reuses the shared helpers', and a changed helper
 //!   invalidates its own and its callers' summaries only.
@@ -244,7 +245,10 @@ fn foo_bar_bottom_up_composes_foos_two_cases_into_one_test() {
 /// `level`'s case returning 2 (second) was known by the path of the run
 /// that found it, `magnitude`'s steps included, so a run reaching it
 /// through `magnitude`'s other path recorded an exercise entry false on
-/// that very run, and `parity`'s odd side after it was refuted.
+/// that very run, and `parity`'s odd side after it was refuted. `ignored`
+/// keeps cases apart that differ only by a composed callee's path (`step`
+/// has no branch of its own, `sign` three paths) although the caller never
+/// looks at the result.
 #[test]
 fn bottom_up_covers_the_monolithic_branch_sides() {
     let functions = [
@@ -252,6 +256,7 @@ fn bottom_up_covers_the_monolithic_branch_sides() {
         ("tests/c/fnptr.c", "eval_op"),
         ("tests/c/summary_store.c", "first"),
         ("tests/c/summary_store.c", "second"),
+        ("tests/c/compositional.c", "ignored"),
     ];
     for (file, function) in functions {
         let out = tempfile::tempdir().unwrap();

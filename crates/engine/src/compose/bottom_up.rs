@@ -199,14 +199,11 @@ pub(crate) fn record(sums: &mut Summaries, pool: &mut ExprPool, program: &Progra
     };
     // One conjunction per case keeps stored summaries small.
     let pre = vec![all(pool, &pre)];
-    let mut roots = pre.clone();
-    roots.extend(ret);
-    let path = super::summary::path_hash_without(&rec.path, &super::summary::composed_callees(pool, &roots));
     sums.add_case(
         f,
         Case {
             pre,
-            post: Post { outcome, ret, writes: Vec::new(), path: Some(path) },
+            post: Post { outcome, ret, writes: Vec::new(), path: Some(super::summary::path_hash(&rec.path)) },
             trace: (!rec.block_trace.is_empty()).then(|| rec.block_trace.as_slice().into()),
         },
     );

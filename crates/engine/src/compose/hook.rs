@@ -571,9 +571,13 @@ pub(crate) fn leave(exec: &mut Exec<'_, '_>, v: Option<Value>) -> Option<Value> 
         let known = sums.known(exec.pool, &inst);
         let errors = sums.error_pres(exec.pool, &inst);
         let settled = sums.settled(a.func);
-        // Which case the call took unknown, the entry cannot say which
-        // paths remain (it must hold on this run): it asks for nothing.
-        let took = sums.took_a_case(a.func, &here);
+        // A bottom-up case is known by the path of the run that found it,
+        // its composed callees' steps included, while it may span several
+        // of their paths (level's "magnitude(x) > 10" whichever sign x
+        // has): a call along another one matches no case. The entry must
+        // hold on this run, and which paths remain is then unknown: it
+        // asks for nothing.
+        let took = sums.took_a_case(a.func, here);
         let exercised = sums
             .exercised_cond(exec.pool, &inst, &own)
             .map(|c| if took { c } else { exec.pool.bool_const(true) })
@@ -657,16 +661,11 @@ fn record_exercise(exec: &mut Exec<'_, '_>, cond: ExprId, loc: Loc) {
     exec.entries.push(crate::path::Entry { cond, kind, region, negatable, bound_blocked, loc, step, local });
 }
 
-/// The run took `case` in the call `a`: its path and the paths of the
-/// summary's cases it took (see [`super::Summaries::paths_taken`]).
-fn note_taken(exec: &mut Exec<'_, '_>, a: &Active, case: &Case) -> Vec<u64> {
-    let Some(own) = case.post.path else { return Vec::new() };
-    let steps = &exec.path[a.path_start.min(exec.path.len())..];
-    let cell = exec.m.summaries.as_ref().expect("summaries on");
-    let paths = cell.borrow().paths_taken(exec.pool, a.func, steps, own);
-    let hook = exec.compose.as_mut().expect("on");
-    hook.taken.extend(paths.iter().map(|&p| (a.func, p)));
-    paths
+/// The run took `case` in the call `a`: its path (see [`commit`]).
+fn note_taken(exec: &mut Exec<'_, '_>, a: &Active, case: &Case) -> Option<u64> {
+    let p = case.post.path?;
+    exec.compose.as_mut().expect("on").taken.push((a.func, p));
+    Some(p)
 }
 
 /// The paths of summarised functions the run took (see [`commit`]).

@@ -72,8 +72,6 @@ use pathwise_expr::{Expr, ExprId, ExprPool, Sort};
 use pathwise_ir::{FuncId, InstKind, Program, Type};
 use rustc_hash::FxHashMap;
 
-use crate::suite::PathStep;
-
 pub(crate) use hook::{bound_check, commit, enter, finish, leave, on_load, on_store, taken, RunHook};
 use summary::{all, is_canonical, substitute, GlobalKey, Origin, Outcome, Summary};
 
@@ -283,28 +281,10 @@ impl Summaries {
         some.then_some(any)
     }
 
-    /// The paths of `func`'s cases that a call whose steps are `steps`
-    /// took: `own` (the hash of all its steps, a new case's path) and those
-    /// of the cases with composed callees whose own steps match (see
-    /// [`summary::composed_callees`]).
-    pub(crate) fn paths_taken(&self, pool: &ExprPool, func: FuncId, steps: &[PathStep], own: u64) -> Vec<u64> {
-        let mut out = vec![own];
-        for c in self.funcs.get(&func).map_or(&[][..], |s| &s.cases[..]) {
-            let Some(p) = c.post.path.filter(|p| !out.contains(p)) else { continue };
-            let mut roots = c.pre.clone();
-            roots.extend(c.post.ret);
-            let skip = summary::composed_callees(pool, &roots);
-            if !skip.is_empty() && summary::path_hash_without(steps, &skip) == p {
-                out.push(p);
-            }
-        }
-        out
-    }
-
-    /// Whether `paths` hold the path of one of `func`'s returning cases.
-    pub(crate) fn took_a_case(&self, func: FuncId, paths: &[u64]) -> bool {
+    /// Whether `path` is the path of one of `func`'s returning cases.
+    pub(crate) fn took_a_case(&self, func: FuncId, path: Option<u64>) -> bool {
         let cases = self.funcs.get(&func).map_or(&[][..], |s| &s.cases[..]);
-        cases.iter().any(|c| c.post.outcome == Outcome::Return && c.post.path.is_some_and(|p| paths.contains(&p)))
+        cases.iter().any(|c| c.post.outcome == Outcome::Return && path.is_some() && c.post.path == path)
     }
 
     pub(crate) fn note_exercise_entry(&mut self, cond: ExprId, inst: Instance, own: Vec<u64>) {

@@ -278,9 +278,8 @@ pub fn key(program: &Program, func: FuncId, config: &crate::config::Config) -> S
     let mut reached = graph.reachable_from(func);
     reached.sort();
     reached.dedup();
-    // Version 2: cases carry their block-k traces; 3: a case's path leaves
-    // out the steps of the callees composed inside it.
-    let mut h = fnv(b"pathwise-summary-3", 0xcbf2_9ce4_8422_2325);
+    // Version 2: cases carry their block-k traces.
+    let mut h = fnv(b"pathwise-summary-2", 0xcbf2_9ce4_8422_2325);
     for f in reached {
         h = fnv(pathwise_ir::printer::print_function(program, f).as_bytes(), h);
     }

@@ -158,31 +158,8 @@ impl Summary {
 
 /// The hash of a path's decisions (see [`Post::path`]).
 pub fn path_hash(steps: &[crate::suite::PathStep]) -> u64 {
-    path_hash_without(steps, &std::collections::BTreeSet::new())
-}
-
-/// The functions composed inside a case whose precondition and result are
-/// `roots`: those its internal variables (`sum:g#n.…`, a composed call's
-/// formals, result and writes) belong to. A bottom-up case covers every
-/// path of such a callee, so its path leaves their steps out
-/// ([`path_hash_without`]): else a run taking another path of the callee
-/// under the same case would not be known to have taken that case.
-pub fn composed_callees(pool: &ExprPool, roots: &[ExprId]) -> std::collections::BTreeSet<String> {
-    let mut out = std::collections::BTreeSet::new();
-    for v in pool.vars_of(roots) {
-        if let Expr::Var { name, .. } = pool.get(v) {
-            if let Some((g, _)) = name.strip_prefix("sum:").and_then(|n| n.split_once('#')) {
-                out.insert(g.to_string());
-            }
-        }
-    }
-    out
-}
-
-/// [`path_hash`] of the steps outside the functions of `skip`.
-pub fn path_hash_without(steps: &[crate::suite::PathStep], skip: &std::collections::BTreeSet<String>) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for st in steps.iter().filter(|st| !skip.contains(&st.func)) {
+    for st in steps {
         for b in format!("{}:{}:{}:{};", st.func, st.loc.line, st.loc.col, st.taken).bytes() {
             h ^= b as u64;
             h = h.wrapping_mul(0x100_0000_01b3);
