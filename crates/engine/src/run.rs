@@ -182,8 +182,9 @@ pub struct RunRecord {
     /// The resources the function's execution used (see [`crate::cost`]).
     pub cost: crate::cost::Meter,
     /// `--compositional`: the calls explored in the run's context, with the
-    /// index of each one's first main entry (see [`crate::compose`]).
-    pub explored: Vec<(FuncId, usize)>,
+    /// index of each one's first main entry and whether it returned (see
+    /// [`crate::compose`]).
+    pub explored: Vec<(FuncId, usize, bool)>,
     /// `--compositional`: the integer the function returned, as an
     /// expression (a bottom-up summary's result).
     pub ret_expr: Option<ExprId>,

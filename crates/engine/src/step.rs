@@ -483,7 +483,7 @@ impl Exec<'_, '_> {
         } else {
             self.mem.read(self.pool, obj, off, ty, sym_off).map_err(|e| self.access_error(e, loc))?
         };
-        Ok(if self.compose.is_some() { crate::compose::on_load(self, obj, off, ty, v, loc) } else { v })
+        Ok(if self.compose.is_some() { crate::compose::on_load(self, (obj, off, sym_off.is_some()), ty, v, loc) } else { v })
     }
 
     /// Store `v` as a `ty` through `p`.
@@ -491,7 +491,7 @@ impl Exec<'_, '_> {
         let ty = ty.bits_type();
         let (obj, off, sym_off) = self.access(p, ty, loc)?;
         if self.compose.is_some() {
-            crate::compose::on_store(self, obj, off, ty, loc);
+            crate::compose::on_store(self, (obj, off, sym_off.is_some()), ty, loc);
         }
         if matches!(self.mem.object(obj).kind, ObjKind::HeapInput { .. }) {
             self.heap_store(p, off, ty, v);

@@ -8,7 +8,7 @@ use pathwise_expr::{ExprId, Sort};
 use pathwise_ir::{FuncId, Loc, Type};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::summary::{self, global_var, Case, GlobalKey, Outcome, Post};
+use super::summary::{self, cell_var, Base, Case, CellKey, Outcome, Post};
 use super::Instance;
 use crate::exec::Exec;
 use crate::memory::ObjKind;
@@ -27,6 +27,13 @@ struct Active {
     objects_before: u32,
     /// Input-array objects the pointer parameters point to.
     roots: Vec<ObjId>,
+    /// Other objects pointer parameters point to (at their start), read
+    /// and written cell by cell: parameter, object, the pointer.
+    cells: Vec<CellRoot>,
+    /// The identities of `cells`' pointers read from input slots: entries
+    /// over them alone (the null check of a first dereference) are facts
+    /// about the calling context, not about the callee's inputs.
+    idents: FxHashSet<ExprId>,
     /// Canonical input -> its value in the calling context.
     map: FxHashMap<ExprId, ExprId>,
     /// Per-call formal or caller variable -> canonical input.
@@ -40,11 +47,11 @@ struct Active {
     /// Canonical conjuncts of the precondition that are not entries (a
     /// global read with a concrete value: `g == 5`).
     extra_pre: Vec<ExprId>,
-    /// Globals read before being written: their per-call formal (`None`
+    /// Cells read before being written: their per-call formal (`None`
     /// when the value read was concrete).
-    global_reads: FxHashMap<GlobalKey, Option<ExprId>>,
-    /// Globals written, with their value before the first write.
-    writes: Vec<(GlobalKey, ExprId)>,
+    global_reads: FxHashMap<CellKey, Option<ExprId>>,
+    /// Cells written, with their value before the first write.
+    writes: Vec<(CellKey, ExprId)>,
     /// Why the call turned out not to be summarisable.
     poisoned: Option<String>,
     /// `exec.path.len()` at the call: the callee's decisions follow.
@@ -57,6 +64,15 @@ struct Active {
     trace_start: usize,
 }
 
+/// A pointer parameter whose object a summary reads and writes by cells.
+#[derive(Clone, Copy)]
+struct CellRoot {
+    param: u32,
+    /// `None`: a null pointer read from an input slot (see [`cell_root`]).
+    obj: Option<ObjId>,
+    ptr: crate::value::Pointer,
+}
+
 /// Per-run state of the hooks (only in symbolic runs of the function under
 /// test, with `--compositional`).
 #[derive(Default)]
@@ -67,8 +83,9 @@ pub(crate) struct RunHook {
     /// An explored call of an open summary has returned: the caller's
     /// later entries are not negatable until the summary closes.
     frozen: bool,
-    /// Explored calls of the run: function and index of its first entry.
-    explored: Vec<(FuncId, usize)>,
+    /// Explored calls of the run: function, index of its first entry,
+    /// whether it returned.
+    explored: Vec<(FuncId, usize, bool)>,
     /// Entries asking for the cases of settled summaries, recorded at the
     /// end of the run so that no other prefix includes them.
     exercise: Vec<(ExprId, Loc)>,
@@ -79,15 +96,20 @@ pub(crate) struct RunHook {
 
 impl RunHook {
     /// Takes the entry when a composed call is open (its path condition is
-    /// the summary's, not the caller's).
-    pub(crate) fn capture(&mut self, entry: crate::path::Entry) -> Option<crate::path::Entry> {
-        match self.active.as_mut().and_then(|a| a.captured.as_mut()) {
-            Some(c) => {
-                c.push(entry);
-                None
-            }
-            None => Some(entry),
+    /// the summary's, not the caller's), unless it is about the identity of
+    /// the objects the call was given (the caller's, see `Active::idents`).
+    pub(crate) fn capture(
+        &mut self,
+        pool: &pathwise_expr::ExprPool,
+        entry: crate::path::Entry,
+    ) -> Option<crate::path::Entry> {
+        let Some(a) = self.active.as_mut() else { return Some(entry) };
+        let Some(c) = a.captured.as_mut() else { return Some(entry) };
+        if about_idents(pool, &a.idents, entry.cond) {
+            return Some(entry);
         }
+        c.push(entry);
+        None
     }
 
     /// Whether entries recorded now may be negated.
@@ -112,6 +134,52 @@ fn root_array(exec: &Exec<'_, '_>, v: &Value) -> Option<(ObjId, crate::memory::I
     (plain && matches!(o.kind, ObjKind::Input { .. }) && o.pristine()).then_some((obj, inp))
 }
 
+/// Whether `cond` is over the identities `idents` alone.
+fn about_idents(pool: &pathwise_expr::ExprPool, idents: &FxHashSet<ExprId>, cond: ExprId) -> bool {
+    !idents.is_empty() && pool.vars_of(&[cond]).iter().all(|v| idents.contains(v))
+}
+
+/// The pointer argument `v` as a cell root: the start of a live object of
+/// the caller's (a local, the heap, an input object), read and written at
+/// constant offsets by the callee.
+///
+/// A null pointer read from an input slot is one too: the call is then
+/// composed (or explored) as on the runs where the pointer is not null,
+/// and the run ends at the callee's first dereference, the null check
+/// that the other runs record at the same place (see
+/// [`RunHook::capture`]). Run without its summary, the callee's decisions
+/// before that dereference would come first and the runs would not line up.
+fn cell_root(exec: &Exec<'_, '_>, v: &Value) -> Option<(Option<ObjId>, crate::value::Pointer)> {
+    let Value::Ptr(p) = v else { return None };
+    if p.off != 0 || p.off_sym.is_some() {
+        return None;
+    }
+    let Some(obj) = p.obj else { return p.base_sym.map(|_| (None, *p)) };
+    let o = exec.mem.object(obj);
+    let kind = matches!(o.kind, ObjKind::Local | ObjKind::Heap | ObjKind::HeapInput { .. });
+    (kind && !o.freed).then_some((Some(obj), *p))
+}
+
+/// What the pointer argument `v` is, that no summary can take.
+fn unsummarisable_pointer(exec: &Exec<'_, '_>, v: &Value, given: impl Fn(ObjId) -> bool) -> &'static str {
+    let Value::Ptr(p) = v else { return "an integer as a pointer" };
+    let Some(obj) = p.obj else { return "a null pointer" };
+    let o = exec.mem.object(obj);
+    if given(obj) {
+        "two pointers to one object"
+    } else if o.freed {
+        "a dangling pointer"
+    } else if p.off != 0 || p.off_sym.is_some() {
+        "a pointer inside an object"
+    } else if matches!(o.kind, ObjKind::Input { .. }) {
+        "an input array written before the call"
+    } else if matches!(o.kind, ObjKind::Global) {
+        "a pointer to a global"
+    } else {
+        "a pointer to a function"
+    }
+}
+
 /// The call hook: called before `callee`'s frame is pushed. Returns the
 /// arguments the callee's frame gets (formals in place of symbolic values
 /// when the call is summarised).
@@ -128,6 +196,8 @@ pub(crate) fn enter(exec: &mut Exec<'_, '_>, callee: FuncId, argv: Vec<Value>, l
     let f = program.func(callee);
     let name = f.name.clone();
     let mut roots = Vec::new();
+    let mut cells: Vec<CellRoot> = Vec::new();
+    let mut idents = FxHashSet::default();
     let mut map = FxHashMap::default();
     let mut canon = FxHashMap::default();
     let mut symbolic = false;
@@ -136,8 +206,17 @@ pub(crate) fn enter(exec: &mut Exec<'_, '_>, callee: FuncId, argv: Vec<Value>, l
             symbolic |= v.sym().is_some();
             continue;
         }
+        let fresh = |obj: Option<ObjId>| obj.is_none_or(|o| !roots.contains(&o) && !cells.iter().any(|c| c.obj == Some(o)));
+        if let Some((obj, ptr)) = cell_root(exec, v).filter(|r| fresh(r.0)) {
+            // Distinct objects only: two parameters pointing to one object
+            // would be two names for the same cells.
+            cells.push(CellRoot { param: i as u32, obj, ptr });
+            idents.extend(ptr.base_sym);
+            symbolic = true;
+            continue;
+        }
         match root_array(exec, v) {
-            Some((obj, inp)) if !roots.contains(&obj) => {
+            Some((obj, inp)) if fresh(Some(obj)) => {
                 let arr = super::canonical_param(exec.pool, &name, i, exec.pool.sort(inp.array));
                 let len = exec.pool.var(&summary::len_name(&name, i), Sort::Bv(64));
                 map.insert(arr, inp.array);
@@ -148,7 +227,8 @@ pub(crate) fn enter(exec: &mut Exec<'_, '_>, callee: FuncId, argv: Vec<Value>, l
                 symbolic = true;
             }
             _ => {
-                let why = format!("{name}: called at line {} with a pointer that is not an unwritten input array: run without its summary there", loc.line);
+                let what = unsummarisable_pointer(exec, v, |o| roots.contains(&o) || cells.iter().any(|c| c.obj == Some(o)));
+                let why = format!("{name}: called at line {} with {what}: run without its summary there", loc.line);
                 cell.borrow_mut().context_fallback(why);
                 return argv;
             }
@@ -187,11 +267,11 @@ pub(crate) fn enter(exec: &mut Exec<'_, '_>, callee: FuncId, argv: Vec<Value>, l
             exec.record(tie, EntryKind::Assume, false, false, f.loc);
         }
     } else {
-        // Globals the summary reads or writes, as the call finds them.
-        let keys = cell.borrow().funcs.get(&callee).map(|s| s.global_keys(exec.pool, &name)).unwrap_or_default();
+        // Cells the summary reads or writes, as the call finds them.
+        let keys = cell.borrow().funcs.get(&callee).map(|s| s.cell_keys(exec.pool, &name)).unwrap_or_default();
         for key in keys {
-            if let Some(v) = read_global(exec, key) {
-                let c = global_var(exec.pool, &name, key);
+            if let Some(v) = read_cell(exec, &cells, key, loc) {
+                let c = cell_var(exec.pool, &name, key);
                 map.insert(c, v);
             }
         }
@@ -206,7 +286,7 @@ pub(crate) fn enter(exec: &mut Exec<'_, '_>, callee: FuncId, argv: Vec<Value>, l
     let hook = exec.compose.as_mut().expect("checked above");
     if explored && !hook.frozen {
         // Explored while frozen, its paths wait for the summary before.
-        hook.explored.push((callee, start));
+        hook.explored.push((callee, start, false));
     }
     hook.active = Some(Active {
         func: callee,
@@ -216,6 +296,8 @@ pub(crate) fn enter(exec: &mut Exec<'_, '_>, callee: FuncId, argv: Vec<Value>, l
         loc,
         objects_before,
         roots,
+        cells,
+        idents,
         map,
         canon,
         captured: (!explored).then(Vec::new),
@@ -233,10 +315,26 @@ pub(crate) fn enter(exec: &mut Exec<'_, '_>, callee: FuncId, argv: Vec<Value>, l
     values
 }
 
-/// The value of global scalar `key` now, as an expression.
-fn read_global(exec: &mut Exec<'_, '_>, (g, off, ty): GlobalKey) -> Option<ExprId> {
-    let obj = *exec.globals.get(g as usize)?;
-    let v = exec.mem.read(exec.pool, obj, off, ty, None).ok()?;
+/// The object of cell `key` and the pointer to its start (`None`: a global).
+fn cell_object(exec: &Exec<'_, '_>, cells: &[CellRoot], key: CellKey) -> Option<(ObjId, Option<crate::value::Pointer>)> {
+    match key.0 {
+        Base::Global(g) => exec.globals.get(g as usize).map(|&o| (o, None)),
+        Base::Param(i) => cells.iter().find(|c| c.param == i).and_then(|c| Some((c.obj?, Some(c.ptr)))),
+    }
+}
+
+/// The value of cell `key` now, as an expression. An input object's field
+/// not read so far is materialised (its initial value is an input).
+fn read_cell(exec: &mut Exec<'_, '_>, cells: &[CellRoot], key: CellKey, loc: Loc) -> Option<ExprId> {
+    let (_, off, ty) = key;
+    let (obj, ptr) = cell_object(exec, cells, key)?;
+    let v = match ptr {
+        Some(p) if matches!(exec.mem.object(obj).kind, ObjKind::HeapInput { .. }) => {
+            let at = crate::value::Pointer { off: p.off.wrapping_add(off), ..p };
+            exec.heap_load(&at, obj, off, ty, loc).ok()?
+        }
+        _ => exec.mem.read(exec.pool, obj, off, ty, None).ok()?,
+    };
     Some(bv_of(exec.pool, v.conc(), v.sym(), ty.bits()))
 }
 
@@ -245,6 +343,8 @@ enum Place {
     /// Not the open call's business (none open, or the callee's own).
     Own,
     Root,
+    /// The object of a cell root (its parameter).
+    Cell(u32),
     Global(u32),
     Other,
 }
@@ -256,6 +356,9 @@ fn place(exec: &Exec<'_, '_>, obj: ObjId) -> Place {
     }
     if a.roots.contains(&obj) {
         return Place::Root;
+    }
+    if let Some(c) = a.cells.iter().find(|c| c.obj == Some(obj)) {
+        return Place::Cell(c.param);
     }
     match exec.globals.iter().position(|&o| o == obj) {
         Some(g) => Place::Global(g as u32),
@@ -269,14 +372,21 @@ fn poison(exec: &mut Exec<'_, '_>, why: String) {
     }
 }
 
-/// After a load of `v` (a `ty` at `off` of `obj`): a global read by the
-/// open call becomes its formal.
-pub(crate) fn on_load(exec: &mut Exec<'_, '_>, obj: ObjId, off: u64, ty: Type, v: Value, loc: Loc) -> Value {
-    let g = match place(exec, obj) {
+/// After a load of `v` (a `ty` at `off` of `obj`, `sym_off`: at an offset
+/// that depends on inputs): a cell read by the open call becomes its
+/// formal.
+pub(crate) fn on_load(exec: &mut Exec<'_, '_>, at: (ObjId, u64, bool), ty: Type, v: Value, loc: Loc) -> Value {
+    let (obj, off, sym_off) = at;
+    let base = match place(exec, obj) {
         Place::Own => return v,
         Place::Root if ty != Type::Ptr => return v,
-        Place::Global(g) if ty != Type::Ptr => g,
-        Place::Root | Place::Global(_) => {
+        Place::Cell(_) | Place::Global(_) if sym_off => {
+            poison(exec, format!("reads memory it was given at an offset that depends on inputs at line {}", loc.line));
+            return v;
+        }
+        Place::Global(g) if ty != Type::Ptr => Base::Global(g),
+        Place::Cell(i) if ty != Type::Ptr => Base::Param(i),
+        Place::Root | Place::Global(_) | Place::Cell(_) => {
             poison(exec, format!("reads a pointer from memory it was given at line {}", loc.line));
             return v;
         }
@@ -286,7 +396,7 @@ pub(crate) fn on_load(exec: &mut Exec<'_, '_>, obj: ObjId, off: u64, ty: Type, v
             return v;
         }
     };
-    let key = (g, off, ty);
+    let key = (base, off, ty);
     let a = exec.compose.as_mut().and_then(|h| h.active.as_mut()).expect("place found it");
     if a.writes.iter().any(|w| w.0 == key) {
         return v;
@@ -295,7 +405,7 @@ pub(crate) fn on_load(exec: &mut Exec<'_, '_>, obj: ObjId, off: u64, ty: Type, v
         return Value::Int { conc: v.conc(), sym: formal.or(v.sym()) };
     }
     let (name, n, explored) = (a.name.clone(), a.n, a.captured.is_none());
-    let c = global_var(exec.pool, &name, key);
+    let c = cell_var(exec.pool, &name, key);
     let actual = bv_of(exec.pool, v.conc(), v.sym(), ty.bits());
     let a = exec.compose.as_mut().and_then(|h| h.active.as_mut()).expect("place found it");
     a.map.insert(c, actual);
@@ -306,7 +416,7 @@ pub(crate) fn on_load(exec: &mut Exec<'_, '_>, obj: ObjId, off: u64, ty: Type, v
         a.global_reads.insert(key, None);
         return v;
     }
-    let formal = global_var(exec.pool, &format!("{name}#{n}"), key);
+    let formal = cell_var(exec.pool, &format!("{name}#{n}"), key);
     let tie = exec.pool.eq(formal, actual);
     let a = exec.compose.as_mut().and_then(|h| h.active.as_mut()).expect("place found it");
     a.canon.insert(formal, c);
@@ -318,21 +428,32 @@ pub(crate) fn on_load(exec: &mut Exec<'_, '_>, obj: ObjId, off: u64, ty: Type, v
     Value::Int { conc: v.conc(), sym: Some(formal) }
 }
 
-/// Before a store of a `ty` at `off` of `obj`: a global written by the
-/// open call is part of its postcondition.
-pub(crate) fn on_store(exec: &mut Exec<'_, '_>, obj: ObjId, off: u64, ty: Type, loc: Loc) {
-    let g = match place(exec, obj) {
+/// Before a store of a `ty` at `off` of `obj` (`sym_off` as for
+/// [`on_load`]): a cell written by the open call is part of its
+/// postcondition.
+pub(crate) fn on_store(exec: &mut Exec<'_, '_>, at: (ObjId, u64, bool), ty: Type, loc: Loc) {
+    let (obj, off, sym_off) = at;
+    let base = match place(exec, obj) {
         Place::Own => return,
-        Place::Global(g) if ty != Type::Ptr => g,
-        Place::Global(_) => return poison(exec, format!("writes a pointer to a global at line {}", loc.line)),
+        Place::Cell(_) | Place::Global(_) if sym_off => {
+            let why = format!("writes memory it was given at an offset that depends on inputs at line {}", loc.line);
+            return poison(exec, why);
+        }
+        Place::Global(g) if ty != Type::Ptr => Base::Global(g),
+        Place::Cell(i) if ty != Type::Ptr => Base::Param(i),
+        Place::Global(_) | Place::Cell(_) => {
+            return poison(exec, format!("writes a pointer to memory it was given at line {}", loc.line))
+        }
         Place::Root => return poison(exec, format!("writes the array it was given at line {}", loc.line)),
         Place::Other => return poison(exec, format!("writes memory that is not its own at line {}", loc.line)),
     };
-    let key = (g, off, ty);
-    if exec.compose.as_ref().and_then(|h| h.active.as_ref()).is_some_and(|a| a.writes.iter().any(|w| w.0 == key)) {
+    let key = (base, off, ty);
+    let a = exec.compose.as_ref().and_then(|h| h.active.as_ref()).expect("place found it");
+    if a.writes.iter().any(|w| w.0 == key) {
         return;
     }
-    let Some(old) = read_global(exec, key) else { return };
+    let cells = a.cells.clone();
+    let Some(old) = read_cell(exec, &cells, key, loc) else { return };
     // The value before the write, in the case's terms when the call read it.
     let a = exec.compose.as_mut().and_then(|h| h.active.as_mut()).expect("place found it");
     let old = match a.global_reads.get(&key) {
@@ -342,13 +463,16 @@ pub(crate) fn on_store(exec: &mut Exec<'_, '_>, obj: ObjId, off: u64, ty: Type, 
     a.writes.push((key, old));
 }
 
-/// The path condition of the summarised call `a` so far.
+/// The path condition of the summarised call `a` so far (without the
+/// facts about the identity of the objects it was given, which a calling
+/// context that gives it objects fulfils).
 fn path_of(exec: &Exec<'_, '_>, a: &Active) -> Vec<ExprId> {
     match &a.captured {
         Some(c) => c.iter().map(|e| e.cond).collect(),
         None => exec.entries[a.start..]
             .iter()
             .filter(|e| e.region == Region::Main && !a.ties.contains(&e.cond))
+            .filter(|e| !about_idents(exec.pool, &a.idents, e.cond))
             .map(|e| e.cond)
             .collect(),
     }
@@ -359,7 +483,7 @@ fn case_of(exec: &mut Exec<'_, '_>, a: &Active, outcome: Outcome, ret: Option<Ex
     let mut writes = Vec::new();
     if outcome == Outcome::Return {
         for &(key, _) in &a.writes {
-            if let Some(v) = read_global(exec, key) {
+            if let Some(v) = read_cell(exec, &a.cells, key, a.loc) {
                 writes.push((key, v));
             }
         }
@@ -370,7 +494,7 @@ fn case_of(exec: &mut Exec<'_, '_>, a: &Active, outcome: Outcome, ret: Option<Ex
     let mut pre: Vec<ExprId> = pre.into_iter().filter(|&c| exec.pool.as_bool_const(c) != Some(true)).collect();
     pre.extend(a.extra_pre.iter().copied());
     let ret = ret.map(|r| summary::substitute(exec.pool, r, &a.canon, &mut memo));
-    let writes: Vec<(GlobalKey, ExprId)> =
+    let writes: Vec<(CellKey, ExprId)> =
         writes.into_iter().map(|(k, v)| (k, summary::substitute(exec.pool, v, &a.canon, &mut memo))).collect();
     let mut roots = pre.clone();
     roots.extend(ret);
@@ -433,7 +557,7 @@ fn instance(
     exec: &mut Exec<'_, '_>,
     a: &Active,
     ret: Option<ExprId>,
-    writes: Vec<(GlobalKey, ExprId, ExprId)>,
+    writes: Vec<(CellKey, ExprId, ExprId)>,
 ) -> Instance {
     let cell = exec.m.summaries.as_ref().expect("summaries on");
     let id = cell.borrow_mut().new_instance_id();
@@ -528,6 +652,10 @@ pub(crate) fn leave(exec: &mut Exec<'_, '_>, v: Option<Value>) -> Option<Value> 
         }
     };
     if explored {
+        let hook = exec.compose.as_mut().expect("on");
+        if let Some(e) = hook.explored.iter_mut().find(|e| (e.0, e.1) == (a.func, a.start)) {
+            e.2 = true;
+        }
         if !cell.borrow().is_closed(a.func) {
             exec.compose.as_mut().expect("on").frozen = true;
         }
@@ -535,32 +663,7 @@ pub(crate) fn leave(exec: &mut Exec<'_, '_>, v: Option<Value>) -> Option<Value> 
     }
     cell.borrow_mut().reused += 1;
     let ret_var = width.map(|w| exec.pool.var(&format!("sum:{}#{}.ret", a.name, a.n), Sort::Bv(w)));
-    // Every global the summary may write gets a fresh value.
-    let mut keys: Vec<GlobalKey> = a.writes.iter().map(|w| w.0).collect();
-    if let Some(s) = cell.borrow().funcs.get(&a.func) {
-        keys.extend(s.cases.iter().flat_map(|c| c.post.writes.iter().map(|w| w.0)));
-    }
-    keys.sort();
-    keys.dedup();
-    let mut writes = Vec::new();
-    for key in keys {
-        let c = global_var(exec.pool, &a.name, key);
-        let old = match a.writes.iter().find(|w| w.0 == key) {
-            Some(&(_, old)) => a.canon.get(&old).and_then(|c| a.map.get(c)).copied().unwrap_or(old),
-            None => match a.map.get(&c) {
-                Some(&o) => o,
-                None => match read_global(exec, key) {
-                    Some(o) => o,
-                    None => continue,
-                },
-            },
-        };
-        let fresh = global_var(exec.pool, &format!("{}#{}.w", a.name, a.n), key);
-        let obj = exec.globals[key.0 as usize];
-        let Ok(now) = exec.mem.read(exec.pool, obj, key.1, key.2, None) else { continue };
-        let _ = exec.mem.write(exec.pool, obj, key.1, key.2, None, Value::Int { conc: now.conc(), sym: Some(fresh) });
-        writes.push((key, fresh, old));
-    }
+    let writes = fresh_writes(exec, &a);
     let mut inst = instance(exec, &a, ret_var, writes);
     count_vars(exec, &a, &mut inst);
     let own = exec.compose.as_ref().map_or(Vec::new(), |h| h.taken_by(a.func));
@@ -613,6 +716,44 @@ pub(crate) fn leave(exec: &mut Exec<'_, '_>, v: Option<Value>) -> Option<Value> 
     }
 }
 
+/// A composed call's writes: every cell its summary may write gets a fresh
+/// value (key, the fresh variable, the value before the call).
+fn fresh_writes(exec: &mut Exec<'_, '_>, a: &Active) -> Vec<(CellKey, ExprId, ExprId)> {
+    let cell = exec.m.summaries.as_ref().expect("summaries on");
+    let mut keys: Vec<CellKey> = a.writes.iter().map(|w| w.0).collect();
+    if let Some(s) = cell.borrow().funcs.get(&a.func) {
+        keys.extend(s.cases.iter().flat_map(|c| c.post.writes.iter().map(|w| w.0)));
+    }
+    keys.sort();
+    keys.dedup();
+    let mut writes = Vec::new();
+    for key in keys {
+        let c = cell_var(exec.pool, &a.name, key);
+        let old = match a.writes.iter().find(|w| w.0 == key) {
+            Some(&(_, old)) => a.canon.get(&old).and_then(|c| a.map.get(c)).copied().unwrap_or(old),
+            None => match a.map.get(&c) {
+                Some(&o) => o,
+                None => match read_cell(exec, &a.cells, key, a.loc) {
+                    Some(o) => o,
+                    None => continue,
+                },
+            },
+        };
+        let fresh = cell_var(exec.pool, &format!("{}#{}.w", a.name, a.n), key);
+        let Some((obj, ptr)) = cell_object(exec, &a.cells, key) else { continue };
+        let Ok(now) = exec.mem.read(exec.pool, obj, key.1, key.2, None) else { continue };
+        let value = Value::Int { conc: now.conc(), sym: Some(fresh) };
+        if let (Some(p), ObjKind::HeapInput { .. }) = (ptr, exec.mem.object(obj).kind) {
+            // The heap solver sees the write as the callee's own would be.
+            let at = crate::value::Pointer { off: p.off.wrapping_add(key.1), ..p };
+            exec.heap_store(&at, key.1, key.2, value);
+        }
+        let _ = exec.mem.write(exec.pool, obj, key.1, key.2, None, value);
+        writes.push((key, fresh, old));
+    }
+    writes
+}
+
 fn restore_checked(exec: &mut Exec<'_, '_>, a: &Active, explored: bool) {
     if explored {
         for (&o, &m) in &a.saved_checked {
@@ -627,8 +768,8 @@ fn restore_checked(exec: &mut Exec<'_, '_>, a: &Active, explored: bool) {
 /// The end-of-run hook: a run that ended inside a summarised call (an
 /// error, the bound) adds that path as a case without result; a composed
 /// call's error becomes the caller's (its error check, violated). Returns
-/// the run's explored calls (function, first entry).
-pub(crate) fn finish(exec: &mut Exec<'_, '_>, end: &End) -> Vec<(FuncId, usize)> {
+/// the run's explored calls (function, first entry, whether it returned).
+pub(crate) fn finish(exec: &mut Exec<'_, '_>, end: &End) -> Vec<(FuncId, usize, bool)> {
     let Some(hook) = exec.compose.as_mut() else { return Vec::new() };
     let regions = std::mem::take(&mut hook.explored);
     let exercise = std::mem::take(&mut hook.exercise);
@@ -703,6 +844,15 @@ fn finish_active(exec: &mut Exec<'_, '_>, end: &End, a: Active) {
             return;
         }
     };
+    let context_error = |e: &crate::path::Entry| {
+        matches!(e.kind, EntryKind::Guard { violated: true }) && about_idents(exec.pool, &a.idents, e.cond)
+    };
+    if outcome.is_error() && exec.entries.last().is_some_and(context_error) {
+        // The error is the calling context's (a null pointer it gave), not
+        // a path of the callee.
+        give_back(exec, &a);
+        return;
+    }
     let case = match case_of(exec, &a, outcome.clone(), None) {
         Ok(case) => case,
         Err(why) => {

@@ -73,7 +73,7 @@ use pathwise_ir::{FuncId, InstKind, Program, Type};
 use rustc_hash::FxHashMap;
 
 pub(crate) use hook::{bound_check, commit, enter, finish, leave, on_load, on_store, taken, RunHook};
-use summary::{all, is_canonical, substitute, GlobalKey, Origin, Outcome, Summary};
+use summary::{all, is_canonical, substitute, CellKey, Origin, Outcome, Summary};
 
 /// How summaries are computed and kept (`gen --compositional [MODE]`,
 /// `--summary-store DIR`).
@@ -95,8 +95,8 @@ pub(crate) struct Instance {
     pub map: FxHashMap<ExprId, ExprId>,
     /// The fresh result variable (non-void functions).
     pub ret: Option<ExprId>,
-    /// Globals the summary may write: key, fresh variable, value before.
-    pub writes: Vec<(GlobalKey, ExprId, ExprId)>,
+    /// Cells the summary may write: key, fresh variable, value before.
+    pub writes: Vec<(CellKey, ExprId, ExprId)>,
     /// Distinguishes the internal variables of cases per instance.
     pub id: u64,
     /// Block-k: the block counts at the call, against which each case's

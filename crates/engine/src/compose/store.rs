@@ -16,7 +16,7 @@ use pathwise_ir::{FuncId, Program, Type};
 use rustc_hash::FxHashMap;
 use serde_json::{json, Value as Json};
 
-use super::summary::{Case, Origin, Outcome, Post, Summary};
+use super::summary::{Base, Case, CellKey, Origin, Outcome, Post, Summary};
 use crate::blockk::Check;
 
 /// A summary outside any pool: cases over a table of expression nodes.
@@ -141,8 +141,18 @@ pub fn export(pool: &ExprPool, program: &Program, function: &str, summary: &Summ
         .map(|c| {
             let pre: Vec<usize> = c.pre.iter().map(|&e| w.node(e)).collect();
             let ret = c.post.ret.map(|e| w.node(e));
-            let writes: Vec<Json> =
-                c.post.writes.iter().map(|&((g, off, ty), v)| json!([g, off, ty.bits(), w.node(v)])).collect();
+            let writes: Vec<Json> = c
+                .post
+                .writes
+                .iter()
+                .map(|&((base, off, ty), v)| {
+                    let (kind, i) = match base {
+                        Base::Global(g) => ("g", g),
+                        Base::Param(i) => ("p", i),
+                    };
+                    json!([kind, i, off, ty.bits(), w.node(v)])
+                })
+                .collect();
             let trace = c.trace.as_deref().map(|t| trace_json(program, t));
             json!({ "pre": pre, "outcome": c.post.outcome.text(), "ret": ret, "writes": writes, "path": c.post.path, "trace": trace })
         })
@@ -220,8 +230,14 @@ pub fn import(
         let mut writes = Vec::new();
         for w in c["writes"].as_array()? {
             let w = w.as_array()?;
-            let key = (w.first()?.as_u64()? as u32, w.get(1)?.as_u64()?, int_type(w.get(2)?.as_u64()?)?);
-            writes.push((key, node(w.get(3)?)?));
+            let index = w.get(1)?.as_u64()? as u32;
+            let base = match w.first()?.as_str()? {
+                "g" => Base::Global(index),
+                "p" => Base::Param(index),
+                _ => return None,
+            };
+            let key: CellKey = (base, w.get(2)?.as_u64()?, int_type(w.get(3)?.as_u64()?)?);
+            writes.push((key, node(w.get(4)?)?));
         }
         let trace = match &c["trace"] {
             Json::Null => None,
@@ -278,8 +294,9 @@ pub fn key(program: &Program, func: FuncId, config: &crate::config::Config) -> S
     let mut reached = graph.reachable_from(func);
     reached.sort();
     reached.dedup();
-    // Version 2: cases carry their block-k traces.
-    let mut h = fnv(b"pathwise-summary-2", 0xcbf2_9ce4_8422_2325);
+    // Version 3: cells of pointer parameters' objects (version 2: cases
+    // carry their block-k traces).
+    let mut h = fnv(b"pathwise-summary-3", 0xcbf2_9ce4_8422_2325);
     for f in reached {
         h = fnv(pathwise_ir::printer::print_function(program, f).as_bytes(), h);
     }
@@ -350,7 +367,12 @@ mod tests {
         let err = Outcome::Error("division-by-zero".into(), 3);
         s.add(Case {
             pre: vec![neg],
-            post: Post { outcome: err, ret: None, writes: vec![((0, 4, Type::I32), x)], path: None },
+            post: Post {
+                outcome: err,
+                ret: None,
+                writes: vec![((Base::Global(0), 4, Type::I32), x), ((Base::Param(1), 0, Type::I32), ret)],
+                path: None,
+            },
             trace: None,
         });
         let mut program = Program::default();

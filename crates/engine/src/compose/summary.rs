@@ -7,11 +7,15 @@
 //!   parameter into an input array, that array (same array sort) with its
 //!   length `sum:f.i.len` (64 bits, in elements, from the pointer);
 //! - `sum:f.g<G>@<off>:<bits>`: the scalar of global `G` at byte `off` as
-//!   the call found it.
+//!   the call found it;
+//! - `sum:f.p<i>@<off>:<bits>`: the scalar at byte `off` of the object
+//!   pointer parameter `i` points to (a structure, by pointer or by
+//!   value), as the call found it.
 //!
 //! A case is `pre` (a conjunction over those) and a [`Post`]: how the path
-//! ends (a return, an error, the bound), the returned value and the
-//! globals written, as expressions over the same inputs. Any other
+//! ends (a return, an error, the bound), the returned value and the cells
+//! written (globals' and the pointed-to objects'), as expressions over the
+//! same inputs. Any other
 //! variable of a case (`sum:g#n.ret` of a callee composed inside a
 //! bottom-up summary) is internal to it: renamed per composed instance.
 
@@ -23,8 +27,17 @@ use rustc_hash::FxHashSet;
 
 use crate::blockk::Check;
 
-/// A global scalar a case reads or writes: (global index, byte offset, type).
-pub type GlobalKey = (u32, u64, Type);
+/// The memory a cell of a case lives in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Base {
+    /// Global number `g` of the program.
+    Global(u32),
+    /// The object pointer parameter `i` points to (at its start).
+    Param(u32),
+}
+
+/// A scalar a case reads or writes: (where, byte offset, type).
+pub type CellKey = (Base, u64, Type);
 
 /// How a path through the function ends.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -69,8 +82,8 @@ pub struct Post {
     pub outcome: Outcome,
     /// The returned value (returning paths of non-void functions).
     pub ret: Option<ExprId>,
-    /// Globals written, with their final values, by key.
-    pub writes: Vec<(GlobalKey, ExprId)>,
+    /// Cells written, with their final values, by key.
+    pub writes: Vec<(CellKey, ExprId)>,
     /// The path's decisions (a hash of function, location and side of
     /// each), when known: which cases a run has exercised.
     pub path: Option<u64>,
@@ -130,9 +143,9 @@ impl Summary {
         }
     }
 
-    /// The canonical global keys any case reads (in its precondition or
+    /// The canonical cell keys any case reads (in its precondition or
     /// values) or writes.
-    pub fn global_keys(&self, pool: &ExprPool, func: &str) -> Vec<GlobalKey> {
+    pub fn cell_keys(&self, pool: &ExprPool, func: &str) -> Vec<CellKey> {
         let mut keys = Vec::new();
         let mut roots: Vec<ExprId> = Vec::new();
         for c in &self.cases {
@@ -145,7 +158,7 @@ impl Summary {
         }
         for v in pool.vars_of(&roots) {
             if let Expr::Var { name, .. } = pool.get(v) {
-                if let Some(k) = parse_global_name(name, func) {
+                if let Some(k) = parse_cell_name(name, func) {
                     keys.push(k);
                 }
             }
@@ -178,13 +191,22 @@ pub fn len_name(func: &str, i: usize) -> String {
     format!("sum:{func}.{i}.len")
 }
 
-/// `sum:f.gG@off:bits` (`tag`: `f` canonical, `f#n` one call's).
-pub fn global_name(tag: &str, (g, off, ty): GlobalKey) -> String {
-    format!("sum:{tag}.g{g}@{off}:{}", ty.bits())
+/// `sum:f.gG@off:bits` or `sum:f.pI@off:bits` (`tag`: `f` canonical,
+/// `f#n` one call's).
+pub fn cell_name(tag: &str, (base, off, ty): CellKey) -> String {
+    match base {
+        Base::Global(g) => format!("sum:{tag}.g{g}@{off}:{}", ty.bits()),
+        Base::Param(i) => format!("sum:{tag}.p{i}@{off}:{}", ty.bits()),
+    }
 }
 
-fn parse_global_name(name: &str, func: &str) -> Option<GlobalKey> {
-    let rest = name.strip_prefix("sum:")?.strip_prefix(func)?.strip_prefix(".g")?;
+fn parse_cell_name(name: &str, func: &str) -> Option<CellKey> {
+    let rest = name.strip_prefix("sum:")?.strip_prefix(func)?.strip_prefix('.')?;
+    let (base, rest): (fn(u32) -> Base, &str) = match rest.split_at_checked(1)? {
+        ("g", rest) => (Base::Global, rest),
+        ("p", rest) => (Base::Param, rest),
+        _ => return None,
+    };
     let (g, rest) = rest.split_once('@')?;
     let (off, bits) = rest.split_once(':')?;
     let ty = match bits.parse::<u32>().ok()? {
@@ -195,7 +217,7 @@ fn parse_global_name(name: &str, func: &str) -> Option<GlobalKey> {
         64 => Type::I64,
         _ => return None,
     };
-    Some((g.parse().ok()?, off.parse().ok()?, ty))
+    Some((base(g.parse().ok()?), off.parse().ok()?, ty))
 }
 
 /// Whether `name` is one of `func`'s canonical inputs.
@@ -203,9 +225,9 @@ pub fn is_canonical(name: &str, func: &str) -> bool {
     name.strip_prefix("sum:").and_then(|r| r.strip_prefix(func)).is_some_and(|r| r.starts_with('.'))
 }
 
-/// The canonical variable of a global key.
-pub fn global_var(pool: &mut ExprPool, tag: &str, key: GlobalKey) -> ExprId {
-    pool.var(&global_name(tag, key), Sort::Bv(key.2.bits()))
+/// The variable of a cell key (`tag` as in [`cell_name`]).
+pub fn cell_var(pool: &mut ExprPool, tag: &str, key: CellKey) -> ExprId {
+    pool.var(&cell_name(tag, key), Sort::Bv(key.2.bits()))
 }
 
 pub use pathwise_expr::subst::substitute;
@@ -228,8 +250,11 @@ mod tests {
         for o in [Outcome::Return, Outcome::Bound, Outcome::Error("division-by-zero".into(), 41)] {
             assert_eq!(Outcome::parse(&o.text()), Some(o));
         }
-        let k = (3, 8, Type::I32);
-        assert_eq!(parse_global_name(&global_name("f", k), "f"), Some(k));
+        for k in [(Base::Global(3), 8, Type::I32), (Base::Param(1), 4, Type::I16)] {
+            assert_eq!(parse_cell_name(&cell_name("f", k), "f"), Some(k));
+            assert_eq!(parse_cell_name(&cell_name("f#2", k), "f"), None);
+        }
+        assert_eq!(parse_cell_name("sum:f.0", "f"), None);
         assert!(is_canonical("sum:f.0", "f") && !is_canonical("sum:f#1.0", "f") && !is_canonical("sum:fg.0", "f"));
     }
 }

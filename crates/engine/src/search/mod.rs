@@ -155,6 +155,7 @@ fn generate_inner(
         referee: referee.map(|r| -> &mut dyn SolverBackend { r }),
         disagreements: Vec::new(),
         goal: goal_state(program, &info, main, config),
+        resume_inputs: rustc_hash::FxHashMap::default(),
     };
     search.solver.set_deadline(config.timeout.map(|t| start + t));
     let stop = if config.program_mode.is_some() {
@@ -295,6 +296,10 @@ pub(crate) struct Search<'a, 'p> {
     disagreements: Vec<String>,
     /// Costs, policies and targets (see [`goals`]).
     goal: goals::GoalState,
+    /// `--compositional`: per function explored in its first context, the
+    /// inputs of the latest run in which that call returned (see
+    /// [`Search::resume`]).
+    resume_inputs: rustc_hash::FxHashMap<FuncId, Model>,
 }
 
 /// A run together with the inputs that produced it.
@@ -314,6 +319,11 @@ impl<'a> Search<'a, '_> {
         self.stats.runs += 1;
         let setup = self.setup(true);
         let rec = run_once(self.m, &mut self.pool, &setup, inputs);
+        for &(f, _, returned) in &rec.explored {
+            if returned {
+                self.resume_inputs.insert(f, inputs.clone());
+            }
+        }
         self.float_inputs.extend(rec.float_inputs.iter().copied());
         for pin in &rec.float_pins {
             // Reading a floating input (a variable, an element of a floating
@@ -447,22 +457,38 @@ impl<'a> Search<'a, '_> {
     /// (see [`crate::compose`]).
     fn resume(&mut self, cur: &Current, at: Option<usize>) -> Option<Current> {
         let sums = self.m.summaries.as_ref()?;
-        let open: Vec<(FuncId, usize)> = cur
+        let open: Vec<(FuncId, usize, bool)> = cur
             .run
             .explored
             .iter()
             .copied()
-            .filter(|&(f, start)| at.is_none_or(|j| start > j) && !sums.borrow().is_closed(f))
+            .filter(|&(f, start, _)| at.is_none_or(|j| start > j) && !sums.borrow().is_closed(f))
             .collect();
-        let start = open.iter().map(|r| r.1).min()?;
-        for (f, _) in open {
+        let &(first, start, returned) = open.iter().min_by_key(|r| r.1)?;
+        for &(f, _, _) in &open {
             sums.borrow_mut().close(f);
         }
         if self.stop_reason().is_some() {
             return None;
         }
-        let inputs = cur.inputs.clone();
-        let run = self.execute(&inputs);
+        // The caller's continuation needs a run in which the call returns:
+        // when this one ended inside it (an error, the bound), the latest
+        // run of the same context that returned (every run of the
+        // exploration shares the entries before the call).
+        let mut inputs = cur.inputs.clone();
+        if !returned {
+            if let Some(other) = self.resume_inputs.get(&first) {
+                inputs = other.clone();
+            }
+        }
+        let mut run = self.execute(&inputs);
+        let same = |a: &[Entry], b: &[Entry]| {
+            a.len() >= start && b.len() >= start && a[..start].iter().zip(&b[..start]).all(|(x, y)| x.cond == y.cond)
+        };
+        if inputs != cur.inputs && !same(&run.main_entries, &cur.run.main_entries) {
+            inputs = cur.inputs.clone();
+            run = self.execute(&inputs);
+        }
         let mut done: Vec<bool> = cur.done.iter().copied().take(start.min(run.main_entries.len())).collect();
         done.resize(run.main_entries.len(), false);
         Some(Current { inputs, run, done })
