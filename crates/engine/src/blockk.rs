@@ -169,7 +169,12 @@ impl BlockVisits {
 impl BlockVisits {
     /// The counts without the trace: a composed call's context.
     pub(crate) fn snapshot(&self) -> BlockVisits {
-        BlockVisits { counts: self.counts.clone(), saturated: self.saturated, shadow: self.shadow.clone(), trace: Vec::new() }
+        BlockVisits {
+            counts: self.counts.clone(),
+            saturated: self.saturated,
+            shadow: self.shadow.clone(),
+            trace: Vec::new(),
+        }
     }
 
     pub(crate) fn has_shadows(&self) -> bool {

@@ -421,7 +421,7 @@ impl<'m, 'p> Exec<'m, 'p> {
                 self.region == Region::Main && self.frames.len() == 1 && !matches!(kind, EntryKind::Library { .. });
             let entry = Entry { cond, kind, region: self.region, negatable, bound_blocked, loc, step, local };
             let entry = match self.compose.as_mut() {
-                Some(hook) => hook.capture(self.pool, entry),
+                Some(hook) => hook.capture(entry),
                 None => Some(entry),
             };
             if let Some(entry) = entry {

@@ -320,6 +320,23 @@ impl Exec<'_, '_> {
         Ok(())
     }
 
+    /// Record whether `p` (read from an input slot) is null, as a decision
+    /// of the run at `loc`, unless it is known already (the object
+    /// arguments of a summarised call, see [`crate::compose`]).
+    pub(crate) fn decide_null(&mut self, p: &Pointer, loc: Loc) {
+        let Some(r) = p.base_sym.filter(|&r| !self.is_join_ident(r)) else { return };
+        if self.heap.nonnull.contains(&r) {
+            return;
+        }
+        let zero = self.pool.bv_const(32, 0);
+        let null = self.pool.eq(r, zero);
+        let cond = if p.obj.is_some() { self.pool.not(null) } else { null };
+        self.record(cond, EntryKind::Assume, true, false, loc);
+        if p.obj.is_some() {
+            self.heap.nonnull.insert(r);
+        }
+    }
+
     /// Load a `ty` at byte `off` of input object `obj` through `p`:
     /// materialises the initial value on first read, and gives the result
     /// the heap solver's expression.

@@ -483,7 +483,11 @@ impl Exec<'_, '_> {
         } else {
             self.mem.read(self.pool, obj, off, ty, sym_off).map_err(|e| self.access_error(e, loc))?
         };
-        Ok(if self.compose.is_some() { crate::compose::on_load(self, (obj, off, sym_off.is_some()), ty, v, loc) } else { v })
+        Ok(if self.compose.is_some() {
+            crate::compose::on_load(self, (obj, off, sym_off.is_some()), ty, v, loc)
+        } else {
+            v
+        })
     }
 
     /// Store `v` as a `ty` through `p`.

@@ -54,7 +54,8 @@ pub(crate) fn prepare(
     if let Some(n) = nested {
         for ex in &n.seed {
             let Some(f) = program.func_by_name(&ex.function) else { continue };
-            if let Some(s) = store::import(pool, ex, Origin::BottomUp, &|n| n.to_string(), &|n| program.func_by_name(n)) {
+            if let Some(s) = store::import(pool, ex, Origin::BottomUp, &|n| n.to_string(), &|n| program.func_by_name(n))
+            {
                 insert_closed(&mut sums, f, s);
             }
         }
@@ -72,7 +73,8 @@ pub(crate) fn prepare(
             }
             let key = store::key(program, f, config);
             let Some(ex) = store::load(dir, name, &key) else { continue };
-            if let Some(s) = store::import(pool, &ex, Origin::Stored, &|n| n.to_string(), &|n| program.func_by_name(n)) {
+            if let Some(s) = store::import(pool, &ex, Origin::Stored, &|n| n.to_string(), &|n| program.func_by_name(n))
+            {
                 insert_closed(&mut sums, f, s);
                 sums.loaded.push(name.clone());
             }
@@ -108,7 +110,9 @@ pub(crate) fn prepare(
         sums.bottom_up_runs += n.runs;
         sums.bottom_up_solver_calls += n.solver_calls;
         let (true, Some(ex)) = (found, n.out) else { continue };
-        if let Some(mut s) = store::import(pool, &ex, Origin::BottomUp, &|n| n.to_string(), &|n| program.func_by_name(n)) {
+        if let Some(mut s) =
+            store::import(pool, &ex, Origin::BottomUp, &|n| n.to_string(), &|n| program.func_by_name(n))
+        {
             s.complete = Some(n.complete);
             insert_closed(&mut sums, f, s);
         }

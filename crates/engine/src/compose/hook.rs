@@ -30,10 +30,6 @@ struct Active {
     /// Other objects pointer parameters point to (at their start), read
     /// and written cell by cell: parameter, object, the pointer.
     cells: Vec<CellRoot>,
-    /// The identities of `cells`' pointers read from input slots: entries
-    /// over them alone (the null check of a first dereference) are facts
-    /// about the calling context, not about the callee's inputs.
-    idents: FxHashSet<ExprId>,
     /// Canonical input -> its value in the calling context.
     map: FxHashMap<ExprId, ExprId>,
     /// Per-call formal or caller variable -> canonical input.
@@ -68,8 +64,7 @@ struct Active {
 #[derive(Clone, Copy)]
 struct CellRoot {
     param: u32,
-    /// `None`: a null pointer read from an input slot (see [`cell_root`]).
-    obj: Option<ObjId>,
+    obj: ObjId,
     ptr: crate::value::Pointer,
 }
 
@@ -96,20 +91,15 @@ pub(crate) struct RunHook {
 
 impl RunHook {
     /// Takes the entry when a composed call is open (its path condition is
-    /// the summary's, not the caller's), unless it is about the identity of
-    /// the objects the call was given (the caller's, see `Active::idents`).
-    pub(crate) fn capture(
-        &mut self,
-        pool: &pathwise_expr::ExprPool,
-        entry: crate::path::Entry,
-    ) -> Option<crate::path::Entry> {
-        let Some(a) = self.active.as_mut() else { return Some(entry) };
-        let Some(c) = a.captured.as_mut() else { return Some(entry) };
-        if about_idents(pool, &a.idents, entry.cond) {
-            return Some(entry);
+    /// the summary's, not the caller's).
+    pub(crate) fn capture(&mut self, entry: crate::path::Entry) -> Option<crate::path::Entry> {
+        match self.active.as_mut().and_then(|a| a.captured.as_mut()) {
+            Some(c) => {
+                c.push(entry);
+                None
+            }
+            None => Some(entry),
         }
-        c.push(entry);
-        None
     }
 
     /// Whether entries recorded now may be negated.
@@ -134,30 +124,25 @@ fn root_array(exec: &Exec<'_, '_>, v: &Value) -> Option<(ObjId, crate::memory::I
     (plain && matches!(o.kind, ObjKind::Input { .. }) && o.pristine()).then_some((obj, inp))
 }
 
-/// Whether `cond` is over the identities `idents` alone.
-fn about_idents(pool: &pathwise_expr::ExprPool, idents: &FxHashSet<ExprId>, cond: ExprId) -> bool {
-    !idents.is_empty() && pool.vars_of(&[cond]).iter().all(|v| idents.contains(v))
-}
+/// The identity of the object of pointer parameter `i` when it was not read
+/// from an input slot: above every input object's reference (a type's tag
+/// shifted left by 20 bits, and programs have far fewer than 4,095 types;
+/// see `Exec::ref_domain`).
+const LOCAL_IDENT_BASE: u64 = 0xffff_0000;
 
 /// The pointer argument `v` as a cell root: the start of a live object of
 /// the caller's (a local, the heap, an input object), read and written at
 /// constant offsets by the callee.
 ///
-/// A null pointer read from an input slot is one too: the call is then
-/// composed (or explored) as on the runs where the pointer is not null,
-/// and the run ends at the callee's first dereference, the null check
-/// that the other runs record at the same place (see
-/// [`RunHook::capture`]). Run without its summary, the callee's decisions
-/// before that dereference would come first and the runs would not line up.
-fn cell_root(exec: &Exec<'_, '_>, v: &Value) -> Option<(Option<ObjId>, crate::value::Pointer)> {
+/// The identity of an input object (its reference, see [`crate::heap`]) is
+/// the canonical input `sum:f.pI.ref` of the summary, so that a case says
+/// how `p == q` or `p == NULL` went.
+fn cell_root(exec: &Exec<'_, '_>, v: &Value) -> Option<(ObjId, crate::value::Pointer)> {
     let Value::Ptr(p) = v else { return None };
-    if p.off != 0 || p.off_sym.is_some() {
-        return None;
-    }
-    let Some(obj) = p.obj else { return p.base_sym.map(|_| (None, *p)) };
+    let obj = p.obj?;
     let o = exec.mem.object(obj);
     let kind = matches!(o.kind, ObjKind::Local | ObjKind::Heap | ObjKind::HeapInput { .. });
-    (kind && !o.freed).then_some((Some(obj), *p))
+    (kind && !o.freed && p.off == 0 && p.off_sym.is_none()).then_some((obj, *p))
 }
 
 /// What the pointer argument `v` is, that no summary can take.
@@ -180,6 +165,19 @@ fn unsummarisable_pointer(exec: &Exec<'_, '_>, v: &Value, given: impl Fn(ObjId) 
     }
 }
 
+/// The canonical identity of pointer parameter `i` and its value here: the
+/// reference when the pointer was read from an input slot; otherwise a
+/// constant no input object has (it is not null, and distinct from the
+/// other parameters' objects).
+fn identity(exec: &mut Exec<'_, '_>, name: &str, i: usize, ptr: &crate::value::Pointer) -> (ExprId, ExprId) {
+    let r = exec.pool.var(&summary::ref_name(name, i), Sort::Bv(32));
+    let actual = match ptr.base_sym {
+        Some(b) => b,
+        None => exec.pool.bv_const(32, LOCAL_IDENT_BASE + i as u64),
+    };
+    (r, actual)
+}
+
 /// The call hook: called before `callee`'s frame is pushed. Returns the
 /// arguments the callee's frame gets (formals in place of symbolic values
 /// when the call is summarised).
@@ -190,14 +188,27 @@ pub(crate) fn enter(exec: &mut Exec<'_, '_>, callee: FuncId, argv: Vec<Value>, l
         return argv;
     }
     let program = exec.m.program;
-    if cell.borrow_mut().verdict(program, callee).is_err() {
+    if !cell.borrow_mut().statically_ok(program, callee) {
         return argv;
     }
     let f = program.func(callee);
+    // A summary is over objects: whether each pointer read from an input
+    // slot is null is the caller's decision, here (a null one runs the
+    // callee without its summary), so that the runs of one caller path
+    // line up whichever it is. Recorded whether or not runs found the
+    // callee summarisable since, for the same reason.
+    for (p, v) in f.params.iter().zip(&argv) {
+        if let (Type::Ptr, Value::Ptr(q)) = (p.ty, v) {
+            exec.decide_null(q, loc);
+        }
+    }
+    let cell = exec.m.summaries.as_ref().expect("checked above");
+    if cell.borrow_mut().verdict(program, callee).is_err() {
+        return argv;
+    }
     let name = f.name.clone();
     let mut roots = Vec::new();
     let mut cells: Vec<CellRoot> = Vec::new();
-    let mut idents = FxHashSet::default();
     let mut map = FxHashMap::default();
     let mut canon = FxHashMap::default();
     let mut symbolic = false;
@@ -206,17 +217,21 @@ pub(crate) fn enter(exec: &mut Exec<'_, '_>, callee: FuncId, argv: Vec<Value>, l
             symbolic |= v.sym().is_some();
             continue;
         }
-        let fresh = |obj: Option<ObjId>| obj.is_none_or(|o| !roots.contains(&o) && !cells.iter().any(|c| c.obj == Some(o)));
+        let fresh = |o: ObjId| !roots.contains(&o) && !cells.iter().any(|c| c.obj == o);
         if let Some((obj, ptr)) = cell_root(exec, v).filter(|r| fresh(r.0)) {
             // Distinct objects only: two parameters pointing to one object
             // would be two names for the same cells.
             cells.push(CellRoot { param: i as u32, obj, ptr });
-            idents.extend(ptr.base_sym);
+            let (r, actual) = identity(exec, &name, i, &ptr);
+            map.insert(r, actual);
+            if ptr.base_sym.is_some() {
+                canon.insert(actual, r);
+            }
             symbolic = true;
             continue;
         }
         match root_array(exec, v) {
-            Some((obj, inp)) if fresh(Some(obj)) => {
+            Some((obj, inp)) if fresh(obj) => {
                 let arr = super::canonical_param(exec.pool, &name, i, exec.pool.sort(inp.array));
                 let len = exec.pool.var(&summary::len_name(&name, i), Sort::Bv(64));
                 map.insert(arr, inp.array);
@@ -227,7 +242,7 @@ pub(crate) fn enter(exec: &mut Exec<'_, '_>, callee: FuncId, argv: Vec<Value>, l
                 symbolic = true;
             }
             _ => {
-                let what = unsummarisable_pointer(exec, v, |o| roots.contains(&o) || cells.iter().any(|c| c.obj == Some(o)));
+                let what = unsummarisable_pointer(exec, v, |o| roots.contains(&o) || cells.iter().any(|c| c.obj == o));
                 let why = format!("{name}: called at line {} with {what}: run without its summary there", loc.line);
                 cell.borrow_mut().context_fallback(why);
                 return argv;
@@ -297,7 +312,6 @@ pub(crate) fn enter(exec: &mut Exec<'_, '_>, callee: FuncId, argv: Vec<Value>, l
         objects_before,
         roots,
         cells,
-        idents,
         map,
         canon,
         captured: (!explored).then(Vec::new),
@@ -316,10 +330,14 @@ pub(crate) fn enter(exec: &mut Exec<'_, '_>, callee: FuncId, argv: Vec<Value>, l
 }
 
 /// The object of cell `key` and the pointer to its start (`None`: a global).
-fn cell_object(exec: &Exec<'_, '_>, cells: &[CellRoot], key: CellKey) -> Option<(ObjId, Option<crate::value::Pointer>)> {
+fn cell_object(
+    exec: &Exec<'_, '_>,
+    cells: &[CellRoot],
+    key: CellKey,
+) -> Option<(ObjId, Option<crate::value::Pointer>)> {
     match key.0 {
         Base::Global(g) => exec.globals.get(g as usize).map(|&o| (o, None)),
-        Base::Param(i) => cells.iter().find(|c| c.param == i).and_then(|c| Some((c.obj?, Some(c.ptr)))),
+        Base::Param(i) => cells.iter().find(|c| c.param == i).map(|c| (c.obj, Some(c.ptr))),
     }
 }
 
@@ -357,7 +375,7 @@ fn place(exec: &Exec<'_, '_>, obj: ObjId) -> Place {
     if a.roots.contains(&obj) {
         return Place::Root;
     }
-    if let Some(c) = a.cells.iter().find(|c| c.obj == Some(obj)) {
+    if let Some(c) = a.cells.iter().find(|c| c.obj == obj) {
         return Place::Cell(c.param);
     }
     match exec.globals.iter().position(|&o| o == obj) {
@@ -463,16 +481,13 @@ pub(crate) fn on_store(exec: &mut Exec<'_, '_>, at: (ObjId, u64, bool), ty: Type
     a.writes.push((key, old));
 }
 
-/// The path condition of the summarised call `a` so far (without the
-/// facts about the identity of the objects it was given, which a calling
-/// context that gives it objects fulfils).
+/// The path condition of the summarised call `a` so far.
 fn path_of(exec: &Exec<'_, '_>, a: &Active) -> Vec<ExprId> {
     match &a.captured {
         Some(c) => c.iter().map(|e| e.cond).collect(),
         None => exec.entries[a.start..]
             .iter()
             .filter(|e| e.region == Region::Main && !a.ties.contains(&e.cond))
-            .filter(|e| !about_idents(exec.pool, &a.idents, e.cond))
             .map(|e| e.cond)
             .collect(),
     }
@@ -493,6 +508,14 @@ fn case_of(exec: &mut Exec<'_, '_>, a: &Active, outcome: Outcome, ret: Option<Ex
         path_of(exec, a).iter().map(|&c| summary::substitute(exec.pool, c, &a.canon, &mut memo)).collect();
     let mut pre: Vec<ExprId> = pre.into_iter().filter(|&c| exec.pool.as_bool_const(c) != Some(true)).collect();
     pre.extend(a.extra_pre.iter().copied());
+    // Each object pointer is not null (see `enter`): the callee may have
+    // decided `p == NULL` without a condition.
+    for c in &a.cells {
+        let r = exec.pool.var(&summary::ref_name(&a.name, c.param as usize), Sort::Bv(32));
+        let zero = exec.pool.bv_const(32, 0);
+        let null = exec.pool.eq(r, zero);
+        pre.push(exec.pool.not(null));
+    }
     let ret = ret.map(|r| summary::substitute(exec.pool, r, &a.canon, &mut memo));
     let writes: Vec<(CellKey, ExprId)> =
         writes.into_iter().map(|(k, v)| (k, summary::substitute(exec.pool, v, &a.canon, &mut memo))).collect();
@@ -844,15 +867,6 @@ fn finish_active(exec: &mut Exec<'_, '_>, end: &End, a: Active) {
             return;
         }
     };
-    let context_error = |e: &crate::path::Entry| {
-        matches!(e.kind, EntryKind::Guard { violated: true }) && about_idents(exec.pool, &a.idents, e.cond)
-    };
-    if outcome.is_error() && exec.entries.last().is_some_and(context_error) {
-        // The error is the calling context's (a null pointer it gave), not
-        // a path of the callee.
-        give_back(exec, &a);
-        return;
-    }
     let case = match case_of(exec, &a, outcome.clone(), None) {
         Ok(case) => case,
         Err(why) => {

@@ -152,6 +152,9 @@ pub struct Summaries {
     pub(crate) funcs: BTreeMap<FuncId, Summary>,
     /// Whether each function may be summarised (static, then dynamic).
     verdicts: FxHashMap<FuncId, Result<(), String>>,
+    /// The static verdicts alone: what a run does at a call may depend on
+    /// them, not on what other runs found (see `hook::enter`).
+    static_ok: FxHashMap<FuncId, bool>,
     /// Calls run without their summary because of their context.
     context_fallbacks: BTreeSet<String>,
     /// Composition entries by condition, so they can be rebuilt.
@@ -191,6 +194,11 @@ impl Summaries {
         v
     }
 
+    /// Whether `func` passes the static checks of [`summarisable`].
+    pub(crate) fn statically_ok(&mut self, program: &Program, func: FuncId) -> bool {
+        *self.static_ok.entry(func).or_insert_with(|| summarisable(program, func, &mut Vec::new()).is_ok())
+    }
+
     /// `func` cannot be summarised after all (seen in a run): explored
     /// monolithically from now on.
     pub(crate) fn give_up(&mut self, func: FuncId, why: String) {
@@ -201,7 +209,13 @@ impl Summaries {
     }
 
     /// Block-k: the regions and graphs a call of `func` needs.
-    pub(crate) fn prepare_block_k(&mut self, program: &Program, info: &crate::analysis::ProgramInfo, func: FuncId, k: u32) {
+    pub(crate) fn prepare_block_k(
+        &mut self,
+        program: &Program,
+        info: &crate::analysis::ProgramInfo,
+        func: FuncId,
+        k: u32,
+    ) {
         let env = self.block_k.get_or_insert_with(|| BlockEnv { k, ..Default::default() });
         if env.regions.contains_key(&func) {
             return;
@@ -497,7 +511,20 @@ impl Summaries {
                         let pre = all(pool, &case.pre);
                         any_pre = pool.or(any_pre, pre);
                     }
-                    let uncovered = pool.not(any_pre);
+                    let mut uncovered = pool.not(any_pre);
+                    // A summary is over objects: its pointers are not null.
+                    let roots: Vec<ExprId> = s.cases.iter().flat_map(|c| c.pre.iter().copied()).collect();
+                    let name = &program.func(func).name;
+                    for v in pool.vars_of(&roots) {
+                        let is_ref = matches!(pool.get(v), Expr::Var { name: n, .. }
+                            if n.starts_with(&format!("sum:{name}.p")) && n.ends_with(".ref"));
+                        if is_ref {
+                            let zero = pool.bv_const(32, 0);
+                            let null = pool.eq(v, zero);
+                            let not_null = pool.not(null);
+                            uncovered = pool.and(uncovered, not_null);
+                        }
+                    }
                     complete(pool, uncovered)
                 }
             };

@@ -393,7 +393,10 @@ mod tests {
         s.add(Case {
             pre: vec![],
             post: Post { outcome: Outcome::Bound, ret: None, writes: vec![], path: None },
-            trace: Some(vec![Check::Enter(FuncId(0), pathwise_ir::Block(0)), Check::Leave(FuncId(0), pathwise_ir::Block(2))].into()),
+            trace: Some(
+                vec![Check::Enter(FuncId(0), pathwise_ir::Block(0)), Check::Leave(FuncId(0), pathwise_ir::Block(2))]
+                    .into(),
+            ),
         });
         let ex = export(&pool, &program, "f", &s);
         let back = Exported::from_json(&ex.to_json("k")).unwrap();

@@ -10,7 +10,8 @@
 //!   the call found it;
 //! - `sum:f.p<i>@<off>:<bits>`: the scalar at byte `off` of the object
 //!   pointer parameter `i` points to (a structure, by pointer or by
-//!   value), as the call found it.
+//!   value), as the call found it, and `sum:f.p<i>.ref` its identity (0:
+//!   null; an input object's reference, see `crate::heap`);
 //!
 //! A case is `pre` (a conjunction over those) and a [`Post`]: how the path
 //! ends (a return, an error, the bound), the returned value and the cells
@@ -189,6 +190,12 @@ pub fn param_name(func: &str, i: usize) -> String {
 /// `sum:f.i.len`.
 pub fn len_name(func: &str, i: usize) -> String {
     format!("sum:{func}.{i}.len")
+}
+
+/// `sum:f.pI.ref`: the identity of the object pointer parameter `i` points
+/// to (0 when it is null).
+pub fn ref_name(func: &str, i: usize) -> String {
+    format!("sum:{func}.p{i}.ref")
 }
 
 /// `sum:f.gG@off:bits` or `sum:f.pI@off:bits` (`tag`: `f` canonical,

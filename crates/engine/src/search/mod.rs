@@ -206,7 +206,10 @@ fn generate_inner(
         match nested.as_deref_mut() {
             Some(n) => {
                 let sums = sums.borrow();
-                n.out = sums.funcs.get(&n.record).map(|s| crate::compose::store::export(&pool, program, &config.function, s));
+                n.out = sums
+                    .funcs
+                    .get(&n.record)
+                    .map(|s| crate::compose::store::export(&pool, program, &config.function, s));
                 n.runs = stats.runs;
                 n.solver_calls = solver.stats().backend_calls;
                 n.complete = stop == StopReason::Complete;
