@@ -106,11 +106,6 @@ impl RunHook {
     pub(crate) fn frozen(&self) -> bool {
         self.frozen
     }
-
-    /// The paths of `func` the run took so far.
-    fn taken_by(&self, func: FuncId) -> Vec<u64> {
-        self.taken.iter().filter(|t| t.0 == func).map(|t| t.1).collect()
-    }
 }
 
 /// The pointer argument `v` as a root: an input array of the function under
@@ -689,7 +684,9 @@ pub(crate) fn leave(exec: &mut Exec<'_, '_>, v: Option<Value>) -> Option<Value> 
     let writes = fresh_writes(exec, &a);
     let mut inst = instance(exec, &a, ret_var, writes);
     count_vars(exec, &a, &mut inst);
-    let own = exec.compose.as_ref().map_or(Vec::new(), |h| h.taken_by(a.func));
+    // This call's own path (the run's other calls of the function need
+    // not be in its entry, whose other side then asks for them too).
+    let own: Vec<u64> = here.into_iter().collect();
     let cell = exec.m.summaries.as_ref().expect("summaries on");
     let (cond, known, errors, settled, exercised) = {
         let mut sums = cell.borrow_mut();
@@ -705,7 +702,7 @@ pub(crate) fn leave(exec: &mut Exec<'_, '_>, v: Option<Value>) -> Option<Value> 
         // asks for nothing.
         let took = sums.took_a_case(a.func, here);
         let exercised = sums
-            .exercised_cond(exec.pool, &inst, &own)
+            .exercised_cond(exec.pool, &inst, &own, false)
             .map(|c| if took { c } else { exec.pool.bool_const(true) })
             .map(|c| (c, inst.clone()));
         sums.remember(cond, inst);
@@ -724,9 +721,10 @@ pub(crate) fn leave(exec: &mut Exec<'_, '_>, v: Option<Value>) -> Option<Value> 
         // Its other side: a path of the callee no case has in this context.
         exec.record(known, EntryKind::Assume, true, false, a.loc);
     }
-    // A settled summary: "a path some test took" (its other side asks for
-    // one no test took, until each was: composed callees are covered as
-    // explored ones), recorded at the end of the run.
+    // A settled summary: "the case this call took", solved as "a path some
+    // test took, or this one" (its other side asks for one no test took,
+    // until each was: composed callees are covered as explored ones),
+    // recorded at the end of the run.
     if let Some((cond, inst)) = exercised {
         if exec.pool.as_bool_const(cond).is_none() {
             cell.borrow_mut().note_exercise_entry(cond, inst, own);
@@ -806,11 +804,11 @@ pub(crate) fn finish(exec: &mut Exec<'_, '_>, end: &End) -> Vec<(FuncId, usize, 
     regions
 }
 
-/// An exercise entry of the run. One that became `true` (the run took the
-/// last path of the summary that no test had taken, typically because its
-/// prefix negated this very entry of an earlier run) is kept all the same:
-/// without it the run would not follow that prefix (a divergence). Negating
-/// it asks for nothing, so the search skips it.
+/// An exercise entry of the run. One that is `true` (a call whose case is
+/// unknown, or a case that always holds) is kept all the same: another run
+/// along the same prefix may record it otherwise, and without it would not
+/// follow that prefix (a divergence). Negating it asks for nothing, so the
+/// search skips it.
 fn record_exercise(exec: &mut Exec<'_, '_>, cond: ExprId, loc: Loc) {
     if exec.pool.as_bool_const(cond) != Some(true) {
         return exec.record(cond, EntryKind::Assume, true, false, loc);

@@ -273,12 +273,21 @@ impl Summaries {
         self.exercised.insert((func, path));
     }
 
-    /// For a call of a settled summary: "one of the returning paths some
-    /// test took, or one of `own`" (the paths the run recording it took so
-    /// far, so that it holds on that run). Its other side asks for a path
-    /// no test took yet in this context. `None` when the summary is not
-    /// settled or has no such paths.
-    pub(crate) fn exercised_cond(&self, pool: &mut ExprPool, inst: &Instance, own: &[u64]) -> Option<ExprId> {
+    /// For a call of a settled summary: "one of the paths of `own`" (the
+    /// path the call took: the entry a run records, which says which case
+    /// it took, so that a bottom-up case recorded from that run keeps it in
+    /// its precondition) or, with `tests`, "one of the returning paths some
+    /// test took, or of `own`" (the entry as it is solved, see
+    /// [`Summaries::refresh`]: its other side asks for a path no test took
+    /// yet in this context). `None` when the summary is not settled or has
+    /// no such paths.
+    pub(crate) fn exercised_cond(
+        &self,
+        pool: &mut ExprPool,
+        inst: &Instance,
+        own: &[u64],
+        tests: bool,
+    ) -> Option<ExprId> {
         if !self.settled(inst.func) {
             return None;
         }
@@ -287,7 +296,7 @@ impl Summaries {
         for c in self.cases_in(pool, inst, false) {
             let Some(path) = c.case.post.path.filter(|_| c.case.post.outcome == Outcome::Return) else { continue };
             some = true;
-            if own.contains(&path) || self.exercised.contains(&(inst.func, path)) {
+            if own.contains(&path) || (tests && self.exercised.contains(&(inst.func, path))) {
                 let here = c.happens(pool);
                 any = pool.or(any, here);
             }
@@ -481,7 +490,7 @@ impl Summaries {
     /// entry (its summary may have grown since the run recorded it).
     pub(crate) fn refresh(&self, pool: &mut ExprPool, cond: ExprId) -> ExprId {
         if let Some((inst, own)) = self.exercise_entries.get(&cond) {
-            return self.exercised_cond(pool, inst, own).unwrap_or(cond);
+            return self.exercised_cond(pool, inst, own, true).unwrap_or(cond);
         }
         match self.instances.get(&cond) {
             Some(inst) => self.compose(pool, inst),
