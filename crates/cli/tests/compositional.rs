@@ -204,6 +204,31 @@ fn rational_block2_gives_the_monolithic_errors_and_coverage() {
     }
 }
 
+/// Under k-path a settled summary's composition admits no run ending at
+/// the bound inside the call: when the inputs solved for a returning case
+/// end there (the case's inner variables, callees' results composed
+/// bottom-up, let the solver pick a result the callee does not give), the
+/// run is a divergence, and the search may not claim that every path has a
+/// test. (Before, `top` ended `complete` with no returning test.)
+#[test]
+fn a_composed_call_ending_where_its_composition_says_it_cannot_is_a_divergence() {
+    let file = "tests/c/summary_nested.c";
+    let returns =
+        |suite: &serde_json::Value| suite["tests"].as_array().unwrap().iter().filter(|t| t["error"].is_null()).count();
+    let (_, mono) = generate_and_check(file, "top", &[]);
+    assert!(returns(&mono) >= 1);
+    for mode in ["top-down", "bottom-up"] {
+        let (text, comp) = generate_and_check(file, "top", &["--compositional", mode]);
+        assert_eq!(error_set(&comp), error_set(&mono), "{mode}: {text}");
+        if comp["stop"] == "complete" {
+            assert!(returns(&comp) >= 1, "{mode}: complete without a returning test: {text}");
+            assert_eq!(comp["stats"]["divergences"], 0, "{mode}: {text}");
+        } else {
+            assert!(comp["stats"]["divergences"].as_u64().unwrap() >= 1, "{mode}: {text}");
+        }
+    }
+}
+
 /// Callees that read and write the objects their pointer parameters point
 /// to: a local structure, a structure by value, an input structure (null
 /// or not). Their summaries' cases range over those objects' cells (and

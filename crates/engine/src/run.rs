@@ -185,6 +185,9 @@ pub struct RunRecord {
     /// index of each one's first main entry and whether it returned (see
     /// [`crate::compose`]).
     pub explored: Vec<(FuncId, usize, bool)>,
+    /// `--compositional`: the run ended where the composition of a call
+    /// said it could not (see `compose::RunHook`).
+    pub unpredicted: bool,
     /// `--compositional`: the integer the function returned, as an
     /// expression (a bottom-up summary's result).
     pub ret_expr: Option<ExprId>,
@@ -256,6 +259,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         no_case: None,
         cost: Default::default(),
         explored: Vec::new(),
+        unpredicted: false,
         ret_expr: None,
     };
     let mut declared = crate::heap_assume::Declared::default();
@@ -299,6 +303,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         Err(end) => (end, Vec::new()),
     };
     rec.explored = crate::compose::finish(&mut exec, &end);
+    rec.unpredicted = exec.compose.as_ref().is_some_and(|h| h.unpredicted_bound);
     if let (Some(_), Some(v), Some(ty)) = (&m.summaries, exec.returned, m.program.func(setup.main).ret) {
         if ty != pathwise_ir::Type::Ptr {
             rec.ret_expr = Some(crate::value::bv_of(exec.pool, v.conc(), v.sym(), ty.bits()));

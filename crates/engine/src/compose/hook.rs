@@ -81,6 +81,10 @@ pub(crate) struct RunHook {
     /// Explored calls of the run: function, index of its first entry,
     /// whether it returned.
     explored: Vec<(FuncId, usize, bool)>,
+    /// The run ended at the bound inside a composed call of a settled
+    /// summary under k-path, whose composition admits no such end: the
+    /// inputs solved for it did not take the case they were solved for.
+    pub(crate) unpredicted_bound: bool,
     /// Entries asking for the cases of settled summaries, recorded at the
     /// end of the run so that no other prefix includes them.
     exercise: Vec<(ExprId, Loc)>,
@@ -877,6 +881,10 @@ fn finish_active(exec: &mut Exec<'_, '_>, end: &End, a: Active) {
     cell.borrow_mut().add_case(a.func, case.clone());
     if a.captured.is_none() {
         return;
+    }
+    let kpath = exec.m.criterion == crate::config::Criterion::KPath;
+    if outcome == Outcome::Bound && kpath && cell.borrow().settled(a.func) {
+        exec.compose.as_mut().expect("on").unpredicted_bound = true;
     }
     // The caller's error checks of this call, up to the one violated (all
     // holding when the path ended otherwise), as `leave` records them;

@@ -508,6 +508,12 @@ impl<'a> Search<'a, '_> {
             let before = generation(self);
             let (inputs, run) = self.solve_prefix(cur, j)?;
             if let Some(aligned) = follows_prefix(&cur.run.main_entries, j, &run.main_entries) {
+                if run.unpredicted {
+                    // Its entries line up but a composed call did not take
+                    // the case solved for: the path asked for has no test
+                    // (the run's entries are still explored).
+                    self.stats.divergences += 1;
+                }
                 return Some((inputs, run, aligned));
             }
             if generation(self) == before || self.stop_reason().is_some() {
