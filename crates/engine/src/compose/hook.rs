@@ -725,7 +725,7 @@ pub(crate) fn leave(exec: &mut Exec<'_, '_>, v: Option<Value>) -> Option<Value> 
         // Its other side: a path of the callee no case has in this context.
         exec.record(known, EntryKind::Assume, true, false, a.loc);
     }
-    // A settled summary: "the case this call took", solved as "a path some
+    // A settled or closed summary: "the case this call took", solved as "a path some
     // test took, or this one" (its other side asks for one no test took,
     // until each was: composed callees are covered as explored ones),
     // recorded at the end of the run.

@@ -273,14 +273,16 @@ impl Summaries {
         self.exercised.insert((func, path));
     }
 
-    /// For a call of a settled summary: "one of the paths of `own`" (the
+    /// For a call of a settled summary, or of a closed top-down one (whose
+    /// cases may have been found in runs that were no tests, past the
+    /// bound under block-k): "one of the paths of `own`" (the
     /// path the call took: the entry a run records, which says which case
     /// it took, so that a bottom-up case recorded from that run keeps it in
     /// its precondition) or, with `tests`, "one of the returning paths some
     /// test took, or of `own`" (the entry as it is solved, see
     /// [`Summaries::refresh`]: its other side asks for a path no test took
-    /// yet in this context). `None` when the summary is not settled or has
-    /// no such paths.
+    /// yet in this context). `None` when the summary is neither settled nor
+    /// closed, or has no such paths.
     pub(crate) fn exercised_cond(
         &self,
         pool: &mut ExprPool,
@@ -288,7 +290,7 @@ impl Summaries {
         own: &[u64],
         tests: bool,
     ) -> Option<ExprId> {
-        if !self.settled(inst.func) {
+        if !self.settled(inst.func) && !self.is_closed(inst.func) {
             return None;
         }
         let mut any = pool.bool_const(false);
