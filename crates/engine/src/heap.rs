@@ -328,9 +328,14 @@ impl Exec<'_, '_> {
         if self.heap.nonnull.contains(&r) {
             return;
         }
+        // Not null is `0 <u r`, not `r != 0`: entries are told apart by
+        // their conditions (see `compose::Summaries::refresh`), and a case
+        // of the callee's (a null check it made) may be `r != 0`.
         let zero = self.pool.bv_const(32, 0);
-        let null = self.pool.eq(r, zero);
-        let cond = if p.obj.is_some() { self.pool.not(null) } else { null };
+        let cond = match p.obj {
+            Some(_) => self.pool.cmp(BvCmp::Ult, zero, r),
+            None => self.pool.eq(r, zero),
+        };
         self.record(cond, EntryKind::Assume, true, false, loc);
         if p.obj.is_some() {
             self.heap.nonnull.insert(r);

@@ -729,6 +729,9 @@ pub(crate) fn leave(exec: &mut Exec<'_, '_>, v: Option<Value>) -> Option<Value> 
     // test took, or this one" (its other side asks for one no test took,
     // until each was: composed callees are covered as explored ones),
     // recorded at the end of the run.
+    // (Not when it is the "known cases" entry's condition: entries are
+    // told apart by their conditions, and that one asks for new paths.)
+    let exercised = exercised.filter(|e| settled || e.0 != known);
     if let Some((cond, inst)) = exercised {
         if exec.pool.as_bool_const(cond).is_none() {
             cell.borrow_mut().note_exercise_entry(cond, inst, own);
