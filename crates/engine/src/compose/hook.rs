@@ -795,8 +795,9 @@ fn restore_checked(exec: &mut Exec<'_, '_>, a: &Active, explored: bool) {
 
 /// The end-of-run hook: a run that ended inside a summarised call (an
 /// error, the bound) adds that path as a case without result; a composed
-/// call's error becomes the caller's (its error check, violated). Returns
-/// the run's explored calls (function, first entry, whether it returned).
+/// call's error becomes the caller's (its composition entry, then its
+/// error check, violated). Returns the run's explored calls (function,
+/// first entry, whether it returned).
 pub(crate) fn finish(exec: &mut Exec<'_, '_>, end: &End) -> Vec<(FuncId, usize, bool)> {
     let Some(hook) = exec.compose.as_mut() else { return Vec::new() };
     let regions = std::mem::take(&mut hook.explored);
@@ -889,11 +890,22 @@ fn finish_active(exec: &mut Exec<'_, '_>, end: &End, a: Active) {
     if outcome == Outcome::Bound && kpath && cell.borrow().settled(a.func) {
         exec.compose.as_mut().expect("on").unpredicted_bound = true;
     }
-    // The caller's error checks of this call, up to the one violated (all
-    // holding when the path ended otherwise), as `leave` records them;
-    // then the path taken, which prefixes negating them must not include.
+    // The composition entry, then the caller's error checks of this call
+    // up to the one violated (all holding when the path ended otherwise),
+    // as `leave` records them; then the path taken, which prefixes
+    // negating them must not include. Without the composition entry, the
+    // other side of a violated check would be "not this error" alone: any
+    // inputs, also those no returning case of a settled summary admits
+    // (a callee composed inside a bottom-up case at its loop bound).
     let inst = instance(exec, &a, None, Vec::new());
-    let errors = cell.borrow().error_pres(exec.pool, &inst);
+    let (cond, errors) = {
+        let mut sums = cell.borrow_mut();
+        let cond = sums.compose(exec.pool, &inst);
+        let errors = sums.error_pres(exec.pool, &inst);
+        sums.remember(cond, inst);
+        (cond, errors)
+    };
+    exec.record(cond, EntryKind::Assume, false, false, a.loc);
     let seek = exec.m.seek_errors;
     for (o, pre) in errors {
         if o == outcome {
