@@ -345,7 +345,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
             rec.main_end = Some(End::Error(e));
         }
     }
-    crate::compose::commit(m, &taken, rec.is_test());
+    crate::compose::commit(m, &taken, &rec.main_entries, rec.is_test());
     rec
 }
 

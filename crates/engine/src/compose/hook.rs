@@ -706,7 +706,7 @@ pub(crate) fn leave(exec: &mut Exec<'_, '_>, v: Option<Value>) -> Option<Value> 
         // asks for nothing.
         let took = sums.took_a_case(a.func, here);
         let exercised = sums
-            .exercised_cond(exec.pool, &inst, &own, false)
+            .exercised_cond(exec.pool, &inst, &own, None)
             .map(|c| if took { c } else { exec.pool.bool_const(true) })
             .map(|c| (c, inst.clone()));
         sums.remember(cond, inst);
@@ -847,9 +847,15 @@ pub(crate) fn taken(exec: &mut Exec<'_, '_>) -> Vec<(FuncId, u64)> {
 /// test: one cut short (an input array too short, the bound) covers
 /// nothing, and counting its paths would leave them without a test (the
 /// exercise entries of later runs would no longer ask for them).
-pub(crate) fn commit(m: &crate::exec::Machine<'_>, taken: &[(FuncId, u64)], is_test: bool) {
+pub(crate) fn commit(
+    m: &crate::exec::Machine<'_>,
+    taken: &[(FuncId, u64)],
+    entries: &[crate::path::Entry],
+    is_test: bool,
+) {
     let (Some(cell), true) = (m.summaries.as_ref(), is_test) else { return };
     let mut sums = cell.borrow_mut();
+    sums.exercise_in_contexts(entries);
     for &(f, p) in taken {
         sums.exercise(f, p);
     }
@@ -881,7 +887,9 @@ fn finish_active(exec: &mut Exec<'_, '_>, end: &End, a: Active) {
             return;
         }
     };
-    let _ = note_taken(exec, &a, &case);
+    // Not noted as taken: only returning paths are asked for, and one
+    // with the same decisions as this path (an error after the callee's
+    // last decision) was not taken by it.
     cell.borrow_mut().add_case(a.func, case.clone());
     if a.captured.is_none() {
         return;

@@ -174,6 +174,17 @@ pub struct Summaries {
     pub(crate) bottom_up_solver_calls: u64,
     /// Paths of summarised functions some test took (see [`summary::Post::path`]).
     exercised: rustc_hash::FxHashSet<(FuncId, u64)>,
+    /// In a bottom-up nested search (whose runs are the cases of its
+    /// function), the same per caller context: the signatures of the
+    /// explorable entries before the exercise entry, see
+    /// [`context_hashes`]. A case is a caller path with the case each
+    /// composed call took, so each callee path is asked for along each
+    /// caller path; taken once in any context, as for a test suite, it
+    /// left the caller paths that reach it otherwise without a case while
+    /// the summary said complete (`gcd` in `tests/c/summary_nested.c`
+    /// had no case for `b < 0` with `a % b == 0`: `abs_int`'s negative
+    /// path was taken at the loop's other exit).
+    ctx_exercised: rustc_hash::FxHashSet<(u64, FuncId, u64)>,
     /// Entries asking for a case no test took yet, by condition, with the
     /// paths the run recording it took itself.
     exercise_entries: FxHashMap<ExprId, (Instance, Vec<u64>)>,
@@ -278,17 +289,18 @@ impl Summaries {
     /// bound under block-k): "one of the paths of `own`" (the
     /// path the call took: the entry a run records, which says which case
     /// it took, so that a bottom-up case recorded from that run keeps it in
-    /// its precondition) or, with `tests`, "one of the returning paths some
-    /// test took, or of `own`" (the entry as it is solved, see
-    /// [`Summaries::refresh`]: its other side asks for a path no test took
-    /// yet in this context). `None` when the summary is neither settled nor
-    /// closed, or has no such paths.
+    /// its precondition) or, with `tests` (the entry's caller context),
+    /// "one of the returning paths some test took (in a nested search:
+    /// along that caller context), or of `own`" (the entry as it is
+    /// solved, see [`Summaries::refresh`]: its other side asks for a path
+    /// no test took yet in this context). `None` when the summary is
+    /// neither settled nor closed, or has no such paths.
     pub(crate) fn exercised_cond(
         &self,
         pool: &mut ExprPool,
         inst: &Instance,
         own: &[u64],
-        tests: bool,
+        tests: Option<u64>,
     ) -> Option<ExprId> {
         if !self.settled(inst.func) && !self.is_closed(inst.func) {
             return None;
@@ -298,7 +310,7 @@ impl Summaries {
         for c in self.cases_in(pool, inst, false) {
             let Some(path) = c.case.post.path.filter(|_| c.case.post.outcome == Outcome::Return) else { continue };
             some = true;
-            if own.contains(&path) || (tests && self.exercised.contains(&(inst.func, path))) {
+            if own.contains(&path) || tests.is_some_and(|ctx| self.taken_in(inst.func, path, ctx)) {
                 let here = c.happens(pool);
                 any = pool.or(any, here);
             }
@@ -318,7 +330,33 @@ impl Summaries {
 
     /// How many paths of summarised functions tests have taken.
     pub fn exercised_count(&self) -> usize {
-        self.exercised.len()
+        self.exercised.len() + self.ctx_exercised.len()
+    }
+
+    /// Whether a test took `path` of `func`; in a nested search, along the
+    /// caller context `ctx` (see [`Summaries::ctx_exercised`]).
+    fn taken_in(&self, func: FuncId, path: u64, ctx: u64) -> bool {
+        match self.record_main {
+            Some(_) => self.ctx_exercised.contains(&(ctx, func, path)),
+            None => self.exercised.contains(&(func, path)),
+        }
+    }
+
+    /// In a nested search, the test `entries` took the paths of its
+    /// exercise entries, each in its caller context.
+    pub(crate) fn exercise_in_contexts(&mut self, entries: &[crate::path::Entry]) {
+        if self.record_main.is_none() {
+            return;
+        }
+        let ctx = context_hashes(entries);
+        for (i, e) in entries.iter().enumerate() {
+            if let Some((inst, own)) = self.exercise_entries.get(&e.cond) {
+                let f = inst.func;
+                for &p in own {
+                    self.ctx_exercised.insert((ctx[i], f, p));
+                }
+            }
+        }
     }
 
     /// Whether `cond` is an entry asking for a summary's paths no test took
@@ -330,12 +368,12 @@ impl Summaries {
 
     /// Whether negating the entry `cond` asks for the paths of a summary
     /// that tests (or the run recording it) have all taken (nothing left).
-    pub fn stale(&self, cond: ExprId) -> bool {
+    pub fn stale(&self, cond: ExprId, ctx: u64) -> bool {
         let Some((inst, own)) = self.exercise_entries.get(&cond) else { return false };
         self.funcs.get(&inst.func).is_some_and(|s| {
             s.cases.iter().all(|c| {
                 c.post.outcome != Outcome::Return
-                    || c.post.path.is_none_or(|p| own.contains(&p) || self.exercised.contains(&(inst.func, p)))
+                    || c.post.path.is_none_or(|p| own.contains(&p) || self.taken_in(inst.func, p, ctx))
             })
         })
     }
@@ -489,10 +527,11 @@ impl Summaries {
     }
 
     /// `cond` rebuilt from the current summary when it is a composition
-    /// entry (its summary may have grown since the run recorded it).
-    pub(crate) fn refresh(&self, pool: &mut ExprPool, cond: ExprId) -> ExprId {
+    /// entry (its summary may have grown since the run recorded it); `ctx`
+    /// is the entry's caller context ([`context_hashes`]).
+    pub(crate) fn refresh(&self, pool: &mut ExprPool, cond: ExprId, ctx: u64) -> ExprId {
         if let Some((inst, own)) = self.exercise_entries.get(&cond) {
-            return self.exercised_cond(pool, inst, own, true).unwrap_or(cond);
+            return self.exercised_cond(pool, inst, own, Some(ctx)).unwrap_or(cond);
         }
         match self.instances.get(&cond) {
             Some(inst) => self.compose(pool, inst),
@@ -688,6 +727,23 @@ pub fn summarisable(program: &Program, func: FuncId, stack: &mut Vec<FuncId>) ->
     }
     stack.pop();
     verdict
+}
+
+/// For each entry of a run, a hash of the signatures of the explorable
+/// entries before it (what [`crate::path::follows_prefix`] compares): the
+/// caller path an exercise entry there ends, the same in every run taking
+/// those decisions whichever cases its composed calls took.
+pub(crate) fn context_hashes(entries: &[crate::path::Entry]) -> Vec<u64> {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    let mut out = Vec::with_capacity(entries.len());
+    for e in entries {
+        out.push(h.finish());
+        if e.negatable {
+            (e.kind, e.loc).hash(&mut h);
+        }
+    }
+    out
 }
 
 /// The canonical variable of parameter `i` of `func` given the sort of

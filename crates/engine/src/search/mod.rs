@@ -422,7 +422,13 @@ impl<'a> Search<'a, '_> {
             // (An exercise entry that holds always asks for nothing.)
             let assumption = e.kind == crate::path::EntryKind::Assume;
             let always = self.pool.as_bool_const(e.cond) == Some(true);
-            if assumption && (always || self.m.summaries.as_ref().is_some_and(|s| s.borrow().stale(e.cond))) {
+            let stale = |s: &Self| {
+                let ctx = || crate::compose::context_hashes(&cur.run.main_entries[..=j])[j];
+                s.m.summaries
+                    .as_ref()
+                    .is_some_and(|c| c.borrow().is_exercise_entry(e.cond) && c.borrow().stale(e.cond, ctx()))
+            };
+            if assumption && (always || stale(self)) {
                 cur.done[j] = true;
                 continue;
             }
@@ -557,8 +563,9 @@ impl<'a> Search<'a, '_> {
 
     fn solve_prefix_inner(&mut self, cur: &Current, j: usize) -> Option<(Model, RunRecord)> {
         self.stats.prefixes_explored += 1;
+        let ctx = crate::compose::context_hashes(&cur.run.main_entries[..=j]);
         let cond = match &self.m.summaries {
-            Some(sums) => sums.borrow().refresh(&mut self.pool, cur.run.main_entries[j].cond),
+            Some(sums) => sums.borrow().refresh(&mut self.pool, cur.run.main_entries[j].cond, ctx[j]),
             None => cur.run.main_entries[j].cond,
         };
         let neg = self.pool.not(cond);
@@ -567,7 +574,8 @@ impl<'a> Search<'a, '_> {
             // Composition entries as the summaries are now.
             Some(sums) => {
                 let sums = sums.borrow();
-                base.extend(cur.run.main_entries[..j].iter().map(|e| sums.refresh(&mut self.pool, e.cond)));
+                let entries = cur.run.main_entries[..j].iter().zip(&ctx);
+                base.extend(entries.map(|(e, &c)| sums.refresh(&mut self.pool, e.cond, c)));
             }
             None => base.extend(cur.run.main_entries[..j].iter().map(|e| e.cond)),
         }
