@@ -6,22 +6,26 @@
 //! A *summary* of `f` is the disjunction of its explored paths, each a
 //! case `pre ∧ post` over `f`'s canonical inputs (see [`summary`]): its
 //! integer parameters, the input arrays its pointer parameters point to
-//! (elements and length) and the globals it reads; `post` gives the
-//! returned value, the globals written and how the path ends (a return,
-//! an error, the bound). Error cases are SMART's `post = false`: kept, so
+//! (elements and length), the scalars it reads in the other objects its
+//! pointer parameters point to (and their identities) and in globals;
+//! `post` gives the returned value, the scalars written there and how the
+//! path ends (a return, an error, the bound). Error cases are SMART's `post = false`: kept, so
 //! that a caller's error tests come from them.
 //!
 //! **Calls.** A call of a summarisable function ([`summarisable`]) with a
-//! symbolic argument (or a pointer into an unwritten input array) is
-//! summarised ([`hook`]): the callee runs concretely (tests replay
-//! exactly) over per-call *formals* `sum:f#n.i`, and its path becomes a
-//! case. Memory it reads through a pointer parameter is the caller's
-//! input array, renamed to the canonical one when the case is recorded;
-//! a global it reads is a formal tied to the value found (a concrete value
-//! becomes an equality in the case's precondition). Any other memory
-//! read or written from the caller's side, a pointer read or written, or
-//! a variable the case cannot name makes the function a *fallback*:
-//! explored monolithically from then on, and reported.
+//! symbolic argument (or a pointer argument) is summarised ([`hook`]):
+//! the callee runs concretely (tests replay exactly) over per-call
+//! *formals* `sum:f#n.i`, and its path becomes a case. Memory it reads
+//! through a pointer parameter into an unwritten input array is that
+//! array, renamed to the canonical one when the case is recorded; a scalar
+//! it reads in the object another pointer parameter points to, or in a
+//! global, is a formal tied to the value found (a concrete value becomes
+//! an equality in the case's precondition). Whether an input pointer is
+//! null is decided at the call, before the callee runs (a null one runs
+//! it monolithically). Any other memory read or written from the caller's
+//! side, a pointer read or written, or a variable the case cannot name
+//! makes the function a *fallback*: explored monolithically from then on,
+//! and reported.
 //!
 //! **Top-down order (SMART).** The first call of `f` in a run, while its
 //! summary is open, is *explored*: its decisions are the caller's
@@ -687,8 +691,9 @@ pub struct SummaryDetail {
 /// an integer result (or none), no function pointers, and calls only to
 /// such functions or to the C library's models, without recursion
 /// (`stack`). What it reads and writes is checked as it runs (see
-/// [`hook`]): pointer parameters must point into input arrays it does not
-/// write, and the other memory it touches must be its own or globals.
+/// [`hook`]): pointer parameters must point to the start of input arrays
+/// it does not write or of objects it reads and writes at constant
+/// offsets, and the other memory it touches must be its own or globals.
 pub fn summarisable(program: &Program, func: FuncId, stack: &mut Vec<FuncId>) -> Result<(), String> {
     let f = program.func(func);
     let int = |t: Type| t != Type::Ptr && !t.is_float();
