@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use pathwise_engine::config::{Config, Criterion};
 use pathwise_engine::search::{generate, NoObserver};
-use pathwise_engine::suite::{Outcome, StopReason, TestSuite};
+use pathwise_engine::suite::{StopReason, TestSuite};
 use pathwise_solver_z3::Z3Backend;
 
 fn root() -> PathBuf {
@@ -158,16 +158,7 @@ fn sweep() {
                 c.compose.bottom_up = mode == Mode::BottomUp;
                 let mut backend = Z3Backend::new(None);
                 let s = generate(p, &c, &mut backend, &mut NoObserver).ok()?;
-                let mut k: Vec<&str> = s
-                    .tests
-                    .iter()
-                    .filter_map(|t| match &t.outcome {
-                        Outcome::Error(e) => Some(e.kind.name()),
-                        _ => None,
-                    })
-                    .collect();
-                k.sort();
-                k.dedup();
+                let k = s.error_kinds();
                 let branches: u64 = s.coverage.functions.iter().map(|f| f.branches_covered).sum();
                 Some((k, s.stop == StopReason::Complete, branches))
             };

@@ -32,7 +32,7 @@ use std::time::Duration;
 
 use pathwise_engine::config::Config;
 use pathwise_engine::search::{generate, NoObserver};
-use pathwise_engine::suite::{Outcome, StopReason};
+use pathwise_engine::suite::StopReason;
 
 /// Generate with `args`, build and run natively (overflow traps, as error
 /// tests expect), replay with gcov: (stdout, JSON suite).
@@ -376,16 +376,7 @@ fn both_modes_cover_the_monolithic_branch_sides() {
 fn error_kinds(program: &pathwise_ir::Program, config: &Config) -> Option<(Vec<&'static str>, bool, u64)> {
     let mut backend = pathwise_solver_z3::Z3Backend::new(None);
     let suite = generate(program, config, &mut backend, &mut NoObserver).ok()?;
-    let mut kinds: Vec<&'static str> = suite
-        .tests
-        .iter()
-        .filter_map(|t| match &t.outcome {
-            Outcome::Error(e) => Some(e.kind.name()),
-            _ => None,
-        })
-        .collect();
-    kinds.sort();
-    kinds.dedup();
+    let kinds = suite.error_kinds();
     let branches = suite.coverage.functions.iter().map(|f| f.branches_covered).sum();
     Some((kinds, suite.stop == StopReason::Complete, branches))
 }

@@ -55,6 +55,23 @@ pub struct TestSuite {
     pub goals: GoalReport,
 }
 
+impl TestSuite {
+    /// The kinds of the suite's error tests, sorted, each once.
+    pub fn error_kinds(&self) -> Vec<&'static str> {
+        let mut kinds: Vec<&'static str> = self
+            .tests
+            .iter()
+            .filter_map(|t| match &t.outcome {
+                Outcome::Error(e) => Some(e.kind.name()),
+                _ => None,
+            })
+            .collect();
+        kinds.sort();
+        kinds.dedup();
+        kinds
+    }
+}
+
 /// A function declared without a body whose calls return fresh inputs
 /// (see [`crate::config::Externals`]).
 #[derive(Clone, Debug, PartialEq, Eq)]

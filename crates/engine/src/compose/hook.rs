@@ -45,7 +45,7 @@ struct Active {
     extra_pre: Vec<ExprId>,
     /// Cells read before being written: their per-call formal (`None`
     /// when the value read was concrete).
-    global_reads: FxHashMap<CellKey, Option<ExprId>>,
+    cell_reads: FxHashMap<CellKey, Option<ExprId>>,
     /// Cells written, with their value before the first write.
     writes: Vec<(CellKey, ExprId)>,
     /// Why the call turned out not to be summarisable.
@@ -317,7 +317,7 @@ pub(crate) fn enter(exec: &mut Exec<'_, '_>, callee: FuncId, argv: Vec<Value>, l
         start,
         ties: tie_conds,
         extra_pre: Vec::new(),
-        global_reads: FxHashMap::default(),
+        cell_reads: FxHashMap::default(),
         writes: Vec::new(),
         poisoned: None,
         path_start: exec.path.len(),
@@ -418,7 +418,7 @@ pub(crate) fn on_load(exec: &mut Exec<'_, '_>, at: (ObjId, u64, bool), ty: Type,
     if a.writes.iter().any(|w| w.0 == key) {
         return v;
     }
-    if let Some(&formal) = a.global_reads.get(&key) {
+    if let Some(&formal) = a.cell_reads.get(&key) {
         return Value::Int { conc: v.conc(), sym: formal.or(v.sym()) };
     }
     let (name, n, explored) = (a.name.clone(), a.n, a.captured.is_none());
@@ -430,14 +430,14 @@ pub(crate) fn on_load(exec: &mut Exec<'_, '_>, at: (ObjId, u64, bool), ty: Type,
         let is = exec.pool.eq(c, actual);
         let a = exec.compose.as_mut().and_then(|h| h.active.as_mut()).expect("place found it");
         a.extra_pre.push(is);
-        a.global_reads.insert(key, None);
+        a.cell_reads.insert(key, None);
         return v;
     }
     let formal = cell_var(exec.pool, &format!("{name}#{n}"), key);
     let tie = exec.pool.eq(formal, actual);
     let a = exec.compose.as_mut().and_then(|h| h.active.as_mut()).expect("place found it");
     a.canon.insert(formal, c);
-    a.global_reads.insert(key, Some(formal));
+    a.cell_reads.insert(key, Some(formal));
     if explored {
         a.ties.insert(tie);
         exec.record(tie, EntryKind::Assume, false, false, loc);
@@ -473,7 +473,7 @@ pub(crate) fn on_store(exec: &mut Exec<'_, '_>, at: (ObjId, u64, bool), ty: Type
     let Some(old) = read_cell(exec, &cells, key, loc) else { return };
     // The value before the write, in the case's terms when the call read it.
     let a = exec.compose.as_mut().and_then(|h| h.active.as_mut()).expect("place found it");
-    let old = match a.global_reads.get(&key) {
+    let old = match a.cell_reads.get(&key) {
         Some(Some(formal)) => *formal,
         _ => old,
     };

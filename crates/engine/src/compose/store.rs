@@ -160,17 +160,6 @@ pub fn export(pool: &ExprPool, program: &Program, function: &str, summary: &Summ
     Exported { function: function.to_string(), complete: summary.complete, nodes: w.nodes, cases }
 }
 
-fn int_type(bits: u64) -> Option<Type> {
-    Some(match bits {
-        1 => Type::I1,
-        8 => Type::I8,
-        16 => Type::I16,
-        32 => Type::I32,
-        64 => Type::I64,
-        _ => return None,
-    })
-}
-
 /// The summary into `pool`, each variable renamed by `rename`, functions
 /// found by name with `funcs`; `None` when the export is malformed or
 /// names a function `funcs` does not know.
@@ -236,7 +225,8 @@ pub fn import(
                 "p" => Base::Param(index),
                 _ => return None,
             };
-            let key: CellKey = (base, w.get(2)?.as_u64()?, int_type(w.get(3)?.as_u64()?)?);
+            let key: CellKey =
+                (base, w.get(2)?.as_u64()?, Type::int_of_bits(u32::try_from(w.get(3)?.as_u64()?).ok()?)?);
             writes.push((key, node(w.get(4)?)?));
         }
         let trace = match &c["trace"] {

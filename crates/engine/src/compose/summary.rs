@@ -216,14 +216,7 @@ fn parse_cell_name(name: &str, func: &str) -> Option<CellKey> {
     };
     let (g, rest) = rest.split_once('@')?;
     let (off, bits) = rest.split_once(':')?;
-    let ty = match bits.parse::<u32>().ok()? {
-        1 => Type::I1,
-        8 => Type::I8,
-        16 => Type::I16,
-        32 => Type::I32,
-        64 => Type::I64,
-        _ => return None,
-    };
+    let ty = Type::int_of_bits(bits.parse().ok()?)?;
     Some((base(g.parse().ok()?), off.parse().ok()?, ty))
 }
 
