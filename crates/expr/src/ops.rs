@@ -23,6 +23,25 @@ pub enum BvOp {
     Xor,
 }
 
+impl BvOp {
+    /// Every operator, in declaration order.
+    pub const ALL: [BvOp; 13] = [
+        BvOp::Add,
+        BvOp::Sub,
+        BvOp::Mul,
+        BvOp::UDiv,
+        BvOp::SDiv,
+        BvOp::URem,
+        BvOp::SRem,
+        BvOp::Shl,
+        BvOp::LShr,
+        BvOp::AShr,
+        BvOp::And,
+        BvOp::Or,
+        BvOp::Xor,
+    ];
+}
+
 /// Bit-vector comparisons (canonical set: `ne`, `ugt`, ... are built from these).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum BvCmp {
@@ -30,6 +49,11 @@ pub enum BvCmp {
     Ule,
     Slt,
     Sle,
+}
+
+impl BvCmp {
+    /// Every comparison, in declaration order.
+    pub const ALL: [BvCmp; 4] = [BvCmp::Ult, BvCmp::Ule, BvCmp::Slt, BvCmp::Sle];
 }
 
 /// Mask of the low `width` bits.

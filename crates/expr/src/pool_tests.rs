@@ -326,21 +326,7 @@ impl Gen {
         let widths = [1, 8, 16, 32, 64];
         match self.below(7) {
             0 | 1 => {
-                let ops = [
-                    BvOp::Add,
-                    BvOp::Sub,
-                    BvOp::Mul,
-                    BvOp::UDiv,
-                    BvOp::SDiv,
-                    BvOp::URem,
-                    BvOp::SRem,
-                    BvOp::Shl,
-                    BvOp::LShr,
-                    BvOp::AShr,
-                    BvOp::And,
-                    BvOp::Or,
-                    BvOp::Xor,
-                ];
+                let ops = BvOp::ALL;
                 let op = ops[self.below(ops.len() as u64) as usize];
                 let (a, ta) = self.bv(p, w, d - 1);
                 let (b, tb) = self.bv(p, w, d - 1);

@@ -15,22 +15,8 @@ use pathwise_expr::{eval, BvCmp, BvOp, ExprId, ExprPool, Query, SolveResult, Sol
 use pathwise_solver_z3::Z3Backend;
 
 const WIDTHS: [u32; 5] = [1, 8, 16, 32, 64];
-const OPS: [BvOp; 13] = [
-    BvOp::Add,
-    BvOp::Sub,
-    BvOp::Mul,
-    BvOp::UDiv,
-    BvOp::SDiv,
-    BvOp::URem,
-    BvOp::SRem,
-    BvOp::Shl,
-    BvOp::LShr,
-    BvOp::AShr,
-    BvOp::And,
-    BvOp::Or,
-    BvOp::Xor,
-];
-const CMPS: [BvCmp; 4] = [BvCmp::Ult, BvCmp::Ule, BvCmp::Slt, BvCmp::Sle];
+const OPS: [BvOp; 13] = BvOp::ALL;
+const CMPS: [BvCmp; 4] = BvCmp::ALL;
 const SAMPLES: usize = 40;
 
 /// Fix `x = vx`, `y = vy` and require that `term = expected` is implied.

@@ -52,23 +52,6 @@ fn sort_of(j: &Json) -> Option<Sort> {
     }
 }
 
-const BV_OPS: [BvOp; 13] = [
-    BvOp::Add,
-    BvOp::Sub,
-    BvOp::Mul,
-    BvOp::UDiv,
-    BvOp::SDiv,
-    BvOp::URem,
-    BvOp::SRem,
-    BvOp::Shl,
-    BvOp::LShr,
-    BvOp::AShr,
-    BvOp::And,
-    BvOp::Or,
-    BvOp::Xor,
-];
-const CMPS: [BvCmp; 4] = [BvCmp::Ult, BvCmp::Ule, BvCmp::Slt, BvCmp::Sle];
-
 impl Writer<'_> {
     fn node(&mut self, e: ExprId) -> usize {
         if let Some(&i) = self.index.get(&e) {
@@ -189,12 +172,12 @@ pub fn import(
             "eq" => pool.eq(k(1)?, k(2)?),
             "bin" => {
                 let name = a.get(1)?.as_str()?;
-                let op = *BV_OPS.iter().find(|o| format!("{o:?}") == name)?;
+                let op = *BvOp::ALL.iter().find(|o| format!("{o:?}") == name)?;
                 pool.bin(op, k(2)?, k(3)?)
             }
             "cmp" => {
                 let name = a.get(1)?.as_str()?;
-                let op = *CMPS.iter().find(|o| format!("{o:?}") == name)?;
+                let op = *BvCmp::ALL.iter().find(|o| format!("{o:?}") == name)?;
                 pool.cmp(op, k(2)?, k(3)?)
             }
             "smulno" => pool.smul_no_overflow(k(1)?, k(2)?),
