@@ -167,6 +167,11 @@ pub struct Compiled {
     pub unsupported: Vec<UnsupportedFunction>,
     /// Skipped file-scope declarations.
     pub unsupported_globals: Vec<UnsupportedGlobal>,
+    /// The non-static functions that user files (not system headers)
+    /// declare and the unit does not define, in declaration order, whether
+    /// or not lowered code calls them: a function the front end could not
+    /// lower may, and a test file including the unit must still link.
+    pub declared_only: Vec<String>,
 }
 
 impl Compiled {
@@ -297,11 +302,12 @@ fn compile_preprocessed(
     }) {
         func::lower_body(&mut u, idx);
     }
+    let declared_only = u.declared_only();
     let (program, unsupported, unsupported_globals, errors) = u.into_program();
     if !errors.is_empty() {
         return Err(Diagnostics(errors));
     }
-    Ok(Compiled { program, unsupported, unsupported_globals })
+    Ok(Compiled { program, unsupported, unsupported_globals, declared_only })
 }
 
 /// The names of the functions a translation unit defines.

@@ -35,7 +35,11 @@ const MAX_FRAGMENT_LINE: usize = 512;
 struct SrcLine {
     file: u32,
     line: u32,
-    /// gcc flag 3: the line comes from a system header.
+    /// The line's file is a system header: gcc's flag 3 on the marker that
+    /// first named the file. A later marker's flag 3 inside a user file only
+    /// says that a system macro was expanded there (`bool` from
+    /// `<stdbool.h>` is `# 2 "f.c" 3 4` before `_Bool`), which does not make
+    /// the user's definition library code.
     system: bool,
 }
 
@@ -64,6 +68,8 @@ impl LineMap {
     /// readable file.
     pub fn new(text: &str, main_name: &str, main_source: Option<&str>) -> LineMap {
         let mut names = vec![main_name.to_string()];
+        // Per file key: whether the file is a system header (see `SrcLine`).
+        let mut file_system = vec![false];
         let mut keys: FxHashMap<String, u32> = FxHashMap::default();
         let mut line_starts = Vec::new();
         let mut lines = Vec::new();
@@ -84,11 +90,12 @@ impl LineMap {
                     } else {
                         *keys.entry(file.clone()).or_insert_with(|| {
                             names.push(file);
+                            file_system.push(flags.contains(&3));
                             (names.len() - 1) as u32
                         })
                     };
                     lines.push(cur);
-                    cur = SrcLine { file: key, line: num, system: flags.contains(&3) };
+                    cur = SrcLine { file: key, line: num, system: file_system[key as usize] };
                 }
                 None => {
                     lines.push(cur);
@@ -323,6 +330,16 @@ mod tests {
     use super::*;
 
     const TEXT: &str = "# 0 \"<stdin>\"\n# 0 \"<built-in>\"\n# 1 \"<stdin>\"\nint x;\n# 1 \"/usr/include/a.h\" 1 3 4\nint y;\n# 2 \"<stdin>\" 2\n  int z;\n";
+
+    #[test]
+    fn a_system_macro_in_a_user_file_keeps_the_file_a_user_file() {
+        // `bool f(void)` after `#include <stdbool.h>`: gcc marks the
+        // expansion of `bool` with flag 3 inside the main file.
+        let text = "# 0 \"f.c\"\n# 1 \"/usr/include/stdbool.h\" 1 3 4\n# 2 \"f.c\" 2\n\n# 2 \"f.c\" 3 4\n_Bool\n# 2 \"f.c\"\n f(void);\n";
+        let map = LineMap::new(text, "f.c", None);
+        let p = map.pos(text.find("_Bool").unwrap());
+        assert_eq!((p.file, p.line, p.system), (0, 2, false));
+    }
 
     #[test]
     fn maps_offsets_to_original_lines() {

@@ -383,6 +383,15 @@ impl<'a> Unit<'a> {
         out
     }
 
+    /// See [`crate::Compiled::declared_only`].
+    pub fn declared_only(&self) -> Vec<String> {
+        self.funcs
+            .iter()
+            .filter(|e| e.def.is_none() && !e.is_static && !e.name_span.is_none() && !self.lines.is_system(e.name_span))
+            .map(|e| e.name.clone())
+            .collect()
+    }
+
     /// Assembles the program: functions in id order, bodies where lowered.
     /// Only functions defined in user files and the functions they (still)
     /// call are kept: a call lowered in code that turned out to be dead

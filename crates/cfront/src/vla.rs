@@ -20,13 +20,18 @@
 
 use lang_c::ast::{Expression, InitDeclarator};
 use lang_c::span::{Node, Span};
-use pathwise_ir::{BinOp, InstKind, Operand, Type};
+use pathwise_ir::{BinOp, CmpOp, InstKind, Operand, Type};
 
 use crate::ctypes::{CType, IntKind};
 use crate::expr::Val;
 use crate::func::FnCtx;
 use crate::typespec;
 use crate::unit::{Ctx, LResult, Sym};
+
+/// The engine's assumption (`pathwise.h`'s `pathwise_assume`).
+const ASSUME: &str = "pathwise_assume";
+/// The engine's length tie (`pathwise.h`'s `pathwise_array_len`).
+const ARRAY_LEN: &str = "pathwise_array_len";
 
 /// The most zero-filling stores an initialized local array gets.
 pub(crate) const MAX_ZERO_STORES: u64 = 1024;
@@ -112,12 +117,87 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         d: &Node<lang_c::ast::Declarator>,
         span: Span,
     ) -> LResult<CType> {
-        let sizes = typespec::array_sizes(d);
-        let sizes = match sizes.split_first() {
-            Some((_, rest)) => rest.to_vec(),
-            None => typespec::pointee_array_sizes(d),
+        let all = typespec::array_sizes(d);
+        let (outer, sizes) = match all.split_first() {
+            Some((outer, rest)) => (*outer, rest.to_vec()),
+            None => (None, typespec::pointee_array_sizes(d)),
         };
-        Ok(CType::ptr_to(self.bind_lengths(name, rows, &sizes, 0, span)?))
+        let bound = self.bind_lengths(name, rows, &sizes, 0, span)?;
+        self.assume_positive_lengths(&bound, span);
+        if let Some(outer) = outer {
+            self.tie_rows(name, outer, &bound, span)?;
+        }
+        Ok(CType::ptr_to(bound))
+    }
+
+    /// `int a[n][m]` passes an array of `n` rows: its input array has `n *
+    /// m` elements, as the caller's declaration says, tied as
+    /// `pathwise_array_len` ties it (reading past row `n - 1` is then an
+    /// out-of-bounds error, and `n`, `m` cannot be so large that the
+    /// offsets wrap). Rows of structures are left free.
+    fn tie_rows(&mut self, name: &str, outer: &Node<Expression>, rows: &CType, span: Span) -> LResult<()> {
+        let Some(Sym::Local { local, .. }) = self.u.lookup(name).cloned() else { return Ok(()) };
+        let loc = self.loc(span);
+        let mut total = self.vla_length(outer)?;
+        let mut t = rows;
+        loop {
+            let factor = match t {
+                CType::Array(_, Some(n)) => Operand::Const(Type::I64, *n),
+                CType::Vla(_, Some(slot)) => {
+                    let at = self.b.addr_local(*slot, loc);
+                    self.b.load(Type::I64, at, loc)
+                }
+                CType::Int(_) => break,
+                _ => return Ok(()),
+            };
+            total = self.b.bin(BinOp::Mul, Type::I64, total, factor, loc);
+            let (CType::Array(e, _) | CType::Vla(e, _)) = t else { unreachable!("matched above") };
+            t = e;
+        }
+        let at = self.b.addr_local(local, loc);
+        let base = self.b.load(Type::Ptr, at, loc);
+        let sig = crate::ctypes::FuncSig {
+            ret: CType::Void,
+            params: vec![CType::ptr_to(CType::Void), CType::Int(IntKind::Long)],
+            variadic: false,
+            prototyped: true,
+            const_params: vec![true, false],
+        };
+        let idx = self.u.synthetic_decl(ARRAY_LEN, sig, span);
+        let func = self.u.func_id(idx);
+        self.b.effect(InstKind::Call { func, args: vec![base, total] }, loc);
+        Ok(())
+    }
+
+    /// A caller passes a variable-length array parameter's lengths greater
+    /// than zero (C11 6.7.6.2p5: the size expressions must be positive when
+    /// evaluated, on entry): inputs that are not are the caller's undefined
+    /// behaviour, not the function's, so the engine assumes they are (a
+    /// `pathwise_assume` the front end adds; natively nothing runs).
+    /// Without it, `int a[n][m]` with `m < 0` made `a[1][0]` a read before
+    /// the array.
+    fn assume_positive_lengths(&mut self, ty: &CType, span: Span) {
+        let loc = self.loc(span);
+        let mut t = ty;
+        while let CType::Array(e, _) | CType::Vla(e, _) = t {
+            if let CType::Vla(_, Some(slot)) = t {
+                let at = self.b.addr_local(*slot, loc);
+                let n = self.b.load(Type::I64, at, loc);
+                let positive = self.b.cmp(CmpOp::Sgt, Type::I64, n, Operand::Const(Type::I64, 0), loc);
+                let flag = self.b.cast(false, Type::I1, Type::I32, positive, loc);
+                let sig = crate::ctypes::FuncSig {
+                    ret: CType::Void,
+                    params: vec![CType::Int(IntKind::Int)],
+                    variadic: false,
+                    prototyped: true,
+                    const_params: vec![false],
+                };
+                let idx = self.u.synthetic_decl(ASSUME, sig, span);
+                let func = self.u.func_id(idx);
+                self.b.effect(InstKind::Call { func, args: vec![flag] }, loc);
+            }
+            t = e;
+        }
     }
 
     /// `ty` with each varying dimension's length evaluated (from `sizes`,

@@ -20,6 +20,8 @@ pub const PATHWISE_H: &str = pathwise_cfront::PATHWISE_H;
 pub struct Frontend {
     pub program: Program,
     pub unsupported: Vec<UnsupportedFunction>,
+    /// See [`pathwise_cfront::Compiled::declared_only`].
+    pub declared_only: Vec<String>,
 }
 
 impl Frontend {
@@ -80,7 +82,7 @@ pub fn compile_appended(
 ) -> Result<Frontend> {
     let opts = FrontendOptions { include_dirs: include_dirs.to_vec(), defines: defines.to_vec(), data_model };
     match pathwise_cfront::compile_file_with(file, appended, &opts) {
-        Ok(c) => Ok(Frontend { program: c.program, unsupported: c.unsupported }),
+        Ok(c) => Ok(Frontend { program: c.program, unsupported: c.unsupported, declared_only: c.declared_only }),
         Err(diags) => {
             for d in &diags.0 {
                 eprintln!("{}", show(d));

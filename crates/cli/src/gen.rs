@@ -64,9 +64,11 @@ pub struct GenArgs {
     /// Output directory for NAME_tests.c, NAME_tests.json and pathwise.h.
     #[arg(long, short = 'o', value_name = "DIR", default_value = "./pathwise-out")]
     pub out: PathBuf,
-    /// Largest length of an input array (pointer parameter).
-    #[arg(long, value_name = "N", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=100_000))]
-    pub max_array_len: u32,
+    /// Largest length of an input array (pointer parameter) [default: 16
+    /// for the lengths the solver chooses; a run that reads further
+    /// lengthens the array, up to 2^20 elements, or N when given].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub max_array_len: Option<u32>,
     /// Largest number of objects in one test's input heap (pointers to
     /// structures are initialised lazily: null, fresh object or alias).
     #[arg(long, value_name = "N", default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=100_000))]
@@ -98,6 +100,11 @@ pub struct GenArgs {
     /// for inputs that violate each check a path passes (faster).
     #[arg(long)]
     pub no_error_search: bool,
+    /// Keep an error test for every path that ends in an error. By default
+    /// the suite keeps one per (error kind, location), the one with the
+    /// shortest path, and counts the other paths that end there.
+    #[arg(long)]
+    pub all_error_tests: bool,
     /// Report memory leaks: a malloc'd object that nothing reachable from
     /// the parameters, globals or the return value points to when the
     /// function returns makes its test a `memory-leak` error test.
@@ -220,11 +227,73 @@ fn search(fe: &Frontend, config: &Config, observer: &mut ProgressObserver, calls
             _ => anyhow!("{e}"),
         }
     })?;
+    weak_functions(fe, &mut suite);
     // The deadline is ours: the engine only sees "the observer said stop".
     if suite.stop == StopReason::Interrupted && observer.timed_out() && !observer.interrupted() {
         suite.stop = StopReason::Timeout;
     }
     Ok(suite)
+}
+
+/// The functions the test file declares weak: the engine's (body-less
+/// functions of the program the tests never call), less those with a body
+/// the front end could not lower (the test file includes that body: they
+/// are not "defined elsewhere"), plus those the unit declares that no
+/// lowered code calls (an unlowered body may: the file must link alone).
+fn weak_functions(fe: &Frontend, suite: &mut TestSuite) {
+    suite.unreached_functions.retain(|n| !fe.unsupported.iter().any(|u| &u.name == n));
+    for name in &fe.declared_only {
+        if fe.program.func_by_name(name).is_none() && !suite.unreached_functions.contains(name) {
+            suite.unreached_functions.push(name.clone());
+        }
+    }
+}
+
+/// The watchdog's way out (see [`crate::salvage`]): the search did not stop
+/// within the grace period, so the tests it reported are written as the
+/// suite and the process ends here, successfully, as a stopped run does.
+fn write_salvaged(
+    args: &GenArgs,
+    fe: &Frontend,
+    config: &Config,
+    cause: crate::salvage::Cause,
+    found: &mut crate::salvage::Found,
+) {
+    let stop = match cause {
+        crate::salvage::Cause::Timeout => StopReason::Timeout,
+        crate::salvage::Cause::Interrupted => StopReason::Interrupted,
+    };
+    let (tests, stats) = found.take();
+    let written = pathwise_engine::setup::salvage(&fe.program, config, tests, stats, stop)
+        .map_err(|e| anyhow!("{e}"))
+        .and_then(|mut suite| {
+            weak_functions(fe, &mut suite);
+            suite.postcondition = args.postcondition.clone();
+            let suite = with_source(&suite, &args.file);
+            let written = write_outputs(&suite, &args.file, &args.defines, &args.out)?;
+            Ok((summary(&suite, &written, args), suite))
+        });
+    match written {
+        Ok((text, suite)) => {
+            eprintln!(
+                "\nnote: the search did not stop within {} s (a solver check that ignores the interrupt); \
+                 wrote the {} test(s) found so far",
+                crate::salvage::GRACE.as_secs(),
+                suite.tests.len()
+            );
+            if args.json {
+                println!("{}", pathwise_emit::json::suite_to_json_string(&suite));
+                eprint!("{text}");
+            } else {
+                print!("{text}");
+            }
+            std::process::exit(0);
+        }
+        Err(e) => {
+            eprintln!("error: the search did not stop, and its tests could not be written: {e:#}");
+            std::process::exit(2);
+        }
+    }
 }
 
 /// The files `gen` writes.
@@ -370,23 +439,33 @@ pub fn error_lines(suite: &TestSuite) -> String {
         .tests
         .iter()
         .filter_map(|t| match &t.outcome {
-            pathwise_engine::suite::Outcome::Error(e) => Some((t.id, e)),
+            pathwise_engine::suite::Outcome::Error(e) => Some((t, e)),
             _ => None,
         })
         .collect();
     if errors.is_empty() {
         return out;
     }
+    let folded = suite.stats.error_paths_folded;
+    let per_site = if folded > 0 {
+        format!(", one per kind and location; {folded} more path(s) end in those errors (--all-error-tests keeps them)")
+    } else {
+        String::new()
+    };
     out.push_str(&format!(
-        "  {:<20} {} (checks solved: {}, impossible: {})\n",
+        "  {:<20} {} (checks solved: {}, impossible: {}{per_site})\n",
         "error tests:",
         errors.len(),
         suite.stats.error_checks,
         suite.stats.error_checks_infeasible
     ));
-    for (id, e) in errors {
+    for (t, e) in errors {
         let at = program_loc(&suite.files, e.loc);
-        out.push_str(&format!("    test {id}: {} at {at}: {}\n", e.kind.name(), e.message));
+        let more = match t.same_error_paths {
+            0 => String::new(),
+            n => format!(" (+{n} path(s))"),
+        };
+        out.push_str(&format!("    test {}: {} at {at}: {}{more}\n", t.id, e.kind.name(), e.message));
     }
     out
 }
@@ -609,12 +688,14 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         precondition: args.precondition.clone(),
         k: args.k,
         criterion: args.criterion.engine(),
-        max_array_len: args.max_array_len,
+        max_array_len: args.max_array_len.unwrap_or(16),
+        max_grown_array_len: args.max_array_len.map_or(pathwise_engine::step::MAX_GROWN_LEN, u64::from),
         timeout: args.timeout,
         max_tests: None,
         max_steps_per_run: 10_000_000,
         check_overflow: !args.no_overflow_check,
         seek_errors: !args.no_error_search,
+        one_error_test_per_site: !args.all_error_tests,
         long_bits: 64,
         program_mode: None,
         max_heap_objects: args.max_heap_objects,
@@ -647,7 +728,15 @@ pub fn run(args: &GenArgs) -> Result<i32> {
     let interrupted = install_ctrlc();
     let calls = Arc::new(AtomicU64::new(0));
     let mut observer = ProgressObserver::new(&args.function, interrupted, args.timeout, Arc::clone(&calls));
-    let mut suite = search(&fe, &config, &mut observer, calls)?;
+    let salvage = crate::salvage::Salvage::default();
+    observer.keep_tests(Arc::clone(&salvage.found));
+    let (deadline, flag) = (observer.deadline(), observer.stop_flag());
+    let mut suite = std::thread::scope(|scope| {
+        scope.spawn(|| salvage.watch(deadline, &flag, |cause, found| write_salvaged(args, &fe, &config, cause, found)));
+        let suite = search(&fe, &config, &mut observer, calls);
+        salvage.returned();
+        suite
+    })?;
     suite.postcondition = args.postcondition.clone();
     let suite = with_source(&suite, &args.file);
     let written = write_outputs(&suite, &args.file, &args.defines, &args.out)?;

@@ -368,7 +368,7 @@ fn label_cases(text: &str, labels: &[usize], s: &Summary, program: &Program) -> 
                 let what = pathwise_emit::literal::c_string_literal(what.as_bytes());
                 let _ = writeln!(
                     out,
-                    "    {{\n        int pathwise_r = {call};\n        if (pathwise_r != 0)\n            printf(\"%s\\n\", {what});\n        pathwise_count[pathwise_r]++;\n    }}"
+                    "    {{\n        int pathwise_r = {call};\n        if (pathwise_r != 0)\n            pathwise_printf(\"%s\\n\", {what});\n        pathwise_count[pathwise_r]++;\n    }}"
                 );
             }
             None => out.push_str(line),

@@ -24,5 +24,6 @@ pub mod paths_cmd;
 pub mod predict;
 pub mod progress;
 pub mod replay;
+pub mod salvage;
 pub mod testcomp;
 pub mod vc;

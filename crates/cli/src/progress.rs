@@ -27,6 +27,8 @@ pub struct ProgressObserver {
     timed_out: bool,
     /// Backend calls so far, shared with a [`CountingBackend`].
     solver_calls: Arc<AtomicU64>,
+    /// Where the tests found are kept for the watchdog, if one watches.
+    keep: Option<Arc<std::sync::Mutex<crate::salvage::Found>>>,
 }
 
 impl ProgressObserver {
@@ -54,7 +56,18 @@ impl ProgressObserver {
             deadline: timeout.map(|t| Instant::now() + t),
             timed_out: false,
             solver_calls,
+            keep: None,
         }
+    }
+
+    /// Keep every test found in `found` (see [`crate::salvage`]).
+    pub fn keep_tests(&mut self, found: Arc<std::sync::Mutex<crate::salvage::Found>>) {
+        self.keep = Some(found);
+    }
+
+    /// The deadline `--timeout` set, if any.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
     }
 
     /// Whether the deadline stopped the search.
@@ -82,7 +95,10 @@ impl ProgressObserver {
 }
 
 impl Observer for ProgressObserver {
-    fn on_test(&mut self, _test: &TestCase, stats: &Stats) {
+    fn on_test(&mut self, test: &TestCase, coverage: &pathwise_engine::setup::RunCoverage, stats: &Stats) {
+        if let Some(found) = &self.keep {
+            found.lock().unwrap_or_else(|e| e.into_inner()).add(test, coverage, stats);
+        }
         if let Some(bar) = &self.bar {
             bar.set_message(format!(
                 "tests: {}  runs: {}  solver calls: {}  infeasible prefixes: {}",
@@ -135,6 +151,8 @@ pub fn install_ctrlc() -> Arc<AtomicBool> {
             eprintln!("\ninterrupted again: exiting without writing tests");
             std::process::exit(130);
         }
+        // SIGTERM (a CI job's timeout, `kill`) and SIGHUP come here too
+        // (ctrlc's `termination` feature): the tests found are written.
         eprintln!("\ninterrupted: stopping the search and writing the tests found so far (Ctrl-C again to abort)");
     });
     if let Err(e) = installed {

@@ -112,8 +112,8 @@ struct SuiteObserver {
 }
 
 impl Observer for SuiteObserver {
-    fn on_test(&mut self, test: &TestCase, stats: &Stats) {
-        self.progress.on_test(test, stats);
+    fn on_test(&mut self, test: &TestCase, coverage: &pathwise_engine::setup::RunCoverage, stats: &Stats) {
+        self.progress.on_test(test, coverage, stats);
         let inputs: Vec<String> = test
             .nondets
             .iter()
@@ -153,6 +153,9 @@ pub fn run(args: &TestCompArgs) -> Result<i32> {
         timeout: args.timeout,
         check_overflow: args.overflow_check,
         seek_errors: false,
+        // The writer saves each test as it is found (never replaced), and
+        // a test is kept only when it adds coverage anyway.
+        one_error_test_per_site: false,
         long_bits,
         program_mode: Some(ProgramMode {
             stop_at_error_call: goal == Goal::ErrorCall,

@@ -25,9 +25,10 @@ fn generate_and_replay(function: &str) -> Vec<serde_json::Value> {
 
 #[test]
 fn rows_of_variable_length() {
-    // n <= 0; n = 1 or 2 (k = 2), each with m <= 0, 1 or 2 (the same m in
-    // every row): 1 + 2 * 3.
-    assert_eq!(generate_and_replay("sum2d").len(), 7);
+    // n <= 0; n = 1 or 2 (k = 2), each with m = 1 or 2 (the same m in
+    // every row; a caller passes m > 0, C11 6.7.6.2p5, and `a` with n rows
+    // of m): 1 + 2 * 2.
+    assert_eq!(generate_and_replay("sum2d").len(), 5);
     // n != 2; n == 2 with a[1][1] > a[0][0] or not.
     let tests = generate_and_replay("diag");
     assert_eq!(tests.len(), 3);
@@ -41,15 +42,28 @@ fn rows_of_variable_length() {
 fn the_row_length_is_read_on_entry() {
     // n <= 1; n > 1 with a[n-1][0] == 7 or not: 3 paths, and the true
     // side reads a[n-1][1] at flat index (n-1)*m + 1 with the entry's m.
-    let tests = generate_and_replay("last_of_row");
-    assert_eq!(tests.len(), 3);
-    for t in tests.iter().filter(|t| t["expected"]["return"] != -1) {
+    // `a` has n rows of m (the declaration `int a[n][m]`): with m == 1
+    // that index is n, past the last row, an out-of-bounds read.
+    let out = tempfile::tempdir().unwrap();
+    let (_, suite) =
+        common::gen("tests/c/array_params.c", "last_of_row", &["--k", "2", "--no-overflow-check"], out.path());
+    assert_eq!(suite["stop"], "complete", "{suite:#}");
+    let tests = suite["tests"].as_array().unwrap();
+    assert_eq!(common::errors(&suite), [("out-of-bounds".to_string(), 42)]);
+    let error = tests.iter().find(|t| t["outcome"] == "error").unwrap();
+    let (n, m) = (error["inputs"]["n"].as_i64().unwrap(), error["inputs"]["m"].as_i64().unwrap());
+    assert_eq!((m, error["inputs"]["a"].as_array().unwrap().len() as i64), (1, n), "{error:#}");
+    let returned: Vec<&serde_json::Value> = tests.iter().filter(|t| t["outcome"] != "error").collect();
+    assert_eq!(returned.len(), 3);
+    for t in returned.iter().filter(|t| t["expected"]["return"] != -1) {
         let (n, m) = (t["inputs"]["n"].as_i64().unwrap(), t["inputs"]["m"].as_i64().unwrap());
         let a = t["inputs"]["a"].as_array().unwrap();
+        assert_eq!(a.len() as i64, n * m, "{t:#}");
         let row = ((n - 1) * m) as usize;
         assert_eq!(a[row], 7, "{t:#}");
         assert_eq!(t["expected"]["return"], a[row + 1], "{t:#}");
     }
+    common::replay_passes(out.path(), tests.len(), vec![], true);
 }
 
 #[test]

@@ -8,9 +8,12 @@ mod common;
 
 use serde_json::Value;
 
+/// `gen` with a test per path (`--all-error-tests`): the figures are the
+/// thesis's paths.
 fn gen(file: &str, function: &str, args: &[&str]) -> (tempfile::TempDir, String, Value) {
     let out = tempfile::tempdir().unwrap();
-    let (stdout, suite) = common::gen(file, function, args, out.path());
+    let args = [args, &["--all-error-tests"]].concat();
+    let (stdout, suite) = common::gen(file, function, &args, out.path());
     (out, stdout, suite)
 }
 

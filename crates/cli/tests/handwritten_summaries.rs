@@ -72,9 +72,11 @@ fn simp_with_arraycopy_summary_covers_as_the_analysed_arraycopy() {
     let summary = "tests/c/summaries/arraycopy_summary.c";
     let bench = vec![common::root().join("tests/bench")];
     let analysed = tempfile::tempdir().unwrap();
-    let (_, real) = common::gen(RATIONAL, "simp", &[], analysed.path());
+    // Every path its test (`--all-error-tests`): the suites compare path by
+    // path.
+    let (_, real) = common::gen(RATIONAL, "simp", &["--all-error-tests"], analysed.path());
     let summarised = tempfile::tempdir().unwrap();
-    let (stdout, with) = common::gen(RATIONAL, "simp", &["--summary", summary], summarised.path());
+    let (stdout, with) = common::gen(RATIONAL, "simp", &["--summary", summary, "--all-error-tests"], summarised.path());
     // Both explore every path of simp at k = 2: arraycopy's two cases split
     // simp's paths as its own loop does (len <= 0, 1, 2 elements).
     assert_eq!(real["tests"].as_array().unwrap().len(), 93);
@@ -129,7 +131,7 @@ fn simp_with_arraycopy_summary_covers_as_the_analysed_arraycopy() {
 fn a_wrong_summary_makes_tests_fail_natively_and_names_its_case() {
     let summary = "tests/c/summaries/arraycopy_wrong.c";
     let out = tempfile::tempdir().unwrap();
-    let (stdout, suite) = common::gen(RATIONAL, "simp", &["--summary", summary], out.path());
+    let (stdout, suite) = common::gen(RATIONAL, "simp", &["--summary", summary, "--all-error-tests"], out.path());
     assert_eq!(suite["tests"].as_array().unwrap().len(), 16, "{stdout}");
     // simp's tests expect `old` as the summary leaves it; the real
     // arraycopy writes one element more (into a null `old` when the
@@ -277,7 +279,7 @@ fn code_behind_a_summary_is_not_predicted() {
 fn block_k_with_the_summary_matches_the_analysed_arraycopy() {
     // Seed 003's criterion (block-2): the summary's blocks are counted as
     // arraycopy's would be, and simp's suite and coverage are the same.
-    let args = |extra: &'static [&'static str]| [&["--criterion", "block-k"][..], extra].concat();
+    let args = |extra: &'static [&'static str]| [&["--criterion", "block-k", "--all-error-tests"][..], extra].concat();
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let (_, real) = common::gen(RATIONAL, "simp", &args(&[]), a.path());
     let summary: &'static [&'static str] = &["--summary", "tests/c/summaries/arraycopy_summary.c"];

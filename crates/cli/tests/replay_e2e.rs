@@ -51,6 +51,7 @@ fn test(id: usize, x: i128, ret: i128, path: Vec<PathStep>) -> TestCase {
         calls: vec![],
         coverage: vec![],
         cost: vec![],
+        same_error_paths: 0,
     }
 }
 

@@ -30,6 +30,18 @@ fn timeout_interrupts_a_hard_query_and_keeps_the_tests() {
 /// flag was read only between queries, and this run went on for minutes.
 #[test]
 fn ctrl_c_interrupts_a_hard_query_and_keeps_the_tests() {
+    signal_interrupts_a_hard_query_and_keeps_the_tests("INT");
+}
+
+/// SIGTERM (a CI job's timeout, `kill`) ends a run as Ctrl-C does: the
+/// tests found are written. Before, it killed the process with nothing
+/// written.
+#[test]
+fn sigterm_interrupts_a_hard_query_and_keeps_the_tests() {
+    signal_interrupts_a_hard_query_and_keeps_the_tests("TERM");
+}
+
+fn signal_interrupts_a_hard_query_and_keeps_the_tests(signal: &str) {
     let out = tempfile::tempdir().unwrap();
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_pathwise"))
         .args(["gen", "tests/c/hash_inversion.c", "--function", "hard", "--no-overflow-check", "--json", "--out"])
@@ -43,12 +55,13 @@ fn ctrl_c_interrupts_a_hard_query_and_keeps_the_tests() {
     // follows at once.
     std::thread::sleep(Duration::from_secs(3));
     let start = Instant::now();
-    let kill = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    let kill =
+        std::process::Command::new("kill").args([&format!("-{signal}"), &child.id().to_string()]).status().unwrap();
     assert!(kill.success());
     let o = child.wait_with_output().unwrap();
     let took = start.elapsed();
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(took < Duration::from_secs(10), "took {took:?} after Ctrl-C");
+    assert!(took < Duration::from_secs(10), "took {took:?} after SIG{signal}");
     let suite: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(suite["stop"], "interrupted");
     let tests = suite["tests"].as_array().unwrap().len();

@@ -55,7 +55,7 @@ static int pathwise_calls_test, pathwise_calls_expected, pathwise_calls_made, pa
  * code past the unexpected call. */
 static void pathwise_calls_fail(void)
 {
-    fflush(stdout);
+    pathwise_fflush(stdout);
     pathwise_exit_now(PATHWISE_CALLS_FAILED);
 }
 
@@ -65,7 +65,7 @@ static void *pathwise_next_symbol(const char *name)
 {
     void *f = pathwise_dlsym ? pathwise_dlsym((void *)-1 /* RTLD_NEXT */, name) : 0;
     if (!f) {
-        printf("%s called outside the function under test, and no other definition of it found\n", name);
+        pathwise_printf("%s called outside the function under test, and no other definition of it found\n", name);
         pathwise_calls_fail();
     }
     return f;
@@ -80,14 +80,14 @@ static const struct pathwise_call *pathwise_next_call(int func)
         pathwise_calls_made++;
         if (pathwise_calls_open)
             return 0;
-        printf("test %d: call %d: unexpected call of %s (%d call(s) expected)\n", pathwise_calls_test,
+        pathwise_printf("test %d: call %d: unexpected call of %s (%d call(s) expected)\n", pathwise_calls_test,
                pathwise_calls_made, pathwise_ext_names[func], pathwise_calls_expected);
         pathwise_calls_fail();
         return 0;
     }
     c = &pathwise_calls[pathwise_calls_made++];
     if (c->func != func) {
-        printf("test %d: call %d: expected a call of %s, got %s\n", pathwise_calls_test, pathwise_calls_made,
+        pathwise_printf("test %d: call %d: expected a call of %s, got %s\n", pathwise_calls_test, pathwise_calls_made,
                pathwise_ext_names[c->func], pathwise_ext_names[func]);
         pathwise_calls_fail();
         return 0;
@@ -104,14 +104,14 @@ const CHECK_ARG: &str = r#"static void pathwise_check_arg(const struct pathwise_
     unsigned long long expected = c->args[index];
     if (expected == got)
         return;
-    printf("test %d: call %d (%s): argument %d expected ", pathwise_calls_test, pathwise_calls_made,
+    pathwise_printf("test %d: call %d (%s): argument %d expected ", pathwise_calls_test, pathwise_calls_made,
            pathwise_ext_names[c->func], index + 1);
     if (kind == 2)
-        printf("%s got %s\n", expected ? "non-null" : "null", got ? "non-null" : "null");
+        pathwise_printf("%s got %s\n", expected ? "non-null" : "null", got ? "non-null" : "null");
     else if (kind == 1)
-        printf("%lld got %lld\n", (long long)expected, (long long)got);
+        pathwise_printf("%lld got %lld\n", (long long)expected, (long long)got);
     else
-        printf("%llu got %llu\n", expected, got);
+        pathwise_printf("%llu got %llu\n", expected, got);
     pathwise_calls_fail();
 }
 
@@ -132,7 +132,7 @@ static int pathwise_check_calls(void)
 {
     if (pathwise_calls_made == pathwise_calls_expected)
         return 0;
-    printf("test %d: %d external call(s) expected, got %d\n", pathwise_calls_test, pathwise_calls_expected,
+    pathwise_printf("test %d: %d external call(s) expected, got %d\n", pathwise_calls_test, pathwise_calls_expected,
            pathwise_calls_made);
     return 1;
 }

@@ -74,10 +74,10 @@ pub(crate) fn write_frame_helper(out: &mut String, used: &Used) {
          {\n    const unsigned char *b = (const unsigned char *)p;\n    unsigned long i;\n    \
          for (i = 0; i < size; i++)\n        if (b[i] != fill)\n            break;\n    \
          if (i == size)\n        return 0;\n    \
-         printf(\"test %d: %s (%s, bytes %lu..%lu) changed: expected unchanged (every byte 0x%02x), got\",\n           \
+         pathwise_printf(\"test %d: %s (%s, bytes %lu..%lu) changed: expected unchanged (every byte 0x%02x), got\",\n           \
          test, what, object, offset, offset + size - 1, (unsigned)fill);\n    \
-         for (i = 0; i < size; i++)\n        printf(\" %02x\", (unsigned)b[i]);\n    \
-         printf(\"\\n\");\n    return 1;\n}\n\n",
+         for (i = 0; i < size; i++)\n        pathwise_printf(\" %02x\", (unsigned)b[i]);\n    \
+         pathwise_printf(\"\\n\");\n    return 1;\n}\n\n",
     );
 }
 

@@ -539,8 +539,8 @@ pub(crate) fn write_heap_helpers(out: &mut String, used: &Used) {
         out.push_str(
             "static int pathwise_check_pointer(int test, const char *what, void *expected, const char *expected_text, void *got)\n\
              {\n    if (expected == got)\n        return 0;\n    \
-             if (got == 0)\n        printf(\"test %d: %s expected %s got NULL\\n\", test, what, expected_text);\n    \
-             else\n        printf(\"test %d: %s expected %s got %p\\n\", test, what, expected_text, got);\n    \
+             if (got == 0)\n        pathwise_printf(\"test %d: %s expected %s got NULL\\n\", test, what, expected_text);\n    \
+             else\n        pathwise_printf(\"test %d: %s expected %s got %p\\n\", test, what, expected_text, got);\n    \
              return 1;\n}\n\n",
         );
     }
@@ -551,7 +551,7 @@ pub(crate) fn write_heap_helpers(out: &mut String, used: &Used) {
              {\n    const unsigned char *g = (const unsigned char *)got;\n    unsigned long i;\n    \
              for (i = 0; i < n; i++)\n        \
              if (g[i] != (unsigned char)expected[i]) {\n            \
-             printf(\"test %d: %s[%lu] expected %d got %d\\n\", test, what, i, (unsigned char)expected[i], g[i]);\n            \
+             pathwise_printf(\"test %d: %s[%lu] expected %d got %d\\n\", test, what, i, (unsigned char)expected[i], g[i]);\n            \
              return 1;\n        }\n    \
              return 0;\n}\n\n",
         );
@@ -561,10 +561,10 @@ pub(crate) fn write_heap_helpers(out: &mut String, used: &Used) {
             "/* A pointer to byte `offset` of an object the call allocated: not null, not a known object. */\n\
              static int pathwise_check_fresh(int test, const char *what, void *got, unsigned long offset, void **known, int n)\n\
              {\n    int i;\n    \
-             if (got == 0) {\n        printf(\"test %d: %s expected a new object got NULL\\n\", test, what);\n        return 1;\n    }\n    \
+             if (got == 0) {\n        pathwise_printf(\"test %d: %s expected a new object got NULL\\n\", test, what);\n        return 1;\n    }\n    \
              for (i = 0; i < n; i++)\n        \
              if ((char *)got - offset == (char *)known[i]) {\n            \
-             printf(\"test %d: %s expected a new object got an existing one\\n\", test, what);\n            return 1;\n        }\n    \
+             pathwise_printf(\"test %d: %s expected a new object got an existing one\\n\", test, what);\n            return 1;\n        }\n    \
              return 0;\n}\n\n",
         );
     }

@@ -166,18 +166,18 @@ static int pathwise_check_leak(int test, int allocation, unsigned long long size
     struct pathwise_allocation *a;
     pathwise_tracking = 0;
     if (allocation > pathwise_allocation_count) {
-        printf("test %d: expected allocation %d (%llu bytes at %s) to be leaked, but only %d allocation(s) happened\n",
+        pathwise_printf("test %d: expected allocation %d (%llu bytes at %s) to be leaked, but only %d allocation(s) happened\n",
                test, allocation, size, site, pathwise_allocation_count);
         return 1;
     }
     a = &pathwise_allocations[allocation - 1];
     if (a->live && a->size == size)
         return 0;
-    printf("test %d: expected allocation %d (%llu bytes at %s) to be leaked, but ", test, allocation, size, site);
+    pathwise_printf("test %d: expected allocation %d (%llu bytes at %s) to be leaked, but ", test, allocation, size, site);
     if (!a->live)
-        printf("it was freed\n");
+        pathwise_printf("it was freed\n");
     else
-        printf("it has %llu bytes\n", a->size);
+        pathwise_printf("it has %llu bytes\n", a->size);
     return 1;
 }
 

@@ -123,6 +123,7 @@ fn write_prologue(out: &mut String, suite: &TestSuite, source_include: &str) {
         suite.function
     );
     out.push_str("#include <stdio.h>\n\n");
+    out.push_str(OUTPUT_DECLARATIONS);
     write_weak_declarations(out, suite);
     let leaks = crate::c_leaks::has_leak_tests(suite);
     if leaks {
@@ -137,6 +138,14 @@ fn write_prologue(out: &mut String, suite: &TestSuite, source_include: &str) {
         crate::c_leaks::write_wrappers(out);
     }
 }
+
+/// The C library's output functions under names of the harness's own, bound
+/// to their symbols: the code under test may `#define printf` (an embedded
+/// printf library) or `fflush`, which would otherwise swallow the tests'
+/// report. `__printf__` because `printf` itself may be a macro there.
+const OUTPUT_DECLARATIONS: &str = "/* The C library's printf and fflush, whatever the code under test #defines. */\n\
+    extern int pathwise_printf(const char *format, ...) __asm__(\"printf\") __attribute__((__format__(__printf__, 1, 2)));\n\
+    extern int pathwise_fflush(FILE *stream) __asm__(\"fflush\");\n\n";
 
 /// The callback stubs that function-pointer parameters may point to
 /// (`pathwise_stub_F_P`, see `pathwise_engine::fnptr`), declared with the
@@ -196,7 +205,7 @@ fn write_helpers(out: &mut String, used: &Used) {
                 out,
                 "static int pathwise_check_{suffix}(int test, const char *what, {ty} expected, {ty} got)\n\
                  {{\n    if (expected == got)\n        return 0;\n    \
-                 printf(\"test %d: %s expected {fmt} got {fmt}\\n\", test, what, expected, got);\n    \
+                 pathwise_printf(\"test %d: %s expected {fmt} got {fmt}\\n\", test, what, expected, got);\n    \
                  return 1;\n}}\n\n"
             );
         }
@@ -210,7 +219,7 @@ fn write_helpers(out: &mut String, used: &Used) {
                 out,
                 "static int pathwise_check_{suffix}_at(int test, const char *array, int index, {ty} expected, {ty} got)\n\
                  {{\n    if (expected == got)\n        return 0;\n    \
-                 printf(\"test %d: %s[%d] expected {fmt} got {fmt}\\n\", test, array, index, expected, got);\n    \
+                 pathwise_printf(\"test %d: %s[%d] expected {fmt} got {fmt}\\n\", test, array, index, expected, got);\n    \
                  return 1;\n}}\n\n"
             );
         }
@@ -235,7 +244,7 @@ fn write_float_helpers(out: &mut String, used: &Used) {
         out.push_str(
             "static int pathwise_check_floating(int test, const char *what, double expected, double got)\n\
              {\n    if (pathwise_same_floating(expected, got))\n        return 0;\n    \
-             printf(\"test %d: %s expected %a got %a\\n\", test, what, expected, got);\n    \
+             pathwise_printf(\"test %d: %s expected %a got %a\\n\", test, what, expected, got);\n    \
              return 1;\n}\n\n",
         );
     }
@@ -243,7 +252,7 @@ fn write_float_helpers(out: &mut String, used: &Used) {
         out.push_str(
             "static int pathwise_check_floating_at(int test, const char *array, int index, double expected, double got)\n\
              {\n    if (pathwise_same_floating(expected, got))\n        return 0;\n    \
-             printf(\"test %d: %s[%d] expected %a got %a\\n\", test, array, index, expected, got);\n    \
+             pathwise_printf(\"test %d: %s[%d] expected %a got %a\\n\", test, array, index, expected, got);\n    \
              return 1;\n}\n\n",
         );
     }
@@ -368,6 +377,12 @@ fn test_comment(suite: &TestSuite, test: &TestCase) -> String {
     inputs.extend(other_objects_summary(suite, test, &shown));
     let inputs = if inputs.is_empty() { "(none)".to_string() } else { inputs.join(", ") };
     out.push_str(&format!(" * inputs: {inputs}\n"));
+    if test.same_error_paths > 0 {
+        out.push_str(&format!(
+            " * {} other path(s) end in this error here; this test has the shortest\n",
+            test.same_error_paths
+        ));
+    }
     if !test.cost.is_empty() {
         // Symbolic costs are expressions over the inputs named above.
         let costs: Vec<String> = test
@@ -679,7 +694,7 @@ fn write_test(out: &mut String, suite: &TestSuite, test: &TestCase, used: &mut U
         let args: Vec<&str> = locals.iter().map(String::as_str).chain(result).collect();
         let _ = writeln!(
             out,
-            "    if (!{post}({})) {{\n        printf(\"test {id}: postcondition {post} does not hold\\n\");\n        pathwise_failed = 1;\n    }}",
+            "    if (!{post}({})) {{\n        pathwise_printf(\"test {id}: postcondition {post} does not hold\\n\");\n        pathwise_failed = 1;\n    }}",
             args.join(", ")
         );
     }
@@ -770,22 +785,22 @@ static int pathwise_verdict(int id, int expect, int value, const char *error, in
     switch (expect) {
     case PATHWISE_EXPECT_RETURN:
         if (sig != 0)
-            printf("test %d: crashed (signal %d)\n", id, sig);
+            pathwise_printf("test %d: crashed (signal %d)\n", id, sig);
         return sig != 0 || code != 0;
     case PATHWISE_EXPECT_EXIT:
         if (sig == 0 && code == (value & 0xff))
             return 0;
-        printf("test %d: expected exit(%d), got %s %d\n", id, value, sig ? "signal" : "exit status", sig ? sig : code);
+        pathwise_printf("test %d: expected exit(%d), got %s %d\n", id, value, sig ? "signal" : "exit status", sig ? sig : code);
         return 1;
     case PATHWISE_EXPECT_SIGNAL:
         if (sig == value)
             return 0;
-        printf("test %d: expected signal %d, got %s %d\n", id, value, sig ? "signal" : "exit status", sig ? sig : code);
+        pathwise_printf("test %d: expected signal %d, got %s %d\n", id, value, sig ? "signal" : "exit status", sig ? sig : code);
         return 1;
     default:
         if (sig != 0 || code != PATHWISE_RETURNED)
             return 0;
-        printf("test %d: error not observed natively: expected %s, but the call returned "
+        pathwise_printf("test %d: error not observed natively: expected %s, but the call returned "
                "(build with -fsanitize=undefined -fsanitize-undefined-trap-on-error to trap it)\n", id, error);
         return 2;
     }
@@ -794,7 +809,7 @@ static int pathwise_verdict(int id, int expect, int value, const char *error, in
 static int pathwise_run(int id, int (*test)(void), int expect, int value, const char *error)
 {
     int pid, status = 0, sig, code;
-    fflush(stdout);
+    pathwise_fflush(stdout);
     pid = pathwise_fork();
     if (pid < 0)
         return expect == PATHWISE_EXPECT_RETURN ? test() != 0 : 0;
@@ -805,13 +820,13 @@ static int pathwise_run(int id, int (*test)(void), int expect, int value, const 
             if (sig != 9)
                 pathwise_signal(sig, pathwise_on_signal);
         result = test();
-        fflush(stdout);
+        pathwise_fflush(stdout);
         if (result == PATHWISE_RETURNED)
             pathwise_quick_exit(result);
         pathwise_exit(result);
     }
     if (pathwise_waitpid(pid, &status, 0) < 0) {
-        printf("test %d: lost its process\n", id);
+        pathwise_printf("test %d: lost its process\n", id);
         return 1;
     }
     sig = status & 0x7f;
@@ -820,9 +835,9 @@ static int pathwise_run(int id, int (*test)(void), int expect, int value, const 
     /* (A test expecting exit(77) or exit(78) from the code wrote them.) */
     if (sig == 0 && (code == PATHWISE_RETURNED || code == PATHWISE_CALLS_FAILED)
         && !(expect == PATHWISE_EXPECT_EXIT && (value & 0xff) == code))
-        printf("coverage: test %d not recorded (%s)\n", id, code == PATHWISE_RETURNED ? "error not observed" : "unexpected call");
+        pathwise_printf("coverage: test %d not recorded (%s)\n", id, code == PATHWISE_RETURNED ? "error not observed" : "unexpected call");
     else if (sig != 0 && sig != 6 && !(sig == 4 && expect == PATHWISE_EXPECT_UB && value == 1))
-        printf("coverage: test %d not recorded (stopped by signal %d inside a basic block)\n", id, sig);
+        pathwise_printf("coverage: test %d not recorded (stopped by signal %d inside a basic block)\n", id, sig);
 #endif
     return pathwise_verdict(id, expect, value, error, sig, code);
 }
@@ -904,9 +919,9 @@ fn write_main(out: &mut String, suite: &TestSuite) {
             test.id
         );
     }
-    out.push_str("    printf(\"%d passed, %d failed\", pathwise_count[0], pathwise_count[1]);\n");
-    out.push_str("    if (pathwise_count[2] != 0)\n        printf(\", %d error(s) not observed natively\", pathwise_count[2]);\n");
-    out.push_str("    printf(\"\\n\");\n    return pathwise_count[1] != 0;\n}\n");
+    out.push_str("    pathwise_printf(\"%d passed, %d failed\", pathwise_count[0], pathwise_count[1]);\n");
+    out.push_str("    if (pathwise_count[2] != 0)\n        pathwise_printf(\", %d error(s) not observed natively\", pathwise_count[2]);\n");
+    out.push_str("    pathwise_printf(\"\\n\");\n    return pathwise_count[1] != 0;\n}\n");
 }
 
 #[cfg(test)]

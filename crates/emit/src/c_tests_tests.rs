@@ -56,6 +56,7 @@ pub(crate) fn case(id: usize, inputs: Vec<InputValue>, ret: Option<i128>) -> Tes
         calls: Vec::new(),
         coverage: Vec::new(),
         cost: Vec::new(),
+        same_error_paths: 0,
         path: vec![
             PathStep { func: "f".into(), loc: Loc { file: 0, line: 3, col: 9 }, taken: true, loop_iter: None },
             PathStep {

@@ -101,12 +101,12 @@ pub fn comment_safe(text: &str) -> String {
 /// Compact descriptions of all steps of a path; a step shows its column
 /// when another condition of the same line appears on the path.
 pub fn path_summary(suite: &TestSuite, path: &[PathStep]) -> Vec<String> {
-    path.iter()
-        .map(|step| {
-            let shared = path
-                .iter()
-                .any(|o| (o.loc.file, o.loc.line) == (step.loc.file, step.loc.line) && o.loc.col != step.loc.col);
-            step_summary(suite, step, shared)
-        })
-        .collect()
+    // Lines where the path decides at more than one column (linear: a
+    // path of a 100,000-iteration loop has as many steps).
+    let mut cols: std::collections::HashMap<(u32, u32), (u32, bool)> = std::collections::HashMap::new();
+    for step in path {
+        let e = cols.entry((step.loc.file, step.loc.line)).or_insert((step.loc.col, false));
+        e.1 |= e.0 != step.loc.col;
+    }
+    path.iter().map(|step| step_summary(suite, step, cols[&(step.loc.file, step.loc.line)].1)).collect()
 }

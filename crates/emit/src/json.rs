@@ -286,6 +286,14 @@ pub struct ErrorJson {
     pub line: u32,
     pub col: u32,
     pub message: String,
+    /// Other feasible paths that end in this error at this place, folded
+    /// into this test (absent when none).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub same_error_paths: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// The outputs a test observed (and the C test checks).
@@ -455,6 +463,10 @@ pub struct StatsJson {
     pub error_runs: u64,
     #[serde(default)]
     pub error_tests: u64,
+    /// Paths ending in an error that already had its test (one test per
+    /// error kind and location unless `--all-error-tests`).
+    #[serde(default)]
+    pub error_paths_folded: u64,
     #[serde(default)]
     pub error_checks: u64,
     #[serde(default)]
@@ -751,6 +763,7 @@ fn test_json(suite: &TestSuite, test: &TestCase) -> TestJson {
                 line: e.loc.line,
                 col: e.loc.col,
                 message: e.message.clone(),
+                same_error_paths: test.same_error_paths,
             }),
             Outcome::Returned | Outcome::BoundReached => None,
         },
@@ -813,6 +826,7 @@ impl StatsJson {
             precondition_rejected_runs: s.precondition_rejected_runs,
             error_runs: s.error_runs,
             error_tests: s.error_tests,
+            error_paths_folded: s.error_paths_folded,
             error_checks: s.error_checks,
             error_checks_infeasible: s.error_checks_infeasible,
             runs: s.runs,

@@ -19,8 +19,14 @@ pub struct Config {
     pub k: u32,
     /// Which paths are explored: see [`Criterion`].
     pub criterion: Criterion,
-    /// Largest length of an input array.
+    /// Largest length of an input array that the solver chooses.
     pub max_array_len: u32,
+    /// Largest length a run lengthens a free input array to when its path
+    /// reads further (`Exec::grow_free_input`): far above `max_array_len`
+    /// by default (a path reading a 176-byte key schedule at constant
+    /// offsets fixes that length itself), `max_array_len` when the user
+    /// gave one (`gen --max-array-len`).
+    pub max_grown_array_len: u64,
     /// Stop after this much time (tests found so far are kept).
     pub timeout: Option<Duration>,
     /// Stop after this many tests.
@@ -36,6 +42,11 @@ pub struct Config {
     /// error test. Without it, errors are reported only where a path runs
     /// into them anyway.
     pub seek_errors: bool,
+    /// Keep one error test per (error kind, location), the one with the
+    /// shortest path, and count the other paths ending there (`gen`'s
+    /// default; `gen --all-error-tests` keeps one per path, as
+    /// `Config::new` does: the papers' criterion).
+    pub one_error_test_per_site: bool,
     /// Width of C's `long` (64 under LP64, 32 under ILP32).
     pub long_bits: u32,
     /// Whole-program mode (Test-Comp): see [`ProgramMode`].
@@ -100,11 +111,13 @@ impl Config {
             k,
             criterion: Criterion::KPath,
             max_array_len: 16,
+            max_grown_array_len: crate::step::MAX_GROWN_LEN,
             timeout: None,
             max_tests: None,
             max_steps_per_run: 10_000_000,
             check_overflow: true,
             seek_errors: true,
+            one_error_test_per_site: false,
             long_bits: 64,
             program_mode: None,
             max_heap_objects: 32,

@@ -77,6 +77,8 @@ pub struct Machine<'p> {
     pub max_heap_objects: u32,
     /// At most this many elements per input array or input object.
     pub max_array_len: u32,
+    /// See [`crate::config::Config::max_grown_array_len`].
+    pub max_grown_array_len: u64,
     /// See [`crate::config::Config::check_leaks`].
     pub check_leaks: bool,
     /// See [`crate::config::Config::check_uninit`].
@@ -113,6 +115,7 @@ impl<'p> Machine<'p> {
             slots: Default::default(),
             max_heap_objects: config.max_heap_objects,
             max_array_len: config.max_array_len,
+            max_grown_array_len: config.max_grown_array_len,
             check_leaks: config.check_leaks,
             check_uninit: config.check_uninit,
             strict_loop_count: config.strict_loop_count,

@@ -105,6 +105,13 @@ pub(crate) struct JoinState {
     pub(crate) unrelated: Option<Loc>,
 }
 
+impl JoinState {
+    /// Whether some parameter of this run may point into another's array.
+    pub(crate) fn any(&self) -> bool {
+        !self.idents.is_empty()
+    }
+}
+
 /// The identity of the input array of parameter `param` (below every heap
 /// identity, above null).
 pub(crate) fn array_ident(param: usize) -> u64 {

@@ -121,6 +121,14 @@ impl Object {
         self.size
     }
 
+    /// Lengthens a free input array to `size` bytes in place (see
+    /// `Exec::grow_free_input`): its further elements are initial values
+    /// of the same assignment, as if the run had started with them.
+    pub fn grow_input(&mut self, size: u64) {
+        debug_assert!(self.input.is_some() && size >= self.size);
+        self.size = self.size.max(size);
+    }
+
     /// Whether nothing was written to the object (its content is still
     /// its initial one, as first built).
     pub fn pristine(&self) -> bool {

@@ -46,8 +46,10 @@ pub struct InputSpec {
     pub params: Vec<ParamInput>,
     /// Constraints every input satisfies (`_Bool` inputs are 0 or 1).
     pub hard: Vec<ExprId>,
-    /// `len <= --max-array-len` for each input array: kept apart so that the
-    /// search can tell when the limit, not the program, cut a path.
+    /// `len <= --max-array-len` for each input array, in parameter order:
+    /// kept apart so that the search can tell when the limit, not the
+    /// program, cut a path (a query from a run that lengthened the array
+    /// past it bounds it by that length instead).
     pub len_limits: Vec<ExprId>,
     /// Per parameter, the inputs saying which object it points into, for
     /// pointer parameters that may point into another input's object (see
@@ -131,8 +133,11 @@ impl InputSpec {
     }
 
     /// The concrete length of an input array under `inputs`.
+    /// The length `inputs` give an input array: at most `--max-array-len`
+    /// (`max`) as the solver chooses it, or what a run lengthened it to
+    /// (at most [`crate::step::MAX_GROWN_LEN`]).
     pub fn len_of(inputs: &Model, len_var: ExprId, max: u32) -> u64 {
-        inputs.bv.get(&len_var).copied().unwrap_or(0).min(max as u64)
+        inputs.bv.get(&len_var).copied().unwrap_or(0).min(crate::step::MAX_GROWN_LEN.max(u64::from(max)))
     }
 }
 
@@ -298,6 +303,8 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         Exec::new(m, pool, &mut mem, &mut rec.main_entries, (Region::Main, setup.symbolic), &lens, globals.clone());
     exec.heap.assume.inherit(declared);
     exec.inherit_initial_reads(initial_reads, tied_counts);
+    // Lengths the precondition tied are not grown (`Exec::grow_free_input`).
+    exec.tied_lens = rec.tied_lens.clone();
     let (end, param_values) = match heap_args(&mut exec, setup.spec, (args, &mut objs), setup.main) {
         Ok(args) => (exec.run(setup.main, args.clone()), args),
         Err(end) => (end, Vec::new()),

@@ -36,8 +36,12 @@ fn err<T>(message: String) -> Result<T, EngineError> {
 
 /// Receives progress during a run and may ask it to stop early.
 pub trait Observer {
-    /// Called after each new test is validated.
-    fn on_test(&mut self, _test: &TestCase, _stats: &Stats) {}
+    /// Called after each new test is validated, with what it covers; a test
+    /// that takes the place of a kept one (one error test per site, see
+    /// `Config::one_error_test_per_site`) comes with that test's id. An
+    /// observer that keeps them can write a suite with [`salvage`] when the
+    /// search cannot be waited for.
+    fn on_test(&mut self, _test: &TestCase, _coverage: &RunCoverage, _stats: &Stats) {}
     /// Polled between runs: `true` stops the search (result: `Interrupted`).
     fn should_stop(&mut self) -> bool {
         false
@@ -263,11 +267,20 @@ fn check_externals(program: &Program, roots: &[Option<FuncId>], config: &Config)
         }
         message.push('\n');
     }
-    let external: Vec<String> = missing
-        .iter()
-        .filter(|(n, _)| !config.externals.excluded.contains(*n))
-        .map(|(n, _)| format!("--external {n}"))
-        .collect();
+    // A stub writes nothing: never suggested for a function that may write
+    // through a pointer parameter (`mbtowc(wchar_t *pwc, ...)`).
+    let mut external: Vec<String> = Vec::new();
+    for (name, _) in missing.iter().filter(|(n, _)| !config.externals.excluded.contains(*n)) {
+        match program.func_by_name(name).and_then(|f| writable_pointer_param(program.func(f))) {
+            Some(param) => {
+                message += &format!(
+                    "`{name}` may write through its parameter `{param}`, which an external stub would not do: \
+                     define it in the file (or in a file given with --summary)\n"
+                )
+            }
+            None => external.push(format!("--external {name}")),
+        }
+    }
     message += &format!("{} function(s) without a body or a model can be called", missing.len());
     if !external.is_empty() {
         message += &format!(
@@ -277,6 +290,21 @@ fn check_externals(program: &Program, roots: &[Option<FuncId>], config: &Config)
         );
     }
     Err(EngineError { message, unmodelled_call: Some(first.to_string()) })
+}
+
+/// The C spelling of the first parameter of `f` that points to something
+/// not `const` (its function type's parameter list, as the front end
+/// spells it: `const char *, wchar_t *, unsigned long`).
+fn writable_pointer_param(f: &pathwise_ir::FuncData) -> Option<String> {
+    let Some(pathwise_ir::CType::Func { params, .. }) = &f.cty else { return None };
+    params
+        .split(',')
+        .map(str::trim)
+        .find(|p| {
+            p.contains('*')
+                && !p.split('*').next().is_some_and(|pointee| pointee.split_whitespace().any(|w| w == "const"))
+        })
+        .map(str::to_string)
 }
 
 /// Functions without a body the function under test or its precondition
@@ -332,6 +360,10 @@ fn unreached_functions(program: &Program, info: &ProgramInfo, config: &Config, m
         .iter()
         .enumerate()
         .filter(|(i, f)| f.is_declaration() && !has_model(&f.name) && !reached.contains(&FuncId(*i as u32)))
+        // A static function is either defined in the unit (its body could
+        // not be lowered) or an error the compiler reports; gcc rejects a
+        // weak static ("must be public").
+        .filter(|(_, f)| !f.is_static)
         .filter(|(_, f)| !crate::fnptr::is_stub(&f.name))
         .map(|(_, f)| f.name.clone())
         .collect()
@@ -401,6 +433,32 @@ pub fn assemble(
         source: None,
         goals: Default::default(),
     }
+}
+
+/// The suite of the tests an [`Observer`] saw (`tests` in id order, each
+/// with what it covers), for a caller that stops waiting for a search that
+/// does not answer its deadline (a solver check that ignores the
+/// interrupt): the same suite `generate` would have returned at that
+/// point, with `stop` as the caller says, except for statistics the search
+/// had not reported yet.
+pub fn salvage(
+    program: &Program,
+    config: &Config,
+    found: Vec<(TestCase, RunCoverage)>,
+    stats: Stats,
+    stop: StopReason,
+) -> Result<TestSuite, EngineError> {
+    let (main, _) = check(program, config)?;
+    let info = ProgramInfo::compute(program);
+    let (tests, per_test): (Vec<TestCase>, Vec<RunCoverage>) = found.into_iter().unzip();
+    let mut covered: RunCoverage = Default::default();
+    for (lines, sides) in &per_test {
+        covered.0.extend(lines.iter().copied());
+        covered.1.extend(sides.iter().copied());
+    }
+    let mut stats = stats;
+    stats.tests = tests.len() as u64;
+    Ok(assemble(program, &info, config, main, tests, stats, stop, &covered, &per_test))
 }
 
 /// The source lines holding code of function `id` (sorted).

@@ -76,6 +76,14 @@ fn eval_cmp_conc(op: CmpOp, width: u32, a: u64, b: u64) -> bool {
     r != neg
 }
 
+/// The longest a run lengthens a free input array to by default
+/// (elements; `Config::max_grown_array_len`): far above `--max-array-len`'s
+/// default, which bounds the lengths the solver chooses, since a path that
+/// reads an array at constant offsets (a 176-byte key schedule, a loop
+/// over a 100,000-element buffer) fixes its length itself; bounded by
+/// memory.
+pub const MAX_GROWN_LEN: u64 = 1 << 20;
+
 impl Exec<'_, '_> {
     /// Execute a non-call instruction; `Ok(Some(v))` is its result.
     pub(crate) fn exec_inst(&mut self, kind: &InstKind, loc: Loc) -> Result<Option<Value>, End> {
@@ -437,14 +445,17 @@ impl Exec<'_, '_> {
                 ObjKind::Input { param } => param,
                 _ => 0,
             };
+            let elem_bytes = o.elem.bytes();
+            self.input_lower_bound(&p, elem_bytes, loc)?;
+            let o = self.mem.object(obj);
             let already = p.off_sym.is_none() && self.checked_upto.get(&obj).is_some_and(|&m| p.off <= m);
             if !already {
                 let bytes = self.pool.bv_const(64, o.elem.bytes());
                 let size = self.pool.bin(BvOp::Mul, inp.len, bytes);
                 let off = bv_of(self.pool, p.off, p.off_sym, 64);
                 let inb = self.pool.cmp(BvCmp::Ult, off, size);
-                let in_bounds = p.off < o.size_bytes();
-                let size = o.size_bytes();
+                let in_bounds = p.off < o.size_bytes() || self.grow_free_input(obj, inp.len, p.off + ty.bytes());
+                let size = self.mem.object(obj).size_bytes();
                 if !in_bounds {
                     let out = self.pool.not(inb);
                     self.record(out, EntryKind::InBounds { param, violated: true }, true, false, loc);
@@ -471,6 +482,53 @@ impl Exec<'_, '_> {
         }
         let (obj, off) = self.mem.locate(&p, ty).map_err(|e| self.access_error(e, loc))?;
         Ok((obj, off, p.off_sym))
+    }
+
+    /// A run that reads past a free input array (one whose length no
+    /// `pathwise_array_len` ties) lengthens it in place up to
+    /// `Config::max_grown_array_len` elements and goes on: the bounds entry it records holds for
+    /// the longer array, and the test gets the length the path touched
+    /// (`testcase::shrink`). Before, the run ended and the search solved
+    /// for one more element and ran again: a loop over N elements took N
+    /// runs of up to N steps, and a 176-byte key schedule no test at all.
+    /// Not when parameters may point into each other's arrays
+    /// ([`crate::joins`]): a joined pointer's position is assumed within
+    /// the length the inputs give, which a failed assumption lengthens.
+    fn grow_free_input(&mut self, obj: crate::value::ObjId, len: ExprId, end_byte: u64) -> bool {
+        if self.tied_lens.contains(&len) || self.heap.joins.any() {
+            return false;
+        }
+        let elem = self.mem.object(obj).elem.bytes().max(1);
+        let count = end_byte.div_ceil(elem);
+        if count > self.m.max_grown_array_len {
+            return false;
+        }
+        self.mem.object_mut(obj).grow_input(count * elem);
+        true
+    }
+
+    /// An input array starts where its pointer parameter points (the
+    /// caller passes the start of its object), so an access before it
+    /// (`s[-1]`, an index that can be negative) is out of bounds, whatever
+    /// the array's length: a longer array cannot make it valid. Offsets
+    /// are signed here: no input array reaches 2^63 bytes.
+    fn input_lower_bound(&mut self, p: &Pointer, elem_bytes: u64, loc: Loc) -> Result<(), End> {
+        let below = (p.off as i64) < 0;
+        let message = || {
+            let elems = (p.off as i64).unsigned_abs().div_ceil(elem_bytes.max(1));
+            format!("out-of-bounds access {elems} element(s) before the start of an input array")
+        };
+        match p.off_sym {
+            Some(s) => {
+                let zero = self.pool.bv_const(64, 0);
+                let ok = self.pool.cmp(BvCmp::Sle, zero, s);
+                let message =
+                    if below { message() } else { "out-of-bounds access before the start of an input array".into() };
+                self.check_defined(ok, !below, (ErrorKind::OutOfBounds, &message), loc)
+            }
+            None if below => Err(self.error(ErrorKind::OutOfBounds, message(), loc)),
+            None => Ok(()),
+        }
     }
 
     /// Load a `ty` through `p`.

@@ -172,6 +172,10 @@ pub struct TestCase {
     /// The test's cost under each model of [`GoalReport::cost_models`], in
     /// that order (empty without `--cost`).
     pub cost: Vec<CostValue>,
+    /// For an error test kept as its site's one test: how many other
+    /// feasible paths end in the same error at the same place (see
+    /// `Config::one_error_test_per_site`).
+    pub same_error_paths: u64,
 }
 
 /// A test's cost under one model (see [`crate::cost`]).
@@ -594,6 +598,10 @@ pub struct Stats {
     pub error_runs: u64,
     /// Tests that end in an error (part of `tests`).
     pub error_tests: u64,
+    /// Paths ending in an error whose (kind, location) already has a test
+    /// (`Config::one_error_test_per_site`): counted on that test
+    /// ([`TestCase::same_error_paths`]), not tests themselves.
+    pub error_paths_folded: u64,
     /// Checks (division, overflow, bounds...) whose violation was solved
     /// for, and how many of those were proved impossible. Not part of
     /// `prefixes_explored`/`infeasible_prefixes`, which count decisions.

@@ -141,5 +141,6 @@ fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRe
         coverage: Vec::new(),
         // Filled in by the search (it needs the symbolic run).
         cost: Vec::new(),
+        same_error_paths: 0,
     }
 }

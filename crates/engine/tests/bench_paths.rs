@@ -98,7 +98,10 @@ fn foo_and_bar() {
 ///   first one.
 ///
 /// Besides these paths, binary_search and dutch_flag have one error each:
-/// `hi = n - 1` overflows for n = INT_MIN.
+/// `hi = n - 1` overflows for n = INT_MIN; and sorted_insert one: with
+/// n < 0 the loop does not run and `a[i] = x` writes before the array;
+/// quicksort two: partition reads `a[hi]` and `a[j]` before the array when
+/// hi or lo is negative.
 #[test]
 fn recursive_programs_at_k2() {
     let program = compile(&bench("recursive.c"));
@@ -109,6 +112,8 @@ fn recursive_programs_at_k2() {
         let errs: &[(&str, u32)] = match func {
             "binary_search" => &[("signed-overflow", 26)],
             "dutch_flag" => &[("signed-overflow", 42)],
+            "sorted_insert" => &[("out-of-bounds", 19)],
+            "quicksort" => &[("out-of-bounds", 100), ("out-of-bounds", 98)],
             _ => &[],
         };
         assert_eq!(errors(&suite), errs, "{func}");

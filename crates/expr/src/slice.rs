@@ -14,8 +14,14 @@
 //! whole query is, *given* that obligation.
 //!
 //! Two expressions are connected when they share a variable; connectivity is
-//! transitive. An array variable counts as one variable (a read at any index
-//! connects to every other use of the array), which is conservative.
+//! transitive. A read of an input array at a constant index (`select(a,
+//! 8)`, a *cell*) counts as a variable of its own, so that decisions on
+//! `a[0]`, `a[1]`, ... of a loop over a long array stay apart (a path of
+//! 25,000 such decisions made every query hold all of them); any other use
+//! of the array (a read at a symbolic index, a store) counts as the array
+//! variable, which connects every cell of it in the query. The caller's
+//! merge keeps the cells the slice left out: a model's array value only
+//! overrides the entries it gives.
 //! Expressions without variables are always kept: they decide satisfiability
 //! on their own and are free for the solver.
 //!
@@ -77,6 +83,25 @@ impl Slicer {
             }
             root_rep.push(first);
         }
+        // A cell is one with its array when the query or the seed uses the
+        // array otherwise.
+        let arrays: rustc_hash::FxHashSet<ExprId> = seed
+            .iter()
+            .flat_map(|&s| self.vars_of(pool, s).to_vec())
+            .chain(dense.keys().copied())
+            .filter(|&v| matches!(pool.get(v), Expr::Var { .. }))
+            .collect();
+        let cells: Vec<(u32, ExprId)> = dense
+            .iter()
+            .filter_map(|(&v, &d)| match pool.get(v) {
+                Expr::Select { array, .. } if arrays.contains(array) => Some((d, *array)),
+                _ => None,
+            })
+            .collect();
+        for (d, array) in cells {
+            let a = *dense.entry(array).or_insert_with(|| uf.add());
+            uf.union(d, a);
+        }
         // Components reached by the seed (seed variables absent from the
         // query connect nothing).
         let mut live = rustc_hash::FxHashSet::default();
@@ -110,7 +135,8 @@ impl Slicer {
         (out, map)
     }
 
-    /// The sorted variables of `e` (array variables included).
+    /// The sorted variables of `e` (array variables included; a cell, a
+    /// read of an array variable at a constant index, stands for itself).
     pub fn vars(&mut self, pool: &ExprPool, e: ExprId) -> Vec<ExprId> {
         self.sync(pool);
         self.vars_of(pool, e).to_vec()
@@ -145,7 +171,13 @@ impl Slicer {
             }
             let set = match e {
                 Expr::Var { .. } => Rc::from(vec![id]),
-                _ => self.union_of(&kids),
+                Expr::Select { array, index }
+                    if matches!(pool.get(*array), Expr::Var { .. })
+                        && matches!(pool.get(*index), Expr::BvConst { .. }) =>
+                {
+                    Rc::from(vec![id])
+                }
+                _ => self.union_of(pool, &kids),
             };
             self.vars[id.0 as usize] = Some(set);
         }
@@ -154,19 +186,30 @@ impl Slicer {
 
     /// The union of the children's sets, reusing a child's set when it
     /// already contains all the others.
-    fn union_of(&mut self, kids: &[ExprId]) -> Rc<[ExprId]> {
+    fn union_of(&mut self, pool: &ExprPool, kids: &[ExprId]) -> Rc<[ExprId]> {
         let sets: Vec<Rc<[ExprId]>> =
             kids.iter().map(|k| self.vars[k.0 as usize].clone().expect("child first")).collect();
         let largest = sets.iter().max_by_key(|s| s.len()).cloned();
         let Some(largest) = largest else {
             return self.empty.get_or_insert_with(|| Rc::from(Vec::new())).clone();
         };
-        if sets.iter().all(|s| s.iter().all(|v| largest.binary_search(v).is_ok())) {
+        // A cell of an array the set holds adds nothing: the array connects
+        // it (store chains over an input array keep one shared set).
+        let array_of = |v: ExprId| match pool.get(v) {
+            Expr::Select { array, .. } => Some(*array),
+            _ => None,
+        };
+        let covers = |set: &[ExprId], v: ExprId| {
+            set.binary_search(&v).is_ok() || array_of(v).is_some_and(|a| set.binary_search(&a).is_ok())
+        };
+        if sets.iter().all(|s| s.iter().all(|&v| covers(&largest, v))) {
             return largest;
         }
         let mut all: Vec<ExprId> = sets.iter().flat_map(|s| s.iter().copied()).collect();
         all.sort_unstable();
         all.dedup();
+        let full = all.clone();
+        all.retain(|&v| array_of(v).is_none_or(|a| full.binary_search(&a).is_err()));
         Rc::from(all)
     }
 }
@@ -305,5 +348,35 @@ mod tests {
         let mut p2 = ExprPool::new();
         let x = p2.var("x", Sort::Bv(8));
         assert_eq!(sl.vars(&p2, x), vec![x]);
+    }
+
+    /// Decisions on `a[0]`, `a[1]`, ... of a loop over an array are apart,
+    /// unless the query reads the array at a symbolic index, which may be
+    /// any of them.
+    #[test]
+    fn cells_of_an_array_are_apart_unless_a_symbolic_read_joins_them() {
+        let mut p = ExprPool::new();
+        let a = p.var("a", Sort::Array { index: 64, elem: 8 });
+        let zero = p.bv_const(8, 0);
+        let cells: Vec<ExprId> = (0..3u64)
+            .map(|k| {
+                let i = p.bv_const(64, k);
+                let r = p.select(a, i);
+                p.cmp(BvCmp::Ult, zero, r)
+            })
+            .collect();
+        let q = Query { constraints: cells.clone(), assumptions: vec![] };
+        let (s, _) = independent_slice(&p, &q, &[cells[2]]);
+        assert_eq!(s.constraints, vec![cells[2]]);
+        let j = p.var("j", Sort::Bv(64));
+        let rj = p.select(a, j);
+        let sym = p.cmp(BvCmp::Ult, zero, rj);
+        let q = Query { constraints: [&cells[..], &[sym]].concat(), assumptions: vec![] };
+        let (s, _) = independent_slice(&p, &q, &[cells[2]]);
+        assert_eq!(s.constraints, q.constraints);
+        // A symbolic read in the seed alone joins them too.
+        let q = Query { constraints: cells.clone(), assumptions: vec![] };
+        let (s, _) = independent_slice(&p, &q, &[sym]);
+        assert_eq!(s.constraints, cells);
     }
 }

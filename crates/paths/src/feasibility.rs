@@ -111,8 +111,13 @@ fn key(s: &PathStep) -> Key {
 }
 
 impl Observer for Tree<'_> {
-    fn on_test(&mut self, test: &pathwise_engine::suite::TestCase, stats: &pathwise_engine::suite::Stats) {
-        self.inner.on_test(test, stats);
+    fn on_test(
+        &mut self,
+        test: &pathwise_engine::suite::TestCase,
+        coverage: &pathwise_engine::setup::RunCoverage,
+        stats: &pathwise_engine::suite::Stats,
+    ) {
+        self.inner.on_test(test, coverage, stats);
     }
 
     fn should_stop(&mut self) -> bool {

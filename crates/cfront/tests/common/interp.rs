@@ -154,9 +154,18 @@ impl<'p> Interp<'p> {
                     }
                     InstKind::Call { func, args } => {
                         let a: Vec<u64> = args.iter().map(|x| val(x, &regs)).collect();
-                        if self.p.func(*func).name == "__pathwise_builtin_nonzero" {
+                        let name = self.p.func(*func).name.as_str();
+                        if name == "__pathwise_builtin_nonzero" {
                             // The engine's check of `__builtin_clz`/`ctz`'s argument.
                             assert_ne!(a[0], 0, "zero argument of __builtin_clz/ctz in {}", f.name);
+                            None
+                        } else if name == "pathwise_assume" {
+                            // A variable-length array parameter's contract
+                            // (positive lengths), which these programs keep.
+                            assert_ne!(a[0] & 0xffff_ffff, 0, "assumption broken in {}", f.name);
+                            None
+                        } else if name == "pathwise_array_len" {
+                            // The engine's length tie: nothing to run.
                             None
                         } else {
                             self.call(*func, &a)

@@ -95,6 +95,7 @@ pub(crate) fn prepare(
         let mut sub = Config::new(&program.func(f).name, config.k);
         sub.criterion = config.criterion;
         sub.max_array_len = config.max_array_len;
+        sub.max_grown_array_len = config.max_grown_array_len;
         sub.max_steps_per_run = config.max_steps_per_run;
         sub.check_overflow = config.check_overflow;
         sub.seek_errors = config.seek_errors;

@@ -277,12 +277,13 @@ pub fn key(program: &Program, func: FuncId, config: &crate::config::Config) -> S
         h = fnv(format!("{} {:?} {}\n", g.name, g.elem, g.count).as_bytes(), h);
     }
     let options = format!(
-        "k={} criterion={:?} overflow={} errors={} max_array_len={} strict={} long={} bottom_up={} uninit={}",
+        "k={} criterion={:?} overflow={} errors={} max_array_len={}/{} strict={} long={} bottom_up={} uninit={}",
         config.k,
         config.criterion,
         config.check_overflow,
         config.seek_errors,
         config.max_array_len,
+        config.max_grown_array_len,
         config.strict_loop_count,
         config.long_bits,
         config.compose.bottom_up,

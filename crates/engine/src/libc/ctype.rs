@@ -112,7 +112,7 @@ fn case_entry(c: i64, to_upper: bool) -> i64 {
 }
 
 /// The class mask a classification function tests.
-fn class_of(name: &str) -> Option<u16> {
+pub(super) fn class_of(name: &str) -> Option<u16> {
     Some(match name {
         "isalnum" => ALNUM,
         "isalpha" => ALPHA,
@@ -191,8 +191,15 @@ fn classify(h: &mut dyn LibcHost, c: &Call<'_>, mask: u16) -> Result<Int, End> {
     let ok = in_table(h, x);
     let message = format!("{}({}): argument outside -128..255 (glibc reads outside its table)", c.name, x.signed());
     h.check(ok, ErrorKind::OutOfBounds, message)?;
-    // The members of the class as ranges of 0..=127 (negative arguments,
-    // which are huge unsigned 32-bit values, are in none).
+    // Negative arguments, huge unsigned 32-bit values, are in no range.
+    let pool = h.pool();
+    let members: Vec<Cond> = class_ranges(mask).iter().map(|&(lo, hi)| x.in_range(pool, lo, hi)).collect();
+    let member = Cond::any(pool, members);
+    Ok(Int::ite(pool, member, Int::konst(u64::from(mask), 32), Int::konst(0, 32)))
+}
+
+/// The members of a class (`mask`) as ranges of 0..=127.
+pub(super) fn class_ranges(mask: u16) -> Vec<(u64, u64)> {
     let mut ranges: Vec<(u64, u64)> = Vec::new();
     for b in 0..128u64 {
         if class_bits(b as i64) & mask == 0 {
@@ -203,10 +210,7 @@ fn classify(h: &mut dyn LibcHost, c: &Call<'_>, mask: u16) -> Result<Int, End> {
             _ => ranges.push((b, b)),
         }
     }
-    let pool = h.pool();
-    let members: Vec<Cond> = ranges.iter().map(|&(lo, hi)| x.in_range(pool, lo, hi)).collect();
-    let member = Cond::any(pool, members);
-    Ok(Int::ite(pool, member, Int::konst(u64::from(mask), 32), Int::konst(0, 32)))
+    ranges
 }
 
 /// glibc's `tolower`/`toupper`: the table entry for -128..=255, the

@@ -34,6 +34,7 @@ mod stdio;
 mod stdlib;
 mod string;
 mod sym;
+mod wctype;
 
 pub(crate) use sym::{Cond, Int};
 
@@ -59,6 +60,7 @@ const HEADERS: &[Header] = &[
     Header { names: stdlib::NAMES, call: stdlib::call },
     Header { names: string::NAMES, call: string::call },
     Header { names: ctype::NAMES, call: ctype::call },
+    Header { names: wctype::NAMES, call: wctype::call },
     Header { names: errno::NAMES, call: errno::call },
     Header { names: stdio::NAMES, call: stdio::call },
     Header { names: math::NAMES, call: math::call },

@@ -116,8 +116,8 @@ impl Search<'_, '_> {
 
     /// The first run whose inputs the precondition accepts.
     pub(super) fn first_valid_run(&mut self) -> Option<Current> {
-        let inputs = Model::default();
-        let run = self.execute(&inputs);
+        let mut inputs = Model::default();
+        let run = self.execute(&mut inputs);
         let (inputs, run) = if run.pre_valid() {
             (inputs, run)
         } else {

@@ -91,8 +91,8 @@ impl Search<'_, '_> {
         base.extend(&wanted);
         let SolveResult::Sat(model) = self.check(&base, &assumptions, &wanted, inputs) else { return Gate::Drop };
         let all: Vec<ExprId> = base.iter().chain(&assumptions).copied().collect();
-        let fresh = self.prefer(&all, merge(&self.pool, &all, inputs, model), false);
-        let again = self.execute(&fresh);
+        let mut fresh = self.prefer(&all, merge(&self.pool, &all, inputs, model), false);
+        let again = self.execute(&mut fresh);
         // Other inputs return other values: the path and how it ends
         // (an error, its place) must be the same.
         let same_end = match (&again.main_end, &run.main_end) {

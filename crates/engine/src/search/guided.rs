@@ -81,8 +81,8 @@ impl Search<'_, '_> {
 
     /// One generational search at the current k.
     fn explore_guided(&mut self, all_sides: &FxHashSet<(pathwise_ir::FuncId, pathwise_ir::Block, bool)>) -> StopReason {
-        let inputs = Model::default();
-        let run = self.execute(&inputs);
+        let mut inputs = Model::default();
+        let run = self.execute(&mut inputs);
         self.consider(&inputs, &run);
         let mut queue = BinaryHeap::new();
         let mut seq = 0u64;

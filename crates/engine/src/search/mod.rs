@@ -35,6 +35,7 @@ pub use crate::setup::{EngineError, NoObserver, Observer};
 
 mod cover;
 mod driven;
+mod error_sites;
 mod goals;
 mod guided;
 mod local;
@@ -156,17 +157,10 @@ fn generate_inner(
         disagreements: Vec::new(),
         goal: goal_state(program, &info, main, config),
         resume_inputs: rustc_hash::FxHashMap::default(),
+        error_sites: error_sites::ErrorSites::default(),
     };
     search.solver.set_deadline(config.timeout.map(|t| start + t));
-    let stop = if config.program_mode.is_some() {
-        search.explore_program()
-    } else if config.goals.driven {
-        search.explore_driven()
-    } else if config.goals.guided_traces && traces::unsupported(program, main).is_none() {
-        search.explore_targets()
-    } else {
-        search.explore()
-    };
+    let stop = search.explore_as_configured(program);
     let Search {
         mut stats,
         mut tests,
@@ -180,6 +174,7 @@ fn generate_inner(
         float_sites,
         pin_sites,
         disagreements,
+        error_sites,
         ..
     } = search;
     stats.float_inputs_concretised = float_inputs.len() as u64;
@@ -220,9 +215,11 @@ fn generate_inner(
     stats.solver_calls = solver.stats().backend_calls;
     stats.solver_cache_hits = solver.stats().cache_hits;
     stats.solver_ms = solver.stats().backend_time.as_millis() as u64;
+    // A replaced error test took its coverage with it.
+    let replaced = error_sites.finish(&mut stats, &mut tests);
     let before = tests.len();
     let report = goals::finish(config, goal, &pool, (&mut tests, &mut test_coverage), (&stop, &stats));
-    if tests.len() < before {
+    if replaced || tests.len() < before {
         // Predicted coverage is the kept tests'.
         covered_lines = test_coverage.iter().flat_map(|c| c.0.iter().copied()).collect();
         covered_sides = test_coverage.iter().flat_map(|c| c.1.iter().copied()).collect();
@@ -303,6 +300,8 @@ pub(crate) struct Search<'a, 'p> {
     /// inputs of the latest run in which that call returned (see
     /// [`Search::resume`]).
     resume_inputs: rustc_hash::FxHashMap<FuncId, Model>,
+    /// One error test per (kind, location) (see [`error_sites`]).
+    error_sites: error_sites::ErrorSites,
 }
 
 /// A run together with the inputs that produced it.
@@ -318,10 +317,22 @@ impl<'a> Search<'a, '_> {
         RunSetup { main: self.main, pre: self.pre, spec: self.spec, max_array_len: self.config.max_array_len, symbolic }
     }
 
-    fn execute(&mut self, inputs: &Model) -> RunRecord {
+    /// One concolic run of `inputs`, which then give each free input array
+    /// at least the length the run touched: a run lengthens such an array
+    /// in place (`Exec::grow_free_input`), and the path it records holds
+    /// for the longer array only, which later queries' slices rely on.
+    fn execute(&mut self, inputs: &mut Model) -> RunRecord {
         self.stats.runs += 1;
         let setup = self.setup(true);
         let rec = run_once(self.m, &mut self.pool, &setup, inputs);
+        for (i, p) in self.spec.params.iter().enumerate() {
+            if let crate::run::ParamInput::Array { input, .. } = p {
+                let touched = rec.touched_len[i];
+                if !rec.len_is_tied(input.len) && inputs.bv.get(&input.len).is_none_or(|&n| n < touched) {
+                    inputs.bv.insert(input.len, touched);
+                }
+            }
+        }
         for &(f, _, returned) in &rec.explored {
             if returned {
                 self.resume_inputs.insert(f, inputs.clone());
@@ -383,9 +394,24 @@ impl<'a> Search<'a, '_> {
         self.stopped.clone()
     }
 
+    /// The search the options ask for: whole program, driven by a
+    /// partial trace, guided towards targets, or depth-first over every
+    /// path.
+    fn explore_as_configured(&mut self, program: &Program) -> StopReason {
+        if self.config.program_mode.is_some() {
+            self.explore_program()
+        } else if self.config.goals.driven {
+            self.explore_driven()
+        } else if self.config.goals.guided_traces && traces::unsupported(program, self.main).is_none() {
+            self.explore_targets()
+        } else {
+            self.explore()
+        }
+    }
+
     fn explore(&mut self) -> StopReason {
-        let inputs = Model::default();
-        let run = self.execute(&inputs);
+        let mut inputs = Model::default();
+        let run = self.execute(&mut inputs);
         let first = if run.pre_valid() {
             Some((inputs, run))
         } else {
@@ -490,13 +516,13 @@ impl<'a> Search<'a, '_> {
                 inputs = other.clone();
             }
         }
-        let mut run = self.execute(&inputs);
+        let mut run = self.execute(&mut inputs);
         let same = |a: &[Entry], b: &[Entry]| {
             a.len() >= start && b.len() >= start && a[..start].iter().zip(&b[..start]).all(|(x, y)| x.cond == y.cond)
         };
         if inputs != cur.inputs && !same(&run.main_entries, &cur.run.main_entries) {
             inputs = cur.inputs.clone();
-            run = self.execute(&inputs);
+            run = self.execute(&mut inputs);
         }
         let mut done: Vec<bool> = cur.done.iter().copied().take(start.min(run.main_entries.len())).collect();
         done.resize(run.main_entries.len(), false);
@@ -584,8 +610,8 @@ impl<'a> Search<'a, '_> {
         match self.check(&base, &assumptions, &[neg], &cur.inputs) {
             SolveResult::Sat(model) => {
                 let all: Vec<ExprId> = base.iter().chain(&assumptions).copied().collect();
-                let inputs = self.prefer(&all, merge(&self.pool, &all, &cur.inputs, model), false);
-                let run = self.execute(&inputs);
+                let mut inputs = self.prefer(&all, merge(&self.pool, &all, &cur.inputs, model), false);
+                let run = self.execute(&mut inputs);
                 if run.pre_valid() {
                     return Some((inputs, run));
                 }
@@ -649,8 +675,8 @@ impl<'a> Search<'a, '_> {
             restart.extend(domains.map(|e| e.cond));
             let seeds: Vec<ExprId> = pending.into_iter().collect();
             if let SolveResult::Sat(model) = self.check(&restart, &[], &seeds, inputs) {
-                let fresh = self.prefer(&restart, merge(&self.pool, &restart, inputs, model), true);
-                let run = self.execute(&fresh);
+                let mut fresh = self.prefer(&restart, merge(&self.pool, &restart, inputs, model), true);
+                let run = self.execute(&mut fresh);
                 if run.pre_valid() {
                     return Some((fresh, run));
                 }
@@ -710,8 +736,8 @@ impl<'a> Search<'a, '_> {
             match self.check(base, &assumptions, &seeds, &inputs) {
                 SolveResult::Sat(model) => {
                     let all: Vec<ExprId> = base.iter().chain(&assumptions).copied().collect();
-                    let new_inputs = self.prefer(&all, merge(&self.pool, &all, &inputs, model), true);
-                    let run = self.execute(&new_inputs);
+                    let mut new_inputs = self.prefer(&all, merge(&self.pool, &all, &inputs, model), true);
+                    let run = self.execute(&mut new_inputs);
                     if run.pre_valid() {
                         return PreSearch::Found(new_inputs, Box::new(run));
                     }
@@ -779,9 +805,25 @@ impl<'a> Search<'a, '_> {
             })
             .collect();
         // Assumptions: the caller's, then the --max-array-len limits, then
-        // (first attempt only) the short-array bounds.
+        // (first attempt only) the short-array bounds. A run that read an
+        // array past the limit (at constant offsets: `Exec::grow_free_input`)
+        // fixed that length itself: the path's bounds entries need it.
         let mut tracked = assumptions.to_vec();
-        tracked.extend(&self.spec.len_limits);
+        let max = u64::from(self.config.max_array_len);
+        let lens = self.spec.params.iter().filter_map(|p| match p {
+            crate::run::ParamInput::Array { input, .. } => Some(input.len),
+            _ => None,
+        });
+        let limits: Vec<(ExprId, ExprId)> = lens.zip(self.spec.len_limits.iter().copied()).collect();
+        for (len, limit) in limits {
+            match inputs.bv.get(&len).copied() {
+                Some(now) if now > max => {
+                    let c = self.pool.bv_const(64, now);
+                    tracked.push(self.pool.cmp(pathwise_expr::BvCmp::Ule, len, c));
+                }
+                _ => tracked.push(limit),
+            }
+        }
         let limits_end = tracked.len();
         if !bounds.is_empty() {
             let mut with_bounds = tracked.clone();
@@ -909,6 +951,22 @@ impl<'a> Search<'a, '_> {
                         (&replaced.0, &*replaced.1)
                     }
                 };
+                let site = match &key.1 {
+                    Some(e) if self.config.one_error_test_per_site => {
+                        // Covers and targets index the kept tests: the
+                        // first test of a site stays there.
+                        let may_replace = self.goal.cover.is_none() && self.config.goals.targets.is_empty();
+                        match self.error_sites.judge(e, run.path.len(), may_replace) {
+                            error_sites::Verdict::Fold => {
+                                self.stats.feasible_paths += 1;
+                                self.seen.insert(key);
+                                return;
+                            }
+                            verdict => Some((verdict, e.clone())),
+                        }
+                    }
+                    _ => None,
+                };
                 let setup = self.setup(false);
                 match crate::testcase::build(self.m, &mut self.pool, &setup, inputs, run, program) {
                     Some((_, replay)) if self.config.program_mode.is_some() && !self.adds_coverage(&replay) => {
@@ -921,10 +979,22 @@ impl<'a> Search<'a, '_> {
                             return;
                         }
                         self.note_error_call(&test);
-                        if key.1.is_some() {
+                        let is_error = key.1.is_some();
+                        self.seen.insert(key);
+                        if let Some((error_sites::Verdict::Replace(at), ..)) = site {
+                            test.id = self.tests[at].id;
+                            self.test_coverage[at] = (replay.lines.clone(), replay.sides.clone());
+                            self.stats.feasible_paths += 1;
+                            self.observer.on_test(&test, &self.test_coverage[at], &self.stats);
+                            self.tests[at] = test;
+                            return;
+                        }
+                        if let Some((_, e)) = &site {
+                            self.error_sites.kept(e, self.tests.len(), run.path.len());
+                        }
+                        if is_error {
                             self.stats.error_tests += 1;
                         }
-                        self.seen.insert(key);
                         self.covered_lines.extend(replay.lines.iter().copied());
                         self.covered_sides.extend(replay.sides.iter().copied());
                         self.test_coverage.push((replay.lines.clone(), replay.sides.clone()));
@@ -933,7 +1003,8 @@ impl<'a> Search<'a, '_> {
                         self.tests.push(test);
                         self.stats.tests = self.tests.len() as u64;
                         let last = self.tests.last().expect("just pushed");
-                        self.observer.on_test(last, &self.stats);
+                        let coverage = self.test_coverage.last().expect("pushed with its test");
+                        self.observer.on_test(last, coverage, &self.stats);
                     }
                     None => self.stats.divergences += 1,
                 }

@@ -1,0 +1,116 @@
+//! Nothing lost when the search does not answer its deadline: the tests
+//! it validated are kept here as they come ([`Found`], fed by the
+//! progress observer), and a watchdog thread writes them as the suite if
+//! the search has not returned a grace period after `--timeout`, Ctrl-C or
+//! SIGTERM, then ends the process. The engine stops at every run and
+//! interrupts the solver, but Z3 4.8.12 does not answer the interrupt
+//! while it preprocesses some very large queries (ten rounds of a block
+//! cipher's table lookups: a `--timeout 10` run was still in one check
+//! after ten minutes, having written nothing).
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use pathwise_engine::setup::RunCoverage;
+use pathwise_engine::suite::{Stats, TestCase};
+
+/// How long a search may take to stop after it was asked to before the
+/// watchdog writes what it found (the engine stops within milliseconds
+/// when the solver answers the interrupt).
+pub const GRACE: Duration = Duration::from_secs(2);
+
+/// The tests validated so far, by id (a test replacing another has its id),
+/// with what each covers, and the latest statistics.
+#[derive(Default)]
+pub struct Found {
+    tests: BTreeMap<usize, (TestCase, RunCoverage)>,
+    stats: Stats,
+}
+
+impl Found {
+    /// Record a test the engine reported.
+    pub fn add(&mut self, test: &TestCase, coverage: &RunCoverage, stats: &Stats) {
+        self.tests.insert(test.id, (test.clone(), coverage.clone()));
+        self.stats = stats.clone();
+    }
+
+    /// The tests in id order and the statistics.
+    pub fn take(&mut self) -> (Vec<(TestCase, RunCoverage)>, Stats) {
+        (std::mem::take(&mut self.tests).into_values().collect(), std::mem::take(&mut self.stats))
+    }
+}
+
+/// Shared between the observer (which fills it), the watchdog and the
+/// thread running the search (which says when it returned).
+#[derive(Clone, Default)]
+pub struct Salvage {
+    pub found: Arc<Mutex<Found>>,
+    returned: Arc<AtomicBool>,
+}
+
+/// Why the watchdog wrote the suite.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cause {
+    Timeout,
+    Interrupted,
+}
+
+impl Salvage {
+    /// The search returned: the watchdog has nothing to do.
+    pub fn returned(&self) {
+        self.returned.store(true, Ordering::SeqCst);
+    }
+
+    /// Waits until the search returns, or until it has not stopped `GRACE`
+    /// after `deadline` or after `interrupted` was set; then calls `write`
+    /// with what was found. Runs on its own thread.
+    pub fn watch(&self, deadline: Option<Instant>, interrupted: &AtomicBool, write: impl FnOnce(Cause, &mut Found)) {
+        let mut asked: Option<(Instant, Cause)> = None;
+        loop {
+            if self.returned.load(Ordering::SeqCst) {
+                return;
+            }
+            let now = Instant::now();
+            if asked.is_none() {
+                if interrupted.load(Ordering::SeqCst) {
+                    asked = Some((now, Cause::Interrupted));
+                } else if let Some(d) = deadline.filter(|&d| now >= d) {
+                    asked = Some((d, Cause::Timeout));
+                }
+            }
+            if let Some((at, cause)) = asked {
+                if now >= at + GRACE {
+                    let mut found = self.found.lock().unwrap_or_else(|e| e.into_inner());
+                    if !self.returned.load(Ordering::SeqCst) {
+                        write(cause, &mut found);
+                    }
+                    return;
+                }
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_watchdog_writes_after_the_grace_unless_the_search_returned() {
+        let s = Salvage::default();
+        let flag = AtomicBool::new(false);
+        let start = Instant::now();
+        let mut cause = None;
+        s.watch(Some(start), &flag, |c, _| cause = Some(c));
+        assert_eq!(cause, Some(Cause::Timeout));
+        assert!(start.elapsed() >= GRACE);
+        s.returned();
+        let mut called = false;
+        flag.store(true, Ordering::SeqCst);
+        s.watch(None, &flag, |_, _| called = true);
+        assert!(!called);
+    }
+}

@@ -1,0 +1,213 @@
+//! Trust on real C, round two (issue 23): each item met on real libraries,
+//! reproduced in generic form under `tests/c/trust2/`.
+//!
+//! - A function returning `bool` from `<stdbool.h>` is found (gcc marks the
+//!   expansion of `bool` as system-header text in the user's file).
+//! - The test file of any function of a unit links alone: the functions the
+//!   unit only declares are weak, static ones never are, and the callees of
+//!   a function the front end could not lower are among them.
+//! - The harness reports through the C library's `printf` whatever the code
+//!   under test `#define`s.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::root;
+
+/// The C compilers on this machine a user may build a test file with:
+/// gcc always, clang when installed (as `clang` or `clang-16`).
+fn compilers() -> Vec<&'static str> {
+    let mut cs = vec!["gcc"];
+    for c in ["clang", "clang-16"] {
+        if Command::new(c).arg("--version").output().is_ok_and(|o| o.status.success()) {
+            cs.push(c);
+            break;
+        }
+    }
+    cs
+}
+
+/// Build `DIR/FUNCTION_tests.c` with each compiler (`-Wall -Wextra
+/// -Werror`, `-I tests/c/trust2`) and run it: every run prints
+/// `expected`.
+fn builds_and_passes_everywhere(dir: &Path, function: &str, expected: &str) {
+    for cc in compilers() {
+        let exe = dir.join(format!("native-{cc}"));
+        let o = Command::new(cc)
+            .args(["-Wall", "-Wextra", "-Werror", "-I."])
+            .arg("-I")
+            .arg(root().join("tests/c/trust2"))
+            .arg(format!("{function}_tests.c"))
+            .arg("-o")
+            .arg(&exe)
+            .current_dir(dir)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{cc}, {function}: {}", String::from_utf8_lossy(&o.stderr));
+        let run = Command::new(&exe).output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&run.stdout), expected, "{cc}, {function}");
+        assert_eq!(run.status.code(), Some(0), "{cc}, {function}");
+    }
+}
+
+fn generate(file: &str, function: &str, extra: &[&str]) -> (tempfile::TempDir, String, serde_json::Value) {
+    let out = tempfile::tempdir().unwrap();
+    let args = [&["--k", "2"][..], extra].concat();
+    let (stdout, suite) = common::gen(&format!("tests/c/trust2/{file}"), function, &args, out.path());
+    (out, stdout, suite)
+}
+
+fn test_count(suite: &serde_json::Value) -> usize {
+    suite["tests"].as_array().unwrap().len()
+}
+
+#[test]
+fn a_function_returning_stdbool_bool_is_found() {
+    let (out, _, suite) = generate("stdbool_ret.c", "in_range", &[]);
+    // x < lo, and the rest (`return x <= hi` is a value, not a decision).
+    assert_eq!(test_count(&suite), 2, "{suite:#}");
+    builds_and_passes_everywhere(out.path(), "in_range", "2 passed, 0 failed\n");
+    common::replay_passes(out.path(), 2, vec![], true);
+}
+
+#[test]
+fn the_test_file_links_alone_whatever_the_unit_declares() {
+    let (out, _, suite) = generate("weak_links.c", "sign", &[]);
+    assert_eq!(test_count(&suite), 2, "{suite:#}");
+    // Declared here, defined in other units: weak. Not the static
+    // functions (gcc: "weak declaration must be public"), whether lowered
+    // or not.
+    let weak: Vec<&str> =
+        suite["unreached_functions"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+    let mut sorted = weak.clone();
+    sorted.sort();
+    assert_eq!(sorted, ["lib_report", "lib_scale"], "{suite:#}");
+    builds_and_passes_everywhere(out.path(), "sign", "2 passed, 0 failed\n");
+    common::replay_passes(out.path(), 2, vec![], true);
+}
+
+#[test]
+fn the_report_is_printed_whatever_the_code_defines_printf_as() {
+    let (out, _, suite) = generate("printf_macro.c", "clamp_report", &[]);
+    assert_eq!(test_count(&suite), 3, "{suite:#}");
+    builds_and_passes_everywhere(out.path(), "clamp_report", "3 passed, 0 failed\n");
+    common::replay_passes(out.path(), 3, vec![], true);
+}
+
+/// The error tests of a suite: (kind, line, same_error_paths), in test
+/// order.
+fn error_sites(suite: &serde_json::Value) -> Vec<(String, u64, u64)> {
+    suite["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["outcome"] == "error")
+        .map(|t| {
+            let e = &t["error"];
+            (
+                e["kind"].as_str().unwrap().to_string(),
+                e["line"].as_u64().unwrap(),
+                e["same_error_paths"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect()
+}
+
+/// 2^8 paths reach each of two divisions: by default one error test per
+/// (kind, location), the others counted on it; `--all-error-tests` keeps
+/// them all, and both suites have the same error sites, paths and
+/// coverage.
+#[test]
+fn one_error_test_per_kind_and_location() {
+    let (out, stdout, suite) = generate("error_sites.c", "sum_ratios", &[]);
+    let (all_out, _, all) = generate("error_sites.c", "sum_ratios", &["--all-error-tests"]);
+    let mut sites: Vec<(String, u64)> = error_sites(&suite).into_iter().map(|(k, l, _)| (k, l)).collect();
+    sites.sort();
+    let mut all_sites: Vec<(String, u64)> = error_sites(&all).into_iter().map(|(k, l, _)| (k, l)).collect();
+    all_sites.sort();
+    all_sites.dedup();
+    // Division by zero and `d - 1` / `d - 2` overflowing, at lines 22 and 24.
+    assert_eq!(
+        sites,
+        [
+            ("division-by-zero".to_string(), 22),
+            ("division-by-zero".to_string(), 24),
+            ("signed-overflow".to_string(), 22),
+            ("signed-overflow".to_string(), 24)
+        ]
+    );
+    assert_eq!(sites, all_sites);
+    // Every path to line 22 can fail there: 2^8 of them, one test.
+    let folded: u64 = error_sites(&suite).iter().map(|s| s.2).sum();
+    let all_errors = error_sites(&all).len() as u64;
+    assert_eq!(folded + 4, all_errors);
+    assert!(error_sites(&suite).iter().any(|s| s.1 == 22 && s.2 == 255), "{:?}", error_sites(&suite));
+    assert_eq!(suite["stats"]["error_paths_folded"].as_u64(), Some(folded));
+    assert_eq!(suite["stats"]["feasible_paths"], all["stats"]["feasible_paths"]);
+    assert_eq!(test_count(&all) - test_count(&suite), folded as usize);
+    assert!(stdout.contains("one per kind and location;"), "{stdout}");
+    // Both suites replay, and the smaller one still covers every branch.
+    assert_eq!(suite["coverage"], all["coverage"]);
+    common::replay_passes(out.path(), test_count(&suite), vec![], true);
+    common::replay_passes(all_out.path(), test_count(&all), vec![], true);
+}
+
+/// `s[-1]` through a parameter is before the object the caller passes:
+/// an out-of-bounds error, whatever the array's length (before, the run
+/// asked for a longer array, was pruned and the search said "complete"
+/// with no error); so is an index that may be negative.
+#[test]
+fn reads_before_the_start_of_an_input_array_are_errors() {
+    let (out, _, suite) = generate("before_start.c", "dash_follows_nul", &[]);
+    assert_eq!(error_sites(&suite), [("out-of-bounds".to_string(), 5, 0)], "{suite:#}");
+    assert_eq!(test_count(&suite), 2);
+    assert_eq!(suite["stop"], "complete");
+    common::replay_passes(out.path(), 2, vec![], true);
+    let (out, _, suite) = generate("before_start.c", "at_offset", &[]);
+    assert_eq!(error_sites(&suite), [("out-of-bounds".to_string(), 12, 0)], "{suite:#}");
+    let negative = suite["tests"].as_array().unwrap().iter().find(|t| t["outcome"] == "error").unwrap();
+    assert!(negative["inputs"]["i"].as_i64().unwrap() < 0, "{negative}");
+    common::replay_passes(out.path(), test_count(&suite), vec![], true);
+}
+
+/// Arrays read far past 16 elements: a 176-byte key schedule read at
+/// constant offsets gets its tests (before: none, and "complete"), and a
+/// fixed loop over 3,000 elements is one run per test, not one run per
+/// element (an array read past its length grows in place).
+#[test]
+fn long_input_arrays_grow_in_one_run() {
+    let (out, _, suite) = generate("long_arrays.c", "mix_key", &[]);
+    assert_eq!(suite["stop"], "complete", "{suite:#}");
+    assert_eq!(test_count(&suite), 3);
+    for t in suite["tests"].as_array().unwrap() {
+        assert_eq!(t["inputs"]["key"].as_array().unwrap().len(), 176, "{t}");
+    }
+    assert_eq!(suite["stats"]["runs"], 3);
+    common::replay_passes(out.path(), 3, vec![], true);
+    let (out, _, suite) = generate("long_arrays.c", "count_positive", &["--timeout", "3"]);
+    let n = test_count(&suite);
+    assert!(n >= 1, "{suite:#}");
+    // Every run is a test: none is spent asking for one more element.
+    assert_eq!(suite["stats"]["runs"].as_u64(), Some(n as u64));
+    for t in suite["tests"].as_array().unwrap() {
+        assert_eq!(t["inputs"]["v"].as_array().unwrap().len(), 3000);
+    }
+    common::replay_passes(out.path(), n, vec![], true);
+}
+
+/// `<wctype.h>` in the "C" locale is modelled as glibc computes it (before:
+/// no model, and the suggested `--external` stubs returned values glibc
+/// never returns): every class decision is explored and the values replay.
+#[test]
+fn wide_character_classes_are_glibcs() {
+    let (out, _, suite) = generate("wide.c", "wide_kind", &[]);
+    assert_eq!(suite["stop"], "complete", "{suite:#}");
+    assert_eq!(common::returns(&suite), [0, 1, 2, 3, 4, 5]);
+    builds_and_passes_everywhere(out.path(), "wide_kind", "6 passed, 0 failed\n");
+    common::replay_passes(out.path(), 6, vec![], true);
+    let (out, _, suite) = generate("wide.c", "fold", &[]);
+    assert_eq!(test_count(&suite), 1);
+    builds_and_passes_everywhere(out.path(), "fold", "1 passed, 0 failed\n");
+}
