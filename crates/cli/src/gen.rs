@@ -270,7 +270,7 @@ fn write_salvaged(
             weak_functions(fe, &mut suite);
             suite.postcondition = args.postcondition.clone();
             let suite = with_source(&suite, &args.file);
-            let written = write_outputs(&suite, &args.file, &args.defines, &args.out)?;
+            let written = write_outputs(&suite, &args.file, args.build_flags(), &args.out)?;
             Ok((summary(&suite, &written, args), suite))
         });
     match written {
@@ -303,11 +303,26 @@ pub struct Written {
     pub header: PathBuf,
 }
 
+/// The options `gen` preprocessed the code with, which the test file must
+/// be built with too.
+#[derive(Clone, Copy, Default)]
+pub struct BuildFlags<'a> {
+    /// `-D` options: repeated in the test file as `#define`s.
+    pub defines: &'a [String],
+    /// `-I` directories: added to the build command its header gives.
+    pub include_dirs: &'a [PathBuf],
+}
+
+impl GenArgs {
+    pub fn build_flags(&self) -> BuildFlags<'_> {
+        BuildFlags { defines: &self.defines, include_dirs: &self.include_dirs }
+    }
+}
+
 /// Write the test files for `suite` into `out`. `source` is the C file under
-/// test, `defines` the `-D` options (repeated in the test file so that it
-/// compiles the code the generator analysed).
-pub fn write_outputs(suite: &TestSuite, source: &Path, defines: &[String], out: &Path) -> Result<Written> {
-    write_outputs_with(suite, source, defines, out, pathwise_emit::write_c_tests)
+/// test, `flags` the options the code was preprocessed with.
+pub fn write_outputs(suite: &TestSuite, source: &Path, flags: BuildFlags<'_>, out: &Path) -> Result<Written> {
+    write_outputs_with(suite, source, flags, out, pathwise_emit::write_c_tests)
 }
 
 /// [`write_outputs`] with the C file rendered by `emit` (the suite and the
@@ -316,10 +331,11 @@ pub fn write_outputs(suite: &TestSuite, source: &Path, defines: &[String], out: 
 pub fn write_outputs_with(
     suite: &TestSuite,
     source: &Path,
-    defines: &[String],
+    flags: BuildFlags<'_>,
     out: &Path,
     emit: fn(&TestSuite, &str) -> String,
 ) -> Result<Written> {
+    let defines = flags.defines;
     std::fs::create_dir_all(out).with_context(|| format!("cannot create output directory {}", out.display()))?;
     // The test file includes the source by its name alone and is compiled
     // with `-I` the source's directory (recorded in the JSON for `replay`):
@@ -337,6 +353,7 @@ pub fn write_outputs_with(
         let at = text.find("#include").unwrap_or(0);
         text.insert_str(at, &block);
     }
+    add_include_dirs(&mut text, flags.include_dirs);
     let name = &suite.function;
     let written = Written {
         c_file: out.join(format!("{name}_tests.c")),
@@ -362,6 +379,24 @@ fn with_source(suite: &TestSuite, source: &Path) -> TestSuite {
         suite.source = Some(abs.to_string_lossy().into_owned());
     }
     suite
+}
+
+/// The header's build command (`cc -I. ...`) with the `-I` directories
+/// `gen` was given, absolute, so that it builds from the output directory
+/// (a header-only library included through a wrapper printed a command
+/// without them).
+fn add_include_dirs(text: &mut String, include_dirs: &[PathBuf]) {
+    const COMMAND: &str = " *   cc -I.";
+    let Some(at) = text.find(COMMAND) else { return };
+    let flags: String = include_dirs
+        .iter()
+        .map(|d| {
+            let abs = d.canonicalize().or_else(|_| std::path::absolute(d)).unwrap_or_else(|_| d.clone());
+            // Inside a comment: `*/` cannot occur in a path worth keeping.
+            format!(" -I{}", abs.to_string_lossy().replace("*/", "*_/").replace(' ', "\\ "))
+        })
+        .collect();
+    text.insert_str(at + COMMAND.len(), &flags);
 }
 
 /// `replay` handles one suite per directory: say so when `out` already
@@ -739,7 +774,7 @@ pub fn run(args: &GenArgs) -> Result<i32> {
     })?;
     suite.postcondition = args.postcondition.clone();
     let suite = with_source(&suite, &args.file);
-    let written = write_outputs(&suite, &args.file, &args.defines, &args.out)?;
+    let written = write_outputs(&suite, &args.file, args.build_flags(), &args.out)?;
     let mut text = summary(&suite, &written, args);
     if !summaries.is_empty() {
         text.push_str(&crate::handwritten::no_case_lines(&suite));

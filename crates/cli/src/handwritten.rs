@@ -296,7 +296,7 @@ pub fn conformance(args: &GenArgs, fe: &Frontend, summaries: &[Summary], config:
         let written = crate::gen::write_outputs_with(
             &suite,
             &args.file,
-            &args.defines,
+            args.build_flags(),
             &dir,
             pathwise_emit::write_c_tests_framed,
         )?;

@@ -270,7 +270,7 @@ fn stats_of(res: &CoverResult) -> (pathwise_engine::suite::Stats, StopReason) {
 /// `gen --method vc`: returns the exit code.
 pub fn run(args: &GenArgs, program: &Program, config: Config) -> Result<i32> {
     let (suite, res, bad) = generate(program, &config, args.criterion)?;
-    let written = crate::gen::write_outputs(&suite, &args.file, &args.defines, &args.out)?;
+    let written = crate::gen::write_outputs(&suite, &args.file, args.build_flags(), &args.out)?;
     let json = vc_json(program, &suite, &res, args.criterion, &args.file);
     std::fs::write(&written.json_file, format!("{json}\n"))?;
     let mut text = crate::gen::summary(&suite, &written, args);

@@ -95,7 +95,7 @@ fn setup(s: &TestSuite) -> (tempfile::TempDir, ReplayOptions) {
     std::fs::create_dir_all(&src).unwrap();
     std::fs::write(src.join("classify.c"), SOURCE).unwrap();
     let out = dir.path().join("out");
-    write_outputs(s, &src.join("classify.c"), &[], &out).unwrap();
+    write_outputs(s, &src.join("classify.c"), Default::default(), &out).unwrap();
     let opts = ReplayOptions {
         dir: out.clone(),
         include_dirs: vec![out],

@@ -8,6 +8,16 @@
 //!   a function the front end could not lower are among them.
 //! - The harness reports through the C library's `printf` whatever the code
 //!   under test `#define`s.
+//! - One error test per bug (kind, location, failure mode), the others
+//!   counted; `--all-error-tests` keeps them.
+//! - A read before the start of an input array is an out-of-bounds error.
+//! - Arrays read far past 16 elements grow in one run (a key schedule, a
+//!   3,000-element loop).
+//! - `<wctype.h>` is modelled as glibc's "C" locale computes it.
+//! - The header's build command has the `-I` directories `gen` was given.
+//!
+//! Every test file is built with gcc and, where installed, clang
+//! (`-Wall -Wextra -Werror`).
 
 mod common;
 
@@ -210,4 +220,30 @@ fn wide_character_classes_are_glibcs() {
     let (out, _, suite) = generate("wide.c", "fold", &[]);
     assert_eq!(test_count(&suite), 1);
     builds_and_passes_everywhere(out.path(), "fold", "1 passed, 0 failed\n");
+}
+
+/// The build command in the test file's header is complete: a header-only
+/// library tested through a one-line wrapper needs the `-I` directory
+/// `gen` was given (before, the command left it out and did not build).
+#[test]
+fn the_header_build_command_has_the_include_directories() {
+    let out = tempfile::tempdir().unwrap();
+    let args = ["--k", "2", "-I", "tests/c/trust2/include"];
+    let (_, suite) = common::gen("tests/c/trust2/header_only.c", "clamp_byte", &args, out.path());
+    assert_eq!(test_count(&suite), 3);
+    let text = std::fs::read_to_string(out.path().join("clamp_byte_tests.c")).unwrap();
+    let command = text
+        .lines()
+        .find_map(|l| l.strip_prefix(" *   "))
+        .and_then(|l| l.strip_suffix(" && ./a.out */"))
+        .expect("a build command in the header");
+    let include = root().join("tests/c/trust2/include").canonicalize().unwrap();
+    assert!(command.contains(&format!("-I{}", include.display())), "{command}");
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(format!("{command} -o native && ./native"))
+        .current_dir(out.path())
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "3 passed, 0 failed\n", "{}", String::from_utf8_lossy(&o.stderr));
 }
