@@ -674,8 +674,6 @@ impl Stats {
         note(self.unknown_prefixes, "prefix(es) the solver could not decide");
         note(self.precondition_abandoned, "prefix(es) abandoned within --precondition-budget");
         note(self.divergences, "run(s) diverged from their solved prefix");
-        // A limit is not the program: paths longer arrays allow are open.
-        note(self.array_limit_prunes, "prefix(es) cut by --max-array-len");
         note(self.values_concretised, "place(s) where a symbolic value was concretised");
         note(self.float_inputs_concretised, "floating input(s) concretised");
         note(self.float_values_concretised, "place(s) where a symbolic value was concretised by floating point");
