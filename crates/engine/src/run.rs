@@ -132,7 +132,6 @@ impl InputSpec {
         InputSpec { params: Vec::new(), hard: Vec::new(), len_limits: Vec::new(), joins: Vec::new() }
     }
 
-    /// The concrete length of an input array under `inputs`.
     /// The length `inputs` give an input array: at most `--max-array-len`
     /// (`max`) as the solver chooses it, or what a run lengthened it to
     /// (at most [`crate::step::MAX_GROWN_LEN`]).
