@@ -467,6 +467,44 @@ pub(crate) fn stop_text(suite: &TestSuite) -> String {
     }
 }
 
+/// The fields of structures that pointer parameters point to which the
+/// tests read as free inputs (any value: a parser's position or counter
+/// may start at `INT_MAX`), per parameter, in order of first read: where
+/// a unit's initialiser guarantees more, a precondition must say it.
+fn free_field_lines(suite: &TestSuite) -> String {
+    use pathwise_engine::suite::{HeapValue, InputValue};
+    let mut per_param: Vec<(String, Vec<String>)> = Vec::new();
+    for test in &suite.tests {
+        for (param, input) in suite.params.iter().zip(&test.inputs) {
+            let InputValue::Pointer(HeapValue::Ref { obj, .. }) = input else { continue };
+            let Some(o) = test.heap_in.iter().find(|o| o.id == *obj) else { continue };
+            let at = match per_param.iter().position(|(n, _)| *n == param.name) {
+                Some(i) => i,
+                None => {
+                    per_param.push((param.name.clone(), Vec::new()));
+                    per_param.len() - 1
+                }
+            };
+            for cell in o.cells.iter().filter(|c| matches!(c.value, HeapValue::Int(_))) {
+                let field = cell.path.strip_prefix("[0]").unwrap_or(&cell.path).trim_start_matches('.').to_string();
+                // The bytes holding bit-fields have no C name.
+                if !field.contains(pathwise_ir::BIT_STORAGE) && !per_param[at].1.contains(&field) {
+                    per_param[at].1.push(field);
+                }
+            }
+        }
+    }
+    let mut out = String::new();
+    for (param, fields) in per_param.iter().filter(|(_, f)| !f.is_empty()) {
+        out.push_str(&format!(
+            "  {:<20} {param}: {} (any value; state what an initialiser guarantees in a --precondition)\n",
+            "free fields:",
+            fields.join(", ")
+        ));
+    }
+    out
+}
+
 /// One line per error test: kind, location, details.
 pub fn error_lines(suite: &TestSuite) -> String {
     let mut out = String::new();
@@ -602,6 +640,7 @@ pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
         ));
     }
     out.push_str(&error_lines(suite));
+    out.push_str(&free_field_lines(suite));
     out.push_str(&crate::goals::summary(suite));
     out.push_str(&float_line(s, 20));
     out.push_str(&summaries_line(s));

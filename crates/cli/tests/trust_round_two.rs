@@ -15,6 +15,8 @@
 //!   3,000-element loop).
 //! - `<wctype.h>` is modelled as glibc's "C" locale computes it.
 //! - The header's build command has the `-I` directories `gen` was given.
+//! - The structure fields read as free inputs are named; a precondition
+//!   states what the library's initialiser guarantees.
 //!
 //! Every test file is built with gcc and, where installed, clang
 //! (`-Wall -Wextra -Werror`).
@@ -246,4 +248,21 @@ fn the_header_build_command_has_the_include_directories() {
         .output()
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&o.stdout), "3 passed, 0 failed\n", "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// The fields a structure parameter's tests read as free inputs are named
+/// in the summary (a line counter starting at INT_MAX is an artefact of
+/// the input model), and a precondition stating what the initialiser
+/// guarantees removes the overflow no caller can reach.
+#[test]
+fn free_structure_fields_are_named_and_a_precondition_bounds_them() {
+    let (out, stdout, suite) = generate("parser_state.c", "next_line", &[]);
+    assert!(stdout.contains("free fields:         p: pos, line (any value;"), "{stdout}");
+    let kinds: Vec<String> = error_sites(&suite).into_iter().map(|(k, _, _)| k).collect();
+    assert_eq!(kinds, ["null-dereference", "signed-overflow"]);
+    common::replay_passes(out.path(), test_count(&suite), vec![], true);
+    let (out, _, suite) = generate("parser_state.c", "next_line", &["--precondition", "parser_ready"]);
+    assert!(error_sites(&suite).is_empty(), "{suite:#}");
+    assert_eq!(common::returns(&suite).len(), 2);
+    common::replay_passes(out.path(), test_count(&suite), vec![], true);
 }
