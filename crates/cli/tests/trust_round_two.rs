@@ -46,21 +46,8 @@ fn compilers() -> Vec<&'static str> {
 /// `expected`.
 fn builds_and_passes_everywhere(dir: &Path, function: &str, expected: &str) {
     for cc in compilers() {
-        let exe = dir.join(format!("native-{cc}"));
-        let o = Command::new(cc)
-            .args(["-Wall", "-Wextra", "-Werror", "-I."])
-            .arg("-I")
-            .arg(root().join("tests/c/trust2"))
-            .arg(format!("{function}_tests.c"))
-            .arg("-o")
-            .arg(&exe)
-            .current_dir(dir)
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{cc}, {function}: {}", String::from_utf8_lossy(&o.stderr));
-        let run = Command::new(&exe).output().unwrap();
-        assert_eq!(String::from_utf8_lossy(&run.stdout), expected, "{cc}, {function}");
-        assert_eq!(run.status.code(), Some(0), "{cc}, {function}");
+        let (code, stdout) = common::build_and_run_with(cc, dir, function, &root().join("tests/c/trust2"), &[]);
+        assert_eq!((code, stdout.as_str()), (0, expected), "{cc}, {function}");
     }
 }
 

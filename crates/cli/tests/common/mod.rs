@@ -97,11 +97,17 @@ pub fn returns(suite: &serde_json::Value) -> Vec<i64> {
 /// `flags`) and run it: (exit code, stdout).
 #[allow(dead_code)]
 pub fn build_and_run(dir: &Path, function: &str, flags: &[&str]) -> (i32, String) {
-    let exe = dir.join("native");
-    let cc = std::process::Command::new("gcc")
-        .args(["-std=gnu99", "-Wall", "-Wextra", "-Werror", "-I."])
+    let flags = [&["-std=gnu99"][..], flags].concat();
+    build_and_run_with("gcc", dir, function, &root().join("tests/c"), &flags)
+}
+
+/// [`build_and_run`] with compiler `cc`, `-I include` and `flags`.
+pub fn build_and_run_with(cc: &str, dir: &Path, function: &str, include: &Path, flags: &[&str]) -> (i32, String) {
+    let exe = dir.join(format!("native-{cc}"));
+    let o = std::process::Command::new(cc)
+        .args(["-Wall", "-Wextra", "-Werror", "-I."])
         .arg("-I")
-        .arg(root().join("tests/c"))
+        .arg(include)
         .args(flags)
         .arg(format!("{function}_tests.c"))
         .arg("-o")
@@ -109,7 +115,7 @@ pub fn build_and_run(dir: &Path, function: &str, flags: &[&str]) -> (i32, String
         .current_dir(dir)
         .output()
         .unwrap();
-    assert!(cc.status.success(), "{function}: {}", String::from_utf8_lossy(&cc.stderr));
+    assert!(o.status.success(), "{cc}, {function}: {}", String::from_utf8_lossy(&o.stderr));
     let run = std::process::Command::new(&exe).output().unwrap();
     (run.status.code().unwrap_or(-1), String::from_utf8_lossy(&run.stdout).into_owned())
 }
