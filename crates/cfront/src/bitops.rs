@@ -38,9 +38,9 @@
 
 use lang_c::ast::Expression;
 use lang_c::span::{Node, Span};
-use pathwise_ir::{BinOp, CmpOp, InstKind, Loc, Operand, Type};
+use pathwise_ir::{BinOp, CmpOp, Loc, Operand, Type};
 
-use crate::ctypes::{CType, FuncSig, IntKind, INT};
+use crate::ctypes::{CType, IntKind, INT};
 use crate::expr::Val;
 use crate::func::FnCtx;
 use crate::ops::Conv;
@@ -147,16 +147,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
     fn nonzero_check(&mut self, ty: Type, x: Operand, span: Span) {
         let loc = self.loc(span);
         let x = self.b.cast(false, ty, Type::I64, x, loc);
-        let sig = FuncSig {
-            ret: CType::Void,
-            params: vec![CType::Int(IntKind::ULongLong)],
-            variadic: false,
-            prototyped: true,
-            const_params: vec![false],
-        };
-        let idx = self.u.synthetic_decl(NONZERO_CHECK, sig, span);
-        let func = self.u.func_id(idx);
-        self.b.effect(InstKind::Call { func, args: vec![x] }, loc);
+        self.call_engine_model(NONZERO_CHECK, vec![CType::Int(IntKind::ULongLong)], vec![x], span);
     }
 }
 

@@ -128,6 +128,24 @@ impl<'a> Ctx<'a> for FnCtx<'_, 'a> {
 }
 
 impl<'u, 'a> FnCtx<'u, 'a> {
+    /// A call of `name`, a body-less `void` function the engine models
+    /// (`pathwise_assume`, the `clz` argument check), declared on first
+    /// use with parameters `params`: checks and assumptions the front end
+    /// adds, which the program cannot name.
+    pub(crate) fn call_engine_model(&mut self, name: &str, params: Vec<CType>, args: Vec<Operand>, span: Span) {
+        let loc = self.loc(span);
+        let sig = FuncSig {
+            ret: CType::Void,
+            const_params: vec![false; params.len()],
+            params,
+            variadic: false,
+            prototyped: true,
+        };
+        let idx = self.u.synthetic_decl(name, sig, span);
+        let func = self.u.func_id(idx);
+        self.b.effect(pathwise_ir::InstKind::Call { func, args }, loc);
+    }
+
     /// The type of a variable, or an element of one, when evident.
     fn simple_type(&self, e: &Node<Expression>) -> Option<CType> {
         use lang_c::ast::{BinaryOperator, UnaryOperator};

@@ -156,16 +156,8 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         }
         let at = self.b.addr_local(local, loc);
         let base = self.b.load(Type::Ptr, at, loc);
-        let sig = crate::ctypes::FuncSig {
-            ret: CType::Void,
-            params: vec![CType::ptr_to(CType::Void), CType::Int(IntKind::Long)],
-            variadic: false,
-            prototyped: true,
-            const_params: vec![true, false],
-        };
-        let idx = self.u.synthetic_decl(ARRAY_LEN, sig, span);
-        let func = self.u.func_id(idx);
-        self.b.effect(InstKind::Call { func, args: vec![base, total] }, loc);
+        let params = vec![CType::ptr_to(CType::Void), CType::Int(IntKind::Long)];
+        self.call_engine_model(ARRAY_LEN, params, vec![base, total], span);
         Ok(())
     }
 
@@ -185,16 +177,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                 let n = self.b.load(Type::I64, at, loc);
                 let positive = self.b.cmp(CmpOp::Sgt, Type::I64, n, Operand::Const(Type::I64, 0), loc);
                 let flag = self.b.cast(false, Type::I1, Type::I32, positive, loc);
-                let sig = crate::ctypes::FuncSig {
-                    ret: CType::Void,
-                    params: vec![CType::Int(IntKind::Int)],
-                    variadic: false,
-                    prototyped: true,
-                    const_params: vec![false],
-                };
-                let idx = self.u.synthetic_decl(ASSUME, sig, span);
-                let func = self.u.func_id(idx);
-                self.b.effect(InstKind::Call { func, args: vec![flag] }, loc);
+                self.call_engine_model(ASSUME, vec![CType::Int(IntKind::Int)], vec![flag], span);
             }
             t = e;
         }
