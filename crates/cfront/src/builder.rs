@@ -204,10 +204,14 @@ impl FuncBuilder {
     }
 
     /// Floating arithmetic, folded when both operands are constants (the
-    /// IEEE result is the same at compile time and at run time).
+    /// IEEE result is the same at compile time and at run time); a `long
+    /// double` result that is not a double is left to run time, which stops
+    /// the path as unsupported.
     pub fn fbin(&mut self, op: FBinOp, ty: Type, a: Operand, b: Operand, loc: Loc) -> Operand {
         if let (Operand::Const(_, x), Operand::Const(_, y)) = (a, b) {
-            return Operand::Const(ty, float::eval_fbin(op, ty, x, y));
+            if let Ok(v) = float::eval_fbin(op, ty, x, y) {
+                return Operand::Const(ty, v);
+            }
         }
         self.value(InstKind::FBin { op, ty, a, b }, loc)
     }
@@ -227,11 +231,11 @@ impl FuncBuilder {
     }
 
     /// A conversion involving a floating type. A constant is folded unless
-    /// the conversion is undefined: that is left to run time, where it is
-    /// reported.
+    /// the conversion is undefined (or a `long double` that is not a
+    /// double): that is left to run time, where it is reported.
     pub fn fcast(&mut self, op: FCastOp, from: Type, to: Type, a: Operand, loc: Loc) -> Operand {
         if let Operand::Const(_, x) = a {
-            if let Some(v) = float::eval_fcast(op, from, to, x & from.mask()) {
+            if let Ok(v) = float::eval_fcast(op, from, to, x & from.mask()) {
                 return Operand::Const(to, v);
             }
         }

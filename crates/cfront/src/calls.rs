@@ -236,7 +236,8 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                 let to = CType::Int(k.promote());
                 Ok(self.convert(v, &to, a.span, Conv::Implicit)?.op)
             }
-            CType::Float(_) => {
+            // The library models read `double`s (`%Lf` is not modelled).
+            CType::Float(k) if *k != crate::ctypes::FloatKind::LongDouble => {
                 let to = CType::Float(crate::ctypes::FloatKind::Double);
                 Ok(self.convert(v, &to, a.span, Conv::Implicit)?.op)
             }

@@ -154,12 +154,15 @@ impl IntKind {
     }
 }
 
-/// The floating types: `float` is IEEE binary32 and `double` binary64 in
-/// both data models. `long double` (x87 80-bit) is not supported.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+/// The floating types, in the order of their range: `float` is IEEE
+/// binary32 and `double` binary64 in both data models; `long double` is
+/// x87 extended precision, computed while its values are doubles (IR type
+/// `f80`, see `pathwise_ir::float`).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub(crate) enum FloatKind {
     Float,
     Double,
+    LongDouble,
 }
 
 impl FloatKind {
@@ -167,6 +170,7 @@ impl FloatKind {
         match self {
             FloatKind::Float => Type::F32,
             FloatKind::Double => Type::F64,
+            FloatKind::LongDouble => Type::F80,
         }
     }
 
@@ -174,6 +178,16 @@ impl FloatKind {
         match self {
             FloatKind::Float => "float",
             FloatKind::Double => "double",
+            FloatKind::LongDouble => "long double",
+        }
+    }
+
+    /// The size of an object: a `long double` takes 16 bytes (x86-64's
+    /// `sizeof`), of which its value uses the first 8 (see `Type::F80`).
+    pub fn mem_size(self) -> u64 {
+        match self {
+            FloatKind::LongDouble => 16,
+            k => k.ir().bytes(),
         }
     }
 
@@ -184,11 +198,7 @@ impl FloatKind {
 
     /// The common real type of two floating operands (C11 6.3.1.8).
     pub fn common(a: FloatKind, b: FloatKind) -> FloatKind {
-        if a == FloatKind::Double || b == FloatKind::Double {
-            FloatKind::Double
-        } else {
-            FloatKind::Float
-        }
+        a.max(b)
     }
 }
 
@@ -334,7 +344,7 @@ impl CType {
         match self {
             CType::Void => Some(1),
             CType::Int(k) => Some(k.ir().bytes()),
-            CType::Float(k) => Some(k.ir().bytes()),
+            CType::Float(k) => Some(k.mem_size()),
             CType::Ptr(_) => Some(8),
             CType::Array(e, Some(n)) => e.mem_size()?.checked_mul(*n),
             CType::Struct(s) => s.size(),
@@ -350,7 +360,7 @@ impl CType {
             CType::Void => Some(1),
             CType::Int(k) => Some(model.align(k.ir().bytes())),
             // i386 aligns `double` to 4 inside structures, as `long long`.
-            CType::Float(k) => Some(model.align(k.ir().bytes())),
+            CType::Float(k) => Some(model.align(k.mem_size())),
             CType::Ptr(_) => Some(model.align(8)),
             CType::Array(e, _) | CType::Vla(e, _) => e.mem_align(model),
             CType::Struct(s) => s.align(),
@@ -364,6 +374,17 @@ impl CType {
         match self {
             CType::Struct(_) => true,
             CType::Array(e, _) | CType::Vla(e, _) => e.has_struct(),
+            _ => false,
+        }
+    }
+
+    /// Whether objects of this type are stored as bytes (`i8` slots and
+    /// globals): those containing a structure or union, and `long double`s,
+    /// whose value does not fill the object.
+    pub fn byte_stored(&self) -> bool {
+        match self {
+            CType::Struct(_) | CType::Float(FloatKind::LongDouble) => true,
+            CType::Array(e, _) | CType::Vla(e, _) => e.byte_stored(),
             _ => false,
         }
     }
@@ -405,7 +426,7 @@ impl CType {
     /// The IR storage of an object of this type: `count` elements of `elem`
     /// (arrays flattened; anything containing a structure is bytes).
     pub fn storage(&self) -> Option<(Type, u64)> {
-        if self.has_struct() {
+        if self.byte_stored() {
             return Some((Type::I8, self.mem_size()?));
         }
         let (elem, n) = self.flatten()?;

@@ -31,23 +31,67 @@ pub(crate) fn float_literal(f: &Float) -> Result<(FloatKind, u64), String> {
     let kind = match f.suffix.format {
         FloatFormat::Float => FloatKind::Float,
         FloatFormat::Double => FloatKind::Double,
-        FloatFormat::LongDouble => return Err("unsupported: `long double` constants (suffix `L`)".to_string()),
+        FloatFormat::LongDouble => FloatKind::LongDouble,
         FloatFormat::TS18661Format(_) => return Err("unsupported: extended floating constants".to_string()),
     };
     let text = &*f.number;
-    let bits = match (f.base.clone(), kind) {
+    let invalid = || format!("invalid floating constant `{text}`");
+    let (value, exact) = match (f.base.clone(), kind) {
         // Rust's parser rounds correctly, and straight to `f32` for `f`.
-        (FloatBase::Decimal, FloatKind::Float) => text.parse::<f32>().map(|v| v.to_bits() as u64).ok(),
-        (FloatBase::Decimal, FloatKind::Double) => text.parse::<f64>().map(f64::to_bits).ok(),
-        (FloatBase::Hexadecimal, k) => hex_float(text, k).map(|v| float::from_f64(k.ir(), v)),
+        (FloatBase::Decimal, FloatKind::Float) => {
+            return text.parse::<f32>().map(|v| (kind, v.to_bits() as u64)).map_err(|_| invalid())
+        }
+        (FloatBase::Decimal, _) => {
+            let v = text.parse::<f64>().map_err(|_| invalid())?;
+            (v, kind != FloatKind::LongDouble || decimal_equals(text, v))
+        }
+        (FloatBase::Hexadecimal, k) => {
+            let (v, exact) = hex_float(text, k).ok_or_else(invalid)?;
+            (v, exact || k != FloatKind::LongDouble)
+        }
     };
-    bits.map(|b| (kind, b)).ok_or_else(|| format!("invalid floating constant `{text}`"))
+    if !exact {
+        return Err(format!(
+            "unsupported: `long double` constant `{text}L` that is not a `double` (Pathwise computes `long double` only while its values are doubles)"
+        ));
+    }
+    Ok((kind, float::from_f64(kind.ir(), value)))
+}
+
+/// Whether the decimal constant `text` (digits, an optional point and
+/// exponent) is exactly the finite double `v`: the two exact decimal
+/// expansions agree (a double's has at most 767 significant digits).
+fn decimal_equals(text: &str, v: f64) -> bool {
+    if !v.is_finite() {
+        return false;
+    }
+    let Some(lit) = decimal_digits(text) else { return false };
+    let exact = format!("{:.1100e}", v.abs());
+    decimal_digits(&exact) == Some(lit)
+}
+
+/// The significant digits of a decimal number and the power of ten that
+/// makes `0.DIGITS` its value (`("", 0)` for zero).
+fn decimal_digits(text: &str) -> Option<(String, i64)> {
+    let (mantissa, exp) = match text.split_once(['e', 'E']) {
+        Some((m, e)) => (m, e.parse::<i64>().ok()?),
+        None => (text, 0),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let all: String = int.chars().chain(frac.chars()).collect();
+    let leading = all.len() - all.trim_start_matches('0').len();
+    let digits = all.trim_start_matches('0').trim_end_matches('0').to_string();
+    if digits.is_empty() {
+        return Some((digits, 0));
+    }
+    Some((digits, int.len() as i64 - leading as i64 + exp))
 }
 
 /// The value of a hexadecimal floating constant without its `0x` (e.g.
 /// `1.8p+1`), rounded once to nearest-even to the precision of `kind`
-/// (subnormals included); the result is exact in `f64`.
-fn hex_float(text: &str, kind: FloatKind) -> Option<f64> {
+/// (subnormals included; a `long double` to a double's), and whether no
+/// rounding was needed; the result is exact in `f64`.
+fn hex_float(text: &str, kind: FloatKind) -> Option<(f64, bool)> {
     let (mantissa, exp) = text.split_once(['p', 'P'])?;
     let mut exp: i64 = exp.parse().ok()?;
     let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
@@ -71,7 +115,7 @@ fn hex_float(text: &str, kind: FloatKind) -> Option<f64> {
         }
     }
     if m == 0 {
-        return Some(0.0);
+        return Some((0.0, true));
     }
     // value = m * 2^exp; normalise m to 64 bits: value = 1.f * 2^top.
     let shift = m.leading_zeros();
@@ -80,17 +124,18 @@ fn hex_float(text: &str, kind: FloatKind) -> Option<f64> {
     let top = exp + 63;
     let (precision, emin) = match kind {
         FloatKind::Float => (24i64, -126i64),
-        FloatKind::Double => (53, -1022),
+        FloatKind::Double | FloatKind::LongDouble => (53, -1022),
     };
     // Bits kept: fewer below the normal range; none at all below half the
     // smallest subnormal, which rounds to zero.
     let keep = precision - (emin - top).max(0);
     if keep < 0 {
-        return Some(0.0);
+        return Some((0.0, false));
     }
     let drop = 64 - keep;
     let (mut kept, rest) = if drop == 64 { (0, m) } else { (m >> drop, m << keep) };
     let half = 1u64 << 63;
+    let exact = rest == 0 && !sticky;
     if rest > half || (rest == half && (sticky || kept & 1 == 1)) {
         kept += 1;
     }
@@ -102,7 +147,7 @@ fn hex_float(text: &str, kind: FloatKind) -> Option<f64> {
         v *= 2f64.powi(step as i32);
         e -= step;
     }
-    Some(v)
+    Some((v, exact && v.is_finite()))
 }
 
 /// An arithmetic constant: integer or floating.
@@ -119,12 +164,12 @@ impl Num {
             Num::Int(c) => {
                 let op = if c.kind.signed() { FCastOp::SIToFP } else { FCastOp::UIToFP };
                 // `_Bool` is an `i8` holding 0 or 1.
-                float::eval_fcast(op, c.kind.ir(), k.ir(), c.bits)
+                float::eval_fcast(op, c.kind.ir(), k.ir(), c.bits).ok()
             }
             Num::Float(f, bits) if f == k => Some(bits),
             Num::Float(f, bits) => {
-                let op = if k == FloatKind::Double { FCastOp::FPExt } else { FCastOp::FPTrunc };
-                float::eval_fcast(op, f.ir(), k.ir(), bits)
+                let op = if k > f { FCastOp::FPExt } else { FCastOp::FPTrunc };
+                float::eval_fcast(op, f.ir(), k.ir(), bits).ok()
             }
         }
     }
@@ -138,7 +183,7 @@ impl Num {
             }
             Num::Float(f, bits) => {
                 let op = if k.signed() { FCastOp::FPToSI } else { FCastOp::FPToUI };
-                float::eval_fcast(op, f.ir(), k.ir(), bits).map(|b| CVal { bits: b, kind: k })
+                float::eval_fcast(op, f.ir(), k.ir(), bits).ok().map(|b| CVal { bits: b, kind: k })
             }
         }
     }
@@ -191,7 +236,7 @@ pub(crate) fn eval_num<'a>(cx: &mut dyn Ctx<'a>, e: &Node<Expression>) -> LResul
                 _ => return Ok(consteval::eval(cx, e)?.map(Num::Int)),
             };
             match (l.to_float(k), r.to_float(k)) {
-                (Some(x), Some(y)) => Some(Num::Float(k, float::eval_fbin(op, k.ir(), x, y))),
+                (Some(x), Some(y)) => float::eval_fbin(op, k.ir(), x, y).ok().map(|v| Num::Float(k, v)),
                 _ => None,
             }
         }
@@ -254,7 +299,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             }
             (CType::Float(f), CType::Float(k)) if f == k => v.op,
             (CType::Float(f), CType::Float(k)) => {
-                let op = if *k == FloatKind::Double { FCastOp::FPExt } else { FCastOp::FPTrunc };
+                let op = if k > f { FCastOp::FPExt } else { FCastOp::FPTrunc };
                 self.b.fcast(op, f.ir(), k.ir(), v.op, loc)
             }
             _ => return Ok(None),
@@ -405,7 +450,19 @@ mod tests {
         assert_eq!(d("1e400"), f64::INFINITY.to_bits());
         let f = lit(FloatBase::Decimal, "0.1", FloatFormat::Float).unwrap();
         assert_eq!(f, (FloatKind::Float, 0.1f32.to_bits() as u64));
-        assert!(lit(FloatBase::Decimal, "1.0", FloatFormat::LongDouble).unwrap_err().starts_with("unsupported"));
+    }
+
+    #[test]
+    fn long_double_constants_must_be_doubles() {
+        let ld = |base, s| lit(base, s, FloatFormat::LongDouble).map(|(k, b)| (k, f64::from_bits(b)));
+        assert_eq!(ld(FloatBase::Decimal, "2.5"), Ok((FloatKind::LongDouble, 2.5)));
+        assert_eq!(ld(FloatBase::Decimal, "0.000"), Ok((FloatKind::LongDouble, 0.0)));
+        assert_eq!(ld(FloatBase::Decimal, "1250e-3"), Ok((FloatKind::LongDouble, 1.25)));
+        assert_eq!(ld(FloatBase::Decimal, "0.1000000000000000055511151231257827021181583404541015625"), Ok((FloatKind::LongDouble, 0.1)));
+        assert_eq!(ld(FloatBase::Hexadecimal, "1.8p+1"), Ok((FloatKind::LongDouble, 3.0)));
+        for (base, s) in [(FloatBase::Decimal, "0.1"), (FloatBase::Decimal, "1e400"), (FloatBase::Hexadecimal, "1.00000000000001p0")] {
+            assert!(ld(base, s).unwrap_err().starts_with("unsupported: `long double` constant"), "{s}");
+        }
     }
 
     #[test]

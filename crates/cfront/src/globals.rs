@@ -264,7 +264,7 @@ pub(crate) fn static_init<'a>(
         return Err(cx.unit_ref().invalid(span, "array size missing"));
     };
     // Typed elements by index, or (objects containing structures) bytes.
-    let bytes = flat.ty.has_struct();
+    let bytes = flat.ty.byte_stored();
     let mut values = vec![0u64; count.min(1 << 20) as usize];
     let mut relocs = Vec::new();
     for (&offset, (ity, item)) in &flat.items {

@@ -12,25 +12,31 @@ fn unsupported(src: &str) -> Vec<String> {
 }
 
 #[test]
-fn long_double_variable_makes_its_function_unsupported() {
-    let c = compile("int ok(int x) { return x; }\nint f(int x) {\n  long double y = x;\n  return 0;\n}\n");
+fn extended_float_variable_makes_its_function_unsupported() {
+    let c = compile("int ok(int x) { return x; }\nint f(int x) {\n  _Float128 y = x;\n  return 0;\n}\n");
     assert_eq!(c.unsupported.len(), 1);
     assert_eq!(c.unsupported[0].name, "f");
-    assert_eq!(c.unsupported[0].diagnostic.to_string(), "test.c:3:8: error: unsupported: `long double`");
+    assert_eq!(
+        c.unsupported[0].diagnostic.to_string(),
+        "test.c:3:3: error: unsupported: extended floating types (`_FloatN`, `__float128`)"
+    );
     // f stays as a declaration; ok is lowered.
     assert!(func(&c.program, "f").is_declaration());
     assert!(!func(&c.program, "ok").is_declaration());
 }
 
 #[test]
-fn long_double_constants_and_parameters_are_unsupported() {
+fn long_double_constants_must_be_doubles() {
+    // `long double` is computed while its values are doubles (IR `f80`):
+    // `1.5L` and `g` lower, `0.1L` (not a double) does not.
+    let src = "int f(int x) { return x + 0.1L; }\nlong double g(int x) { return x * 1.5L; }\n_Float128 h(void);\n";
     assert_eq!(
-        unsupported("int f(int x) { return x + 1.5L; }\nlong double g(int x) { return x; }\n_Float128 h(void);\n"),
-        vec![
-            "f: test.c:1:27: error: unsupported: `long double` constants (suffix `L`)",
-            "g: test.c:2:6: error: unsupported: `long double`",
-        ]
+        unsupported(src),
+        vec!["f: test.c:1:27: error: unsupported: `long double` constant `0.1L` that is not a `double` (Pathwise computes `long double` only while its values are doubles)"]
     );
+    let c = compile(src);
+    assert_eq!(func(&c.program, "g").ret, Some(pathwise_ir::Type::F80));
+    verify_program(&c.program);
 }
 
 #[test]
@@ -119,13 +125,13 @@ fn variadic_calls_promote_their_extra_arguments() {
 
 #[test]
 fn unsupported_globals_are_fatal_only_for_their_users() {
-    let c = compile("long double d = 1.0;\nint f(void) { return 1; }\nint g(void) {\n  return d > 0;\n}\n");
+    let c = compile("_Float128 d = 1.0;\nint f(void) { return 1; }\nint g(void) {\n  return d > 0;\n}\n");
     assert_eq!(c.unsupported_globals.len(), 1);
     assert_eq!(c.unsupported_globals[0].name, "d");
     assert_eq!(c.unsupported.len(), 1);
     let d = &c.unsupported[0].diagnostic;
     assert_eq!((d.line, d.col), (4, 10));
-    assert!(d.message.contains("`d` has an unsupported declaration (test.c:1:6:"), "{}", d.message);
+    assert!(d.message.contains("`d` has an unsupported declaration (test.c:1:1:"), "{}", d.message);
 }
 
 #[test]
@@ -276,11 +282,14 @@ fn hostile_inputs_never_panic() {
 #[test]
 fn unsupported_type_definitions_in_user_files_are_listed() {
     let c = compile(
-        "#include <stdio.h>\ntypedef struct node { int v; } node_t;\ntypedef long double real;\nint f(int x) { return x; }\n",
+        "#include <stdio.h>\ntypedef struct node { int v; } node_t;\ntypedef _Float128 real;\nint f(int x) { return x; }\n",
     );
     let names: Vec<&str> = c.unsupported_globals.iter().map(|g| g.name.as_str()).collect();
     assert_eq!(names, vec!["real"]);
-    assert_eq!(c.unsupported_globals[0].diagnostic.to_string(), "test.c:3:14: error: unsupported: `long double`");
+    assert_eq!(
+        c.unsupported_globals[0].diagnostic.to_string(),
+        "test.c:3:9: error: unsupported: extended floating types (`_FloatN`, `__float128`)"
+    );
     // Nothing from stdio.h (FILE, fpos_t, ...) is reported.
     assert!(c.unsupported.is_empty());
 }

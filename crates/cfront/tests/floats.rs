@@ -73,8 +73,8 @@ fn float_operations_reach_the_ir() {
 #[test]
 fn unsupported_floating_forms_are_reported_with_positions() {
     let c = compile(
-        "long double f(long double x) { return x; }\n\
-         int g(void) { return 1.0L > 0; }\n\
+        "_Float128 f(_Float128 x) { return x; }\n\
+         int g(void) { return 0.1L > 0; }\n\
          int h(void) { return (int)__builtin_nan(\"1\"); }\n\
          double ok(double x) { return x; }\n",
     );
@@ -82,8 +82,8 @@ fn unsupported_floating_forms_are_reported_with_positions() {
     assert_eq!(
         reasons,
         [
-            "f: test.c:1:6: error: unsupported: `long double`",
-            "g: test.c:2:22: error: unsupported: `long double` constants (suffix `L`)",
+            "f: test.c:1:1: error: unsupported: extended floating types (`_FloatN`, `__float128`)",
+            "g: test.c:2:22: error: unsupported: `long double` constant `0.1L` that is not a `double` (Pathwise computes `long double` only while its values are doubles)",
             "h: test.c:3:41: error: unsupported: `__builtin_nan` with a NaN payload",
         ]
     );

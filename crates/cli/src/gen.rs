@@ -105,6 +105,12 @@ pub struct GenArgs {
     /// shortest path, and counts the other paths that end there.
     #[arg(long)]
     pub all_error_tests: bool,
+    /// Do not infer the contracts callers keep from the code: by default a
+    /// pointer parameter indexed below a later length parameter (`(buf,
+    /// len)`) has exactly that many elements, so reading past it is an
+    /// error and tests never pass a length larger than the buffer.
+    #[arg(long)]
+    pub no_inferred_contracts: bool,
     /// Report memory leaks: a malloc'd object that nothing reachable from
     /// the parameters, globals or the return value points to when the
     /// function returns makes its test a `memory-leak` error test.
@@ -639,6 +645,14 @@ pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
             "discarded runs:", s.precondition_rejected_runs, s.error_runs, s.bound_exceeded_runs
         ));
     }
+    for c in &suite.contracts {
+        out.push_str(&format!("  {:<20} {c}\n", "contract:"));
+    }
+    for (loc, message, runs) in &s.unsupported {
+        let at = program_loc(&suite.files, *loc);
+        out.push_str(&format!("  {:<20} {at}: {message} ({runs} run(s))
+", "stopped at:"));
+    }
     out.push_str(&error_lines(suite));
     out.push_str(&free_field_lines(suite));
     out.push_str(&crate::goals::summary(suite));
@@ -770,6 +784,7 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         check_overflow: !args.no_overflow_check,
         seek_errors: !args.no_error_search,
         one_error_test_per_site: !args.all_error_tests,
+        infer_contracts: !args.no_inferred_contracts,
         long_bits: 64,
         program_mode: None,
         max_heap_objects: args.max_heap_objects,

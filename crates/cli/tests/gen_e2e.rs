@@ -99,7 +99,7 @@ fn gen_block_k_then_replay() {
 #[test]
 fn unknown_and_unsupported_functions_exit_2() {
     let tmp = tempfile::tempdir().unwrap();
-    std::fs::write(tmp.path().join("a.c"), "int f(int x) { return x; }\nint h(long double d) { return d > 0; }\n")
+    std::fs::write(tmp.path().join("a.c"), "int f(int x) { return x; }\nint h(_Float128 d) { return d > 0; }\n")
         .unwrap();
     let o = pathwise(tmp.path(), &["gen", "a.c", "--function", "g"]);
     assert_eq!(o.status.code(), Some(2));

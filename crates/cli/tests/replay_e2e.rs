@@ -84,6 +84,7 @@ fn suite(lines_covered: Vec<u32>, second_ret: i128) -> TestSuite {
         structs: vec![],
         externals: vec![],
         unreached_functions: vec![],
+        contracts: vec![],
         source: None,
         goals: Default::default(),
     }

@@ -17,6 +17,14 @@
 //! - The header's build command has the `-I` directories `gen` was given.
 //! - The structure fields read as free inputs are named; a precondition
 //!   states what the library's initialiser guarantees.
+//! - Inputs as callers pass them: a buffer has as many elements as its
+//!   length parameter says and a read-only `char *` ends at its NUL, so
+//!   the seeded over-reads (`i <= len`, a skipped line break, an escape
+//!   before the NUL) are error tests that trap natively, and correct code
+//!   gets none.
+//! - `long double` helpers, locals and fields are computed while their
+//!   values are doubles; a value that is not stops its path, named, and the
+//!   run is not "complete".
 //!
 //! Every test file is built with gcc and, where installed, clang
 //! (`-Wall -Wextra -Werror`).
@@ -85,6 +93,69 @@ fn the_test_file_links_alone_whatever_the_unit_declares() {
     assert_eq!(sorted, ["lib_report", "lib_scale"], "{suite:#}");
     builds_and_passes_everywhere(out.path(), "sign", "2 passed, 0 failed\n");
     common::replay_passes(out.path(), 2, vec![], true);
+}
+
+#[test]
+fn long_double_is_computed_where_it_is_a_double() {
+    // A helper scaling by 2.5L made every caller unavailable.
+    let (out, _, suite) = generate("long_double.c", "scaled_sum", &[]);
+    assert_eq!(test_count(&suite), 1, "{suite:#}");
+    builds_and_passes_everywhere(out.path(), "scaled_sum", "1 passed, 0 failed\n");
+    // n <= 0, a NULL s, one element, two (k = 2) with the first or the second bound ending the loop.
+    let (out, _, suite) = generate("long_double.c", "weighted", &[]);
+    assert_eq!(test_count(&suite), 5, "{suite:#}");
+    builds_and_passes_everywhere(out.path(), "weighted", "5 passed, 0 failed\n");
+    common::replay_passes(out.path(), 5, vec![], true);
+    // 1/3 needs x87's 64-bit significand: that path stops, named, and
+    // nothing claims completeness.
+    let (out, stdout, suite) = generate("long_double.c", "third_positive", &[]);
+    assert_eq!(test_count(&suite), 1, "{suite:#}");
+    assert!(stdout.contains("stop:                explored, not complete: every prefix within the bound was tried, but 1 run(s) stopped at an unsupported construct"), "{stdout}");
+    assert!(
+        stdout.contains("long_double.c:36:21: unsupported: a `long double` result that is not a `double` (1 fdiv 3)"),
+        "{stdout}"
+    );
+    builds_and_passes_everywhere(out.path(), "third_positive", "1 passed, 0 failed\n");
+}
+
+/// `(function, tests, contract line, error sites (kind, line))` of
+/// `contracts.c` at k = 2.
+const CONTRACT_CASES: [(&str, usize, &str, &[(&str, u64)]); 7] = [
+    ("checksum", 3, "buf has len elements", &[]),
+    ("sum_upto", 1, "buf has len elements", &[("out-of-bounds", 23)]),
+    ("count_padding", 22, "in has len elements", &[("out-of-bounds", 34)]),
+    ("count_x", 7, "p has n elements", &[]),
+    ("unescaped_len", 8, "s is a NUL-terminated string", &[("out-of-bounds", 58)]),
+    ("count_digits", 13, "s is a NUL-terminated string", &[]),
+    // `hi` is an index (`a[hi]`), not a length: no contract; a negative
+    // `lo` or `hi` reads before the array.
+    ("max_in", 9, "", &[("out-of-bounds", 82), ("out-of-bounds", 80)]),
+];
+
+#[test]
+fn inputs_keep_the_contracts_the_code_shows() {
+    for (function, n, contract, errors) in CONTRACT_CASES {
+        let (out, stdout, suite) = generate("contracts.c", function, &[]);
+        assert_eq!(test_count(&suite), n, "{function}: {stdout}");
+        let contracts: Vec<&str> = suite["contracts"].as_array().map_or(Vec::new(), |c| {
+            c.iter().map(|v| v.as_str().unwrap()).collect()
+        });
+        if contract.is_empty() {
+            assert!(contracts.is_empty(), "{function}: {contracts:?}");
+        } else {
+            assert!(contracts.len() == 1 && contracts[0].starts_with(contract), "{function}: {contracts:?}");
+            assert!(stdout.contains(&format!("contract:            {contract}")), "{stdout}");
+        }
+        let sites: Vec<(String, u64)> = error_sites(&suite).into_iter().map(|(k, l, _)| (k, l)).collect();
+        let expected: Vec<(String, u64)> = errors.iter().map(|(k, l)| (k.to_string(), *l)).collect();
+        assert_eq!(sites, expected, "{function}");
+        // The over-reads trap natively: the arrays end at an inaccessible page.
+        builds_and_passes_everywhere(out.path(), function, &format!("{n} passed, 0 failed\n"));
+        common::replay_passes(out.path(), n, vec![], true);
+    }
+    // Without the inference, the seeded over-read is a longer array.
+    let (_, _, suite) = generate("contracts.c", "sum_upto", &["--no-inferred-contracts"]);
+    assert!(error_sites(&suite).is_empty() && suite.get("contracts").is_none(), "{suite:#}");
 }
 
 #[test]

@@ -227,14 +227,16 @@ fn errors_not_observed_natively_are_reported() {
         &["-fsanitize=undefined", "-fsanitize-undefined-trap-on-error"],
     );
     assert_eq!((code, stdout.as_str()), (0, "2 passed, 0 failed\n"));
-    // Replay cannot trap an overrun of an input array (a pointer): reported.
+    // An overrun of an input array traps natively: the error test's array
+    // ends where an inaccessible page starts (its run records no coverage).
     let (out, suite) = generate("errors.c", "oob_input", &["-I", "crates/cfront/include"]);
     let n = tests(&suite).len();
     let outcome = common::replay_passes(out.path(), n, vec![root().join("crates/cfront/include")], true);
-    assert_eq!(outcome.not_observed, 1, "{:?}", outcome.not_observed_lines);
+    assert_eq!(outcome.not_observed, 0, "{:?}", outcome.not_observed_lines);
     let (code, stdout) = replay_command(out.path());
     assert_eq!(code, 0, "{stdout}");
-    assert!(stdout.contains(&format!("{} passed, 0 failed, 1 error(s) not observed natively", n - 1)), "{stdout}");
+    assert!(stdout.contains(&format!("{n} passed, 0 failed")), "{stdout}");
+    assert!(stdout.contains("stopped by signal 11 inside a basic block"), "{stdout}");
 }
 
 /// A suite without tests: nothing was checked, which `replay` says, with

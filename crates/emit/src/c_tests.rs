@@ -52,6 +52,8 @@ pub(crate) struct Used {
     floating_at: bool,
     /// `pathwise_check_frame` (frame checks, `c_frame.rs`).
     pub(crate) frame: bool,
+    /// `pathwise_guarded` (input arrays before an inaccessible page).
+    guarded: bool,
 }
 
 /// Render the C test file for `suite`. `source_include` is the path of the
@@ -101,6 +103,9 @@ fn write_prologue(out: &mut String, suite: &TestSuite, source_include: &str) {
     );
     if let Some(pre) = &suite.precondition {
         let _ = writeln!(out, " * Precondition: {}().", comment_safe(pre));
+    }
+    for c in &suite.contracts {
+        let _ = writeln!(out, " * Inputs as callers pass them: {}.", comment_safe(c));
     }
     // Backslashes and quotes cannot appear in a q-char-sequence portably;
     // a Windows-style path still works with forward slashes.
@@ -194,6 +199,9 @@ fn write_weak_declarations(out: &mut String, suite: &TestSuite) {
 }
 
 fn write_helpers(out: &mut String, used: &Used) {
+    if used.guarded {
+        out.push_str(GUARDED_HELPER);
+    }
     // All signed C types fit `long long` and all unsigned ones fit
     // `unsigned long long`, so two helpers (plus indexed variants) cover
     // every scalar type without `-Wsign-compare` noise.
@@ -486,8 +494,11 @@ fn joined_input(suite: &TestSuite, test: &TestCase, i: usize, locals: &[String])
 }
 
 /// Declare the local holding parameter `p`'s input and return the argument
-/// expression passed to the function.
-fn write_input(out: &mut String, p: &SrcVar, local: &str, value: Option<&InputValue>) {
+/// expression passed to the function. `guarded`: an array input ends
+/// where an inaccessible page starts (`pathwise_guarded`), so that the
+/// read past it that an out-of-bounds error test expects traps natively,
+/// as under a sanitizer.
+fn write_input(out: &mut String, p: &SrcVar, local: &str, value: Option<&InputValue>, guarded: bool) {
     if p.shape == pathwise_ir::Shape::Function {
         // A function of the unit, by name (the type's declarator needs
         // the name inside: `int (*cb)(int)`).
@@ -506,7 +517,19 @@ fn write_input(out: &mut String, p: &SrcVar, local: &str, value: Option<&InputVa
             None | Some(InputValue::Pointer(_) | InputValue::Function(_)) => Vec::new(),
         };
         let declared = declared_scalars(p);
-        if values.is_empty() && declared == 0 {
+        if guarded && values.len() >= declared {
+            let ty = &p.c_scalar;
+            if values.is_empty() {
+                let _ = writeln!(out, "    {ty} *{local} = ({ty} *)pathwise_guarded(0, 0); /* zero-length input */");
+            } else {
+                let init = initializer(&values, p);
+                let _ = writeln!(out, "    static const {ty} pathwise_in_{local}[{}] = {init};", values.len());
+                let _ = writeln!(
+                    out,
+                    "    {ty} *{local} = ({ty} *)pathwise_guarded(pathwise_in_{local}, sizeof pathwise_in_{local});"
+                );
+            }
+        } else if values.is_empty() && declared == 0 {
             // C forbids zero-length arrays: one unused element stands in, so
             // the function still gets a valid (never dereferenced) pointer.
             let _ = writeln!(out, "    {} {local}[1] = {{0}}; /* zero-length input */", p.c_scalar);
@@ -606,7 +629,9 @@ fn write_test(out: &mut String, suite: &TestSuite, test: &TestCase, used: &mut U
         } else if is_heap(p) {
             write_heap_param(out, suite, test, p, &locals[i], test.inputs.get(i));
         } else if joined_input(suite, test, i, &locals).is_none() {
-            write_input(out, p, &locals[i], test.inputs.get(i));
+            let guarded = is_array_param(p) && reads_past_an_input(test);
+            used.guarded |= guarded;
+            write_input(out, p, &locals[i], test.inputs.get(i), guarded);
         }
     }
     // Pointers into another input's array, once every array exists.
@@ -864,6 +889,30 @@ fn trap_ends_block(kind: ErrorKind) -> bool {
             | ErrorKind::FloatCastOverflow
     )
 }
+
+/// Whether `test` expects an access outside an input array.
+fn reads_past_an_input(test: &TestCase) -> bool {
+    matches!(&test.outcome, Outcome::Error(e) if e.kind == ErrorKind::OutOfBounds)
+}
+
+/// `pathwise_guarded(init, size)`: a copy of `size` bytes that ends where
+/// an inaccessible page starts (a read past it is SIGSEGV, which the
+/// runner takes as the expected error; the fault writes no coverage).
+const GUARDED_HELPER: &str = "#include <sys/mman.h>\n\
+static void *pathwise_guarded(const void *init, unsigned long size)\n\
+{\n\
+    const unsigned long page = 65536; /* a multiple of every page size */\n\
+    unsigned long span = (size + page - 1) / page * page + page, i;\n\
+    char *base = (char *)mmap(0, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);\n\
+    char *start;\n\
+    if (base == (char *)MAP_FAILED)\n\
+        return 0;\n\
+    mprotect(base + span - page, page, PROT_NONE);\n\
+    start = base + span - page - size;\n\
+    for (i = 0; i < size; i++)\n\
+        start[i] = ((const char *)init)[i];\n\
+    return start;\n\
+}\n\n";
 
 /// The expectation (`PATHWISE_EXPECT_*` name, value) of a test.
 fn expectation(test: &TestCase) -> (&'static str, i32) {

@@ -37,6 +37,7 @@ pub(crate) fn suite(function: &str, params: Vec<SrcVar>, ret: Option<SrcVar>, gl
         structs: Vec::new(),
         externals: Vec::new(),
         unreached_functions: Vec::new(),
+        contracts: Vec::new(),
         source: None,
         goals: Default::default(),
     }

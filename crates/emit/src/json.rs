@@ -158,6 +158,10 @@ pub struct SuiteJson {
     /// when there are none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unreached_functions: Vec<String>,
+    /// The inferred contracts the inputs keep (`buf has len elements
+    /// (...)`; absent when there are none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub contracts: Vec<String>,
     /// The C file under test, as an absolute path: the test file includes
     /// it by name, and `replay` compiles with `-I` its directory (absent in
     /// files written before it existed).
@@ -928,6 +932,7 @@ impl SuiteJson {
                 })
                 .collect(),
             unreached_functions: suite.unreached_functions.clone(),
+            contracts: suite.contracts.clone(),
             source: suite.source.clone(),
             goals: crate::json_goals::goals(&suite.goals),
             cover: crate::json_goals::cover(suite.goals.cover.as_ref(), &suite.files),

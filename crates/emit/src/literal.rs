@@ -140,7 +140,7 @@ pub fn float_text(bits: u64, ty: Type) -> String {
 pub fn display_value(value: i128, ty: IntTy) -> String {
     match ty.ty {
         Type::F32 => format!("{:?}", f32::from_bits(float_bits(value, ty.ty) as u32)),
-        Type::F64 => format!("{:?}", f64::from_bits(float_bits(value, ty.ty))),
+        Type::F64 | Type::F80 => format!("{:?}", f64::from_bits(float_bits(value, ty.ty))),
         _ => normalize(value, ty).to_string(),
     }
 }

@@ -47,6 +47,10 @@ pub struct Config {
     /// default; `gen --all-error-tests` keeps one per path, as
     /// `Config::new` does: the papers' criterion).
     pub one_error_test_per_site: bool,
+    /// Keep the contracts the function's code shows about its inputs (an
+    /// input array as long as its length parameter says: see
+    /// [`crate::contracts`]).
+    pub infer_contracts: bool,
     /// Width of C's `long` (64 under LP64, 32 under ILP32).
     pub long_bits: u32,
     /// Whole-program mode (Test-Comp): see [`ProgramMode`].
@@ -118,6 +122,7 @@ impl Config {
             check_overflow: true,
             seek_errors: true,
             one_error_test_per_site: false,
+            infer_contracts: true,
             long_bits: 64,
             program_mode: None,
             max_heap_objects: 32,

@@ -213,6 +213,9 @@ pub struct Exec<'m, 'p> {
     /// beyond such a length is an error or a request for a longer array
     /// must be decided the same way when the test is replayed.
     pub tied_lens: FxHashSet<ExprId>,
+    /// The NUL-terminated string inputs and their reads (see
+    /// [`crate::contracts`]).
+    pub(crate) strings: crate::contracts::Strings,
     /// Copy loads (by frame depth and register) that read uninitialised
     /// bytes, with those bytes as a mask (see [`crate::memcheck`]).
     pub(crate) uninit_copies: rustc_hash::FxHashMap<(usize, Reg), u8>,
@@ -282,6 +285,7 @@ impl<'m, 'p> Exec<'m, 'p> {
             pins: Vec::new(),
             float_inputs: Vec::new(),
             tied_lens: FxHashSet::default(),
+            strings: Default::default(),
             uninit_copies: Default::default(),
             libc_objects: Default::default(),
             cost: crate::cost::Meter::capped(region == Region::Main, &m.cost_caps),

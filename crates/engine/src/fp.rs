@@ -14,7 +14,7 @@
 //! values like any other input; they are pinned where first used.
 
 use pathwise_expr::ExprId;
-use pathwise_ir::float::{eval_fbin, eval_fcast, eval_fcmp, eval_fneg, to_f64};
+use pathwise_ir::float::{eval_fbin, eval_fcast, eval_fcmp, eval_fneg, to_f64, FloatFail};
 use pathwise_ir::{InstKind, Loc, Operand, Type};
 
 use crate::exec::Exec;
@@ -37,7 +37,10 @@ impl Exec<'_, '_> {
         Ok(Value::int(match kind {
             InstKind::FBin { op, ty, a, b } => {
                 let (x, y) = (self.pinned(a, *ty, loc), self.pinned(b, *ty, loc));
-                eval_fbin(*op, *ty, x, y)
+                match eval_fbin(*op, *ty, x, y) {
+                    Ok(v) => v,
+                    Err(_) => return Err(self.not_double(format!("{} {} {}", to_f64(*ty, x), op.name(), to_f64(*ty, y)), loc)),
+                }
             }
             InstKind::FNeg { ty, a } => eval_fneg(*ty, self.pinned(a, *ty, loc)),
             InstKind::FCmp { op, ty, a, b } => {
@@ -47,8 +50,9 @@ impl Exec<'_, '_> {
             InstKind::FCast { op, from, to, a } => {
                 let x = self.pinned(a, *from, loc);
                 match eval_fcast(*op, *from, *to, x) {
-                    Some(v) => v,
-                    None => {
+                    Ok(v) => v,
+                    Err(FloatFail::NotDouble) => return Err(self.not_double(format!("{} of {x}", op.name()), loc)),
+                    Err(FloatFail::Undefined) => {
                         let message =
                             format!("floating value {} out of the range of {} ({})", to_f64(*from, x), to, op.name());
                         return Err(self.error(ErrorKind::FloatCastOverflow, message, loc));
@@ -57,6 +61,15 @@ impl Exec<'_, '_> {
             }
             _ => unreachable!("not a floating instruction"),
         }))
+    }
+
+    /// The end of a path whose `long double` value (`what`) would need x87
+    /// precision: not computed, never a test.
+    fn not_double(&mut self, what: String, loc: Loc) -> End {
+        let message = format!(
+            "unsupported: a `long double` result that is not a `double` ({what}); Pathwise computes `long double` only while its values are doubles"
+        );
+        self.error(ErrorKind::Unsupported, message, loc)
     }
 
     /// The concrete bits of an operand of type `ty`, pinning a symbolic

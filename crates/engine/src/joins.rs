@@ -118,6 +118,17 @@ pub(crate) fn array_ident(param: usize) -> u64 {
     param as u64 + 1
 }
 
+/// Whether some pointer parameter of `func` may point into another input's
+/// object: an input array with a peer of its element type, or any input
+/// heap (as [`join_vars`] decides).
+pub(crate) fn may_join(program: &Program, func: FuncId) -> bool {
+    let f = program.func(func);
+    let arrays: Vec<Type> =
+        f.params.iter().filter(|p| p.src.shape == Shape::Pointer).map(|p| p.src.scalar.ty).collect();
+    let heap = f.params.iter().any(|p| p.src.shape == Shape::Heap);
+    !arrays.is_empty() && (heap || arrays.iter().enumerate().any(|(i, t)| arrays[i + 1..].contains(t)))
+}
+
 /// The join inputs of `func`'s parameters (`None` for those that cannot be
 /// joined). `params` are their inputs as [`InputSpec::new`] made them.
 pub(crate) fn join_vars(

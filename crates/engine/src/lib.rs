@@ -32,6 +32,7 @@ pub mod analysis;
 pub mod blockk;
 pub mod compose;
 pub mod config;
+pub mod contracts;
 pub mod cost;
 pub mod exec;
 pub mod fnptr;

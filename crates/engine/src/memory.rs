@@ -124,6 +124,12 @@ impl Object {
     /// Lengthens a free input array to `size` bytes in place (see
     /// `Exec::grow_free_input`): its further elements are initial values
     /// of the same assignment, as if the run had started with them.
+    /// The concrete initial value of an input array's element at byte
+    /// offset `off` (0 past what the inputs give).
+    pub fn initial_at(&self, off: u64) -> u64 {
+        self.initial.as_ref().map_or(0, |a| a.get(off))
+    }
+
     pub fn grow_input(&mut self, size: u64) {
         debug_assert!(self.input.is_some() && size >= self.size);
         self.size = self.size.max(size);

@@ -65,7 +65,7 @@ pub fn with_replayer<R>(
     let (main, pre) = crate::setup::check(program, config)?;
     let info = ProgramInfo::compute(program);
     let machine = Machine::new(program, &info, config);
-    let spec = InputSpec::new(pool, program, main, config.max_array_len);
+    let spec = InputSpec::new(pool, program, main, config);
     let mut r = Replayer {
         machine,
         spec,

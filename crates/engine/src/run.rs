@@ -8,6 +8,7 @@ use pathwise_expr::{ArrayValue, ExprId, ExprPool, Model, Sort};
 use pathwise_ir::{FuncId, Program, RelocTarget, Shape, Type};
 use rustc_hash::FxHashSet;
 
+use crate::contracts::ArrayContract;
 use crate::exec::{Exec, Machine};
 use crate::memory::{InputArray, Memory, ObjKind};
 use crate::path::{End, Entry, Region};
@@ -24,6 +25,10 @@ pub enum ParamInput {
     Array {
         input: InputArray,
         elem: Type,
+        /// What the function's contract says it is (see
+        /// [`crate::contracts`]): with a length parameter, the length is
+        /// tied, not grown.
+        contract: Option<ArrayContract>,
     },
     /// A pointer into the input heap, initialised lazily (see [`crate::heap`]);
     /// `by_value`: a structure passed by value, a fresh object aliasing
@@ -68,7 +73,7 @@ impl InputSpec {
                 ParamInput::Scalar { var, ty } if ty.is_float() => {
                     out.insert(*var);
                 }
-                ParamInput::Array { input, elem } if elem.is_float() && p.src.shape == Shape::Pointer => {
+                ParamInput::Array { input, elem, .. } if elem.is_float() && p.src.shape == Shape::Pointer => {
                     out.insert(input.array);
                 }
                 _ => {}
@@ -79,14 +84,17 @@ impl InputSpec {
 
     /// Create the variables of `func`'s parameters. Unsupported parameter
     /// kinds are reported by the caller before this is called.
-    pub fn new(pool: &mut ExprPool, program: &Program, func: FuncId, max_array_len: u32) -> InputSpec {
+    pub fn new(pool: &mut ExprPool, program: &Program, func: FuncId, config: &crate::config::Config) -> InputSpec {
+        let max_array_len = config.max_array_len;
+        let contracts = crate::contracts::array_contracts(program, func, config);
         let f = program.func(func);
         let mut hard = Vec::new();
         let mut len_limits = Vec::new();
         let params: Vec<ParamInput> = f
             .params
             .iter()
-            .map(|p| match p.src.shape {
+            .enumerate()
+            .map(|(i, p)| match p.src.shape {
                 Shape::Heap | Shape::ByValue => {
                     let pointee = p.src.cty.as_ref().and_then(|c| c.pointee()).cloned();
                     ParamInput::Heap {
@@ -111,7 +119,8 @@ impl InputSpec {
                     let len = pool.var(&format!("{}.len", p.src.name), Sort::Bv(64));
                     let max = pool.bv_const(64, max_array_len as u64);
                     len_limits.push(pool.cmp(pathwise_expr::BvCmp::Ule, len, max));
-                    ParamInput::Array { input: InputArray { array, len }, elem }
+                    let contract = contracts.iter().find(|c| c.0 == i).map(|c| c.1);
+                    ParamInput::Array { input: InputArray { array, len }, elem, contract }
                 }
                 _ => {
                     let var = pool.var(&p.src.name, Sort::Bv(p.ty.bits()));
@@ -123,8 +132,25 @@ impl InputSpec {
                 }
             })
             .collect();
+        for &(array, c) in &contracts {
+            let ArrayContract::Length(n) = c else { continue };
+            if let (ParamInput::Array { input, .. }, ParamInput::Scalar { var, ty }) = (&params[array], &params[n]) {
+                let signed = f.params[n].src.scalar.signed;
+                hard.push(crate::contracts::length_tie(pool, input.len, *var, *ty, signed));
+            }
+        }
         let joins = crate::joins::join_vars(pool, program, func, &params);
         InputSpec { params, hard, len_limits, joins }
+    }
+
+    /// The length variables of the input arrays under `contract` (any
+    /// length parameter when `None`).
+    pub fn contract_lens(&self, string: bool) -> impl Iterator<Item = ExprId> + '_ {
+        self.params.iter().filter_map(move |p| match p {
+            ParamInput::Array { input, contract: Some(ArrayContract::String), .. } if string => Some(input.len),
+            ParamInput::Array { input, contract: Some(ArrayContract::Length(_)), .. } if !string => Some(input.len),
+            _ => None,
+        })
     }
 
     /// No inputs (a whole program's are its `__VERIFIER_nondet_*()` calls).
@@ -274,6 +300,8 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         let (globals, args, mut objs) = build_memory(m.program, &mut mem, setup.spec, inputs, max);
         let mut exec =
             Exec::new(m, pool, &mut mem, &mut rec.pre_entries, (Region::Pre, setup.symbolic), &lens, globals);
+        exec.tied_lens.extend(setup.spec.contract_lens(false));
+        exec.strings = crate::contracts::Strings::new(setup.spec.contract_lens(true));
         let end = match heap_args(&mut exec, setup.spec, (args, &mut objs), pre) {
             Ok(args) => exec.run(pre, args),
             Err(end) => end,
@@ -302,8 +330,11 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         Exec::new(m, pool, &mut mem, &mut rec.main_entries, (Region::Main, setup.symbolic), &lens, globals.clone());
     exec.heap.assume.inherit(declared);
     exec.inherit_initial_reads(initial_reads, tied_counts);
-    // Lengths the precondition tied are not grown (`Exec::grow_free_input`).
+    // Lengths the precondition or the contract tied are not grown
+    // (`Exec::grow_free_input`).
     exec.tied_lens = rec.tied_lens.clone();
+    exec.tied_lens.extend(setup.spec.contract_lens(false));
+    exec.strings = crate::contracts::Strings::new(setup.spec.contract_lens(true));
     let (end, param_values) = match heap_args(&mut exec, setup.spec, (args, &mut objs), setup.main) {
         Ok(args) => (exec.run(setup.main, args.clone()), args),
         Err(end) => (end, Vec::new()),
@@ -455,16 +486,20 @@ fn heap_args(
 /// out-of-bounds error of the program, not a request for a longer array.
 fn tied_overrun(spec: &InputSpec, rec: &RunRecord, end: End) -> End {
     let End::ArrayTooShort { param, offset, size, loc } = end else { return end };
-    let tied = match spec.params.get(param) {
-        Some(ParamInput::Array { input, .. }) => rec.len_is_tied(input.len),
-        _ => false,
+    let (tied, elem) = match spec.params.get(param) {
+        Some(ParamInput::Array { input, elem, .. }) => (rec.len_is_tied(input.len), elem.bytes().max(1)),
+        _ => (false, 1),
     };
     if !tied {
         return end;
     }
     End::Error(crate::path::RuntimeError {
         kind: crate::suite::ErrorKind::OutOfBounds,
-        message: format!("out-of-bounds access at byte offset {offset} of a {size}-byte input array"),
+        message: format!(
+            "out-of-bounds access to element {} of an input array of {} element(s) (its length is another input's value)",
+            offset / elem,
+            size / elem
+        ),
         loc,
     })
 }
@@ -520,7 +555,7 @@ fn build_memory(
                 args.push(Value::Ptr(Pointer { obj, base_sym: Some(var), ..Pointer::NULL }));
                 objs.push(None);
             }
-            ParamInput::Array { input, elem } => {
+            ParamInput::Array { input, elem, .. } => {
                 let count = InputSpec::len_of(inputs, input.len, max);
                 let init = inputs.arrays.get(&input.array).cloned().unwrap_or_else(ArrayValue::default);
                 let id = mem.alloc_input(i, elem, count, init, input);

@@ -96,7 +96,9 @@ pub fn check(program: &Program, config: &Config) -> Result<(FuncId, Option<FuncI
     for p in params {
         let ok = match p.src.shape {
             Shape::Scalar => p.ty.is_int() || p.ty.is_float(),
-            Shape::Pointer => p.src.scalar.ty.is_int() || p.src.scalar.ty.is_float(),
+            // An input array holds one value per element, and a `long
+            // double` object is larger than its value (`Type::F80`).
+            Shape::Pointer => p.src.scalar.ty.is_int() || (p.src.scalar.ty.is_float() && p.src.scalar.ty != Type::F80),
             Shape::Heap | Shape::ByValue => {
                 p.src.cty.as_ref().and_then(|c| c.pointee()).is_some_and(|t| *t != pathwise_ir::CType::Void)
             }
@@ -107,7 +109,7 @@ pub fn check(program: &Program, config: &Config) -> Result<(FuncId, Option<FuncI
         };
         if !ok {
             return err(format!(
-                "{}: parameter `{}` of `{}` has a type that is not supported as an input yet (integers, floating values and pointers to them are)",
+                "{}: parameter `{}` of `{}` has a type that is not supported as an input yet (integers, floating values and pointers to them are, but not `long double *`)",
                 program.describe_loc(f.loc),
                 p.src.name,
                 f.name
@@ -430,6 +432,7 @@ pub fn assemble(
         structs: program.structs.clone(),
         externals: external_functions(program, info, config, main),
         unreached_functions: unreached_functions(program, info, config, main),
+        contracts: crate::contracts::describe(program, main, config),
         source: None,
         goals: Default::default(),
     }

@@ -465,6 +465,9 @@ impl Exec<'_, '_> {
                 // when the array's length is tied (a free length just grows).
                 let seek = self.m.seek_errors;
                 self.record(inb, EntryKind::InBounds { param, violated: false }, seek, false, loc);
+                if p.off_sym.is_none() && self.strings.is_string(inp.len) {
+                    self.string_end(obj, inp.array, p.off, loc)?;
+                }
                 if p.off_sym.is_none() {
                     self.checked_upto.insert(obj, p.off);
                 }

@@ -47,6 +47,9 @@ pub struct TestSuite {
     /// links without their definitions) and never defines them (a stub
     /// would also intercept the C library's and gcov's own calls).
     pub unreached_functions: Vec<String>,
+    /// The contracts on the inputs the tests keep, inferred from the code
+    /// (see [`crate::contracts`]), in words: `buf has len elements (...)`.
+    pub contracts: Vec<String>,
     /// The C file under test as an absolute path (set by the CLI): the test
     /// file includes it by its name alone, to be found through `-I` its
     /// directory, so that the output directory can move.
@@ -594,8 +597,15 @@ pub struct Stats {
     pub bound_exceeded_runs: u64,
     /// Executions rejected by the precondition (not tests).
     pub precondition_rejected_runs: u64,
-    /// Executions that ended in a runtime error.
+    /// Executions that ended in a runtime error that is not a test: an
+    /// unsupported construct or the step limit.
     pub error_runs: u64,
+    /// The places where runs stopped at a construct the engine does not
+    /// compute (first message, number of runs), in order of first meeting:
+    /// the paths past them are not explored.
+    pub unsupported: Vec<(Loc, String, u64)>,
+    /// Runs stopped by the step limit.
+    pub step_limit_runs: u64,
     /// Tests that end in an error (part of `tests`).
     pub error_tests: u64,
     /// Paths ending in an error whose (kind, location) already has a test
@@ -677,6 +687,8 @@ impl Stats {
         note(self.values_concretised, "place(s) where a symbolic value was concretised");
         note(self.float_inputs_concretised, "floating input(s) concretised");
         note(self.float_values_concretised, "place(s) where a symbolic value was concretised by floating point");
+        note(self.unsupported.iter().map(|u| u.2).sum(), "run(s) stopped at an unsupported construct");
+        note(self.step_limit_runs, "run(s) stopped at the step limit");
         note(
             self.handwritten.no_case_runs,
             "run(s) calling a function with arguments no case of its hand-written summary covers",

@@ -67,12 +67,16 @@ fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRe
             ParamInput::Array { .. } if matches!(replay.heap.params.get(i), Some(Some(_))) => {
                 InputValue::Pointer(replay.heap.params[i].clone().unwrap_or(crate::suite::HeapValue::Null))
             }
-            ParamInput::Array { input, elem } => {
+            ParamInput::Array { input, elem, contract } => {
                 let n = crate::run::InputSpec::len_of(inputs, input.len, setup.max_array_len);
                 let arr = inputs.arrays.get(&input.array);
-                InputValue::Array(
-                    (0..n).map(|i| fp.src.scalar.to_i128(arr.map_or(0, |a| a.get(i * elem.bytes())))).collect(),
-                )
+                let mut values: Vec<i128> =
+                    (0..n).map(|i| fp.src.scalar.to_i128(arr.map_or(0, |a| a.get(i * elem.bytes())))).collect();
+                // A string is passed terminated, whatever the path read of it.
+                if contract == Some(crate::contracts::ArrayContract::String) && values.last().is_none_or(|&v| v != 0) {
+                    values.push(0);
+                }
+                InputValue::Array(values)
             }
         })
         .collect();

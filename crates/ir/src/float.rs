@@ -8,6 +8,14 @@
 //! round-to-nearest-even, as x86-64's SSE does for C's `float`/`double`
 //! (`FLT_EVAL_METHOD == 0`). There is no symbolic counterpart: the engine
 //! concretises whatever flows into these operations.
+//!
+//! `f80` (C's `long double`, x87 extended precision) is computed exactly
+//! while its values are `double`s: an operation whose exact result is a
+//! binary64 number gives that number in both formats, so it is computed in
+//! `f64` with an error-free check (the rounding error of a sum, product or
+//! quotient is itself a double, found with `fma`). Any other result would
+//! need the 64-bit significand and is [`FloatFail::NotDouble`]: the engine
+//! stops that path as unsupported rather than compute what gcc does not.
 
 use crate::types::Type;
 
@@ -128,10 +136,29 @@ impl FCastOp {
         match self {
             FCastOp::SIToFP | FCastOp::UIToFP => int(from) && to.is_float(),
             FCastOp::FPToSI | FCastOp::FPToUI => from.is_float() && int(to),
-            FCastOp::FPExt => from == Type::F32 && to == Type::F64,
-            FCastOp::FPTrunc => from == Type::F64 && to == Type::F32,
+            FCastOp::FPExt => from.is_float() && to.is_float() && rank(from) < rank(to),
+            FCastOp::FPTrunc => from.is_float() && to.is_float() && rank(from) > rank(to),
         }
     }
+}
+
+/// The order of the floating types by range and precision.
+fn rank(ty: Type) -> u8 {
+    match ty {
+        Type::F32 => 0,
+        Type::F64 => 1,
+        _ => 2,
+    }
+}
+
+/// Why a floating operation gives no value.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum FloatFail {
+    /// C leaves the conversion undefined (a floating value whose integer
+    /// part does not fit the integer type, or NaN).
+    Undefined,
+    /// An `f80` result that is not exactly a `double` (see the module doc).
+    NotDouble,
 }
 
 /// The value of floating bits of type `ty` (`f32` widened exactly).
@@ -155,7 +182,7 @@ pub fn from_f64(ty: Type, v: f64) -> u64 {
 
 /// `a op b` on floating bits of type `ty`. `f32` arithmetic is done in
 /// `f32`: computing in `f64` and rounding would round twice.
-pub fn eval_fbin(op: FBinOp, ty: Type, a: u64, b: u64) -> u64 {
+pub fn eval_fbin(op: FBinOp, ty: Type, a: u64, b: u64) -> Result<u64, FloatFail> {
     if ty == Type::F32 {
         let (x, y) = (f32::from_bits(a as u32), f32::from_bits(b as u32));
         let r = match op {
@@ -164,16 +191,60 @@ pub fn eval_fbin(op: FBinOp, ty: Type, a: u64, b: u64) -> u64 {
             FBinOp::FMul => x * y,
             FBinOp::FDiv => x / y,
         };
-        r.to_bits() as u64
-    } else {
-        let (x, y) = (f64::from_bits(a), f64::from_bits(b));
-        let r = match op {
-            FBinOp::FAdd => x + y,
-            FBinOp::FSub => x - y,
-            FBinOp::FMul => x * y,
-            FBinOp::FDiv => x / y,
-        };
-        r.to_bits()
+        return Ok(r.to_bits() as u64);
+    }
+    let (x, y) = (f64::from_bits(a), f64::from_bits(b));
+    let r = match op {
+        FBinOp::FAdd => x + y,
+        FBinOp::FSub => x - y,
+        FBinOp::FMul => x * y,
+        FBinOp::FDiv => x / y,
+    };
+    if ty == Type::F80 && !exact_in_double(op, x, y, r) {
+        return Err(FloatFail::NotDouble);
+    }
+    Ok(r.to_bits())
+}
+
+/// Whether `r`, the `f64` result of `x op y`, is the exact result, so that
+/// x87 extended precision computes the same number. Infinite or NaN
+/// operands give the same special value in both formats; an overflow or an
+/// underflow of `f64` would not happen in the wider exponent range.
+fn exact_in_double(op: FBinOp, x: f64, y: f64, r: f64) -> bool {
+    if !x.is_finite() || !y.is_finite() {
+        return true;
+    }
+    if op == FBinOp::FDiv && y == 0.0 {
+        // x / 0 is an infinity (or NaN for 0 / 0) in both formats.
+        return true;
+    }
+    if !r.is_finite() {
+        return false;
+    }
+    // Below this magnitude the error term of a product or quotient may
+    // itself underflow, so exactness cannot be read from it.
+    const TINY: f64 = f64::MIN_POSITIVE * (1u64 << 54) as f64;
+    match op {
+        // The rounding error of a sum is exactly representable (TwoSum),
+        // subnormals included.
+        FBinOp::FAdd | FBinOp::FSub => {
+            let y = if op == FBinOp::FSub { -y } else { y };
+            let yv = r - x;
+            let xv = r - yv;
+            (x - xv) + (y - yv) == 0.0
+        }
+        FBinOp::FMul => {
+            if r == 0.0 {
+                return x == 0.0 || y == 0.0;
+            }
+            r.abs() >= TINY && x.mul_add(y, -r) == 0.0
+        }
+        FBinOp::FDiv => {
+            if r == 0.0 {
+                return x == 0.0;
+            }
+            r.abs() >= TINY && r.mul_add(y, -x) == 0.0
+        }
     }
 }
 
@@ -187,15 +258,17 @@ pub fn eval_fcmp(op: FCmpOp, ty: Type, a: u64, b: u64) -> bool {
     op.holds(to_f64(ty, a), to_f64(ty, b))
 }
 
-/// A conversion `from` -> `to` of bits `a`; `None` when C leaves it
-/// undefined (a floating value whose integer part does not fit, or NaN).
-pub fn eval_fcast(op: FCastOp, from: Type, to: Type, a: u64) -> Option<u64> {
+/// A conversion `from` -> `to` of bits `a`.
+pub fn eval_fcast(op: FCastOp, from: Type, to: Type, a: u64) -> Result<u64, FloatFail> {
     let w = from.bits();
-    Some(match op {
+    Ok(match op {
         FCastOp::SIToFP => {
             let v = ((a << (64 - w)) as i64) >> (64 - w);
             if to == Type::F32 {
                 (v as f32).to_bits() as u64
+            } else if to == Type::F80 && v as f64 as i128 != i128::from(v) {
+                // Exact in the 64-bit significand, not in a double's.
+                return Err(FloatFail::NotDouble);
             } else {
                 (v as f64).to_bits()
             }
@@ -204,6 +277,8 @@ pub fn eval_fcast(op: FCastOp, from: Type, to: Type, a: u64) -> Option<u64> {
             let v = a & from.mask();
             if to == Type::F32 {
                 (v as f32).to_bits() as u64
+            } else if to == Type::F80 && v as f64 as u128 != u128::from(v) {
+                return Err(FloatFail::NotDouble);
             } else {
                 (v as f64).to_bits()
             }
@@ -215,12 +290,15 @@ pub fn eval_fcast(op: FCastOp, from: Type, to: Type, a: u64) -> Option<u64> {
                 if op == FCastOp::FPToSI { (-(2f64.powi(tw - 1)), 2f64.powi(tw - 1)) } else { (0.0, 2f64.powi(tw)) };
             // NaN fails both comparisons; `-0.0 >= 0.0` holds.
             if !(t >= lo && t < hi) {
-                return None;
+                return Err(FloatFail::Undefined);
             }
             (if op == FCastOp::FPToSI { t as i64 as u64 } else { t as u64 }) & to.mask()
         }
-        FCastOp::FPExt => (f32::from_bits(a as u32) as f64).to_bits(),
-        FCastOp::FPTrunc => (f64::from_bits(a) as f32).to_bits() as u64,
+        // Exact, and a double is an `f80` as it is.
+        FCastOp::FPExt => to_f64(from, a).to_bits(),
+        FCastOp::FPTrunc if to == Type::F32 => (to_f64(from, a) as f32).to_bits() as u64,
+        // `f80` to `f64`: the value is a double already.
+        FCastOp::FPTrunc => a,
     })
 }
 
@@ -231,19 +309,19 @@ mod tests {
     #[test]
     fn conversions_follow_c() {
         let d = |v: f64| v.to_bits();
-        assert_eq!(eval_fcast(FCastOp::FPToSI, Type::F64, Type::I32, d(-2.9)), Some((-2i32) as u32 as u64));
-        assert_eq!(eval_fcast(FCastOp::FPToSI, Type::F64, Type::I32, d(2147483647.9)), Some(0x7fff_ffff));
-        assert_eq!(eval_fcast(FCastOp::FPToSI, Type::F64, Type::I32, d(2147483648.0)), None);
-        assert_eq!(eval_fcast(FCastOp::FPToSI, Type::F64, Type::I8, d(-128.5)), Some(0x80));
-        assert_eq!(eval_fcast(FCastOp::FPToSI, Type::F64, Type::I8, d(f64::NAN)), None);
-        assert_eq!(eval_fcast(FCastOp::FPToUI, Type::F64, Type::I32, d(-0.9)), Some(0));
-        assert_eq!(eval_fcast(FCastOp::FPToUI, Type::F64, Type::I32, d(-1.0)), None);
-        assert_eq!(eval_fcast(FCastOp::FPToUI, Type::F64, Type::I64, d(1.8446744073709552e19)), None);
-        assert_eq!(eval_fcast(FCastOp::SIToFP, Type::I32, Type::F64, 0xffff_ffff), Some(d(-1.0)));
-        assert_eq!(eval_fcast(FCastOp::UIToFP, Type::I32, Type::F64, 0xffff_ffff), Some(d(4294967295.0)));
+        assert_eq!(eval_fcast(FCastOp::FPToSI, Type::F64, Type::I32, d(-2.9)), Ok((-2i32) as u32 as u64));
+        assert_eq!(eval_fcast(FCastOp::FPToSI, Type::F64, Type::I32, d(2147483647.9)), Ok(0x7fff_ffff));
+        assert_eq!(eval_fcast(FCastOp::FPToSI, Type::F64, Type::I32, d(2147483648.0)), Err(FloatFail::Undefined));
+        assert_eq!(eval_fcast(FCastOp::FPToSI, Type::F64, Type::I8, d(-128.5)), Ok(0x80));
+        assert_eq!(eval_fcast(FCastOp::FPToSI, Type::F64, Type::I8, d(f64::NAN)), Err(FloatFail::Undefined));
+        assert_eq!(eval_fcast(FCastOp::FPToUI, Type::F64, Type::I32, d(-0.9)), Ok(0));
+        assert_eq!(eval_fcast(FCastOp::FPToUI, Type::F64, Type::I32, d(-1.0)), Err(FloatFail::Undefined));
+        assert_eq!(eval_fcast(FCastOp::FPToUI, Type::F64, Type::I64, d(1.8446744073709552e19)), Err(FloatFail::Undefined));
+        assert_eq!(eval_fcast(FCastOp::SIToFP, Type::I32, Type::F64, 0xffff_ffff), Ok(d(-1.0)));
+        assert_eq!(eval_fcast(FCastOp::UIToFP, Type::I32, Type::F64, 0xffff_ffff), Ok(d(4294967295.0)));
         // 2^24 + 1 is not a float: ties to even.
-        assert_eq!(eval_fcast(FCastOp::SIToFP, Type::I32, Type::F32, 16_777_217), Some(16_777_216f32.to_bits() as u64));
-        assert_eq!(eval_fcast(FCastOp::FPTrunc, Type::F64, Type::F32, d(0.1)), Some(0.1f32.to_bits() as u64));
+        assert_eq!(eval_fcast(FCastOp::SIToFP, Type::I32, Type::F32, 16_777_217), Ok(16_777_216f32.to_bits() as u64));
+        assert_eq!(eval_fcast(FCastOp::FPTrunc, Type::F64, Type::F32, d(0.1)), Ok(0.1f32.to_bits() as u64));
     }
 
     #[test]
@@ -261,7 +339,28 @@ mod tests {
     #[test]
     fn float_arithmetic_rounds_once() {
         let f = |v: f32| v.to_bits() as u64;
-        assert_eq!(eval_fbin(FBinOp::FAdd, Type::F32, f(0.1), f(0.2)), f(0.1f32 + 0.2f32));
-        assert_eq!(eval_fbin(FBinOp::FDiv, Type::F64, 1f64.to_bits(), 0f64.to_bits()), f64::INFINITY.to_bits());
+        assert_eq!(eval_fbin(FBinOp::FAdd, Type::F32, f(0.1), f(0.2)), Ok(f(0.1f32 + 0.2f32)));
+        assert_eq!(eval_fbin(FBinOp::FDiv, Type::F64, 1f64.to_bits(), 0f64.to_bits()), Ok(f64::INFINITY.to_bits()));
+    }
+
+    #[test]
+    fn long_double_is_computed_while_exactly_a_double() {
+        let d = |v: f64| v.to_bits();
+        let ld = |op, x: f64, y: f64| eval_fbin(op, Type::F80, d(x), d(y)).map(f64::from_bits);
+        assert_eq!(ld(FBinOp::FMul, 7.0, 2.5), Ok(17.5));
+        assert_eq!(ld(FBinOp::FMul, -2147483648.0, 2.5), Ok(-5368709120.0));
+        assert_eq!(ld(FBinOp::FAdd, 1e308, -1e308), Ok(0.0));
+        assert_eq!(ld(FBinOp::FDiv, 1.0, 4.0), Ok(0.25));
+        assert_eq!(ld(FBinOp::FDiv, 1.0, 0.0), Ok(f64::INFINITY));
+        // x87 keeps these (1/3, 1 + 2^-60, 2 * DBL_MAX) where a double cannot.
+        assert_eq!(ld(FBinOp::FDiv, 1.0, 3.0), Err(FloatFail::NotDouble));
+        assert_eq!(ld(FBinOp::FAdd, 1.0, 2f64.powi(-60)), Err(FloatFail::NotDouble));
+        assert_eq!(ld(FBinOp::FMul, f64::MAX, 2.0), Err(FloatFail::NotDouble));
+        assert_eq!(ld(FBinOp::FMul, 1e-300, 1e-300), Err(FloatFail::NotDouble));
+        assert_eq!(eval_fcast(FCastOp::SIToFP, Type::I64, Type::F80, i64::MAX as u64), Err(FloatFail::NotDouble));
+        assert_eq!(eval_fcast(FCastOp::SIToFP, Type::I64, Type::F80, 1 << 60), Ok(d(2f64.powi(60))));
+        assert_eq!(eval_fcast(FCastOp::FPToSI, Type::F80, Type::I32, d(-7.5)), Ok((-7i32) as u32 as u64));
+        assert_eq!(eval_fcast(FCastOp::FPExt, Type::F32, Type::F80, 0.5f32.to_bits() as u64), Ok(d(0.5)));
+        assert_eq!(eval_fcast(FCastOp::FPTrunc, Type::F80, Type::F32, d(0.1)), Ok(0.1f32.to_bits() as u64));
     }
 }

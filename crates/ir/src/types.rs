@@ -17,6 +17,13 @@ pub enum Type {
     F32,
     /// IEEE binary64 (C's `double`), held as its bits.
     F64,
+    /// x87 80-bit extended precision (C's `long double` on x86-64), held as
+    /// the bits of the binary64 number it equals: Pathwise computes a
+    /// `long double` only while every value is exactly a `double`, where both
+    /// formats agree, and stops the path as unsupported otherwise (see
+    /// [`crate::float`]). In memory the value takes the first 8 of the C
+    /// object's 16 bytes.
+    F80,
 }
 
 impl Type {
@@ -27,7 +34,7 @@ impl Type {
             Type::I8 => 8,
             Type::I16 => 16,
             Type::I32 | Type::F32 => 32,
-            Type::I64 | Type::Ptr | Type::F64 => 64,
+            Type::I64 | Type::Ptr | Type::F64 | Type::F80 => 64,
         }
     }
 
@@ -37,7 +44,7 @@ impl Type {
             Type::I1 | Type::I8 => 1,
             Type::I16 => 2,
             Type::I32 | Type::F32 => 4,
-            Type::I64 | Type::Ptr | Type::F64 => 8,
+            Type::I64 | Type::Ptr | Type::F64 | Type::F80 => 8,
         }
     }
 
@@ -54,11 +61,11 @@ impl Type {
     }
 
     pub fn is_int(self) -> bool {
-        !matches!(self, Type::Ptr | Type::F32 | Type::F64)
+        !matches!(self, Type::Ptr | Type::F32 | Type::F64 | Type::F80)
     }
 
     pub fn is_float(self) -> bool {
-        matches!(self, Type::F32 | Type::F64)
+        matches!(self, Type::F32 | Type::F64 | Type::F80)
     }
 
     /// The integer type of the same width, for a floating type (itself
@@ -66,7 +73,7 @@ impl Type {
     pub fn bits_type(self) -> Type {
         match self {
             Type::F32 => Type::I32,
-            Type::F64 => Type::I64,
+            Type::F64 | Type::F80 => Type::I64,
             t => t,
         }
     }
@@ -82,6 +89,7 @@ impl Type {
             Type::Ptr => "ptr",
             Type::F32 => "f32",
             Type::F64 => "f64",
+            Type::F80 => "f80",
         }
     }
 
@@ -95,6 +103,7 @@ impl Type {
             "ptr" => Type::Ptr,
             "f32" => Type::F32,
             "f64" => Type::F64,
+            "f80" => Type::F80,
             _ => return None,
         })
     }

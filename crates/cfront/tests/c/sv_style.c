@@ -21,7 +21,7 @@ extern int g(void) __asm__("gg");
 int counter __attribute__((unused)) = 0;
 int h(int *restrict p, const int * __restrict q, register int r) { volatile int v = r; return *p + *q + v; }
 int uses_div(int a) {
-  long double x = a; /* long double: unsupported */
+  _Float128 x = a; /* extended floating type: unsupported */
   div_t d = div(a, 3);
   return d.quot + (int)x;
 }

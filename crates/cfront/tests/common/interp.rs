@@ -123,14 +123,14 @@ impl<'p> Interp<'p> {
                             _ => v & to.mask(),
                         })
                     }
-                    InstKind::FBin { op, ty, a, b } => Some(float::eval_fbin(*op, *ty, val(a, &regs), val(b, &regs))),
+                    InstKind::FBin { op, ty, a, b } => float::eval_fbin(*op, *ty, val(a, &regs), val(b, &regs)).ok(),
                     InstKind::FNeg { ty, a } => Some(float::eval_fneg(*ty, val(a, &regs))),
                     InstKind::FCmp { op, ty, a, b } => {
                         Some(u64::from(float::eval_fcmp(*op, *ty, val(a, &regs), val(b, &regs))))
                     }
                     InstKind::FCast { op, from, to, a } => {
                         let v = float::eval_fcast(*op, *from, *to, val(a, &regs));
-                        Some(v.unwrap_or_else(|| panic!("undefined {} in {}", op.name(), f.name)))
+                        Some(v.unwrap_or_else(|_| panic!("undefined {} in {}", op.name(), f.name)))
                     }
                     InstKind::AddrLocal { local } => Some(locals[local.index()]),
                     InstKind::AddrGlobal { global } => Some(self.globals[global.0 as usize]),

@@ -57,7 +57,7 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
             // of the argument's own precision; a NaN comes back quiet.
             let v = to_f64(ty, x);
             if v.is_nan() {
-                eval_fbin(FBinOp::FAdd, ty, x, x)
+                quiet_sum(ty, x, x)
             } else {
                 from_f64(ty, f(v))
             }
@@ -88,6 +88,12 @@ fn min_max(ty: Type, x: u64, y: u64, min: bool) -> u64 {
     match (nan(x), nan(y)) {
         (true, false) if !signaling(x) => y,
         (false, true) if !signaling(y) => x,
-        _ => eval_fbin(FBinOp::FAdd, ty, x, y),
+        _ => quiet_sum(ty, x, y),
     }
+}
+
+/// `x + y` for a NaN operand: the quiet NaN the hardware returns (a NaN
+/// operation has a result in every floating format).
+fn quiet_sum(ty: Type, x: u64, y: u64) -> u64 {
+    eval_fbin(FBinOp::FAdd, ty, x, y).unwrap_or(f64::NAN.to_bits())
 }

@@ -126,7 +126,7 @@ fn generate_inner(
     let spec = if config.program_mode.is_some() {
         InputSpec::empty()
     } else {
-        InputSpec::new(&mut pool, program, main, config.max_array_len)
+        InputSpec::new(&mut pool, program, main, config)
     };
     let mut search = Search {
         m: &machine,
@@ -1011,8 +1011,18 @@ impl<'a> Search<'a, '_> {
             }
             Some(End::BoundExceeded) if run.cost.was_capped() => self.goal.cut_by_cost += 1,
             Some(End::BoundExceeded) => self.stats.bound_exceeded_runs += 1,
-            Some(End::Error(_) | End::StepLimit) if self.error_paths.insert(run.path.clone()) => {
+            Some(end @ (End::Error(_) | End::StepLimit)) if self.error_paths.insert(run.path.clone()) => {
                 self.stats.error_runs += 1;
+                match end {
+                    End::Error(e) if e.kind == crate::suite::ErrorKind::Unsupported => {
+                        match self.stats.unsupported.iter_mut().find(|u| u.0 == e.loc) {
+                            Some(u) => u.2 += 1,
+                            None => self.stats.unsupported.push((e.loc, e.message.clone(), 1)),
+                        }
+                    }
+                    End::StepLimit => self.stats.step_limit_runs += 1,
+                    _ => {}
+                }
             }
             Some(End::Error(_) | End::StepLimit) => {}
             Some(End::Returned(_)) => {}

@@ -10,9 +10,11 @@
 mod callgraph;
 mod cfg;
 mod loops;
+mod lengths;
 mod postdom;
 
 pub use callgraph::CallGraph;
 pub use cfg::{predecessors, reverse_postorder, successors, Dominators};
 pub use loops::{Loop, LoopId, LoopInfo};
+pub use lengths::{length_params, read_only_params, LengthParam};
 pub use postdom::PostDominators;

@@ -1,0 +1,449 @@
+//! Length parameters: which pointer parameter a function treats as an
+//! array whose element count is a later integer parameter, as C APIs pass
+//! `(buf, len)`, `(data, size)`, `(s, n)`.
+//!
+//! The pairing is read from the code, not from names: an index variable
+//! compared with the length parameter (or a value derived from it by a
+//! constant offset or scale, `len - 1`) also indexes the pointer
+//! (`for (i = 0; i < len; i++) sum += buf[i];`), or a pointer into the
+//! array is compared with one `len` elements past its start (`end = buf +
+//! len; while (p < end)`), or both are passed to a callee that pairs them.
+//! The length must come after the array in the parameter list: in
+//! `copy(dst, dst_size, src)` the string `src` read while `i < dst_size` is
+//! not `dst_size` long. A parameter the array is read or written at
+//! (`a[hi]`) is an inclusive bound, not a length.
+//!
+//! [`read_only_params`] are the pointer parameters whose objects neither
+//! the function nor its callees write, nor let escape: the candidates for
+//! a caller's NUL-terminated string.
+//!
+//! The analysis is flow-insensitive over the function's own registers and
+//! stack slots (the front end keeps C variables in slots): each value gets
+//! the set of [`Origin`]s it may derive from, to a fixed point.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::entities::{Local, Reg};
+use crate::program::{BinOp, FuncData, FuncId, InstKind, Loc, Operand, Program};
+use crate::types::Type;
+
+/// A pointer parameter whose array has as many elements as an integer
+/// parameter says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct LengthParam {
+    /// Index of the pointer parameter.
+    pub array: usize,
+    /// Index of the integer parameter (after `array`).
+    pub length: usize,
+    /// Where the code shows it (the comparison, or the call).
+    pub loc: Loc,
+}
+
+/// What a value may derive from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Origin {
+    /// Integer parameter `i`, possibly offset or scaled by constants.
+    Len(usize),
+    /// Integer parameter `i` itself (converted or scaled, not offset).
+    LenAt(usize),
+    /// A pointer into pointer parameter `i`'s array.
+    Ptr(usize),
+    /// The value of C variable (stack slot) `l`, possibly offset or
+    /// scaled: an index.
+    Idx(Local),
+}
+
+type Origins = BTreeSet<Origin>;
+
+/// The length parameters of `func`, ordered by array parameter.
+pub fn length_params(program: &Program, func: FuncId) -> Vec<LengthParam> {
+    let mut visiting = BTreeSet::new();
+    pairs(program, func, &mut visiting)
+}
+
+/// The C library functions (declared, modelled) that only read the
+/// strings at these argument positions, to their NUL, and keep no pointer
+/// to them beyond their result (`memchr`, `memcmp`, `memcpy` read a
+/// buffer of a given size: not strings).
+const READS_ONLY: &[(&str, &[usize])] = &[
+    ("strlen", &[0]),
+    ("strnlen", &[0]),
+    ("strcmp", &[0, 1]),
+    ("strncmp", &[0, 1]),
+    ("strcasecmp", &[0, 1]),
+    ("strncasecmp", &[0, 1]),
+    ("strchr", &[0]),
+    ("strrchr", &[0]),
+    ("strstr", &[0, 1]),
+    ("strspn", &[0, 1]),
+    ("strcspn", &[0, 1]),
+    ("strpbrk", &[0, 1]),
+    ("atoi", &[0]),
+    ("atol", &[0]),
+    ("atoll", &[0]),
+    ("strtol", &[0]),
+    ("strtoul", &[0]),
+    ("strtoll", &[0]),
+    ("strtoull", &[0]),
+    ("strdup", &[0]),
+    ("strndup", &[0]),
+    ("strcpy", &[1]),
+    ("strncpy", &[1]),
+    ("strcat", &[1]),
+    ("strncat", &[1]),
+];
+
+/// The pointer parameters of `func` through which nothing is written and
+/// which do not escape (stored in memory, passed where they may be
+/// written), in parameter order.
+pub fn read_only_params(program: &Program, func: FuncId) -> Vec<usize> {
+    let mut visiting = BTreeSet::new();
+    let written = written(program, func, &mut visiting);
+    let f = program.func(func);
+    (0..f.params.len()).filter(|i| f.params[*i].ty == Type::Ptr && !written.contains(i)).collect()
+}
+
+/// The pointer parameters written through or escaping; every one while
+/// `func` is being analysed further up the call chain (recursion).
+fn written(program: &Program, func: FuncId, visiting: &mut BTreeSet<FuncId>) -> BTreeSet<usize> {
+    let f = program.func(func);
+    let all = || (0..f.params.len()).collect();
+    if f.is_declaration() {
+        let name = f.name.as_str();
+        let safe = READS_ONLY.iter().find(|(n, _)| *n == name).map_or(&[][..], |(_, s)| s);
+        return (0..f.params.len()).filter(|i| !safe.contains(i)).collect();
+    }
+    if !visiting.insert(func) {
+        return all();
+    }
+    let mut a = Analysis::new(f);
+    a.solve();
+    let ptrs = |o: &Origins| o.iter().filter_map(|o| if let Origin::Ptr(p) = o { Some(*p) } else { None }).collect::<Vec<_>>();
+    let mut out = BTreeSet::new();
+    for b in &f.blocks {
+        for inst in &b.insts {
+            match &inst.kind {
+                InstKind::Store { ptr, value, .. } if a.slot_of(ptr).is_none() => {
+                    out.extend(ptrs(&a.of(ptr)));
+                    out.extend(ptrs(&a.of(value)));
+                }
+                InstKind::Call { func: callee, args } => {
+                    let callee_written = written(program, *callee, visiting);
+                    for (i, arg) in args.iter().enumerate() {
+                        if callee_written.contains(&i) || i >= program.func(*callee).params.len() {
+                            out.extend(ptrs(&a.of(arg)));
+                        }
+                    }
+                }
+                InstKind::CallPtr { args, .. } => {
+                    for arg in args {
+                        out.extend(ptrs(&a.of(arg)));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    visiting.remove(&func);
+    out
+}
+
+fn pairs(program: &Program, func: FuncId, visiting: &mut BTreeSet<FuncId>) -> Vec<LengthParam> {
+    let f = program.func(func);
+    if f.is_declaration() || !visiting.insert(func) {
+        return Vec::new();
+    }
+    let mut a = Analysis::new(f);
+    a.solve();
+    let mut found: BTreeMap<(usize, usize), Loc> = BTreeMap::new();
+    for (&(slot, n), &loc) in &a.compared {
+        for &(s, p) in &a.indexes {
+            if s == slot {
+                found.entry((p, n)).or_insert(loc);
+            }
+        }
+    }
+    for (&pair, &loc) in &a.ends {
+        found.entry(pair).or_insert(loc);
+    }
+    found.retain(|pair, _| !a.accessed_at.contains(pair));
+    for (callee, args, loc) in a.calls(program) {
+        for lp in pairs(program, callee, visiting) {
+            let (Some(pa), Some(na)) = (args.get(lp.array), args.get(lp.length)) else { continue };
+            for p in pa.iter().filter_map(|o| if let Origin::Ptr(p) = o { Some(*p) } else { None }) {
+                for n in na.iter().filter_map(|o| if let Origin::Len(n) = o { Some(*n) } else { None }) {
+                    found.entry((p, n)).or_insert(loc);
+                }
+            }
+        }
+    }
+    visiting.remove(&func);
+    let int_param = |i: usize| f.params.get(i).is_some_and(|p| p.ty.is_int() && p.ty != Type::I1);
+    let ptr_param = |i: usize| f.params.get(i).is_some_and(|p| p.ty == Type::Ptr);
+    let mut out: Vec<LengthParam> = found
+        .into_iter()
+        .filter(|&((p, n), _)| p < n && ptr_param(p) && int_param(n))
+        .map(|((array, length), loc)| LengthParam { array, length, loc })
+        .collect();
+    // One length per array: the first parameter the code shows.
+    out.dedup_by_key(|lp| lp.array);
+    out
+}
+
+struct Analysis<'f> {
+    f: &'f FuncData,
+    regs: Vec<Origins>,
+    /// The slot whose address a register holds.
+    slot_addr: Vec<Option<Local>>,
+    slots: BTreeMap<Local, Origins>,
+    /// (index slot, length parameter) compared, with the first place.
+    compared: BTreeMap<(Local, usize), Loc>,
+    /// (index slot, pointer parameter): the slot's value offsets the pointer.
+    indexes: BTreeSet<(Local, usize)>,
+    /// (pointer parameter, length parameter) compared as pointers.
+    ends: BTreeMap<(usize, usize), Loc>,
+    /// The operands of the `ptradd` defining a register.
+    ptradds: Vec<Option<(Operand, Operand)>>,
+    /// (pointer parameter, integer parameter): the array is accessed at
+    /// that index (`a[hi]`).
+    accessed_at: BTreeSet<(usize, usize)>,
+}
+
+impl<'f> Analysis<'f> {
+    fn new(f: &'f FuncData) -> Self {
+        let n = f.num_regs as usize;
+        let mut regs = vec![Origins::new(); n];
+        for (i, p) in f.params.iter().enumerate() {
+            if let Some(r) = regs.get_mut(p.reg.0 as usize) {
+                if p.ty == Type::Ptr {
+                    r.insert(Origin::Ptr(i));
+                } else {
+                    r.extend([Origin::Len(i), Origin::LenAt(i)]);
+                }
+            }
+        }
+        let mut slot_addr = vec![None; n];
+        let mut ptradds = vec![None; n];
+        for b in &f.blocks {
+            for inst in &b.insts {
+                let Some(r) = inst.result.map(|r| r.0 as usize).filter(|&r| r < n) else { continue };
+                match &inst.kind {
+                    InstKind::AddrLocal { local } => slot_addr[r] = Some(*local),
+                    InstKind::PtrAdd { base, offset } => ptradds[r] = Some((*base, *offset)),
+                    _ => {}
+                }
+            }
+        }
+        Analysis {
+            f,
+            regs,
+            slot_addr,
+            slots: BTreeMap::new(),
+            compared: BTreeMap::new(),
+            indexes: BTreeSet::new(),
+            ends: BTreeMap::new(),
+            ptradds,
+            accessed_at: BTreeSet::new(),
+        }
+    }
+
+    fn of(&self, op: &Operand) -> Origins {
+        match op {
+            Operand::Reg(r) => self.regs.get(r.0 as usize).cloned().unwrap_or_default(),
+            Operand::Const(..) => Origins::new(),
+        }
+    }
+
+    fn slot_of(&self, op: &Operand) -> Option<Local> {
+        match op {
+            Operand::Reg(r) => self.slot_addr.get(r.0 as usize).copied().flatten(),
+            Operand::Const(..) => None,
+        }
+    }
+
+    /// Propagate to a fixed point (origin sets only grow), then collect
+    /// the evidence.
+    fn solve(&mut self) {
+        loop {
+            let mut changed = false;
+            for b in &self.f.blocks {
+                for inst in &b.insts {
+                    changed |= self.step(&inst.kind, inst.result);
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        for b in &self.f.blocks {
+            for inst in &b.insts {
+                self.evidence(&inst.kind, inst.loc);
+            }
+        }
+    }
+
+    fn step(&mut self, kind: &InstKind, result: Option<Reg>) -> bool {
+        let value = match kind {
+            InstKind::Cast { a, .. } => self.of(a),
+            InstKind::Bin { op, a, b, .. } => match (op, a, b) {
+                // Scaling keeps "the parameter itself"; offsets and
+                // divisions do not.
+                (BinOp::Mul | BinOp::Shl, x, Operand::Const(..)) | (BinOp::Mul, Operand::Const(..), x) => self.of(x),
+                (BinOp::Add | BinOp::Sub | BinOp::UDiv | BinOp::SDiv, x, Operand::Const(..))
+                | (BinOp::Add, Operand::Const(..), x) => {
+                    let mut o = self.of(x);
+                    o.retain(|o| !matches!(o, Origin::LenAt(_)));
+                    o
+                }
+                // `start + i`: still indexed by `i`.
+                (BinOp::Add | BinOp::Sub, x, y) => {
+                    let mut o = self.of(x);
+                    o.extend(self.of(y));
+                    o.retain(|o| matches!(o, Origin::Idx(_)));
+                    o
+                }
+                _ => Origins::new(),
+            },
+            InstKind::Load { ptr, .. } => match self.slot_of(ptr) {
+                Some(l) => {
+                    let mut o = self.slots.get(&l).cloned().unwrap_or_default();
+                    o.insert(Origin::Idx(l));
+                    o
+                }
+                None => Origins::new(),
+            },
+            InstKind::PtrAdd { base, offset } => {
+                let mut o = self.of(base);
+                o.retain(|o| matches!(o, Origin::Ptr(_)));
+                o.extend(self.of(offset).into_iter().filter(|o| matches!(o, Origin::Len(_))));
+                o
+            }
+            InstKind::Store { ptr, value, .. } => {
+                let Some(l) = self.slot_of(ptr) else { return false };
+                let add = self.of(value);
+                let slot = self.slots.entry(l).or_default();
+                let before = slot.len();
+                slot.extend(add);
+                return slot.len() != before;
+            }
+            _ => return false,
+        };
+        let Some(r) = result.and_then(|r| self.regs.get_mut(r.0 as usize)) else { return false };
+        let before = r.len();
+        r.extend(value);
+        r.len() != before
+    }
+
+    fn evidence(&mut self, kind: &InstKind, loc: Loc) {
+        match kind {
+            InstKind::Cmp { a, b, .. } => {
+                let (x, y) = (self.of(a), self.of(b));
+                for (i, l) in [(&x, &y), (&y, &x)] {
+                    for o in i.iter() {
+                        for m in l.iter() {
+                            match (o, m) {
+                                (Origin::Idx(s), Origin::Len(n)) if !i.contains(&Origin::Len(*n)) => {
+                                    self.compared.entry((*s, *n)).or_insert(loc);
+                                }
+                                // `p < buf + len`: one side points into the
+                                // array, the other `len` past its start.
+                                (Origin::Ptr(p), Origin::Len(n)) if l.contains(&Origin::Ptr(*p)) => {
+                                    self.ends.entry((*p, *n)).or_insert(loc);
+                                }
+                                _ => {}
+                            }
+                        }
+                    }
+                }
+            }
+            InstKind::PtrAdd { base, offset } => {
+                for o in self.of(base) {
+                    let Origin::Ptr(p) = o else { continue };
+                    for i in self.of(offset) {
+                        if let Origin::Idx(s) = i {
+                            self.indexes.insert((s, p));
+                        }
+                    }
+                }
+            }
+            InstKind::Load { ptr, .. } | InstKind::Store { ptr, .. } => {
+                let Operand::Reg(r) = ptr else { return };
+                let Some((base, offset)) = self.ptradds.get(r.0 as usize).copied().flatten() else { return };
+                for o in self.of(&base) {
+                    let Origin::Ptr(p) = o else { continue };
+                    for i in self.of(&offset) {
+                        if let Origin::LenAt(n) = i {
+                            self.accessed_at.insert((p, n));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The calls of defined functions, with the origins of their arguments.
+    fn calls(&self, program: &Program) -> Vec<(FuncId, Vec<Origins>, Loc)> {
+        let mut out = Vec::new();
+        for b in &self.f.blocks {
+            for inst in &b.insts {
+                if let InstKind::Call { func, args } = &inst.kind {
+                    if !program.func(*func).is_declaration() {
+                        out.push((*func, args.iter().map(|a| self.of(a)).collect(), inst.loc));
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parser::parse_program;
+
+    fn pairs_of(src: &str) -> Vec<(usize, usize)> {
+        let p = parse_program(src).unwrap();
+        let f = p.func_by_name("f").unwrap();
+        length_params(&p, f).into_iter().map(|lp| (lp.array, lp.length)).collect()
+    }
+
+    #[test]
+    fn an_index_compared_with_the_length_pairs_them() {
+        // for (i = 0; i < n; i++) s += buf[i];  with the index in slot `i`.
+        let src = "file 0 \"f.c\"
+func @f(%0: ptr src(\"a\", \"int\", i32 signed, pointer), %1: i32 src(\"n\", \"int\", i32 signed, scalar)) -> i32 num_regs 15 @ 0:1:5 {
+  local $0 \"a\": ptr x 1
+  local $1 \"n\": i32 x 1
+  local $2 \"i\": i32 x 1
+bb0:
+  %2 = addr $0                          @ 0:1:14
+  store ptr %2, %0                      @ 0:1:14
+  %3 = addr $1                          @ 0:1:21
+  store i32 %3, %1                      @ 0:1:21
+  %4 = addr $2                          @ 0:2:9
+  store i32 %4, 0:i32                   @ 0:2:9
+  jmp bb1
+bb1:
+  %6 = load i32 %4                      @ 0:3:12
+  %7 = load i32 %3                      @ 0:3:16
+  %8 = cmp slt i32 %6, %7               @ 0:3:12
+  br %8, bb2, bb3                       @ 0:3:12
+bb2:
+  %9 = load ptr %2                      @ 0:4:14
+  %10 = load i32 %4                     @ 0:4:16
+  %11 = sext i32 %10 to i64             @ 0:4:16
+  %12 = mul i64 %11, 4:i64              @ 0:4:16
+  %13 = ptradd %9, %12                  @ 0:4:14
+  %5 = load i32 %13                     @ 0:4:14
+  %14 = add i32 %10, 1:i32              @ 0:3:23
+  store i32 %4, %14                     @ 0:3:23
+  jmp bb1
+bb3:
+  ret 0:i32                             @ 0:5:5
+}
+";
+        assert_eq!(pairs_of(src), vec![(0, 1)]);
+    }
+}
