@@ -342,7 +342,7 @@ fn write_reset_globals(out: &mut String, globals: &[GlobalInfo]) {
 
 /// The comment above a test: its path and its inputs.
 fn test_comment(suite: &TestSuite, test: &TestCase) -> String {
-    let mut out = format!("/* test {}\n", test.id);
+    let mut out = format!(" test {}\n", test.id);
     let steps = path_summary(suite, &test.path);
     let mut line = String::from(" * path:");
     if steps.is_empty() {
@@ -403,9 +403,9 @@ fn test_comment(suite: &TestSuite, test: &TestCase) -> String {
             .collect();
         out.push_str(&format!(" * cost: {}\n", costs.join(", ")));
     }
-    // File names and callee names come from the user's code: keep them from
-    // closing the comment early.
-    comment_safe(&out) + " */\n"
+    // File names, callee names and input strings come from the user's
+    // code: keep them from closing (or seeming to open) the comment.
+    format!("/*{} */\n", comment_safe(&out))
 }
 
 fn input_summary(value: Option<&InputValue>, src: &SrcVar) -> String {

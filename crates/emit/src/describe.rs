@@ -93,9 +93,19 @@ pub fn step_summary(suite: &TestSuite, step: &PathStep, with_col: bool) -> Strin
     s
 }
 
-/// Make text safe inside a C block comment (no premature `*/`).
+/// Make text safe inside a C block comment: no premature `*/`, and no
+/// `/*` (gcc's `-Wcomment` warns about it; an input string `"l/*$"`).
 pub fn comment_safe(text: &str) -> String {
-    text.replace("*/", "* /")
+    text.replace("*/", "* /").replace("/*", "/ *")
+}
+
+#[cfg(test)]
+mod comment_tests {
+    #[test]
+    fn comments_never_open_or_close_inside() {
+        let safe = super::comment_safe("re = \"l/*$\", end */ and /*/");
+        assert!(!safe.contains("/*") && !safe.contains("*/"), "{safe}");
+    }
 }
 
 /// Compact descriptions of all steps of a path; a step shows its column

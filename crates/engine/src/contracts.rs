@@ -23,7 +23,7 @@
 //! such inputs as for any check), and the tests pass it terminated.
 
 use pathwise_expr::{BvCmp, ExprId, ExprPool};
-use pathwise_ir::analysis::{length_params, read_only_params, LengthParam};
+use pathwise_ir::analysis::{length_params, read_only_params, relates_pointer_params, LengthParam};
 use pathwise_ir::{FuncId, Loc, Program, Shape, Type};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -61,10 +61,13 @@ pub fn array_contracts(program: &Program, func: FuncId, config: &Config) -> Vec<
 
 /// Whether the search infers contracts for `func`: asked for, no
 /// precondition states them, and no pointer parameter may point into
-/// another's array (joined pointers position themselves within lengths a
-/// run may still extend: see [`crate::joins`]).
+/// another's array where the code can tell (joined pointers compared or
+/// subtracted position themselves within lengths a run may still extend:
+/// see [`crate::joins`]).
 fn inferring(program: &Program, func: FuncId, config: &Config) -> bool {
-    config.infer_contracts && config.precondition.is_none() && !crate::joins::may_join(program, func)
+    config.infer_contracts
+        && config.precondition.is_none()
+        && !(crate::joins::may_join(program, func) && relates_pointer_params(program, func))
 }
 
 /// The length contracts of `func` the search applies: only input arrays

@@ -465,6 +465,9 @@ impl Exec<'_, '_> {
                 // when the array's length is tied (a free length just grows).
                 let seek = self.m.seek_errors;
                 self.record(inb, EntryKind::InBounds { param, violated: false }, seek, false, loc);
+                // A symbolic index is not checked: "no NUL before it" has
+                // no quantifier-free form (the test then passes what the
+                // path read, NULs included).
                 if p.off_sym.is_none() && self.strings.is_string(inp.len) {
                     self.string_end(obj, inp.array, p.off, loc)?;
                 }
@@ -519,6 +522,11 @@ impl Exec<'_, '_> {
         let below = (p.off as i64) < 0;
         let message = || {
             let elems = (p.off as i64).unsigned_abs().div_ceil(elem_bytes.max(1));
+            if elems >= 1 << 40 {
+                // An unsigned index near 2^63 wraps the offset: no caller's
+                // object is that far on either side.
+                return format!("out-of-bounds access at byte offset {} of an input array", p.off);
+            }
             format!("out-of-bounds access {elems} element(s) before the start of an input array")
         };
         match p.off_sym {

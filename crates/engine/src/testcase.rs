@@ -46,6 +46,7 @@ fn shrink(setup: &RunSetup<'_>, inputs: &Model, run: &RunRecord) -> Model {
 
 fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRecord) -> TestCase {
     let f = m.program.func(setup.main);
+    let errs = matches!(&replay.main_end, Some(crate::path::End::Error(e)) if e.kind == crate::suite::ErrorKind::OutOfBounds);
     let inputs_v = setup
         .spec
         .params
@@ -72,9 +73,15 @@ fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRe
                 let arr = inputs.arrays.get(&input.array);
                 let mut values: Vec<i128> =
                     (0..n).map(|i| fp.src.scalar.to_i128(arr.map_or(0, |a| a.get(i * elem.bytes())))).collect();
-                // A string is passed terminated, whatever the path read of it.
-                if contract == Some(crate::contracts::ArrayContract::String) && values.last().is_none_or(|&v| v != 0) {
-                    values.push(0);
+                // A string is passed terminated whatever the path read of
+                // it; an out-of-bounds test's object ends at its first NUL,
+                // so that the read past it leaves the object natively too.
+                if contract == Some(crate::contracts::ArrayContract::String) {
+                    match values.iter().position(|&v| v == 0) {
+                        Some(nul) if errs => values.truncate(nul + 1),
+                        Some(_) => {}
+                        None => values.push(0),
+                    }
                 }
                 InputValue::Array(values)
             }

@@ -11,7 +11,9 @@
 //! The length must come after the array in the parameter list: in
 //! `copy(dst, dst_size, src)` the string `src` read while `i < dst_size` is
 //! not `dst_size` long. A parameter the array is read or written at
-//! (`a[hi]`) is an inclusive bound, not a length.
+//! (`a[hi]`) is an inclusive bound, not a length, and an array whose
+//! elements are compared with 0 (`src[i] != '\0'`) is a string, whatever
+//! bounds the index too (`strlcpy(dst, src, size)`).
 //!
 //! [`read_only_params`] are the pointer parameters whose objects neither
 //! the function nor its callees write, nor let escape: the candidates for
@@ -51,6 +53,8 @@ enum Origin {
     /// The value of C variable (stack slot) `l`, possibly offset or
     /// scaled: an index.
     Idx(Local),
+    /// An element read from pointer parameter `i`'s array.
+    Elem(usize),
 }
 
 type Origins = BTreeSet<Origin>;
@@ -59,6 +63,26 @@ type Origins = BTreeSet<Origin>;
 pub fn length_params(program: &Program, func: FuncId) -> Vec<LengthParam> {
     let mut visiting = BTreeSet::new();
     pairs(program, func, &mut visiting)
+}
+
+/// Whether `func` compares or subtracts pointers derived from two
+/// different pointer parameters (`end - s`, `p < end`): only then can it
+/// tell whether they point into one object.
+pub fn relates_pointer_params(program: &Program, func: FuncId) -> bool {
+    let f = program.func(func);
+    if f.is_declaration() {
+        return false;
+    }
+    let mut a = Analysis::new(f);
+    a.solve();
+    let params = |o: &Origins| o.iter().filter_map(|o| if let Origin::Ptr(p) = o { Some(*p) } else { None }).collect::<BTreeSet<_>>();
+    f.blocks.iter().flat_map(|b| &b.insts).any(|inst| match &inst.kind {
+        InstKind::Cmp { ty: Type::Ptr, a: x, b: y, .. } | InstKind::PtrDiff { a: x, b: y } => {
+            let (px, py) = (params(&a.of(x)), params(&a.of(y)));
+            px.iter().any(|p| py.iter().any(|q| p != q))
+        }
+        _ => false,
+    })
 }
 
 /// The C library functions (declared, modelled) that only read the
@@ -166,7 +190,7 @@ fn pairs(program: &Program, func: FuncId, visiting: &mut BTreeSet<FuncId>) -> Ve
     for (&pair, &loc) in &a.ends {
         found.entry(pair).or_insert(loc);
     }
-    found.retain(|pair, _| !a.accessed_at.contains(pair));
+    found.retain(|pair, _| !a.accessed_at.contains(pair) && !a.nul_checked.contains(&pair.0));
     for (callee, args, loc) in a.calls(program) {
         for lp in pairs(program, callee, visiting) {
             let (Some(pa), Some(na)) = (args.get(lp.array), args.get(lp.length)) else { continue };
@@ -207,6 +231,8 @@ struct Analysis<'f> {
     /// (pointer parameter, integer parameter): the array is accessed at
     /// that index (`a[hi]`).
     accessed_at: BTreeSet<(usize, usize)>,
+    /// Pointer parameters whose elements are compared with 0.
+    nul_checked: BTreeSet<usize>,
 }
 
 impl<'f> Analysis<'f> {
@@ -244,6 +270,7 @@ impl<'f> Analysis<'f> {
             ends: BTreeMap::new(),
             ptradds,
             accessed_at: BTreeSet::new(),
+            nul_checked: BTreeSet::new(),
         }
     }
 
@@ -295,13 +322,9 @@ impl<'f> Analysis<'f> {
                     o.retain(|o| !matches!(o, Origin::LenAt(_)));
                     o
                 }
-                // `start + i`: still indexed by `i`.
-                (BinOp::Add | BinOp::Sub, x, y) => {
-                    let mut o = self.of(x);
-                    o.extend(self.of(y));
-                    o.retain(|o| matches!(o, Origin::Idx(_)));
-                    o
-                }
+                // A sum of two variables (`o + n + 1 > size`, `i - s`) is
+                // neither's index: only constant offsets and scales keep
+                // an origin.
                 _ => Origins::new(),
             },
             InstKind::Load { ptr, .. } => match self.slot_of(ptr) {
@@ -310,7 +333,11 @@ impl<'f> Analysis<'f> {
                     o.insert(Origin::Idx(l));
                     o
                 }
-                None => Origins::new(),
+                None => self
+                    .of(ptr)
+                    .into_iter()
+                    .filter_map(|o| if let Origin::Ptr(p) = o { Some(Origin::Elem(p)) } else { None })
+                    .collect(),
             },
             InstKind::PtrAdd { base, offset } => {
                 let mut o = self.of(base);
@@ -338,6 +365,12 @@ impl<'f> Analysis<'f> {
         match kind {
             InstKind::Cmp { a, b, .. } => {
                 let (x, y) = (self.of(a), self.of(b));
+                for (v, other) in [(&x, b), (&y, a)] {
+                    if matches!(other, Operand::Const(_, 0)) {
+                        let elems = v.iter().filter_map(|o| if let Origin::Elem(p) = o { Some(*p) } else { None });
+                        self.nul_checked.extend(elems);
+                    }
+                }
                 for (i, l) in [(&x, &y), (&y, &x)] {
                     for o in i.iter() {
                         for m in l.iter() {

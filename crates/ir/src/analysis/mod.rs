@@ -16,5 +16,5 @@ mod postdom;
 pub use callgraph::CallGraph;
 pub use cfg::{predecessors, reverse_postorder, successors, Dominators};
 pub use loops::{Loop, LoopId, LoopInfo};
-pub use lengths::{length_params, read_only_params, LengthParam};
+pub use lengths::{length_params, read_only_params, relates_pointer_params, LengthParam};
 pub use postdom::PostDominators;

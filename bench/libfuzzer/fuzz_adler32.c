@@ -1,0 +1,11 @@
+/* adler32(1, buf, len): buf is an exact copy of the data. */
+#include "fuzz_common.h"
+#include "checksum.c"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    unsigned char *buf = fz_buf(data, size);
+    FZ_SINK(adler32(1, buf, size));
+    free(buf);
+    return 0;
+}
