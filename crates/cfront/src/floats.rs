@@ -458,9 +458,14 @@ mod tests {
         assert_eq!(ld(FloatBase::Decimal, "2.5"), Ok((FloatKind::LongDouble, 2.5)));
         assert_eq!(ld(FloatBase::Decimal, "0.000"), Ok((FloatKind::LongDouble, 0.0)));
         assert_eq!(ld(FloatBase::Decimal, "1250e-3"), Ok((FloatKind::LongDouble, 1.25)));
-        assert_eq!(ld(FloatBase::Decimal, "0.1000000000000000055511151231257827021181583404541015625"), Ok((FloatKind::LongDouble, 0.1)));
+        assert_eq!(
+            ld(FloatBase::Decimal, "0.1000000000000000055511151231257827021181583404541015625"),
+            Ok((FloatKind::LongDouble, 0.1))
+        );
         assert_eq!(ld(FloatBase::Hexadecimal, "1.8p+1"), Ok((FloatKind::LongDouble, 3.0)));
-        for (base, s) in [(FloatBase::Decimal, "0.1"), (FloatBase::Decimal, "1e400"), (FloatBase::Hexadecimal, "1.00000000000001p0")] {
+        for (base, s) in
+            [(FloatBase::Decimal, "0.1"), (FloatBase::Decimal, "1e400"), (FloatBase::Hexadecimal, "1.00000000000001p0")]
+        {
             assert!(ld(base, s).unwrap_err().starts_with("unsupported: `long double` constant"), "{s}");
         }
     }

@@ -25,8 +25,8 @@ use lang_c::span::{Node, Span};
 
 use crate::consteval;
 use crate::ctypes::{CType, FloatKind, FuncSig, IntKind};
-use crate::DataModel;
 use crate::unit::{Ctx, LResult, Sym};
+use crate::DataModel;
 
 /// The meaning of a declaration's specifiers.
 pub(crate) struct DeclSpec {

@@ -650,8 +650,11 @@ pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
     }
     for (loc, message, runs) in &s.unsupported {
         let at = program_loc(&suite.files, *loc);
-        out.push_str(&format!("  {:<20} {at}: {message} ({runs} run(s))
-", "stopped at:"));
+        out.push_str(&format!(
+            "  {:<20} {at}: {message} ({runs} run(s))
+",
+            "stopped at:"
+        ));
     }
     out.push_str(&error_lines(suite));
     out.push_str(&free_field_lines(suite));

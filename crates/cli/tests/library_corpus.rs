@@ -18,8 +18,7 @@ use std::process::Command;
 use common::root;
 
 /// The seeded bugs: (function, line of the out-of-bounds access).
-const SEEDED: [(&str, u64); 3] =
-    [("sum_bytes_buggy", 10), ("unescape_buggy", 15), ("b64_decode_lines_buggy", 36)];
+const SEEDED: [(&str, u64); 3] = [("sum_bytes_buggy", 10), ("unescape_buggy", 15), ("b64_decode_lines_buggy", 36)];
 
 /// Known gaps, asserted exactly: `next_token(s, pos, ...)` reads `s[*pos]`
 /// and its contract `*pos <= strlen(s)` (an index held behind a pointer)
@@ -49,8 +48,7 @@ fn clang() -> Option<&'static str> {
 
 fn check(file: &str, function: &str) -> Result<(), String> {
     let out = tempfile::tempdir().unwrap();
-    let (stdout, suite) =
-        common::gen(&format!("tests/c/corpus/{file}"), function, &["--timeout", "3"], out.path());
+    let (stdout, suite) = common::gen(&format!("tests/c/corpus/{file}"), function, &["--timeout", "3"], out.path());
     let n = suite["tests"].as_array().unwrap().len();
     if n == 0 {
         return Err(format!("{function}: no test\n{stdout}"));

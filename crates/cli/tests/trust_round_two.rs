@@ -137,9 +137,8 @@ fn inputs_keep_the_contracts_the_code_shows() {
     for (function, n, contract, errors) in CONTRACT_CASES {
         let (out, stdout, suite) = generate("contracts.c", function, &[]);
         assert_eq!(test_count(&suite), n, "{function}: {stdout}");
-        let contracts: Vec<&str> = suite["contracts"].as_array().map_or(Vec::new(), |c| {
-            c.iter().map(|v| v.as_str().unwrap()).collect()
-        });
+        let contracts: Vec<&str> =
+            suite["contracts"].as_array().map_or(Vec::new(), |c| c.iter().map(|v| v.as_str().unwrap()).collect());
         if contract.is_empty() {
             assert!(contracts.is_empty(), "{function}: {contracts:?}");
         } else {

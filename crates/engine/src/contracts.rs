@@ -45,7 +45,8 @@ pub enum ArrayContract {
 /// The contracts of `func`'s pointer parameters, by parameter index.
 pub fn array_contracts(program: &Program, func: FuncId, config: &Config) -> Vec<(usize, ArrayContract)> {
     let lengths = inferred(program, func, config);
-    let mut out: Vec<(usize, ArrayContract)> = lengths.iter().map(|l| (l.array, ArrayContract::Length(l.length))).collect();
+    let mut out: Vec<(usize, ArrayContract)> =
+        lengths.iter().map(|l| (l.array, ArrayContract::Length(l.length))).collect();
     if inferring(program, func, config) {
         let f = program.func(func);
         for p in read_only_params(program, func) {

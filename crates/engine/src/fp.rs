@@ -39,7 +39,9 @@ impl Exec<'_, '_> {
                 let (x, y) = (self.pinned(a, *ty, loc), self.pinned(b, *ty, loc));
                 match eval_fbin(*op, *ty, x, y) {
                     Ok(v) => v,
-                    Err(_) => return Err(self.not_double(format!("{} {} {}", to_f64(*ty, x), op.name(), to_f64(*ty, y)), loc)),
+                    Err(_) => {
+                        return Err(self.not_double(format!("{} {} {}", to_f64(*ty, x), op.name(), to_f64(*ty, y)), loc))
+                    }
                 }
             }
             InstKind::FNeg { ty, a } => eval_fneg(*ty, self.pinned(a, *ty, loc)),

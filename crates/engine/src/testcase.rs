@@ -46,7 +46,8 @@ fn shrink(setup: &RunSetup<'_>, inputs: &Model, run: &RunRecord) -> Model {
 
 fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRecord) -> TestCase {
     let f = m.program.func(setup.main);
-    let errs = matches!(&replay.main_end, Some(crate::path::End::Error(e)) if e.kind == crate::suite::ErrorKind::OutOfBounds);
+    let errs =
+        matches!(&replay.main_end, Some(crate::path::End::Error(e)) if e.kind == crate::suite::ErrorKind::OutOfBounds);
     let inputs_v = setup
         .spec
         .params

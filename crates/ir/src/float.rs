@@ -316,7 +316,10 @@ mod tests {
         assert_eq!(eval_fcast(FCastOp::FPToSI, Type::F64, Type::I8, d(f64::NAN)), Err(FloatFail::Undefined));
         assert_eq!(eval_fcast(FCastOp::FPToUI, Type::F64, Type::I32, d(-0.9)), Ok(0));
         assert_eq!(eval_fcast(FCastOp::FPToUI, Type::F64, Type::I32, d(-1.0)), Err(FloatFail::Undefined));
-        assert_eq!(eval_fcast(FCastOp::FPToUI, Type::F64, Type::I64, d(1.8446744073709552e19)), Err(FloatFail::Undefined));
+        assert_eq!(
+            eval_fcast(FCastOp::FPToUI, Type::F64, Type::I64, d(1.8446744073709552e19)),
+            Err(FloatFail::Undefined)
+        );
         assert_eq!(eval_fcast(FCastOp::SIToFP, Type::I32, Type::F64, 0xffff_ffff), Ok(d(-1.0)));
         assert_eq!(eval_fcast(FCastOp::UIToFP, Type::I32, Type::F64, 0xffff_ffff), Ok(d(4294967295.0)));
         // 2^24 + 1 is not a float: ties to even.

@@ -75,7 +75,9 @@ pub fn relates_pointer_params(program: &Program, func: FuncId) -> bool {
     }
     let mut a = Analysis::new(f);
     a.solve();
-    let params = |o: &Origins| o.iter().filter_map(|o| if let Origin::Ptr(p) = o { Some(*p) } else { None }).collect::<BTreeSet<_>>();
+    let params = |o: &Origins| {
+        o.iter().filter_map(|o| if let Origin::Ptr(p) = o { Some(*p) } else { None }).collect::<BTreeSet<_>>()
+    };
     f.blocks.iter().flat_map(|b| &b.insts).any(|inst| match &inst.kind {
         InstKind::Cmp { ty: Type::Ptr, a: x, b: y, .. } | InstKind::PtrDiff { a: x, b: y } => {
             let (px, py) = (params(&a.of(x)), params(&a.of(y)));
@@ -142,7 +144,8 @@ fn written(program: &Program, func: FuncId, visiting: &mut BTreeSet<FuncId>) -> 
     }
     let mut a = Analysis::new(f);
     a.solve();
-    let ptrs = |o: &Origins| o.iter().filter_map(|o| if let Origin::Ptr(p) = o { Some(*p) } else { None }).collect::<Vec<_>>();
+    let ptrs =
+        |o: &Origins| o.iter().filter_map(|o| if let Origin::Ptr(p) = o { Some(*p) } else { None }).collect::<Vec<_>>();
     let mut out = BTreeSet::new();
     for b in &f.blocks {
         for inst in &b.insts {

@@ -9,12 +9,12 @@
 
 mod callgraph;
 mod cfg;
-mod loops;
 mod lengths;
+mod loops;
 mod postdom;
 
 pub use callgraph::CallGraph;
 pub use cfg::{predecessors, reverse_postorder, successors, Dominators};
-pub use loops::{Loop, LoopId, LoopInfo};
 pub use lengths::{length_params, read_only_params, relates_pointer_params, LengthParam};
+pub use loops::{Loop, LoopId, LoopInfo};
 pub use postdom::PostDominators;

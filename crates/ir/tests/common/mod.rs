@@ -58,7 +58,8 @@ const NAMES: &[&str] = &[
     "%pct",
 ];
 
-const TYPES: [Type; 9] = [Type::I1, Type::I8, Type::I16, Type::I32, Type::I64, Type::Ptr, Type::F32, Type::F64, Type::F80];
+const TYPES: [Type; 9] =
+    [Type::I1, Type::I8, Type::I16, Type::I32, Type::I64, Type::Ptr, Type::F32, Type::F64, Type::F80];
 
 pub fn ty(r: &mut Rng) -> Type {
     r.pick(&TYPES)
