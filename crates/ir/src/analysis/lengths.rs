@@ -61,8 +61,7 @@ type Origins = BTreeSet<Origin>;
 
 /// The length parameters of `func`, ordered by array parameter.
 pub fn length_params(program: &Program, func: FuncId) -> Vec<LengthParam> {
-    let mut visiting = BTreeSet::new();
-    pairs(program, func, &mut visiting)
+    pairs(program, func, &mut BTreeMap::new())
 }
 
 /// Whether `func` compares or subtracts pointers derived from two
@@ -123,15 +122,19 @@ const READS_ONLY: &[(&str, &[usize])] = &[
 /// which do not escape (stored in memory, passed where they may be
 /// written), in parameter order.
 pub fn read_only_params(program: &Program, func: FuncId) -> Vec<usize> {
-    let mut visiting = BTreeSet::new();
-    let written = written(program, func, &mut visiting);
+    let written = written(program, func, &mut BTreeMap::new());
     let f = program.func(func);
     (0..f.params.len()).filter(|i| f.params[*i].ty == Type::Ptr && !written.contains(i)).collect()
 }
 
+/// Per function: `None` while it is analysed further up the call chain
+/// (recursion), then its result, so that each function of a call graph is
+/// analysed once.
+type Memo<T> = BTreeMap<FuncId, Option<T>>;
+
 /// The pointer parameters written through or escaping; every one while
 /// `func` is being analysed further up the call chain (recursion).
-fn written(program: &Program, func: FuncId, visiting: &mut BTreeSet<FuncId>) -> BTreeSet<usize> {
+fn written(program: &Program, func: FuncId, memo: &mut Memo<BTreeSet<usize>>) -> BTreeSet<usize> {
     let f = program.func(func);
     let all = || (0..f.params.len()).collect();
     if f.is_declaration() {
@@ -139,9 +142,12 @@ fn written(program: &Program, func: FuncId, visiting: &mut BTreeSet<FuncId>) -> 
         let safe = READS_ONLY.iter().find(|(n, _)| *n == name).map_or(&[][..], |(_, s)| s);
         return (0..f.params.len()).filter(|i| !safe.contains(i)).collect();
     }
-    if !visiting.insert(func) {
-        return all();
+    match memo.get(&func) {
+        Some(Some(done)) => return done.clone(),
+        Some(None) => return all(),
+        None => {}
     }
+    memo.insert(func, None);
     let mut a = Analysis::new(f);
     a.solve();
     let ptrs =
@@ -155,7 +161,7 @@ fn written(program: &Program, func: FuncId, visiting: &mut BTreeSet<FuncId>) -> 
                     out.extend(ptrs(&a.of(value)));
                 }
                 InstKind::Call { func: callee, args } => {
-                    let callee_written = written(program, *callee, visiting);
+                    let callee_written = written(program, *callee, memo);
                     for (i, arg) in args.iter().enumerate() {
                         if callee_written.contains(&i) || i >= program.func(*callee).params.len() {
                             out.extend(ptrs(&a.of(arg)));
@@ -171,15 +177,18 @@ fn written(program: &Program, func: FuncId, visiting: &mut BTreeSet<FuncId>) -> 
             }
         }
     }
-    visiting.remove(&func);
+    memo.insert(func, Some(out.clone()));
     out
 }
 
-fn pairs(program: &Program, func: FuncId, visiting: &mut BTreeSet<FuncId>) -> Vec<LengthParam> {
+fn pairs(program: &Program, func: FuncId, memo: &mut Memo<Vec<LengthParam>>) -> Vec<LengthParam> {
     let f = program.func(func);
-    if f.is_declaration() || !visiting.insert(func) {
-        return Vec::new();
+    match memo.get(&func) {
+        _ if f.is_declaration() => return Vec::new(),
+        Some(done) => return done.clone().unwrap_or_default(),
+        None => {}
     }
+    memo.insert(func, None);
     let mut a = Analysis::new(f);
     a.solve();
     let mut found: BTreeMap<(usize, usize), Loc> = BTreeMap::new();
@@ -195,7 +204,7 @@ fn pairs(program: &Program, func: FuncId, visiting: &mut BTreeSet<FuncId>) -> Ve
     }
     found.retain(|pair, _| !a.accessed_at.contains(pair) && !a.nul_checked.contains(&pair.0));
     for (callee, args, loc) in a.calls(program) {
-        for lp in pairs(program, callee, visiting) {
+        for lp in pairs(program, callee, memo) {
             let (Some(pa), Some(na)) = (args.get(lp.array), args.get(lp.length)) else { continue };
             for p in pa.iter().filter_map(|o| if let Origin::Ptr(p) = o { Some(*p) } else { None }) {
                 for n in na.iter().filter_map(|o| if let Origin::Len(n) = o { Some(*n) } else { None }) {
@@ -204,7 +213,6 @@ fn pairs(program: &Program, func: FuncId, visiting: &mut BTreeSet<FuncId>) -> Ve
             }
         }
     }
-    visiting.remove(&func);
     let int_param = |i: usize| f.params.get(i).is_some_and(|p| p.ty.is_int() && p.ty != Type::I1);
     let ptr_param = |i: usize| f.params.get(i).is_some_and(|p| p.ty == Type::Ptr);
     let mut out: Vec<LengthParam> = found
@@ -214,6 +222,7 @@ fn pairs(program: &Program, func: FuncId, visiting: &mut BTreeSet<FuncId>) -> Ve
         .collect();
     // One length per array: the first parameter the code shows.
     out.dedup_by_key(|lp| lp.array);
+    memo.insert(func, Some(out.clone()));
     out
 }
 
