@@ -111,6 +111,14 @@ pub struct GenArgs {
     /// error and tests never pass a length larger than the buffer.
     #[arg(long)]
     pub no_inferred_contracts: bool,
+    /// What a null pointer parameter is. `assume` (default): every pointer
+    /// parameter may be null, so tests cover the branches that check it,
+    /// and a dereference without a check is the contract `assumes
+    /// non-null: p` (no error tests). `errors`: such a dereference is a
+    /// null-dereference error test. `references`: the papers' model, only
+    /// structure pointers may be null (their dereference an error).
+    #[arg(long, value_enum, default_value = "assume")]
+    pub null_args: NullArgsArg,
     /// Report memory leaks: a malloc'd object that nothing reachable from
     /// the parameters, globals or the return value points to when the
     /// function returns makes its test a `memory-leak` error test.
@@ -639,10 +647,10 @@ pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
     for (label, value) in rows {
         out.push_str(&format!("  {:<20} {value}\n", format!("{label}:")));
     }
-    if s.precondition_rejected_runs + s.error_runs + s.bound_exceeded_runs > 0 {
+    if s.precondition_rejected_runs + s.error_runs + s.bound_exceeded_runs + s.nonnull_assumed_runs > 0 {
         out.push_str(&format!(
-            "  {:<20} {} rejected by the precondition, {} unsupported or over the step limit, {} over the k bound\n",
-            "discarded runs:", s.precondition_rejected_runs, s.error_runs, s.bound_exceeded_runs
+            "  {:<20} {} rejected by the precondition, {} unsupported or over the step limit, {} over the k bound, {} with a null pointer assumed non-null\n",
+            "discarded runs:", s.precondition_rejected_runs, s.error_runs, s.bound_exceeded_runs, s.nonnull_assumed_runs
         ));
     }
     for c in &suite.contracts {
@@ -788,6 +796,7 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         seek_errors: !args.no_error_search,
         one_error_test_per_site: !args.all_error_tests,
         infer_contracts: !args.no_inferred_contracts,
+        null_args: args.null_args.engine(),
         long_bits: 64,
         program_mode: None,
         max_heap_objects: args.max_heap_objects,
@@ -856,5 +865,24 @@ mod tests {
         assert!(parse_seconds("0").is_err());
         assert!(parse_seconds("-3").is_err());
         assert!(parse_seconds("soon").is_err());
+    }
+}
+
+/// `--null-args`: see [`pathwise_engine::config::NullArgs`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum NullArgsArg {
+    Assume,
+    Errors,
+    References,
+}
+
+impl NullArgsArg {
+    fn engine(self) -> pathwise_engine::config::NullArgs {
+        use pathwise_engine::config::NullArgs;
+        match self {
+            NullArgsArg::Assume => NullArgs::Assume,
+            NullArgsArg::Errors => NullArgs::Errors,
+            NullArgsArg::References => NullArgs::References,
+        }
     }
 }

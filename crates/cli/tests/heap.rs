@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{errors, generate_and_replay as generate_and_replay_in, returns};
+use common::{assumed_nonnull, errors, generate_and_replay as generate_and_replay_in, returns};
 
 /// Generate for `function` of tests/c/heap.c and replay natively.
 fn generate_and_replay(function: &str, extra: &[&str], compare_coverage: bool) -> serde_json::Value {
@@ -28,11 +28,13 @@ fn allocation_and_memory_errors() {
     // push: one path; the output heap holds the new node in front of the input.
     let suite = generate_and_replay("push", &[], true);
     assert_eq!(suite["tests"].as_array().unwrap().len(), 1);
-    // swap_sum: null a, null b, and the two results (the second needs
-    // a->data == b->data or a == b).
+    // swap_sum: the two results (the second needs a->data == b->data or
+    // a == b); a and b are dereferenced without a null test, so they are
+    // assumed non-null (contracts), not error tests.
     let suite = generate_and_replay("swap_sum", &[], true);
-    assert_eq!(errors(&suite), vec![("null-dereference".to_string(), 53), ("null-dereference".to_string(), 54)]);
-    assert_eq!(suite["tests"].as_array().unwrap().len(), 4);
+    assert!(errors(&suite).is_empty());
+    assert_eq!(assumed_nonnull(&suite), [("a".to_string(), 53), ("b".to_string(), 54)]);
+    assert_eq!(suite["tests"].as_array().unwrap().len(), 2);
     let suite = generate_and_replay("use_after_free", &[], false);
     assert_eq!(errors(&suite), vec![("use-after-free".to_string(), 68)]);
     assert_eq!(suite["tests"].as_array().unwrap().len(), 2);
@@ -119,14 +121,18 @@ fn input_counts(suite: &serde_json::Value, ty: &str) -> Vec<Vec<u64>> {
 #[test]
 fn arrays_behind_input_pointers() {
     let file = "tests/c/heap_arrays.c";
-    // n <= 0, null v, 1 and 2 iterations, and an overflow on the second.
+    // n <= 0, 1 and 2 iterations, and an overflow on the second (v is
+    // assumed non-null where the loop reads it).
     let suite = generate_and_replay_in(file, "sum_keys", &[], true);
-    assert_eq!(errors(&suite), [("null-dereference".to_string(), 19), ("signed-overflow".to_string(), 19)]);
-    assert_eq!(input_counts(&suite, "struct rec"), [vec![], vec![], vec![1], vec![2], vec![2]]);
-    // rs null, rs[1] null, rs[1] an object: rs has two elements.
+    assert_eq!(errors(&suite), [("signed-overflow".to_string(), 19)]);
+    assert_eq!(assumed_nonnull(&suite), [("v".to_string(), 19)]);
+    assert_eq!(input_counts(&suite, "struct rec"), [vec![], vec![1], vec![2], vec![2]]);
+    // rs[1] null, rs[1] an object: rs has two elements (rs itself is
+    // assumed non-null).
     let suite = generate_and_replay_in(file, "second_key", &[], true);
     assert_eq!(returns(&suite), [-1, 0]);
-    assert_eq!(input_counts(&suite, "struct rec *"), [vec![], vec![2], vec![2]]);
+    assert_eq!(assumed_nonnull(&suite), [("rs".to_string(), 27)]);
+    assert_eq!(input_counts(&suite, "struct rec *"), [vec![2], vec![2]]);
     // A free length: v[1] is always there, whatever n says.
     let suite = generate_and_replay_in(file, "first_two", &[], true);
     assert!(errors(&suite).iter().all(|(kind, _)| kind != "out-of-bounds"), "{:?}", errors(&suite));
@@ -194,7 +200,7 @@ fn tied_counts_through_an_alias_never_diverge() {
 #[test]
 fn void_pointer_parameters_take_their_conversion_type() {
     let suite = generate_and_replay("void_point", &[], true);
-    assert_eq!(errors(&suite), [("null-dereference".to_string(), 93)]);
+    assert_eq!(assumed_nonnull(&suite), [("p".to_string(), 93)]);
     assert_eq!(returns(&suite), [0, 1]);
     assert_eq!(suite["tests"][1]["heap_in"][0]["type"], "struct point");
     let suite = generate_and_replay("void_compare", &[], true);
@@ -230,7 +236,8 @@ fn structures_by_value() {
     assert_eq!(errors(&suite), [("signed-overflow".to_string(), 59)]);
     // The result is a new object (the caller's copy), not the input one.
     let suite = generate_and_replay_in(file, "take", &[], true);
-    let t = &suite["tests"][1];
+    assert_eq!(assumed_nonnull(&suite), [("p".to_string(), 67)]);
+    let t = &suite["tests"][0];
     let ret = t["expected"]["return_pointer"]["ref"].as_u64().unwrap();
     let input = t["inputs"]["p"]["ref"].as_u64().unwrap();
     assert_ne!(ret, input);
@@ -243,14 +250,14 @@ fn structures_by_value() {
     assert_eq!(suite["tests"][1]["heap_in"][0]["fields"][0]["path"], ".b[1]");
     let suite = generate_and_replay_in(file, "set_byte", &[], true);
     assert_eq!(returns(&suite), [0, 1]);
-    let out = &suite["tests"][2]["expected"]["heap_out"][0]["fields"];
+    let out = &suite["tests"][1]["expected"]["heap_out"][0]["fields"];
     // The byte store split the int: the output is checked byte by byte.
     let cells: Vec<(&str, i64)> =
         out.as_array().unwrap().iter().map(|f| (f["path"].as_str().unwrap(), f["value"].as_i64().unwrap())).collect();
     assert_eq!(cells, [(".b[0]", 5), (".b[1]", 0), (".b[2]", 9), (".b[3]", 0)], "{out}");
     // `return *p;` dereferences p in the function under test.
     let suite = generate_and_replay_in(file, "copy_of", &[], true);
-    assert_eq!(errors(&suite), [("null-dereference".to_string(), 99)]);
+    assert_eq!(assumed_nonnull(&suite), [("p".to_string(), 99)]);
     // memcmp over two records: the bytes it reads are their fields'.
     let suite = generate_and_replay_in(file, "same_rec", &[], true);
     assert_eq!(returns(&suite).iter().filter(|&&r| r == 1).count(), 1);

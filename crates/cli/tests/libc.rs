@@ -132,13 +132,15 @@ fn abs_and_realloc() {
 
 /// realloc shrinking an input object to a size from the input: the copy
 /// fills the new object, so no byte of it is an error check whose negation
-/// (a size realloc would copy less for) made the run diverge. A null `v`,
-/// a null `items`, size 0 (freed) and a smaller size; growing is the same
-/// path as shrinking (a guard inside realloc, no decision).
+/// (a size realloc would copy less for) made the run diverge. A null
+/// `items`, size 0 (freed) and a smaller size (`v` is assumed non-null);
+/// growing is the same path as shrinking (a guard inside realloc, no
+/// decision).
 #[test]
 fn realloc_shrinking_an_input_object() {
     let suite = run("libc_stdlib.c", "realloc_field");
-    assert_eq!(tests(&suite), 4);
+    assert_eq!(tests(&suite), 3);
+    assert_eq!(common::assumed_nonnull(&suite), [("v".to_string(), 96)]);
     assert!(complete(&suite), "{}", suite["stop"]);
 }
 
@@ -160,8 +162,8 @@ fn stdio_formats_replay() {
         // 23 floating formats by 20 values (ties, limits, subnormals).
         ("float_table", 1, true),
         ("others", 1, true),
-        // A null n, a null name, names of length 0..2.
-        ("show_name", 5, true),
+        // A null name (`n` is assumed non-null), names of length 0..2.
+        ("show_name", 4, true),
     ] {
         let suite = run("libc_stdio.c", function);
         assert_eq!(tests(&suite), n, "{function}");

@@ -25,6 +25,9 @@
 //! - `long double` helpers, locals and fields are computed while their
 //!   values are doubles; a value that is not stops its path, named, and the
 //!   run is not "complete".
+//! - NULL is an input of every pointer parameter: a test covers each null
+//!   check, and a pointer used without one is the contract `assumes
+//!   non-null`, not error tests (`--null-args errors` keeps them).
 //!
 //! Every test file is built with gcc and, where installed, clang
 //! (`-Wall -Wextra -Werror`).
@@ -101,11 +104,13 @@ fn long_double_is_computed_where_it_is_a_double() {
     let (out, _, suite) = generate("long_double.c", "scaled_sum", &[]);
     assert_eq!(test_count(&suite), 1, "{suite:#}");
     builds_and_passes_everywhere(out.path(), "scaled_sum", "1 passed, 0 failed\n");
-    // n <= 0, a NULL s, one element, two (k = 2) with the first or the second bound ending the loop.
+    // n <= 0, one element, two (k = 2) with the first or the second bound
+    // ending the loop; s is assumed non-null where the loop reads it.
     let (out, _, suite) = generate("long_double.c", "weighted", &[]);
-    assert_eq!(test_count(&suite), 5, "{suite:#}");
-    builds_and_passes_everywhere(out.path(), "weighted", "5 passed, 0 failed\n");
-    common::replay_passes(out.path(), 5, vec![], true);
+    assert_eq!(test_count(&suite), 4, "{suite:#}");
+    assert_eq!(common::assumed_nonnull(&suite), [("s".to_string(), 28)]);
+    builds_and_passes_everywhere(out.path(), "weighted", "4 passed, 0 failed\n");
+    common::replay_passes(out.path(), 4, vec![], true);
     // 1/3 needs x87's 64-bit significand: that path stops, named, and
     // nothing claims completeness.
     let (out, stdout, suite) = generate("long_double.c", "third_positive", &[]);
@@ -137,8 +142,14 @@ fn inputs_keep_the_contracts_the_code_shows() {
     for (function, n, contract, errors) in CONTRACT_CASES {
         let (out, stdout, suite) = generate("contracts.c", function, &[]);
         assert_eq!(test_count(&suite), n, "{function}: {stdout}");
-        let contracts: Vec<&str> =
-            suite["contracts"].as_array().map_or(Vec::new(), |c| c.iter().map(|v| v.as_str().unwrap()).collect());
+        let contracts: Vec<&str> = suite["contracts"]
+            .as_array()
+            .map_or(Vec::new(), |c| c.iter().map(|v| v.as_str().unwrap()).collect())
+            .into_iter()
+            .filter(|c| !c.starts_with("assumes non-null: "))
+            .collect();
+        // Each reads its one pointer without a null test: a contract too.
+        assert_eq!(common::assumed_nonnull(&suite).len(), 1, "{function}: {stdout}");
         if contract.is_empty() {
             assert!(contracts.is_empty(), "{function}: {contracts:?}");
         } else {
@@ -154,7 +165,8 @@ fn inputs_keep_the_contracts_the_code_shows() {
     }
     // Without the inference, the seeded over-read is a longer array.
     let (_, _, suite) = generate("contracts.c", "sum_upto", &["--no-inferred-contracts"]);
-    assert!(error_sites(&suite).is_empty() && suite.get("contracts").is_none(), "{suite:#}");
+    assert!(error_sites(&suite).is_empty(), "{suite:#}");
+    assert_eq!(common::assumed_nonnull(&suite), [("buf".to_string(), 23)], "{suite:#}");
 }
 
 #[test]
@@ -253,13 +265,17 @@ fn long_input_arrays_grow_in_one_run() {
     for t in suite["tests"].as_array().unwrap() {
         assert_eq!(t["inputs"]["key"].as_array().unwrap().len(), 176, "{t}");
     }
-    assert_eq!(suite["stats"]["runs"], 3);
+    // One run per test, and one passing a null `key` (assumed non-null).
+    assert_eq!(suite["stats"]["runs"], 4);
+    assert_eq!(suite["stats"]["nonnull_assumed_runs"], 1);
     common::replay_passes(out.path(), 3, vec![], true);
     let (out, _, suite) = generate("long_arrays.c", "count_positive", &["--timeout", "3"]);
     let n = test_count(&suite);
     assert!(n >= 1, "{suite:#}");
-    // Every run is a test: none is spent asking for one more element.
-    assert_eq!(suite["stats"]["runs"].as_u64(), Some(n as u64));
+    // Every run is a test (or passes a null `v`): none is spent asking
+    // for one more element.
+    let null_runs = suite["stats"]["nonnull_assumed_runs"].as_u64().unwrap();
+    assert_eq!(suite["stats"]["runs"].as_u64(), Some(n as u64 + null_runs));
     for t in suite["tests"].as_array().unwrap() {
         assert_eq!(t["inputs"]["v"].as_array().unwrap().len(), 3000);
     }
@@ -316,10 +332,56 @@ fn free_structure_fields_are_named_and_a_precondition_bounds_them() {
     let (out, stdout, suite) = generate("parser_state.c", "next_line", &[]);
     assert!(stdout.contains("free fields:         p: pos, line (any value;"), "{stdout}");
     let kinds: Vec<String> = error_sites(&suite).into_iter().map(|(k, _, _)| k).collect();
-    assert_eq!(kinds, ["null-dereference", "signed-overflow"]);
+    assert_eq!(kinds, ["signed-overflow"]);
+    assert_eq!(common::assumed_nonnull(&suite).len(), 1, "{stdout}");
     common::replay_passes(out.path(), test_count(&suite), vec![], true);
     let (out, _, suite) = generate("parser_state.c", "next_line", &["--precondition", "parser_ready"]);
     assert!(error_sites(&suite).is_empty(), "{suite:#}");
     assert_eq!(common::returns(&suite).len(), 2);
     common::replay_passes(out.path(), test_count(&suite), vec![], true);
+}
+
+/// `(function, tests, whether a test passes NULL, the parameter assumed
+/// non-null)` of `null_args.c` at k = 2.
+const NULL_CASES: [(&str, usize, bool, Option<(&str, u64)>); 6] = [
+    // NULL (-1); "" ; one and two characters (k = 2).
+    ("len_or_minus", 4, true, None),
+    ("starts_with_a", 1, false, Some(("s", 24))),
+    ("getx_or", 2, true, None),
+    // `v == NULL` after `*v`: dead under the contract.
+    ("late", 1, false, Some(("v", 38))),
+    ("apply_or", 2, true, None),
+    // NULL, n < 2, the write.
+    ("put2", 3, true, None),
+];
+
+#[test]
+fn pointer_parameters_may_be_null_and_unchecked_ones_are_contracts() {
+    for (function, n, passes_null, assumed) in NULL_CASES {
+        let (out, stdout, suite) = generate("null_args.c", function, &[]);
+        assert_eq!(test_count(&suite), n, "{function}: {stdout}");
+        assert_eq!(suite["stop"], "complete", "{function}: {stdout}");
+        assert!(common::errors(&suite).is_empty(), "{function}: {stdout}");
+        let pointer = suite["params"][0]["name"].as_str().unwrap();
+        let null = suite["tests"].as_array().unwrap().iter().any(|t| t["inputs"][pointer].is_null());
+        assert_eq!(null, passes_null, "{function}: {suite:#}");
+        let expected: Vec<(String, u64)> = assumed.iter().map(|(p, l)| (p.to_string(), *l)).collect();
+        assert_eq!(common::assumed_nonnull(&suite), expected, "{function}");
+        if let Some((p, _)) = assumed {
+            assert!(
+                stdout.contains(&format!("contract:            assumes non-null: {p} (used without a null test at"))
+            );
+            let c = std::fs::read_to_string(out.path().join(format!("{function}_tests.c"))).unwrap();
+            assert!(c.contains(&format!("assumes non-null: {p}")), "{c}");
+        }
+        builds_and_passes_everywhere(out.path(), function, &format!("{n} passed, 0 failed\n"));
+        common::replay_passes(out.path(), n, vec![], true);
+    }
+    // `--null-args errors`: the unchecked dereference is an error test,
+    // which crashes natively as expected.
+    let (out, _, suite) = generate("null_args.c", "starts_with_a", &["--null-args", "errors"]);
+    assert_eq!(common::errors(&suite), [("null-dereference".to_string(), 24)]);
+    assert!(common::assumed_nonnull(&suite).is_empty());
+    builds_and_passes_everywhere(out.path(), "starts_with_a", "2 passed, 0 failed\n");
+    common::replay_passes(out.path(), 2, vec![], true);
 }

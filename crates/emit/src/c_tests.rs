@@ -485,6 +485,7 @@ fn joined_input(suite: &TestSuite, test: &TestCase, i: usize, locals: &[String])
                 k => format!("{base} + {k}"),
             })
         }
+        InputValue::Pointer(HeapValue::Null) => Some("NULL".to_string()),
         InputValue::Pointer(v @ HeapValue::Ref { .. }) => {
             let pointee = CType::Int { c_name: p.c_scalar.clone(), ty: p.scalar };
             Some(crate::c_heap::input_pointer_expr(suite, test, v, Some(&pointee)))

@@ -500,6 +500,10 @@ pub struct StatsJson {
     pub unknown_prefixes: u64,
     #[serde(default)]
     pub unrelated_pointer_runs: u64,
+    /// Runs that passed a null pointer parameter the function uses without
+    /// a null test (not tests: see the suite's `assumes non-null` contracts).
+    #[serde(default)]
+    pub nonnull_assumed_runs: u64,
     /// `--compositional` only (absent otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compositional: Option<CompositionalJson>,
@@ -848,6 +852,7 @@ impl StatsJson {
             values_concretised: s.values_concretised,
             unknown_prefixes: s.unknown_prefixes,
             unrelated_pointer_runs: s.unrelated_pointer_runs,
+            nonnull_assumed_runs: s.nonnull_assumed_runs,
             compositional: compositional_json(s),
         }
     }

@@ -51,6 +51,8 @@ pub struct Config {
     /// input array as long as its length parameter says: see
     /// [`crate::contracts`]).
     pub infer_contracts: bool,
+    /// What a null pointer parameter is: see [`NullArgs`].
+    pub null_args: NullArgs,
     /// Width of C's `long` (64 under LP64, 32 under ILP32).
     pub long_bits: u32,
     /// Whole-program mode (Test-Comp): see [`ProgramMode`].
@@ -123,6 +125,7 @@ impl Config {
             seek_errors: true,
             one_error_test_per_site: false,
             infer_contracts: true,
+            null_args: NullArgs::References,
             long_bits: 64,
             program_mode: None,
             max_heap_objects: 32,
@@ -161,6 +164,26 @@ impl Externals {
     pub fn contains(&self, name: &str) -> bool {
         !self.excluded.contains(name) && (self.all || self.names.contains(name))
     }
+}
+
+/// Which pointer parameters may be null, and what a dereference of a null
+/// one is (see [`crate::null_params`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NullArgs {
+    /// The papers' input model (`Config::new`): a pointer to a structure
+    /// may be null, as seed 003's Java references may, and its
+    /// dereference is a null-dereference error; an input array (seed
+    /// 002's C arrays) never is.
+    References,
+    /// Every pointer parameter may be null (`gen`'s default): branches
+    /// that test it are covered, and a dereference the function makes
+    /// without a test assumes the caller passes a valid pointer (a
+    /// contract line, `assumes non-null: p`, instead of error tests).
+    Assume,
+    /// Every pointer parameter may be null, and every dereference of a
+    /// null one is a null-dereference error test (`gen --null-args
+    /// errors`).
+    Errors,
 }
 
 /// The coverage criterion that makes the set of paths finite; both use

@@ -109,10 +109,21 @@ pub fn length_tie(pool: &mut ExprPool, len: ExprId, n: ExprId, ty: Type, signed:
 
 /// The summary's words for the contracts of `func`: `buf has len
 /// elements (inferred from f.c:5:21)`, `s is a NUL-terminated string`.
-pub fn describe(program: &Program, func: FuncId, config: &Config) -> Vec<String> {
+/// `nonnull`: the parameters a search found dereferenced without a null
+/// test, and where (see [`crate::null_params`]).
+pub fn describe(program: &Program, func: FuncId, config: &Config, nonnull: &[(usize, Loc)]) -> Vec<String> {
     let f = program.func(func);
     let lengths = inferred(program, func, config);
     let at = |p: usize| lengths.iter().find(|l| l.array == p).map_or(Loc::default(), |l| l.loc);
+    let mut assumed = nonnull.to_vec();
+    assumed.sort_by_key(|a| a.0);
+    let assumed = assumed.into_iter().map(|(p, loc)| {
+        format!(
+            "assumes non-null: {} (used without a null test at {}; --null-args errors makes it an error test)",
+            f.params[p].src.name,
+            program.describe_loc(loc)
+        )
+    });
     array_contracts(program, func, config)
         .into_iter()
         .map(|(p, c)| match c {
@@ -127,6 +138,7 @@ pub fn describe(program: &Program, func: FuncId, config: &Config) -> Vec<String>
                 f.params[p].src.name
             ),
         })
+        .chain(assumed)
         .collect()
 }
 

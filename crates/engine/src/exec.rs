@@ -64,6 +64,8 @@ pub struct Machine<'p> {
     pub check_overflow: bool,
     /// See [`crate::config::Config::seek_errors`].
     pub seek_errors: bool,
+    /// See [`crate::config::Config::null_args`].
+    pub null_args: crate::config::NullArgs,
     /// Width of `long` (32 under ILP32): the type of `__VERIFIER_nondet_long`.
     pub data_model_long_bits: u32,
     /// Functions without body or model return a fresh input.
@@ -109,6 +111,7 @@ impl<'p> Machine<'p> {
             max_steps: config.max_steps_per_run,
             check_overflow: config.check_overflow,
             seek_errors: config.seek_errors,
+            null_args: config.null_args,
             data_model_long_bits: config.long_bits,
             concretise_externals: false,
             externals: config.externals.clone(),
@@ -813,6 +816,10 @@ impl<'m, 'p> Exec<'m, 'p> {
                     // An input pointer (or a flexible array member through
                     // one: `m->data`): a null one has nothing to tie.
                     return self.tie_heap_count(&p, n, loc).map(|()| None);
+                }
+                if p.obj.is_none() && p.off == 0 && p.base_sym.is_some() {
+                    // A null parameter (see `null_params`): no array to tie.
+                    return Ok(None);
                 }
                 let input = p.obj.and_then(|o| self.mem.object(o).input);
                 let (Some(inp), 0, None) = (input, p.off, p.off_sym) else {

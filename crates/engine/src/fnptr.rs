@@ -208,6 +208,9 @@ impl Exec<'_, '_> {
             }
         }
         let Some(obj) = p.obj else {
+            if let Some(end) = self.null_param_call(p, loc) {
+                return Err(end);
+            }
             return Err(self.error(ErrorKind::NullDereference, "call through a null function pointer", loc));
         };
         let func = match self.mem.code_func(obj) {

@@ -126,6 +126,8 @@ pub struct HeapState {
     pub(crate) fn_inputs: Vec<(ExprId, Vec<pathwise_ir::FuncId>)>,
     /// Pointer parameters into one object (see [`crate::joins`]).
     pub(crate) joins: crate::joins::JoinState,
+    /// Pointer parameters that may be null (see [`crate::null_params`]).
+    pub(crate) null_params: crate::null_params::NullParams,
 }
 
 /// See [`Exec::field_layout`].
@@ -308,6 +310,9 @@ impl Exec<'_, '_> {
 
     /// Null check of a dereference of a pointer read from an input slot.
     pub(crate) fn check_nonnull(&mut self, p: &Pointer, loc: Loc) -> Result<(), End> {
+        if let Some(checked) = self.null_param_deref(p, loc) {
+            return checked;
+        }
         let Some(r) = p.base_sym.filter(|&r| !self.is_join_ident(r)) else { return Ok(()) };
         if self.heap.nonnull.contains(&r) {
             return Ok(());
@@ -324,6 +329,9 @@ impl Exec<'_, '_> {
     /// of the run at `loc`, unless it is known already (the object
     /// arguments of a summarised call, see [`crate::compose`]).
     pub(crate) fn decide_null(&mut self, p: &Pointer, loc: Loc) {
+        if self.decide_null_param(p, loc) {
+            return;
+        }
         let Some(r) = p.base_sym.filter(|&r| !self.is_join_ident(r)) else { return };
         if self.heap.nonnull.contains(&r) {
             return;

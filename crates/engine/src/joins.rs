@@ -323,6 +323,10 @@ impl Exec<'_, '_> {
         }
         for (j, jv) in spec.joins.iter().enumerate() {
             let Some(jv) = jv else { continue };
+            if args[j].as_ptr().obj.is_none() {
+                // A null parameter (see `null_params`) points nowhere.
+                continue;
+            }
             let choice = self.choose(spec, jv);
             self.heap.joins.choices[j] = choice;
             let es = jv.elem.bytes();
@@ -438,6 +442,13 @@ impl Exec<'_, '_> {
     /// the offsets to compare, or `None` when either is not an input
     /// pointer.
     pub(crate) fn relate_inputs(&mut self, a: &Pointer, b: &Pointer, loc: Loc) -> Result<Option<(Value, Value)>, End> {
+        // Neither is defined on a null pointer: a parameter that may be
+        // null is checked as by a dereference (see `null_params`).
+        for p in [a, b] {
+            if let Some(checked) = self.null_param_use(p, loc, "ordering or subtraction of a null pointer") {
+                checked?;
+            }
+        }
         if !(self.is_input_pointer(a) && self.is_input_pointer(b)) {
             return Ok(None);
         }

@@ -49,6 +49,7 @@ pub mod libc;
 pub mod loop_decisions;
 pub mod memcheck;
 pub mod memory;
+pub mod null_params;
 pub mod path;
 pub mod reject;
 pub mod replay_models;

@@ -29,6 +29,9 @@ pub enum ParamInput {
         /// [`crate::contracts`]): with a length parameter, the length is
         /// tied, not grown.
         contract: Option<ArrayContract>,
+        /// The 1-bit input saying the parameter is NULL (see
+        /// [`crate::null_params`]); `None` when it never is.
+        null: Option<ExprId>,
     },
     /// A pointer into the input heap, initialised lazily (see [`crate::heap`]);
     /// `by_value`: a structure passed by value, a fresh object aliasing
@@ -120,7 +123,9 @@ impl InputSpec {
                     let max = pool.bv_const(64, max_array_len as u64);
                     len_limits.push(pool.cmp(pathwise_expr::BvCmp::Ule, len, max));
                     let contract = contracts.iter().find(|c| c.0 == i).map(|c| c.1);
-                    ParamInput::Array { input: InputArray { array, len }, elem, contract }
+                    let null = crate::null_params::arrays_nullable(config)
+                        .then(|| crate::null_params::null_var(pool, &p.src.name));
+                    ParamInput::Array { input: InputArray { array, len }, elem, contract, null }
                 }
                 _ => {
                     let var = pool.var(&p.src.name, Sort::Bv(p.ty.bits()));
@@ -201,6 +206,9 @@ pub struct RunRecord {
     pub float_inputs: Vec<ExprId>,
     /// Length variables tied by `pathwise_array_len` (see [`Self::len_is_tied`]).
     pub tied_lens: FxHashSet<ExprId>,
+    /// The parameter a dereference assumed non-null, and where: the run
+    /// passed it null and ended there (see [`crate::null_params`]).
+    pub nonnull_assumed: Option<(usize, pathwise_ir::Loc)>,
     /// What the function returned when a leak made the run an error.
     pub leak_returned: Option<Option<u64>>,
     /// Where a comparison or subtraction of pointers into different input
@@ -284,6 +292,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         pins: Vec::new(),
         float_inputs: Vec::new(),
         tied_lens: FxHashSet::default(),
+        nonnull_assumed: None,
         leak_returned: None,
         unrelated: None,
         no_case: None,
@@ -359,6 +368,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     rec.tied_lens.extend(exec.tied_lens.drain());
     rec.cost = std::mem::take(&mut exec.cost);
     rec.no_case = exec.handwritten.no_case.take();
+    rec.nonnull_assumed = exec.heap.null_params.assumed.take();
     let taken = crate::compose::taken(&mut exec);
     let returned = exec.returned;
     let call_pointers = std::mem::take(&mut exec.call_pointers);
@@ -479,6 +489,7 @@ fn heap_args(
         }
     }
     exec.join_args(spec, &mut args, objs, loc)?;
+    exec.null_params_of(spec, &mut args);
     Ok(args)
 }
 
@@ -553,6 +564,11 @@ fn build_memory(
                 let v = inputs.bv.get(&var).copied().unwrap_or(0);
                 let obj = crate::fnptr::chosen(candidates, v).map(|f| mem.code_object(f));
                 args.push(Value::Ptr(Pointer { obj, base_sym: Some(var), ..Pointer::NULL }));
+                objs.push(None);
+            }
+            ParamInput::Array { null: Some(var), .. } if inputs.bv.get(&var).is_some_and(|&v| v & 1 == 1) => {
+                // A null parameter (see `null_params`): no array.
+                args.push(Value::Ptr(Pointer::NULL));
                 objs.push(None);
             }
             ParamInput::Array { input, elem, .. } => {

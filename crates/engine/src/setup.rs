@@ -414,6 +414,7 @@ pub fn assemble(
         })
         .collect();
     let functions = reached.iter().map(|&id| function_coverage(program, id, lines, sides)).collect();
+    let contracts = crate::contracts::describe(program, main, config, &stats.nonnull_assumed);
     TestSuite {
         function: f.name.clone(),
         precondition: config.precondition.clone(),
@@ -432,7 +433,7 @@ pub fn assemble(
         structs: program.structs.clone(),
         externals: external_functions(program, info, config, main),
         unreached_functions: unreached_functions(program, info, config, main),
-        contracts: crate::contracts::describe(program, main, config),
+        contracts,
         source: None,
         goals: Default::default(),
     }

@@ -656,6 +656,13 @@ pub struct Stats {
     /// function (see [`crate::joins`]). The first such place.
     pub unrelated_pointer_runs: u64,
     pub unrelated_pointer_site: Option<pathwise_ir::Loc>,
+    /// Pointer parameters a null value of which reached a dereference
+    /// without a test (`NullArgs::Assume`): the parameter's index and the
+    /// first such place. The runs are rejected inputs, reported as the
+    /// contract `assumes non-null: p` (see [`crate::null_params`]).
+    pub nonnull_assumed: Vec<(usize, Loc)>,
+    /// Runs that passed such a parameter null (not tests).
+    pub nonnull_assumed_runs: u64,
     /// Prefixes the solver could decide neither way (`unknown`: a timeout,
     /// an internal error): neither explored nor proved infeasible.
     pub unknown_prefixes: u64,

@@ -65,11 +65,14 @@ fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRe
             ParamInput::Scalar { var, ty } => {
                 InputValue::Scalar(fp.src.scalar.to_i128(inputs.bv.get(&var).copied().unwrap_or(0) & ty.mask()))
             }
+            ParamInput::Array { null: Some(var), .. } if inputs.bv.get(&var).is_some_and(|&v| v & 1 == 1) => {
+                InputValue::Pointer(crate::suite::HeapValue::Null)
+            }
             // A parameter pointing into another input's object (see `joins`).
             ParamInput::Array { .. } if matches!(replay.heap.params.get(i), Some(Some(_))) => {
                 InputValue::Pointer(replay.heap.params[i].clone().unwrap_or(crate::suite::HeapValue::Null))
             }
-            ParamInput::Array { input, elem, contract } => {
+            ParamInput::Array { input, elem, contract, .. } => {
                 let n = crate::run::InputSpec::len_of(inputs, input.len, setup.max_array_len);
                 let arr = inputs.arrays.get(&input.array);
                 let mut values: Vec<i128> =

@@ -84,6 +84,23 @@ pub fn errors(suite: &serde_json::Value) -> Vec<(String, u64)> {
         .collect()
 }
 
+/// The parameters a suite assumes non-null, with the line of the
+/// dereference its contract names (`assumes non-null: p (dereferenced
+/// without a test at FILE:LINE:COL; ...)`), in parameter order.
+pub fn assumed_nonnull(suite: &serde_json::Value) -> Vec<(String, u64)> {
+    let Some(contracts) = suite["contracts"].as_array() else { return Vec::new() };
+    contracts
+        .iter()
+        .filter_map(|c| {
+            let rest = c.as_str()?.strip_prefix("assumes non-null: ")?;
+            let (name, rest) = rest.split_once(" (used without a null test at ")?;
+            let at = rest.split(';').next()?;
+            let line = at.rsplit(':').nth(1)?.parse().ok()?;
+            Some((name.to_string(), line))
+        })
+        .collect()
+}
+
 /// The returns of a suite's tests that return, sorted.
 pub fn returns(suite: &serde_json::Value) -> Vec<i64> {
     let mut rets: Vec<i64> =

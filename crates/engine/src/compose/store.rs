@@ -277,7 +277,7 @@ pub fn key(program: &Program, func: FuncId, config: &crate::config::Config) -> S
         h = fnv(format!("{} {:?} {}\n", g.name, g.elem, g.count).as_bytes(), h);
     }
     let options = format!(
-        "k={} criterion={:?} overflow={} errors={} max_array_len={}/{} strict={} long={} bottom_up={} uninit={}",
+        "k={} criterion={:?} overflow={} errors={} max_array_len={}/{} strict={} long={} bottom_up={} uninit={} null={:?}",
         config.k,
         config.criterion,
         config.check_overflow,
@@ -288,6 +288,7 @@ pub fn key(program: &Program, func: FuncId, config: &crate::config::Config) -> S
         config.long_bits,
         config.compose.bottom_up,
         config.check_uninit,
+        config.null_args,
     );
     h = fnv(options.as_bytes(), h);
     format!("{h:016x}")

@@ -359,6 +359,12 @@ impl<'a> Search<'a, '_> {
         if let Some((loc, callee)) = rec.no_case {
             self.stats.handwritten.note((loc, self.m.program.func(callee).name.clone()));
         }
+        if let Some((param, loc)) = rec.nonnull_assumed {
+            self.stats.nonnull_assumed_runs += 1;
+            if !self.stats.nonnull_assumed.iter().any(|a| a.0 == param) {
+                self.stats.nonnull_assumed.push((param, loc));
+            }
+        }
         if let Some(loc) = rec.unrelated {
             self.stats.unrelated_pointer_runs += 1;
             self.stats.unrelated_pointer_site.get_or_insert(loc);
