@@ -79,6 +79,13 @@ pub struct GenArgs {
     /// otherwise take unbounded time to refute a prefix.
     #[arg(long, value_name = "RUNS", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
     pub precondition_budget: u64,
+    /// Stop after this many tests (0: no limit). A suite of tens of
+    /// thousands of path tests is rarely one a developer keeps (nor
+    /// replays in minutes), and it takes memory: the run stops there,
+    /// says so, and writes what it found; `--criterion branches` keeps one
+    /// test per branch side.
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    pub max_tests: u64,
     /// Stop the search after this many seconds and keep the tests found.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
@@ -790,7 +797,7 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         max_array_len: args.max_array_len.unwrap_or(16),
         max_grown_array_len: args.max_array_len.map_or(pathwise_engine::step::MAX_GROWN_LEN, u64::from),
         timeout: args.timeout,
-        max_tests: None,
+        max_tests: (args.max_tests > 0).then_some(args.max_tests),
         max_steps_per_run: 10_000_000,
         check_overflow: !args.no_overflow_check,
         seek_errors: !args.no_error_search,

@@ -25,6 +25,8 @@
 //! - `long double` helpers, locals and fields are computed while their
 //!   values are doubles; a value that is not stops its path, named, and the
 //!   run is not "complete".
+//! - Library loops over string literals (`strchr("!#$", c)`, `strcmp(s,
+//!   "GET")`) are bounded by the literal, not by k.
 //! - NULL is an input of every pointer parameter: a test covers each null
 //!   check, and a pointer used without one is the contract `assumes
 //!   non-null`, not error tests (`--null-args errors` keeps them).
@@ -384,4 +386,30 @@ fn pointer_parameters_may_be_null_and_unchecked_ones_are_contracts() {
     assert!(common::assumed_nonnull(&suite).is_empty());
     builds_and_passes_everywhere(out.path(), "starts_with_a", "2 passed, 0 failed\n");
     common::replay_passes(out.path(), 2, vec![], true);
+}
+
+/// At k = 2 every outcome of a library loop over a literal is a path:
+/// `strchr("!#$%&", c)` finds each of the 5 characters, the terminator
+/// (c = 0) or nothing; `method` returns each of 0..=3 (before, the
+/// not-found side and `strcmp(m, "GET") == 0` were cut by k and the run
+/// said "complete").
+#[test]
+fn library_loops_over_literals_are_not_cut_by_k() {
+    let (out, _, suite) = generate("literals.c", "special", &[]);
+    assert_eq!(suite["stop"], "complete");
+    assert_eq!(test_count(&suite), 7);
+    let mut cs: Vec<i64> =
+        suite["tests"].as_array().unwrap().iter().map(|t| t["inputs"]["c"].as_i64().unwrap()).collect();
+    cs.sort();
+    assert_eq!(cs[0], 0);
+    assert!([33, 35, 36, 37, 38].iter().all(|c| cs.contains(c)), "{cs:?}");
+    assert_eq!(common::returns(&suite).iter().filter(|&&r| r == 0).count(), 1);
+    builds_and_passes_everywhere(out.path(), "special", "7 passed, 0 failed\n");
+    common::replay_passes(out.path(), 7, vec![], true);
+    let (out, _, suite) = generate("literals.c", "method", &[]);
+    assert_eq!(suite["stop"], "complete");
+    let mut rets = common::returns(&suite);
+    rets.dedup();
+    assert_eq!(rets, [0, 1, 2, 3]);
+    common::replay_passes(out.path(), test_count(&suite), vec![], true);
 }

@@ -966,9 +966,22 @@ pub fn suite_to_json(suite: &TestSuite) -> serde_json::Value {
     serde_json::to_value(SuiteJson::from_suite(suite)).expect("normalised suite values fit 64 bits")
 }
 
-/// The suite as pretty-printed JSON text, fields in schema order.
+/// The suite as JSON text, fields in schema order: pretty-printed, except
+/// that each test is one compact line. A test's path has a step per
+/// decision and its coverage a line per line: pretty-printed, a suite of
+/// a few hundred tests ran to megabytes (issue 23: 40 sequential `if`s,
+/// 1 MB), while one line per test stays readable and diffable.
 pub fn suite_to_json_string(suite: &TestSuite) -> String {
-    serde_json::to_string_pretty(&SuiteJson::from_suite(suite)).expect("normalised suite values fit 64 bits")
+    let mut json = SuiteJson::from_suite(suite);
+    let tests = std::mem::take(&mut json.tests);
+    let text = serde_json::to_string_pretty(&json).expect("normalised suite values fit 64 bits");
+    const EMPTY: &str = "\n  \"tests\": [],\n";
+    let Some(at) = text.find(EMPTY).filter(|_| !tests.is_empty()) else { return text };
+    let lines: Vec<String> = tests
+        .iter()
+        .map(|t| format!("    {}", serde_json::to_string(t).expect("normalised suite values fit 64 bits")))
+        .collect();
+    format!("{}\n  \"tests\": [\n{}\n  ],\n{}", &text[..at], lines.join(",\n"), &text[at + EMPTY.len()..])
 }
 
 /// Read a suite written by [`suite_to_json_string`].

@@ -14,7 +14,9 @@
 //! length only the data decides (`strlen`, `strcmp`, `strcpy`, `strchr`,
 //! `strstr`...) run at most k iterations entered through symbolic tests
 //! (a `strlen` of an input gives the lengths 0..=k); iterations on concrete
-//! bytes are free, so `strlen("hello")` is never cut short. The loops
+//! bytes are free, so `strlen("hello")` is never cut short, and neither
+//! are `strcmp(s, "GET")` or `strchr("!#$", c)`: an iteration that tests
+//! a byte of a concrete string is bounded by that string. The loops
 //! bounded by a size argument (`memcmp`, `strncmp`, `strnlen`, `memchr`...)
 //! are unrolled up to that size, which is concrete (fixed by a guard when
 //! symbolic), without the k bound: `memcmp(p, q, sizeof *p)` must be able
@@ -160,9 +162,11 @@ fn compare(h: &mut dyn LibcHost, a: Pointer, b: Pointer, limit: Option<u64>, kin
         let equal = x.eq(h.pool(), y);
         // `for (; a[i] == b[i]; i++) if (a[i] == 0) return 0;`; with a size
         // argument the loop is bounded by it instead of by k.
+        // An iteration on a concrete byte of either string is bounded by
+        // that string (a literal: `strcmp(s, "GET")` finds "GET" at any k).
         let same = match limit {
-            None => h.decide_loop(equal, &mut lp)?,
-            Some(_) => h.decide(equal)?,
+            None if x.sym.is_some() && y.sym.is_some() => h.decide_loop(equal, &mut lp)?,
+            _ => h.decide(equal)?,
         };
         if !same {
             let pool = h.pool();
@@ -275,8 +279,11 @@ fn find_char(h: &mut dyn LibcHost, s: Pointer, c: Int, last: bool) -> Result<Poi
         let b = byte(h, s, i)?;
         let hit = b.eq(h.pool(), c);
         if !last {
-            // `while (s[i] != c) { if (s[i] == 0) return NULL; i++; }`
-            if h.decide_loop(hit, &mut lp)? {
+            // `while (s[i] != c) { if (s[i] == 0) return NULL; i++; }`; a
+            // concrete byte (a literal's: `strchr("!#$", c)`) is bounded by
+            // its string, not by k.
+            let found = if b.sym.is_none() { h.decide(hit)? } else { h.decide_loop(hit, &mut lp)? };
+            if found {
                 return Ok(at(s, i));
             }
         } else if h.decide(hit)? {
@@ -323,7 +330,8 @@ fn strstr(h: &mut dyn LibcHost, hay: Pointer, needle: Pointer) -> Result<Pointer
             }
             let hb = byte(h, hay, i + j)?;
             let same = hb.eq(h.pool(), nb);
-            if !h.decide_loop(same, &mut inner)? {
+            let same = if nb.sym.is_none() { h.decide(same)? } else { h.decide_loop(same, &mut inner)? };
+            if !same {
                 break hb;
             }
             j += 1;

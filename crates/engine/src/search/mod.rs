@@ -388,7 +388,7 @@ impl<'a> Search<'a, '_> {
             } else if self.config.timeout.is_some_and(|t| self.start.elapsed() >= t) {
                 Some(StopReason::Timeout)
             } else if self.config.max_tests.is_some_and(|n| self.tests.len() as u64 >= n) {
-                Some(StopReason::Limit(format!("{} tests", self.tests.len())))
+                Some(StopReason::Limit(format!("{} tests (--max-tests)", self.tests.len())))
             } else if self.targets_done() {
                 Some(StopReason::TargetsReached)
             } else if self.goal.cover.as_ref().is_some_and(|c| c.done()) {
