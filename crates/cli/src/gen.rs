@@ -290,7 +290,7 @@ fn write_salvaged(
         .and_then(|mut suite| {
             weak_functions(fe, &mut suite);
             suite.postcondition = args.postcondition.clone();
-            let suite = with_source(&suite, &args.file);
+            set_source(&mut suite, &args.file);
             let written = write_outputs(&suite, &args.file, args.build_flags(), &args.out)?;
             Ok((summary(&suite, &written, args), suite))
         });
@@ -361,7 +361,15 @@ pub fn write_outputs_with(
     // The test file includes the source by its name alone and is compiled
     // with `-I` the source's directory (recorded in the JSON for `replay`):
     // a path relative to the output directory would break when it moves.
-    let suite = &with_source(suite, source);
+    // A suite that names its source already is not copied (a large one
+    // would be held twice).
+    let owned;
+    let suite = if suite.source.is_some() {
+        suite
+    } else {
+        owned = with_source(suite, source);
+        &owned
+    };
     let include = source.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let mut text = emit(suite, &include);
     if !defines.is_empty() {
@@ -382,12 +390,16 @@ pub fn write_outputs_with(
         header: out.join("pathwise.h"),
     };
     warn_other_suites(out, &suite.function);
-    let json = pathwise_emit::json::suite_to_json_string(suite) + "\n";
-    for (path, content) in
-        [(&written.c_file, text.as_str()), (&written.json_file, json.as_str()), (&written.header, frontend::PATHWISE_H)]
-    {
+    for (path, content) in [(&written.c_file, text.as_str()), (&written.header, frontend::PATHWISE_H)] {
         std::fs::write(path, content).with_context(|| format!("cannot write {}", path.display()))?;
     }
+    drop(text);
+    let json_file = &written.json_file;
+    let file = std::fs::File::create(json_file).with_context(|| format!("cannot write {}", json_file.display()))?;
+    let mut w = std::io::BufWriter::new(file);
+    pathwise_emit::json::write_suite_json(suite, &mut w)
+        .and_then(|()| std::io::Write::flush(&mut w))
+        .with_context(|| format!("cannot write {}", json_file.display()))?;
     Ok(written)
 }
 
@@ -395,11 +407,16 @@ pub fn write_outputs_with(
 /// when it has one already).
 fn with_source(suite: &TestSuite, source: &Path) -> TestSuite {
     let mut suite = suite.clone();
+    set_source(&mut suite, source);
+    suite
+}
+
+/// Record `source` in `suite` as an absolute path, unless it names one.
+fn set_source(suite: &mut TestSuite, source: &Path) {
     if suite.source.is_none() {
         let abs = source.canonicalize().or_else(|_| std::path::absolute(source)).unwrap_or_else(|_| source.into());
         suite.source = Some(abs.to_string_lossy().into_owned());
     }
-    suite
 }
 
 /// The header's build command (`cc -I. ...`) with the `-I` directories
@@ -846,7 +863,7 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         suite
     })?;
     suite.postcondition = args.postcondition.clone();
-    let suite = with_source(&suite, &args.file);
+    set_source(&mut suite, &args.file);
     let written = write_outputs(&suite, &args.file, args.build_flags(), &args.out)?;
     let mut text = summary(&suite, &written, args);
     if !summaries.is_empty() {

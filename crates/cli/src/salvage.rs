@@ -58,9 +58,14 @@ pub enum Cause {
 }
 
 impl Salvage {
-    /// The search returned: the watchdog has nothing to do.
+    /// The search returned: the watchdog has nothing to do, and the copies
+    /// of the tests it kept are dropped (a large suite is not held twice
+    /// while it is written).
     pub fn returned(&self) {
         self.returned.store(true, Ordering::SeqCst);
+        if let Ok(mut found) = self.found.lock() {
+            found.take();
+        }
     }
 
     /// Waits until the search returns, or until it has not stopped `GRACE`

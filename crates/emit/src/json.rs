@@ -902,6 +902,11 @@ pub fn stop_strings(stop: &StopReason) -> (String, Option<String>) {
 
 impl SuiteJson {
     pub fn from_suite(suite: &TestSuite) -> SuiteJson {
+        SuiteJson::from_suite_parts(suite, true)
+    }
+
+    /// The suite, with its tests or none (a writer that streams them).
+    fn from_suite_parts(suite: &TestSuite, with_tests: bool) -> SuiteJson {
         let (stop, stop_detail) = stop_strings(&suite.stop);
         SuiteJson {
             function: suite.function.clone(),
@@ -921,7 +926,7 @@ impl SuiteJson {
                 .iter()
                 .map(|g| VarJson::from_src(g.src.name.clone(), &g.src, &suite.structs))
                 .collect(),
-            tests: suite.tests.iter().map(|t| test_json(suite, t)).collect(),
+            tests: if with_tests { suite.tests.iter().map(|t| test_json(suite, t)).collect() } else { Vec::new() },
             stats: StatsJson::from_stats(&suite.stats),
             stop,
             stop_detail,
@@ -967,21 +972,37 @@ pub fn suite_to_json(suite: &TestSuite) -> serde_json::Value {
 }
 
 /// The suite as JSON text, fields in schema order: pretty-printed, except
-/// that each test is one compact line. A test's path has a step per
+/// that each test is one compact line (see [`write_suite_json`]).
+pub fn suite_to_json_string(suite: &TestSuite) -> String {
+    let mut out = Vec::new();
+    write_suite_json(suite, &mut out).expect("writing to memory");
+    String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+/// Write the suite as JSON text, fields in schema order: pretty-printed,
+/// except that each test is one compact line. A test's path has a step per
 /// decision and its coverage a line per line: pretty-printed, a suite of
 /// a few hundred tests ran to megabytes (issue 23: 40 sequential `if`s,
-/// 1 MB), while one line per test stays readable and diffable.
-pub fn suite_to_json_string(suite: &TestSuite) -> String {
-    let mut json = SuiteJson::from_suite(suite);
-    let tests = std::mem::take(&mut json.tests);
-    let text = serde_json::to_string_pretty(&json).expect("normalised suite values fit 64 bits");
+/// 1 MB), while one line per test stays readable and diffable. Tests are
+/// converted and written one at a time, so a large suite is never held
+/// twice in memory.
+pub fn write_suite_json(suite: &TestSuite, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+    let header = SuiteJson::from_suite_parts(suite, false);
+    let text = serde_json::to_string_pretty(&header).map_err(std::io::Error::other)?;
     const EMPTY: &str = "\n  \"tests\": [],\n";
-    let Some(at) = text.find(EMPTY).filter(|_| !tests.is_empty()) else { return text };
-    let lines: Vec<String> = tests
-        .iter()
-        .map(|t| format!("    {}", serde_json::to_string(t).expect("normalised suite values fit 64 bits")))
-        .collect();
-    format!("{}\n  \"tests\": [\n{}\n  ],\n{}", &text[..at], lines.join(",\n"), &text[at + EMPTY.len()..])
+    let at = match text.find(EMPTY) {
+        Some(at) if !suite.tests.is_empty() => at,
+        _ => return writeln!(w, "{text}"),
+    };
+    w.write_all(text[..at].as_bytes())?;
+    w.write_all(b"\n  \"tests\": [\n")?;
+    for (i, t) in suite.tests.iter().enumerate() {
+        w.write_all(if i == 0 { b"    " } else { b",\n    " })?;
+        serde_json::to_writer(&mut *w, &test_json(suite, t)).map_err(std::io::Error::other)?;
+    }
+    w.write_all(b"\n  ],\n")?;
+    w.write_all(text[at + EMPTY.len()..].as_bytes())?;
+    w.write_all(b"\n")
 }
 
 /// Read a suite written by [`suite_to_json_string`].
