@@ -13,7 +13,8 @@
 //! - A read before the start of an input array is an out-of-bounds error.
 //! - Arrays read far past 16 elements grow in one run (a key schedule, a
 //!   3,000-element loop).
-//! - `<wctype.h>` is modelled as glibc's "C" locale computes it.
+//! - `<wctype.h>` and the multibyte conversions (`mbtowc`, `mbrtowc`...)
+//!   are modelled as glibc's "C" locale computes them.
 //! - The header's build command has the `-I` directories `gen` was given.
 //! - The structure fields read as free inputs are named; a precondition
 //!   states what the library's initialiser guarantees.
@@ -412,4 +413,20 @@ fn library_loops_over_literals_are_not_cut_by_k() {
     rets.dedup();
     assert_eq!(rets, [0, 1, 2, 3]);
     common::replay_passes(out.path(), test_count(&suite), vec![], true);
+}
+
+/// `mbtowc` and its family in the "C" locale, as glibc computes them (no
+/// model before, and no external stub can write `*pwc`): `first_wide`
+/// gets its four paths (NULL, "", an invalid byte, a character), and a
+/// checksum over all 256 bytes and the edge cases equals glibc's natively.
+#[test]
+fn multibyte_conversions_are_glibcs() {
+    let (out, _, suite) = generate("multibyte.c", "first_wide", &[]);
+    assert_eq!(suite["stop"], "complete");
+    assert_eq!(common::returns(&suite), [-1, 0, 0, 1001]);
+    builds_and_passes_everywhere(out.path(), "first_wide", "4 passed, 0 failed\n");
+    common::replay_passes(out.path(), 4, vec![], true);
+    let (out, _, suite) = generate("multibyte.c", "mb_table", &[]);
+    assert!(common::errors(&suite).is_empty(), "{suite:#}");
+    builds_and_passes_everywhere(out.path(), "mb_table", "1 passed, 0 failed\n");
 }

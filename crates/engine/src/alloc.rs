@@ -246,6 +246,9 @@ impl Exec<'_, '_> {
     /// library call that tests it does not branch in the program.
     pub(crate) fn is_null_kept(&mut self, p: &Pointer, loc: Loc) -> bool {
         let null = p.obj.is_none() && p.off == 0;
+        if self.decide_null_param_in_library(p, loc) {
+            return null;
+        }
         if let Some(r) = p.base_sym.filter(|&r| !self.is_join_ident(r)) {
             let zero = self.pool.bv_const(32, 0);
             let is_null = self.pool.eq(r, zero);

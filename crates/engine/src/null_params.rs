@@ -153,6 +153,21 @@ impl Exec<'_, '_> {
         true
     }
 
+    /// A library function testing whether `p`, an input array parameter
+    /// that may be null, is null (`mbtowc(pwc, NULL, n)`, `free(NULL)` are
+    /// defined): a decision of the path, so both sides are explored and
+    /// agree with the non-null check a dereference would record. `false`
+    /// when `p` is no such parameter.
+    pub(crate) fn decide_null_param_in_library(&mut self, p: &Pointer, loc: Loc) -> bool {
+        let Some((param, cond, true)) = self.null_param(p) else { return false };
+        let null = p.obj.is_none();
+        if null || !std::mem::replace(&mut self.heap.null_params.checked[param], true) {
+            let oriented = if null { cond } else { self.pool.not(cond) };
+            self.record(oriented, EntryKind::Library { taken: null }, true, false, loc);
+        }
+        true
+    }
+
     /// A dereference of parameter `param`, null on this run (`cond`):
     /// the contract under `Assume`, an error under `Errors`.
     fn null_dereferenced(&mut self, param: usize, cond: ExprId, loc: Loc, what: &str) -> Result<(), End> {

@@ -34,6 +34,7 @@ mod stdio;
 mod stdlib;
 mod string;
 mod sym;
+mod wchar;
 mod wctype;
 
 pub(crate) use sym::{Cond, Int};
@@ -61,6 +62,7 @@ const HEADERS: &[Header] = &[
     Header { names: string::NAMES, call: string::call },
     Header { names: ctype::NAMES, call: ctype::call },
     Header { names: wctype::NAMES, call: wctype::call },
+    Header { names: wchar::NAMES, call: wchar::call },
     Header { names: errno::NAMES, call: errno::call },
     Header { names: stdio::NAMES, call: stdio::call },
     Header { names: math::NAMES, call: math::call },
