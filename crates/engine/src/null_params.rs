@@ -242,6 +242,11 @@ pub fn arrays_nullable(config: &crate::config::Config) -> bool {
     }
 }
 
+/// Whether `inputs` pass NULL for the array parameter `p`.
+pub(crate) fn passes_null(p: &ParamInput, inputs: &pathwise_expr::Model) -> bool {
+    matches!(*p, ParamInput::Array { null: Some(var), .. } if inputs.bv.get(&var).is_some_and(|&v| v & 1 == 1))
+}
+
 /// The 1-bit null input of an array parameter named `name`.
 pub(crate) fn null_var(pool: &mut pathwise_expr::ExprPool, name: &str) -> ExprId {
     pool.var(&format!("{name}.null"), Sort::Bv(1))

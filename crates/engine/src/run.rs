@@ -566,7 +566,7 @@ fn build_memory(
                 args.push(Value::Ptr(Pointer { obj, base_sym: Some(var), ..Pointer::NULL }));
                 objs.push(None);
             }
-            ParamInput::Array { null: Some(var), .. } if inputs.bv.get(&var).is_some_and(|&v| v & 1 == 1) => {
+            ParamInput::Array { .. } if crate::null_params::passes_null(p, inputs) => {
                 // A null parameter (see `null_params`): no array.
                 args.push(Value::Ptr(Pointer::NULL));
                 objs.push(None);

@@ -65,7 +65,7 @@ fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRe
             ParamInput::Scalar { var, ty } => {
                 InputValue::Scalar(fp.src.scalar.to_i128(inputs.bv.get(&var).copied().unwrap_or(0) & ty.mask()))
             }
-            ParamInput::Array { null: Some(var), .. } if inputs.bv.get(&var).is_some_and(|&v| v & 1 == 1) => {
+            ParamInput::Array { .. } if crate::null_params::passes_null(p, inputs) => {
                 InputValue::Pointer(crate::suite::HeapValue::Null)
             }
             // A parameter pointing into another input's object (see `joins`).
