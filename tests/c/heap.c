@@ -105,8 +105,8 @@ int void_compare(const void *a, const void *b)
     return x > y;
 }
 
-/* Conversions that disagree leave the parameter bytes: reading an int
- * from them is unsupported (no false out-of-bounds report). */
+/* Conversions that disagree leave the parameter bytes: an int read from
+ * them is assembled from four of them (no false out-of-bounds report). */
 int void_mixed(void *p, int k)
 {
     if (k)

@@ -92,6 +92,11 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                 }
                 v.op
             }
+            // Between object pointer types (a structure viewed as bytes, a
+            // header before a string, `container_of`): the pointer is the
+            // same address; memory is bytes holding typed cells, so each
+            // access is checked where it happens, at its own type.
+            (CType::Ptr(a), CType::Ptr(b)) if !matches!(**a, CType::Func(_)) && !matches!(**b, CType::Func(_)) => v.op,
             (CType::Ptr(_), CType::Ptr(_)) => {
                 return Err(self.u.unsupported(
                     span,

@@ -155,8 +155,8 @@ fn other_unsupported_constructs_have_locations() {
         ("int f(int n, ...) { return n; }", "test.c:1:5: error: unsupported: variadic function definitions"),
         ("int f(int *p) { return (long)p; }", "test.c:1:24: error: unsupported: conversions from pointers to integers"),
         (
-            "int f(int *p) { char *c = (char *)p; return *c; }",
-            "test.c:1:27: error: unsupported: conversion between pointer types `int *` and `char *`",
+            "int g(void);\nint f(void) { char *c = (char *)g; return *c; }",
+            "test.c:2:25: error: unsupported: conversion between pointer types `int (*)(void)` and `char *`",
         ),
     ];
     for (src, want) in cases {

@@ -31,6 +31,16 @@
 //! - NULL is an input of every pointer parameter: a test covers each null
 //!   check, and a pointer used without one is the contract `assumes
 //!   non-null`, not error tests (`--null-args errors` keeps them).
+//! - Conversions between object pointer types (a header before a string,
+//!   a structure as bytes, a word out of a byte buffer, `container_of`)
+//!   are the same address, each access checked at its own type; an input
+//!   parameter used as the member of an enclosing structure is named
+//!   unsupported, not an out-of-bounds error.
+//! - `strtod`, `strtof` and `atof` follow glibc's syntax byte by byte and
+//!   give glibc's values, `errno` and end positions.
+//! - A loop whose exit reads state set under decisions (`while (!done)`, a
+//!   state machine's driver with a switch and a callback) is bounded by k;
+//!   before, its search went on as far as the input string grew.
 //!
 //! Every test file is built with gcc and, where installed, clang
 //! (`-Wall -Wextra -Werror`).
@@ -67,7 +77,8 @@ fn builds_and_passes_everywhere(dir: &Path, function: &str, expected: &str) {
 
 fn generate(file: &str, function: &str, extra: &[&str]) -> (tempfile::TempDir, String, serde_json::Value) {
     let out = tempfile::tempdir().unwrap();
-    let args = [&["--k", "2"][..], extra].concat();
+    let k: &[&str] = if extra.contains(&"--k") { &[] } else { &["--k", "2"] };
+    let args = [k, extra].concat();
     let (stdout, suite) = common::gen(&format!("tests/c/trust2/{file}"), function, &args, out.path());
     (out, stdout, suite)
 }
@@ -429,4 +440,91 @@ fn multibyte_conversions_are_glibcs() {
     let (out, _, suite) = generate("multibyte.c", "mb_table", &[]);
     assert!(common::errors(&suite).is_empty(), "{suite:#}");
     builds_and_passes_everywhere(out.path(), "mb_table", "1 passed, 0 failed\n");
+}
+
+/// A dynamic string's header at `s - sizeof(struct hdr)`, a structure read
+/// as bytes, a little-endian word out of a byte buffer, `container_of`
+/// over a list the function builds: each path its test, built and passed
+/// natively, replayed with gcov agreeing. `container_of` on a parameter
+/// stops at the access, named, not an out-of-bounds error test.
+#[test]
+fn pointer_conversions_are_the_same_address() {
+    for (function, rets) in [
+        // n > 2; n = 0, 1 (short); n = 2 (long).
+        ("dstring_kind", &[-1, 1, 1, 2][..]),
+        // b[0] == 0x7f; b[1] == 1; neither.
+        ("first_byte", &[0, 1, 2]),
+        // len < 4; "\x7fELF"; h[1] == 0x0102; neither.
+        ("has_magic", &[-1, 0, 1, 2]),
+        // The two values' sum through the embedded nodes: > 10 or not.
+        ("list_sum", &[0, 1]),
+    ] {
+        let (out, _, suite) = generate("casts.c", function, &[]);
+        assert_eq!(suite["stop"], "complete", "{function}: {suite:#}");
+        assert!(common::errors(&suite).is_empty(), "{function}: {suite:#}");
+        assert_eq!(common::returns(&suite), rets, "{function}: {suite:#}");
+        let n = rets.len();
+        builds_and_passes_everywhere(out.path(), function, &format!("{n} passed, 0 failed\n"));
+        common::replay_passes(out.path(), n, vec![], true);
+    }
+    let (_, stdout, suite) = generate("casts.c", "item_value", &[]);
+    assert_eq!((test_count(&suite), suite["stop"].as_str()), (0, Some("explored")), "{suite:#}");
+    assert!(common::errors(&suite).is_empty(), "{suite:#}");
+    assert!(
+        stdout.contains("casts.c:108:9: access 8 byte(s) before the start of an input object (a pointer to a member of an enclosing structure, as `container_of` computes"),
+        "{stdout}"
+    );
+}
+
+/// `strtod` on a symbolic string: every class of result its syntax gives
+/// within k = 1 (no number, trailing text, NaN, a number), each test
+/// passing natively under gcc and clang with gcov agreeing; the digits are
+/// fixed (floating values are not symbolic), so the out-of-range side is
+/// not reached and the run says so. On fixed spellings (hexadecimal,
+/// `infinity` in any case, `nan(...)`, an exponent with no digit, the
+/// subnormal and overflow limits) the values, `errno` and end positions
+/// the engine computes are glibc's: the tests compare them natively.
+#[test]
+fn strtod_is_glibcs() {
+    let (out, stdout, suite) = generate("strtod.c", "number_kind", &["--k", "1"]);
+    assert_eq!(suite["stop"], "explored", "{stdout}");
+    assert!(stdout.contains("1 place(s) where a symbolic value was concretised"), "{stdout}");
+    assert!(common::errors(&suite).is_empty(), "{suite:#}");
+    let mut kinds = common::returns(&suite);
+    kinds.dedup();
+    assert_eq!(kinds, [0, 2, 3, 4], "{stdout}");
+    assert_eq!(test_count(&suite), 672, "{stdout}");
+    builds_and_passes_everywhere(out.path(), "number_kind", "672 passed, 0 failed\n");
+    common::replay_passes(out.path(), 672, vec![], true);
+    for function in ["spellings", "float_values"] {
+        let (out, _, suite) = generate("strtod.c", function, &[]);
+        assert_eq!((suite["stop"].as_str(), test_count(&suite)), (Some("complete"), 1), "{suite:#}");
+        builds_and_passes_everywhere(out.path(), function, "1 passed, 0 failed\n");
+    }
+    // All four float checks hold in glibc, and so in the model.
+    let (_, _, suite) = generate("strtod.c", "float_values", &[]);
+    assert_eq!(common::returns(&suite), [15]);
+}
+
+/// The flag loop and the state machine's driver end at k = 2 ("complete"),
+/// with the strings of up to two characters before the end as paths; a
+/// loop of fixed count still runs all its iterations (2^4 sign patterns).
+/// Every suite builds, passes natively and agrees with gcov (the switch
+/// stepped through the callback included).
+#[test]
+fn loops_stepped_by_state_are_bounded_by_k() {
+    for (function, rets) in [
+        // ";" or "", one character then either, two then either.
+        ("until_semicolon", vec![0, 0, 1, 1, 2, 2]),
+        // Strings of at most two characters: no token or one.
+        ("count_tokens", [vec![0; 13], vec![1; 14]].concat()),
+        ("positives", vec![0, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 4]),
+    ] {
+        let (out, stdout, suite) = generate("state_loops.c", function, &[]);
+        assert_eq!(suite["stop"], "complete", "{function}: {stdout}");
+        assert_eq!(common::returns(&suite), rets, "{function}: {stdout}");
+        let n = rets.len();
+        builds_and_passes_everywhere(out.path(), function, &format!("{n} passed, 0 failed\n"));
+        common::replay_passes(out.path(), n, vec![], true);
+    }
 }

@@ -49,6 +49,9 @@ pub struct FuncInfo {
     /// Per loop: whether some branch is one of its loop decisions (a
     /// `while (1)` without `break` has none).
     pub has_loop_decision: Vec<bool>,
+    /// Per loop: whether one of its loop decisions reads state the
+    /// iterations set under decisions (see [`crate::loop_exits`]).
+    pub state_exit: Vec<bool>,
     /// The call-graph cycle of the function, if it is recursive.
     pub recursive_scc: Option<u32>,
     /// Per block: whether the run may leave the function there (see
@@ -120,6 +123,7 @@ fn analyse_function(program: &Program, cg: &CallGraph, id: FuncId) -> FuncInfo {
     for l in loop_decisions.values().flatten() {
         has_loop_decision[l.0 as usize] = true;
     }
+    let state_exit = crate::loop_exits::state_decided_loops(f, &loops, &loop_decisions);
     let mut branch_commit = FxHashMap::default();
     for (bi, b) in f.blocks.iter().enumerate() {
         let from = Block(bi as u32);
@@ -154,6 +158,7 @@ fn analyse_function(program: &Program, cg: &CallGraph, id: FuncId) -> FuncInfo {
         branch_commit,
         loop_decisions,
         has_loop_decision,
+        state_exit,
         recursive_scc,
         exits,
         callees,

@@ -596,12 +596,13 @@ impl<'m, 'p> Exec<'m, 'p> {
     /// Whether the next iteration of loop `l` counts towards k: always
     /// under the strict count; else when a symbolic loop decision of the
     /// current iteration chose it or, for a loop without loop decisions
-    /// (`while (1)`), when the iteration took any symbolic decision
-    /// (`pending`: one is being taken).
+    /// (`while (1)`) or whose exit reads state the iterations set under
+    /// decisions (`while (!done)`, see [`crate::loop_exits`]), when the
+    /// iteration took any symbolic decision (`pending`: one is being taken).
     fn iteration_counts(&self, func: FuncId, l: usize, pending: bool) -> bool {
-        let fr = self.frame();
+        let (fr, info) = (self.frame(), self.m.info.func(func));
         self.m.strict_loop_count
-            || if self.m.info.func(func).has_loop_decision[l] {
+            || if info.has_loop_decision[l] && !info.state_exit[l] {
                 fr.iteration_decided[l]
             } else {
                 pending || self.sym_decisions > fr.decisions_at_start[l]

@@ -89,7 +89,16 @@ impl Exec<'_, '_> {
     pub(crate) fn heap_bounds(&mut self, p: &Pointer, obj: ObjId, ty: Type, loc: Loc) -> Result<(), End> {
         let (base, es, first) = self.count_layout(obj);
         if (p.off as i64) < 0 {
-            return Ok(());
+            // Before the input object: the caller would have passed a
+            // member of an enclosing structure (`container_of`) or a
+            // pointer into an array, which the lazily built input (an
+            // object of the pointee type) cannot be. Not a bug of the code.
+            let message = format!(
+                "access {} byte(s) before the start of an input object (a pointer to a member of an enclosing \
+                 structure, as `container_of` computes, or into an array): input objects are built with the pointer's own type",
+                (p.off as i64).unsigned_abs()
+            );
+            return Err(self.error(ErrorKind::Unsupported, message, loc));
         }
         let end = p.off.saturating_add(ty.bytes());
         if end <= base + first * es {

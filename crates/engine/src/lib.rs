@@ -8,6 +8,8 @@
 //!   branch sides commit to another iteration or a deeper recursion);
 //!   [`loop_decisions`]: the branches that choose between another iteration
 //!   and leaving a loop (every operand of a `&&`/`||` condition);
+//!   [`loop_exits`]: the loops whose exit reads state set under decisions
+//!   (`while (!done)`, a state machine's driver), counted like `while (1)`;
 //!   [`blockk`]: the block entries counted under the block-k criterion.
 //! - [`value`], [`memory`]: concrete values with optional symbolic shadows,
 //!   and the object-based memory model (input arrays are solver arrays);
@@ -47,6 +49,7 @@ pub mod heap_tail;
 pub mod joins;
 pub mod libc;
 pub mod loop_decisions;
+pub mod loop_exits;
 pub mod memcheck;
 pub mod memory;
 pub mod null_params;

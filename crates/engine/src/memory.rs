@@ -19,7 +19,14 @@
 //!   one array expression (stores over the initial content), which keeps
 //!   symbolic indices exact without case splits (seed 002, section 5, done
 //!   with the solver's array theory). Only accesses of the element type
-//!   may use symbolic offsets (the executor fixes other offsets first).
+//!   may use symbolic offsets (the executor fixes other offsets first);
+//!   in byte storage (`i8` objects: structures, `malloc`'d memory) an
+//!   access of another integer type at a fixed offset reads and writes
+//!   the array's bytes, little-endian.
+//!
+//! An input array read as another integer type (a `uint32_t` out of a
+//! `char *` buffer, bytes of an `int *`) is assembled from its elements'
+//! bytes; only pointers cannot be read out of integer data.
 //!
 //! Concrete values are always kept in the cells, so execution never waits
 //! for the solver.
@@ -408,9 +415,11 @@ impl Memory {
             return Err(AccessError::Freed);
         }
         let off = p.off as i64;
-        // First: an input array read as another type (a `char *` parameter
-        // read as `int`s) is not known to be too short.
-        if o.input.is_some() && (ty.bytes() != o.elem.bytes() || !p.off.is_multiple_of(o.elem.bytes())) {
+        // An input array read as another integer type (a `char *` buffer
+        // read as `uint32_t`s) is assembled from its elements' bytes; a
+        // pointer has no bytes an input array could hold.
+        let other_type = ty.bytes() != o.elem.bytes() || !p.off.is_multiple_of(o.elem.bytes());
+        if o.input.is_some() && (ty == Type::Ptr || o.elem == Type::Ptr) && other_type {
             return Err(AccessError::Unsupported(format!(
                 "access as {ty} at byte offset {} of an input array of {} elements",
                 p.off, o.elem
@@ -422,8 +431,9 @@ impl Memory {
         Ok((id, p.off))
     }
 
-    /// Remember the highest offset touched.
-    fn note_access(&mut self, id: ObjId, off: u64) {
+    /// Remember the highest byte touched by an access of `ty` at `off`.
+    fn note_access(&mut self, id: ObjId, off: u64, ty: Type) {
+        let off = off.saturating_add(ty.bytes().max(1) - 1);
         let o = &mut self.objects[id.0 as usize];
         o.max_accessed = Some(o.max_accessed.map_or(off, |m| m.max(off)));
     }
@@ -447,7 +457,7 @@ impl Memory {
         ty: Type,
         sym_off: Option<ExprId>,
     ) -> Result<Value, AccessError> {
-        self.note_access(id, off);
+        self.note_access(id, off, ty);
         let o = &self.objects[id.0 as usize];
         let elem = o.elem;
         if ty == Type::Ptr {
@@ -472,6 +482,10 @@ impl Memory {
                 let offe = pool.bv_const(64, off);
                 Some(pool.select(arr, offe))
             }
+            // A wider integer at a fixed offset of byte storage (a
+            // structure's `size_t` after a `memcpy` of symbolic length):
+            // its bytes, little-endian.
+            (None, Some(arr)) if elem == Type::I8 => Some(Self::bytes_of_array(pool, arr, off, ty)),
             (Some(_), _) | (None, Some(_)) => {
                 return Err(AccessError::Unsupported(format!("access as {ty} to an array of {elem} elements")));
             }
@@ -522,13 +536,15 @@ impl Memory {
         }
         let written = overlaps_any(&o.cells, off, ty) || overlaps_any(&o.initial_cells, off, ty);
         if !written {
-            return match o.input {
+            match o.input {
                 Some(inp) if ty == o.elem => {
                     let offe = pool.bv_const(64, off);
-                    Some(pool.select(inp.array, offe))
+                    return Some(pool.select(inp.array, offe));
                 }
-                _ => None,
-            };
+                // Another type: assembled from the elements' bytes below.
+                Some(_) => {}
+                None => return None,
+            }
         }
         // Partial overlaps: assemble the bytes (symbolic ones by extraction).
         let mut acc: Option<ExprId> = None;
@@ -563,6 +579,21 @@ impl Memory {
                 let lo = 8 * (off - s) as u32;
                 pool.extract(e, lo + 7, lo)
             }
+            // A byte of an input array's initial content: part of the
+            // element that holds it.
+            None if o.input.is_some() => {
+                *any_sym = true;
+                let (inp, e) = (o.input.expect("checked"), o.elem.bytes());
+                let start = off - off % e;
+                let offe = pool.bv_const(64, start);
+                let elem = pool.select(inp.array, offe);
+                let lo = 8 * (off - start) as u32;
+                if e == 1 {
+                    elem
+                } else {
+                    pool.extract(elem, lo + 7, lo)
+                }
+            }
             _ => {
                 let b = self.byte_at(id, off).unwrap_or(0);
                 pool.bv_const(8, b as u64)
@@ -581,20 +612,30 @@ impl Memory {
         v: Value,
     ) -> Result<(), AccessError> {
         let elem = self.objects[id.0 as usize].elem;
-        self.note_access(id, off);
+        self.note_access(id, off, ty);
         let whole_mode = sym_off.is_some() || self.objects[id.0 as usize].whole.is_some();
         if whole_mode {
-            if ty != elem || ty == Type::Ptr {
+            let bytewise = sym_off.is_none() && elem == Type::I8 && ty != Type::Ptr;
+            if (ty != elem && !bytewise) || ty == Type::Ptr {
                 return Err(AccessError::Unsupported(format!("access as {ty} to an array of {elem} elements")));
             }
-            let arr = self.array_expr(pool, id);
-            let offe = match sym_off {
-                Some(e) => e,
-                None => pool.bv_const(64, off),
-            };
-            let val = crate::value::bv_of(pool, v.conc(), v.sym(), elem.bits());
-            let new = pool.store(arr, offe, val);
-            self.objects[id.0 as usize].whole = Some(new);
+            let mut arr = self.array_expr(pool, id);
+            let val = crate::value::bv_of(pool, v.conc(), v.sym(), ty.bits());
+            match sym_off {
+                Some(offe) => arr = pool.store(arr, offe, val),
+                None if ty == elem => {
+                    let offe = pool.bv_const(64, off);
+                    arr = pool.store(arr, offe, val);
+                }
+                None => {
+                    for b in 0..ty.bytes() {
+                        let offe = pool.bv_const(64, off + b);
+                        let byte = pool.extract(val, 8 * b as u32 + 7, 8 * b as u32);
+                        arr = pool.store(arr, offe, byte);
+                    }
+                }
+            }
+            self.objects[id.0 as usize].whole = Some(arr);
         }
         self.split_overlapping(pool, id, off, ty);
         let o = &mut self.objects[id.0 as usize];
@@ -651,16 +692,43 @@ impl Memory {
             }
         };
         let cells: Vec<(u64, Type, Value)> = o.cells.iter().map(|(&i, &(t, v))| (i, t, v)).collect();
+        let elem = o.elem;
         for (off, t, v) in cells {
-            if t != self.objects[id.0 as usize].elem {
-                continue;
+            if t == elem {
+                let offe = pool.bv_const(64, off);
+                let val = crate::value::bv_of(pool, v.conc(), v.sym(), width);
+                arr = pool.store(arr, offe, val);
+            } else if elem == Type::I8 && t != Type::Ptr {
+                // Byte storage holding a wider integer (a structure's
+                // field): its bytes, so that byte reads still see it.
+                let val = crate::value::bv_of(pool, v.conc(), v.sym(), t.bits());
+                for b in 0..t.bytes() {
+                    let offe = pool.bv_const(64, off + b);
+                    let byte = pool.extract(val, 8 * b as u32 + 7, 8 * b as u32);
+                    arr = pool.store(arr, offe, byte);
+                }
             }
-            let offe = pool.bv_const(64, off);
-            let val = crate::value::bv_of(pool, v.conc(), v.sym(), width);
-            arr = pool.store(arr, offe, val);
         }
         self.objects[id.0 as usize].whole = Some(arr);
         arr
+    }
+
+    /// The `ty` at byte `off` of byte array `arr`, assembled little-endian.
+    fn bytes_of_array(pool: &mut ExprPool, arr: ExprId, off: u64, ty: Type) -> ExprId {
+        let w = ty.bits();
+        let mut acc = None;
+        for b in 0..ty.bytes() {
+            let offe = pool.bv_const(64, off + b);
+            let byte = pool.select(arr, offe);
+            let wide = pool.zext(byte, w);
+            let sh = pool.bv_const(w, 8 * b);
+            let part = pool.bin(BvOp::Shl, wide, sh);
+            acc = Some(match acc {
+                None => part,
+                Some(a) => pool.bin(BvOp::Or, a, part),
+            });
+        }
+        acc.expect("a type has at least one byte")
     }
 
     /// Concrete contents of an object as elements of its type (for outputs).

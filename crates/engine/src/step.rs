@@ -450,6 +450,10 @@ impl Exec<'_, '_> {
             };
             let elem_bytes = o.elem.bytes();
             self.input_lower_bound(&p, elem_bytes, loc)?;
+            // A wider read (a `uint32_t` out of a byte buffer) needs its
+            // last element: the bounds and string checks are made there.
+            let last = p.off.wrapping_add(ty.bytes() - 1);
+            let p = Pointer { off: last - last % elem_bytes.max(1), ..p };
             let o = self.mem.object(obj);
             let already = p.off_sym.is_none() && self.checked_upto.get(&obj).is_some_and(|&m| p.off <= m);
             if !already {
@@ -457,7 +461,7 @@ impl Exec<'_, '_> {
                 let size = self.pool.bin(BvOp::Mul, inp.len, bytes);
                 let off = bv_of(self.pool, p.off, p.off_sym, 64);
                 let inb = self.pool.cmp(BvCmp::Ult, off, size);
-                let in_bounds = p.off < o.size_bytes() || self.grow_free_input(obj, inp.len, p.off + ty.bytes());
+                let in_bounds = p.off < o.size_bytes() || self.grow_free_input(obj, inp.len, p.off + elem_bytes);
                 let size = self.mem.object(obj).size_bytes();
                 if !in_bounds {
                     let out = self.pool.not(inb);

@@ -33,6 +33,7 @@ mod math;
 mod stdio;
 mod stdlib;
 mod string;
+mod strtod;
 mod sym;
 mod wchar;
 mod wctype;
@@ -59,6 +60,7 @@ struct Header {
 
 const HEADERS: &[Header] = &[
     Header { names: stdlib::NAMES, call: stdlib::call },
+    Header { names: strtod::NAMES, call: strtod::call },
     Header { names: string::NAMES, call: string::call },
     Header { names: ctype::NAMES, call: ctype::call },
     Header { names: wctype::NAMES, call: wctype::call },

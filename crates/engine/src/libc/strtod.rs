@@ -1,0 +1,297 @@
+//! `strtod`, `strtof` and `atof`: the syntax of glibc's `strtod_l.c` in the
+//! "C" locale, decided byte by byte on symbolic strings; the value is the
+//! host C library's own conversion of the accepted text.
+//!
+//! The accepted prefix, after white space (`isspace`) and an optional sign:
+//! `inf` or `infinity` and `nan` or `nan(n-char-sequence)` in any case; a
+//! hexadecimal number `0x` with hexadecimal digits, an optional point and a
+//! binary exponent `p[+-]digits`; or a decimal number with at least one
+//! digit, an optional point and an exponent `e[+-]digits`. An exponent or a
+//! `nan(` with nothing valid after it is not part of the number, and a `0x`
+//! with no hexadecimal digit after it converts the `0` alone. With no
+//! number, the result is 0 and `*endptr` is the string itself.
+//!
+//! Each test of a symbolic byte is a decision (its class: a digit, the
+//! point, the exponent letter); the digit and white-space loops are bounded
+//! by k like `strtol`'s, the fixed spellings (`infinity`) by their length.
+//! Floating values are never symbolic (see `fp.rs`), so the bytes whose
+//! values the number depends on beyond their class (the digits, a NaN's
+//! payload) are fixed to this run's values and reported; the text is then
+//! converted by the host's `strtod`/`strtof` (glibc's, correctly rounded),
+//! which also says whether `errno` becomes `ERANGE` (overflow, or an
+//! inexact result in the subnormal range).
+
+use std::ffi::CString;
+
+use super::{byte, errno, pinned, ByteLoop, Call, Int, LibcHost, Outcome};
+use crate::path::End;
+use crate::value::{Pointer, Value};
+
+pub(super) const NAMES: &[&str] = &["strtod", "strtof", "atof"];
+
+pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
+    let single = c.name == "strtof";
+    let endptr = (c.name != "atof").then(|| c.ptr(1));
+    Some(strtod(h, c.ptr(0), endptr, single).map(|bits| Some(Value::int(bits))))
+}
+
+/// The scan so far: the string, the index of the next byte and the
+/// accepted text (this run's bytes).
+struct Scan {
+    s: Pointer,
+    i: u64,
+    text: Vec<u8>,
+}
+
+impl Scan {
+    fn peek(&self, h: &mut dyn LibcHost, ahead: u64) -> Result<Int, End> {
+        byte(h, self.s, self.i + ahead)
+    }
+
+    /// Whether the next byte is `c` in either case (a decision); taken
+    /// into the text when it is.
+    fn letter(&mut self, h: &mut dyn LibcHost, c: u8) -> Result<bool, End> {
+        let b = self.peek(h, 0)?;
+        let pool = h.pool();
+        let lower = b.eqc(pool, u64::from(c.to_ascii_lowercase()));
+        let upper = b.eqc(pool, u64::from(c.to_ascii_uppercase()));
+        let either = lower.or(pool, upper);
+        if !h.decide(either)? {
+            return Ok(false);
+        }
+        self.take(h, b, false);
+        Ok(true)
+    }
+
+    /// Whether the next bytes spell `word` (any case), consuming them
+    /// only if all do.
+    fn word(&mut self, h: &mut dyn LibcHost, word: &[u8]) -> Result<bool, End> {
+        let (i, len) = (self.i, self.text.len());
+        for &c in word {
+            if !self.letter(h, c)? {
+                self.i = i;
+                self.text.truncate(len);
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Take byte `b` into the text; `fix`: its value matters beyond the
+    /// decisions made on it (a digit), so a symbolic one is fixed.
+    fn take(&mut self, h: &mut dyn LibcHost, b: Int, fix: bool) {
+        let v = if fix { h.concretise(b) } else { b.conc };
+        self.text.push(v as u8);
+        self.i += 1;
+    }
+
+    /// A run of digits (decimal, or hexadecimal with `hex`), a loop
+    /// bounded by k: how many were taken.
+    fn digits(&mut self, h: &mut dyn LibcHost, hex: bool) -> Result<u64, End> {
+        let mut lp = ByteLoop::while_true();
+        let mut n = 0;
+        loop {
+            let b = self.peek(h, 0)?;
+            let is = is_digit(h, b, hex);
+            if !h.decide_loop(is, &mut lp)? {
+                return Ok(n);
+            }
+            self.take(h, b, true);
+            n += 1;
+        }
+    }
+}
+
+/// Whether `b` is a decimal (or, with `hex`, hexadecimal) digit.
+fn is_digit(h: &mut dyn LibcHost, b: Int, hex: bool) -> super::Cond {
+    let pool = h.pool();
+    let dec = b.in_range(pool, u64::from(b'0'), u64::from(b'9'));
+    if !hex {
+        return dec;
+    }
+    let lower = b.in_range(pool, u64::from(b'a'), u64::from(b'f'));
+    let upper = b.in_range(pool, u64::from(b'A'), u64::from(b'F'));
+    dec.or(pool, lower).or(pool, upper)
+}
+
+/// `strtod(s, endptr)` (`strtof` with `single`): the result's bits.
+fn strtod(h: &mut dyn LibcHost, s: Pointer, endptr: Option<Pointer>, single: bool) -> Result<u64, End> {
+    let s = pinned(h, s);
+    let mut scan = Scan { s, i: 0, text: Vec::new() };
+    let mut lp = ByteLoop::while_true();
+    loop {
+        let b = scan.peek(h, 0)?;
+        let space = super::stdlib::is_space(h, b);
+        if !h.decide_loop(space, &mut lp)? {
+            break;
+        }
+        scan.i += 1;
+    }
+    let b = scan.peek(h, 0)?;
+    let minus = b.eqc(h.pool(), u64::from(b'-'));
+    if h.decide(minus)? {
+        scan.take(h, b, false);
+    } else {
+        let plus = b.eqc(h.pool(), u64::from(b'+'));
+        if h.decide(plus)? {
+            scan.take(h, b, false);
+        }
+    }
+    let accepted = number(h, &mut scan)?;
+    let (at, text) = if accepted { (scan.i, scan.text) } else { (0, Vec::new()) };
+    if let Some(e) = endptr.filter(|&e| !h.is_null(e)) {
+        h.store(e, pathwise_ir::Type::Ptr, Value::Ptr(super::at(s, at)))?;
+    }
+    if !accepted {
+        return Ok(0);
+    }
+    let (bits, range_error) = host_strtod(&text, single);
+    if range_error {
+        errno::set(h, errno::ERANGE)?;
+    }
+    Ok(bits)
+}
+
+/// The number after the sign; whether there is one (else nothing is
+/// converted).
+fn number(h: &mut dyn LibcHost, scan: &mut Scan) -> Result<bool, End> {
+    if scan.word(h, b"inf")? {
+        scan.word(h, b"inity")?;
+        return Ok(true);
+    }
+    if scan.word(h, b"nan")? {
+        nan_payload(h, scan)?;
+        return Ok(true);
+    }
+    let b = scan.peek(h, 0)?;
+    let zero = b.eqc(h.pool(), u64::from(b'0'));
+    if h.decide(zero)? {
+        let (i, len) = (scan.i, scan.text.len());
+        scan.take(h, b, false);
+        if scan.letter(h, b'x')? {
+            if mantissa(h, scan, true)? {
+                exponent(h, scan, b'p')?;
+                return Ok(true);
+            }
+            // `0x` without a digit: the `0` alone.
+            scan.i = i + 1;
+            scan.text.truncate(len + 1);
+            return Ok(true);
+        }
+        scan.i = i;
+        scan.text.truncate(len);
+    }
+    if !mantissa(h, scan, false)? {
+        return Ok(false);
+    }
+    exponent(h, scan, b'e')?;
+    Ok(true)
+}
+
+/// Digits, an optional point and digits: whether there was a digit
+/// (without one, nothing is taken).
+fn mantissa(h: &mut dyn LibcHost, scan: &mut Scan, hex: bool) -> Result<bool, End> {
+    let (i, len) = (scan.i, scan.text.len());
+    let mut n = scan.digits(h, hex)?;
+    let b = scan.peek(h, 0)?;
+    let point = b.eqc(h.pool(), u64::from(b'.'));
+    if h.decide(point)? {
+        scan.take(h, b, false);
+        n += scan.digits(h, hex)?;
+    }
+    if n == 0 {
+        scan.i = i;
+        scan.text.truncate(len);
+    }
+    Ok(n > 0)
+}
+
+/// An exponent (`e` or `p`, an optional sign, decimal digits), taken only
+/// when it has a digit.
+fn exponent(h: &mut dyn LibcHost, scan: &mut Scan, letter: u8) -> Result<(), End> {
+    let (i, len) = (scan.i, scan.text.len());
+    if !scan.letter(h, letter)? {
+        return Ok(());
+    }
+    let b = scan.peek(h, 0)?;
+    let pool = h.pool();
+    let minus = b.eqc(pool, u64::from(b'-'));
+    let plus = b.eqc(pool, u64::from(b'+'));
+    let sign = minus.or(pool, plus);
+    if h.decide(sign)? {
+        scan.take(h, b, false);
+    }
+    if scan.digits(h, false)? == 0 {
+        scan.i = i;
+        scan.text.truncate(len);
+    }
+    Ok(())
+}
+
+/// After `nan`: `(` letters, digits and `_` `)` is the payload; without
+/// the closing parenthesis nothing after `nan` is taken.
+fn nan_payload(h: &mut dyn LibcHost, scan: &mut Scan) -> Result<(), End> {
+    let (i, len) = (scan.i, scan.text.len());
+    let b = scan.peek(h, 0)?;
+    let open = b.eqc(h.pool(), u64::from(b'('));
+    if !h.decide(open)? {
+        return Ok(());
+    }
+    scan.take(h, b, false);
+    let mut lp = ByteLoop::while_true();
+    loop {
+        let b = scan.peek(h, 0)?;
+        let pool = h.pool();
+        let alnum = b.in_range(pool, u64::from(b'0'), u64::from(b'9'));
+        let lower = b.in_range(pool, u64::from(b'a'), u64::from(b'z'));
+        let upper = b.in_range(pool, u64::from(b'A'), u64::from(b'Z'));
+        let under = b.eqc(pool, u64::from(b'_'));
+        let is = alnum.or(pool, lower).or(pool, upper).or(pool, under);
+        if !h.decide_loop(is, &mut lp)? {
+            break;
+        }
+        scan.take(h, b, true);
+    }
+    let b = scan.peek(h, 0)?;
+    let close = b.eqc(h.pool(), u64::from(b')'));
+    if h.decide(close)? {
+        scan.take(h, b, false);
+    } else {
+        scan.i = i;
+        scan.text.truncate(len);
+    }
+    Ok(())
+}
+
+/// The host C library's conversion of `text` (a whole number as the scan
+/// accepted it): the result's bits and whether `errno` became `ERANGE`.
+fn host_strtod(text: &[u8], single: bool) -> (u64, bool) {
+    let c = CString::new(text).expect("the scan takes no NUL byte");
+    // SAFETY: `c` is a NUL-terminated string that outlives the calls, the
+    // end pointer may be null, and `errno` is the calling thread's own.
+    unsafe {
+        *libc::__errno_location() = 0;
+        let bits = if single {
+            u64::from(libc::strtof(c.as_ptr(), std::ptr::null_mut()).to_bits())
+        } else {
+            libc::strtod(c.as_ptr(), std::ptr::null_mut()).to_bits()
+        };
+        (bits, *libc::__errno_location() == libc::ERANGE)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::host_strtod;
+
+    #[test]
+    fn the_host_converts_as_glibc_does() {
+        assert_eq!(host_strtod(b"1.5", false), (1.5f64.to_bits(), false));
+        assert_eq!(host_strtod(b"-0x1.8p1", false), ((-3.0f64).to_bits(), false));
+        assert_eq!(host_strtod(b"1e999", false), (f64::INFINITY.to_bits(), true));
+        assert_eq!(host_strtod(b"1e-400", false), (0, true));
+        assert_eq!(host_strtod(b"0.1", true), (u64::from(0.1f32.to_bits()), false));
+        assert_eq!(host_strtod(b"InFiNiTy", false), (f64::INFINITY.to_bits(), false));
+        assert!(f64::from_bits(host_strtod(b"nan(12)", false).0).is_nan());
+    }
+}
