@@ -374,9 +374,9 @@ impl<'a> Unit<'a> {
                 if !stubbable(sig) || out.iter().any(|f| f.cty.as_ref() == Some(&sig.ir())) {
                     continue;
                 }
-                let taken = funcs.iter().any(|f| f.name == format!("pathwise_stub_field_{tag}_{name}"));
+                let taken = funcs.iter().any(|f| f.name == format!("{}{tag}_{name}", pathwise_ir::FIELD_STUB_PREFIX));
                 if !taken {
-                    out.push(stub_decl(format!("pathwise_stub_field_{tag}_{name}"), sig, loc));
+                    out.push(stub_decl(format!("{}{tag}_{name}", pathwise_ir::FIELD_STUB_PREFIX), sig, loc));
                 }
             }
         }

@@ -461,14 +461,15 @@ fn stored_summaries_are_reused_and_invalidated_with_their_callees() {
     std::fs::copy(common::root().join("tests/c/summary_store.c"), &source).unwrap();
     let store = work.path().join("summaries");
     let file = source.to_str().unwrap();
-    let run = |function: &str| {
+    let run_with = |function: &str, extra: &[&str]| {
         let out = tempfile::tempdir().unwrap();
-        let args = ["--compositional", "bottom-up", "--summary-store", store.to_str().unwrap()];
+        let args = [&["--compositional", "bottom-up", "--summary-store", store.to_str().unwrap()][..], extra].concat();
         let (text, suite) = common::gen(file, function, &args, out.path());
         assert_eq!(suite["stop"], "complete", "{text}");
         assert_eq!(suite["stats"]["divergences"], 0, "{text}");
         (store_line(&text), suite)
     };
+    let run = |function: &str| run_with(function, &[]);
     let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     let ((reused, saved), first) = run("first");
     assert_eq!((reused, saved), (vec![], names(&["level", "magnitude", "parity"])));
@@ -486,4 +487,13 @@ fn stored_summaries_are_reused_and_invalidated_with_their_callees() {
     std::fs::write(&source, text).unwrap();
     let ((reused, saved), _) = run("first");
     assert_eq!((reused, saved), (names(&["parity"]), names(&["level", "magnitude"])));
+    // A time limit does not change a complete summary: still reused.
+    let ((reused, _), _) = run_with("first", &["--timeout", "60"]);
+    assert_eq!(reused, names(&["level", "magnitude", "parity"]));
+    // Options that change what a summary holds are part of its key (the
+    // store key once left these two out): nothing is reused under them.
+    for extra in [&["--check-leaks"][..], &["--max-heap-objects", "4"]] {
+        let ((reused, saved), _) = run_with("first", extra);
+        assert_eq!((reused, saved), (vec![], names(&["level", "magnitude", "parity"])), "{extra:?}");
+    }
 }

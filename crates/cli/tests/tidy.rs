@@ -1,5 +1,6 @@
 //! House rules for every crate of the workspace: each Rust file starts with
-//! a `//!` doc, files stay under 1500 lines and functions under 150 lines.
+//! a `//!` doc, files stay under 1500 lines and functions under 150 lines,
+//! and the crates depend on each other in one direction, layer by layer.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -67,4 +68,45 @@ fn functions_are_short() {
             }
         }
     }
+}
+
+/// The layers of the workspace, lowest first: a crate's `[dependencies]`
+/// name only crates of lower layers (tests and benchmarks may use any).
+/// The emitters read the suite's plain data, never the engine.
+const LAYERS: &[&[&str]] = &[
+    &["pathwise-ir", "pathwise-expr"],
+    &["pathwise-cfront", "pathwise-suite", "pathwise-solver-z3"],
+    &["pathwise-engine", "pathwise-emit"],
+    &["pathwise-paths", "pathwise-vc"],
+    &["pathwise-cli"],
+];
+
+#[test]
+fn crates_depend_on_lower_layers_only() {
+    let layer = |name: &str| LAYERS.iter().position(|l| l.contains(&name));
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut wrong = Vec::new();
+    let mut seen = 0;
+    for krate in fs::read_dir(&crates).unwrap() {
+        let manifest = krate.unwrap().path().join("Cargo.toml");
+        let Ok(text) = fs::read_to_string(&manifest) else { continue };
+        let name = text.lines().find_map(|l| l.strip_prefix("name = \"")).and_then(|n| n.strip_suffix('"')).unwrap();
+        let Some(own) = layer(name) else {
+            wrong.push(format!("{name}: in no layer"));
+            continue;
+        };
+        seen += 1;
+        let mut in_deps = false;
+        for line in text.lines() {
+            if line.starts_with('[') {
+                in_deps = line == "[dependencies]";
+            } else if let (true, Some(dep)) = (in_deps, line.split(['.', ' ', '=']).next()) {
+                if dep.starts_with("pathwise-") && layer(dep).is_none_or(|l| l >= own) {
+                    wrong.push(format!("{name} depends on {dep}"));
+                }
+            }
+        }
+    }
+    assert_eq!(seen, LAYERS.iter().map(|l| l.len()).sum::<usize>());
+    assert!(wrong.is_empty(), "{wrong:?}");
 }

@@ -34,8 +34,8 @@
 
 use std::fmt::Write as _;
 
-use pathwise_engine::suite::{CallArg, ExternalCall, Outcome, TestCase, TestSuite};
 use pathwise_ir::{Shape, SrcVar, Type};
+use pathwise_suite::{CallArg, ExternalCall, Outcome, TestCase, TestSuite};
 
 use crate::describe::comment_safe;
 use crate::literal::{is_unsigned, normalize};
@@ -208,7 +208,7 @@ pub(crate) fn write_stubs(out: &mut String, suite: &TestSuite) {
 }
 
 /// The stub of external function `f` (`index` in `pathwise_ext_names`).
-fn write_stub(out: &mut String, index: usize, f: &pathwise_engine::suite::ExternalFunction) {
+fn write_stub(out: &mut String, index: usize, f: &pathwise_suite::ExternalFunction) {
     let ret = f.ret.as_ref().map_or("void", stub_type);
     let params: Vec<String> =
         f.params.iter().enumerate().map(|(i, p)| format!("{} pathwise_a{}", stub_type(p), i + 1)).collect();
@@ -253,7 +253,7 @@ fn write_stub(out: &mut String, index: usize, f: &pathwise_engine::suite::Extern
 /// The start of a stub: a call made while the function under test is not
 /// running is passed on to the real function (`ret`: the stub's return
 /// type).
-fn write_forward(out: &mut String, f: &pathwise_engine::suite::ExternalFunction, ret: &str) {
+fn write_forward(out: &mut String, f: &pathwise_suite::ExternalFunction, ret: &str) {
     let types: Vec<&str> = f.params.iter().map(stub_type).collect();
     let types = if types.is_empty() { "void".to_string() } else { types.join(", ") };
     let args: Vec<String> = (1..=f.params.len()).map(|i| format!("pathwise_a{i}")).collect();
@@ -303,13 +303,13 @@ fn call_text(suite: &TestSuite, call: &ExternalCall) -> String {
         let _ = write!(text, " returns {}", normalize(v, ret.scalar));
     }
     match &call.ret_pointer {
-        Some(pathwise_engine::suite::HeapValue::Ref { obj, offset: 0 }) => {
+        Some(pathwise_suite::HeapValue::Ref { obj, offset: 0 }) => {
             let _ = write!(text, " returns o{obj}");
         }
-        Some(pathwise_engine::suite::HeapValue::Ref { obj, offset }) => {
+        Some(pathwise_suite::HeapValue::Ref { obj, offset }) => {
             let _ = write!(text, " returns (char *)o{obj} + {offset}");
         }
-        Some(pathwise_engine::suite::HeapValue::Null) => text.push_str(" returns NULL"),
+        Some(pathwise_suite::HeapValue::Null) => text.push_str(" returns NULL"),
         _ => {}
     }
     text

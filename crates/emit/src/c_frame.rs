@@ -19,7 +19,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use pathwise_engine::suite::{HeapObject, HeapValue, InputValue, Outcome, TestCase, TestSuite};
+use pathwise_suite::{HeapObject, HeapValue, InputValue, Outcome, TestCase, TestSuite};
 
 use crate::c_heap::is_heap;
 use crate::c_tests::Used;

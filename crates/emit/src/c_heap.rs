@@ -21,8 +21,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use pathwise_engine::suite::{HeapCell, HeapObject, HeapValue, InputValue, TestCase, TestSuite};
 use pathwise_ir::{CType, Shape, SrcVar, StructDef};
+use pathwise_suite::{HeapCell, HeapObject, HeapValue, InputValue, TestCase, TestSuite};
 
 use crate::c_tests::{write_scalar_check, Used};
 use crate::heap::{

@@ -1,8 +1,8 @@
 //! Tests of heap inputs and outputs in the C tests: hand-built suites over
 //! linked lists, compiled with gcc (warnings as errors) and run.
 
-use pathwise_engine::suite::{HeapCell, HeapObject, HeapValue, InputValue, TestCase, TestSuite};
 use pathwise_ir::{CType, FieldDef, IntTy, Shape, SrcVar, StructDef, StructId, Type};
+use pathwise_suite::{HeapCell, HeapObject, HeapValue, InputValue, TestCase, TestSuite};
 
 use crate::c_tests::tests::{case, compile_and_run, int, suite};
 use crate::c_tests::write_c_tests;
@@ -302,8 +302,8 @@ fn pointer_to_pointer() {
 
 #[test]
 fn error_tests_build_the_heap_and_check_nothing() {
-    use pathwise_engine::suite::{ErrorInfo, ErrorKind, Outcome};
     use pathwise_ir::Loc;
+    use pathwise_suite::{ErrorInfo, ErrorKind, Outcome};
     let mut s = heap_suite("bump2", vec![heap_var("n", ptr(node_ty()))], None);
     let mut t = heap_case(1, vec![p(r(1))], vec![node(1, Some(1), Some(HeapValue::Null))], vec![]);
     t.outcome = Outcome::Error(ErrorInfo {

@@ -23,7 +23,7 @@
 
 use std::fmt::Write as _;
 
-use pathwise_engine::suite::{ErrorKind, Outcome, TestSuite};
+use pathwise_suite::{ErrorKind, Outcome, TestSuite};
 
 /// Whether some test of the suite expects a leak.
 pub(crate) fn has_leak_tests(suite: &TestSuite) -> bool {

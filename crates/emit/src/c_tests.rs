@@ -24,8 +24,8 @@
 
 use std::fmt::Write as _;
 
-use pathwise_engine::suite::{ErrorKind, GlobalInfo, HeapValue, InputValue, Outcome, TestCase, TestSuite};
 use pathwise_ir::{CType, Shape, SrcVar};
+use pathwise_suite::{ErrorKind, GlobalInfo, HeapValue, InputValue, Outcome, TestCase, TestSuite};
 
 use crate::c_heap::{
     heap_input_summary, is_heap, other_objects_summary, pointer_decl, write_heap_allocs, write_heap_checks,
@@ -157,7 +157,7 @@ const OUTPUT_DECLARATIONS: &str = "/* The C library's printf and fflush, whateve
 /// pointer's function type so that a test can pass one; each is defined
 /// below as an external function's stub is.
 fn write_callback_declarations(out: &mut String, suite: &TestSuite) {
-    for e in suite.externals.iter().filter(|e| e.name.starts_with(pathwise_engine::fnptr::FIELD_STUB_PREFIX)) {
+    for e in suite.externals.iter().filter(|e| e.name.starts_with(pathwise_ir::FIELD_STUB_PREFIX)) {
         let Some(func_ty) = &e.cty else { continue };
         let _ = writeln!(
             out,

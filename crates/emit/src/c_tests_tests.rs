@@ -3,10 +3,8 @@
 use std::path::Path;
 use std::process::Command;
 
-use pathwise_engine::suite::{
-    Coverage, GlobalInfo, InputValue, Outcome, PathStep, Stats, StopReason, TestCase, TestSuite,
-};
 use pathwise_ir::{IntTy, Loc, Shape, SrcVar, Type};
+use pathwise_suite::{Coverage, GlobalInfo, InputValue, Outcome, PathStep, Stats, StopReason, TestCase, TestSuite};
 
 use super::write_c_tests;
 
@@ -24,7 +22,7 @@ pub(crate) fn suite(function: &str, params: Vec<SrcVar>, ret: Option<SrcVar>, gl
         precondition: None,
         postcondition: None,
         k: 2,
-        criterion: pathwise_engine::config::Criterion::KPath,
+        criterion: pathwise_suite::Criterion::KPath,
         params,
         ret,
         globals,
@@ -232,8 +230,8 @@ fn leak_tests_count_allocations() {
     let source = "#include <stdlib.h>\nint f(int x)\n{\n    int *p = malloc(sizeof *p);\n    *p = x;\n    \
                   if (x)\n        return *p;\n    free(p);\n    return 0;\n}\n";
     let mut s = suite("f", vec![int("x")], Some(int("")), vec![]);
-    let leak = pathwise_engine::suite::ErrorInfo {
-        kind: pathwise_engine::suite::ErrorKind::MemoryLeak { allocation: 1, bytes: 4 },
+    let leak = pathwise_suite::ErrorInfo {
+        kind: pathwise_suite::ErrorKind::MemoryLeak { allocation: 1, bytes: 4 },
         loc: Loc { file: 0, line: 4, col: 14 },
         message: "4 byte(s) allocated here are unreachable when `f` returns".into(),
     };
@@ -262,8 +260,8 @@ fn weak_declarations_and_errors_not_observed() {
     s.unreached_functions = vec!["elsewhere".into()];
     s.tests.push(case(1, vec![InputValue::Scalar(0)], Some(2147483647)));
     let mut t = case(2, vec![InputValue::Scalar(1)], None);
-    t.outcome = Outcome::Error(pathwise_engine::suite::ErrorInfo {
-        kind: pathwise_engine::suite::ErrorKind::SignedOverflow,
+    t.outcome = Outcome::Error(pathwise_suite::ErrorInfo {
+        kind: pathwise_suite::ErrorKind::SignedOverflow,
         loc: Loc { file: 0, line: 3, col: 25 },
         message: "signed overflow".into(),
     });
@@ -293,7 +291,7 @@ fn pointers_into_another_parameters_array() {
     let source = "int fill(char *end, char *s) { int n = 0; while (s < end) { *s++ = 'x'; n++; } return n; }\n";
     let char_ptr = |name: &str| var(name, "char", Type::I8, true, Shape::Pointer);
     let mut s = suite("fill", vec![char_ptr("end"), char_ptr("s")], Some(int("")), vec![]);
-    let end = |offset| InputValue::Pointer(pathwise_engine::suite::HeapValue::Param { param: 1, offset });
+    let end = |offset| InputValue::Pointer(pathwise_suite::HeapValue::Param { param: 1, offset });
     let mut two = case(1, vec![end(2), InputValue::Array(vec![0, 0, 7])], Some(2));
     two.array_outputs = vec![None, Some(vec![120, 120, 7])];
     let mut none = case(2, vec![end(0), InputValue::Array(vec![])], Some(0));

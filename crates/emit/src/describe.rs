@@ -5,8 +5,8 @@
 
 use std::collections::HashSet;
 
-use pathwise_engine::suite::{PathStep, TestSuite};
 use pathwise_ir::{Loc, Shape, SrcVar};
+use pathwise_suite::{PathStep, TestSuite};
 
 /// The name of parameter `index` in JSON and comments: its C name, or
 /// `argN` (1-based) for an unnamed parameter.

@@ -16,8 +16,8 @@
 //! show the bit-fields instead ([`bit_field_cells`]), each assigned and
 //! checked by name with its value assembled from those bytes.
 
-use pathwise_engine::suite::{HeapCell, HeapObject, HeapValue, TestSuite};
 use pathwise_ir::{BitFieldAt, CType, IntTy, ScalarAt, StructDef, Type, BIT_STORAGE};
+use pathwise_suite::{HeapCell, HeapObject, HeapValue, TestSuite};
 
 /// `unsigned char`: the element type used for `void` objects.
 fn byte() -> CType {

@@ -16,11 +16,11 @@ use serde::de::{self, MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use pathwise_engine::suite::{
+use pathwise_ir::{CType, IntTy, Shape, SrcVar, StructDef};
+use pathwise_suite::{
     CallArg, ErrorKind, ExternalCall, HeapObject, HeapValue, InputValue, Outcome, PathStep, Stats, StopReason,
     TestCase, TestSuite,
 };
-use pathwise_ir::{CType, IntTy, Shape, SrcVar, StructDef};
 
 use crate::describe::{file_of, is_array_param, loc_string, param_name};
 use crate::heap::{cell_at, shown_path, type_name};
@@ -455,7 +455,7 @@ pub struct LoopJson {
     pub iteration: u32,
 }
 
-/// Run statistics (same names as `pathwise_engine::suite::Stats`).
+/// Run statistics (same names as `pathwise_suite::Stats`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct StatsJson {
     pub feasible_paths: u64,

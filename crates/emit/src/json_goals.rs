@@ -5,7 +5,7 @@
 //! infeasible-code report of statement and branch covers (`cover` here,
 //! `vc` for `--method vc`, with the same entries).
 
-use pathwise_engine::suite::{CoverReport, GoalReport, TargetStatus, TestCase};
+use pathwise_suite::{CoverReport, GoalReport, TargetStatus, TestCase};
 use serde::{Deserialize, Serialize};
 
 use crate::json::OrderedMap;
@@ -149,7 +149,7 @@ pub fn goals(g: &GoalReport) -> Option<GoalsJson> {
     })
 }
 
-fn driven_json(d: &pathwise_engine::suite::DrivenReport) -> DrivenJson {
+fn driven_json(d: &pathwise_suite::DrivenReport) -> DrivenJson {
     DrivenJson {
         model: d.model.clone(),
         abstract_traces: d.abstract_traces,

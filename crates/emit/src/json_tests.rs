@@ -1,7 +1,7 @@
 //! Tests of the JSON emitter: field names, number ranges, round trip.
 
-use pathwise_engine::suite::{FunctionCoverage, GlobalInfo, InputValue, StopReason};
 use pathwise_ir::{Shape, Type};
+use pathwise_suite::{FunctionCoverage, GlobalInfo, InputValue, StopReason};
 use serde_json::json;
 
 use super::*;
@@ -91,8 +91,8 @@ fn variant_names_are_snake_case() {
 /// returns: NULL inputs, opaque cells, a returned NULL.
 fn heap_sample() -> TestSuite {
     use crate::c_heap::tests::{heap_suite, heap_var, node, node_ty, r};
-    use pathwise_engine::suite::{HeapCell, HeapObject, HeapValue};
     use pathwise_ir::CType;
+    use pathwise_suite::{HeapCell, HeapObject, HeapValue};
     let ptr = |t| CType::Ptr(Box::new(t));
     let params = vec![heap_var("l", ptr(CType::Struct(pathwise_ir::StructId(1)))), heap_var("n", ptr(node_ty()))];
     let mut s = heap_suite("f", params, Some(heap_var("", ptr(node_ty()))));
@@ -203,7 +203,7 @@ fn files_without_heaps_still_read() {
 #[test]
 fn criterion_is_named_and_defaults_to_k_path() {
     let mut s = sample();
-    s.criterion = pathwise_engine::config::Criterion::BlockK;
+    s.criterion = pathwise_suite::Criterion::BlockK;
     assert_eq!(suite_to_json(&s)["criterion"], "block-k");
     let mut v = suite_to_json(&sample());
     assert_eq!(v["criterion"], "k-path");
@@ -217,7 +217,7 @@ fn criterion_is_named_and_defaults_to_k_path() {
 /// types, pointers as null or not; absent without externals.
 #[test]
 fn external_calls_are_recorded_and_round_trip() {
-    use pathwise_engine::suite::{CallArg, ExternalCall, ExternalFunction};
+    use pathwise_suite::{CallArg, ExternalCall, ExternalFunction};
     let mut s = suite("f", vec![int("x")], Some(int("")), vec![]);
     s.externals = vec![
         ExternalFunction {
@@ -281,7 +281,7 @@ fn external_calls_are_recorded_and_round_trip() {
 /// source round-trip.
 #[test]
 fn pointers_into_parameters_and_globals_and_test_coverage() {
-    use pathwise_engine::suite::{HeapValue, TestCoverage};
+    use pathwise_suite::{HeapValue, TestCoverage};
     let mut s = sample();
     s.unreached_functions = vec!["fclose".into()];
     s.source = Some("/src/f.c".into());

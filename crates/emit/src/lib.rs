@@ -1,4 +1,4 @@
-//! Pathwise emitters: turn a [`TestSuite`](pathwise_engine::suite::TestSuite)
+//! Pathwise emitters: turn a [`TestSuite`](pathwise_suite::TestSuite)
 //! into artefacts a user keeps.
 //!
 //! - [`c_tests`]: a self-contained C file (`NAME_tests.c`) that includes the
@@ -25,7 +25,7 @@
 //!   by both, so that the C comments and the JSON say the same thing.
 //!
 //! **Architecture invariant:** emitters see only the plain data of
-//! `pathwise_engine::suite` and the C descriptions of `pathwise_ir::SrcVar`;
+//! `pathwise_suite` and the C descriptions of `pathwise_ir::SrcVar`;
 //! they never look at the IR program or the engine's state.
 
 mod c_externs;

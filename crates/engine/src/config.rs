@@ -139,6 +139,48 @@ impl Config {
             goals: Default::default(),
         }
     }
+
+    /// The configuration of a search for `function`'s own paths nested in
+    /// this one (a bottom-up summary): every option of the model inherited
+    /// (a new option is, without touching this), none of the outer
+    /// search's own: no precondition, goals, test limit, whole-program mode
+    /// or summary store. A summary keeps all its paths (no folding of error
+    /// tests) and null dereferences of structure pointers as error cases
+    /// (the papers' null model): the calling context decides whether an
+    /// argument can be null.
+    pub fn nested(&self, function: &str) -> Config {
+        Config {
+            function: function.to_string(),
+            precondition: None,
+            max_tests: None,
+            one_error_test_per_site: false,
+            null_args: NullArgs::References,
+            program_mode: None,
+            compositional: true,
+            compose: Default::default(),
+            goals: Default::default(),
+            ..self.clone()
+        }
+    }
+
+    /// The options that can change a summary of a function, as text (the
+    /// summary store's key hashes it): every option but those of the outer
+    /// search alone (function, precondition, time and test limits,
+    /// whole-program mode, goals, the store's directory), so that an option
+    /// added later invalidates stored summaries rather than being ignored.
+    pub fn model_options(&self) -> String {
+        let normal = Config {
+            function: String::new(),
+            precondition: None,
+            timeout: None,
+            max_tests: None,
+            program_mode: None,
+            compose: crate::compose::Options { store: None, ..self.compose.clone() },
+            goals: Default::default(),
+            ..self.clone()
+        };
+        format!("{normal:?}")
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -186,46 +228,7 @@ pub enum NullArgs {
     Errors,
 }
 
-/// The coverage criterion that makes the set of paths finite; both use
-/// [`Config::k`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Criterion {
-    /// k-path (seed 002, with seed 000's depth for recursion): at most k
-    /// iterations of each loop per entry into it, a recursion depth of at
-    /// most k (seed 000: hits of a call-graph cycle's entry function, less
-    /// one).
-    KPath,
-    /// block-k (seed 003, section 2.1.4, "each block in the control flow
-    /// graph of the program being visited at most k times"): along one
-    /// path, each basic block of the function under test and of every
-    /// function it calls is entered at most k times, counted over the whole
-    /// path (all activations together). The precondition is not bounded.
-    /// Loops and recursion get no bound of their own: a `while` loop whose
-    /// condition block is entered at most k times iterates at most k - 1
-    /// times when it exits through its condition (k when left by `break` or
-    /// `return`), a `do`-`while` loop at most k times.
-    BlockK,
-}
-
-impl Criterion {
-    /// The name used on the command line and in outputs: `k-path`,
-    /// `block-k`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Criterion::KPath => "k-path",
-            Criterion::BlockK => "block-k",
-        }
-    }
-
-    /// The inverse of [`Criterion::name`].
-    pub fn from_name(name: &str) -> Option<Criterion> {
-        match name {
-            "k-path" => Some(Criterion::KPath),
-            "block-k" => Some(Criterion::BlockK),
-            _ => None,
-        }
-    }
-}
+pub use pathwise_suite::Criterion;
 
 /// Test generation for a whole program whose inputs are the values of its
 /// `__VERIFIER_nondet_*()` calls (Test-Comp), rather than for one function's

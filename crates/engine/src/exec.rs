@@ -54,39 +54,15 @@ pub struct Machine<'p> {
     /// The k bound; a cell so that whole-program mode can deepen it between
     /// searches.
     pub k: std::cell::Cell<u32>,
-    /// What `k` bounds: loop iterations and recursion, or block entries.
-    pub criterion: Criterion,
+    /// The options of the search, read where they apply (never copied).
+    pub config: &'p crate::config::Config,
     /// `--criterion all-local-paths`: the function under test's concrete
     /// decisions are recorded too (see `search/local.rs`).
     pub local_paths: bool,
-    pub max_steps: u64,
-    /// See [`crate::config::Config::check_overflow`].
-    pub check_overflow: bool,
-    /// See [`crate::config::Config::seek_errors`].
-    pub seek_errors: bool,
-    /// See [`crate::config::Config::null_args`].
-    pub null_args: crate::config::NullArgs,
-    /// Width of `long` (32 under ILP32): the type of `__VERIFIER_nondet_long`.
-    pub data_model_long_bits: u32,
     /// Functions without body or model return a fresh input.
     pub concretise_externals: bool,
-    /// Body-less functions the user declared external (see
-    /// [`crate::config::Externals`]).
-    pub externals: crate::config::Externals,
     /// Heap input slots of the search (see [`crate::heap`]).
     pub slots: std::cell::RefCell<crate::heap::SlotTable>,
-    /// At most this many input objects are materialised per run.
-    pub max_heap_objects: u32,
-    /// At most this many elements per input array or input object.
-    pub max_array_len: u32,
-    /// See [`crate::config::Config::max_grown_array_len`].
-    pub max_grown_array_len: u64,
-    /// See [`crate::config::Config::check_leaks`].
-    pub check_leaks: bool,
-    /// See [`crate::config::Config::check_uninit`].
-    pub check_uninit: bool,
-    /// See [`crate::config::Config::strict_loop_count`].
-    pub strict_loop_count: bool,
     /// Maximum cost thresholds: a run passing one ends (see [`crate::cost::CostCap`]).
     pub cost_caps: Vec<crate::cost::CostCap>,
     /// When the search's `--timeout` runs out.
@@ -101,27 +77,15 @@ impl<'p> Machine<'p> {
     /// The context of runs of `program` under `config`: a single function's
     /// search (whole-program mode, deadlines and summaries are the
     /// caller's to set).
-    pub fn new(program: &'p Program, info: &'p ProgramInfo, config: &crate::config::Config) -> Machine<'p> {
+    pub fn new(program: &'p Program, info: &'p ProgramInfo, config: &'p crate::config::Config) -> Machine<'p> {
         Machine {
             program,
             info,
             k: std::cell::Cell::new(config.k),
-            criterion: config.criterion,
+            config,
             local_paths: config.goals.local_paths || config.goals.trace.is_some(),
-            max_steps: config.max_steps_per_run,
-            check_overflow: config.check_overflow,
-            seek_errors: config.seek_errors,
-            null_args: config.null_args,
-            data_model_long_bits: config.long_bits,
             concretise_externals: false,
-            externals: config.externals.clone(),
             slots: Default::default(),
-            max_heap_objects: config.max_heap_objects,
-            max_array_len: config.max_array_len,
-            max_grown_array_len: config.max_grown_array_len,
-            check_leaks: config.check_leaks,
-            check_uninit: config.check_uninit,
-            strict_loop_count: config.strict_loop_count,
             cost_caps: config.goals.caps(),
             deadline: None,
             summaries: None,
@@ -305,7 +269,7 @@ impl<'m, 'p> Exec<'m, 'p> {
         }
         loop {
             self.steps += 1;
-            if self.steps > self.m.max_steps {
+            if self.steps > self.m.config.max_steps_per_run {
                 return End::StepLimit;
             }
             // A long run must not outlive `--timeout`: the search stops
@@ -379,7 +343,7 @@ impl<'m, 'p> Exec<'m, 'p> {
             }
             match self.exec_inst(&inst.kind, inst.loc) {
                 Ok(v) => {
-                    if self.m.check_uninit {
+                    if self.m.config.check_uninit {
                         if let Err(end) = self.track_initialised(&inst.kind, inst.result, inst.loc) {
                             return Flow::End(end);
                         }
@@ -514,7 +478,7 @@ impl<'m, 'p> Exec<'m, 'p> {
             });
             self.path.push(PathStep { func: self.m.program.func(func).name.clone(), loc, taken, loop_iter });
             self.sides.insert((func, block, taken));
-            match self.m.criterion {
+            match self.m.config.criterion {
                 Criterion::KPath => {
                     if let (Some(_), Some(ls)) = (v.sym(), fi.loop_decisions.get(&block)) {
                         for l in ls {
@@ -601,7 +565,7 @@ impl<'m, 'p> Exec<'m, 'p> {
     /// iteration took any symbolic decision (`pending`: one is being taken).
     fn iteration_counts(&self, func: FuncId, l: usize, pending: bool) -> bool {
         let (fr, info) = (self.frame(), self.m.info.func(func));
-        self.m.strict_loop_count
+        self.m.config.strict_loop_count
             || if info.has_loop_decision[l] && !info.state_exit[l] {
                 fr.iteration_decided[l]
             } else {
@@ -678,7 +642,7 @@ impl<'m, 'p> Exec<'m, 'p> {
         };
         if let Some(l) = started {
             let k = self.m.k.get();
-            let main = self.region == Region::Main && self.m.criterion == Criterion::KPath;
+            let main = self.region == Region::Main && self.m.config.criterion == Criterion::KPath;
             // An iteration no symbolic decision chose adds no path: it does
             // not count (unless the count is strict, as in seed 002).
             let counts = self.iteration_counts(func, l.0 as usize, false);
@@ -706,7 +670,7 @@ impl<'m, 'p> Exec<'m, 'p> {
     /// Under block-k, counts an entry of the Main region into `block`;
     /// true when it is one entry too many.
     fn block_k_exceeded(&mut self, func: FuncId, block: Block) -> bool {
-        if self.m.criterion != Criterion::BlockK || self.region != Region::Main {
+        if self.m.config.criterion != Criterion::BlockK || self.region != Region::Main {
             return false;
         }
         let k = self.m.k.get();
@@ -734,7 +698,7 @@ impl<'m, 'p> Exec<'m, 'p> {
         if matches!(f.name.as_str(), "reach_error" | "__VERIFIER_error") {
             return Flow::End(self.error(ErrorKind::ErrorCall, format!("{}() called", f.name), loc));
         }
-        if let (Some(ty), true) = (nondet_type(&f.name, self.m.data_model_long_bits), f.is_declaration()) {
+        if let (Some(ty), true) = (nondet_type(&f.name, self.m.config.long_bits), f.is_declaration()) {
             // The declaration's own return type gives the width (it is what
             // the caller's register expects).
             let ty = pathwise_ir::IntTy { ty: f.ret.unwrap_or(ty.ty), signed: ty.signed };
@@ -745,7 +709,7 @@ impl<'m, 'p> Exec<'m, 'p> {
             }
             return Flow::Continue;
         }
-        let external = self.m.externals.contains(&f.name) || crate::fnptr::is_stub(&f.name);
+        let external = self.m.config.externals.contains(&f.name) || crate::fnptr::is_stub(&f.name);
         if f.is_declaration() && external && !crate::setup::has_model(&f.name) {
             let v = match self.external_call(callee, &argv, loc) {
                 Ok(v) => v,
@@ -769,7 +733,7 @@ impl<'m, 'p> Exec<'m, 'p> {
         }
         let argv = crate::compose::enter(self, callee, argv, loc);
         self.push_frame(callee, argv, result);
-        let exceeded = match self.m.criterion {
+        let exceeded = match self.m.config.criterion {
             Criterion::KPath => {
                 self.region == Region::Main
                     && self.m.info.func(callee).recursive_scc.is_some()

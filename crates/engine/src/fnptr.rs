@@ -96,8 +96,7 @@ fn with_stub(program: &Program, func_ty: &CType, is_the_stub: impl Fn(&pathwise_
     out
 }
 
-/// The name prefix of the front end's callback stubs for members.
-pub const FIELD_STUB_PREFIX: &str = "pathwise_stub_field_";
+pub use pathwise_ir::FIELD_STUB_PREFIX;
 
 /// The domain of an input function pointer's variable: null or a candidate.
 pub(crate) fn domain(pool: &mut ExprPool, var: ExprId, candidates: &[FuncId]) -> ExprId {

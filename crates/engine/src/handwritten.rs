@@ -116,25 +116,7 @@ pub fn reachable(program: &Program, callgraph: &pathwise_ir::analysis::CallGraph
     (0..seen.len()).filter(|&i| seen[i]).map(|i| FuncId(i as u32)).collect()
 }
 
-/// Calls whose arguments satisfied no case of their summary, over a search.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Report {
-    /// Runs ended that way.
-    pub no_case_runs: u64,
-    /// The distinct call sites, with the summarised function, in the order
-    /// first met.
-    pub no_case_sites: Vec<(Loc, String)>,
-}
-
-impl Report {
-    /// Count a run that ended at `site` (a call of `callee`).
-    pub fn note(&mut self, site: (Loc, String)) {
-        self.no_case_runs += 1;
-        if !self.no_case_sites.contains(&site) {
-            self.no_case_sites.push(site);
-        }
-    }
-}
+pub use pathwise_suite::NoCaseReport as Report;
 
 /// One summary activation of a run.
 #[derive(Clone, Debug)]

@@ -268,7 +268,7 @@ impl Exec<'_, '_> {
         if let Some(&(_, o)) = self.heap.objects.iter().find(|(i, _)| *i == ident) {
             return Ok(o);
         }
-        if self.heap.objects.len() >= self.m.max_heap_objects as usize {
+        if self.heap.objects.len() >= self.m.config.max_heap_objects as usize {
             // Like k, --max-heap-objects bounds the inputs explored.
             return Err(End::BoundExceeded);
         }

@@ -132,14 +132,14 @@ impl Exec<'_, '_> {
         if let Some(c) = check.filter(|&c| Some(c) != cond) {
             // Holds, `p`'s object not being tied on this run: explorable as
             // the check of a run where it is.
-            let seek = self.m.seek_errors;
+            let seek = self.m.config.seek_errors;
             self.record(c, crate::path::EntryKind::Guard { violated: false }, seek, false, loc);
         }
         if let Some(c) = cond {
             self.guard(c, loc);
         }
         if need > count {
-            if need > u64::from(self.m.max_array_len) {
+            if need > u64::from(self.m.config.max_array_len) {
                 return Err(End::BoundExceeded);
             }
             self.set_count(obj, need);
@@ -159,7 +159,7 @@ impl Exec<'_, '_> {
         if let Some(c) = known {
             return Ok((c, sym));
         }
-        let max = u64::from(self.m.max_array_len.max(1));
+        let max = u64::from(self.m.config.max_array_len.max(1));
         let var = self.pool.var(&field, Sort::Bv(64));
         if let Some(s) = sym {
             let low = self.pool.bv_const(64, first);

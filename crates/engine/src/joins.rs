@@ -242,7 +242,7 @@ impl Exec<'_, '_> {
     fn choose(&mut self, spec: &InputSpec, jv: &JoinVars) -> Choice {
         let into = (self.input_lens)(jv.into) & 0xffff_ffff;
         let at = (self.input_lens)(jv.at);
-        let max = u64::from(self.m.max_array_len);
+        let max = u64::from(self.m.config.max_array_len);
         if into == 0 || at > max {
             return Choice::Own;
         }
@@ -294,7 +294,7 @@ impl Exec<'_, '_> {
             joined = p.or(joined, c);
         }
         let p = &mut *self.pool;
-        let max = p.bv_const(64, u64::from(self.m.max_array_len));
+        let max = p.bv_const(64, u64::from(self.m.config.max_array_len));
         let within = p.cmp(BvCmp::Ule, jv.at, max);
         let joined = p.and(joined, within);
         let own = p.and(own_into, at_zero);

@@ -1,8 +1,9 @@
 //! The Pathwise engine: concolic execution of the IR and the k-path search.
 //!
 //! Module map:
-//! - [`suite`]: the plain data the engine produces (tests, paths, statistics,
-//!   predicted coverage); emitters consume only this.
+//! - [`suite`] (the `pathwise-suite` crate): the plain data the engine
+//!   produces (tests, paths, statistics, predicted coverage); emitters
+//!   consume only this.
 //! - [`config`]: the explicit configuration of one generation run.
 //! - [`analysis`]: per-function static facts the search needs (loops, which
 //!   branch sides commit to another iteration or a deeper recursion);
@@ -60,7 +61,9 @@ pub mod run;
 pub mod search;
 pub mod setup;
 pub mod step;
-pub mod suite;
+/// The plain data of a suite lives in its own crate (emitters use it
+/// without the engine); re-exported under its old path.
+pub use pathwise_suite as suite;
 pub mod testcase;
 pub mod trace_pattern;
 pub mod value;

@@ -74,7 +74,7 @@ impl Exec<'_, '_> {
     /// A load of `ty` through `p` that uses the value: an error when the
     /// bytes read include some never written.
     pub(crate) fn check_initialised(&self, p: &Pointer, ty: Type, loc: Loc) -> Result<(), End> {
-        let Some(o) = p.obj.filter(|_| self.m.check_uninit) else { return Ok(()) };
+        let Some(o) = p.obj.filter(|_| self.m.config.check_uninit) else { return Ok(()) };
         let obj = self.mem.object(o);
         let n = obj.uninit_bytes(p.off, ty.bits_type().bytes());
         if n == 0 {

@@ -59,7 +59,7 @@ impl Exec<'_, '_> {
     /// Note which arguments are the parameters the inputs may make null
     /// (after the heap parameters are materialised and the joins placed).
     pub(crate) fn null_params_of(&mut self, spec: &InputSpec, args: &mut [Value]) {
-        if self.m.null_args == NullArgs::References {
+        if self.m.config.null_args == NullArgs::References {
             return;
         }
         let n = spec.params.len();
@@ -132,7 +132,7 @@ impl Exec<'_, '_> {
             let ok = self.pool.not(cond);
             // A precondition is not under test: its dereference of a
             // parameter only makes a null one an invalid input.
-            let seek = self.m.seek_errors && self.region == Region::Main;
+            let seek = self.m.config.seek_errors && self.region == Region::Main;
             self.record(ok, EntryKind::Guard { violated: false }, seek, false, loc);
             return Some(Ok(()));
         }
@@ -172,7 +172,7 @@ impl Exec<'_, '_> {
     /// the contract under `Assume`, an error under `Errors`.
     fn null_dereferenced(&mut self, param: usize, cond: ExprId, loc: Loc, what: &str) -> Result<(), End> {
         self.record(cond, EntryKind::Guard { violated: true }, true, false, loc);
-        if self.m.null_args == NullArgs::Errors {
+        if self.m.config.null_args == NullArgs::Errors {
             return Err(self.error(ErrorKind::NullDereference, what, loc));
         }
         if self.region == Region::Main {
@@ -199,7 +199,7 @@ impl Exec<'_, '_> {
     /// contract when `p` is a parameter and null is assumed away (`None`
     /// otherwise: a null-dereference error).
     pub(crate) fn null_param_call(&mut self, p: &Pointer, loc: Loc) -> Option<End> {
-        if self.m.null_args != NullArgs::Assume || p.obj.is_some() {
+        if self.m.config.null_args != NullArgs::Assume || p.obj.is_some() {
             return None;
         }
         let (param, cond, _) = self.null_param(p)?;

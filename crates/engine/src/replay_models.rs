@@ -71,7 +71,6 @@ pub fn with_replayer<R>(
         spec,
         main,
         pre,
-        max_array_len: config.max_array_len,
         tests: Vec::new(),
         runs: Vec::new(),
         coverage: Default::default(),
@@ -93,7 +92,6 @@ pub struct Replayer<'a> {
     spec: InputSpec,
     main: pathwise_ir::FuncId,
     pre: Option<pathwise_ir::FuncId>,
-    max_array_len: u32,
     tests: Vec<crate::suite::TestCase>,
     runs: Vec<ModelRun>,
     coverage: crate::setup::RunCoverage,
@@ -105,13 +103,7 @@ impl Replayer<'_> {
     /// Run `inputs` and, if it returns normally along a new path, make it
     /// a test. Returns what the run did.
     pub fn replay(&mut self, pool: &mut ExprPool, inputs: &Model) -> &ModelRun {
-        let setup = |symbolic| RunSetup {
-            main: self.main,
-            pre: self.pre,
-            spec: &self.spec,
-            max_array_len: self.max_array_len,
-            symbolic,
-        };
+        let setup = |symbolic| RunSetup { main: self.main, pre: self.pre, spec: &self.spec, symbolic };
         let run = run_once(&self.machine, pool, &setup(true), inputs);
         let failure = match &run.main_end {
             None => Some("the precondition rejected the inputs".to_string()),

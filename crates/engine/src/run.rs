@@ -263,14 +263,13 @@ pub struct RunSetup<'a> {
     pub main: FuncId,
     pub pre: Option<FuncId>,
     pub spec: &'a InputSpec,
-    pub max_array_len: u32,
     /// Record the symbolic path condition (false: concrete replay).
     pub symbolic: bool,
 }
 
 /// Execute the precondition and the function under test on `inputs`.
 pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inputs: &Model) -> RunRecord {
-    let max = setup.max_array_len;
+    let max = m.config.max_array_len;
     let lens = |v: ExprId| inputs.bv.get(&v).copied().unwrap_or(0);
     let mut rec = RunRecord {
         pre_entries: Vec::new(),
@@ -385,7 +384,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     rec.array_outputs = objs.iter().map(|o| o.map(|id| mem.concrete_contents(id))).collect();
     rec.global_outputs = globals.iter().map(|&g| mem.concrete_contents(g)).collect();
     rec.main_end = Some(tied_overrun(setup.spec, &rec, end));
-    if let (true, Some(End::Returned(bits))) = (m.check_leaks, &rec.main_end) {
+    if let (true, Some(End::Returned(bits))) = (m.config.check_leaks, &rec.main_end) {
         let name = &m.program.func(setup.main).name;
         if let Some(e) = crate::memcheck::leak(m.program, &mem, name, &param_values, &globals, returned) {
             rec.leak_returned = Some(*bits);

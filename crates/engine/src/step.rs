@@ -91,7 +91,7 @@ impl Exec<'_, '_> {
             InstKind::Bin { op, ty, a, b, nsw } => {
                 let (a, b) = (self.operand(a), self.operand(b));
                 let v = self.binary(*op, *ty, a, b, loc)?;
-                if *nsw && self.m.check_overflow {
+                if *nsw && self.m.config.check_overflow {
                     self.check_overflow(*op, *ty, a, b, v, loc)?;
                 }
                 v
@@ -341,7 +341,7 @@ impl Exec<'_, '_> {
         loc: Loc,
     ) -> Result<(), End> {
         if holds {
-            let seek = self.m.seek_errors;
+            let seek = self.m.config.seek_errors;
             self.record(ok, EntryKind::Guard { violated: false }, seek, false, loc);
             return Ok(());
         }
@@ -470,7 +470,7 @@ impl Exec<'_, '_> {
                 }
                 // Explorable when errors are sought: the search only negates it
                 // when the array's length is tied (a free length just grows).
-                let seek = self.m.seek_errors;
+                let seek = self.m.config.seek_errors;
                 self.record(inb, EntryKind::InBounds { param, violated: false }, seek, false, loc);
                 // A symbolic index is not checked: "no NUL before it" has
                 // no quantifier-free form (the test then passes what the
@@ -513,7 +513,7 @@ impl Exec<'_, '_> {
         }
         let elem = self.mem.object(obj).elem.bytes().max(1);
         let count = end_byte.div_ceil(elem);
-        if count > self.m.max_grown_array_len {
+        if count > self.m.config.max_grown_array_len {
             return false;
         }
         self.mem.object_mut(obj).grow_input(count * elem);

@@ -73,7 +73,7 @@ fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRe
                 InputValue::Pointer(replay.heap.params[i].clone().unwrap_or(crate::suite::HeapValue::Null))
             }
             ParamInput::Array { input, elem, contract, .. } => {
-                let n = crate::run::InputSpec::len_of(inputs, input.len, setup.max_array_len);
+                let n = crate::run::InputSpec::len_of(inputs, input.len, m.config.max_array_len);
                 let arr = inputs.arrays.get(&input.array);
                 let mut values: Vec<i128> =
                     (0..n).map(|i| fp.src.scalar.to_i128(arr.map_or(0, |a| a.get(i * elem.bytes())))).collect();

@@ -443,6 +443,12 @@ impl FuncData {
 /// coverage; natively the real library runs).
 pub const LIBRARY_FILE_PREFIX: &str = "<pathwise-libc>/";
 
+/// The name prefix of the front end's declarations that stand for a
+/// callback member of an input structure (`pathwise_stub_field_S_m`): the
+/// engine calls them where such a member is called, and the emitted tests
+/// define them.
+pub const FIELD_STUB_PREFIX: &str = "pathwise_stub_field_";
+
 /// A whole translation unit.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct Program {

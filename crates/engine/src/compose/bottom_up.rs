@@ -92,20 +92,7 @@ pub(crate) fn prepare(
             .into_iter()
             .filter_map(|g| sums.funcs.get(&g).map(|s| store::export(pool, program, &program.func(g).name, s)))
             .collect();
-        let mut sub = Config::new(&program.func(f).name, config.k);
-        sub.criterion = config.criterion;
-        sub.max_array_len = config.max_array_len;
-        sub.max_grown_array_len = config.max_grown_array_len;
-        sub.max_steps_per_run = config.max_steps_per_run;
-        sub.check_overflow = config.check_overflow;
-        sub.seek_errors = config.seek_errors;
-        sub.long_bits = config.long_bits;
-        sub.max_heap_objects = config.max_heap_objects;
-        sub.externals = config.externals.clone();
-        sub.check_uninit = config.check_uninit;
-        sub.strict_loop_count = config.strict_loop_count;
-        sub.compositional = true;
-        sub.timeout = config.timeout;
+        let sub = config.nested(&program.func(f).name);
         let mut n = Nested { seed, record: f, out: None, runs: 0, solver_calls: 0, complete: false };
         let found = crate::search::generate_nested(program, &sub, backend, &mut n);
         sums.bottom_up_runs += n.runs;

@@ -292,7 +292,7 @@ pub(crate) fn enter(exec: &mut Exec<'_, '_>, callee: FuncId, argv: Vec<Value>, l
     }
     let objects_before = exec.mem.len() as u32;
     let saved_checked = std::mem::take(&mut exec.checked_upto);
-    let ctx = (exec.m.criterion == crate::config::Criterion::BlockK).then(|| {
+    let ctx = (exec.m.config.criterion == crate::config::Criterion::BlockK).then(|| {
         cell.borrow_mut().prepare_block_k(program, exec.m.info, callee, exec.m.k.get());
         std::rc::Rc::new(exec.visits.snapshot())
     });
@@ -716,7 +716,7 @@ pub(crate) fn leave(exec: &mut Exec<'_, '_>, v: Option<Value>) -> Option<Value> 
     // after it exclude them (their other sides are the errors; a run that
     // ends in one records the same checks, see `finish`).
     exec.record(cond, EntryKind::Assume, false, false, a.loc);
-    let seek = exec.m.seek_errors;
+    let seek = exec.m.config.seek_errors;
     for (_, pre) in errors {
         let ok = exec.pool.not(pre);
         exec.record(ok, EntryKind::Guard { violated: false }, seek, false, a.loc);
@@ -894,7 +894,7 @@ fn finish_active(exec: &mut Exec<'_, '_>, end: &End, a: Active) {
     if a.captured.is_none() {
         return;
     }
-    let kpath = exec.m.criterion == crate::config::Criterion::KPath;
+    let kpath = exec.m.config.criterion == crate::config::Criterion::KPath;
     if outcome == Outcome::Bound && kpath && cell.borrow().settled(a.func) {
         exec.compose.as_mut().expect("on").unpredicted_bound = true;
     }
@@ -914,7 +914,7 @@ fn finish_active(exec: &mut Exec<'_, '_>, end: &End, a: Active) {
         (cond, errors)
     };
     exec.record(cond, EntryKind::Assume, false, false, a.loc);
-    let seek = exec.m.seek_errors;
+    let seek = exec.m.config.seek_errors;
     for (o, pre) in errors {
         if o == outcome {
             exec.record(pre, EntryKind::Guard { violated: true }, true, false, a.loc);

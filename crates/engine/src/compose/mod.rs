@@ -647,45 +647,7 @@ pub(crate) fn save(
     report.saved = sums.saved.clone();
 }
 
-/// What the compositional search reports (see [`crate::suite::Stats`]).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct SummaryReport {
-    /// Per summarised function: name, cases, complete (its cases cover
-    /// every input within the bound).
-    pub summaries: Vec<(String, u64, bool)>,
-    /// The same summaries in more detail.
-    pub details: Vec<SummaryDetail>,
-    /// Calls composed from a summary.
-    pub reused: u64,
-    /// Cases dropped from compositions by specialisation: their
-    /// precondition was false in the calling context (per composition
-    /// built, rebuilt ones included).
-    pub specialised_away: u64,
-    /// Functions (or calling contexts) that could not be summarised, with
-    /// why: they were explored monolithically.
-    pub fallbacks: Vec<String>,
-    /// Runs and solver calls of the bottom-up searches (not in the main
-    /// search's counts).
-    pub bottom_up_runs: u64,
-    pub bottom_up_solver_calls: u64,
-    /// Functions whose summaries came from the store, and were saved to it.
-    pub loaded: Vec<String>,
-    pub saved: Vec<String>,
-}
-
-/// One summary of [`SummaryReport`].
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct SummaryDetail {
-    pub function: String,
-    pub cases: u64,
-    /// Cases ending in a return, an error, the bound.
-    pub returns: u64,
-    pub errors: u64,
-    pub bounds: u64,
-    pub complete: bool,
-    /// `top-down`, `bottom-up` or `stored`.
-    pub origin: String,
-}
+pub use pathwise_suite::{SummaryDetail, SummaryReport};
 
 /// Whether `func` may be summarised: a body, integer or pointer parameters,
 /// an integer result (or none), no function pointers, and calls only to

@@ -261,7 +261,8 @@ fn fnv(bytes: &[u8], mut h: u64) -> u64 {
 }
 
 /// The store key of `func`'s summary: its IR and its callees', the
-/// globals, and the options that change summaries.
+/// globals, and the options that can change summaries
+/// ([`crate::config::Config::model_options`]).
 pub fn key(program: &Program, func: FuncId, config: &crate::config::Config) -> String {
     let graph = pathwise_ir::analysis::CallGraph::compute(program);
     let mut reached = graph.reachable_from(func);
@@ -276,21 +277,7 @@ pub fn key(program: &Program, func: FuncId, config: &crate::config::Config) -> S
     for g in &program.globals {
         h = fnv(format!("{} {:?} {}\n", g.name, g.elem, g.count).as_bytes(), h);
     }
-    let options = format!(
-        "k={} criterion={:?} overflow={} errors={} max_array_len={}/{} strict={} long={} bottom_up={} uninit={} null={:?}",
-        config.k,
-        config.criterion,
-        config.check_overflow,
-        config.seek_errors,
-        config.max_array_len,
-        config.max_grown_array_len,
-        config.strict_loop_count,
-        config.long_bits,
-        config.compose.bottom_up,
-        config.check_uninit,
-        config.null_args,
-    );
-    h = fnv(options.as_bytes(), h);
+    h = fnv(config.model_options().as_bytes(), h);
     format!("{h:016x}")
 }
 

@@ -59,7 +59,7 @@ impl LibcHost for ExecHost<'_, '_, '_> {
     }
 
     fn target(&self) -> Target {
-        Target { long_bits: self.exec.m.data_model_long_bits, check_overflow: self.exec.m.check_overflow }
+        Target { long_bits: self.exec.m.config.long_bits, check_overflow: self.exec.m.config.check_overflow }
     }
 
     fn load(&mut self, p: Pointer, ty: Type) -> Result<Value, End> {

@@ -314,7 +314,7 @@ pub(crate) struct Current {
 
 impl<'a> Search<'a, '_> {
     fn setup(&self, symbolic: bool) -> RunSetup<'a> {
-        RunSetup { main: self.main, pre: self.pre, spec: self.spec, max_array_len: self.config.max_array_len, symbolic }
+        RunSetup { main: self.main, pre: self.pre, spec: self.spec, symbolic }
     }
 
     /// One concolic run of `inputs`, which then give each free input array

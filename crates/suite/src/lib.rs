@@ -1,7 +1,8 @@
 //! What a generation run produces: plain data for the emitters.
 //!
-//! **Architecture invariant:** nothing here refers to engine state; emitters
-//! (C tests, JSON) and the CLI see only these types.
+//! **Architecture invariant:** nothing here refers to engine state; the
+//! engine builds these values, and the emitters (C tests, JSON, Test-Comp,
+//! reports) and the CLI read them without depending on the engine.
 
 use pathwise_ir::{CType, Loc, SrcVar, StructDef};
 
@@ -18,7 +19,7 @@ pub struct TestSuite {
     /// The bound of the criterion used.
     pub k: u32,
     /// The criterion `k` bounds (k-path or block-k).
-    pub criterion: crate::config::Criterion,
+    pub criterion: Criterion,
     /// C descriptions of the parameters, in order.
     pub params: Vec<SrcVar>,
     /// C description of the return value (`None` for `void`).
@@ -48,13 +49,13 @@ pub struct TestSuite {
     /// would also intercept the C library's and gcov's own calls).
     pub unreached_functions: Vec<String>,
     /// The contracts on the inputs the tests keep, inferred from the code
-    /// (see [`crate::contracts`]), in words: `buf has len elements (...)`.
+    /// (see `pathwise_engine::contracts`), in words: `buf has len elements (...)`.
     pub contracts: Vec<String>,
     /// The C file under test as an absolute path (set by the CLI): the test
     /// file includes it by its name alone, to be found through `-I` its
     /// directory, so that the output directory can move.
     pub source: Option<String>,
-    /// Costs, policies and targets (see [`crate::cost`]).
+    /// Costs, policies and targets (see `pathwise_engine::cost`).
     pub goals: GoalReport,
 }
 
@@ -76,7 +77,7 @@ impl TestSuite {
 }
 
 /// A function declared without a body whose calls return fresh inputs
-/// (see [`crate::config::Externals`]).
+/// (see `pathwise_engine::config::Externals`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExternalFunction {
     pub name: String,
@@ -181,7 +182,7 @@ pub struct TestCase {
     pub same_error_paths: u64,
 }
 
-/// A test's cost under one model (see [`crate::cost`]).
+/// A test's cost under one model (see `pathwise_engine::cost`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CostValue {
     /// The model's name (`memory`, `calls=add`).
@@ -193,7 +194,7 @@ pub struct CostValue {
     pub symbolic: Option<String>,
 }
 
-/// What became of the goals of [`crate::cost::Goals`].
+/// What became of the goals of `pathwise_engine::cost::Goals`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GoalReport {
     /// The cost models, by name, in `--cost` order.
@@ -289,7 +290,7 @@ pub struct LocalReport {
     pub refuted_through_callees: u64,
 }
 
-/// What a statement or branch cover ([`crate::cost::Cover`]) left.
+/// What a statement or branch cover (`pathwise_engine::cost::Cover`) left.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CoverReport {
     /// `statements` or `branches`.
@@ -440,7 +441,7 @@ pub enum InputValue {
     /// A pointer parameter of [`pathwise_ir::Shape::Heap`]: null or a
     /// reference into [`TestCase::heap_in`]. Also a pointer parameter of
     /// [`pathwise_ir::Shape::Pointer`] that points into another input's
-    /// object (see [`crate::joins`]): [`HeapValue::Param`] into another
+    /// object (see `pathwise_engine::joins`): [`HeapValue::Param`] into another
     /// parameter's array, [`HeapValue::Ref`] into an input heap object.
     Pointer(HeapValue),
     /// A function pointer parameter: the name of the unit's function it
@@ -653,13 +654,13 @@ pub struct Stats {
     /// into different input objects that no inputs can make one (two heap
     /// pointers, arrays of different element types): C defines neither, so
     /// they are rejected inputs, left to the precondition, not errors of the
-    /// function (see [`crate::joins`]). The first such place.
+    /// function (see `pathwise_engine::joins`). The first such place.
     pub unrelated_pointer_runs: u64,
     pub unrelated_pointer_site: Option<pathwise_ir::Loc>,
     /// Pointer parameters a null value of which reached a dereference
     /// without a test (`NullArgs::Assume`): the parameter's index and the
     /// first such place. The runs are rejected inputs, reported as the
-    /// contract `assumes non-null: p` (see [`crate::null_params`]).
+    /// contract `assumes non-null: p` (see `pathwise_engine::null_params`).
     pub nonnull_assumed: Vec<(usize, Loc)>,
     /// Runs that passed such a parameter null (not tests).
     pub nonnull_assumed_runs: u64,
@@ -669,13 +670,13 @@ pub struct Stats {
     /// The first reason the solver gave for an `unknown`.
     pub first_unknown: Option<String>,
     /// `--compositional`: summaries computed and reused, fallbacks.
-    pub summaries: crate::compose::SummaryReport,
+    pub summaries: SummaryReport,
     /// `--compositional`: prefixes solved again after their run grew a
-    /// summary without following them (see [`crate::compose`]).
+    /// summary without following them (see `pathwise_engine::compose`).
     pub summary_retries: u64,
     /// `gen --summary`: calls whose arguments satisfied no case of their
-    /// hand-written summary (see [`crate::handwritten`]).
-    pub handwritten: crate::handwritten::Report,
+    /// hand-written summary (see `pathwise_engine::handwritten`).
+    pub handwritten: NoCaseReport,
 }
 
 impl Stats {
@@ -745,4 +746,105 @@ pub struct FunctionCoverage {
     pub branches_covered: u64,
     /// Per source line with branches: (line, branches, branches covered).
     pub branch_lines: Vec<(u32, u64, u64)>,
+}
+
+/// The coverage criterion that makes the set of paths finite; both use
+/// the bound `k` of the configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Criterion {
+    /// k-path (seed 002, with seed 000's depth for recursion): at most k
+    /// iterations of each loop per entry into it, a recursion depth of at
+    /// most k (seed 000: hits of a call-graph cycle's entry function, less
+    /// one).
+    KPath,
+    /// block-k (seed 003, section 2.1.4, "each block in the control flow
+    /// graph of the program being visited at most k times"): along one
+    /// path, each basic block of the function under test and of every
+    /// function it calls is entered at most k times, counted over the whole
+    /// path (all activations together). The precondition is not bounded.
+    /// Loops and recursion get no bound of their own: a `while` loop whose
+    /// condition block is entered at most k times iterates at most k - 1
+    /// times when it exits through its condition (k when left by `break` or
+    /// `return`), a `do`-`while` loop at most k times.
+    BlockK,
+}
+
+impl Criterion {
+    /// The name used on the command line and in outputs: `k-path`,
+    /// `block-k`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Criterion::KPath => "k-path",
+            Criterion::BlockK => "block-k",
+        }
+    }
+
+    /// The inverse of [`Criterion::name`].
+    pub fn from_name(name: &str) -> Option<Criterion> {
+        match name {
+            "k-path" => Some(Criterion::KPath),
+            "block-k" => Some(Criterion::BlockK),
+            _ => None,
+        }
+    }
+}
+
+/// What the compositional search reports (see [`Stats`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SummaryReport {
+    /// Per summarised function: name, cases, complete (its cases cover
+    /// every input within the bound).
+    pub summaries: Vec<(String, u64, bool)>,
+    /// The same summaries in more detail.
+    pub details: Vec<SummaryDetail>,
+    /// Calls composed from a summary.
+    pub reused: u64,
+    /// Cases dropped from compositions by specialisation: their
+    /// precondition was false in the calling context (per composition
+    /// built, rebuilt ones included).
+    pub specialised_away: u64,
+    /// Functions (or calling contexts) that could not be summarised, with
+    /// why: they were explored monolithically.
+    pub fallbacks: Vec<String>,
+    /// Runs and solver calls of the bottom-up searches (not in the main
+    /// search's counts).
+    pub bottom_up_runs: u64,
+    pub bottom_up_solver_calls: u64,
+    /// Functions whose summaries came from the store, and were saved to it.
+    pub loaded: Vec<String>,
+    pub saved: Vec<String>,
+}
+
+/// One summary of [`SummaryReport`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SummaryDetail {
+    pub function: String,
+    pub cases: u64,
+    /// Cases ending in a return, an error, the bound.
+    pub returns: u64,
+    pub errors: u64,
+    pub bounds: u64,
+    pub complete: bool,
+    /// `top-down`, `bottom-up` or `stored`.
+    pub origin: String,
+}
+
+/// Calls whose arguments satisfied no case of their summary, over a search.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NoCaseReport {
+    /// Runs ended that way.
+    pub no_case_runs: u64,
+    /// The distinct call sites, with the summarised function, in the order
+    /// first met.
+    pub no_case_sites: Vec<(Loc, String)>,
+}
+
+impl NoCaseReport {
+    /// Count a run that ended at `site` (a call of `callee`).
+    pub fn note(&mut self, site: (Loc, String)) {
+        self.no_case_runs += 1;
+        if !self.no_case_sites.contains(&site) {
+            self.no_case_sites.push(site);
+        }
+    }
 }
