@@ -496,6 +496,12 @@ pub(crate) fn stop_text(suite: &TestSuite) -> String {
              has a test)"
                 .into()
         }
+        // Every run went past the bound: "complete" alone would read as
+        // "nothing to test".
+        StopReason::Complete if suite.tests.is_empty() && stats.bound_exceeded_runs > 0 => format!(
+            "complete, but no path ends within k = {}: {} run(s) went past the bound (a larger --k reaches them)",
+            suite.k, stats.bound_exceeded_runs
+        ),
         StopReason::Complete => "complete (every feasible path within the bound has a test)".into(),
         StopReason::Timeout => "timeout (tests found so far were written)".into(),
         StopReason::Interrupted => "interrupted (tests found so far were written)".into(),

@@ -519,6 +519,13 @@ fn loops_stepped_by_state_are_bounded_by_k() {
         // Strings of at most two characters: no token or one.
         ("count_tokens", [vec![0; 13], vec![1; 14]].concat()),
         ("positives", vec![0, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 4]),
+        // An index stepped by 1 or 2 under a decision up to a constant:
+        // not state, every one of its 21 paths (3 to 6 steps).
+        ("skip_pairs", [vec![3], vec![4; 9], vec![5; 9], vec![6; 2]].concat()),
+        // A keyword table searched with `strcmp` to its end: not state
+        // (`strcmp` writes nothing), so every keyword is found; the 17
+        // others are the ways `s` differs from each.
+        ("keyword_id", [vec![0; 17], vec![1, 2, 3, 4, 5]].concat()),
     ] {
         let (out, stdout, suite) = generate("state_loops.c", function, &[]);
         assert_eq!(suite["stop"], "complete", "{function}: {stdout}");
@@ -527,4 +534,15 @@ fn loops_stepped_by_state_are_bounded_by_k() {
         builds_and_passes_everywhere(out.path(), function, &format!("{n} passed, 0 failed\n"));
         common::replay_passes(out.path(), n, vec![], true);
     }
+    // A flag set by a fixed count is counted as state (the rule is
+    // static): at k = 2 no path ends within the bound, and the stop line
+    // says so rather than a bare "complete"; k = 3 has the 2^4 paths.
+    let (_, stdout, suite) = generate("state_loops.c", "flagged_four", &[]);
+    assert_eq!(test_count(&suite), 0, "{stdout}");
+    assert!(
+        stdout.contains("stop:                complete, but no path ends within k = 2: 8 run(s) went past the bound (a larger --k reaches them)"),
+        "{stdout}"
+    );
+    let (_, stdout, suite) = generate("state_loops.c", "flagged_four", &["--k", "3"]);
+    assert_eq!(common::returns(&suite), [0, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 4], "{stdout}");
 }

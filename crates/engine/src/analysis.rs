@@ -123,7 +123,7 @@ fn analyse_function(program: &Program, cg: &CallGraph, id: FuncId) -> FuncInfo {
     for l in loop_decisions.values().flatten() {
         has_loop_decision[l.0 as usize] = true;
     }
-    let state_exit = crate::loop_exits::state_decided_loops(f, &loops, &loop_decisions);
+    let state_exit = crate::loop_exits::state_decided_loops(program, f, &loops, &loop_decisions);
     let mut branch_commit = FxHashMap::default();
     for (bi, b) in f.blocks.iter().enumerate() {
         let from = Block(bi as u32);

@@ -16,10 +16,14 @@
 //! memory a pointer may change unless the loop writes no memory and calls
 //! nothing), on
 //! - a store in the loop that is not made on every iteration (its block
-//!   does not dominate every latch: it is under a decision);
+//!   does not dominate every latch: it is under a decision), unless it
+//!   steps an induction variable by a constant (`i += 2` in one branch,
+//!   `i++` in the other: the bound it is tested against still fixes the
+//!   number of iterations within a range the data does not extend);
 //! - the result of a call in the loop (the callee may decide it);
 //! - memory the loop may write through a pointer or a call (a local whose
-//!   address escapes, or any object reached through a pointer).
+//!   address escapes, or any object reached through a pointer; the C
+//!   library's readers, `strcmp` and the like, write nothing).
 //!
 //! An iteration of a loop with a state-decided exit counts when a symbolic
 //! decision was taken in it, as an iteration of a loop without loop
@@ -27,11 +31,54 @@
 //! reads such state is counted too, which only bounds it by k.
 
 use pathwise_ir::analysis::{Dominators, LoopId, LoopInfo};
-use pathwise_ir::{Block, FuncData, InstKind, Local, Operand, Reg, Terminator};
+use pathwise_ir::{BinOp, Block, FuncData, InstKind, Local, Operand, Program, Reg, Terminator};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-/// Per loop: whether one of its loop decisions is state-decided.
-pub fn state_decided_loops(f: &FuncData, li: &LoopInfo, decisions: &FxHashMap<Block, Vec<LoopId>>) -> Vec<bool> {
+/// C library functions that read memory and write none: a loop calling
+/// them (a keyword table searched with `strcmp`) changes no state its test
+/// could read.
+const READERS: &[&str] = &[
+    "strlen",
+    "strnlen",
+    "strcmp",
+    "strncmp",
+    "strcasecmp",
+    "strncasecmp",
+    "memcmp",
+    "strchr",
+    "strrchr",
+    "strstr",
+    "strspn",
+    "strcspn",
+    "strpbrk",
+    "memchr",
+    "isalnum",
+    "isalpha",
+    "isblank",
+    "iscntrl",
+    "isdigit",
+    "isgraph",
+    "islower",
+    "isprint",
+    "ispunct",
+    "isspace",
+    "isupper",
+    "isxdigit",
+    "tolower",
+    "toupper",
+    "abs",
+    "labs",
+    "llabs",
+];
+
+/// Per loop of `f` (a function of `program`): whether one of its loop
+/// decisions is state-decided.
+pub fn state_decided_loops(
+    program: &Program,
+    f: &FuncData,
+    li: &LoopInfo,
+    decisions: &FxHashMap<Block, Vec<LoopId>>,
+) -> Vec<bool> {
     let mut out = vec![false; li.loops.len()];
     if decisions.is_empty() {
         return out;
@@ -45,6 +92,7 @@ pub fn state_decided_loops(f: &FuncData, li: &LoopInfo, decisions: &FxHashMap<Bl
         for &l in loops {
             if !out[l.0 as usize] {
                 let mut walk = Walk {
+                    program,
                     f,
                     li,
                     doms: &doms,
@@ -121,6 +169,7 @@ impl Facts {
 
 /// One question: does an operand of loop `l`'s decision depend on state?
 struct Walk<'a> {
+    program: &'a Program,
     f: &'a FuncData,
     li: &'a LoopInfo,
     doms: &'a Dominators,
@@ -145,11 +194,16 @@ impl Walk<'_> {
         self.li.loop_(self.l).blocks.iter().flat_map(move |&b| self.f.block(b).insts.iter().map(move |i| (b, i)))
     }
 
-    /// The loop calls a function or stores through a pointer that is not
-    /// to one of the function's own locals.
+    /// The loop calls a function that may write memory (any but the C
+    /// library's readers) or stores through a pointer that is not to one
+    /// of the function's own locals.
     fn writes_memory(&self) -> bool {
         self.loop_insts().any(|(_, i)| match &i.kind {
-            InstKind::Call { .. } | InstKind::CallPtr { .. } => true,
+            InstKind::Call { func, .. } => {
+                let callee = self.program.func(*func);
+                !(callee.is_declaration() && READERS.contains(&callee.name.as_str()))
+            }
+            InstKind::CallPtr { .. } => true,
             InstKind::Store { ptr, .. } => self.facts.local_of(self.f, *ptr).is_none(),
             _ => false,
         })
@@ -200,6 +254,27 @@ impl Walk<'_> {
                 _ => None,
             })
             .collect();
-        stores.into_iter().any(|(b, value)| !self.every_iteration(b) || self.depends(value))
+        stores
+            .into_iter()
+            .any(|(b, value)| !self.is_step(value, local) && (!self.every_iteration(b) || self.depends(value)))
+    }
+
+    /// Whether `value` is `local` stepped by a constant (`i += 2`, `p++`):
+    /// an induction variable, whichever branch steps it, so a test of it
+    /// against a bound ends the loop within a number of iterations the
+    /// data does not choose beyond that bound (`while (i < 16) { if (b[i]
+    /// & 0x80) i += 2; else i++; }` runs 8 to 16 times).
+    fn is_step(&self, value: Operand, local: Local) -> bool {
+        let def = |op: Operand| {
+            let Operand::Reg(r) = op else { return None };
+            let [(b, i)] = self.facts.defs.get(&r)?.as_slice() else { return None };
+            Some(&self.f.block(*b).insts[*i].kind)
+        };
+        let of_local = |op: Operand| matches!(def(op), Some(InstKind::Load { ptr, .. }) if self.facts.local_of(self.f, *ptr) == Some(local));
+        match def(value) {
+            Some(InstKind::Bin { op: BinOp::Add | BinOp::Sub, a, b: Operand::Const(..), .. }) => of_local(*a),
+            Some(InstKind::PtrAdd { base, offset: Operand::Const(..) }) => of_local(*base),
+            _ => false,
+        }
     }
 }

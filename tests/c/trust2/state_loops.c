@@ -4,6 +4,7 @@
  * them as far as the input string grew, and a run under a time limit never
  * ended). A loop of fixed count with a decision in its body still costs
  * nothing against k. */
+#include <string.h>
 
 /* The number of characters before the first ';' or the end. */
 int until_semicolon(const char *s)
@@ -77,4 +78,53 @@ int positives(const int v[4])
         if (v[i] > 0)
             n++;
     return n;
+}
+
+/* An index stepped by 1 or 2 under a decision, tested against a constant:
+ * 3 to 6 iterations, which the bound does not cut: 21 paths (a decision
+ * at each index reached, the last one may step past 6). */
+int skip_pairs(const unsigned char b[6])
+{
+    int i = 0, n = 0;
+    while (i < 6) {
+        if (b[i] & 0x80)
+            i += 2;
+        else
+            i++;
+        n++;
+    }
+    return n;
+}
+
+/* A flag set by a fixed count: counted like state (the rule is static), so
+ * at k = 2 no path ends within the bound and the summary says so; --k 3
+ * gives the 2^4 paths. */
+int flagged_four(const int v[4])
+{
+    int done = 0, i = 0, n = 0;
+    while (!done) {
+        if (v[i] > 0)
+            n++;
+        if (i == 3)
+            done = 1;
+        i++;
+    }
+    return n;
+}
+
+static const struct {
+    const char *name;
+    int id;
+} keywords[] = {{"if", 1}, {"else", 2}, {"while", 3}, {"for", 4}, {"do", 5}, {0, 0}};
+
+/* A keyword table searched to its end (no early return): `strcmp` writes
+ * nothing, so the table's end, not k, ends the loop, and every keyword is
+ * found. */
+int keyword_id(const char *s)
+{
+    int id = 0;
+    for (int i = 0; keywords[i].name; i++)
+        if (strcmp(keywords[i].name, s) == 0)
+            id = keywords[i].id;
+    return id;
 }
