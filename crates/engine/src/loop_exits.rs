@@ -34,43 +34,6 @@ use pathwise_ir::analysis::{Dominators, LoopId, LoopInfo};
 use pathwise_ir::{BinOp, Block, FuncData, InstKind, Local, Operand, Program, Reg, Terminator};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-/// C library functions that read memory and write none: a loop calling
-/// them (a keyword table searched with `strcmp`) changes no state its test
-/// could read.
-const READERS: &[&str] = &[
-    "strlen",
-    "strnlen",
-    "strcmp",
-    "strncmp",
-    "strcasecmp",
-    "strncasecmp",
-    "memcmp",
-    "strchr",
-    "strrchr",
-    "strstr",
-    "strspn",
-    "strcspn",
-    "strpbrk",
-    "memchr",
-    "isalnum",
-    "isalpha",
-    "isblank",
-    "iscntrl",
-    "isdigit",
-    "isgraph",
-    "islower",
-    "isprint",
-    "ispunct",
-    "isspace",
-    "isupper",
-    "isxdigit",
-    "tolower",
-    "toupper",
-    "abs",
-    "labs",
-    "llabs",
-];
-
 /// Per loop of `f` (a function of `program`): whether one of its loop
 /// decisions is state-decided.
 pub fn state_decided_loops(
@@ -201,7 +164,7 @@ impl Walk<'_> {
         self.loop_insts().any(|(_, i)| match &i.kind {
             InstKind::Call { func, .. } => {
                 let callee = self.program.func(*func);
-                !(callee.is_declaration() && READERS.contains(&callee.name.as_str()))
+                !(callee.is_declaration() && crate::libc::writes_nothing(&callee.name))
             }
             InstKind::CallPtr { .. } => true,
             InstKind::Store { ptr, .. } => self.facts.local_of(self.f, *ptr).is_none(),

@@ -547,24 +547,9 @@ impl Memory {
             }
         }
         // Partial overlaps: assemble the bytes (symbolic ones by extraction).
-        let mut acc: Option<ExprId> = None;
         let mut any_sym = false;
-        let w = ty.bits();
-        for b in 0..ty.bytes() {
-            let byte = self.byte_expr(pool, id, off + b, &mut any_sym);
-            let wide = pool.zext(byte, w);
-            let sh = pool.bv_const(w, 8 * b);
-            let part = pool.bin(BvOp::Shl, wide, sh);
-            acc = Some(match acc {
-                None => part,
-                Some(a) => pool.bin(BvOp::Or, a, part),
-            });
-        }
-        if any_sym {
-            acc
-        } else {
-            None
-        }
+        let acc = little_endian(pool, ty, |pool, b| self.byte_expr(pool, id, off + b, &mut any_sym));
+        any_sym.then_some(acc)
     }
 
     fn byte_expr(&self, pool: &mut ExprPool, id: ObjId, off: u64, any_sym: &mut bool) -> ExprId {
@@ -715,20 +700,10 @@ impl Memory {
 
     /// The `ty` at byte `off` of byte array `arr`, assembled little-endian.
     fn bytes_of_array(pool: &mut ExprPool, arr: ExprId, off: u64, ty: Type) -> ExprId {
-        let w = ty.bits();
-        let mut acc = None;
-        for b in 0..ty.bytes() {
+        little_endian(pool, ty, |pool, b| {
             let offe = pool.bv_const(64, off + b);
-            let byte = pool.select(arr, offe);
-            let wide = pool.zext(byte, w);
-            let sh = pool.bv_const(w, 8 * b);
-            let part = pool.bin(BvOp::Shl, wide, sh);
-            acc = Some(match acc {
-                None => part,
-                Some(a) => pool.bin(BvOp::Or, a, part),
-            });
-        }
-        acc.expect("a type has at least one byte")
+            pool.select(arr, offe)
+        })
     }
 
     /// Concrete contents of an object as elements of its type (for outputs).
@@ -737,6 +712,24 @@ impl Memory {
         let e = o.elem;
         (0..o.count()).map(|i| self.read_conc(id, i * e.bytes(), e).unwrap_or(0)).collect()
     }
+}
+
+/// A `ty` assembled from its bytes, `byte(pool, i)` being byte `i` (an
+/// 8-bit expression), least significant first.
+fn little_endian(pool: &mut ExprPool, ty: Type, mut byte: impl FnMut(&mut ExprPool, u64) -> ExprId) -> ExprId {
+    let w = ty.bits();
+    let mut acc = None;
+    for b in 0..ty.bytes() {
+        let e = byte(pool, b);
+        let wide = pool.zext(e, w);
+        let sh = pool.bv_const(w, 8 * b);
+        let part = pool.bin(BvOp::Shl, wide, sh);
+        acc = Some(match acc {
+            None => part,
+            Some(a) => pool.bin(BvOp::Or, a, part),
+        });
+    }
+    acc.expect("a type has at least one byte")
 }
 
 /// Whether any cell of `m` overlaps the bytes of a `ty` at `off`.

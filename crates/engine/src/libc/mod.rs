@@ -76,6 +76,30 @@ pub fn is_modelled(name: &str) -> bool {
     HEADERS.iter().any(|h| h.names.contains(&name))
 }
 
+/// The modelled `<string.h>` functions that only read memory.
+const STRING_READERS: &[&str] = &[
+    "strlen",
+    "strnlen",
+    "strcmp",
+    "strncmp",
+    "strcasecmp",
+    "strncasecmp",
+    "memcmp",
+    "strchr",
+    "strrchr",
+    "strstr",
+    "strspn",
+    "strcspn",
+    "strpbrk",
+    "memchr",
+];
+
+/// Whether the model of `name` writes no memory (nor `errno`): the
+/// `<ctype.h>` functions, `abs` and its kin, and the string readers.
+pub fn writes_nothing(name: &str) -> bool {
+    ctype::NAMES.contains(&name) || STRING_READERS.contains(&name) || matches!(name, "abs" | "labs" | "llabs")
+}
+
 /// Every modelled library function, header by header.
 pub fn modelled() -> impl Iterator<Item = &'static str> {
     HEADERS.iter().flat_map(|h| h.names.iter().copied())
