@@ -140,7 +140,7 @@ pub(super) fn is_space(h: &mut dyn LibcHost, b: Int) -> Cond {
 
 /// Whether byte `b` is a digit of `base` (2..=36), and its value as a
 /// `w`-bit integer (meaningful when it is one).
-fn digit(h: &mut dyn LibcHost, b: Int, base: u64, w: u32) -> (Cond, Int) {
+pub(super) fn digit(h: &mut dyn LibcHost, b: Int, base: u64, w: u32) -> (Cond, Int) {
     let pool = h.pool();
     let dec = b.in_range(pool, u64::from(b'0'), u64::from(b'0') + base.min(10) - 1);
     if base <= 10 {

@@ -44,14 +44,15 @@ struct Scan {
 }
 
 impl Scan {
-    fn peek(&self, h: &mut dyn LibcHost, ahead: u64) -> Result<Int, End> {
-        byte(h, self.s, self.i + ahead)
+    /// The next byte.
+    fn peek(&self, h: &mut dyn LibcHost) -> Result<Int, End> {
+        byte(h, self.s, self.i)
     }
 
     /// Whether the next byte is `c` in either case (a decision); taken
     /// into the text when it is.
     fn letter(&mut self, h: &mut dyn LibcHost, c: u8) -> Result<bool, End> {
-        let b = self.peek(h, 0)?;
+        let b = self.peek(h)?;
         let pool = h.pool();
         let lower = b.eqc(pool, u64::from(c.to_ascii_lowercase()));
         let upper = b.eqc(pool, u64::from(c.to_ascii_uppercase()));
@@ -91,8 +92,10 @@ impl Scan {
         let mut lp = ByteLoop::while_true();
         let mut n = 0;
         loop {
-            let b = self.peek(h, 0)?;
-            let is = is_digit(h, b, hex);
+            let b = self.peek(h)?;
+            // Whether `b` is a digit of base 10 (16 with `hex`), as
+            // `strtol` tests it.
+            let (is, _) = super::stdlib::digit(h, b, if hex { 16 } else { 10 }, 8);
             if !h.decide_loop(is, &mut lp)? {
                 return Ok(n);
             }
@@ -102,32 +105,20 @@ impl Scan {
     }
 }
 
-/// Whether `b` is a decimal (or, with `hex`, hexadecimal) digit.
-fn is_digit(h: &mut dyn LibcHost, b: Int, hex: bool) -> super::Cond {
-    let pool = h.pool();
-    let dec = b.in_range(pool, u64::from(b'0'), u64::from(b'9'));
-    if !hex {
-        return dec;
-    }
-    let lower = b.in_range(pool, u64::from(b'a'), u64::from(b'f'));
-    let upper = b.in_range(pool, u64::from(b'A'), u64::from(b'F'));
-    dec.or(pool, lower).or(pool, upper)
-}
-
 /// `strtod(s, endptr)` (`strtof` with `single`): the result's bits.
 fn strtod(h: &mut dyn LibcHost, s: Pointer, endptr: Option<Pointer>, single: bool) -> Result<u64, End> {
     let s = pinned(h, s);
     let mut scan = Scan { s, i: 0, text: Vec::new() };
     let mut lp = ByteLoop::while_true();
     loop {
-        let b = scan.peek(h, 0)?;
+        let b = scan.peek(h)?;
         let space = super::stdlib::is_space(h, b);
         if !h.decide_loop(space, &mut lp)? {
             break;
         }
         scan.i += 1;
     }
-    let b = scan.peek(h, 0)?;
+    let b = scan.peek(h)?;
     let minus = b.eqc(h.pool(), u64::from(b'-'));
     if h.decide(minus)? {
         scan.take(h, b, false);
@@ -163,7 +154,7 @@ fn number(h: &mut dyn LibcHost, scan: &mut Scan) -> Result<bool, End> {
         nan_payload(h, scan)?;
         return Ok(true);
     }
-    let b = scan.peek(h, 0)?;
+    let b = scan.peek(h)?;
     let zero = b.eqc(h.pool(), u64::from(b'0'));
     if h.decide(zero)? {
         let (i, len) = (scan.i, scan.text.len());
@@ -193,7 +184,7 @@ fn number(h: &mut dyn LibcHost, scan: &mut Scan) -> Result<bool, End> {
 fn mantissa(h: &mut dyn LibcHost, scan: &mut Scan, hex: bool) -> Result<bool, End> {
     let (i, len) = (scan.i, scan.text.len());
     let mut n = scan.digits(h, hex)?;
-    let b = scan.peek(h, 0)?;
+    let b = scan.peek(h)?;
     let point = b.eqc(h.pool(), u64::from(b'.'));
     if h.decide(point)? {
         scan.take(h, b, false);
@@ -213,7 +204,7 @@ fn exponent(h: &mut dyn LibcHost, scan: &mut Scan, letter: u8) -> Result<(), End
     if !scan.letter(h, letter)? {
         return Ok(());
     }
-    let b = scan.peek(h, 0)?;
+    let b = scan.peek(h)?;
     let pool = h.pool();
     let minus = b.eqc(pool, u64::from(b'-'));
     let plus = b.eqc(pool, u64::from(b'+'));
@@ -232,7 +223,7 @@ fn exponent(h: &mut dyn LibcHost, scan: &mut Scan, letter: u8) -> Result<(), End
 /// the closing parenthesis nothing after `nan` is taken.
 fn nan_payload(h: &mut dyn LibcHost, scan: &mut Scan) -> Result<(), End> {
     let (i, len) = (scan.i, scan.text.len());
-    let b = scan.peek(h, 0)?;
+    let b = scan.peek(h)?;
     let open = b.eqc(h.pool(), u64::from(b'('));
     if !h.decide(open)? {
         return Ok(());
@@ -240,7 +231,7 @@ fn nan_payload(h: &mut dyn LibcHost, scan: &mut Scan) -> Result<(), End> {
     scan.take(h, b, false);
     let mut lp = ByteLoop::while_true();
     loop {
-        let b = scan.peek(h, 0)?;
+        let b = scan.peek(h)?;
         let pool = h.pool();
         let alnum = b.in_range(pool, u64::from(b'0'), u64::from(b'9'));
         let lower = b.in_range(pool, u64::from(b'a'), u64::from(b'z'));
@@ -252,7 +243,7 @@ fn nan_payload(h: &mut dyn LibcHost, scan: &mut Scan) -> Result<(), End> {
         }
         scan.take(h, b, true);
     }
-    let b = scan.peek(h, 0)?;
+    let b = scan.peek(h)?;
     let close = b.eqc(h.pool(), u64::from(b')'));
     if h.decide(close)? {
         scan.take(h, b, false);
