@@ -105,7 +105,10 @@ impl Exec<'_, '_> {
         let o = self.mem.alloc_heap(n, loc, uninit);
         let sym = sym.and_then(|e| crate::value::non_const(self.pool, e));
         self.mem.object_mut(o).size_sym = sym;
-        self.cost.allocation(n, sym);
+        self.extensions(|e, _| {
+            e.allocation(n, sym);
+            None::<()>
+        });
         Pointer { obj: Some(o), off: 0, off_sym: None, base_sym: None, path: 0 }
     }
 

@@ -330,14 +330,14 @@ impl Meter {
     }
 
     /// Hook: one IR instruction or terminator executed.
-    pub fn instruction(&mut self) {
+    pub fn note_instruction(&mut self) {
         if self.active {
             self.instructions += 1;
         }
     }
 
     /// Hook: a call of `name` executed.
-    pub fn call(&mut self, name: &str) {
+    pub fn note_call(&mut self, name: &str) {
         // The engine's own built-ins (assumptions, the front end's checks)
         // are not calls of the program.
         if !self.active || name.starts_with("pathwise_") || name.starts_with("__pathwise") {
@@ -350,7 +350,7 @@ impl Meter {
     }
 
     /// Hook: `bytes` allocated (`sym`: the size's expression when symbolic).
-    pub fn allocation(&mut self, bytes: u64, sym: Option<ExprId>) {
+    pub fn note_allocation(&mut self, bytes: u64, sym: Option<ExprId>) {
         if self.active {
             self.allocations.push((bytes, sym));
         }
@@ -384,6 +384,32 @@ impl Meter {
 /// A cost as C-like text: `16 + 4*icap` for linear sums of inputs (a
 /// sign or zero extension reads as the value it extends, which is exact
 /// where the path holds: sizes are kept below 2^28 and overflow is an
+
+/// The meter counts the function under test's run (registered for it in
+/// [`crate::extension::for_run`]) and moves into the run's record.
+impl crate::extension::Extension for Meter {
+    fn instruction(&mut self) {
+        self.note_instruction();
+    }
+
+    fn over_bound(&mut self) -> bool {
+        self.over_cap()
+    }
+
+    fn call(&mut self, ex: &mut crate::exec::Exec<'_, '_>, callee: FuncId, _loc: pathwise_ir::Loc) -> FuncId {
+        self.note_call(&ex.m.program.func(callee).name);
+        callee
+    }
+
+    fn allocation(&mut self, bytes: u64, sym: Option<ExprId>) {
+        self.note_allocation(bytes, sym);
+    }
+
+    fn into_record(self: Box<Self>, _m: &crate::exec::Machine<'_>, rec: &mut crate::run::RunRecord) {
+        rec.cost = *self;
+    }
+}
+
 /// error), the solver's own notation otherwise.
 pub fn cost_text(pool: &ExprPool, e: ExprId) -> String {
     let Some((terms, constant)) = linear_form(pool, e) else { return format!("{}", pool.display(e)) };
@@ -509,8 +535,8 @@ mod tests {
         let sum = pool.bin(BvOp::Add, sixteen, bytes);
         assert_eq!(cost_text(&pool, sum), "4*icap + 16");
         let mut m = Meter::new(true);
-        m.allocation(16, None);
-        m.allocation(20, Some(bytes));
+        m.note_allocation(16, None);
+        m.note_allocation(20, Some(bytes));
         assert_eq!(m.concrete(&CostModel::Memory), 36);
         let e = m.symbolic(&mut pool, &CostModel::Memory).unwrap();
         assert_eq!(cost_text(&pool, e), "4*icap + 16");

@@ -189,12 +189,11 @@ pub struct Exec<'m, 'p> {
     /// The C library's static objects of this run (`errno`, the ctype
     /// tables), by name (see [`crate::libc::LibcHost::static_object`]).
     pub(crate) libc_objects: rustc_hash::FxHashMap<&'static str, ObjId>,
-    /// The resources used (see [`crate::cost`]; counts the Main region only).
-    pub cost: crate::cost::Meter,
     /// The summarised call in progress (see [`crate::compose`]).
     pub(crate) compose: Option<crate::compose::RunHook>,
-    /// The hand-written summaries running (see [`crate::handwritten`]).
-    pub(crate) handwritten: crate::handwritten::RunState,
+    /// The run's extensions (see [`crate::extension`]); a slot is empty
+    /// while its extension handles an event.
+    pub(crate) exts: Vec<Option<Box<dyn crate::extension::Extension>>>,
 }
 
 /// One `__VERIFIER_nondet_T()` call: a fresh input.
@@ -255,9 +254,8 @@ impl<'m, 'p> Exec<'m, 'p> {
             strings: Default::default(),
             uninit_copies: Default::default(),
             libc_objects: Default::default(),
-            cost: crate::cost::Meter::capped(region == Region::Main, &m.cost_caps),
             compose: (m.summaries.is_some() && region == Region::Main && symbolic).then(Default::default),
-            handwritten: Default::default(),
+            exts: crate::extension::for_run(m, region, symbolic).into_iter().map(Some).collect(),
         }
     }
 
@@ -281,9 +279,10 @@ impl<'m, 'p> Exec<'m, 'p> {
             if let Flow::End(end) = flow {
                 return end;
             }
-            // Past a maximum cost threshold: like the k bound, no path
-            // through here can give a test (see `cost::CostCap`).
-            if self.cost.over_cap() {
+            // Past a bound an extension keeps (a maximum cost threshold,
+            // see `cost::CostCap`): like the k bound, no path through here
+            // can give a test.
+            if self.extensions(|e, _| e.over_bound().then_some(())).is_some() {
                 return End::BoundExceeded;
             }
         }
@@ -327,7 +326,10 @@ impl<'m, 'p> Exec<'m, 'p> {
         let f = self.m.program.func(func);
         let b = f.block(block);
         // Every step runs one instruction or one terminator.
-        self.cost.instruction();
+        self.extensions(|e, _| {
+            e.instruction();
+            None::<()>
+        });
         if idx == 0 && self.region == Region::Main {
             self.blocks.insert((func, block));
         }
@@ -447,10 +449,15 @@ impl<'m, 'p> Exec<'m, 'p> {
                     self.returned = v;
                     return Flow::End(End::Returned(v.map(|v| v.conc())));
                 }
-                if let Err(end) = crate::handwritten::leave(self) {
-                    return Flow::End(end);
-                }
-                let v = crate::compose::leave(self, v);
+                let mut v = Ok(v);
+                self.extensions(|e, ex| {
+                    v = e.returned(ex, *v.as_ref().ok()?);
+                    v.is_err().then_some(())
+                });
+                let v = match v {
+                    Ok(v) => crate::compose::leave(self, v),
+                    Err(end) => return Flow::End(end),
+                };
                 if let (Some(r), Some(v)) = (done.ret_to, v) {
                     self.frame_mut().regs[r.index()] = Some(v);
                 }
@@ -535,20 +542,10 @@ impl<'m, 'p> Exec<'m, 'p> {
                 fi.rejects[(if taken { else_block } else { then_block }).index()]
             });
             self.record(cond, EntryKind::Decision { func, block, taken }, negatable, alt_blocked, loc);
-        } else if self.m.local_paths && self.symbolic && self.region == Region::Main && self.frames.len() == 1 {
-            // A concrete decision of the function itself: part of its local
-            // path (a callee's result may decide it), never negated.
-            let cond = self.pool.bool_const(true);
-            let (kind, step) = (EntryKind::Decision { func, block, taken }, self.path.len() as u32);
-            self.entries.push(Entry {
-                cond,
-                kind,
-                region: self.region,
-                negatable: false,
-                bound_blocked: false,
-                loc,
-                step,
-                local: true,
+        } else if self.frames.len() == 1 {
+            self.extensions(|e, ex| {
+                e.concrete_decision(ex, (func, block), taken, loc);
+                None::<()>
             });
         }
         if let Some((cond, holds)) = shadowed {
@@ -690,9 +687,12 @@ impl<'m, 'p> Exec<'m, 'p> {
 
     pub(crate) fn call(&mut self, callee: FuncId, args: &[Operand], result: Option<Reg>, loc: Loc) -> Flow {
         let argv: Vec<Value> = args.iter().map(|a| self.operand(a)).collect();
-        let callee = crate::handwritten::enter(self, callee, loc);
+        let mut callee = callee;
+        self.extensions(|e, ex| {
+            callee = e.call(ex, callee, loc);
+            None::<()>
+        });
         let f = self.m.program.func(callee);
-        self.cost.call(&f.name);
         // sv-benchmarks' error function: reaching the call is the error,
         // whatever its body does.
         if matches!(f.name.as_str(), "reach_error" | "__VERIFIER_error") {
@@ -749,6 +749,9 @@ impl<'m, 'p> Exec<'m, 'p> {
 
     /// Models of functions without a body.
     fn builtin(&mut self, name: &str, ret: Option<Type>, args: &[Value], loc: Loc) -> Result<Option<Value>, End> {
+        if let Some(v) = self.extensions(|e, ex| e.builtin(ex, name, args)) {
+            return Ok(Some(v));
+        }
         if let Some(r) = self.libc_call(name, ret, args, loc) {
             return r;
         }
@@ -800,7 +803,6 @@ impl<'m, 'p> Exec<'m, 'p> {
                 Ok(None)
             }
             "pathwise_same_object" => self.same_object(args, loc).map(|()| None),
-            crate::handwritten::CASE => Ok(Some(crate::handwritten::case(self, args))),
             "pathwise_noalias" | "pathwise_acyclic" | "pathwise_nonsharing" => {
                 self.heap_assumption(name, args, loc)?;
                 Ok(None)

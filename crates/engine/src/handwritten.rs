@@ -138,53 +138,65 @@ pub(crate) struct RunState {
     pub no_case: Option<(Loc, FuncId)>,
 }
 
-/// The function a call of `callee` at `loc` runs: its summary when it has
-/// one (the activation is then tracked until [`leave`]), else `callee`.
-pub(crate) fn enter(ex: &mut Exec<'_, '_>, callee: FuncId, loc: Loc) -> FuncId {
-    let Some(summary) = ex.m.handwritten.summary_of(callee) else { return callee };
-    let depth = ex.frames.len();
-    ex.handwritten.active.push(Active { depth, callee, call: loc, matched: false });
-    summary
-}
+impl crate::extension::Extension for RunState {
+    /// The function a call of `callee` at `loc` runs: its summary when it
+    /// has one (the activation is then tracked until it returns).
+    fn call(&mut self, ex: &mut Exec<'_, '_>, callee: FuncId, loc: Loc) -> FuncId {
+        let Some(summary) = ex.m.handwritten.summary_of(callee) else { return callee };
+        let depth = ex.frames.len();
+        self.active.push(Active { depth, callee, call: loc, matched: false });
+        summary
+    }
 
-/// After a frame returned: when it was a summary's, the call ends the run
-/// unless one of its cases held.
-pub(crate) fn leave(ex: &mut Exec<'_, '_>) -> Result<(), End> {
-    match ex.handwritten.active.last() {
-        Some(a) if a.depth == ex.frames.len() => {}
-        _ => return Ok(()),
+    /// After a frame returned: when it was a summary's, the call ends the
+    /// run unless one of its cases held.
+    fn returned(&mut self, ex: &mut Exec<'_, '_>, v: Option<Value>) -> Result<Option<Value>, End> {
+        match self.active.last() {
+            Some(a) if a.depth == ex.frames.len() => {}
+            _ => return Ok(v),
+        }
+        let a = self.active.pop().expect("checked above");
+        if a.matched {
+            return Ok(v);
+        }
+        let program = ex.m.program;
+        let callee = program.func(a.callee);
+        let summary = ex.m.handwritten.summary_of(a.callee).map(|s| program.func(s).loc).unwrap_or(Loc::NONE);
+        self.no_case = Some((a.call, a.callee));
+        let message = format!(
+            "the arguments of this call of `{}` satisfy no case of its hand-written summary ({})",
+            callee.name,
+            program.describe_loc(summary)
+        );
+        Err(ex.error(ErrorKind::Unsupported, message, a.call))
     }
-    let a = ex.handwritten.active.pop().expect("checked above");
-    if a.matched {
-        return Ok(());
+
+    fn builtin(&mut self, ex: &mut Exec<'_, '_>, name: &str, args: &[Value]) -> Option<Value> {
+        (name == CASE).then(|| self.case(ex, args))
     }
-    let program = ex.m.program;
-    let callee = program.func(a.callee);
-    let summary = ex.m.handwritten.summary_of(a.callee).map(|s| program.func(s).loc).unwrap_or(Loc::NONE);
-    ex.handwritten.no_case = Some((a.call, a.callee));
-    let message = format!(
-        "the arguments of this call of `{}` satisfy no case of its hand-written summary ({})",
-        callee.name,
-        program.describe_loc(summary)
-    );
-    Err(ex.error(ErrorKind::Unsupported, message, a.call))
+
+    fn into_record(self: Box<Self>, _m: &crate::exec::Machine<'_>, rec: &mut crate::run::RunRecord) {
+        rec.no_case = self.no_case;
+    }
 }
 
 /// `pathwise_case(cond)`: `cond != 0` as an `int`, symbolic when `cond` is;
 /// when it holds, the innermost summary activation has a case.
-pub(crate) fn case(ex: &mut Exec<'_, '_>, args: &[Value]) -> Value {
-    let c = args.first().copied().unwrap_or(Value::int(0));
-    let holds = c.conc() & 0xffff_ffff != 0;
-    if holds {
-        if let Some(a) = ex.handwritten.active.last_mut() {
-            a.matched = true;
+impl RunState {
+    fn case(&mut self, ex: &mut Exec<'_, '_>, args: &[Value]) -> Value {
+        let c = args.first().copied().unwrap_or(Value::int(0));
+        let holds = c.conc() & 0xffff_ffff != 0;
+        if holds {
+            if let Some(a) = self.active.last_mut() {
+                a.matched = true;
+            }
         }
+        let e = crate::value::bv_of(ex.pool, c.conc(), c.sym(), 32);
+        let zero = ex.pool.bv_const(32, 0);
+        let is_zero = ex.pool.eq(e, zero);
+        let cond = ex.pool.not(is_zero);
+        let one = ex.pool.bv_const(32, 1);
+        let sym = ex.pool.ite(cond, one, zero);
+        Value::Int { conc: u64::from(holds), sym: crate::value::non_const(ex.pool, sym) }
     }
-    let e = crate::value::bv_of(ex.pool, c.conc(), c.sym(), 32);
-    let zero = ex.pool.bv_const(32, 0);
-    let is_zero = ex.pool.eq(e, zero);
-    let cond = ex.pool.not(is_zero);
-    let one = ex.pool.bv_const(32, 1);
-    let sym = ex.pool.ite(cond, one, zero);
-    Value::Int { conc: u64::from(holds), sym: crate::value::non_const(ex.pool, sym) }
 }

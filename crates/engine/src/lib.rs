@@ -38,6 +38,7 @@ pub mod config;
 pub mod contracts;
 pub mod cost;
 pub mod exec;
+pub(crate) mod extension;
 pub mod fnptr;
 pub mod fp;
 pub mod handwritten;

@@ -347,6 +347,10 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         Ok(args) => (exec.run(setup.main, args.clone()), args),
         Err(end) => (end, Vec::new()),
     };
+    let mut exts = exec.take_extensions();
+    for e in &mut exts {
+        e.end_of_run(&mut exec, &end);
+    }
     rec.explored = crate::compose::finish(&mut exec, &end);
     rec.unpredicted = exec.compose.as_ref().is_some_and(|h| h.unpredicted_bound);
     if let (Some(_), Some(v), Some(ty)) = (&m.summaries, exec.returned, m.program.func(setup.main).ret) {
@@ -365,8 +369,6 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     rec.pins.append(&mut exec.pins);
     rec.float_inputs = std::mem::take(&mut exec.float_inputs);
     rec.tied_lens.extend(exec.tied_lens.drain());
-    rec.cost = std::mem::take(&mut exec.cost);
-    rec.no_case = exec.handwritten.no_case.take();
     rec.nonnull_assumed = exec.heap.null_params.assumed.take();
     let taken = crate::compose::taken(&mut exec);
     let returned = exec.returned;
@@ -392,6 +394,9 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         }
     }
     crate::compose::commit(m, &taken, &rec.main_entries, rec.is_test());
+    for e in exts {
+        e.into_record(m, &mut rec);
+    }
     rec
 }
 
