@@ -189,8 +189,6 @@ pub struct Exec<'m, 'p> {
     /// The C library's static objects of this run (`errno`, the ctype
     /// tables), by name (see [`crate::libc::LibcHost::static_object`]).
     pub(crate) libc_objects: rustc_hash::FxHashMap<&'static str, ObjId>,
-    /// The summarised call in progress (see [`crate::compose`]).
-    pub(crate) compose: Option<crate::compose::RunHook>,
     /// The run's extensions (see [`crate::extension`]); a slot is empty
     /// while its extension handles an event.
     pub(crate) exts: Vec<Option<Box<dyn crate::extension::Extension>>>,
@@ -254,7 +252,6 @@ impl<'m, 'p> Exec<'m, 'p> {
             strings: Default::default(),
             uninit_copies: Default::default(),
             libc_objects: Default::default(),
-            compose: (m.summaries.is_some() && region == Region::Main && symbolic).then(Default::default),
             exts: crate::extension::for_run(m, region, symbolic).into_iter().map(Some).collect(),
         }
     }
@@ -379,31 +376,42 @@ impl<'m, 'p> Exec<'m, 'p> {
         }
     }
 
-    /// Record a path-condition entry (only when it is symbolic).
+    /// Record a path-condition entry (only when it is symbolic; the
+    /// extensions see it first, see [`crate::extension::Extension::entry`]).
     pub(crate) fn record(&mut self, cond: ExprId, kind: EntryKind, negatable: bool, bound_blocked: bool, loc: Loc) {
-        if matches!(kind, EntryKind::Decision { .. } | EntryKind::Library { .. })
-            && non_const(self.pool, cond).is_some()
-        {
+        let mut pending = self.new_entry(cond, kind, negatable, bound_blocked, loc);
+        if pending.is_some() {
+            self.extensions(|x, _| {
+                pending = x.entry(pending.take()?);
+                pending.is_none().then_some(())
+            });
+        }
+        if let Some(entry) = pending {
+            self.entries.push(entry);
+        }
+    }
+
+    /// The entry recording `cond` would add, counting a symbolic decision
+    /// (`None` when the run records no path condition or `cond` is
+    /// constant).
+    pub(crate) fn new_entry(
+        &mut self,
+        cond: ExprId,
+        kind: EntryKind,
+        negatable: bool,
+        bound_blocked: bool,
+        loc: Loc,
+    ) -> Option<Entry> {
+        let symbolic = non_const(self.pool, cond).is_some();
+        if matches!(kind, EntryKind::Decision { .. } | EntryKind::Library { .. }) && symbolic {
             self.sym_decisions += 1;
         }
-        if self.symbolic && non_const(self.pool, cond).is_some() {
-            // After an explored call of an open summary (see `compose`),
-            // except a request for a longer input array: without it the
-            // run would be no test.
-            let longer = matches!(kind, EntryKind::InBounds { violated: true, .. });
-            let negatable = negatable && (longer || !self.compose.as_ref().is_some_and(|h| h.frozen()));
-            let step = self.path.len() as u32;
-            let local =
-                self.region == Region::Main && self.frames.len() == 1 && !matches!(kind, EntryKind::Library { .. });
-            let entry = Entry { cond, kind, region: self.region, negatable, bound_blocked, loc, step, local };
-            let entry = match self.compose.as_mut() {
-                Some(hook) => hook.capture(entry),
-                None => Some(entry),
-            };
-            if let Some(entry) = entry {
-                self.entries.push(entry);
-            }
+        if !self.symbolic || !symbolic {
+            return None;
         }
+        let step = self.path.len() as u32;
+        let local = self.region == Region::Main && self.frames.len() == 1 && !matches!(kind, EntryKind::Library { .. });
+        Some(Entry { cond, kind, region: self.region, negatable, bound_blocked, loc, step, local })
     }
 
     /// Require `cond` (an expression that holds concretely) to keep holding.
@@ -455,7 +463,7 @@ impl<'m, 'p> Exec<'m, 'p> {
                     v.is_err().then_some(())
                 });
                 let v = match v {
-                    Ok(v) => crate::compose::leave(self, v),
+                    Ok(v) => v,
                     Err(end) => return Flow::End(end),
                 };
                 if let (Some(r), Some(v)) = (done.ret_to, v) {
@@ -549,7 +557,7 @@ impl<'m, 'p> Exec<'m, 'p> {
             });
         }
         if let Some((cond, holds)) = shadowed {
-            crate::compose::bound_check(self, cond, holds, loc);
+            self.bound_condition(cond, holds, loc);
         }
         exceeds.then_some(End::BoundExceeded)
     }
@@ -680,9 +688,18 @@ impl<'m, 'p> Exec<'m, 'p> {
             let next = self.pool.bin(pathwise_expr::BvOp::Add, count, one);
             self.visits.set_shadow(func, block, next);
             let loc = self.m.program.func(func).block(block).term_loc;
-            crate::compose::bound_check(self, below, fits, loc);
+            self.bound_condition(below, fits, loc);
         }
         !fits
+    }
+
+    /// A bound check that depends on symbolic values extensions introduced
+    /// (block-k counts after composed calls).
+    fn bound_condition(&mut self, cond: ExprId, holds: bool, loc: Loc) {
+        self.extensions(|e, ex| {
+            e.bound_condition(ex, cond, holds, loc);
+            None::<()>
+        });
     }
 
     pub(crate) fn call(&mut self, callee: FuncId, args: &[Operand], result: Option<Reg>, loc: Loc) -> Flow {
@@ -731,7 +748,11 @@ impl<'m, 'p> Exec<'m, 'p> {
                 Err(end) => Flow::End(end),
             };
         }
-        let argv = crate::compose::enter(self, callee, argv, loc);
+        let mut argv = argv;
+        self.extensions(|e, ex| {
+            argv = e.enter(ex, callee, std::mem::take(&mut argv), loc);
+            None::<()>
+        });
         self.push_frame(callee, argv, result);
         let exceeded = match self.m.config.criterion {
             Criterion::KPath => {

@@ -114,6 +114,9 @@ pub(crate) fn for_run(m: &Machine<'_>, region: Region, symbolic: bool) -> Vec<Bo
     if main {
         exts.push(Box::new(crate::cost::Meter::capped(true, &m.cost_caps)));
     }
+    if main && symbolic && m.summaries.is_some() {
+        exts.push(Box::new(crate::compose::RunHook::default()));
+    }
     if main && symbolic && m.local_paths {
         exts.push(Box::new(crate::search::local::LocalDecisions));
     }

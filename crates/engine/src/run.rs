@@ -351,8 +351,6 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     for e in &mut exts {
         e.end_of_run(&mut exec, &end);
     }
-    rec.explored = crate::compose::finish(&mut exec, &end);
-    rec.unpredicted = exec.compose.as_ref().is_some_and(|h| h.unpredicted_bound);
     if let (Some(_), Some(v), Some(ty)) = (&m.summaries, exec.returned, m.program.func(setup.main).ret) {
         if ty != pathwise_ir::Type::Ptr {
             rec.ret_expr = Some(crate::value::bv_of(exec.pool, v.conc(), v.sym(), ty.bits()));
@@ -370,7 +368,6 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     rec.float_inputs = std::mem::take(&mut exec.float_inputs);
     rec.tied_lens.extend(exec.tied_lens.drain());
     rec.nonnull_assumed = exec.heap.null_params.assumed.take();
-    let taken = crate::compose::taken(&mut exec);
     let returned = exec.returned;
     let call_pointers = std::mem::take(&mut exec.call_pointers);
     rec.unrelated = rec.unrelated.or(exec.heap.joins.unrelated);
@@ -393,7 +390,6 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
             rec.main_end = Some(End::Error(e));
         }
     }
-    crate::compose::commit(m, &taken, &rec.main_entries, rec.is_test());
     for e in exts {
         e.into_record(m, &mut rec);
     }

@@ -559,20 +559,22 @@ impl Exec<'_, '_> {
         } else {
             self.mem.read(self.pool, obj, off, ty, sym_off).map_err(|e| self.access_error(e, loc))?
         };
-        Ok(if self.compose.is_some() {
-            crate::compose::on_load(self, (obj, off, sym_off.is_some()), ty, v, loc)
-        } else {
-            v
-        })
+        let mut v = v;
+        self.extensions(|e, ex| {
+            v = e.load(ex, (obj, off, sym_off.is_some()), ty, v, loc);
+            None::<()>
+        });
+        Ok(v)
     }
 
     /// Store `v` as a `ty` through `p`.
     pub(crate) fn store(&mut self, p: &Pointer, ty: Type, v: Value, loc: Loc) -> Result<(), End> {
         let ty = ty.bits_type();
         let (obj, off, sym_off) = self.access(p, ty, loc)?;
-        if self.compose.is_some() {
-            crate::compose::on_store(self, (obj, off, sym_off.is_some()), ty, loc);
-        }
+        self.extensions(|e, ex| {
+            e.store(ex, (obj, off, sym_off.is_some()), ty, loc);
+            None::<()>
+        });
         if matches!(self.mem.object(obj).kind, ObjKind::HeapInput { .. }) {
             self.heap_store(p, off, ty, v);
         }

@@ -11,6 +11,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::summary::{self, cell_var, Base, Case, CellKey, Outcome, Post};
 use super::Instance;
 use crate::exec::Exec;
+use crate::extension::Access;
 use crate::memory::ObjKind;
 use crate::path::{End, EntryKind, Region};
 use crate::value::{bv_of, ObjId, Value};
@@ -84,19 +85,26 @@ pub(crate) struct RunHook {
     /// The run ended at the bound inside a composed call of a settled
     /// summary under k-path, whose composition admits no such end: the
     /// inputs solved for it did not take the case they were solved for.
-    pub(crate) unpredicted_bound: bool,
+    unpredicted_bound: bool,
     /// Entries asking for the cases of settled summaries, recorded at the
     /// end of the run so that no other prefix includes them.
     exercise: Vec<(ExprId, Loc)>,
     /// Paths of summarised functions the run took, counted as exercised
     /// only if the run is a test ([`commit`]).
     taken: Vec<(FuncId, u64)>,
+    /// The run's explored calls, at its end (see [`finish`]).
+    regions: Vec<(FuncId, usize, bool)>,
 }
 
 impl RunHook {
-    /// Takes the entry when a composed call is open (its path condition is
-    /// the summary's, not the caller's).
-    pub(crate) fn capture(&mut self, entry: crate::path::Entry) -> Option<crate::path::Entry> {
+    /// The entry as the run records it while this hook is on: not
+    /// negatable after an explored call of an open summary (except a
+    /// request for a longer input array: without it the run would be no
+    /// test), and taken when a composed call is open (its path condition
+    /// is the summary's, not the caller's).
+    fn filter(&mut self, mut entry: crate::path::Entry) -> Option<crate::path::Entry> {
+        let longer = matches!(entry.kind, EntryKind::InBounds { violated: true, .. });
+        entry.negatable &= longer || !self.frozen;
         match self.active.as_mut().and_then(|a| a.captured.as_mut()) {
             Some(c) => {
                 c.push(entry);
@@ -106,9 +114,61 @@ impl RunHook {
         }
     }
 
-    /// Whether entries recorded now may be negated.
-    pub(crate) fn frozen(&self) -> bool {
-        self.frozen
+    /// Record an entry of the hook's own, as the interpreter records one.
+    fn record(&mut self, exec: &mut Exec<'_, '_>, cond: ExprId, kind: EntryKind, negatable: bool, loc: Loc) {
+        if let Some(entry) = exec.new_entry(cond, kind, negatable, false, loc).and_then(|e| self.filter(e)) {
+            exec.entries.push(entry);
+        }
+    }
+
+    /// The entries the interpreter recorded since `mark` while this hook
+    /// was handling an event (the heap model's, a null decision), as they
+    /// would have been had the hook seen them.
+    fn filter_since(&mut self, exec: &mut Exec<'_, '_>, mark: usize) {
+        let recent: Vec<_> = exec.entries.drain(mark..).collect();
+        for e in recent {
+            if let Some(e) = self.filter(e) {
+                exec.entries.push(e);
+            }
+        }
+    }
+}
+
+/// The hooks of a symbolic run of the function under test with
+/// `--compositional` (registered in [`crate::extension::for_run`]).
+impl crate::extension::Extension for RunHook {
+    fn enter(&mut self, ex: &mut Exec<'_, '_>, callee: FuncId, argv: Vec<Value>, loc: Loc) -> Vec<Value> {
+        enter(self, ex, callee, argv, loc)
+    }
+
+    fn returned(&mut self, ex: &mut Exec<'_, '_>, v: Option<Value>) -> Result<Option<Value>, End> {
+        Ok(leave(self, ex, v))
+    }
+
+    fn load(&mut self, ex: &mut Exec<'_, '_>, at: Access, ty: Type, v: Value, loc: Loc) -> Value {
+        on_load(self, ex, at, ty, v, loc)
+    }
+
+    fn store(&mut self, ex: &mut Exec<'_, '_>, at: Access, ty: Type, loc: Loc) {
+        on_store(self, ex, at, ty, loc)
+    }
+
+    fn entry(&mut self, entry: crate::path::Entry) -> Option<crate::path::Entry> {
+        self.filter(entry)
+    }
+
+    fn bound_condition(&mut self, ex: &mut Exec<'_, '_>, cond: ExprId, holds: bool, loc: Loc) {
+        bound_check(self, ex, cond, holds, loc)
+    }
+
+    fn end_of_run(&mut self, ex: &mut Exec<'_, '_>, end: &End) {
+        self.regions = finish(self, ex, end);
+    }
+
+    fn into_record(self: Box<Self>, m: &crate::exec::Machine<'_>, rec: &mut crate::run::RunRecord) {
+        rec.explored = self.regions;
+        rec.unpredicted = self.unpredicted_bound;
+        commit(m, &self.taken, &rec.main_entries, rec.is_test());
     }
 }
 
@@ -180,9 +240,9 @@ fn identity(exec: &mut Exec<'_, '_>, name: &str, i: usize, ptr: &crate::value::P
 /// The call hook: called before `callee`'s frame is pushed. Returns the
 /// arguments the callee's frame gets (formals in place of symbolic values
 /// when the call is summarised).
-pub(crate) fn enter(exec: &mut Exec<'_, '_>, callee: FuncId, argv: Vec<Value>, loc: Loc) -> Vec<Value> {
+fn enter(hook: &mut RunHook, exec: &mut Exec<'_, '_>, callee: FuncId, argv: Vec<Value>, loc: Loc) -> Vec<Value> {
     let Some(cell) = exec.m.summaries.as_ref() else { return argv };
-    let open = exec.compose.as_ref().is_none_or(|h| h.active.is_some());
+    let open = hook.active.is_some();
     if open || exec.region != Region::Main {
         return argv;
     }
@@ -196,11 +256,13 @@ pub(crate) fn enter(exec: &mut Exec<'_, '_>, callee: FuncId, argv: Vec<Value>, l
     // callee without its summary), so that the runs of one caller path
     // line up whichever it is. Recorded whether or not runs found the
     // callee summarisable since, for the same reason.
+    let mark = exec.entries.len();
     for (p, v) in f.params.iter().zip(&argv) {
         if let (Type::Ptr, Value::Ptr(q)) = (p.ty, v) {
             exec.decide_null(q, loc);
         }
     }
+    hook.filter_since(exec, mark);
     let cell = exec.m.summaries.as_ref().expect("checked above");
     if cell.borrow_mut().verdict(program, callee).is_err() {
         return argv;
@@ -251,7 +313,6 @@ pub(crate) fn enter(exec: &mut Exec<'_, '_>, callee: FuncId, argv: Vec<Value>, l
     if !symbolic {
         return argv;
     }
-    let hook = exec.compose.as_mut().expect("checked above");
     let n = *hook.calls.entry(callee).and_modify(|n| *n += 1).or_insert(0);
     let explored = n == 0 && !cell.borrow().is_closed(callee);
     let mut values = Vec::new();
@@ -278,13 +339,13 @@ pub(crate) fn enter(exec: &mut Exec<'_, '_>, callee: FuncId, argv: Vec<Value>, l
         for (formal, arg) in ties {
             let tie = exec.pool.eq(formal, arg);
             tie_conds.insert(tie);
-            exec.record(tie, EntryKind::Assume, false, false, f.loc);
+            hook.record(exec, tie, EntryKind::Assume, false, f.loc);
         }
     } else {
         // Cells the summary reads or writes, as the call finds them.
         let keys = cell.borrow().funcs.get(&callee).map(|s| s.cell_keys(exec.pool, &name)).unwrap_or_default();
         for key in keys {
-            if let Some(v) = read_cell(exec, &cells, key, loc) {
+            if let Some(v) = read_cell(hook, exec, &cells, key, loc) {
                 let c = cell_var(exec.pool, &name, key);
                 map.insert(c, v);
             }
@@ -297,7 +358,6 @@ pub(crate) fn enter(exec: &mut Exec<'_, '_>, callee: FuncId, argv: Vec<Value>, l
         std::rc::Rc::new(exec.visits.snapshot())
     });
     let trace_start = exec.visits.trace.len();
-    let hook = exec.compose.as_mut().expect("checked above");
     if explored && !hook.frozen {
         // Explored while frozen, its paths wait for the summary before.
         hook.explored.push((callee, start, false));
@@ -342,13 +402,22 @@ fn cell_object(
 
 /// The value of cell `key` now, as an expression. An input object's field
 /// not read so far is materialised (its initial value is an input).
-fn read_cell(exec: &mut Exec<'_, '_>, cells: &[CellRoot], key: CellKey, loc: Loc) -> Option<ExprId> {
+fn read_cell(
+    hook: &mut RunHook,
+    exec: &mut Exec<'_, '_>,
+    cells: &[CellRoot],
+    key: CellKey,
+    loc: Loc,
+) -> Option<ExprId> {
     let (_, off, ty) = key;
     let (obj, ptr) = cell_object(exec, cells, key)?;
     let v = match ptr {
         Some(p) if matches!(exec.mem.object(obj).kind, ObjKind::HeapInput { .. }) => {
             let at = crate::value::Pointer { off: p.off.wrapping_add(off), ..p };
-            exec.heap_load(&at, obj, off, ty, loc).ok()?
+            let mark = exec.entries.len();
+            let v = exec.heap_load(&at, obj, off, ty, loc);
+            hook.filter_since(exec, mark);
+            v.ok()?
         }
         _ => exec.mem.read(exec.pool, obj, off, ty, None).ok()?,
     };
@@ -366,8 +435,8 @@ enum Place {
     Other,
 }
 
-fn place(exec: &Exec<'_, '_>, obj: ObjId) -> Place {
-    let Some(a) = exec.compose.as_ref().and_then(|h| h.active.as_ref()) else { return Place::Own };
+fn place(hook: &RunHook, exec: &Exec<'_, '_>, obj: ObjId) -> Place {
+    let Some(a) = hook.active.as_ref() else { return Place::Own };
     if exec.frames.len() < a.depth || obj.0 >= a.objects_before {
         return Place::Own;
     }
@@ -383,8 +452,8 @@ fn place(exec: &Exec<'_, '_>, obj: ObjId) -> Place {
     }
 }
 
-fn poison(exec: &mut Exec<'_, '_>, why: String) {
-    if let Some(a) = exec.compose.as_mut().and_then(|h| h.active.as_mut()) {
+fn poison(hook: &mut RunHook, why: String) {
+    if let Some(a) = hook.active.as_mut() {
         a.poisoned.get_or_insert(why);
     }
 }
@@ -392,29 +461,29 @@ fn poison(exec: &mut Exec<'_, '_>, why: String) {
 /// After a load of `v` (a `ty` at `off` of `obj`, `sym_off`: at an offset
 /// that depends on inputs): a cell read by the open call becomes its
 /// formal.
-pub(crate) fn on_load(exec: &mut Exec<'_, '_>, at: (ObjId, u64, bool), ty: Type, v: Value, loc: Loc) -> Value {
+fn on_load(hook: &mut RunHook, exec: &mut Exec<'_, '_>, at: Access, ty: Type, v: Value, loc: Loc) -> Value {
     let (obj, off, sym_off) = at;
-    let base = match place(exec, obj) {
+    let base = match place(hook, exec, obj) {
         Place::Own => return v,
         Place::Root if ty != Type::Ptr => return v,
         Place::Cell(_) | Place::Global(_) if sym_off => {
-            poison(exec, format!("reads memory it was given at an offset that depends on inputs at line {}", loc.line));
+            poison(hook, format!("reads memory it was given at an offset that depends on inputs at line {}", loc.line));
             return v;
         }
         Place::Global(g) if ty != Type::Ptr => Base::Global(g),
         Place::Cell(i) if ty != Type::Ptr => Base::Param(i),
         Place::Root | Place::Global(_) | Place::Cell(_) => {
-            poison(exec, format!("reads a pointer from memory it was given at line {}", loc.line));
+            poison(hook, format!("reads a pointer from memory it was given at line {}", loc.line));
             return v;
         }
         Place::Other => {
             let why = format!("reads memory that is neither an input array argument nor a global at line {}", loc.line);
-            poison(exec, why);
+            poison(hook, why);
             return v;
         }
     };
     let key = (base, off, ty);
-    let a = exec.compose.as_mut().and_then(|h| h.active.as_mut()).expect("place found it");
+    let a = hook.active.as_mut().expect("place found it");
     if a.writes.iter().any(|w| w.0 == key) {
         return v;
     }
@@ -424,23 +493,23 @@ pub(crate) fn on_load(exec: &mut Exec<'_, '_>, at: (ObjId, u64, bool), ty: Type,
     let (name, n, explored) = (a.name.clone(), a.n, a.captured.is_none());
     let c = cell_var(exec.pool, &name, key);
     let actual = bv_of(exec.pool, v.conc(), v.sym(), ty.bits());
-    let a = exec.compose.as_mut().and_then(|h| h.active.as_mut()).expect("place found it");
+    let a = hook.active.as_mut().expect("place found it");
     a.map.insert(c, actual);
     if v.sym().is_none() {
         let is = exec.pool.eq(c, actual);
-        let a = exec.compose.as_mut().and_then(|h| h.active.as_mut()).expect("place found it");
+        let a = hook.active.as_mut().expect("place found it");
         a.extra_pre.push(is);
         a.cell_reads.insert(key, None);
         return v;
     }
     let formal = cell_var(exec.pool, &format!("{name}#{n}"), key);
     let tie = exec.pool.eq(formal, actual);
-    let a = exec.compose.as_mut().and_then(|h| h.active.as_mut()).expect("place found it");
+    let a = hook.active.as_mut().expect("place found it");
     a.canon.insert(formal, c);
     a.cell_reads.insert(key, Some(formal));
     if explored {
         a.ties.insert(tie);
-        exec.record(tie, EntryKind::Assume, false, false, loc);
+        hook.record(exec, tie, EntryKind::Assume, false, loc);
     }
     Value::Int { conc: v.conc(), sym: Some(formal) }
 }
@@ -448,31 +517,31 @@ pub(crate) fn on_load(exec: &mut Exec<'_, '_>, at: (ObjId, u64, bool), ty: Type,
 /// Before a store of a `ty` at `off` of `obj` (`sym_off` as for
 /// [`on_load`]): a cell written by the open call is part of its
 /// postcondition.
-pub(crate) fn on_store(exec: &mut Exec<'_, '_>, at: (ObjId, u64, bool), ty: Type, loc: Loc) {
+fn on_store(hook: &mut RunHook, exec: &mut Exec<'_, '_>, at: Access, ty: Type, loc: Loc) {
     let (obj, off, sym_off) = at;
-    let base = match place(exec, obj) {
+    let base = match place(hook, exec, obj) {
         Place::Own => return,
         Place::Cell(_) | Place::Global(_) if sym_off => {
             let why = format!("writes memory it was given at an offset that depends on inputs at line {}", loc.line);
-            return poison(exec, why);
+            return poison(hook, why);
         }
         Place::Global(g) if ty != Type::Ptr => Base::Global(g),
         Place::Cell(i) if ty != Type::Ptr => Base::Param(i),
         Place::Global(_) | Place::Cell(_) => {
-            return poison(exec, format!("writes a pointer to memory it was given at line {}", loc.line))
+            return poison(hook, format!("writes a pointer to memory it was given at line {}", loc.line))
         }
-        Place::Root => return poison(exec, format!("writes the array it was given at line {}", loc.line)),
-        Place::Other => return poison(exec, format!("writes memory that is not its own at line {}", loc.line)),
+        Place::Root => return poison(hook, format!("writes the array it was given at line {}", loc.line)),
+        Place::Other => return poison(hook, format!("writes memory that is not its own at line {}", loc.line)),
     };
     let key = (base, off, ty);
-    let a = exec.compose.as_ref().and_then(|h| h.active.as_ref()).expect("place found it");
+    let a = hook.active.as_ref().expect("place found it");
     if a.writes.iter().any(|w| w.0 == key) {
         return;
     }
     let cells = a.cells.clone();
-    let Some(old) = read_cell(exec, &cells, key, loc) else { return };
+    let Some(old) = read_cell(hook, exec, &cells, key, loc) else { return };
     // The value before the write, in the case's terms when the call read it.
-    let a = exec.compose.as_mut().and_then(|h| h.active.as_mut()).expect("place found it");
+    let a = hook.active.as_mut().expect("place found it");
     let old = match a.cell_reads.get(&key) {
         Some(Some(formal)) => *formal,
         _ => old,
@@ -493,11 +562,17 @@ fn path_of(exec: &Exec<'_, '_>, a: &Active) -> Vec<ExprId> {
 }
 
 /// The case of `a`'s path, canonical, or why it cannot be one.
-fn case_of(exec: &mut Exec<'_, '_>, a: &Active, outcome: Outcome, ret: Option<ExprId>) -> Result<Case, String> {
+fn case_of(
+    hook: &mut RunHook,
+    exec: &mut Exec<'_, '_>,
+    a: &Active,
+    outcome: Outcome,
+    ret: Option<ExprId>,
+) -> Result<Case, String> {
     let mut writes = Vec::new();
     if outcome == Outcome::Return {
         for &(key, _) in &a.writes {
-            if let Some(v) = read_cell(exec, &a.cells, key, a.loc) {
+            if let Some(v) = read_cell(hook, exec, &a.cells, key, a.loc) {
                 writes.push((key, v));
             }
         }
@@ -535,7 +610,7 @@ fn case_of(exec: &mut Exec<'_, '_>, a: &Active, outcome: Outcome, ret: Option<Ex
 
 /// A composed call that cannot be summarised: its path condition goes
 /// back into the run's.
-fn give_back(exec: &mut Exec<'_, '_>, a: &Active) {
+fn give_back(hook: &mut RunHook, exec: &mut Exec<'_, '_>, a: &Active) {
     if a.captured.is_none() {
         return;
     }
@@ -546,7 +621,7 @@ fn give_back(exec: &mut Exec<'_, '_>, a: &Active) {
     for (formal, arg) in ties {
         if exec.pool.sort(formal) == exec.pool.sort(arg) && formal != arg {
             let tie = exec.pool.eq(formal, arg);
-            exec.record(tie, EntryKind::Assume, false, false, a.loc);
+            hook.record(exec, tie, EntryKind::Assume, false, a.loc);
         }
     }
     let entries = a.captured.clone().unwrap_or_default();
@@ -622,12 +697,11 @@ fn count_vars(exec: &mut Exec<'_, '_>, a: &Active, inst: &mut Instance) {
 /// its other side is the bound (nothing to explore); when it fails (the
 /// run ends) its other side asks for cases of the calls before that let
 /// the path go on.
-pub(crate) fn bound_check(exec: &mut Exec<'_, '_>, cond: ExprId, holds: bool, loc: Loc) {
+fn bound_check(hook: &mut RunHook, exec: &mut Exec<'_, '_>, cond: ExprId, holds: bool, loc: Loc) {
     if exec.pool.as_bool_const(cond).is_some() {
         return;
     }
     let c = if holds { cond } else { exec.pool.not(cond) };
-    let Some(hook) = exec.compose.as_mut() else { return };
     if let Some(a) = hook.active.as_mut() {
         if a.captured.is_some() {
             return;
@@ -635,14 +709,13 @@ pub(crate) fn bound_check(exec: &mut Exec<'_, '_>, cond: ExprId, holds: bool, lo
         // The context of an explored call, not its path: no part of its case.
         a.ties.insert(c);
     }
-    exec.record(c, EntryKind::Assume, !holds, false, loc);
+    hook.record(exec, c, EntryKind::Assume, !holds, loc);
 }
 
 /// The return hook: called after a frame is popped with its result `v`.
 /// Records the path of a summarised call and, for a composed one, returns
 /// the fresh result variable in place of `v`.
-pub(crate) fn leave(exec: &mut Exec<'_, '_>, v: Option<Value>) -> Option<Value> {
-    let Some(hook) = exec.compose.as_mut() else { return v };
+fn leave(hook: &mut RunHook, exec: &mut Exec<'_, '_>, v: Option<Value>) -> Option<Value> {
     if hook.active.as_ref().is_none_or(|a| a.depth != exec.frames.len() + 1) {
         return v;
     }
@@ -653,7 +726,7 @@ pub(crate) fn leave(exec: &mut Exec<'_, '_>, v: Option<Value>) -> Option<Value> 
     let f = exec.m.program.func(a.func);
     if let Some(why) = &a.poisoned {
         cell.borrow_mut().give_up(a.func, why.clone());
-        give_back(exec, &a);
+        give_back(hook, exec, &a);
         return v;
     }
     let width = f.ret.map(|t| t.bits());
@@ -661,31 +734,30 @@ pub(crate) fn leave(exec: &mut Exec<'_, '_>, v: Option<Value>) -> Option<Value> 
         (Some(w), Some(v)) => Some(bv_of(exec.pool, v.conc(), v.sym(), w)),
         _ => None,
     };
-    let here = match case_of(exec, &a, Outcome::Return, ret) {
+    let here = match case_of(hook, exec, &a, Outcome::Return, ret) {
         Ok(case) => {
-            let here = note_taken(exec, &a, &case);
+            let here = note_taken(hook, &a, &case);
             cell.borrow_mut().add_case(a.func, case);
             here
         }
         Err(why) => {
             cell.borrow_mut().give_up(a.func, why);
-            give_back(exec, &a);
+            give_back(hook, exec, &a);
             return v;
         }
     };
     if explored {
-        let hook = exec.compose.as_mut().expect("on");
         if let Some(e) = hook.explored.iter_mut().find(|e| (e.0, e.1) == (a.func, a.start)) {
             e.2 = true;
         }
         if !cell.borrow().is_closed(a.func) {
-            exec.compose.as_mut().expect("on").frozen = true;
+            hook.frozen = true;
         }
         return v;
     }
     cell.borrow_mut().reused += 1;
     let ret_var = width.map(|w| exec.pool.var(&format!("sum:{}#{}.ret", a.name, a.n), Sort::Bv(w)));
-    let writes = fresh_writes(exec, &a);
+    let writes = fresh_writes(hook, exec, &a);
     let mut inst = instance(exec, &a, ret_var, writes);
     count_vars(exec, &a, &mut inst);
     // This call's own path (the run's other calls of the function need
@@ -715,15 +787,15 @@ pub(crate) fn leave(exec: &mut Exec<'_, '_>, v: Option<Value>) -> Option<Value> 
     // The composition entry admits the error cases; the error checks
     // after it exclude them (their other sides are the errors; a run that
     // ends in one records the same checks, see `finish`).
-    exec.record(cond, EntryKind::Assume, false, false, a.loc);
+    hook.record(exec, cond, EntryKind::Assume, false, a.loc);
     let seek = exec.m.config.seek_errors;
     for (_, pre) in errors {
         let ok = exec.pool.not(pre);
-        exec.record(ok, EntryKind::Guard { violated: false }, seek, false, a.loc);
+        hook.record(exec, ok, EntryKind::Guard { violated: false }, seek, a.loc);
     }
     if !settled {
         // Its other side: a path of the callee no case has in this context.
-        exec.record(known, EntryKind::Assume, true, false, a.loc);
+        hook.record(exec, known, EntryKind::Assume, true, a.loc);
     }
     // A settled or closed summary: "the case this call took", solved as "a path some
     // test took, or this one" (its other side asks for one no test took,
@@ -736,7 +808,7 @@ pub(crate) fn leave(exec: &mut Exec<'_, '_>, v: Option<Value>) -> Option<Value> 
         if exec.pool.as_bool_const(cond).is_none() {
             cell.borrow_mut().note_exercise_entry(cond, inst, own);
         }
-        exec.compose.as_mut().expect("on").exercise.push((cond, a.loc));
+        hook.exercise.push((cond, a.loc));
     }
     match (v, ret_var) {
         (Some(v), Some(r)) => Some(Value::Int { conc: v.conc(), sym: Some(r) }),
@@ -746,7 +818,7 @@ pub(crate) fn leave(exec: &mut Exec<'_, '_>, v: Option<Value>) -> Option<Value> 
 
 /// A composed call's writes: every cell its summary may write gets a fresh
 /// value (key, the fresh variable, the value before the call).
-fn fresh_writes(exec: &mut Exec<'_, '_>, a: &Active) -> Vec<(CellKey, ExprId, ExprId)> {
+fn fresh_writes(hook: &mut RunHook, exec: &mut Exec<'_, '_>, a: &Active) -> Vec<(CellKey, ExprId, ExprId)> {
     let cell = exec.m.summaries.as_ref().expect("summaries on");
     let mut keys: Vec<CellKey> = a.writes.iter().map(|w| w.0).collect();
     if let Some(s) = cell.borrow().funcs.get(&a.func) {
@@ -761,7 +833,7 @@ fn fresh_writes(exec: &mut Exec<'_, '_>, a: &Active) -> Vec<(CellKey, ExprId, Ex
             Some(&(_, old)) => a.canon.get(&old).and_then(|c| a.map.get(c)).copied().unwrap_or(old),
             None => match a.map.get(&c) {
                 Some(&o) => o,
-                None => match read_cell(exec, &a.cells, key, a.loc) {
+                None => match read_cell(hook, exec, &a.cells, key, a.loc) {
                     Some(o) => o,
                     None => continue,
                 },
@@ -774,7 +846,9 @@ fn fresh_writes(exec: &mut Exec<'_, '_>, a: &Active) -> Vec<(CellKey, ExprId, Ex
         if let (Some(p), ObjKind::HeapInput { .. }) = (ptr, exec.mem.object(obj).kind) {
             // The heap solver sees the write as the callee's own would be.
             let at = crate::value::Pointer { off: p.off.wrapping_add(key.1), ..p };
+            let mark = exec.entries.len();
             exec.heap_store(&at, key.1, key.2, value);
+            hook.filter_since(exec, mark);
         }
         let _ = exec.mem.write(exec.pool, obj, key.1, key.2, None, value);
         writes.push((key, fresh, old));
@@ -798,16 +872,15 @@ fn restore_checked(exec: &mut Exec<'_, '_>, a: &Active, explored: bool) {
 /// call's error becomes the caller's (its composition entry, then its
 /// error check, violated). Returns the run's explored calls (function,
 /// first entry, whether it returned).
-pub(crate) fn finish(exec: &mut Exec<'_, '_>, end: &End) -> Vec<(FuncId, usize, bool)> {
-    let Some(hook) = exec.compose.as_mut() else { return Vec::new() };
+fn finish(hook: &mut RunHook, exec: &mut Exec<'_, '_>, end: &End) -> Vec<(FuncId, usize, bool)> {
     let regions = std::mem::take(&mut hook.explored);
     let exercise = std::mem::take(&mut hook.exercise);
     let active = hook.active.take();
     if let Some(a) = active {
-        finish_active(exec, end, a);
+        finish_active(hook, exec, end, a);
     }
     for (cond, loc) in exercise {
-        record_exercise(exec, cond, loc);
+        record_exercise(hook, exec, cond, loc);
     }
     regions
 }
@@ -817,14 +890,14 @@ pub(crate) fn finish(exec: &mut Exec<'_, '_>, end: &End) -> Vec<(FuncId, usize, 
 /// along the same prefix may record it otherwise, and without it would not
 /// follow that prefix (a divergence). Negating it asks for nothing, so the
 /// search skips it.
-fn record_exercise(exec: &mut Exec<'_, '_>, cond: ExprId, loc: Loc) {
+fn record_exercise(hook: &mut RunHook, exec: &mut Exec<'_, '_>, cond: ExprId, loc: Loc) {
     if exec.pool.as_bool_const(cond) != Some(true) {
-        return exec.record(cond, EntryKind::Assume, true, false, loc);
+        return hook.record(exec, cond, EntryKind::Assume, true, loc);
     }
     if !exec.symbolic {
         return;
     }
-    let negatable = !exec.compose.as_ref().is_some_and(|h| h.frozen());
+    let negatable = !hook.frozen;
     let step = exec.path.len() as u32;
     let (region, bound_blocked, local) = (exec.region, false, false);
     let kind = EntryKind::Assume;
@@ -832,27 +905,17 @@ fn record_exercise(exec: &mut Exec<'_, '_>, cond: ExprId, loc: Loc) {
 }
 
 /// The run took `case` in the call `a`: its path (see [`commit`]).
-fn note_taken(exec: &mut Exec<'_, '_>, a: &Active, case: &Case) -> Option<u64> {
+fn note_taken(hook: &mut RunHook, a: &Active, case: &Case) -> Option<u64> {
     let p = case.post.path?;
-    exec.compose.as_mut().expect("on").taken.push((a.func, p));
+    hook.taken.push((a.func, p));
     Some(p)
-}
-
-/// The paths of summarised functions the run took (see [`commit`]).
-pub(crate) fn taken(exec: &mut Exec<'_, '_>) -> Vec<(FuncId, u64)> {
-    exec.compose.as_mut().map_or(Vec::new(), |h| std::mem::take(&mut h.taken))
 }
 
 /// A run's paths of summarised functions are exercised when the run is a
 /// test: one cut short (an input array too short, the bound) covers
 /// nothing, and counting its paths would leave them without a test (the
 /// exercise entries of later runs would no longer ask for them).
-pub(crate) fn commit(
-    m: &crate::exec::Machine<'_>,
-    taken: &[(FuncId, u64)],
-    entries: &[crate::path::Entry],
-    is_test: bool,
-) {
+fn commit(m: &crate::exec::Machine<'_>, taken: &[(FuncId, u64)], entries: &[crate::path::Entry], is_test: bool) {
     let (Some(cell), true) = (m.summaries.as_ref(), is_test) else { return };
     let mut sums = cell.borrow_mut();
     sums.exercise_in_contexts(entries);
@@ -862,11 +925,11 @@ pub(crate) fn commit(
 }
 
 /// A run that ended inside the summarised call `a`.
-fn finish_active(exec: &mut Exec<'_, '_>, end: &End, a: Active) {
+fn finish_active(hook: &mut RunHook, exec: &mut Exec<'_, '_>, end: &End, a: Active) {
     let cell = exec.m.summaries.as_ref().expect("summaries on");
     if let Some(why) = &a.poisoned {
         cell.borrow_mut().give_up(a.func, why.clone());
-        give_back(exec, &a);
+        give_back(hook, exec, &a);
         return;
     }
     let outcome = match end {
@@ -875,15 +938,15 @@ fn finish_active(exec: &mut Exec<'_, '_>, end: &End, a: Active) {
         }
         End::BoundExceeded => Outcome::Bound,
         _ => {
-            give_back(exec, &a);
+            give_back(hook, exec, &a);
             return;
         }
     };
-    let case = match case_of(exec, &a, outcome.clone(), None) {
+    let case = match case_of(hook, exec, &a, outcome.clone(), None) {
         Ok(case) => case,
         Err(why) => {
             cell.borrow_mut().give_up(a.func, why);
-            give_back(exec, &a);
+            give_back(hook, exec, &a);
             return;
         }
     };
@@ -896,7 +959,7 @@ fn finish_active(exec: &mut Exec<'_, '_>, end: &End, a: Active) {
     }
     let kpath = exec.m.config.criterion == crate::config::Criterion::KPath;
     if outcome == Outcome::Bound && kpath && cell.borrow().settled(a.func) {
-        exec.compose.as_mut().expect("on").unpredicted_bound = true;
+        hook.unpredicted_bound = true;
     }
     // The composition entry, then the caller's error checks of this call
     // up to the one violated (all holding when the path ended otherwise),
@@ -913,15 +976,15 @@ fn finish_active(exec: &mut Exec<'_, '_>, end: &End, a: Active) {
         sums.remember(cond, inst);
         (cond, errors)
     };
-    exec.record(cond, EntryKind::Assume, false, false, a.loc);
+    hook.record(exec, cond, EntryKind::Assume, false, a.loc);
     let seek = exec.m.config.seek_errors;
     for (o, pre) in errors {
         if o == outcome {
-            exec.record(pre, EntryKind::Guard { violated: true }, true, false, a.loc);
+            hook.record(exec, pre, EntryKind::Guard { violated: true }, true, a.loc);
             break;
         }
         let ok = exec.pool.not(pre);
-        exec.record(ok, EntryKind::Guard { violated: false }, seek, false, a.loc);
+        hook.record(exec, ok, EntryKind::Guard { violated: false }, seek, a.loc);
     }
-    give_back(exec, &a);
+    give_back(hook, exec, &a);
 }

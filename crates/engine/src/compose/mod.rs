@@ -76,7 +76,7 @@ use pathwise_expr::{Expr, ExprId, ExprPool, Sort};
 use pathwise_ir::{FuncId, InstKind, Program, Type};
 use rustc_hash::FxHashMap;
 
-pub(crate) use hook::{bound_check, commit, enter, finish, leave, on_load, on_store, taken, RunHook};
+pub(crate) use hook::RunHook;
 use summary::{all, is_canonical, substitute, CellKey, Origin, Outcome, Summary};
 
 /// How summaries are computed and kept (`gen --compositional [MODE]`,
