@@ -842,7 +842,7 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         externals: externals(args, &fe),
         goals: crate::goals::resolve(&args.goals, &fe.program, &args.function)?,
     };
-    crate::goals::driven_setup(&mut config, args.method == "vc", args.criterion)?;
+    crate::goals::check_method(&config, args.method == "vc")?;
     if args.method == "vc" && !summaries.is_empty() {
         bail!("--summary works with the concolic method only (not --method vc)");
     }

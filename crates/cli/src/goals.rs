@@ -63,26 +63,8 @@ pub fn resolve(args: &GoalArgs, program: &Program, function: &str) -> Result<Goa
         .map(|p| CostPolicy::parse(p, &costs).map_err(anyhow::Error::msg))
         .collect::<Result<Vec<_>>>()?;
     let targets = args.targets.iter().map(|t| target(program, t)).collect::<Result<Vec<_>>>()?;
-    if args.resource_driven {
-        match costs.first() {
-            None => bail!("--resource-driven: give the cost model that orders the traces with --cost"),
-            Some(CostModel::Memory) => bail!(
-                "--resource-driven: the memory model is not observable on abstract traces (a size may depend on the inputs); order by instructions or calls"
-            ),
-            Some(_) => {}
-        }
-    }
     let trace = args.trace.as_deref().map(|t| trace_pattern(program, function, t)).transpose()?;
-    Ok(Goals {
-        costs,
-        policies,
-        targets,
-        cover: None,
-        local_paths: false,
-        driven: args.resource_driven,
-        trace,
-        guided_traces: false,
-    })
+    Ok(Goals { costs, policies, targets, cover: None, local_paths: false, driven: args.resource_driven, trace })
 }
 
 /// `--trace PATTERN` parsed, each `LINE[:COL]` checked against the
@@ -105,33 +87,13 @@ fn trace_pattern(program: &Program, function: &str, text: &str) -> Result<TraceP
     Ok(pattern)
 }
 
-/// Checks `--resource-driven` against the rest of the command line, turns
-/// `--target` into trace-guided generation where it applies, and makes the
-/// engine count loop iterations as the abstract traces do.
-pub fn driven_setup(
-    config: &mut pathwise_engine::config::Config,
-    vc: bool,
-    criterion: crate::vc::GenCriterion,
-) -> Result<()> {
-    let kpath = criterion == crate::vc::GenCriterion::Engine(pathwise_engine::config::Criterion::KPath);
-    if !config.goals.driven {
-        // Targets by trace-guided generation, over loop-k as the thesis
-        // (and the abstraction) counts it; a partial trace keeps the
-        // depth-first search.
-        if !config.goals.targets.is_empty() && kpath && !vc && config.goals.trace.is_none() {
-            config.goals.guided_traces = true;
-            config.strict_loop_count = true;
-        }
-        return Ok(());
-    }
-    if vc || !kpath {
+/// The VC method has no search strategies: `--resource-driven` is the
+/// concolic search's (the engine validates the strategy of its own
+/// searches, see `pathwise_engine::strategy`).
+pub fn check_method(config: &pathwise_engine::config::Config, vc: bool) -> Result<()> {
+    if vc && config.goals.driven {
         bail!("--resource-driven works with the concolic k-path search only (not --method vc or another --criterion)");
     }
-    if !config.goals.targets.is_empty() || config.goals.trace.is_some() {
-        bail!("--resource-driven cannot be combined with --target or --trace");
-    }
-    // The abstraction bounds every loop entry by k (seed 003's loop-k).
-    config.strict_loop_count = true;
     Ok(())
 }
 

@@ -215,10 +215,6 @@ pub struct Goals {
     /// A partial trace (`gen --trace`, seed 003 Example 17): only the
     /// paths whose own decisions match it (see `search/partial.rs`).
     pub trace: Option<crate::trace_pattern::TracePattern>,
-    /// `--target` by trace-guided generation (`search/targeted.rs`); the
-    /// depth-first k-path search keeping target-reaching tests otherwise
-    /// (and for units calling through function pointers).
-    pub guided_traces: bool,
 }
 
 /// The goals of a cover: located blocks or branch sides of the function

@@ -71,6 +71,9 @@ pub struct Machine<'p> {
     pub summaries: Option<std::cell::RefCell<crate::compose::Summaries>>,
     /// Hand-written summaries (`gen --summary`; see [`crate::handwritten`]).
     pub handwritten: crate::handwritten::Table,
+    /// The search's strategy (a configuration the engine refuses never
+    /// gets a machine: the default stands in for it).
+    pub strategy: crate::strategy::Strategy,
 }
 
 impl<'p> Machine<'p> {
@@ -90,6 +93,7 @@ impl<'p> Machine<'p> {
             deadline: None,
             summaries: None,
             handwritten: crate::handwritten::Table::of(program),
+            strategy: crate::strategy::Strategy::choose(config).unwrap_or(crate::strategy::Strategy::DepthFirst),
         }
     }
 }
@@ -571,6 +575,7 @@ impl<'m, 'p> Exec<'m, 'p> {
     fn iteration_counts(&self, func: FuncId, l: usize, pending: bool) -> bool {
         let (fr, info) = (self.frame(), self.m.info.func(func));
         self.m.config.strict_loop_count
+            || self.m.strategy.counts_every_iteration()
             || if info.has_loop_decision[l] && !info.state_exit[l] {
                 fr.iteration_decided[l]
             } else {

@@ -62,6 +62,7 @@ pub mod run;
 pub mod search;
 pub mod setup;
 pub mod step;
+pub mod strategy;
 /// The plain data of a suite lives in its own crate (emitters use it
 /// without the engine); re-exported under its old path.
 pub use pathwise_suite as suite;

@@ -108,6 +108,7 @@ fn generate_inner(
 ) -> Result<(TestSuite, Vec<String>), EngineError> {
     let start = Instant::now();
     let (main, pre) = crate::setup::check(program, config)?;
+    crate::strategy::Strategy::choose(config).map_err(|message| EngineError { message, unmodelled_call: None })?;
     if let Some(message) = config.goals.driven.then(|| traces::unsupported(program, main)).flatten() {
         return Err(EngineError { message, unmodelled_call: None });
     }
@@ -404,14 +405,12 @@ impl<'a> Search<'a, '_> {
     /// partial trace, guided towards targets, or depth-first over every
     /// path.
     fn explore_as_configured(&mut self, program: &Program) -> StopReason {
-        if self.config.program_mode.is_some() {
-            self.explore_program()
-        } else if self.config.goals.driven {
-            self.explore_driven()
-        } else if self.config.goals.guided_traces && traces::unsupported(program, self.main).is_none() {
-            self.explore_targets()
-        } else {
-            self.explore()
+        use crate::strategy::Strategy;
+        match self.m.strategy {
+            Strategy::WholeProgram => self.explore_program(),
+            Strategy::ResourceDriven => self.explore_driven(),
+            Strategy::GuidedTargets if traces::unsupported(program, self.main).is_none() => self.explore_targets(),
+            Strategy::GuidedTargets | Strategy::DepthFirst => self.explore(),
         }
     }
 

@@ -1,0 +1,100 @@
+//! How a search chooses its runs: one [`Strategy`] per search, derived from
+//! the configuration and validated here (not by each front end), so that a
+//! combination the engine cannot honour is an error before any run.
+//!
+//! The goals the depth-first search keeps tests for (statement and branch
+//! covers, all local paths, a partial trace, targets reached, cost
+//! policies) are filters over its runs, not strategies: they combine.
+
+use crate::config::{Config, Criterion};
+use crate::cost::CostModel;
+
+/// The order in which a search explores paths.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    /// PathCrawler's depth-first k-path (or block-k) search (seed 002),
+    /// with the goals' filters.
+    DepthFirst,
+    /// Resource-driven generation (seed 003, ch. 4.4): bounded abstract
+    /// traces in decreasing order of their cost (`search/driven.rs`).
+    ResourceDriven,
+    /// `--target` by trace-guided generation (seed 003, ch. 5:
+    /// `search/targeted.rs`); units calling through function pointers
+    /// fall back to the depth-first search keeping target-reaching tests.
+    GuidedTargets,
+    /// A whole program whose inputs are its `__VERIFIER_nondet_*()` calls,
+    /// the bound deepened between searches (`testcomp`).
+    WholeProgram,
+}
+
+impl Strategy {
+    /// The strategy `config` asks for, or why it cannot be honoured.
+    pub fn choose(config: &Config) -> Result<Strategy, String> {
+        let goals = &config.goals;
+        let own_paths = config.criterion == Criterion::KPath && goals.cover.is_none() && !goals.local_paths;
+        if config.program_mode.is_some() {
+            return Ok(Strategy::WholeProgram);
+        }
+        if goals.driven {
+            if !own_paths {
+                return Err(
+                    "--resource-driven works with the concolic k-path search only (not another --criterion)".into()
+                );
+            }
+            if !goals.targets.is_empty() || goals.trace.is_some() {
+                return Err("--resource-driven cannot be combined with --target or --trace".into());
+            }
+            return match goals.costs.first() {
+                None => Err("--resource-driven: give the cost model that orders the traces with --cost".into()),
+                Some(CostModel::Memory) => Err("--resource-driven: the memory model is not observable on abstract traces (a size may depend on the inputs); order by instructions or calls".into()),
+                Some(_) => Ok(Strategy::ResourceDriven),
+            };
+        }
+        // Targets by trace-guided generation, over loop-k as the thesis
+        // (and the abstraction) counts it; a partial trace keeps the
+        // depth-first search.
+        if !goals.targets.is_empty() && own_paths && goals.trace.is_none() {
+            return Ok(Strategy::GuidedTargets);
+        }
+        Ok(Strategy::DepthFirst)
+    }
+
+    /// Whether every loop iteration counts towards k: the abstract traces
+    /// of the resource-driven and trace-guided searches bound every loop
+    /// entry by k (seed 003's loop-k), so their runs must count as they do.
+    pub fn counts_every_iteration(self) -> bool {
+        matches!(self, Strategy::ResourceDriven | Strategy::GuidedTargets)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cost::{CostModel, Target};
+
+    #[test]
+    fn strategies_are_chosen_and_bad_combinations_refused() {
+        let plain = Config::new("f", 2);
+        assert_eq!(Strategy::choose(&plain), Ok(Strategy::DepthFirst));
+        let mut targeted = Config::new("f", 2);
+        targeted.goals.targets.push(Target { spec: "f.c:3".into(), points: Vec::new() });
+        assert_eq!(Strategy::choose(&targeted), Ok(Strategy::GuidedTargets));
+        assert!(Strategy::GuidedTargets.counts_every_iteration());
+        // A cover keeps the depth-first search (it keeps target-reaching tests).
+        targeted.goals.cover = Some(crate::cost::Cover::Branches);
+        assert_eq!(Strategy::choose(&targeted), Ok(Strategy::DepthFirst));
+        let mut driven = Config::new("f", 2);
+        driven.goals.driven = true;
+        assert!(Strategy::choose(&driven).unwrap_err().contains("--cost"));
+        driven.goals.costs.push(CostModel::Memory);
+        assert!(Strategy::choose(&driven).unwrap_err().contains("memory model"));
+        driven.goals.costs[0] = CostModel::Instructions;
+        assert_eq!(Strategy::choose(&driven), Ok(Strategy::ResourceDriven));
+        driven.criterion = Criterion::BlockK;
+        assert!(Strategy::choose(&driven).unwrap_err().contains("k-path search only"));
+        driven.criterion = Criterion::KPath;
+        driven.goals.targets.push(Target { spec: "f.c:3".into(), points: Vec::new() });
+        assert!(Strategy::choose(&driven).unwrap_err().contains("--target or --trace"));
+        assert!(!Strategy::DepthFirst.counts_every_iteration());
+    }
+}
