@@ -52,15 +52,10 @@ pub struct Machine<'p> {
     pub program: &'p Program,
     pub info: &'p ProgramInfo,
     /// The k bound; a cell so that whole-program mode can deepen it between
-    /// searches.
+    /// searches (from 1).
     pub k: std::cell::Cell<u32>,
     /// The options of the search, read where they apply (never copied).
     pub config: &'p crate::config::Config,
-    /// `--criterion all-local-paths`: the function under test's concrete
-    /// decisions are recorded too (see `search/local.rs`).
-    pub local_paths: bool,
-    /// Functions without body or model return a fresh input.
-    pub concretise_externals: bool,
     /// Heap input slots of the search (see [`crate::heap`]).
     pub slots: std::cell::RefCell<crate::heap::SlotTable>,
     /// Maximum cost thresholds: a run passing one ends (see [`crate::cost::CostCap`]).
@@ -77,17 +72,14 @@ pub struct Machine<'p> {
 }
 
 impl<'p> Machine<'p> {
-    /// The context of runs of `program` under `config`: a single function's
-    /// search (whole-program mode, deadlines and summaries are the
-    /// caller's to set).
+    /// The context of runs of `program` under `config` (the deadline and
+    /// summaries of a search are the search's to set).
     pub fn new(program: &'p Program, info: &'p ProgramInfo, config: &'p crate::config::Config) -> Machine<'p> {
         Machine {
             program,
             info,
-            k: std::cell::Cell::new(config.k),
+            k: std::cell::Cell::new(if config.program_mode.is_some() { 1 } else { config.k }),
             config,
-            local_paths: config.goals.local_paths || config.goals.trace.is_some(),
-            concretise_externals: false,
             slots: Default::default(),
             cost_caps: config.goals.caps(),
             deadline: None,
@@ -839,7 +831,7 @@ impl<'m, 'p> Exec<'m, 'p> {
                 Err(self.error(ErrorKind::Exit(code), format!("exit({code}) called"), loc))
             }
             "__assert_fail" => Err(self.error(ErrorKind::AssertionFailure, "assertion failed", loc)),
-            _ if self.m.concretise_externals => Ok(ret.map(|ty| {
+            _ if self.m.config.program_mode.as_ref().is_some_and(|p| p.concretise_externals) => Ok(ret.map(|ty| {
                 let ty = pathwise_ir::IntTy { ty, signed: true };
                 self.nondet(ty, false, loc)
             })),

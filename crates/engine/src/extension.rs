@@ -117,7 +117,10 @@ pub(crate) fn for_run(m: &Machine<'_>, region: Region, symbolic: bool) -> Vec<Bo
     if main && symbolic && m.summaries.is_some() {
         exts.push(Box::new(crate::compose::RunHook::default()));
     }
-    if main && symbolic && m.local_paths {
+    // `--criterion all-local-paths` and `--trace`: the function under
+    // test's concrete decisions are part of its local path.
+    let local_paths = m.config.goals.local_paths || m.config.goals.trace.is_some();
+    if main && symbolic && local_paths {
         exts.push(Box::new(crate::search::local::LocalDecisions));
     }
     exts

@@ -118,8 +118,6 @@ fn generate_inner(
     let summaries = (config.compositional && program_mode.is_none())
         .then(|| crate::compose::bottom_up::prepare(program, config, backend, &mut pool, main, nested.as_deref()));
     let machine = Machine {
-        k: std::cell::Cell::new(if program_mode.is_some() { 1 } else { config.k }),
-        concretise_externals: program_mode.is_some_and(|p| p.concretise_externals),
         deadline: config.timeout.map(|t| start + t),
         summaries: summaries.map(std::cell::RefCell::new),
         ..Machine::new(program, &info, config)
