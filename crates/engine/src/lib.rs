@@ -60,6 +60,7 @@ pub mod reject;
 pub mod replay_models;
 pub mod run;
 pub mod search;
+pub mod semantics;
 pub mod setup;
 pub mod step;
 pub mod strategy;

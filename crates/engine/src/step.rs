@@ -1,79 +1,25 @@
 //! Semantics of straight-line instructions: arithmetic with guards against
 //! undefined behaviour, comparisons, casts, pointers, loads and stores.
 
-use pathwise_expr::ops::{eval_bin, eval_cmp, mask, to_signed};
+use pathwise_expr::ops::{eval_bin, mask, to_signed};
 use pathwise_expr::{BvCmp, BvOp, ExprId};
 use pathwise_ir::{BinOp, CastOp, CmpOp, InstKind, Loc, Type};
 
 use crate::exec::Exec;
 use crate::memory::{AccessError, ObjKind};
 use crate::path::{End, EntryKind};
+use crate::semantics;
 use crate::suite::ErrorKind;
 use crate::value::{bool_of, bv_of, non_const, Pointer, Value};
 
 /// The largest element count of a variable-length array that is modelled.
 const MAX_VLA_COUNT: u64 = 1 << 28;
 
-fn bv_op(op: BinOp) -> BvOp {
-    match op {
-        BinOp::Add => BvOp::Add,
-        BinOp::Sub => BvOp::Sub,
-        BinOp::Mul => BvOp::Mul,
-        BinOp::UDiv => BvOp::UDiv,
-        BinOp::SDiv => BvOp::SDiv,
-        BinOp::URem => BvOp::URem,
-        BinOp::SRem => BvOp::SRem,
-        BinOp::Shl => BvOp::Shl,
-        BinOp::LShr => BvOp::LShr,
-        BinOp::AShr => BvOp::AShr,
-        BinOp::And => BvOp::And,
-        BinOp::Or => BvOp::Or,
-        BinOp::Xor => BvOp::Xor,
-    }
-}
-
 /// Whether value ranges alone prove that `a op b` stays in range (so no
 /// check needs recording; the solver would have to refute a multiplier).
 fn cannot_overflow(pool: &pathwise_expr::ExprPool, op: BinOp, w: u32, a: ExprId, b: ExprId) -> bool {
     use pathwise_expr::range::{exact, fits, signed_range};
-    exact(bv_op(op), signed_range(pool, a), signed_range(pool, b)).is_some_and(|r| fits(r, w))
-}
-
-/// A comparison as (canonical operator, swap operands, negate result).
-fn cmp_parts(op: CmpOp) -> (Option<BvCmp>, bool, bool) {
-    match op {
-        CmpOp::Eq => (None, false, false),
-        CmpOp::Ne => (None, false, true),
-        CmpOp::Ult => (Some(BvCmp::Ult), false, false),
-        CmpOp::Ule => (Some(BvCmp::Ule), false, false),
-        CmpOp::Ugt => (Some(BvCmp::Ult), true, false),
-        CmpOp::Uge => (Some(BvCmp::Ule), true, false),
-        CmpOp::Slt => (Some(BvCmp::Slt), false, false),
-        CmpOp::Sle => (Some(BvCmp::Sle), false, false),
-        CmpOp::Sgt => (Some(BvCmp::Slt), true, false),
-        CmpOp::Sge => (Some(BvCmp::Sle), true, false),
-    }
-}
-
-/// The signed form of an ordering (equality is unchanged).
-fn signed_cmp(op: CmpOp) -> CmpOp {
-    match op {
-        CmpOp::Ult => CmpOp::Slt,
-        CmpOp::Ule => CmpOp::Sle,
-        CmpOp::Ugt => CmpOp::Sgt,
-        CmpOp::Uge => CmpOp::Sge,
-        op => op,
-    }
-}
-
-fn eval_cmp_conc(op: CmpOp, width: u32, a: u64, b: u64) -> bool {
-    let (c, swap, neg) = cmp_parts(op);
-    let (a, b) = if swap { (b, a) } else { (a, b) };
-    let r = match c {
-        None => a & mask(width) == b & mask(width),
-        Some(c) => eval_cmp(c, width, a, b),
-    };
-    r != neg
+    exact(semantics::bv_op(op), signed_range(pool, a), signed_range(pool, b)).is_some_and(|r| fits(r, w))
 }
 
 /// The longest a run lengthens a free input array to by default
@@ -206,34 +152,24 @@ impl Exec<'_, '_> {
         match op {
             BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem => {
                 let be = bv_of(self.pool, bc, b.sym(), w);
-                let zero = self.pool.bv_const(w, 0);
-                let is_zero = self.pool.eq(be, zero);
-                let nonzero = self.pool.not(is_zero);
-                self.check_defined(nonzero, bc != 0, (ErrorKind::DivisionByZero, "division by zero"), loc)?;
-                if matches!(op, BinOp::SDiv | BinOp::SRem) {
-                    let min = 1u64 << (w - 1);
-                    let ae = bv_of(self.pool, ac, a.sym(), w);
-                    let minc = self.pool.bv_const(w, min);
-                    let neg1 = self.pool.bv_const(w, m);
-                    let a_min = self.pool.eq(ae, minc);
-                    let b_neg1 = self.pool.eq(be, neg1);
-                    let both = self.pool.and(a_min, b_neg1);
-                    let ok = self.pool.not(both);
-                    let holds = !(ac == min && bc == m);
+                let ae = bv_of(self.pool, ac, a.sym(), w);
+                let ok = semantics::division_defined(self.pool, op, w, ae, be);
+                self.check_defined(ok[0], bc != 0, (ErrorKind::DivisionByZero, "division by zero"), loc)?;
+                if let Some(&ok) = ok.get(1) {
+                    let holds = !(ac == 1u64 << (w - 1) && bc == m);
                     let what = (ErrorKind::DivisionOverflow, "signed division overflow (INT_MIN / -1)");
                     self.check_defined(ok, holds, what, loc)?;
                 }
             }
             BinOp::Shl | BinOp::LShr | BinOp::AShr => {
                 let be = bv_of(self.pool, bc, b.sym(), w);
-                let wc = self.pool.bv_const(w, w as u64);
-                let ok = self.pool.cmp(BvCmp::Ult, be, wc);
+                let ok = semantics::shift_defined(self.pool, op, w, be).expect("a shift");
                 let message = format!("shift by {} (not in 0..{w})", to_signed(bc, w));
                 self.check_defined(ok, bc < w as u64, (ErrorKind::InvalidShift, &message), loc)?;
             }
             _ => {}
         }
-        Ok(self.int_result(bv_op(op), w, (ac, a.sym()), (bc, b.sym())))
+        Ok(self.int_result(semantics::bv_op(op), w, (ac, a.sym()), (bc, b.sym())))
     }
 
     fn compare(&mut self, op: CmpOp, ty: Type, a: Value, b: Value, loc: Loc) -> Result<Value, End> {
@@ -257,7 +193,7 @@ impl Exec<'_, '_> {
                     let r = match op {
                         CmpOp::Eq => false,
                         CmpOp::Ne => true,
-                        _ => eval_cmp_conc(op, 64, key(pa).0, key(pb).0),
+                        _ => semantics::eval_compare(op, 64, key(pa).0, key(pb).0),
                     };
                     return Ok(Value::int(r as u64));
                 } else {
@@ -268,21 +204,15 @@ impl Exec<'_, '_> {
         };
         // Offsets into one object order as its addresses do, also below it
         // (`p - 1 < p`, undefined in C but what the native code computes).
-        let op = if ty == Type::Ptr { signed_cmp(op) } else { op };
+        let op = if ty == Type::Ptr { semantics::signed_cmp(op) } else { op };
         let w = if ty == Type::Ptr { 64 } else { ty.bits() };
-        let conc = eval_cmp_conc(op, w, a.conc(), b.conc()) as u64;
+        let conc = semantics::eval_compare(op, w, a.conc(), b.conc()) as u64;
         if a.sym().is_none() && b.sym().is_none() {
             return Ok(Value::int(conc));
         }
         let ea = if w == 1 { bv_of(self.pool, a.conc(), a.sym(), 1) } else { bv_of(self.pool, a.conc(), a.sym(), w) };
         let eb = bv_of(self.pool, b.conc(), b.sym(), w);
-        let (c, swap, neg) = cmp_parts(op);
-        let (x, y) = if swap { (eb, ea) } else { (ea, eb) };
-        let e = match c {
-            None => self.pool.eq(x, y),
-            Some(c) => self.pool.cmp(c, x, y),
-        };
-        let e = if neg { self.pool.not(e) } else { e };
+        let e = semantics::compare(self.pool, op, ea, eb);
         Ok(Value::Int { conc, sym: non_const(self.pool, e) })
     }
 
@@ -317,11 +247,7 @@ impl Exec<'_, '_> {
         };
         let Some(s) = a.sym() else { return Value::int(conc) };
         let e = bv_of(self.pool, a.conc(), Some(s), fw);
-        let e = match op {
-            CastOp::ZExt => self.pool.zext(e, tw),
-            CastOp::SExt => self.pool.sext(e, tw),
-            CastOp::Trunc => self.pool.extract(e, tw - 1, 0),
-        };
+        let e = semantics::cast(self.pool, op, e, tw);
         let e = if to == Type::I1 { bool_of(self.pool, conc, Some(e)) } else { e };
         Value::Int { conc, sym: non_const(self.pool, e) }
     }
