@@ -11,6 +11,8 @@ use pathwise_engine::suite::{TargetStatus, TestSuite};
 use pathwise_engine::trace_pattern::{Item, TracePattern};
 use pathwise_ir::{FuncId, Program};
 
+use crate::criterion::GenCriterion;
+
 /// Resource-aware and guided generation (seed 003, ch. 4 and 5).
 #[derive(Args, Debug, Clone, Default)]
 pub struct GoalArgs {
@@ -108,12 +110,8 @@ fn trace_pattern(program: &Program, function: &str, text: &str) -> Result<TraceP
 /// Checks `--resource-driven` against the rest of the command line, turns
 /// `--target` into trace-guided generation where it applies, and makes the
 /// engine count loop iterations as the abstract traces do.
-pub fn driven_setup(
-    config: &mut pathwise_engine::config::Config,
-    vc: bool,
-    criterion: crate::vc::GenCriterion,
-) -> Result<()> {
-    let kpath = criterion == crate::vc::GenCriterion::Engine(pathwise_engine::config::Criterion::KPath);
+pub fn driven_setup(config: &mut pathwise_engine::config::Config, vc: bool, criterion: GenCriterion) -> Result<()> {
+    let kpath = criterion == GenCriterion::Engine(pathwise_engine::config::Criterion::KPath);
     if !config.goals.driven {
         // Targets by trace-guided generation, over loop-k as the thesis
         // (and the abstraction) counts it; a partial trace keeps the
@@ -290,15 +288,7 @@ fn cover_summary(c: &pathwise_engine::suite::CoverReport, files: &[String]) -> S
     for g in &c.infeasible {
         let file = files.get(g.loc.file as usize).map_or("?", String::as_str);
         let at = format!("{file}:{}:{}", g.loc.line, g.loc.col);
-        out.push_str(&infeasible_line(&g.function, &at, g.side));
+        out.push_str(&pathwise_vc::generate::infeasible_line(&g.function, &at, g.side));
     }
     out
-}
-
-/// One infeasible statement or branch side of the summary (both methods).
-pub fn infeasible_line(function: &str, at: &str, side: Option<bool>) -> String {
-    match side {
-        Some(s) => format!("    {function}: branch at {at}, {} side\n", if s { "true" } else { "false" }),
-        None => format!("    {function}: statement at {at}\n"),
-    }
 }
