@@ -20,6 +20,7 @@ use pathwise_engine::suite::{StopReason, TestSuite};
 use pathwise_ir::Program;
 use pathwise_solver_z3::Z3Backend;
 
+use crate::criterion::GenCriterion;
 use crate::frontend::{self, Frontend};
 use crate::progress::{install_ctrlc, CountingBackend, ProgressObserver};
 
@@ -44,8 +45,8 @@ pub struct GenArgs {
     /// within the k-path bound; the rest is reported infeasible when the
     /// search completes), or `all-local-paths` (one test per feasible path
     /// of the function's own CFG within k, callees' paths left free).
-    #[arg(long, value_name = "CRITERION", default_value = "k-path", value_parser = crate::vc::parse_criterion)]
-    pub criterion: crate::vc::GenCriterion,
+    #[arg(long, value_name = "CRITERION", default_value = "k-path", value_parser = crate::criterion::parse_criterion)]
+    pub criterion: GenCriterion,
     /// How tests are found: `concolic` (the default search) or `vc` (one
     /// formula of the whole bounded function, covered with blocking or
     /// enabling clauses: seed 001).
@@ -851,11 +852,11 @@ pub fn run(args: &GenArgs) -> Result<i32> {
     }
     // Statement and branch covers are the k-path search with goals.
     config.goals.cover = match args.criterion {
-        crate::vc::GenCriterion::Statements => Some(Cover::Statements),
-        crate::vc::GenCriterion::Branches => Some(Cover::Branches),
-        crate::vc::GenCriterion::Engine(_) | crate::vc::GenCriterion::LocalPaths => None,
+        GenCriterion::Statements => Some(Cover::Statements),
+        GenCriterion::Branches => Some(Cover::Branches),
+        GenCriterion::Engine(_) | GenCriterion::LocalPaths => None,
     };
-    config.goals.local_paths = args.criterion == crate::vc::GenCriterion::LocalPaths;
+    config.goals.local_paths = args.criterion == GenCriterion::LocalPaths;
     let interrupted = install_ctrlc();
     let calls = Arc::new(AtomicU64::new(0));
     let mut observer = ProgressObserver::new(&args.function, interrupted, args.timeout, Arc::clone(&calls));

@@ -252,15 +252,7 @@ fn cover_summary(c: &pathwise_engine::suite::CoverReport, files: &[String]) -> S
     for g in &c.infeasible {
         let file = files.get(g.loc.file as usize).map_or("?", String::as_str);
         let at = format!("{file}:{}:{}", g.loc.line, g.loc.col);
-        out.push_str(&infeasible_line(&g.function, &at, g.side));
+        out.push_str(&pathwise_vc::generate::infeasible_line(&g.function, &at, g.side));
     }
     out
-}
-
-/// One infeasible statement or branch side of the summary (both methods).
-pub fn infeasible_line(function: &str, at: &str, side: Option<bool>) -> String {
-    match side {
-        Some(s) => format!("    {function}: branch at {at}, {} side\n", if s { "true" } else { "false" }),
-        None => format!("    {function}: statement at {at}\n"),
-    }
 }

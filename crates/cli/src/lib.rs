@@ -2,6 +2,7 @@
 //! commands and exit codes). It is a library so that the integration tests
 //! in `tests/` can drive `gen` and `replay` without spawning the binary.
 //!
+//! - [`criterion`]: `gen --criterion` (either method's).
 //! - [`frontend`]: compiling the C file with `pathwise-cfront` and printing
 //!   its diagnostics.
 //! - [`gen`]: `pathwise gen` — options, search, output files, summary.
@@ -12,9 +13,11 @@
 //! - [`gcov`]: running gcov and reading its JSON.
 //! - [`predict`]: the predicted coverage of the tests whose native runs
 //!   record coverage.
-//! - [`vc`]: `gen --method vc` — the reachability VC's covers (seed 001),
-//!   replayed by the engine into ordinary tests.
+//! - [`vc`]: `gen --method vc` — the command-line glue of
+//!   `pathwise_vc::generate` (the reachability VC's covers, seed 001,
+//!   replayed by the engine into ordinary tests).
 
+pub mod criterion;
 pub mod frontend;
 pub mod gcov;
 pub mod gen;

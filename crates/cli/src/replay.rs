@@ -520,7 +520,7 @@ fn infeasible_code(json: &str) -> Vec<String> {
         let list = obj.get("infeasible").cloned().unwrap_or_default();
         let entries: Vec<pathwise_emit::json_goals::InfeasibleJson> = serde_json::from_value(list).unwrap_or_default();
         for e in entries {
-            out.push(crate::goals::infeasible_line(&e.function, &e.location, e.side).trim().to_string());
+            out.push(pathwise_vc::generate::infeasible_line(&e.function, &e.location, e.side).trim().to_string());
         }
     }
     out

@@ -13,12 +13,17 @@
 //!   code infeasible within the bound).
 //! - [`summary`]: procedure summaries (seed 001, section 6): a callee's
 //!   path cover as a disjunction, reused in every calling context.
+//! - [`generate`]: the method end to end (what `pathwise gen --method vc`
+//!   runs): the VC and its summaries, the cover with Z3, each valuation
+//!   replayed into a test by `pathwise_engine::replay_models`, the replays
+//!   checked against the VC's paths, the infeasible goals located.
 //!
-//! The crate sees the solver only through [`pathwise_expr::SolverBackend`];
-//! turning a valuation into a test (a concrete replay) is the caller's
-//! (`pathwise-cli`, through `pathwise_engine::replay_models`).
+//! The encoding and the covers see the solver only through
+//! [`pathwise_expr::Session`], so that they can be tested and profiled
+//! against any backend; only [`generate`] picks Z3 and the engine.
 
 pub mod cover;
+pub mod generate;
 pub mod graph;
 pub mod passive;
 mod semantics;
@@ -74,5 +79,6 @@ impl Options {
 }
 
 pub use cover::{cover, cover_with, CoverResult, Criterion, Goal};
+pub use generate::{generate, Generated, LocatedGoal};
 pub use passive::{build_vc, build_vc_with, Decision, Vc};
 pub use summary::{summarizable, summarize, Summary};

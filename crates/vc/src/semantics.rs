@@ -11,9 +11,10 @@
 use std::collections::BTreeMap;
 
 use pathwise_expr::{BvCmp, BvOp, ExprId, ExprPool, Sort};
-use pathwise_ir::{BinOp, CastOp, CmpOp, FuncId, GlobalId, Inst, InstKind, Local, Operand, Program, Type};
+use pathwise_ir::{BinOp, CastOp, FuncId, GlobalId, Inst, InstKind, Local, Operand, Program, Type};
 
 use crate::Unsupported;
+use pathwise_engine::semantics::{self, bv_op, compare as cmp};
 
 /// What a pointer points into.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -109,24 +110,6 @@ fn bool_to_bv(pool: &mut ExprPool, b: ExprId, width: u32, sext: bool) -> ExprId 
     pool.ite(b, one, zero)
 }
 
-fn bv_op(op: BinOp) -> BvOp {
-    match op {
-        BinOp::Add => BvOp::Add,
-        BinOp::Sub => BvOp::Sub,
-        BinOp::Mul => BvOp::Mul,
-        BinOp::UDiv => BvOp::UDiv,
-        BinOp::SDiv => BvOp::SDiv,
-        BinOp::URem => BvOp::URem,
-        BinOp::SRem => BvOp::SRem,
-        BinOp::Shl => BvOp::Shl,
-        BinOp::LShr => BvOp::LShr,
-        BinOp::AShr => BvOp::AShr,
-        BinOp::And => BvOp::And,
-        BinOp::Or => BvOp::Or,
-        BinOp::Xor => BvOp::Xor,
-    }
-}
-
 /// `a <s 0`.
 fn negative(pool: &mut ExprPool, a: ExprId) -> ExprId {
     let zero = pool.bv_const(pool.width(a), 0);
@@ -135,30 +118,17 @@ fn negative(pool: &mut ExprPool, a: ExprId) -> ExprId {
 
 /// The conditions under which `a op b` is defined in C (no signed
 /// overflow for `nsw`, no division by zero or `MIN / -1`, shift amounts in
-/// range), in the engine's terms.
+/// range): the engine's table (`pathwise_engine::semantics`), except the
+/// overflow of `+`/`-` below 64 bits, stated linearly here (the exact
+/// result in 64 bits in the type's range) where the interpreter uses the
+/// sign rule: the same condition, in the form each method's queries solve
+/// best.
 fn defined(pool: &mut ExprPool, op: BinOp, nsw: bool, check_overflow: bool, a: ExprId, b: ExprId) -> Vec<ExprId> {
     let w = pool.width(a);
     let r = pool.bin(bv_op(op), a, b);
     let mut out = Vec::new();
-    let zero = pool.bv_const(w, 0);
-    match op {
-        BinOp::UDiv | BinOp::URem | BinOp::SDiv | BinOp::SRem => {
-            let z = pool.eq(b, zero);
-            out.push(pool.not(z));
-            if matches!(op, BinOp::SDiv | BinOp::SRem) {
-                let min = pool.bv_const(w, 1u64 << (w - 1));
-                let m1 = pool.bv_const(w, pathwise_expr::ops::mask(w));
-                let (x, y) = (pool.eq(a, min), pool.eq(b, m1));
-                let both = pool.and(x, y);
-                out.push(pool.not(both));
-            }
-        }
-        BinOp::Shl | BinOp::LShr | BinOp::AShr => {
-            let wc = pool.bv_const(w, w as u64);
-            out.push(pool.cmp(BvCmp::Ult, b, wc));
-        }
-        _ => {}
-    }
+    out.extend(semantics::division_defined(pool, op, w, a, b));
+    out.extend(semantics::shift_defined(pool, op, w, b));
     if nsw && check_overflow {
         let ok = match op {
             BinOp::Add | BinOp::Sub if w < 64 => {
@@ -195,31 +165,6 @@ fn defined(pool: &mut ExprPool, op: BinOp, nsw: bool, check_overflow: bool, a: E
         out.push(ok);
     }
     out
-}
-
-fn cmp(pool: &mut ExprPool, op: CmpOp, a: ExprId, b: ExprId) -> ExprId {
-    let (c, swap, neg) = match op {
-        CmpOp::Eq => (None, false, false),
-        CmpOp::Ne => (None, false, true),
-        CmpOp::Ult => (Some(BvCmp::Ult), false, false),
-        CmpOp::Ule => (Some(BvCmp::Ule), false, false),
-        CmpOp::Ugt => (Some(BvCmp::Ult), true, false),
-        CmpOp::Uge => (Some(BvCmp::Ule), true, false),
-        CmpOp::Slt => (Some(BvCmp::Slt), false, false),
-        CmpOp::Sle => (Some(BvCmp::Sle), false, false),
-        CmpOp::Sgt => (Some(BvCmp::Slt), true, false),
-        CmpOp::Sge => (Some(BvCmp::Sle), true, false),
-    };
-    let (a, b) = if swap { (b, a) } else { (a, b) };
-    let r = match c {
-        None => pool.eq(a, b),
-        Some(c) => pool.cmp(c, a, b),
-    };
-    if neg {
-        pool.not(r)
-    } else {
-        r
-    }
 }
 
 /// Execute one instruction other than a call of a function with a body:
