@@ -42,10 +42,15 @@ pub(crate) struct Nested {
 
 /// The summaries a search starts from: the seed of a nested search, or the
 /// store's and the bottom-up ones of a search of the user's.
+/// A search for one function's summary nested in this one (the search's
+/// `generate_nested`, given by the caller so that summaries need not know
+/// the search): whether it ran.
+pub(crate) type NestedSearch<'a> = &'a mut dyn FnMut(&Config, &mut dyn SolverBackend, &mut Nested) -> bool;
+
 pub(crate) fn prepare(
     program: &Program,
     config: &Config,
-    backend: &mut dyn SolverBackend,
+    (backend, nested_search): (&mut dyn SolverBackend, NestedSearch<'_>),
     pool: &mut ExprPool,
     main: FuncId,
     nested: Option<&Nested>,
@@ -94,7 +99,7 @@ pub(crate) fn prepare(
             .collect();
         let sub = config.nested(&program.func(f).name);
         let mut n = Nested { seed, record: f, out: None, runs: 0, solver_calls: 0, complete: false };
-        let found = crate::search::generate_nested(program, &sub, backend, &mut n);
+        let found = nested_search(&sub, backend, &mut n);
         sums.bottom_up_runs += n.runs;
         sums.bottom_up_solver_calls += n.solver_calls;
         let (true, Some(ex)) = (found, n.out) else { continue };

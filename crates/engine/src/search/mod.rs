@@ -115,8 +115,18 @@ fn generate_inner(
     let info = ProgramInfo::compute(program);
     let program_mode = config.program_mode.as_ref();
     let mut pool = ExprPool::new();
-    let summaries = (config.compositional && program_mode.is_none())
-        .then(|| crate::compose::bottom_up::prepare(program, config, backend, &mut pool, main, nested.as_deref()));
+    let summaries = (config.compositional && program_mode.is_none()).then(|| {
+        let nested_search =
+            &mut |sub: &Config, backend: &mut dyn SolverBackend, n: &mut _| generate_nested(program, sub, backend, n);
+        crate::compose::bottom_up::prepare(
+            program,
+            config,
+            (backend, nested_search),
+            &mut pool,
+            main,
+            nested.as_deref(),
+        )
+    });
     let machine = Machine {
         deadline: config.timeout.map(|t| start + t),
         summaries: summaries.map(std::cell::RefCell::new),
