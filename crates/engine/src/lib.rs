@@ -1,74 +1,58 @@
 //! The Pathwise engine: concolic execution of the IR and the k-path search.
 //!
-//! Module map:
+//! Module map, by what the modules are (each also reachable by its short
+//! path, `crate::exec`, re-exported below):
 //! - [`suite`] (the `pathwise-suite` crate): the plain data the engine
 //!   produces (tests, paths, statistics, predicted coverage); emitters
 //!   consume only this.
-//! - [`config`]: the explicit configuration of one generation run.
+//! - [`config`]: the explicit configuration of one generation run;
+//!   [`strategy`]: the search mode it asks for, chosen and validated.
 //! - [`analysis`]: per-function static facts the search needs (loops, which
-//!   branch sides commit to another iteration or a deeper recursion);
-//!   [`loop_decisions`]: the branches that choose between another iteration
-//!   and leaving a loop (every operand of a `&&`/`||` condition);
-//!   [`loop_exits`]: the loops whose exit reads state set under decisions
-//!   (`while (!done)`, a state machine's driver), counted like `while (1)`;
-//!   [`blockk`]: the block entries counted under the block-k criterion.
-//! - [`value`], [`memory`]: concrete values with optional symbolic shadows,
-//!   and the object-based memory model (input arrays are solver arrays);
-//!   [`alloc`]: heap allocation and bulk copies over it.
+//!   branch sides commit to another iteration or a deeper recursion, the
+//!   loop decisions and the loops stepped by state, the branches of a
+//!   precondition that reject).
+//! - [`machine`]: the concolic interpreter of one run (`exec`, `step`), its
+//!   extension point (`extension`), values and path conditions (`value`,
+//!   `path`), one run and its record (`run`), the suite's assembly
+//!   (`setup`), replays (`testcase`, `replay_models`).
+//! - [`memory`]: the object model (input arrays are solver arrays) and,
+//!   below it, input heaps, aliasing (`joins`), null parameters, string
+//!   contracts and memory checks.
+//! - [`semantics`]: the symbolic meaning of the IR's operators, shared with
+//!   the VC method.
 //! - [`libc`]: the C library models, one file per header, behind the
 //!   narrow `LibcHost` interface.
-//! - [`exec`] and [`step`]: the concolic interpreter of one execution,
-//!   recording the path condition ([`path`]).
-//! - [`run`]: one run = precondition, then the function under test;
-//!   [`joins`]: pointer parameters into one object (`f(s, end)`).
 //! - [`search`]: PathCrawler's depth-first choice of the next prefix (MaxC)
-//!   and, for whole programs, a coverage-guided search with deepening k,
-//!   the k-path limit, preconditions; [`testcase`]: tests validated by replay;
-//!   [`compose`]: function summaries composed into the search
-//!   (`--compositional`, SMART).
+//!   and the other strategies; [`compose`]: function summaries composed
+//!   into the search (`--compositional`, SMART); [`cost`]: resources and
+//!   their goals; [`handwritten`]: hand-written summaries (`gen --summary`).
 //! - [`trace_pattern`]: partial traces given as input (`gen --trace`).
-//! - [`setup`]: checks before a run and assembly of the suite;
-//!   [`replay_models`]: tests from inputs another method found (`--method vc`).
 
-pub mod alloc;
 pub mod analysis;
-pub mod blockk;
 pub mod compose;
 pub mod config;
-pub mod contracts;
 pub mod cost;
-pub mod exec;
-pub(crate) mod extension;
-pub mod fnptr;
-pub mod fp;
 pub mod handwritten;
-pub mod heap;
-pub mod heap_assume;
-pub mod heap_count;
-pub mod heap_out;
-pub mod heap_share;
-pub mod heap_tail;
-pub mod joins;
 pub mod libc;
-pub mod loop_decisions;
-pub mod loop_exits;
-pub mod memcheck;
 pub mod memory;
-pub mod null_params;
-pub mod path;
-pub mod reject;
-pub mod replay_models;
-pub mod run;
 pub mod search;
 pub mod semantics;
-pub mod setup;
-pub mod step;
 pub mod strategy;
 /// The plain data of a suite lives in its own crate (emitters use it
 /// without the engine); re-exported under its old path.
 pub use pathwise_suite as suite;
-pub mod testcase;
 pub mod trace_pattern;
-pub mod value;
+
+pub mod machine;
 
 pub use search::{generate, generate_refereed, EngineError, NoObserver, Observer};
+
+// The modules under their short paths (`crate::exec`, `pathwise_engine::run`):
+// the groups above are for reading; every path inside the crate and out of
+// it names a module by what it is.
+pub(crate) use analysis::{loop_decisions, loop_exits, reject};
+pub(crate) use machine::{blockk, exec, extension, fp, testcase, value};
+pub use machine::{fnptr, path, replay_models, run, setup, step};
+pub(crate) use memory::{
+    contracts, heap, heap_assume, heap_count, heap_out, heap_share, heap_tail, joins, memcheck, null_params,
+};

@@ -203,23 +203,8 @@ fn generate_inner(
     };
     let (mut pool, mut solver) = (pool, solver);
     if let Some(sums) = &machine.summaries {
-        stats.summaries = sums.borrow().report(program, &mut pool, |pool, uncovered| {
-            let q = Query { constraints: vec![uncovered], assumptions: Vec::new() };
-            matches!(solver.check(pool, &q), SolveResult::Unsat { .. })
-        });
-        match nested.as_deref_mut() {
-            Some(n) => {
-                let sums = sums.borrow();
-                n.out = sums
-                    .funcs
-                    .get(&n.record)
-                    .map(|s| crate::compose::store::export(&pool, program, &config.function, s));
-                n.runs = stats.runs;
-                n.solver_calls = solver.stats().backend_calls;
-                n.complete = stop == StopReason::Complete;
-            }
-            None => crate::compose::save(program, config, &pool, &mut sums.borrow_mut(), &mut stats.summaries),
-        }
+        let sums = &mut sums.borrow_mut();
+        finish_summaries(program, config, sums, (&mut pool, &mut solver), (&mut stats, &stop), nested.as_deref_mut());
     }
     stats.solver_calls = solver.stats().backend_calls;
     stats.solver_cache_hits = solver.stats().cache_hits;
@@ -250,6 +235,32 @@ fn generate_inner(
     suite.k = machine.k.get();
     suite.goals = report;
     Ok((suite, disagreements))
+}
+
+/// The summaries' report, then the nested search's result (a bottom-up
+/// summary) or the store's update.
+fn finish_summaries(
+    program: &Program,
+    config: &Config,
+    sums: &mut crate::compose::Summaries,
+    (pool, solver): (&mut ExprPool, &mut CachingSolver<DynBackend<'_>>),
+    (stats, stop): (&mut Stats, &StopReason),
+    nested: Option<&mut crate::compose::bottom_up::Nested>,
+) {
+    stats.summaries = sums.report(program, pool, |pool, uncovered| {
+        let q = Query { constraints: vec![uncovered], assumptions: Vec::new() };
+        matches!(solver.check(pool, &q), SolveResult::Unsat { .. })
+    });
+    match nested {
+        Some(n) => {
+            n.out =
+                sums.funcs.get(&n.record).map(|s| crate::compose::store::export(pool, program, &config.function, s));
+            n.runs = stats.runs;
+            n.solver_calls = solver.stats().backend_calls;
+            n.complete = *stop == StopReason::Complete;
+        }
+        None => crate::compose::save(program, config, pool, sums, &mut stats.summaries),
+    }
 }
 
 /// The state of the goals the options ask for (covers, local paths, a

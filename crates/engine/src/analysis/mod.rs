@@ -21,6 +21,10 @@
 //! on the visit counts of the run, so only the static part is here: which
 //! blocks may leave the function and which functions each block calls.
 
+pub mod loop_decisions;
+pub mod loop_exits;
+pub mod reject;
+
 use pathwise_ir::analysis::{CallGraph, LoopId, LoopInfo};
 use pathwise_ir::{Block, FuncData, FuncId, InstKind, Program, Terminator};
 use rustc_hash::FxHashMap;

@@ -37,6 +37,19 @@
 //! byte (see [`crate::memcheck`]). The bytes still read as zero, so the
 //! interpreter's concrete semantics do not depend on the check.
 
+// The input heaps, aliasing and the checks of memory built on the object
+// model of this module.
+pub mod contracts;
+pub mod heap;
+pub mod heap_assume;
+pub mod heap_count;
+pub mod heap_out;
+pub mod heap_share;
+pub mod heap_tail;
+pub mod joins;
+pub mod memcheck;
+pub mod null_params;
+
 use std::collections::BTreeMap;
 
 use pathwise_expr::{BvOp, ExprId, ExprPool};
