@@ -96,23 +96,35 @@ pub fn cast(pool: &mut ExprPool, op: CastOp, e: ExprId, to_bits: u32) -> ExprId 
     }
 }
 
+/// The condition under which a division or remainder by `b` (`w` bits)
+/// is defined: `b != 0`.
+pub fn nonzero_divisor(pool: &mut ExprPool, w: u32, b: ExprId) -> ExprId {
+    let zero = pool.bv_const(w, 0);
+    let is_zero = pool.eq(b, zero);
+    pool.not(is_zero)
+}
+
+/// The further condition under which a signed division or remainder
+/// `a op b` (`w` bits) is defined: not `MIN / -1`.
+pub fn no_division_overflow(pool: &mut ExprPool, w: u32, a: ExprId, b: ExprId) -> ExprId {
+    let min = pool.bv_const(w, 1u64 << (w - 1));
+    let neg1 = pool.bv_const(w, pathwise_expr::ops::mask(w));
+    let a_min = pool.eq(a, min);
+    let b_neg1 = pool.eq(b, neg1);
+    let both = pool.and(a_min, b_neg1);
+    pool.not(both)
+}
+
 /// The conditions under which the division or remainder `a op b` of
-/// `w`-bit values is defined: no division by zero, then (signed only) not
-/// `MIN / -1`. Empty for other operators.
+/// `w`-bit values is defined, in order ([`nonzero_divisor`], then for a
+/// signed one [`no_division_overflow`]); empty for other operators.
 pub fn division_defined(pool: &mut ExprPool, op: BinOp, w: u32, a: ExprId, b: ExprId) -> Vec<ExprId> {
     if !matches!(op, BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem) {
         return Vec::new();
     }
-    let zero = pool.bv_const(w, 0);
-    let is_zero = pool.eq(b, zero);
-    let mut out = vec![pool.not(is_zero)];
+    let mut out = vec![nonzero_divisor(pool, w, b)];
     if matches!(op, BinOp::SDiv | BinOp::SRem) {
-        let min = pool.bv_const(w, 1u64 << (w - 1));
-        let neg1 = pool.bv_const(w, pathwise_expr::ops::mask(w));
-        let a_min = pool.eq(a, min);
-        let b_neg1 = pool.eq(b, neg1);
-        let both = pool.and(a_min, b_neg1);
-        out.push(pool.not(both));
+        out.push(no_division_overflow(pool, w, a, b));
     }
     out
 }

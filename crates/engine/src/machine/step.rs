@@ -152,10 +152,11 @@ impl Exec<'_, '_> {
         match op {
             BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem => {
                 let be = bv_of(self.pool, bc, b.sym(), w);
-                let ae = bv_of(self.pool, ac, a.sym(), w);
-                let ok = semantics::division_defined(self.pool, op, w, ae, be);
-                self.check_defined(ok[0], bc != 0, (ErrorKind::DivisionByZero, "division by zero"), loc)?;
-                if let Some(&ok) = ok.get(1) {
+                let nonzero = semantics::nonzero_divisor(self.pool, w, be);
+                self.check_defined(nonzero, bc != 0, (ErrorKind::DivisionByZero, "division by zero"), loc)?;
+                if matches!(op, BinOp::SDiv | BinOp::SRem) {
+                    let ae = bv_of(self.pool, ac, a.sym(), w);
+                    let ok = semantics::no_division_overflow(self.pool, w, ae, be);
                     let holds = !(ac == 1u64 << (w - 1) && bc == m);
                     let what = (ErrorKind::DivisionOverflow, "signed division overflow (INT_MIN / -1)");
                     self.check_defined(ok, holds, what, loc)?;
