@@ -4,13 +4,15 @@
 //! A call node is replaced by every path of its callee, a loop node by
 //! every sequence of its iterations that leaves by the node's exit. Depth
 //! (section 2) is what the engine bounds with `k` under
-//! `--strict-loop-count`: a loop's iterations per entry into it (entries
-//! into its iteration start, as `FuncData::iteration_starts` marks them),
-//! and, in a recursive cycle of the call graph, the activations of any of
-//! its functions nested below the first (`Exec::activations`; the seed's
-//! hits of the cycle's entry function, less one, whenever every cycle
-//! passes it). Iterations of tail recursion are activations too, so one
-//! number serves loops, tail and non-tail recursion.
+//! `--strict-loop-count`, by the same rule
+//! ([`pathwise_ir::analysis::bound`]): a loop's iterations per entry into
+//! it (entries into its iteration start, as `FuncData::iteration_starts`
+//! marks them), and, in a recursive cycle of the call graph, the
+//! activations of any of its functions nested below the first
+//! (`Exec::activations`; the seed's hits of the cycle's entry function,
+//! less one, whenever every cycle passes it). Iterations of tail recursion
+//! are activations too, so one number serves loops, tail and non-tail
+//! recursion.
 //!
 //! The expansion of a unit depends only on the activations of its own
 //! cycle (a function outside every cycle, or the entry of another cycle,
@@ -19,11 +21,12 @@
 
 use std::rc::Rc;
 
+use pathwise_ir::analysis::bound::{recursion_exceeds, LoopBound};
 use pathwise_ir::analysis::LoopId;
 use pathwise_ir::{CallGraph, FuncId, Program};
 use rustc_hash::FxHashMap;
 
-use crate::template::{End, FuncLoops, Item, Template, TemplateBuilder, Unit};
+use crate::template::{End, Item, Template, TemplateBuilder, Unit};
 use crate::{PathsError, Step};
 
 /// A path through a unit: its decisions, its depth, and how it ends
@@ -49,7 +52,7 @@ pub(crate) struct Expander<'a> {
     depth: u32,
     limit: usize,
     cg: CallGraph,
-    loops: FxHashMap<FuncId, Rc<FuncLoops>>,
+    loops: FxHashMap<FuncId, Rc<LoopBound>>,
     templates: FxHashMap<Unit, Rc<Vec<Template>>>,
     memo: FxHashMap<(Unit, Ctx), Rc<Vec<Piece>>>,
 }
@@ -68,9 +71,10 @@ impl<'a> Expander<'a> {
         }
     }
 
-    pub fn loops(&mut self, f: FuncId) -> Rc<FuncLoops> {
+    /// The loops of `f` and their iteration starts (memoised).
+    pub fn loops(&mut self, f: FuncId) -> Rc<LoopBound> {
         let program = self.program;
-        Rc::clone(self.loops.entry(f).or_insert_with(|| Rc::new(FuncLoops::compute(program.func(f)))))
+        Rc::clone(self.loops.entry(f).or_insert_with(|| Rc::new(LoopBound::compute(program.func(f)))))
     }
 
     /// The template paths of a unit (memoised; nested loops first, for
@@ -83,8 +87,8 @@ impl<'a> Expander<'a> {
         let loops = self.loops(f);
         // Exits of every loop of the function, innermost first (a loop's
         // TPs need its children's exits).
-        let mut order: Vec<LoopId> = (0..loops.info.loops.len()).map(|i| LoopId(i as u32)).collect();
-        order.sort_by_key(|l| std::cmp::Reverse(loops.info.loop_(*l).depth));
+        let mut order: Vec<LoopId> = (0..loops.len()).map(|i| LoopId(i as u32)).collect();
+        order.sort_by_key(|l| std::cmp::Reverse(loops.loops.loop_(*l).depth));
         let mut exits: FxHashMap<LoopId, Vec<End>> = FxHashMap::default();
         for l in order {
             let tps = match self.templates.get(&Unit::Loop(f, l)) {
@@ -110,7 +114,7 @@ impl<'a> Expander<'a> {
     fn build(
         &self,
         f: FuncId,
-        loops: &FuncLoops,
+        loops: &LoopBound,
         exits: &FxHashMap<LoopId, Vec<End>>,
         unit: Unit,
     ) -> Result<Vec<Template>, PathsError> {
@@ -144,7 +148,7 @@ impl<'a> Expander<'a> {
         };
         // As the engine: a callee of a cycle may have at most D + 1
         // activations.
-        if n > self.depth + 1 {
+        if recursion_exceeds(n, self.depth) {
             return Ok(Rc::new(Vec::new()));
         }
         let pieces = self.unit(Unit::Func(g), &inner)?;
@@ -235,7 +239,7 @@ impl<'a> Expander<'a> {
         if cont.iter().any(|p| p.starts == 0) {
             let fd = self.program.func(f);
             let loops = self.loops(f);
-            let at = self.program.describe_loc(fd.block(loops.info.loop_(l).header).term_loc);
+            let at = self.program.describe_loc(fd.block(loops.loops.loop_(l).header).term_loc);
             return Err(PathsError::Uncounted(format!("{} (loop at {at})", fd.name)));
         }
         // seq[b]: the ways out within b counted iterations.

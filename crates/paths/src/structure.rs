@@ -107,7 +107,7 @@ fn unit_name(ex: &mut Expander, program: &Program, u: Unit) -> String {
         Unit::Func(_) => f.name.clone(),
         Unit::Loop(g, l) => {
             let loops = ex.loops(g);
-            let header = loops.info.loop_(l).header;
+            let header = loops.loops.loop_(l).header;
             format!("{}:loop@{}", f.name, program.describe_loc(f.block(header).term_loc))
         }
     }

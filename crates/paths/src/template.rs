@@ -12,6 +12,7 @@
 //! instruction order; calls to functions without a body (library models)
 //! and through pointers are straight-line code here (see the crate doc).
 
+use pathwise_ir::analysis::bound::LoopBound;
 use pathwise_ir::analysis::{LoopId, LoopInfo};
 use pathwise_ir::{Block, FuncData, FuncId, InstKind, Program, Terminator};
 
@@ -64,41 +65,22 @@ pub enum Item {
 pub struct Template {
     pub items: Vec<Item>,
     pub end: End,
-    /// Entries into the unit's loop's iteration start (0 or 1; for a loop
-    /// without one, 1 for a `Continue` TP: its back edge counts).
+    /// Iterations of the unit's loop the TP starts, as the engine counts
+    /// them ([`pathwise_ir::analysis::bound`]): entries into an iteration
+    /// start of the loop (usually 0 or 1), or for a loop counting its back
+    /// edges 1 for a `Continue` TP.
     pub starts: u32,
 }
 
-/// The loop structure of one function and the iteration start of each loop
-/// (as the engine counts iterations: `FuncData::iteration_starts`, innermost
-/// loop of each, else the back edges).
-pub struct FuncLoops {
-    pub info: LoopInfo,
-    pub start: Vec<Option<Block>>,
-}
-
-impl FuncLoops {
-    pub fn compute(f: &FuncData) -> FuncLoops {
-        let info = LoopInfo::compute(f);
-        let mut start = vec![None; info.loops.len()];
-        for &b in &f.iteration_starts {
-            if let Some(l) = info.innermost(b) {
-                start[l.0 as usize] = Some(b);
-            }
-        }
-        FuncLoops { info, start }
-    }
-
-    /// The outermost loop containing `b` strictly inside `parent` (the
-    /// function's region when `None`).
-    fn child_loop(&self, parent: Option<LoopId>, b: Block) -> Option<LoopId> {
-        let chain = self.info.enclosing(b);
-        match parent {
-            None => chain.first().copied(),
-            Some(p) => {
-                let i = chain.iter().position(|&l| l == p)?;
-                chain.get(i + 1).copied()
-            }
+/// The outermost loop containing `b` strictly inside `parent` (the
+/// function's region when `None`).
+fn child_loop(li: &LoopInfo, parent: Option<LoopId>, b: Block) -> Option<LoopId> {
+    let chain = li.enclosing(b);
+    match parent {
+        None => chain.first().copied(),
+        Some(p) => {
+            let i = chain.iter().position(|&l| l == p)?;
+            chain.get(i + 1).copied()
         }
     }
 }
@@ -108,7 +90,8 @@ impl FuncLoops {
 pub struct TemplateBuilder<'a> {
     pub program: &'a Program,
     pub func: FuncId,
-    pub loops: &'a FuncLoops,
+    /// The function's loops and their iteration starts.
+    pub loops: &'a LoopBound,
     /// Exits of the nested loops already computed (per loop id).
     pub loop_exits: &'a dyn Fn(LoopId) -> Vec<End>,
     pub limit: usize,
@@ -120,10 +103,12 @@ impl TemplateBuilder<'_> {
         let f = self.program.func(self.func);
         let (region, entry) = match unit {
             Unit::Func(_) => (None, Block(0)),
-            Unit::Loop(_, l) => (Some(l), self.loops.info.loop_(l).header),
+            Unit::Loop(_, l) => (Some(l), self.loops.loops.loop_(l).header),
         };
         let mut out = Vec::new();
-        let starts = u32::from(region.is_some_and(|l| self.loops.start[l.0 as usize] == Some(entry)));
+        // Entering a loop at a header that is its iteration start starts an
+        // iteration (a `do`-`while`), whichever edge enters it.
+        let starts = u32::from(region.is_some_and(|l| self.loops.start_of(entry) == Some(l)));
         let mut on_path = vec![false; f.blocks.len()];
         self.walk(region, entry, &mut Vec::new(), starts, &mut on_path, &mut out)?;
         Ok(out)
@@ -193,12 +178,15 @@ impl TemplateBuilder<'_> {
         on_path: &mut [bool],
         out: &mut Vec<Template>,
     ) -> Result<(), PathsError> {
-        let li = &self.loops.info;
+        let li = &self.loops.loops;
         if let Some(l) = region {
             let lp = li.loop_(l);
             if to == lp.header {
                 // A back edge: the loop unit calls itself in tail position.
-                let starts = if self.loops.start[l.0 as usize].is_none() { 1 } else { starts };
+                // It starts an iteration only for a loop counting its back
+                // edges; an iteration start at the header is counted by the
+                // next iteration's TP, on entry.
+                let starts = starts + u32::from(self.loops.counts_back_edges(l));
                 out.push(Template { items: items.clone(), end: End::Continue, starts });
                 return Ok(());
             }
@@ -207,7 +195,7 @@ impl TemplateBuilder<'_> {
                 return Ok(());
             }
         }
-        if let Some(m) = self.loops.child_loop(region, to) {
+        if let Some(m) = child_loop(li, region, to) {
             if li.loop_(m).header != to {
                 let f = self.program.func(self.func);
                 return Err(PathsError::Irreducible(format!("{} (jump into a loop at bb{})", f.name, to.0)));
@@ -228,7 +216,7 @@ impl TemplateBuilder<'_> {
             return Ok(());
         }
         let starts = match region {
-            Some(l) if self.loops.start[l.0 as usize] == Some(to) => starts + 1,
+            Some(l) if self.loops.started(from, to) == Some(l) => starts + 1,
             _ => starts,
         };
         self.walk(region, to, items, starts, on_path, out)

@@ -2,26 +2,28 @@
 //! blocks, built by exploring the states (call context, block, first
 //! instruction, iteration counts of the enclosing loops).
 //!
-//! Loops: a loop's iteration starts when control enters its iteration-start
-//! block (the body entry the front end marks, as the engine counts them;
-//! a loop without one counts its back edges). Entering the start of
-//! iteration k + 1 within one entry into the loop is a *cut* edge: the
-//! paths through it are excluded, as the concolic k-path search excludes
-//! them. The counters of loops the target block is not in are reset, so the
-//! exits of all unrolled copies meet again in one node (the if-then-else
-//! tree of the seed's Figure 3, with shared exits).
+//! Loops and recursion are bounded by the engine's rule
+//! ([`pathwise_ir::analysis::bound`]) under its strict count: a loop's
+//! iteration starts when control enters its iteration-start block (the body
+//! entry the front end marks; a loop without one counts its back edges).
+//! Entering the start of iteration k + 1 within one entry into the loop is
+//! a *cut* edge: the paths through it are excluded, as the concolic k-path
+//! search excludes them. The counters of loops the target block is not in
+//! are reset ([`IterCounts::forget_outside`]), so the exits of all unrolled
+//! copies meet again in one node (the if-then-else tree of the seed's
+//! Figure 3, with shared exits).
 //!
 //! Calls to functions with a body are inlined: the callee's entry gets a new
 //! call context (the caller's continuation), and its returns lead back to
 //! that continuation. A callee with k + 1 activations on the stack already
-//! is a cut call (recursion depth k). A node ends at the first such call of
-//! its block or at the terminator.
+//! is a cut call (recursion depth k, [`recursion_exceeds`]). A node ends at
+//! the first such call of its block or at the terminator.
 //!
 //! The precondition's loops are unwound to `pre_bound` iterations (its
 //! loops are not bounded by k in the concolic search either; the bound only
 //! has to exceed what valid inputs can need: `--max-array-len`).
 
-use pathwise_ir::analysis::LoopInfo;
+use pathwise_ir::analysis::bound::{recursion_exceeds, IterCounts, LoopBound};
 use pathwise_ir::{Block, FuncId, InstKind, Program, Reg, Terminator};
 use rustc_hash::FxHashMap;
 
@@ -42,7 +44,8 @@ pub struct Ctx {
     pub caller: FuncId,
     pub block: Block,
     pub next_inst: usize,
-    pub counters: Vec<u32>,
+    /// The caller's iteration counts.
+    pub counters: IterCounts,
     /// Where the caller wants the result.
     pub ret: Option<Reg>,
 }
@@ -56,7 +59,9 @@ pub struct Key {
     pub func: FuncId,
     pub block: Block,
     pub start: usize,
-    pub counters: Vec<u32>,
+    /// Iterations started per loop of `func` (zero for the loops `block`
+    /// is not in).
+    pub counters: IterCounts,
 }
 
 /// How control leaves a node.
@@ -116,7 +121,7 @@ struct Builder<'p> {
     program: &'p Program,
     main: FuncId,
     bounds: &'p Bounds,
-    loops: FxHashMap<FuncId, (LoopInfo, Vec<Option<Block>>)>,
+    loops: FxHashMap<FuncId, LoopBound>,
     ctxs: Vec<Ctx>,
     ctx_ids: FxHashMap<Ctx, usize>,
     ids: FxHashMap<Key, usize>,
@@ -127,7 +132,14 @@ struct Builder<'p> {
 
 /// Unwind `main` (after `pre`, if any).
 pub fn build(program: &Program, main: FuncId, pre: Option<FuncId>, bounds: &Bounds) -> Result<Graph, Unsupported> {
-    let root_ctx = Ctx { parent: usize::MAX, caller: main, block: Block(0), next_inst: 0, counters: vec![], ret: None };
+    let root_ctx = Ctx {
+        parent: usize::MAX,
+        caller: main,
+        block: Block(0),
+        next_inst: 0,
+        counters: IterCounts::default(),
+        ret: None,
+    };
     let mut b = Builder {
         program,
         main,
@@ -188,24 +200,15 @@ fn topo_order(n: usize, edges: &[Edge], out: &[Vec<usize>], root: usize) -> Resu
 }
 
 impl Builder<'_> {
-    fn loop_info(&mut self, f: FuncId) -> &(LoopInfo, Vec<Option<Block>>) {
+    /// The loops of `f` and their iteration starts (memoised).
+    fn loop_bound(&mut self, f: FuncId) -> &LoopBound {
         let program = self.program;
-        self.loops.entry(f).or_insert_with(|| {
-            let fd = program.func(f);
-            let li = LoopInfo::compute(fd);
-            let mut starts = vec![None; li.loops.len()];
-            for &s in &fd.iteration_starts {
-                if let Some(l) = li.innermost(s) {
-                    starts[l.0 as usize] = Some(s);
-                }
-            }
-            (li, starts)
-        })
+        self.loops.entry(f).or_insert_with(|| LoopBound::compute(program.func(f)))
     }
 
     fn entry_key(&mut self, region: Region, ctx: usize, func: FuncId) -> Key {
-        let n = self.loop_info(func).0.loops.len();
-        Key { region, ctx, func, block: Block(0), start: 0, counters: vec![0; n] }
+        let counters = IterCounts::new(self.loop_bound(func));
+        Key { region, ctx, func, block: Block(0), start: 0, counters }
     }
 
     fn intern_ctx(&mut self, c: Ctx) -> usize {
@@ -279,7 +282,7 @@ impl Builder<'_> {
                 }
                 let kind = EdgeKind::Call { inst: i, callee };
                 let active = self.activations(key, callee);
-                if active > self.bound(key.region) {
+                if recursion_exceeds(active + 1, self.bound(key.region)) {
                     return Ok(vec![(kind, None)]);
                 }
                 let ctx = Ctx {
@@ -321,8 +324,8 @@ impl Builder<'_> {
         })
     }
 
-    /// Activations `callee` would have with one more call (the current
-    /// function's included).
+    /// Activations of `callee` on the stack of `key` (the current
+    /// function's included), before one more call.
     fn activations(&self, key: &Key, callee: FuncId) -> u32 {
         let mut n = u32::from(key.func == callee);
         let mut c = key.ctx;
@@ -337,27 +340,12 @@ impl Builder<'_> {
     /// The state after moving from `key`'s block to `to` (`None`: cut).
     fn goto(&mut self, key: &Key, to: Block) -> Option<Key> {
         let bound = self.bound(key.region);
-        let from = key.block;
-        let (li, starts) = self.loop_info(key.func);
+        let lb = self.loop_bound(key.func);
         let mut counters = key.counters.clone();
-        for (l, c) in counters.iter_mut().enumerate() {
-            if !li.contains(pathwise_ir::analysis::LoopId(l as u32), to) {
-                *c = 0;
-            }
+        if counters.follow(lb, key.block, to, bound) {
+            return None;
         }
-        for (l, start) in starts.iter().enumerate() {
-            let id = pathwise_ir::analysis::LoopId(l as u32);
-            let counts = match start {
-                Some(s) => *s == to,
-                None => li.back_edge_loop(from, to) == Some(id),
-            };
-            if counts {
-                if counters[l] >= bound {
-                    return None;
-                }
-                counters[l] += 1;
-            }
-        }
+        counters.forget_outside(lb, to);
         Some(Key { region: key.region, ctx: key.ctx, func: key.func, block: to, start: 0, counters })
     }
 }

@@ -29,15 +29,17 @@
 //! An iteration is counted once however many of its branches were loop
 //! decisions (`Frame::iteration_decided` is a flag).
 
+use pathwise_ir::analysis::bound::LoopBound;
 use pathwise_ir::analysis::{LoopId, LoopInfo};
 use pathwise_ir::{Block, FuncData, Terminator};
 use rustc_hash::FxHashMap;
 
 /// For each block ending in a `br`: the loops (outermost first) for which
 /// it is a loop decision.
-pub fn loop_decisions(f: &FuncData, li: &LoopInfo, loop_start: &[Option<Block>]) -> FxHashMap<Block, Vec<LoopId>> {
+pub fn loop_decisions(f: &FuncData, bound: &LoopBound) -> FxHashMap<Block, Vec<LoopId>> {
+    let li = &bound.loops;
     let graphs: Vec<IterationGraph> = (0..li.loops.len())
-        .map(|l| IterationGraph::new(f, li, LoopId(l as u32), loop_start[l].unwrap_or(li.loops[l].header)))
+        .map(|l| IterationGraph::new(f, li, LoopId(l as u32), bound.iteration_block(LoopId(l as u32))))
         .collect();
     let mut out = FxHashMap::default();
     for (bi, b) in f.blocks.iter().enumerate() {

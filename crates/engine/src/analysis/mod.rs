@@ -4,12 +4,14 @@
 //! section 6): a branch side that *definitively* leads to one more iteration
 //! of a loop, or to one more nested activation of a recursive function, is
 //! not explored once the bound is reached. "Definitively" is decided here:
-//! - an iteration of loop `L` starts when its iteration-start block (the
-//!   body entry the front end records) is entered; a side commits to another
-//!   iteration when its target is that block, or lies in `L` and cannot leave
-//!   `L` (by an exit edge, a `ret`, or a call to an external function, which
-//!   may end the run) without passing it. Loops without a recorded start
-//!   (hand-written IR) count back edges instead, with the header in that role;
+//! - an iteration of loop `L` starts as [`pathwise_ir::analysis::bound`]
+//!   defines (entering its iteration-start block, the body entry the front
+//!   end records, or for a loop without one its back edges); a side commits
+//!   to another iteration when its target is that block
+//!   ([`LoopBound::iteration_block`]: the header for back-edge counting),
+//!   or lies in `L` and cannot leave `L` (by an exit edge, a `ret`, or a
+//!   call to an external function, which may end the run) without passing
+//!   it;
 //! - a side commits to a recursive call when every way from its target to
 //!   the function's end passes a block that calls a function of the same
 //!   call-graph cycle; whether that call goes deeper than k depends on the
@@ -25,7 +27,8 @@ pub mod loop_decisions;
 pub mod loop_exits;
 pub mod reject;
 
-use pathwise_ir::analysis::{CallGraph, LoopId, LoopInfo};
+use pathwise_ir::analysis::bound::LoopBound;
+use pathwise_ir::analysis::{CallGraph, LoopId};
 use pathwise_ir::{Block, FuncData, FuncId, InstKind, Program, Terminator};
 use rustc_hash::FxHashMap;
 
@@ -40,11 +43,8 @@ pub struct SideCommit {
 
 /// Per-function analysis results.
 pub struct FuncInfo {
-    pub loops: LoopInfo,
-    /// The iteration-start block of each loop, if the IR records one.
-    pub loop_start: Vec<Option<Block>>,
-    /// The loop whose iteration each iteration-start block begins.
-    pub iter_start: FxHashMap<Block, LoopId>,
+    /// The loops and where their iterations start (the k bound's rule).
+    pub bound: LoopBound,
     /// For each block ending in a `br`: commitments of its then and else sides.
     pub branch_commit: FxHashMap<Block, [SideCommit; 2]>,
     /// For each block ending in a `br`: the loops for which it decides
@@ -97,15 +97,8 @@ impl ProgramInfo {
 
 fn analyse_function(program: &Program, cg: &CallGraph, id: FuncId) -> FuncInfo {
     let f = program.func(id);
-    let loops = LoopInfo::compute(f);
-    let mut loop_start = vec![None; loops.loops.len()];
-    let mut iter_start = FxHashMap::default();
-    for &b in &f.iteration_starts {
-        if let Some(l) = loops.innermost(b) {
-            loop_start[l.0 as usize] = Some(b);
-            iter_start.insert(b, l);
-        }
-    }
+    let bound = LoopBound::compute(f);
+    let loops = &bound.loops;
     let recursive_scc = cg.is_recursive(id).then(|| cg.scc(id));
     let exits = exit_blocks(program, f);
     let copy_loads = copy_loads(f);
@@ -122,18 +115,18 @@ fn analyse_function(program: &Program, cg: &CallGraph, id: FuncId) -> FuncInfo {
             .collect(),
         None => vec![false; f.blocks.len()],
     };
-    let loop_decisions = crate::loop_decisions::loop_decisions(f, &loops, &loop_start);
+    let loop_decisions = crate::loop_decisions::loop_decisions(f, &bound);
     let mut has_loop_decision = vec![false; loops.loops.len()];
     for l in loop_decisions.values().flatten() {
         has_loop_decision[l.0 as usize] = true;
     }
-    let state_exit = crate::loop_exits::state_decided_loops(program, f, &loops, &loop_decisions);
+    let state_exit = crate::loop_exits::state_decided_loops(program, f, loops, &loop_decisions);
     let mut branch_commit = FxHashMap::default();
     for (bi, b) in f.blocks.iter().enumerate() {
         let from = Block(bi as u32);
         if let Terminator::Branch { then_block, else_block, .. } = b.term {
             let side = |to: Block| SideCommit {
-                loops: committed_loops(f, &loops, &loop_start, &exits, from, to),
+                loops: committed_loops(f, &bound, &exits, from, to),
                 recursion: recursive_scc.is_some() && commits_to_call(f, &exits, &call_blocks, to),
             };
             branch_commit.insert(from, [side(then_block), side(else_block)]);
@@ -156,9 +149,7 @@ fn analyse_function(program: &Program, cg: &CallGraph, id: FuncId) -> FuncInfo {
         .collect();
     let rejects = crate::reject::rejecting_blocks(f);
     FuncInfo {
-        loops,
-        loop_start,
-        iter_start,
+        bound,
         branch_commit,
         loop_decisions,
         has_loop_decision,
@@ -186,22 +177,20 @@ fn exit_blocks(program: &Program, f: &FuncData) -> Vec<bool> {
         .collect()
 }
 
-fn committed_loops(
-    f: &FuncData,
-    li: &LoopInfo,
-    loop_start: &[Option<Block>],
-    exits: &[bool],
-    from: Block,
-    to: Block,
-) -> Vec<LoopId> {
+/// The loops enclosing `from` that the side `from -> to` commits to
+/// iterating again (see the module doc).
+fn committed_loops(f: &FuncData, bound: &LoopBound, exits: &[bool], from: Block, to: Block) -> Vec<LoopId> {
+    let li = &bound.loops;
     let mut out = Vec::new();
     for l in li.enclosing(from) {
         // The block whose entry starts an iteration: the recorded start, or
         // for back-edge counting the header (reached again only by one).
-        let start = loop_start[l.0 as usize];
-        let (header, direct) = match start {
-            Some(s) => (s, to == s),
-            None => (li.loop_(l).header, li.back_edge_loop(from, to) == Some(l)),
+        // With several recorded starts only `LoopBound::start` is looked
+        // at here.
+        let header = bound.iteration_block(l);
+        let direct = match bound.start(l) {
+            Some(s) => to == s,
+            None => bound.started(from, to) == Some(l),
         };
         if direct {
             out.push(l);

@@ -8,6 +8,7 @@
 //! [`crate::blockk`]).
 
 use pathwise_expr::{ExprId, ExprPool};
+use pathwise_ir::analysis::bound::{iteration_exceeds, recursion_exceeds, IterCounts};
 use pathwise_ir::{Block, FuncId, InstKind, Loc, Operand, Program, Reg, Terminator, Type};
 use rustc_hash::FxHashSet;
 use std::time::Instant;
@@ -100,11 +101,12 @@ pub(crate) struct Frame {
     pub locals: Vec<ObjId>,
     pub block: Block,
     pub inst: usize,
-    /// Back edges taken per loop of the function since the loop was entered.
-    pub loop_iters: Vec<u32>,
+    /// Per loop of the function: the iterations started since the loop was
+    /// entered (see [`pathwise_ir::analysis::bound`]).
+    pub loop_iters: IterCounts,
     /// Per loop: the iterations since the loop was entered that count
-    /// towards k (see [`Machine::strict_loop_count`]).
-    pub counted_iters: Vec<u32>,
+    /// towards k (see [`Exec::iteration_counts`]).
+    pub counted_iters: IterCounts,
     /// Per loop: the run's symbolic decision count
     /// ([`Exec::sym_decisions`]) when the current iteration (or the entry
     /// into the loop) started. The next iteration counts towards k only if
@@ -296,15 +298,16 @@ impl<'m, 'p> Exec<'m, 'p> {
             regs[p.reg.index()] = Some(a);
         }
         let locals = f.locals.iter().map(|l| self.mem.alloc(crate::memory::ObjKind::Local, l.elem, l.count)).collect();
-        let nloops = self.m.info.func(func).loops.loops.len();
+        let bound = &self.m.info.func(func).bound;
+        let nloops = bound.len();
         self.frames.push(Frame {
             func,
             regs,
             locals,
             block: Block(0),
             inst: 0,
-            loop_iters: vec![0; nloops],
-            counted_iters: vec![0; nloops],
+            loop_iters: IterCounts::new(bound),
+            counted_iters: IterCounts::new(bound),
             decisions_at_start: vec![0; nloops],
             iteration_decided: vec![false; nloops],
             ret_to,
@@ -482,10 +485,10 @@ impl<'m, 'p> Exec<'m, 'p> {
         // a condition on their cases, and whether it can.
         let mut shadowed = None;
         if self.region == Region::Main {
-            let innermost = fi.loops.innermost(block);
+            let innermost = fi.bound.loops.innermost(block);
             let loop_iter = innermost.map(|l| {
-                let header = fi.loops.loop_(l).header;
-                (self.m.program.func(func).block(header).term_loc, self.frame().loop_iters[l.0 as usize])
+                let header = fi.bound.loops.loop_(l).header;
+                (self.m.program.func(func).block(header).term_loc, self.frame().loop_iters.get(l))
             });
             self.path.push(PathStep { func: self.m.program.func(func).name.clone(), loc, taken, loop_iter });
             self.sides.insert((func, block, taken));
@@ -581,7 +584,7 @@ impl<'m, 'p> Exec<'m, 'p> {
         let k = self.m.k.get();
         let fr = self.frame();
         let counts = |l: usize| self.iteration_counts(func, l, pending);
-        if commit.loops.iter().any(|l| counts(l.0 as usize) && fr.counted_iters[l.0 as usize] >= k) {
+        if commit.loops.iter().any(|&l| counts(l.0 as usize) && fr.counted_iters.full(l, k)) {
             return true;
         }
         commit.recursion && self.commits_to_deeper_recursion(func, to)
@@ -601,7 +604,8 @@ impl<'m, 'p> Exec<'m, 'p> {
     /// `pong` as the seed's "maximum number of unfoldings that any recursive
     /// function may undergo" (its section 3) counts it. The depth is at most
     /// k, so a call exceeds it when its callee already has k + 1
-    /// activations.
+    /// activations ([`recursion_exceeds`]: the rule the traces, the static
+    /// paths and the unwinding share).
     fn activations(&self, func: FuncId) -> u32 {
         self.frames.iter().filter(|fr| fr.func == func).count() as u32
     }
@@ -615,7 +619,8 @@ impl<'m, 'p> Exec<'m, 'p> {
         let mut full: Vec<FuncId> = Vec::new();
         for fr in &self.frames {
             let g = fr.func;
-            if info.func(g).recursive_scc == Some(scc) && !full.contains(&g) && self.activations(g) > self.m.k.get() {
+            let deeper = recursion_exceeds(self.activations(g) + 1, self.m.k.get());
+            if info.func(g).recursive_scc == Some(scc) && !full.contains(&g) && deeper {
                 full.push(g);
             }
         }
@@ -623,26 +628,22 @@ impl<'m, 'p> Exec<'m, 'p> {
             && crate::analysis::passes_call(self.m.program.func(func), info.func(func), to, |g| full.contains(&g))
     }
 
-    /// Follow a CFG edge, maintaining loop iteration counters.
+    /// Follow a CFG edge, maintaining loop iteration counters: which loop
+    /// the edge enters afresh and whose iteration it starts is the shared
+    /// rule ([`pathwise_ir::analysis::bound`]); whether that iteration
+    /// counts towards k is the engine's ([`Exec::iteration_counts`]).
     fn goto(&mut self, func: FuncId, from: Block, to: Block) -> Flow {
-        let fi = self.m.info.func(func);
-        let loops = &fi.loops;
+        let edge = self.m.info.func(func).bound.edge(from, to);
         // Entering a loop from outside starts its count afresh.
-        for l in loops.enclosing(to) {
-            if loops.loop_(l).header == to && !loops.contains(l, from) {
-                let now = self.sym_decisions;
-                let fr = self.frame_mut();
-                fr.loop_iters[l.0 as usize] = 0;
-                fr.counted_iters[l.0 as usize] = 0;
-                fr.decisions_at_start[l.0 as usize] = now;
-                fr.iteration_decided[l.0 as usize] = false;
-            }
+        if let Some(l) = edge.entered {
+            let now = self.sym_decisions;
+            let fr = self.frame_mut();
+            fr.loop_iters.reset(l);
+            fr.counted_iters.reset(l);
+            fr.decisions_at_start[l.0 as usize] = now;
+            fr.iteration_decided[l.0 as usize] = false;
         }
-        let started = match fi.iter_start.get(&to) {
-            Some(&l) => Some(l),
-            None => loops.back_edge_loop(from, to).filter(|l| fi.loop_start[l.0 as usize].is_none()),
-        };
-        if let Some(l) = started {
+        if let Some(l) = edge.started {
             let k = self.m.k.get();
             let main = self.region == Region::Main && self.m.config.criterion == Criterion::KPath;
             // An iteration no symbolic decision chose adds no path: it does
@@ -650,14 +651,11 @@ impl<'m, 'p> Exec<'m, 'p> {
             let counts = self.iteration_counts(func, l.0 as usize, false);
             let now = self.sym_decisions;
             let fr = self.frame_mut();
-            fr.loop_iters[l.0 as usize] += 1;
+            fr.loop_iters.start(l);
             fr.decisions_at_start[l.0 as usize] = now;
             fr.iteration_decided[l.0 as usize] = false;
-            if counts {
-                fr.counted_iters[l.0 as usize] += 1;
-                if main && fr.counted_iters[l.0 as usize] > k {
-                    return Flow::End(End::BoundExceeded);
-                }
+            if counts && iteration_exceeds(fr.counted_iters.start(l), k) && main {
+                return Flow::End(End::BoundExceeded);
             }
         }
         if self.block_k_exceeded(func, to) {
@@ -755,7 +753,7 @@ impl<'m, 'p> Exec<'m, 'p> {
             Criterion::KPath => {
                 self.region == Region::Main
                     && self.m.info.func(callee).recursive_scc.is_some()
-                    && self.activations(callee) > self.m.k.get() + 1
+                    && recursion_exceeds(self.activations(callee), self.m.k.get())
             }
             Criterion::BlockK => self.block_k_exceeded(callee, Block(0)),
         };

@@ -4,11 +4,12 @@
 //! The abstraction keeps only control: the CFG of the function under test
 //! and of every function it calls (calls entered, as the thesis keeps the
 //! calls of each rule), bounded as the engine bounds a run under the
-//! strict k-path count (at most k iterations per entry into a loop, counted
-//! where `Exec::goto` counts them, and at most k + 1 activations of a
-//! function of a recursive cycle). A trace is the sequence of branch sides
-//! a run takes, which names the run's path (the code between two branches
-//! is deterministic), so it compares directly with a run's `PathStep`s.
+//! strict k-path count: at most k iterations per entry into a loop, and at
+//! most k + 1 activations of a function of a recursive cycle, both by the
+//! rule `Exec::goto` and `Exec::call` use ([`pathwise_ir::analysis::bound`]).
+//! A trace is the sequence of branch sides a run takes, which names the
+//! run's path (the code between two branches is deterministic), so it
+//! compares directly with a run's `PathStep`s.
 //!
 //! Costs are observable (Definition 4.4.4) for instructions and calls: a
 //! block costs its instructions plus its terminator (the interpreter's
@@ -30,6 +31,7 @@
 
 use std::collections::BinaryHeap;
 
+use pathwise_ir::analysis::bound::{recursion_exceeds, IterCounts};
 use pathwise_ir::{Block, FuncId, InstKind, Program, Terminator};
 use rustc_hash::FxHashMap;
 
@@ -52,7 +54,7 @@ struct Frame {
     /// The next instruction of `block` to look at for a call.
     inst: u32,
     /// Iterations started in the current entry into each loop of `func`.
-    iters: Vec<u32>,
+    iters: IterCounts,
 }
 
 /// A state of the abstraction: its stack (empty once the function under
@@ -200,7 +202,7 @@ impl<'a> TraceGen<'a> {
     }
 
     fn frame(&self, func: FuncId) -> Frame {
-        Frame { func, block: Block(0), inst: 0, iters: vec![0; self.info.func(func).loops.loops.len()] }
+        Frame { func, block: Block(0), inst: 0, iters: IterCounts::new(&self.info.func(func).bound) }
     }
 
     /// The start state and the cost of its first block.
@@ -213,25 +215,10 @@ impl<'a> TraceGen<'a> {
     /// Follow the edge `from -> to` of the top frame as `Exec::goto` does
     /// under the strict count; false when it starts an iteration beyond k.
     fn goto(&self, fr: &mut Frame, to: Block) -> bool {
-        let fi = self.info.func(fr.func);
-        let loops = &fi.loops;
-        let from = fr.block;
-        for l in loops.enclosing(to) {
-            if loops.loop_(l).header == to && !loops.contains(l, from) {
-                fr.iters[l.0 as usize] = 0;
-            }
-        }
-        let started = match fi.iter_start.get(&to) {
-            Some(&l) => Some(l),
-            None => loops.back_edge_loop(from, to).filter(|l| fi.loop_start[l.0 as usize].is_none()),
-        };
+        let exceeded = fr.iters.follow(&self.info.func(fr.func).bound, fr.block, to, self.k);
         fr.block = to;
         fr.inst = 0;
-        if let Some(l) = started {
-            fr.iters[l.0 as usize] += 1;
-            return fr.iters[l.0 as usize] <= self.k;
-        }
-        true
+        !exceeded
     }
 
     /// Run `state` to its next branch (or its end), adding the cost of the
@@ -248,7 +235,8 @@ impl<'a> TraceGen<'a> {
             if let Some((i, callee)) = call {
                 top.inst = i as u32 + 1;
                 let recursive = self.info.func(callee).recursive_scc.is_some();
-                if recursive && state.stack.iter().filter(|fr| fr.func == callee).count() as u32 + 1 > self.k + 1 {
+                let activations = state.stack.iter().filter(|fr| fr.func == callee).count() as u32 + 1;
+                if recursive && recursion_exceeds(activations, self.k) {
                     return Next::Dead;
                 }
                 state.stack.push(self.frame(callee));

@@ -1,5 +1,7 @@
 //! CFG side tables used by the engine: dominators, natural loops,
-//! post-dominators and the call graph.
+//! post-dominators and the call graph, and the k-path bound on loops and
+//! recursion ([`bound`]) that the engine, the static paths and the VC
+//! method share.
 //!
 //! Each table is computed from a function (or program) on demand and never
 //! stored inside it. All analyses accept unverified IR without panicking:
@@ -7,6 +9,7 @@
 //! no loop, and blocks that cannot reach an exit are post-dominated only by
 //! themselves.
 
+pub mod bound;
 mod callgraph;
 mod cfg;
 mod lengths;
