@@ -91,7 +91,7 @@ pub struct Config {
     pub compositional: bool,
     /// With `compositional`: bottom-up or top-down, and where summaries are
     /// stored between runs.
-    pub compose: crate::compose::Options,
+    pub compose: ComposeOptions,
     /// Cost models, cost policies and target lines (`gen --cost`,
     /// `--cost-policy`, `--target`; see [`crate::cost`]).
     pub goals: crate::cost::Goals,
@@ -117,7 +117,7 @@ impl Config {
             k,
             criterion: Criterion::KPath,
             max_array_len: 16,
-            max_grown_array_len: crate::step::MAX_GROWN_LEN,
+            max_grown_array_len: MAX_GROWN_LEN,
             timeout: None,
             max_tests: None,
             max_steps_per_run: 10_000_000,
@@ -175,7 +175,7 @@ impl Config {
             timeout: None,
             max_tests: None,
             program_mode: None,
-            compose: crate::compose::Options { store: None, ..self.compose.clone() },
+            compose: ComposeOptions { store: None, ..self.compose.clone() },
             goals: Default::default(),
             ..self.clone()
         };
@@ -226,6 +226,25 @@ pub enum NullArgs {
     /// null one is a null-dereference error test (`gen --null-args
     /// errors`).
     Errors,
+}
+
+/// The longest a run lengthens a free input array to by default
+/// (elements; `Config::max_grown_array_len`): far above `--max-array-len`'s
+/// default, which bounds the lengths the solver chooses, since a path that
+/// reads an array at constant offsets (a 176-byte key schedule, a loop
+/// over a 100,000-element buffer) fixes its length itself; bounded by
+/// memory.
+pub const MAX_GROWN_LEN: u64 = 1 << 20;
+
+/// How summaries are computed and kept (`gen --compositional [MODE]`,
+/// `--summary-store DIR`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ComposeOptions {
+    /// Compute summaries callee-first before the search (thesis ch. 3)
+    /// instead of on demand (SMART).
+    pub bottom_up: bool,
+    /// Load and save summaries in this directory.
+    pub store: Option<std::path::PathBuf>,
 }
 
 pub use pathwise_suite::Criterion;

@@ -79,16 +79,8 @@ use rustc_hash::FxHashMap;
 pub(crate) use hook::RunHook;
 use summary::{all, is_canonical, substitute, CellKey, Origin, Outcome, Summary};
 
-/// How summaries are computed and kept (`gen --compositional [MODE]`,
-/// `--summary-store DIR`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Options {
-    /// Compute summaries callee-first before the search (thesis ch. 3)
-    /// instead of on demand (SMART).
-    pub bottom_up: bool,
-    /// Load and save summaries in this directory.
-    pub store: Option<std::path::PathBuf>,
-}
+/// The options of summaries (part of the configuration).
+pub use crate::config::ComposeOptions as Options;
 
 /// One composed call of a run: what its composition entry is built from.
 #[derive(Clone)]

@@ -112,7 +112,7 @@ pub(crate) fn for_run(m: &Machine<'_>, region: Region, symbolic: bool) -> Vec<Bo
         exts.push(Box::new(crate::handwritten::RunState::default()));
     }
     if main {
-        exts.push(Box::new(crate::cost::Meter::capped(true, &m.cost_caps)));
+        exts.push(Box::new(crate::meter::Meter::capped(true, &m.cost_caps)));
     }
     if main && symbolic && m.summaries.is_some() {
         exts.push(Box::new(crate::compose::RunHook::default()));
@@ -121,7 +121,7 @@ pub(crate) fn for_run(m: &Machine<'_>, region: Region, symbolic: bool) -> Vec<Bo
     // test's concrete decisions are part of its local path.
     let local_paths = m.config.goals.local_paths || m.config.goals.trace.is_some();
     if main && symbolic && local_paths {
-        exts.push(Box::new(crate::search::local::LocalDecisions));
+        exts.push(Box::new(super::local_decisions::LocalDecisions));
     }
     exts
 }

@@ -6,7 +6,7 @@
 //!   [`extension`], its one extension point, and [`alloc`] (heap
 //!   allocation and bulk copies), [`fnptr`] (function pointers), [`fp`]
 //!   (floating operations, concretised), [`blockk`] (block entries counted
-//!   under block-k).
+//!   under block-k), [`meter`] (the resources a run used).
 //! - [`value`] and [`path`]: concrete values with symbolic shadows; the
 //!   path-condition entries and run endings.
 //! - [`run`]: one run = precondition, then the function under test, its
@@ -20,6 +20,8 @@ pub mod exec;
 pub(crate) mod extension;
 pub mod fnptr;
 pub mod fp;
+pub(crate) mod local_decisions;
+pub mod meter;
 pub mod path;
 pub mod replay_models;
 pub mod run;

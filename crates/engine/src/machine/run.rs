@@ -218,7 +218,7 @@ pub struct RunRecord {
     /// hand-written summary, ending the run (see [`crate::handwritten`]).
     pub no_case: Option<(pathwise_ir::Loc, FuncId)>,
     /// The resources the function's execution used (see [`crate::cost`]).
-    pub cost: crate::cost::Meter,
+    pub cost: crate::meter::Meter,
     /// `--compositional`: the calls explored in the run's context, with the
     /// index of each one's first main entry and whether it returned (see
     /// [`crate::compose`]).

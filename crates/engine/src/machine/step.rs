@@ -22,13 +22,7 @@ fn cannot_overflow(pool: &pathwise_expr::ExprPool, op: BinOp, w: u32, a: ExprId,
     exact(semantics::bv_op(op), signed_range(pool, a), signed_range(pool, b)).is_some_and(|r| fits(r, w))
 }
 
-/// The longest a run lengthens a free input array to by default
-/// (elements; `Config::max_grown_array_len`): far above `--max-array-len`'s
-/// default, which bounds the lengths the solver chooses, since a path that
-/// reads an array at constant offsets (a 176-byte key schedule, a loop
-/// over a 100,000-element buffer) fixes its length itself; bounded by
-/// memory.
-pub const MAX_GROWN_LEN: u64 = 1 << 20;
+pub use crate::config::MAX_GROWN_LEN;
 
 impl Exec<'_, '_> {
     /// Execute a non-call instruction; `Ok(Some(v))` is its result.

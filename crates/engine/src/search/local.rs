@@ -36,26 +36,6 @@ use crate::run::RunRecord;
 use crate::suite::LocalReport;
 use pathwise_ir::Loc;
 
-/// The interpreter's extension for this criterion: a concrete decision of
-/// the function itself is part of its local path (a callee's result may
-/// decide it), recorded as an entry never negated.
-pub(crate) struct LocalDecisions;
-
-impl crate::extension::Extension for LocalDecisions {
-    fn concrete_decision(
-        &mut self,
-        ex: &mut crate::exec::Exec<'_, '_>,
-        (func, block): (pathwise_ir::FuncId, pathwise_ir::Block),
-        taken: bool,
-        loc: Loc,
-    ) {
-        let cond = ex.pool.bool_const(true);
-        let (kind, step) = (EntryKind::Decision { func, block, taken }, ex.path.len() as u32);
-        let (region, negatable, bound_blocked, local) = (ex.region, false, false, true);
-        ex.entries.push(Entry { cond, kind, region, negatable, bound_blocked, loc, step, local });
-    }
-}
-
 /// A local path, or a prefix of one: local entries' decisions, in order.
 type LocalPath = Vec<(EntryKind, Loc)>;
 

@@ -38,7 +38,7 @@ mod driven;
 mod error_sites;
 mod goals;
 mod guided;
-pub(crate) mod local;
+mod local;
 mod partial;
 mod targeted;
 mod traces;
