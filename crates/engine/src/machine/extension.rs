@@ -108,9 +108,8 @@ pub(crate) trait Extension {
 pub(crate) fn for_run(m: &Machine<'_>, region: Region, symbolic: bool) -> Vec<Box<dyn Extension>> {
     let main = region == Region::Main;
     let mut exts: Vec<Box<dyn Extension>> = Vec::new();
-    if !m.handwritten.is_empty() {
-        exts.push(Box::new(crate::handwritten::RunState::default()));
-    }
+    // Always: `pathwise_case` is a built-in of every run, summaries or not.
+    exts.push(Box::new(crate::handwritten::RunState::default()));
     if main {
         exts.push(Box::new(crate::meter::Meter::capped(true, &m.cost_caps)));
     }
