@@ -146,19 +146,7 @@ mod tests {
     #[test]
     fn comparisons_agree_with_their_concrete_evaluation() {
         let mut pool = ExprPool::new();
-        let ops = [
-            CmpOp::Eq,
-            CmpOp::Ne,
-            CmpOp::Ult,
-            CmpOp::Ule,
-            CmpOp::Ugt,
-            CmpOp::Uge,
-            CmpOp::Slt,
-            CmpOp::Sle,
-            CmpOp::Sgt,
-            CmpOp::Sge,
-        ];
-        for op in ops {
+        for op in CmpOp::ALL {
             for (a, b) in [(0u64, 0u64), (1, 0xff), (0x80, 0x7f), (0xff, 0xff), (3, 5)] {
                 let (x, y) = (pool.bv_const(8, a), pool.bv_const(8, b));
                 let e = compare(&mut pool, op, x, y);
