@@ -97,15 +97,6 @@ pub struct Config {
     pub goals: crate::cost::Goals,
 }
 
-/// Functions declared without a body whose calls the user described as
-/// having no effect on memory the code under test can see, and returning a
-/// fresh input (`pathwise gen --external NAME`, `--external-all`).
-///
-/// Each call of one of them returns a new solver variable (named after the
-/// call's position, so the same call in another run is the same input), and
-/// the test records the calls so that the emitted C file can define the
-/// functions as stubs replaying them. Built-in and library models take
-/// precedence: a modelled function is never external.
 impl Config {
     /// The defaults of `pathwise gen` for `function` with bound `k`: callers
     /// change what they need (`Config { precondition, ..Config::new(f, k) }`),
@@ -141,48 +132,130 @@ impl Config {
     }
 
     /// The configuration of a search for `function`'s own paths nested in
-    /// this one (a bottom-up summary): every option of the model inherited
-    /// (a new option is, without touching this), none of the outer
-    /// search's own: no precondition, goals, test limit, whole-program mode
-    /// or summary store. A summary keeps all its paths (no folding of error
-    /// tests) and null dereferences of structure pointers as error cases
-    /// (the papers' null model): the calling context decides whether an
-    /// argument can be null.
+    /// this one (a bottom-up summary): every option of the model inherited,
+    /// none of the outer search's own: no precondition, goals, test limit,
+    /// whole-program mode or summary store. A summary keeps all its paths
+    /// (no folding of error tests) and null dereferences of structure
+    /// pointers as error cases (the papers' null model): the calling
+    /// context decides whether an argument can be null.
+    ///
+    /// The destructuring is exhaustive on purpose: a new option does not
+    /// compile until it says whether a nested search inherits it.
     pub fn nested(&self, function: &str) -> Config {
+        let Config {
+            function: _,
+            precondition: _,
+            k,
+            criterion,
+            max_array_len,
+            max_grown_array_len,
+            timeout,
+            max_tests: _,
+            max_steps_per_run,
+            check_overflow,
+            seek_errors,
+            one_error_test_per_site: _,
+            infer_contracts,
+            null_args: _,
+            long_bits,
+            program_mode: _,
+            max_heap_objects,
+            precondition_budget,
+            externals,
+            check_leaks,
+            check_uninit,
+            strict_loop_count,
+            compositional: _,
+            compose: _,
+            goals: _,
+        } = self.clone();
         Config {
             function: function.to_string(),
             precondition: None,
+            k,
+            criterion,
+            max_array_len,
+            max_grown_array_len,
+            timeout,
             max_tests: None,
+            max_steps_per_run,
+            check_overflow,
+            seek_errors,
             one_error_test_per_site: false,
+            infer_contracts,
             null_args: NullArgs::References,
+            long_bits,
             program_mode: None,
+            max_heap_objects,
+            precondition_budget,
+            externals,
+            check_leaks,
+            check_uninit,
+            strict_loop_count,
             compositional: true,
             compose: Default::default(),
             goals: Default::default(),
-            ..self.clone()
         }
     }
 
     /// The options that can change a summary of a function, as text (the
     /// summary store's key hashes it): every option but those of the outer
     /// search alone (function, precondition, time and test limits,
-    /// whole-program mode, goals, the store's directory), so that an option
-    /// added later invalidates stored summaries rather than being ignored.
+    /// whole-program mode, goals, the store's directory).
+    ///
+    /// The destructuring is exhaustive on purpose: a new option does not
+    /// compile until it is classified, in the key or not (a stored summary
+    /// reused under an option that changes it would be silently wrong).
     pub fn model_options(&self) -> String {
-        let normal = Config {
-            function: String::new(),
-            precondition: None,
-            timeout: None,
-            max_tests: None,
-            program_mode: None,
-            compose: ComposeOptions { store: None, ..self.compose.clone() },
-            goals: Default::default(),
-            ..self.clone()
-        };
-        format!("{normal:?}")
+        let Config {
+            function: _,
+            precondition: _,
+            k,
+            criterion,
+            max_array_len,
+            max_grown_array_len,
+            timeout: _,
+            max_tests: _,
+            max_steps_per_run,
+            check_overflow,
+            seek_errors,
+            one_error_test_per_site,
+            infer_contracts,
+            null_args,
+            long_bits,
+            program_mode: _,
+            max_heap_objects,
+            precondition_budget,
+            externals,
+            check_leaks,
+            check_uninit,
+            strict_loop_count,
+            compositional,
+            compose: ComposeOptions { bottom_up, store: _ },
+            goals: _,
+        } = self;
+        format!(
+            "k={k} criterion={criterion:?} max_array_len={max_array_len} \
+             max_grown_array_len={max_grown_array_len} max_steps_per_run={max_steps_per_run} \
+             check_overflow={check_overflow} seek_errors={seek_errors} \
+             one_error_test_per_site={one_error_test_per_site} infer_contracts={infer_contracts} \
+             null_args={null_args:?} long_bits={long_bits} max_heap_objects={max_heap_objects} \
+             precondition_budget={precondition_budget} externals={externals:?} \
+             check_leaks={check_leaks} check_uninit={check_uninit} \
+             strict_loop_count={strict_loop_count} compositional={compositional} bottom_up={bottom_up}"
+        )
     }
 }
 
+/// Functions declared without a body whose calls the user described as
+/// having no effect on memory the code under test can see, and returning a
+/// fresh input (`pathwise gen --external NAME`, `--external-all`).
+///
+/// Each call of one of them returns a new solver variable (named after the
+/// call's position, so the same call in another run is the same input), and
+/// the test records the calls so that the emitted C file can define the
+/// functions as stubs replaying them. Built-in and library models take
+/// precedence: a modelled function is never external.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Externals {
     /// Functions named by the user (each must be declared without a body).
@@ -265,4 +338,59 @@ pub struct ProgramMode {
     /// Make the return value of a function without body or model a fresh
     /// input (the next nondet value) instead of refusing the program.
     pub concretise_externals: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The two options an earlier hand-kept key left out, and the leak
+    /// check an earlier nested copy dropped: each changes a summary.
+    #[test]
+    fn the_summary_key_covers_every_option_of_the_model() {
+        let base = Config::new("f", 2);
+        let changed = [
+            Config { max_heap_objects: 3, ..base.clone() },
+            Config { externals: Externals { all: true, ..Externals::none() }, ..base.clone() },
+            Config { check_leaks: true, ..base.clone() },
+            Config { k: 3, ..base.clone() },
+            Config { compose: ComposeOptions { bottom_up: true, store: None }, ..base.clone() },
+        ];
+        for c in &changed {
+            assert_ne!(c.model_options(), base.model_options(), "{c:?}");
+        }
+        let outer_only = [
+            Config { function: "g".into(), ..base.clone() },
+            Config { precondition: Some("pre".into()), ..base.clone() },
+            Config { timeout: Some(Duration::from_secs(1)), ..base.clone() },
+            Config { max_tests: Some(4), ..base.clone() },
+            Config { compose: ComposeOptions { bottom_up: false, store: Some("s".into()) }, ..base.clone() },
+        ];
+        for c in &outer_only {
+            assert_eq!(c.model_options(), base.model_options(), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn a_nested_search_inherits_the_model_and_drops_the_outer_search() {
+        let outer = Config {
+            max_heap_objects: 3,
+            externals: Externals { all: true, ..Externals::none() },
+            check_leaks: true,
+            precondition: Some("pre".into()),
+            max_tests: Some(4),
+            one_error_test_per_site: true,
+            null_args: NullArgs::Assume,
+            compose: ComposeOptions { bottom_up: true, store: Some("s".into()) },
+            ..Config::new("f", 2)
+        };
+        let inner = outer.nested("g");
+        assert_eq!(inner.function, "g");
+        assert_eq!((inner.max_heap_objects, inner.check_leaks, inner.k), (3, true, 2));
+        assert_eq!(inner.externals, outer.externals);
+        assert_eq!((inner.precondition, inner.max_tests), (None, None));
+        assert!(!inner.one_error_test_per_site && inner.compositional);
+        assert_eq!(inner.null_args, NullArgs::References);
+        assert_eq!(inner.compose, ComposeOptions::default());
+    }
 }
