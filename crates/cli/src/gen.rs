@@ -678,6 +678,9 @@ pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
     for (label, value) in rows {
         out.push_str(&format!("  {:<20} {value}\n", format!("{label}:")));
     }
+    for (label, n) in &s.counts {
+        out.push_str(&format!("  {:<20} {n}\n", format!("{label}:")));
+    }
     if s.precondition_rejected_runs + s.error_runs + s.bound_exceeded_runs + s.nonnull_assumed_runs > 0 {
         out.push_str(&format!(
             "  {:<20} {} rejected by the precondition, {} unsupported or over the step limit, {} over the k bound, {} with a null pointer assumed non-null\n",

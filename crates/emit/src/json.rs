@@ -507,6 +507,9 @@ pub struct StatsJson {
     /// `--compositional` only (absent otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compositional: Option<CompositionalJson>,
+    /// What the runs' extensions counted, by name (absent when nothing).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub counts: std::collections::BTreeMap<String, u64>,
 }
 
 /// What a compositional search computed and reused.
@@ -854,6 +857,7 @@ impl StatsJson {
             unrelated_pointer_runs: s.unrelated_pointer_runs,
             nonnull_assumed_runs: s.nonnull_assumed_runs,
             compositional: compositional_json(s),
+            counts: s.counts.clone(),
         }
     }
 }

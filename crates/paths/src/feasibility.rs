@@ -91,7 +91,7 @@ impl Tree<'_> {
 
     /// Per step of the run: whether a path-condition entry records it.
     fn symbolic_steps(run: &RunRecord) -> Vec<bool> {
-        let mut sym = vec![false; run.path.len()];
+        let mut sym = vec![false; run.seen.path.len()];
         for e in run.main_entries.iter().filter(|e| e.region == Region::Main) {
             let i = match e.kind {
                 EntryKind::Decision { .. } => e.step as usize - 1,
@@ -127,7 +127,7 @@ impl Observer for Tree<'_> {
     fn on_run(&mut self, run: &RunRecord) {
         let sym = Tree::symbolic_steps(run);
         let mut n = 0;
-        for (i, s) in run.path.iter().enumerate() {
+        for (i, s) in run.seen.path.iter().enumerate() {
             let concrete = !sym[i];
             let slot = &mut self.nodes[n].next_concrete;
             *slot = Some(slot.unwrap_or(concrete) && concrete);
@@ -143,10 +143,10 @@ impl Observer for Tree<'_> {
         let last = e.step as usize - 1;
         let sym = Tree::symbolic_steps(run);
         let mut n = 0;
-        for s in &run.path[..last] {
+        for s in &run.seen.path[..last] {
             n = self.child_or_new(n, &key(s));
         }
-        let mut k = key(&run.path[last]);
+        let mut k = key(&run.seen.path[last]);
         k.2 = !k.2;
         let n = self.child_or_new(n, &k);
         let conflict = (0..=last).filter(|&i| sym[i]).collect();

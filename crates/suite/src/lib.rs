@@ -677,6 +677,9 @@ pub struct Stats {
     /// `gen --summary`: calls whose arguments satisfied no case of their
     /// hand-written summary (see `pathwise_engine::handwritten`).
     pub handwritten: NoCaseReport,
+    /// What the runs' extensions counted, by name, summed over the runs
+    /// (an extension reports here without a field of its own).
+    pub counts: std::collections::BTreeMap<String, u64>,
 }
 
 impl Stats {

@@ -200,7 +200,7 @@ pub(crate) fn record(sums: &mut Summaries, pool: &mut ExprPool, program: &Progra
         f,
         Case {
             pre,
-            post: Post { outcome, ret, writes: Vec::new(), path: Some(super::summary::path_hash(&rec.path)) },
+            post: Post { outcome, ret, writes: Vec::new(), path: Some(super::summary::path_hash(&rec.seen.path)) },
             trace: (!rec.block_trace.is_empty()).then(|| rec.block_trace.as_slice().into()),
         },
     );

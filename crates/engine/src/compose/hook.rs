@@ -380,7 +380,7 @@ fn enter(hook: &mut RunHook, exec: &mut Exec<'_, '_>, callee: FuncId, argv: Vec<
         cell_reads: FxHashMap::default(),
         writes: Vec::new(),
         poisoned: None,
-        path_start: exec.path.len(),
+        path_start: exec.seen.path.len(),
         saved_checked,
         ctx,
         trace_start,
@@ -603,7 +603,7 @@ fn case_of(
             }
         }
     }
-    let path = Some(summary::path_hash(&exec.path[a.path_start.min(exec.path.len())..]));
+    let path = Some(summary::path_hash(&exec.seen.path[a.path_start.min(exec.seen.path.len())..]));
     let trace = a.ctx.as_ref().map(|_| exec.visits.trace[a.trace_start.min(exec.visits.trace.len())..].into());
     Ok(Case { pre, post: Post { outcome, ret, writes, path }, trace })
 }
@@ -898,7 +898,7 @@ fn record_exercise(hook: &mut RunHook, exec: &mut Exec<'_, '_>, cond: ExprId, lo
         return;
     }
     let negatable = !hook.frozen;
-    let step = exec.path.len() as u32;
+    let step = exec.seen.path.len() as u32;
     let (region, bound_blocked, local) = (exec.region, false, false);
     let kind = EntryKind::Assume;
     exec.entries.push(crate::path::Entry { cond, kind, region, negatable, bound_blocked, loc, step, local });

@@ -44,7 +44,7 @@ impl ExecHost<'_, '_, '_> {
         ex.record(oriented, EntryKind::Library { taken: c.holds }, true, alt_blocked, self.loc);
         if ex.region == Region::Main {
             let func = ex.m.program.func(ex.frame().func).name.clone();
-            ex.path.push(PathStep { func, loc: self.loc, taken: c.holds, loop_iter: None });
+            ex.seen.path.push(PathStep { func, loc: self.loc, taken: c.holds, loop_iter: None });
         }
         if exceeds {
             return Err(End::BoundExceeded);

@@ -10,7 +10,6 @@
 use pathwise_expr::{ExprId, ExprPool};
 use pathwise_ir::analysis::bound::{iteration_exceeds, recursion_exceeds, IterCounts};
 use pathwise_ir::{Block, FuncId, InstKind, Loc, Operand, Program, Reg, Terminator, Type};
-use rustc_hash::FxHashSet;
 use std::time::Instant;
 
 use crate::analysis::ProgramInfo;
@@ -129,14 +128,8 @@ pub struct Exec<'m, 'p> {
     pub symbolic: bool,
     /// Where this execution's path-condition entries go.
     pub entries: &'m mut Vec<Entry>,
-    /// Decisions of the function under test (Main region only).
-    pub path: Vec<PathStep>,
-    /// Lines executed (Main region).
-    pub lines: FxHashSet<(FuncId, u32)>,
-    /// Branch sides taken (Main region).
-    pub sides: FxHashSet<(FuncId, Block, bool)>,
-    /// Blocks entered (Main region): the goals of a statement cover.
-    pub blocks: FxHashSet<(FuncId, Block)>,
+    /// What the execution observed that its record keeps.
+    pub seen: crate::observed::Observed,
     /// Concrete length assigned to each input array's length variable.
     pub input_lens: &'m dyn Fn(ExprId) -> u64,
     pub(crate) frames: Vec<Frame>,
@@ -152,32 +145,15 @@ pub struct Exec<'m, 'p> {
     /// End (exclusive) of the bytes at concrete offsets already checked
     /// against an object's symbolic size (see [`crate::alloc`]).
     pub(crate) sized_upto: rustc_hash::FxHashMap<ObjId, u64>,
-    /// The values returned by `__VERIFIER_nondet_*()` calls, in call order
-    /// (the inputs of a whole program).
-    pub nondets: Vec<Nondet>,
     /// Input heap objects and writes to them.
     pub(crate) heap: crate::heap::HeapState,
     /// The value the function under test returned (pointers included).
     pub returned: Option<Value>,
     /// Block entries of the Main region (block-k only).
     pub(crate) visits: BlockVisits,
-    /// Calls of external functions, in order (see [`Exec::external_call`]).
-    pub calls: Vec<crate::suite::ExternalCall>,
     /// The pointers external calls returned, by index in `calls` (the
     /// emitters describe them once the run's heap is known).
     pub call_pointers: Vec<(usize, Value, pathwise_ir::CType)>,
-    /// Symbolic values concretised by floating operations (see `fp.rs`).
-    pub float_pins: Vec<crate::fp::FloatPin>,
-    /// Places where another symbolic value was fixed to this run's value
-    /// (see [`Exec::concretise`]).
-    pub pins: Vec<Loc>,
-    /// The variables of the floating inputs this run created.
-    pub float_inputs: Vec<ExprId>,
-    /// Length variables of the input arrays `pathwise_array_len` tied to
-    /// other inputs, recorded in concrete replays too: whether an access
-    /// beyond such a length is an error or a request for a longer array
-    /// must be decided the same way when the test is replayed.
-    pub tied_lens: FxHashSet<ExprId>,
     /// The NUL-terminated string inputs and their reads (see
     /// [`crate::contracts`]).
     pub(crate) strings: crate::contracts::Strings,
@@ -226,10 +202,7 @@ impl<'m, 'p> Exec<'m, 'p> {
             region,
             symbolic,
             entries,
-            path: Vec::new(),
-            lines: FxHashSet::default(),
-            sides: FxHashSet::default(),
-            blocks: FxHashSet::default(),
+            seen: Default::default(),
             input_lens,
             frames: Vec::new(),
             globals,
@@ -237,16 +210,10 @@ impl<'m, 'p> Exec<'m, 'p> {
             sym_decisions: 0,
             checked_upto: Default::default(),
             sized_upto: Default::default(),
-            nondets: Vec::new(),
             heap: Default::default(),
             returned: None,
             visits: BlockVisits::default(),
-            calls: Vec::new(),
             call_pointers: Vec::new(),
-            float_pins: Vec::new(),
-            pins: Vec::new(),
-            float_inputs: Vec::new(),
-            tied_lens: FxHashSet::default(),
             strings: Default::default(),
             uninit_copies: Default::default(),
             libc_objects: Default::default(),
@@ -327,7 +294,7 @@ impl<'m, 'p> Exec<'m, 'p> {
             None::<()>
         });
         if idx == 0 && self.region == Region::Main {
-            self.blocks.insert((func, block));
+            self.seen.blocks.insert((func, block));
         }
         if idx < b.insts.len() {
             let inst = &b.insts[idx];
@@ -361,7 +328,7 @@ impl<'m, 'p> Exec<'m, 'p> {
 
     fn note_line(&mut self, func: FuncId, loc: Loc) {
         if self.region == Region::Main && !loc.is_none() {
-            self.lines.insert((func, loc.line));
+            self.seen.lines.insert((func, loc.line));
         }
     }
 
@@ -408,7 +375,7 @@ impl<'m, 'p> Exec<'m, 'p> {
         if !self.symbolic || !symbolic {
             return None;
         }
-        let step = self.path.len() as u32;
+        let step = self.seen.path.len() as u32;
         let local = self.region == Region::Main && self.frames.len() == 1 && !matches!(kind, EntryKind::Library { .. });
         Some(Entry { cond, kind, region: self.region, negatable, bound_blocked, loc, step, local })
     }
@@ -428,7 +395,7 @@ impl<'m, 'p> Exec<'m, 'p> {
         let k = self.pool.bv_const(w, value);
         let fixed = self.pool.eq(e, k);
         if self.symbolic && non_const(self.pool, fixed).is_some() {
-            self.pins.push(loc);
+            self.seen.pins.push(loc);
         }
         self.guard(fixed, loc);
     }
@@ -490,8 +457,8 @@ impl<'m, 'p> Exec<'m, 'p> {
                 let header = fi.bound.loops.loop_(l).header;
                 (self.m.program.func(func).block(header).term_loc, self.frame().loop_iters.get(l))
             });
-            self.path.push(PathStep { func: self.m.program.func(func).name.clone(), loc, taken, loop_iter });
-            self.sides.insert((func, block, taken));
+            self.seen.path.push(PathStep { func: self.m.program.func(func).name.clone(), loc, taken, loop_iter });
+            self.seen.sides.insert((func, block, taken));
             match self.m.config.criterion {
                 Criterion::KPath => {
                     if let (Some(_), Some(ls)) = (v.sym(), fi.loop_decisions.get(&block)) {
@@ -814,7 +781,7 @@ impl<'m, 'p> Exec<'m, 'p> {
                 let n_e = crate::value::bv_of(self.pool, n.conc(), n.sym(), 64);
                 let cond = self.pool.eq(inp.len, n_e);
                 let holds = (self.input_lens)(inp.len) == n.conc();
-                self.tied_lens.insert(inp.len);
+                self.seen.tied_lens.insert(inp.len);
                 self.assume(cond, holds, loc)?;
                 Ok(None)
             }
@@ -843,12 +810,12 @@ impl<'m, 'p> Exec<'m, 'p> {
     /// A fresh input of type `ty`: its value comes from the inputs of this
     /// run (0 when they do not mention it).
     fn nondet(&mut self, ty: pathwise_ir::IntTy, is_bool: bool, loc: Loc) -> Value {
-        let name = format!("nondet{}_{}", self.nondets.len(), ty.ty.bits());
+        let name = format!("nondet{}_{}", self.seen.nondets.len(), ty.ty.bits());
         let (var, value) = self.fresh_input(&name, ty, is_bool, loc);
         if ty.ty.is_float() {
-            self.float_inputs.push(var);
+            self.seen.float_inputs.push(var);
         }
-        self.nondets.push(Nondet { var, ty, value });
+        self.seen.nondets.push(Nondet { var, ty, value });
         // Reading a fresh input makes the iteration a new one, as a symbolic
         // decision does: a `while (1)` that reads inputs without branching
         // on them stops at k instead of running to the step limit.
@@ -906,24 +873,24 @@ impl<'m, 'p> Exec<'m, 'p> {
             .collect();
         let region = if self.region == Region::Pre { "pre." } else { "" };
         if let Some(pointee) = crate::setup::external_pointee(f) {
-            let name = format!("{region}ext:{}:{}", self.calls.len(), f.name);
+            let name = format!("{region}ext:{}:{}", self.seen.calls.len(), f.name);
             let v = self.input_pointer(&name, &pointee, loc)?;
-            self.call_pointers.push((self.calls.len(), v, pointee));
+            self.call_pointers.push((self.seen.calls.len(), v, pointee));
             let call = crate::suite::ExternalCall { name: f.name.clone(), args, ret: None, ret_pointer: None };
-            self.calls.push(call);
+            self.seen.calls.push(call);
             return Ok(Some(v));
         }
         // Without a C description the IR type is read as signed.
         let ret = f.ret_src.as_ref().map(|s| (s.scalar, s.c_scalar == "_Bool"));
         let ret = ret.or(f.ret.map(|ty| (pathwise_ir::IntTy { ty, signed: true }, false)));
         let value = ret.map(|(ty, is_bool)| {
-            let name = format!("{region}ext:{}:{}", self.calls.len(), f.name);
+            let name = format!("{region}ext:{}:{}", self.seen.calls.len(), f.name);
             let (var, value) = self.fresh_input(&name, ty, is_bool, loc);
             (Value::Int { conc: value, sym: Some(var) }, ty.to_i128(value))
         });
         let call =
             crate::suite::ExternalCall { name: f.name.clone(), args, ret: value.map(|v| v.1), ret_pointer: None };
-        self.calls.push(call);
+        self.seen.calls.push(call);
         Ok(value.map(|v| v.0))
     }
 

@@ -122,6 +122,8 @@ pub(crate) fn for_run(m: &Machine<'_>, region: Region, symbolic: bool) -> Vec<Bo
     if main && symbolic && local_paths {
         exts.push(Box::new(super::local_decisions::LocalDecisions));
     }
+    #[cfg(test)]
+    exts.push(Box::new(super::input_reads::InputReads::default()));
     exts
 }
 

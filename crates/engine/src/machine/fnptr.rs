@@ -166,7 +166,7 @@ impl Exec<'_, '_> {
             self.record(oriented, EntryKind::Library { taken: holds }, true, false, loc);
             if self.region == crate::path::Region::Main {
                 let func = self.m.program.func(self.frame().func).name.clone();
-                self.path.push(crate::suite::PathStep { func, loc, taken: holds, loop_iter: None });
+                self.seen.path.push(crate::suite::PathStep { func, loc, taken: holds, loop_iter: None });
             }
             if holds {
                 break;

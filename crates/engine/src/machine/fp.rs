@@ -91,7 +91,7 @@ impl Exec<'_, '_> {
             let k = self.pool.bv_const(w, conc);
             let cond = self.pool.eq(e, k);
             self.record(cond, EntryKind::Assume, false, false, loc);
-            self.float_pins.push(FloatPin { loc, expr: s });
+            self.seen.float_pins.push(FloatPin { loc, expr: s });
         }
         conc
     }

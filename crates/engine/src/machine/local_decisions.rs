@@ -19,7 +19,7 @@ impl crate::extension::Extension for LocalDecisions {
         loc: pathwise_ir::Loc,
     ) {
         let cond = ex.pool.bool_const(true);
-        let (kind, step) = (EntryKind::Decision { func, block, taken }, ex.path.len() as u32);
+        let (kind, step) = (EntryKind::Decision { func, block, taken }, ex.seen.path.len() as u32);
         let (region, negatable, bound_blocked, local) = (ex.region, false, false, true);
         ex.entries.push(Entry { cond, kind, region, negatable, bound_blocked, loc, step, local });
     }

@@ -20,8 +20,11 @@ pub mod exec;
 pub(crate) mod extension;
 pub mod fnptr;
 pub mod fp;
+#[cfg(test)]
+mod input_reads;
 pub(crate) mod local_decisions;
 pub mod meter;
+pub mod observed;
 pub mod path;
 pub mod replay_models;
 pub mod run;

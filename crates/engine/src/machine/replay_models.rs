@@ -110,23 +110,23 @@ impl Replayer<'_> {
             Some(End::Returned(_)) => None,
             Some(end) => Some(format!("the run ended {end:?}")),
         };
-        if failure.is_some() || !self.seen.insert(run.path.clone()) {
+        if failure.is_some() || !self.seen.insert(run.seen.path.clone()) {
             let failure = failure.or(Some("the path of an earlier test".to_string()));
-            self.runs.push(ModelRun { path: run.path.clone(), test: None, failure });
+            self.runs.push(ModelRun { path: run.seen.path.clone(), test: None, failure });
             return self.runs.last().expect("pushed");
         }
         let built = crate::testcase::build(&self.machine, pool, &setup(false), inputs, &run, false);
         match built {
             Some((mut test, replay)) => {
                 test.id = self.tests.len() + 1;
-                Extend::extend(&mut self.coverage.0, replay.lines.iter().copied());
-                Extend::extend(&mut self.coverage.1, replay.sides.iter().copied());
-                self.per_test.push((replay.lines.clone(), replay.sides.clone()));
-                self.runs.push(ModelRun { path: run.path.clone(), test: Some(self.tests.len()), failure: None });
+                Extend::extend(&mut self.coverage.0, replay.seen.lines.iter().copied());
+                Extend::extend(&mut self.coverage.1, replay.seen.sides.iter().copied());
+                self.per_test.push((replay.seen.lines.clone(), replay.seen.sides.clone()));
+                self.runs.push(ModelRun { path: run.seen.path.clone(), test: Some(self.tests.len()), failure: None });
                 self.tests.push(test);
             }
             None => self.runs.push(ModelRun {
-                path: run.path.clone(),
+                path: run.seen.path.clone(),
                 test: None,
                 failure: Some("the concrete replay diverged from the recorded run".to_string()),
             }),

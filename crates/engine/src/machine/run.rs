@@ -11,8 +11,8 @@ use rustc_hash::FxHashSet;
 use crate::contracts::ArrayContract;
 use crate::exec::{Exec, Machine};
 use crate::memory::{InputArray, Memory, ObjKind};
+use crate::observed::Observed;
 use crate::path::{End, Entry, Region};
-use crate::suite::PathStep;
 use crate::value::{ObjId, Pointer, Value};
 
 /// The symbolic input of one parameter.
@@ -179,11 +179,10 @@ pub struct RunRecord {
     pub pre_end: Option<End>,
     /// How the function under test ended (`None` if the precondition rejected the inputs).
     pub main_end: Option<End>,
-    pub path: Vec<PathStep>,
-    pub lines: FxHashSet<(FuncId, u32)>,
-    pub sides: FxHashSet<(FuncId, pathwise_ir::Block, bool)>,
-    /// Blocks entered by the function under test and its callees.
-    pub blocks: FxHashSet<(FuncId, pathwise_ir::Block)>,
+    /// What the function's execution observed (its path, coverage,
+    /// nondet values and external calls), with the concretisations and
+    /// tied lengths of both executions.
+    pub seen: crate::observed::Observed,
     /// Block-k: the run's bound checks (see [`crate::blockk::Check`]).
     pub block_trace: Vec<crate::blockk::Check>,
     /// Final contents of each pointer parameter's array.
@@ -192,20 +191,8 @@ pub struct RunRecord {
     pub global_outputs: Vec<Vec<u64>>,
     /// Elements of each input array touched by either execution.
     pub touched_len: Vec<u64>,
-    /// The `__VERIFIER_nondet_*()` values of the function's execution.
-    pub nondets: Vec<crate::exec::Nondet>,
-    /// The external calls of the function's execution, in order.
-    pub calls: Vec<crate::suite::ExternalCall>,
     /// Input and output heaps of the function's execution.
     pub heap: crate::heap_out::HeapRecord,
-    /// Concretisations by floating operations (both executions).
-    pub float_pins: Vec<crate::fp::FloatPin>,
-    /// Other concretisations (see [`crate::exec::Exec::concretise`]), both executions.
-    pub pins: Vec<pathwise_ir::Loc>,
-    /// Floating input variables created by the function's execution.
-    pub float_inputs: Vec<ExprId>,
-    /// Length variables tied by `pathwise_array_len` (see [`Self::len_is_tied`]).
-    pub tied_lens: FxHashSet<ExprId>,
     /// The parameter a dereference assumed non-null, and where: the run
     /// passed it null and ended there (see [`crate::null_params`]).
     pub nonnull_assumed: Option<(usize, pathwise_ir::Loc)>,
@@ -254,7 +241,7 @@ impl RunRecord {
     /// condition, so that a concrete replay classifies an overrun as the
     /// symbolic run did.
     pub fn len_is_tied(&self, len_var: ExprId) -> bool {
-        self.tied_lens.contains(&len_var)
+        self.seen.tied_lens.contains(&len_var)
     }
 }
 
@@ -276,21 +263,12 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         main_entries: Vec::new(),
         pre_end: None,
         main_end: None,
-        path: Vec::new(),
-        lines: FxHashSet::default(),
-        sides: FxHashSet::default(),
-        blocks: FxHashSet::default(),
+        seen: Default::default(),
         block_trace: Vec::new(),
         array_outputs: Vec::new(),
         global_outputs: Vec::new(),
         touched_len: vec![0; setup.spec.params.len()],
-        nondets: Vec::new(),
-        calls: Vec::new(),
         heap: Default::default(),
-        float_pins: Vec::new(),
-        pins: Vec::new(),
-        float_inputs: Vec::new(),
-        tied_lens: FxHashSet::default(),
         nonnull_assumed: None,
         leak_returned: None,
         unrelated: None,
@@ -308,16 +286,14 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         let (globals, args, mut objs) = build_memory(m.program, &mut mem, setup.spec, inputs, max);
         let mut exec =
             Exec::new(m, pool, &mut mem, &mut rec.pre_entries, (Region::Pre, setup.symbolic), &lens, globals);
-        exec.tied_lens.extend(setup.spec.contract_lens(false));
+        exec.seen.tied_lens.extend(setup.spec.contract_lens(false));
         exec.strings = crate::contracts::Strings::new(setup.spec.contract_lens(true));
         let end = match heap_args(&mut exec, setup.spec, (args, &mut objs), pre) {
             Ok(args) => exec.run(pre, args),
             Err(end) => end,
         };
         let end = pre_result_assumed(&mut exec, pre, end);
-        rec.float_pins = std::mem::take(&mut exec.float_pins);
-        rec.pins = std::mem::take(&mut exec.pins);
-        rec.tied_lens = std::mem::take(&mut exec.tied_lens);
+        rec.seen = Observed::carried_from_precondition(std::mem::take(&mut exec.seen));
         declared = exec.heap.assume.declared();
         initial_reads = std::mem::take(&mut exec.heap.initial_reads);
         tied_counts = std::mem::take(&mut exec.heap.tied_counts);
@@ -340,8 +316,8 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     exec.inherit_initial_reads(initial_reads, tied_counts);
     // Lengths the precondition or the contract tied are not grown
     // (`Exec::grow_free_input`).
-    exec.tied_lens = rec.tied_lens.clone();
-    exec.tied_lens.extend(setup.spec.contract_lens(false));
+    exec.seen.tied_lens = rec.seen.tied_lens.clone();
+    exec.seen.tied_lens.extend(setup.spec.contract_lens(false));
     exec.strings = crate::contracts::Strings::new(setup.spec.contract_lens(true));
     let (end, param_values) = match heap_args(&mut exec, setup.spec, (args, &mut objs), setup.main) {
         Ok(args) => (exec.run(setup.main, args.clone()), args),
@@ -356,17 +332,8 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
             rec.ret_expr = Some(crate::value::bv_of(exec.pool, v.conc(), v.sym(), ty.bits()));
         }
     }
-    rec.path = std::mem::take(&mut exec.path);
-    rec.lines = std::mem::take(&mut exec.lines);
-    rec.sides = std::mem::take(&mut exec.sides);
-    rec.blocks = std::mem::take(&mut exec.blocks);
+    rec.seen = std::mem::take(&mut rec.seen).then(std::mem::take(&mut exec.seen));
     rec.block_trace = std::mem::take(&mut exec.visits.trace);
-    rec.nondets = std::mem::take(&mut exec.nondets);
-    rec.calls = std::mem::take(&mut exec.calls);
-    rec.float_pins.append(&mut exec.float_pins);
-    rec.pins.append(&mut exec.pins);
-    rec.float_inputs = std::mem::take(&mut exec.float_inputs);
-    rec.tied_lens.extend(exec.tied_lens.drain());
     rec.nonnull_assumed = exec.heap.null_params.assumed.take();
     let returned = exec.returned;
     let call_pointers = std::mem::take(&mut exec.call_pointers);
@@ -376,7 +343,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     drop(exec);
     rec.heap = heap_record(m.program, &mem, setup.main, (&param_values, &globals), returned, &call_pointers);
     for (i, v) in std::mem::take(&mut rec.heap.call_rets) {
-        rec.calls[i].ret_pointer = Some(v);
+        rec.seen.calls[i].ret_pointer = Some(v);
     }
     note_touched(&mem, &objs, &mut rec.touched_len);
     crate::joins::note_touched(&choices, &mut rec.touched_len);

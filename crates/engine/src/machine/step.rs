@@ -429,7 +429,7 @@ impl Exec<'_, '_> {
     /// ([`crate::joins`]): a joined pointer's position is assumed within
     /// the length the inputs give, which a failed assumption lengthens.
     fn grow_free_input(&mut self, obj: crate::value::ObjId, len: ExprId, end_byte: u64) -> bool {
-        if self.tied_lens.contains(&len) || self.heap.joins.any() {
+        if self.seen.tied_lens.contains(&len) || self.heap.joins.any() {
             return false;
         }
         let elem = self.mem.object(obj).elem.bytes().max(1);

@@ -23,7 +23,7 @@ pub fn build(
         let replay = run_once(m, pool, setup, candidate);
         let bound = allow_bound
             && matches!(replay.main_end, Some(crate::path::End::BoundExceeded | crate::path::End::StepLimit));
-        if (replay.is_test() || bound) && replay.path == run.path && replay.main_end == run.main_end {
+        if (replay.is_test() || bound) && replay.seen.path == run.seen.path && replay.main_end == run.main_end {
             return Some((to_test(m, setup, candidate, &replay), replay));
         }
     }
@@ -130,8 +130,8 @@ fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRe
     // only at exit: the test stops one input short, so that the program
     // exits when it asks for that input.
     let nondets = match replay.main_end {
-        Some(crate::path::End::StepLimit) => &replay.nondets[..replay.nondets.len().saturating_sub(1)],
-        _ => &replay.nondets[..],
+        Some(crate::path::End::StepLimit) => &replay.seen.nondets[..replay.seen.nondets.len().saturating_sub(1)],
+        _ => &replay.seen.nondets[..],
     };
     let outcome = match &replay.main_end {
         Some(crate::path::End::Error(e)) => Outcome::Error(e.clone()),
@@ -145,13 +145,13 @@ fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRe
         ret,
         array_outputs,
         global_outputs,
-        path: replay.path.clone(),
+        path: replay.seen.path.clone(),
         nondets: nondets.iter().map(|n| n.ty.to_i128(n.value)).collect(),
         nondet_types: nondets.iter().map(|n| n.ty).collect(),
         heap_in: replay.heap.heap_in.clone(),
         heap_out: replay.heap.heap_out.clone(),
         ret_pointer: replay.heap.ret.clone(),
-        calls: replay.calls.clone(),
+        calls: replay.seen.calls.clone(),
         // Filled in when the suite is assembled.
         coverage: Vec::new(),
         // Filled in by the search (it needs the symbolic run).

@@ -83,11 +83,15 @@ impl CoverState {
     fn goals_of(&self, replay: &RunRecord) -> Vec<usize> {
         let mut out: Vec<usize> = match self.kind {
             Cover::Statements => {
-                replay.blocks.iter().filter_map(|&(f, b)| self.index.get(&Goal::Block(f, b))).copied().collect()
+                replay.seen.blocks.iter().filter_map(|&(f, b)| self.index.get(&Goal::Block(f, b))).copied().collect()
             }
-            Cover::Branches => {
-                replay.sides.iter().filter_map(|&(f, b, s)| self.index.get(&Goal::Side(f, b, s))).copied().collect()
-            }
+            Cover::Branches => replay
+                .seen
+                .sides
+                .iter()
+                .filter_map(|&(f, b, s)| self.index.get(&Goal::Side(f, b, s)))
+                .copied()
+                .collect(),
         };
         out.sort_unstable();
         out

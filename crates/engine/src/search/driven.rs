@@ -148,22 +148,22 @@ impl Search<'_, '_> {
                 return Followed::Test(self.tests.len() > before);
             }
             let run = &cur.run;
-            let matched = run.path.iter().zip(trace).take_while(|(p, s)| self.same_step(p, s)).count();
+            let matched = run.seen.path.iter().zip(trace).take_while(|(p, s)| self.same_step(p, s)).count();
             let returned = matches!(run.main_end, Some(End::Returned(_)));
             // A concrete outcome proves something of the trace prefix only
             // when no value was concretised and no library model chose.
-            let exact =
-                run.pins.is_empty() && !run.main_entries.iter().any(|e| matches!(e.kind, EntryKind::Library { .. }));
+            let exact = run.seen.pins.is_empty()
+                && !run.main_entries.iter().any(|e| matches!(e.kind, EntryKind::Library { .. }));
             // The entry to negate, and the trace prefix refuted if its
             // other side is infeasible.
             // All of the trace, then a return (or a leak, which the return
             // finds: the whole path ran): its test.
             let at_end = matches!(&run.main_end, Some(End::Error(e)) if e.kind.returns_natively());
-            let (j, depth) = if matched == trace.len() && run.path.len() == matched && (returned || at_end) {
+            let (j, depth) = if matched == trace.len() && run.seen.path.len() == matched && (returned || at_end) {
                 let before = self.tests.len();
                 self.consider(&cur.inputs, &cur.run);
                 return Followed::Test(self.tests.len() > before);
-            } else if matched < run.path.len() && matched < trace.len() {
+            } else if matched < run.seen.path.len() && matched < trace.len() {
                 // The run left the trace at step `matched`.
                 let at = run.main_entries.iter().position(|e| {
                     e.step == matched as u32 + 1 && e.negatable && matches!(e.kind, EntryKind::Decision { .. })
@@ -173,7 +173,7 @@ impl Search<'_, '_> {
                     None if exact => return Followed::Infeasible(matched as u32 + 1),
                     None => return Followed::Undecided,
                 }
-            } else if matched == run.path.len() && !returned {
+            } else if matched == run.seen.path.len() && !returned {
                 // The run ended before the trace did: in an error, or
                 // reading past an input array.
                 let last = run.main_entries.len().checked_sub(1);

@@ -99,7 +99,7 @@ impl Search<'_, '_> {
             (Some(crate::path::End::Returned(_)), Some(crate::path::End::Returned(_))) => true,
             (a, b) => a == b,
         };
-        if again.path == run.path && same_end {
+        if again.seen.path == run.seen.path && same_end {
             Gate::Replace(fresh, Box::new(again))
         } else {
             self.stats.divergences += 1;
@@ -139,7 +139,7 @@ impl Search<'_, '_> {
             let id = self.tests.len() + 1;
             let mut new = false;
             for (t, reached) in targets.iter().zip(self.goal.reached.iter_mut()) {
-                if reached.is_none() && t.points.iter().any(|p| replay.lines.contains(p)) {
+                if reached.is_none() && t.points.iter().any(|p| replay.seen.lines.contains(p)) {
                     *reached = Some(id);
                     new = true;
                 }

@@ -159,8 +159,8 @@ impl Search<'_, '_> {
     /// Whether a validated run covers a line or branch side no kept test
     /// covers (whole-program mode keeps only such tests).
     pub(crate) fn adds_coverage(&self, replay: &crate::run::RunRecord) -> bool {
-        replay.sides.iter().any(|s| !self.covered_sides.contains(s))
-            || replay.lines.iter().any(|l| !self.covered_lines.contains(l))
+        replay.seen.sides.iter().any(|s| !self.covered_sides.contains(s))
+            || replay.seen.lines.iter().any(|l| !self.covered_lines.contains(l))
             || replay.main_end.as_ref().is_some_and(is_error_call)
     }
 

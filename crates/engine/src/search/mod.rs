@@ -358,8 +358,8 @@ impl<'a> Search<'a, '_> {
                 self.resume_inputs.insert(f, inputs.clone());
             }
         }
-        self.float_inputs.extend(rec.float_inputs.iter().copied());
-        for pin in &rec.float_pins {
+        self.float_inputs.extend(rec.seen.float_inputs.iter().copied());
+        for pin in &rec.seen.float_pins {
             // Reading a floating input (a variable, an element of a floating
             // input array) is that input's concretisation, counted above.
             let vars = self.pool.vars_of(&[pin.expr]);
@@ -367,7 +367,10 @@ impl<'a> Search<'a, '_> {
                 self.float_sites.insert(pin.loc);
             }
         }
-        self.pin_sites.extend(rec.pins.iter().copied());
+        self.pin_sites.extend(rec.seen.pins.iter().copied());
+        for (&name, &n) in &rec.seen.counts {
+            *self.stats.counts.entry(name.to_string()).or_default() += n;
+        }
         if let Some(sums) = self.m.summaries.as_ref().filter(|s| s.borrow().record_main.is_some()) {
             crate::compose::bottom_up::record(&mut sums.borrow_mut(), &mut self.pool, self.m.program, self.spec, &rec);
         }
@@ -952,12 +955,12 @@ impl<'a> Search<'a, '_> {
             Some(end)
                 if run.is_test()
                     || (program && matches!(end, End::BoundExceeded))
-                    || (program && matches!(end, End::StepLimit) && !run.nondets.is_empty()) =>
+                    || (program && matches!(end, End::StepLimit) && !run.seen.nondets.is_empty()) =>
             {
                 if matches!(end, End::BoundExceeded) {
                     self.stats.bound_exceeded_runs += 1;
                 }
-                let key = (run.path.clone(), if let End::Error(e) = end { Some(e.clone()) } else { None });
+                let key = (run.seen.path.clone(), if let End::Error(e) = end { Some(e.clone()) } else { None });
                 if self.seen.contains(&key) {
                     return;
                 }
@@ -980,7 +983,7 @@ impl<'a> Search<'a, '_> {
                         // Covers and targets index the kept tests: the
                         // first test of a site stays there.
                         let may_replace = self.goal.cover.is_none() && self.config.goals.targets.is_empty();
-                        match self.error_sites.judge(e, run.path.len(), may_replace) {
+                        match self.error_sites.judge(e, run.seen.path.len(), may_replace) {
                             error_sites::Verdict::Fold => {
                                 self.stats.feasible_paths += 1;
                                 self.seen.insert(key);
@@ -1007,21 +1010,21 @@ impl<'a> Search<'a, '_> {
                         self.seen.insert(key);
                         if let Some((error_sites::Verdict::Replace(at), ..)) = site {
                             test.id = self.tests[at].id;
-                            self.test_coverage[at] = (replay.lines.clone(), replay.sides.clone());
+                            self.test_coverage[at] = (replay.seen.lines.clone(), replay.seen.sides.clone());
                             self.stats.feasible_paths += 1;
                             self.observer.on_test(&test, &self.test_coverage[at], &self.stats);
                             self.tests[at] = test;
                             return;
                         }
                         if let Some((_, e)) = &site {
-                            self.error_sites.kept(e, self.tests.len(), run.path.len());
+                            self.error_sites.kept(e, self.tests.len(), run.seen.path.len());
                         }
                         if is_error {
                             self.stats.error_tests += 1;
                         }
-                        self.covered_lines.extend(replay.lines.iter().copied());
-                        self.covered_sides.extend(replay.sides.iter().copied());
-                        self.test_coverage.push((replay.lines.clone(), replay.sides.clone()));
+                        self.covered_lines.extend(replay.seen.lines.iter().copied());
+                        self.covered_sides.extend(replay.seen.sides.iter().copied());
+                        self.test_coverage.push((replay.seen.lines.clone(), replay.seen.sides.clone()));
                         test.id = self.tests.len() + 1;
                         self.stats.feasible_paths += 1;
                         self.tests.push(test);
@@ -1035,7 +1038,7 @@ impl<'a> Search<'a, '_> {
             }
             Some(End::BoundExceeded) if run.cost.was_capped() => self.goal.cut_by_cost += 1,
             Some(End::BoundExceeded) => self.stats.bound_exceeded_runs += 1,
-            Some(end @ (End::Error(_) | End::StepLimit)) if self.error_paths.insert(run.path.clone()) => {
+            Some(end @ (End::Error(_) | End::StepLimit)) if self.error_paths.insert(run.seen.path.clone()) => {
                 self.stats.error_runs += 1;
                 match end {
                     End::Error(e) if e.kind == crate::suite::ErrorKind::Unsupported => {

@@ -24,7 +24,8 @@ impl Search<'_, '_> {
         let targets = &self.config.goals.targets;
         is_test
             && targets.iter().enumerate().any(|(i, t)| {
-                self.goal.reached.get(i).copied().flatten().is_none() && t.points.iter().any(|p| run.lines.contains(p))
+                self.goal.reached.get(i).copied().flatten().is_none()
+                    && t.points.iter().any(|p| run.seen.lines.contains(p))
             })
     }
 
