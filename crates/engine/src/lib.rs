@@ -51,7 +51,7 @@ pub use search::{generate, generate_refereed, EngineError, NoObserver, Observer}
 // the groups above are for reading; every path inside the crate and out of
 // it names a module by what it is.
 pub(crate) use analysis::{loop_decisions, loop_exits, reject};
-pub(crate) use machine::{blockk, exec, extension, fp, meter, observed, testcase, value};
+pub(crate) use machine::{blockk, exec, extension, meter, observed, testcase, value};
 pub use machine::{fnptr, path, replay_models, run, setup, step};
 pub(crate) use memory::{
     contracts, heap, heap_assume, heap_count, heap_out, heap_share, heap_tail, joins, memcheck, null_params,

@@ -168,16 +168,7 @@ pub struct Exec<'m, 'p> {
     pub(crate) exts: Vec<Option<Box<dyn crate::extension::Extension>>>,
 }
 
-/// One `__VERIFIER_nondet_T()` call: a fresh input.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Nondet {
-    /// Solver variable `nondet<i>_<w>` (the i-th call, `w` bits): the same
-    /// call position in another run has the same variable if its width agrees.
-    pub var: ExprId,
-    pub ty: pathwise_ir::IntTy,
-    /// Concrete value returned.
-    pub value: u64,
-}
+pub use crate::observed::Nondet;
 
 /// Control outcome of executing one instruction or terminator.
 pub(crate) enum Flow {

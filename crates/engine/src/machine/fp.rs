@@ -13,7 +13,6 @@
 //! bit-vector variables holding the IEEE bits, so tests store their exact
 //! values like any other input; they are pinned where first used.
 
-use pathwise_expr::ExprId;
 use pathwise_ir::float::{eval_fbin, eval_fcast, eval_fcmp, eval_fneg, to_f64, FloatFail};
 use pathwise_ir::{InstKind, Loc, Operand, Type};
 
@@ -22,14 +21,7 @@ use crate::path::{End, EntryKind};
 use crate::suite::ErrorKind;
 use crate::value::{bv_of, Value};
 
-/// A symbolic value concretised by a floating operation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FloatPin {
-    pub loc: Loc,
-    /// The expression pinned (a float input's variable, or a value
-    /// computed from inputs).
-    pub expr: ExprId,
-}
+pub use crate::observed::FloatPin;
 
 impl Exec<'_, '_> {
     /// Executes a floating instruction (`fadd`, `fneg`, `fcmp`, `sitofp`...).

@@ -22,11 +22,11 @@ pub struct Observed {
     pub blocks: FxHashSet<(FuncId, Block)>,
     /// The values returned by `__VERIFIER_nondet_*()` calls, in call order
     /// (the inputs of a whole program).
-    pub nondets: Vec<crate::exec::Nondet>,
+    pub nondets: Vec<Nondet>,
     /// Calls of external functions, in order (see `Exec::external_call`).
     pub calls: Vec<crate::suite::ExternalCall>,
     /// Symbolic values concretised by floating operations (see `fp.rs`).
-    pub float_pins: Vec<crate::fp::FloatPin>,
+    pub float_pins: Vec<FloatPin>,
     /// Places where another symbolic value was fixed to this run's value
     /// (see `Exec::concretise`).
     pub pins: Vec<Loc>,
@@ -61,4 +61,24 @@ impl Observed {
         self.tied_lens.extend(main.tied_lens.drain());
         Observed { float_pins: self.float_pins, pins: self.pins, tied_lens: self.tied_lens, ..main }
     }
+}
+
+/// One `__VERIFIER_nondet_T()` call: a fresh input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Nondet {
+    /// Solver variable `nondet<i>_<w>` (the i-th call, `w` bits): the same
+    /// call position in another run has the same variable if its width agrees.
+    pub var: ExprId,
+    pub ty: pathwise_ir::IntTy,
+    /// Concrete value returned.
+    pub value: u64,
+}
+
+/// A symbolic value concretised by a floating operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FloatPin {
+    pub loc: Loc,
+    /// The expression pinned (a float input's variable, or a value
+    /// computed from inputs).
+    pub expr: ExprId,
 }
