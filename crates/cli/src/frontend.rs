@@ -45,6 +45,19 @@ impl Frontend {
     }
 }
 
+/// Fail unless `file` is a file that can be compiled: `cannot read F: is
+/// a directory` or `...: no such file` (a directory is not "missing").
+/// `what` names it in the message (`summary file `).
+pub fn check_input(file: &Path, what: &str) -> Result<()> {
+    if file.is_dir() {
+        bail!("cannot read {what}{}: is a directory (give the C file)", file.display());
+    }
+    if !file.is_file() {
+        bail!("cannot read {what}{}: no such file", file.display());
+    }
+    Ok(())
+}
+
 /// `file:line:col: error: message`, or `file: error: message` for a
 /// diagnostic about the whole file.
 fn show(d: &Diagnostic) -> String {

@@ -35,7 +35,9 @@ pub struct GenArgs {
     /// The bound of the criterion: under k-path at most k iterations of each
     /// loop per entry (and k nested recursive calls); under block-k at most k
     /// entries into each basic block per path.
-    #[arg(long, short = 'k', default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    // Negative numbers are values here, so that `--k -1` is told that k
+    // must be positive (clap would take `-1` for a flag).
+    #[arg(long, short = 'k', default_value_t = 2, value_parser = parse_k, allow_negative_numbers = true)]
     pub k: u32,
     /// The coverage criterion: `k-path` (one test per feasible path with at
     /// most k iterations of each loop per entry) or `block-k` (one test per
@@ -88,8 +90,12 @@ pub struct GenArgs {
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub max_tests: u64,
     /// Stop the search after this many seconds and keep the tests found.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub timeout: Option<Duration>,
+    /// Exit with a distinct non-zero code (6) when the suite has an error
+    /// test, for CI (the suite is written as usual).
+    #[arg(long, value_enum, value_name = "WHAT")]
+    pub fail_on: Option<crate::exit::FailOn>,
     /// Also print the test suite as JSON on stdout (the summary then goes to
     /// stderr).
     #[arg(long)]
@@ -189,6 +195,16 @@ pub fn parse_criterion(s: &str) -> Result<Criterion, String> {
     Criterion::from_name(s).ok_or_else(|| format!("unknown criterion `{s}` (expected `k-path` or `block-k`)"))
 }
 
+/// Parse `--k`: a positive integer, at most 1,000,000.
+pub fn parse_k(s: &str) -> Result<u32, String> {
+    match s.trim().parse::<i64>() {
+        Ok(k) if (1..=1_000_000).contains(&k) => Ok(k as u32),
+        Ok(k) if k < 1 => Err(format!("k must be a positive integer (at least 1), not `{s}`")),
+        Ok(_) => Err(format!("k must be at most 1000000, not `{s}`")),
+        Err(_) => Err(format!("k must be a positive integer, not `{s}`")),
+    }
+}
+
 /// Parse a positive number of seconds (fractions allowed).
 pub fn parse_seconds(s: &str) -> Result<Duration, String> {
     let secs: f64 = s.trim().parse().map_err(|_| format!("`{s}` is not a number of seconds"))?;
@@ -273,7 +289,7 @@ fn weak_functions(fe: &Frontend, suite: &mut TestSuite) {
 
 /// The watchdog's way out (see [`crate::salvage`]): the search did not stop
 /// within the grace period, so the tests it reported are written as the
-/// suite and the process ends here, successfully, as a stopped run does.
+/// suite and the process ends here, with the code a stopped run has.
 fn write_salvaged(
     args: &GenArgs,
     fe: &Frontend,
@@ -291,7 +307,7 @@ fn write_salvaged(
         .and_then(|mut suite| {
             weak_functions(fe, &mut suite);
             suite.postcondition = args.postcondition.clone();
-            set_source(&mut suite, &args.file);
+            set_source(&mut suite, &args.file, &args.out);
             let written = write_outputs(&suite, &args.file, args.build_flags(), &args.out)?;
             Ok((summary(&suite, &written, args), suite))
         });
@@ -309,11 +325,11 @@ fn write_salvaged(
             } else {
                 print!("{text}");
             }
-            std::process::exit(0);
+            std::process::exit(crate::exit::for_suite(&suite, args.fail_on));
         }
         Err(e) => {
             eprintln!("error: the search did not stop, and its tests could not be written: {e:#}");
-            std::process::exit(2);
+            std::process::exit(crate::exit::BAD_INPUT);
         }
     }
 }
@@ -360,15 +376,15 @@ pub fn write_outputs_with(
     let defines = flags.defines;
     std::fs::create_dir_all(out).with_context(|| format!("cannot create output directory {}", out.display()))?;
     // The test file includes the source by its name alone and is compiled
-    // with `-I` the source's directory (recorded in the JSON for `replay`):
-    // a path relative to the output directory would break when it moves.
+    // with `-I` the source's directory (recorded in the JSON, relative to
+    // the output directory, for `replay`), which its header comment gives.
     // A suite that names its source already is not copied (a large one
     // would be held twice).
     let owned;
     let suite = if suite.source.is_some() {
         suite
     } else {
-        owned = with_source(suite, source);
+        owned = with_source(suite, source, out);
         &owned
     };
     let include = source.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -383,14 +399,13 @@ pub fn write_outputs_with(
         let at = text.find("#include").unwrap_or(0);
         text.insert_str(at, &block);
     }
-    add_include_dirs(&mut text, flags.include_dirs);
+    add_include_dirs(&mut text, flags.include_dirs, out);
     let name = &suite.function;
     let written = Written {
         c_file: out.join(format!("{name}_tests.c")),
         json_file: out.join(format!("{name}_tests.json")),
         header: out.join("pathwise.h"),
     };
-    warn_other_suites(out, &suite.function);
     for (path, content) in [(&written.c_file, text.as_str()), (&written.header, frontend::PATHWISE_H)] {
         std::fs::write(path, content).with_context(|| format!("cannot write {}", path.display()))?;
     }
@@ -404,53 +419,104 @@ pub fn write_outputs_with(
     Ok(written)
 }
 
-/// `suite` with its source file recorded as an absolute path (as given
-/// when it has one already).
-fn with_source(suite: &TestSuite, source: &Path) -> TestSuite {
+/// `suite` with its source file recorded (see [`set_source`]).
+fn with_source(suite: &TestSuite, source: &Path, out: &Path) -> TestSuite {
     let mut suite = suite.clone();
-    set_source(&mut suite, source);
+    set_source(&mut suite, source, out);
     suite
 }
 
-/// Record `source` in `suite` as an absolute path, unless it names one.
-fn set_source(suite: &mut TestSuite, source: &Path) {
+/// Record `source` in `suite` relative to the output directory `out`,
+/// unless it names one already: the suite, committed with the code,
+/// then replays on another machine (no absolute path in its files).
+fn set_source(suite: &mut TestSuite, source: &Path, out: &Path) {
     if suite.source.is_none() {
-        let abs = source.canonicalize().or_else(|_| std::path::absolute(source)).unwrap_or_else(|_| source.into());
-        suite.source = Some(abs.to_string_lossy().into_owned());
+        suite.source = Some(relative_to(source, out).to_string_lossy().into_owned());
+    }
+}
+
+/// `path` as seen from directory `dir` (`../src/f.c`), both resolved as
+/// the file system does (symbolic links, `..`), so that the kernel finds
+/// it from `dir`; absolute when one cannot be resolved. `dir` need not
+/// exist yet: its nearest existing ancestor is resolved.
+pub fn relative_to(path: &Path, dir: &Path) -> PathBuf {
+    let resolve = |p: &Path| -> Option<PathBuf> {
+        let abs = std::path::absolute(p).ok()?;
+        let mut rest = Vec::new();
+        let mut base = abs.as_path();
+        loop {
+            if let Ok(real) = base.canonicalize() {
+                return Some(rest.iter().rev().fold(real, |acc: PathBuf, c| acc.join(c)));
+            }
+            rest.push(base.file_name()?.to_owned());
+            base = base.parent()?;
+        }
+    };
+    let (Some(target), Some(from)) = (resolve(path), resolve(dir)) else {
+        return std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    };
+    let (t, f): (Vec<_>, Vec<_>) = (target.components().collect(), from.components().collect());
+    let common = t.iter().zip(&f).take_while(|(a, b)| a == b).count();
+    let mut rel = PathBuf::new();
+    for _ in common..f.len() {
+        rel.push("..");
+    }
+    for c in &t[common..] {
+        rel.push(c);
+    }
+    rel
+}
+
+/// Fail (before the search) unless `out` is, or can be made, a directory
+/// the files can be written to: `cannot write to --out OUT: REASON`.
+/// Nothing is created (a run that then fails on its input leaves no empty
+/// directory): a file is made and removed in `out`, or in its nearest
+/// existing ancestor, where `out` will be created.
+pub fn check_out_dir(out: &Path) -> Result<()> {
+    let fail = |why: String| anyhow!("cannot write to --out {}: {why}", out.display());
+    let existing = out
+        .ancestors()
+        .map(|a| if a.as_os_str().is_empty() { Path::new(".") } else { a })
+        .find(|a| a.exists() || a.is_symlink())
+        .unwrap_or(Path::new("."));
+    // `out.c/tests` under a file `out.c` cannot be created.
+    if !existing.is_dir() {
+        return Err(fail(if existing == out {
+            "it is a file, not a directory".into()
+        } else {
+            format!("{} is a file, not a directory", existing.display())
+        }));
+    }
+    // Permissions, read-only file systems: try, as the writer will.
+    let probe = tempfile::Builder::new().prefix(".pathwise-probe").tempfile_in(existing);
+    probe.map(drop).map_err(|e| fail(io_reason(&e)))
+}
+
+/// An I/O error's reason in words, without the OS error number.
+fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        std::io::ErrorKind::ReadOnlyFilesystem => "read-only file system".into(),
+        _ => e.to_string(),
     }
 }
 
 /// The header's build command (`cc -I. ...`) with the `-I` directories
-/// `gen` was given, absolute, so that it builds from the output directory
-/// (a header-only library included through a wrapper printed a command
-/// without them).
-fn add_include_dirs(text: &mut String, include_dirs: &[PathBuf]) {
+/// `gen` was given, relative to the output directory `out`, so that it
+/// builds from there (a header-only library included through a wrapper
+/// printed a command without them) on any machine.
+fn add_include_dirs(text: &mut String, include_dirs: &[PathBuf], out: &Path) {
     const COMMAND: &str = " *   cc -I.";
     let Some(at) = text.find(COMMAND) else { return };
     let flags: String = include_dirs
         .iter()
         .map(|d| {
-            let abs = d.canonicalize().or_else(|_| std::path::absolute(d)).unwrap_or_else(|_| d.clone());
+            let rel = relative_to(d, out);
             // Inside a comment: `*/` cannot occur in a path worth keeping.
-            format!(" -I{}", abs.to_string_lossy().replace("*/", "*_/").replace(' ', "\\ "))
+            format!(" -I{}", rel.to_string_lossy().replace("*/", "*_/").replace(' ', "\\ "))
         })
         .collect();
     text.insert_str(at + COMMAND.len(), &flags);
-}
-
-/// `replay` handles one suite per directory: say so when `out` already
-/// holds the tests of another function.
-fn warn_other_suites(out: &Path, function: &str) {
-    let Ok(entries) = std::fs::read_dir(out) else { return };
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.ends_with("_tests.c") && name != format!("{function}_tests.c") {
-            eprintln!(
-                "warning: {} also holds {name}; `pathwise replay` expects one suite per directory",
-                out.display()
-            );
-        }
-    }
 }
 
 pub(crate) fn stop_text(suite: &TestSuite) -> String {
@@ -786,9 +852,7 @@ pub(crate) fn compile_for(
     function: &str,
     precondition: Option<&str>,
 ) -> Result<Frontend> {
-    if !file.is_file() {
-        bail!("cannot read {}: no such file", file.display());
-    }
+    frontend::check_input(file, "")?;
     let fe = frontend::compile(file, include_dirs, defines)?;
     fe.check_supported(function, "function")?;
     check_function(&fe.program, function, "function")?;
@@ -801,6 +865,10 @@ pub(crate) fn compile_for(
 
 /// Run `pathwise gen`; returns the exit code.
 pub fn run(args: &GenArgs) -> Result<i32> {
+    // From the start, so that a signal during the front end is not the
+    // default end with nothing said. The VC method cannot be interrupted
+    // and keep its tests: a signal ends it as it ends any process.
+    let interrupted = if args.method == "vc" { Arc::default() } else { install_ctrlc() };
     let (fe, summaries) = if args.summaries.is_empty() {
         let fe =
             compile_for(&args.file, (&args.include_dirs, &args.defines), &args.function, args.precondition.as_deref())?;
@@ -850,6 +918,9 @@ pub fn run(args: &GenArgs) -> Result<i32> {
     if args.method == "vc" && !summaries.is_empty() {
         bail!("--summary works with the concolic method only (not --method vc)");
     }
+    // Before the search: a directory that cannot take the files would
+    // lose every test found.
+    check_out_dir(&args.out)?;
     if args.method == "vc" {
         return crate::vc::run(args, &fe.program, config);
     }
@@ -860,7 +931,10 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         GenCriterion::Engine(_) | GenCriterion::LocalPaths => None,
     };
     config.goals.local_paths = args.criterion == GenCriterion::LocalPaths;
-    let interrupted = install_ctrlc();
+    if interrupted.load(std::sync::atomic::Ordering::SeqCst) {
+        eprintln!("interrupted before the search started: nothing written");
+        return Ok(crate::exit::SIGNAL);
+    }
     let calls = Arc::new(AtomicU64::new(0));
     let mut observer = ProgressObserver::new(&args.function, interrupted, args.timeout, Arc::clone(&calls));
     let salvage = crate::salvage::Salvage::default();
@@ -873,7 +947,7 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         suite
     })?;
     suite.postcondition = args.postcondition.clone();
-    set_source(&mut suite, &args.file);
+    set_source(&mut suite, &args.file, &args.out);
     let written = write_outputs(&suite, &args.file, args.build_flags(), &args.out)?;
     let mut text = summary(&suite, &written, args);
     if !summaries.is_empty() {
@@ -886,7 +960,7 @@ pub fn run(args: &GenArgs) -> Result<i32> {
     } else {
         print!("{text}");
     }
-    Ok(0)
+    Ok(crate::exit::for_suite(&suite, args.fail_on))
 }
 
 #[cfg(test)]

@@ -43,13 +43,9 @@ pub struct Summary {
 /// Compile the unit with its summary files and check the function under
 /// test, the precondition and every summary.
 pub fn compile(args: &GenArgs) -> Result<(Frontend, Vec<Summary>)> {
-    if !args.file.is_file() {
-        bail!("cannot read {}: no such file", args.file.display());
-    }
+    crate::frontend::check_input(&args.file, "")?;
     for s in &args.summaries {
-        if !s.is_file() {
-            bail!("cannot read summary file {}: no such file", s.display());
-        }
+        crate::frontend::check_input(s, "summary file ")?;
     }
     let model = pathwise_cfront::DataModel::Lp64;
     let fe = crate::frontend::compile_appended(&args.file, &args.summaries, &args.include_dirs, &args.defines, model)?;

@@ -3,6 +3,8 @@
 //! in `tests/` can drive `gen` and `replay` without spawning the binary.
 //!
 //! - [`criterion`]: `gen --criterion` (either method's).
+//! - [`exit`]: the exit codes, `--fail-on`, and a quiet end when stdout
+//!   is closed.
 //! - [`frontend`]: compiling the C file with `pathwise-cfront` and printing
 //!   its diagnostics.
 //! - [`gen`]: `pathwise gen` — options, search, output files, summary.
@@ -18,6 +20,7 @@
 //!   replayed by the engine into ordinary tests).
 
 pub mod criterion;
+pub mod exit;
 pub mod frontend;
 pub mod gcov;
 pub mod gen;

@@ -14,14 +14,13 @@
 //! can drive it; this file only parses arguments and maps results to exit
 //! codes.
 //!
-//! Exit codes: 0 success; 1 `replay` found failing tests or a coverage
-//! disagreement; 2 an error (bad usage, front-end errors, missing tools);
-//! 3 an internal error (a bug in Pathwise), reported without a Rust panic
-//! trace; 4 `replay` found no test to run. Errors print as `error: ...` on
-//! stderr.
+//! Exit codes: see `pathwise_cli::exit` (and `pathwise --help`): a bug
+//! is reported without a Rust panic trace and exits with
+//! [`exit::INTERNAL`]; other errors print as `error: ...` on stderr and
+//! exit with [`exit::BAD_INPUT`].
 
 use clap::{Parser, Subcommand};
-use pathwise_cli::{gen, paths_cmd, replay, testcomp};
+use pathwise_cli::{exit, gen, paths_cmd, replay, testcomp};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -32,9 +31,9 @@ use pathwise_cli::{gen, paths_cmd, replay, testcomp};
 explores the function's paths (each loop at most k times per entry), solves the path \
 conditions with Z3, and writes one test per feasible path with the outputs it observed, \
 as a self-contained C file and a JSON suite.",
-    after_help = "Examples:\n  pathwise gen merge.c --function merge --k 2 --out tests/\n  \
+    after_help = format!("Examples:\n  pathwise gen merge.c --function merge --k 2 --out tests/\n  \
 pathwise gen sort.c -f sort --precondition valid --timeout 30 --json > suite.json\n  \
-pathwise replay tests/"
+pathwise replay tests/\n\n{}", exit::HELP)
 )]
 struct Cli {
     #[command(subcommand)]
@@ -59,6 +58,7 @@ enum Command {
 }
 
 fn main() {
+    exit::die_quietly_on_closed_stdout();
     let cli = Cli::parse();
     // A bug must still end in a clear message and a distinct exit code.
     std::panic::set_hook(Box::new(|info| {
@@ -86,8 +86,8 @@ fn main() {
         Ok(Ok(code)) => std::process::exit(code),
         Ok(Err(e)) => {
             eprintln!("error: {e:#}");
-            std::process::exit(2);
+            std::process::exit(exit::BAD_INPUT);
         }
-        Err(_) => std::process::exit(3),
+        Err(_) => std::process::exit(exit::INTERNAL),
     }
 }

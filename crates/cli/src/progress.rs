@@ -149,7 +149,7 @@ pub fn install_ctrlc() -> Arc<AtomicBool> {
     let installed = ctrlc::set_handler(move || {
         if handler_flag.swap(true, Ordering::SeqCst) {
             eprintln!("\ninterrupted again: exiting without writing tests");
-            std::process::exit(130);
+            std::process::exit(crate::exit::SIGNAL);
         }
         // SIGTERM (a CI job's timeout, `kill`) and SIGHUP come here too
         // (ctrlc's `termination` feature): the tests found are written.

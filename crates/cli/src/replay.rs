@@ -23,6 +23,10 @@
 //! observed natively is reported and counted apart, not a failure) and the
 //! coverage agrees; 1 on a failure or a disagreement; 4 when the suite has
 //! no test at all (nothing was checked, which a CI job should notice).
+//!
+//! A directory may hold the suites of several functions (`gen`'s default
+//! `--out` is shared): each is built and run in a scratch directory of
+//! its own, and the suite's directory is left as it was.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -34,7 +38,8 @@ use pathwise_emit::json::{FunctionCoverageJson, SuiteJson};
 
 use crate::gcov::{run_gcov, GcovReport};
 
-/// Name of the coverage-instrumented test executable built in DIR.
+/// Name of the coverage-instrumented test executable (built in a scratch
+/// directory).
 pub const EXE: &str = "pathwise_replay";
 
 /// What to replay and how to build it.
@@ -110,10 +115,11 @@ impl ReplayOutcome {
 }
 
 /// Exit status of `replay` for a suite without tests.
-pub const NOTHING_TO_REPLAY: i32 = 4;
+pub const NOTHING_TO_REPLAY: i32 = crate::exit::NOTHING_TO_REPLAY;
 
-/// Find the single `NAME_tests.c` in `dir` and its `NAME_tests.json`.
-pub fn find_suite_files(dir: &Path) -> Result<SuiteFiles> {
+/// Every `NAME_tests.c` in `dir` with its `NAME_tests.json`, by name:
+/// `gen` writes the suites of several functions into one `--out`.
+pub fn find_suites(dir: &Path) -> Result<Vec<SuiteFiles>> {
     let entries = std::fs::read_dir(dir).with_context(|| format!("cannot read directory {}", dir.display()))?;
     let mut names = Vec::new();
     for entry in entries {
@@ -123,34 +129,33 @@ pub fn find_suite_files(dir: &Path) -> Result<SuiteFiles> {
         }
     }
     names.sort();
-    let name = match names.as_slice() {
-        [] => bail!("no *_tests.c file in {} (run `pathwise gen` first)", dir.display()),
-        [one] => one.clone(),
-        many => bail!(
-            "several test files in {}: {}; keep one per directory",
-            dir.display(),
-            many.iter().map(|n| format!("{n}_tests.c")).collect::<Vec<_>>().join(", ")
-        ),
-    };
-    let json_file = dir.join(format!("{name}_tests.json"));
-    if !json_file.is_file() {
-        bail!("{} has no matching {name}_tests.json", dir.join(format!("{name}_tests.c")).display());
+    if names.is_empty() {
+        bail!("no *_tests.c file in {} (run `pathwise gen` first)", dir.display());
     }
-    Ok(SuiteFiles { c_file: dir.join(format!("{name}_tests.c")), json_file, name })
-}
-
-/// Remove coverage data of earlier replays: gcov *adds* to existing counts.
-fn remove_stale_coverage(dir: &Path) -> Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        let file = path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
-        if file.starts_with(EXE) && (file.ends_with(".gcda") || file.ends_with(".gcno")) {
-            std::fs::remove_file(&path).with_context(|| format!("cannot remove {}", path.display()))?;
+    let mut suites = Vec::new();
+    for name in names {
+        let json_file = dir.join(format!("{name}_tests.json"));
+        if !json_file.is_file() {
+            bail!("{} has no matching {name}_tests.json", dir.join(format!("{name}_tests.c")).display());
         }
+        suites.push(SuiteFiles { c_file: dir.join(format!("{name}_tests.c")), json_file, name });
     }
-    Ok(())
+    Ok(suites)
 }
 
+/// The single suite in `dir` ([`replay`]'s; `pathwise replay` takes
+/// several with [`replay_all`]).
+pub fn find_suite_files(dir: &Path) -> Result<SuiteFiles> {
+    let mut suites = find_suites(dir)?;
+    if suites.len() > 1 {
+        bail!(
+            "several test files in {}: {} (replay_all replays each)",
+            dir.display(),
+            suites.iter().map(|s| format!("{}_tests.c", s.name)).collect::<Vec<_>>().join(", ")
+        );
+    }
+    Ok(suites.remove(0))
+}
 /// The UBSan checks that make the suite's error tests stop where the engine
 /// stopped: only for the kinds of undefined behaviour some test expects
 /// (each check adds branches that gcov may count).
@@ -176,8 +181,9 @@ fn traps_needed(suite: &SuiteJson) -> Vec<&'static str> {
     out
 }
 
-/// `gcc --coverage -O0 -DPATHWISE_GCOV [-fsanitize=...] -o pathwise_replay NAME_tests.c`,
-/// run in `dir`.
+/// `gcc --coverage -O0 -DPATHWISE_GCOV [-fsanitize=...] -o pathwise_replay DIR/NAME_tests.c`,
+/// run in the scratch directory `build` (the program, its notes and its
+/// counters are written there: the suite's directory stays as it was).
 ///
 /// The undefined behaviour that error tests expect is made to trap where it
 /// happens (UBSan in trap mode needs no run-time library), so that such a
@@ -186,7 +192,7 @@ fn traps_needed(suite: &SuiteJson) -> Vec<&'static str> {
 /// counters of a test process a signal ends, when they are consistent:
 /// see the runner in `pathwise_emit::c_tests`); without it the test file
 /// is plain C that builds without `--coverage`.
-fn compile(opts: &ReplayOptions, files: &SuiteFiles, traps: &[&str]) -> Result<()> {
+fn compile(opts: &ReplayOptions, files: &SuiteFiles, traps: &[&str], build: &Path) -> Result<()> {
     let mut cmd = Command::new("gcc");
     cmd.args(["--coverage", "-O0", "-DPATHWISE_GCOV", "-o", EXE]);
     if !traps.is_empty() {
@@ -195,14 +201,14 @@ fn compile(opts: &ReplayOptions, files: &SuiteFiles, traps: &[&str]) -> Result<(
     }
     for inc in &opts.include_dirs {
         // Relative include directories were given relative to the caller's
-        // working directory, but gcc runs in DIR.
+        // working directory, but gcc runs in the scratch directory.
         let abs = std::path::absolute(inc).unwrap_or_else(|_| inc.clone());
         cmd.arg("-I").arg(abs);
     }
     for def in &opts.defines {
         cmd.arg(format!("-D{def}"));
     }
-    cmd.arg(format!("{}_tests.c", files.name)).current_dir(&opts.dir);
+    cmd.arg(&files.c_file).current_dir(build);
     // The modelled `<math.h>` functions (`sqrt`, `floor`...) are libm's.
     cmd.arg("-lm");
     let out = cmd.output().context("cannot run gcc (is it installed and on PATH?)")?;
@@ -212,10 +218,11 @@ fn compile(opts: &ReplayOptions, files: &SuiteFiles, traps: &[&str]) -> Result<(
     Ok(())
 }
 
-/// Run the test program with a time limit; returns (exit ok, stdout).
-fn run_tests(opts: &ReplayOptions) -> Result<(bool, String)> {
-    let mut child = Command::new(opts.dir.join(EXE))
-        .current_dir(&opts.dir)
+/// Run the test program built in `build` with a time limit; returns
+/// (exit ok, stdout).
+fn run_tests(opts: &ReplayOptions, build: &Path) -> Result<(bool, String)> {
+    let mut child = Command::new(build.join(EXE))
+        .current_dir(build)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -437,30 +444,76 @@ pub struct ReplayArgs {
     pub run_timeout: u64,
 }
 
-/// Run `pathwise replay`; returns the exit code.
+/// Run `pathwise replay`: every suite of the directory, each reported
+/// under its name when there are several; returns the exit code (the
+/// worst: a failure anywhere, else nothing to replay when no suite has a
+/// test).
 pub fn run(args: &ReplayArgs) -> Result<i32> {
-    let mut include_dirs = args.include_dirs.clone();
-    // The code under test may include "pathwise.h", which `gen` copied into
-    // DIR; gcc only finds it there through -I.
-    include_dirs.push(args.dir.clone());
     let opts = ReplayOptions {
         dir: args.dir.clone(),
-        include_dirs,
+        include_dirs: args.include_dirs.clone(),
         defines: args.defines.clone(),
         run_timeout: Duration::from_secs(args.run_timeout.max(1)),
     };
-    let outcome = replay(&opts)?;
-    Ok(print_outcome(&outcome))
+    let outcomes = replay_all(&opts)?;
+    let several = outcomes.len() > 1;
+    let mut codes = Vec::new();
+    for (i, (files, outcome)) in outcomes.iter().enumerate() {
+        if several {
+            println!("{}== {}_tests.c ==", if i > 0 { "\n" } else { "" }, files.name);
+        }
+        codes.push(print_outcome(outcome));
+    }
+    if several {
+        let failing: Vec<&str> = outcomes
+            .iter()
+            .zip(&codes)
+            .filter(|(_, &c)| c == crate::exit::FAILED)
+            .map(|((f, _), _)| f.name.as_str())
+            .collect();
+        let verdict = match failing.as_slice() {
+            [] => "none failed".to_string(),
+            names => format!("failing: {}", names.join(", ")),
+        };
+        println!("\n{} suites replayed; {verdict}", outcomes.len());
+    }
+    Ok(if codes.contains(&crate::exit::FAILED) {
+        crate::exit::FAILED
+    } else if codes.iter().all(|&c| c == NOTHING_TO_REPLAY) {
+        NOTHING_TO_REPLAY
+    } else {
+        crate::exit::COMPLETE
+    })
 }
 
-/// Build, run and measure the tests in `opts.dir`.
+/// Build, run and measure the tests of every suite in `opts.dir`.
+pub fn replay_all(opts: &ReplayOptions) -> Result<Vec<(SuiteFiles, ReplayOutcome)>> {
+    let opts = &canonical(opts)?;
+    let mut out = Vec::new();
+    for files in find_suites(&opts.dir)? {
+        let outcome = replay_suite(opts, &files)?;
+        out.push((files, outcome));
+    }
+    Ok(out)
+}
+
+/// Build, run and measure the tests in `opts.dir`, which holds one suite.
 pub fn replay(opts: &ReplayOptions) -> Result<ReplayOutcome> {
-    // Programs and files are addressed inside DIR while child processes run
-    // with DIR as their working directory: only absolute paths mean the same
-    // thing on both sides.
+    let opts = &canonical(opts)?;
+    replay_suite(opts, &find_suite_files(&opts.dir)?)
+}
+
+/// `opts` with its directory absolute: files are addressed there while
+/// child processes run in a scratch directory.
+fn canonical(opts: &ReplayOptions) -> Result<ReplayOptions> {
     let dir = opts.dir.canonicalize().with_context(|| format!("cannot read directory {}", opts.dir.display()))?;
-    let opts = &ReplayOptions { dir, ..opts.clone() };
-    let files = find_suite_files(&opts.dir)?;
+    Ok(ReplayOptions { dir, ..opts.clone() })
+}
+
+/// Replay one suite: built and run in a scratch directory, removed after,
+/// so that the suite's directory is left exactly as it was (a suite is
+/// committed with the code; replaying it must not dirty the checkout).
+fn replay_suite(opts: &ReplayOptions, files: &SuiteFiles) -> Result<ReplayOutcome> {
     let json = std::fs::read_to_string(&files.json_file)
         .with_context(|| format!("cannot read {}", files.json_file.display()))?;
     let suite: SuiteJson = pathwise_emit::suite_from_json_str(&json)
@@ -468,14 +521,23 @@ pub fn replay(opts: &ReplayOptions) -> Result<ReplayOutcome> {
     if suite.tests.is_empty() {
         return Ok(ReplayOutcome::default());
     }
-    remove_stale_coverage(&opts.dir)?;
+    let scratch = tempfile::Builder::new()
+        .prefix("pathwise-replay-")
+        .tempdir()
+        .context("cannot create a scratch directory to build the tests in")?;
+    let build = scratch.path();
     let mut include_dirs = opts.include_dirs.clone();
-    // The test file includes the code under test by its name alone.
-    if let Some(dir) = suite.source.as_deref().and_then(|s| Path::new(s).parent()) {
-        include_dirs.push(dir.to_path_buf());
+    // The code under test may include "pathwise.h", which `gen` copied next
+    // to the tests; from another directory gcc finds it there through -I.
+    include_dirs.push(opts.dir.clone());
+    // The test file includes the code under test by its name alone; the
+    // JSON records its path relative to the suite's directory (absolute in
+    // suites written before).
+    if let Some(dir) = suite.source.as_deref().and_then(|s| opts.dir.join(s).parent().map(Path::to_path_buf)) {
+        include_dirs.push(dir);
     }
-    compile(&ReplayOptions { include_dirs, ..opts.clone() }, &files, &traps_needed(&suite))?;
-    let (exit_ok, output) = run_tests(opts)?;
+    compile(&ReplayOptions { include_dirs, ..opts.clone() }, files, &traps_needed(&suite), build)?;
+    let (exit_ok, output) = run_tests(opts, build)?;
     let Some((passed, failed, not_observed)) = parse_summary_line(&output) else {
         bail!("the test program ended without its summary line (crashed?); its output:\n{}", output.trim_end());
     };
@@ -489,7 +551,7 @@ pub fn replay(opts: &ReplayOptions) -> Result<ReplayOutcome> {
         // No counters at all: nothing measured, nothing to compare.
         (Vec::new(), Vec::new(), Vec::new())
     } else {
-        compare(&predicted, &run_gcov(&opts.dir, &find_gcda(&opts.dir)?)?)
+        compare(&predicted, &run_gcov(build, &find_gcda(build)?)?)
     };
     Ok(ReplayOutcome {
         tests: suite.tests.len(),

@@ -189,7 +189,9 @@ pub fn run(args: &TestCompArgs) -> Result<i32> {
     }
     print!("{}", summary(&suite, goal, duplicates));
     println!("wrote {} and {}", args.out.join("metadata.xml").display(), zip.display());
-    Ok(0)
+    // A Test-Comp run ends at its time limit as a matter of course: 0 then,
+    // as when it completes; a signal is not a finished run.
+    Ok(if suite.stop == StopReason::Interrupted { crate::exit::SIGNAL } else { crate::exit::COMPLETE })
 }
 
 /// Branch sides covered and in total, over the functions reachable from main.

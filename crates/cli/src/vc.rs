@@ -76,7 +76,7 @@ pub fn run(args: &GenArgs, program: &Program, config: Config) -> Result<i32> {
         pathwise_vc::generate(program, &config, vc_criterion(args.criterion)?).map_err(anyhow::Error::msg)?;
     let Generated { suite, cover: res, disagreements: bad, .. } = &generated;
     let written = crate::gen::write_outputs(suite, &args.file, args.build_flags(), &args.out)?;
-    let json = vc_json(program, &generated, args.criterion, &args.file);
+    let json = vc_json(program, &generated, args.criterion, (&args.file, &args.out));
     std::fs::write(&written.json_file, format!("{json}\n"))?;
     let mut text = crate::gen::summary(suite, &written, args);
     text =
@@ -118,19 +118,24 @@ pub fn run(args: &GenArgs, program: &Program, config: Config) -> Result<i32> {
             eprintln!("error: {b}");
         }
         eprintln!("error: {} valuation(s) of the VC did not replay along their path (a bug: please report)", bad.len());
-        return Ok(1);
+        return Ok(crate::exit::FAILED);
     }
-    Ok(0)
+    Ok(crate::exit::for_suite(suite, args.fail_on))
 }
 
 /// The suite's JSON with the VC method's fields (`method`, `vc`).
-fn vc_json(program: &Program, generated: &Generated, crit: GenCriterion, source: &std::path::Path) -> String {
+fn vc_json(
+    program: &Program,
+    generated: &Generated,
+    crit: GenCriterion,
+    (source, out): (&std::path::Path, &std::path::Path),
+) -> String {
     let res = &generated.cover;
     let mut base = pathwise_emit::json::SuiteJson::from_suite(&generated.suite);
     base.criterion = crit.name().into();
     if base.source.is_none() {
-        let abs = source.canonicalize().unwrap_or_else(|_| source.into());
-        base.source = Some(abs.to_string_lossy().into_owned());
+        // As `gen` records it: relative to the output directory.
+        base.source = Some(crate::gen::relative_to(source, out).to_string_lossy().into_owned());
     }
     let infeasible = generated
         .infeasible

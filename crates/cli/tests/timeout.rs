@@ -41,6 +41,12 @@ fn sigterm_interrupts_a_hard_query_and_keeps_the_tests() {
     signal_interrupts_a_hard_query_and_keeps_the_tests("TERM");
 }
 
+/// SIGHUP (a closed terminal or ssh session) too.
+#[test]
+fn sighup_interrupts_a_hard_query_and_keeps_the_tests() {
+    signal_interrupts_a_hard_query_and_keeps_the_tests("HUP");
+}
+
 fn signal_interrupts_a_hard_query_and_keeps_the_tests(signal: &str) {
     let out = tempfile::tempdir().unwrap();
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_pathwise"))
@@ -60,7 +66,8 @@ fn signal_interrupts_a_hard_query_and_keeps_the_tests(signal: &str) {
     assert!(kill.success());
     let o = child.wait_with_output().unwrap();
     let took = start.elapsed();
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    // 130: stopped by a signal (not 0, which a complete run exits with).
+    assert_eq!(o.status.code(), Some(130), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(took < Duration::from_secs(10), "took {took:?} after SIG{signal}");
     let suite: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(suite["stop"], "interrupted");

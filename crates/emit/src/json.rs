@@ -162,9 +162,10 @@ pub struct SuiteJson {
     /// (...)`; absent when there are none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub contracts: Vec<String>,
-    /// The C file under test, as an absolute path: the test file includes
-    /// it by name, and `replay` compiles with `-I` its directory (absent in
-    /// files written before it existed).
+    /// The C file under test, relative to the suite's directory (absolute
+    /// in suites written before issue 28): the test file includes it by
+    /// name, and `replay` compiles with `-I` its directory (absent in files
+    /// written before it existed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     /// Cost models, policies and targets (absent without them).

@@ -36,17 +36,30 @@ use pathwise_ir::{Loc, Program};
 pub struct Unsupported {
     pub loc: Option<Loc>,
     pub what: String,
+    /// Whether the concolic method supports it (the message then says so).
+    pub concolic_supports: bool,
 }
 
 impl Unsupported {
     pub fn new(loc: Option<Loc>, what: &str) -> Unsupported {
-        Unsupported { loc, what: what.to_string() }
+        Unsupported { loc, what: what.to_string(), concolic_supports: true }
+    }
+
+    /// What neither method supports (`setjmp`): no pointer to the other.
+    pub fn by_neither(loc: Option<Loc>, what: &str) -> Unsupported {
+        Unsupported { concolic_supports: false, ..Unsupported::new(loc, what) }
     }
 
     /// `file:line:col: unsupported by --method vc: WHAT (...)`, with a
     /// pointer to the concolic method.
     pub fn describe(&self, program: &Program) -> String {
         let at = self.loc.filter(|l| !l.is_none()).map(|l| program.describe_loc(l));
+        if !self.concolic_supports {
+            return match at {
+                Some(at) => format!("{at}: {}", self.what),
+                None => self.what.clone(),
+            };
+        }
         let hint = "the default method, --method concolic, supports it";
         match at {
             Some(at) => format!("{at}: unsupported by --method vc: {} ({hint})", self.what),

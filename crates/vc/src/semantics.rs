@@ -484,6 +484,10 @@ fn declared_call(
             Ok(())
         }
         ("malloc" | "calloc" | "realloc" | "free", _) => unsupported(inst, &format!("dynamic memory (`{name}`)")),
+        _ if pathwise_engine::setup::is_non_local_jump(name) => Err(Unsupported::by_neither(
+            Some(inst.loc),
+            &format!("call to `{name}`: {}", pathwise_engine::setup::NON_LOCAL_JUMPS),
+        )),
         _ => unsupported(inst, &format!("a call of `{name}` (no body in this file)")),
     }
 }

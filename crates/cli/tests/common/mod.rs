@@ -15,7 +15,9 @@ pub fn root() -> PathBuf {
 }
 
 /// `pathwise gen FILE --function FUNCTION --out OUT ARGS...` from the
-/// repository root, which must succeed: (its stdout, the JSON suite).
+/// repository root, which must write its suite: (its stdout, the JSON
+/// suite). Its exit code must be the one its stop reason has: 0 for a
+/// search that ended by itself, 5 for one a limit (`--timeout`) stopped.
 pub fn gen(file: &str, function: &str, args: &[&str], out: &Path) -> (String, serde_json::Value) {
     let o = Command::new(env!("CARGO_BIN_EXE_pathwise"))
         .args(["gen", file, "--function", function, "--out"])
@@ -24,9 +26,12 @@ pub fn gen(file: &str, function: &str, args: &[&str], out: &Path) -> (String, se
         .current_dir(root())
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(0), "{function}: {}", String::from_utf8_lossy(&o.stderr));
-    let text = std::fs::read_to_string(out.join(format!("{function}_tests.json"))).unwrap();
-    (String::from_utf8_lossy(&o.stdout).into_owned(), serde_json::from_str(&text).unwrap())
+    let text = std::fs::read_to_string(out.join(format!("{function}_tests.json")))
+        .unwrap_or_else(|e| panic!("{function}: {e}: {}", String::from_utf8_lossy(&o.stderr)));
+    let suite: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let code = if matches!(suite["stop"].as_str(), Some("timeout" | "limit")) { 5 } else { 0 };
+    assert_eq!(o.status.code(), Some(code), "{function}: {}", String::from_utf8_lossy(&o.stderr));
+    (String::from_utf8_lossy(&o.stdout).into_owned(), suite)
 }
 
 /// `pathwise replay DIR` (headers also searched in `include_dirs`): none

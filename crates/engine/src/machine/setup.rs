@@ -157,6 +157,9 @@ fn find_defined(program: &Program, name: &str, what: &str) -> Result<FuncId, Eng
 /// and without a model of the engine's own.
 fn check_external_names(program: &Program, config: &Config) -> Result<(), EngineError> {
     for name in &config.externals.names {
+        if is_non_local_jump(name) {
+            return err(format!("--external {name}: {NON_LOCAL_JUMPS}"));
+        }
         let Some(id) = program.func_by_name(name) else {
             return err(format!("--external {name}: the file declares no function `{name}` that is called"));
         };
@@ -219,6 +222,31 @@ fn check_external_signature(program: &Program, id: FuncId, loc: Loc, nargs: Opti
     Ok(())
 }
 
+/// The C library's non-local jumps (glibc's `setjmp` macro calls
+/// `_setjmp`, `sigsetjmp` calls `__sigsetjmp`, and `_FORTIFY_SOURCE` makes
+/// `longjmp` `__longjmp_chk`).
+const NON_LOCAL_JUMP_NAMES: &[&str] = &[
+    "setjmp",
+    "_setjmp",
+    "__setjmp",
+    "sigsetjmp",
+    "__sigsetjmp",
+    "longjmp",
+    "_longjmp",
+    "siglongjmp",
+    "__longjmp_chk",
+];
+
+/// Why a function that calls them cannot be tested.
+pub const NON_LOCAL_JUMPS: &str = "setjmp/longjmp are not supported: a jump back to a `setjmp` returns twice, which \
+     no run follows (an external stub would not jump, and its tests would report false errors)";
+
+/// Whether `name` is one of the C library's non-local jumps (refused by
+/// both methods, whatever `--external` says).
+pub fn is_non_local_jump(name: &str) -> bool {
+    NON_LOCAL_JUMP_NAMES.contains(&name)
+}
+
 /// Every reachable call (from the function under test and the
 /// precondition) to a function without a body must have a model or be
 /// external. The error lists every function missing, each with the
@@ -245,6 +273,11 @@ fn check_externals(program: &Program, roots: &[Option<FuncId>], config: &Config)
                     }
                     let callee = program.func(*func);
                     let name = callee.name.as_str();
+                    // Before `--external` (and `--external-all`) is looked at:
+                    // a stub for one gives false errors.
+                    if callee.is_declaration() && is_non_local_jump(name) {
+                        return err(format!("{}: call to `{name}`: {NON_LOCAL_JUMPS}", program.describe_loc(inst.loc)));
+                    }
                     if callee.is_declaration() && !has_model(name) {
                         if config.externals.contains(name) {
                             check_external_signature(program, *func, inst.loc, Some(args.len()))?;
