@@ -377,7 +377,8 @@ fn test_comment(suite: &TestSuite, test: &TestCase) -> String {
                 heap_input_summary(suite, test, Some(&InputValue::Pointer(v.clone())), &mut shown)
             } else {
                 let names: Vec<String> = suite.params.iter().enumerate().map(|(j, q)| param_name(j, q)).collect();
-                joined_input(suite, test, i, &names).unwrap_or_else(|| input_summary(test.inputs.get(i), p))
+                joined_input(suite, test, i, &names)
+                    .unwrap_or_else(|| input_summary(test.inputs.get(i), p, &suite.enums))
             };
             format!("{} = {value}", param_name(i, p))
         })
@@ -408,13 +409,18 @@ fn test_comment(suite: &TestSuite, test: &TestCase) -> String {
     format!("/*{} */\n", comment_safe(&out))
 }
 
-fn input_summary(value: Option<&InputValue>, src: &SrcVar) -> String {
+fn input_summary(value: Option<&InputValue>, src: &SrcVar, enums: &[pathwise_ir::EnumDef]) -> String {
     const SHOWN: usize = 32;
     match value {
         // Heap inputs are described by `heap_input_summary`.
         None | Some(InputValue::Pointer(_)) => "?".to_string(),
         Some(InputValue::Function(f)) => f.clone().unwrap_or_else(|| "NULL".to_string()),
-        Some(InputValue::Scalar(v)) => display_value(*v, src.scalar),
+        Some(InputValue::Scalar(v)) => match enums.iter().find(|e| e.c_name == src.c_scalar) {
+            Some(e) => e
+                .name_of(crate::literal::normalize(*v, src.scalar))
+                .map_or_else(|| display_value(*v, src.scalar), str::to_string),
+            None => display_value(*v, src.scalar),
+        },
         Some(InputValue::Array(vs)) => {
             if let Some(text) = crate::literal::text_bytes(vs, src.scalar).filter(|t| t.len() <= 4 * SHOWN) {
                 return crate::literal::c_string_literal(&text);
@@ -499,7 +505,13 @@ fn joined_input(suite: &TestSuite, test: &TestCase, i: usize, locals: &[String])
 /// where an inaccessible page starts (`pathwise_guarded`), so that the
 /// read past it that an out-of-bounds error test expects traps natively,
 /// as under a sanitizer.
-fn write_input(out: &mut String, p: &SrcVar, local: &str, value: Option<&InputValue>, guarded: bool) {
+fn write_input(
+    out: &mut String,
+    (p, enums): (&SrcVar, &[pathwise_ir::EnumDef]),
+    local: &str,
+    value: Option<&InputValue>,
+    guarded: bool,
+) {
     if p.shape == pathwise_ir::Shape::Function {
         // A function of the unit, by name (the type's declarator needs
         // the name inside: `int (*cb)(int)`).
@@ -553,7 +565,7 @@ fn write_input(out: &mut String, p: &SrcVar, local: &str, value: Option<&InputVa
             Some(InputValue::Array(vs)) => vs.first().copied().unwrap_or(0),
             None | Some(InputValue::Pointer(_) | InputValue::Function(_)) => 0,
         };
-        let _ = writeln!(out, "    {} {local} = {};", p.c_scalar, c_literal(v, p.scalar, &p.c_scalar));
+        let _ = writeln!(out, "    {} {local} = {};", p.c_scalar, crate::literal::c_value(v, p, enums));
     }
 }
 
@@ -563,7 +575,7 @@ pub(crate) fn write_scalar_check(
     used: &mut Used,
     id: usize,
     what: &str,
-    src: &SrcVar,
+    (src, enums): (&SrcVar, &[pathwise_ir::EnumDef]),
     expected: i128,
     got: &str,
 ) {
@@ -577,7 +589,7 @@ pub(crate) fn write_scalar_check(
         used.signed = true;
         "signed"
     };
-    let lit = c_literal(expected, src.scalar, &src.c_scalar);
+    let lit = crate::literal::c_value(expected, src, enums);
     let _ = writeln!(out, "    pathwise_failed |= pathwise_check_{suffix}({id}, \"{what}\", {lit}, {got});");
 }
 
@@ -632,7 +644,7 @@ fn write_test(out: &mut String, suite: &TestSuite, test: &TestCase, used: &mut U
         } else if joined_input(suite, test, i, &locals).is_none() {
             let guarded = is_array_param(p) && reads_past_an_input(test);
             used.guarded |= guarded;
-            write_input(out, p, &locals[i], test.inputs.get(i), guarded);
+            write_input(out, (p, &suite.enums), &locals[i], test.inputs.get(i), guarded);
         }
     }
     // Pointers into another input's array, once every array exists.
@@ -681,7 +693,7 @@ fn write_test(out: &mut String, suite: &TestSuite, test: &TestCase, used: &mut U
     match (&suite.ret, test.ret, &test.ret_pointer) {
         (Some(ret), Some(expected), _) => {
             let _ = writeln!(out, "    {} pathwise_ret = {call};", ret.c_scalar);
-            write_scalar_check(out, used, id, "return", ret, expected, "pathwise_ret");
+            write_scalar_check(out, used, id, "return", (ret, &suite.enums), expected, "pathwise_ret");
             result = Some("pathwise_ret");
         }
         (Some(ret), None, Some(HeapValue::Ref { .. })) if ret.shape == pathwise_ir::Shape::ByValue => {
@@ -740,7 +752,7 @@ fn write_test(out: &mut String, suite: &TestSuite, test: &TestCase, used: &mut U
                 let elem = global_elem(g, "pathwise_i");
                 write_array_check(out, used, id, &g.src.name, &g.src, &expected, &elem);
             }
-            _ => write_scalar_check(out, used, id, &g.src.name, &g.src, expected[0], &g.src.name),
+            _ => write_scalar_check(out, used, id, &g.src.name, (&g.src, &[]), expected[0], &g.src.name),
         }
     }
     crate::c_heap::write_heap_frees(out, test, &allocated);

@@ -25,6 +25,7 @@ pub(crate) fn suite(function: &str, params: Vec<SrcVar>, ret: Option<SrcVar>, gl
         criterion: pathwise_suite::Criterion::KPath,
         params,
         ret,
+        enums: Vec::new(),
         globals,
         files: vec!["src/f.c".into()],
         tests: Vec::new(),

@@ -483,6 +483,8 @@ pub struct StatsJson {
     #[serde(default)]
     pub queries: u64,
     pub solver_calls: u64,
+    #[serde(default)]
+    pub preference_queries: u64,
     pub solver_cache_hits: u64,
     pub divergences: u64,
     #[serde(default)]
@@ -842,6 +844,7 @@ impl StatsJson {
             prefixes_explored: s.prefixes_explored,
             queries: s.queries,
             solver_calls: s.solver_calls,
+            preference_queries: s.preference_queries,
             solver_cache_hits: s.solver_cache_hits,
             divergences: s.divergences,
             precondition_abandoned: s.precondition_abandoned,
