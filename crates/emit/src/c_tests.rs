@@ -12,7 +12,9 @@
 //! 3. `pathwise_reset_globals()`: every global back to its initial value, so
 //!    that each test runs from the state the engine assumed.
 //! 4. Stubs of the external functions the code under test calls
-//!    (`c_externs.rs`), then one `pathwise_test_N()` per test: inputs as
+//!    (`c_externs.rs`), then one function per test, named for what it
+//!    checks (`pathwise_test_parse_int_returns_minus_1`,
+//!    `describe::test_names`; its messages say `test N`): inputs as
 //!    locals (heap inputs as allocated, linked objects: `c_heap.rs`), the
 //!    external calls it expects, the call, the checks (of output heaps and
 //!    external calls too).
@@ -73,8 +75,9 @@ pub fn write_c_tests_framed(suite: &TestSuite, source_include: &str) -> String {
 fn write_c_tests_with(suite: &TestSuite, source_include: &str, frame: bool) -> String {
     let mut used = Used::default();
     let mut tests = String::new();
-    for test in &suite.tests {
-        write_test(&mut tests, suite, test, &mut used, frame);
+    let names = crate::describe::test_names(suite);
+    for (test, name) in suite.tests.iter().zip(&names) {
+        write_test(&mut tests, (suite, name), test, &mut used, frame);
     }
     let mut out = String::new();
     write_prologue(&mut out, suite, source_include);
@@ -89,7 +92,7 @@ fn write_c_tests_with(suite: &TestSuite, source_include: &str, frame: bool) -> S
         write_reset_globals(&mut out, &suite.globals);
     }
     out.push_str(&tests);
-    write_main(&mut out, suite);
+    write_main(&mut out, suite, &names);
     out
 }
 
@@ -628,10 +631,10 @@ fn write_array_check(
     );
 }
 
-fn write_test(out: &mut String, suite: &TestSuite, test: &TestCase, used: &mut Used, frame: bool) {
+fn write_test(out: &mut String, (suite, name): (&TestSuite, &str), test: &TestCase, used: &mut Used, frame: bool) {
     let id = test.id;
     out.push_str(&test_comment(suite, test));
-    let _ = writeln!(out, "static int pathwise_test_{id}(void)\n{{");
+    let _ = writeln!(out, "static int {name}(void)\n{{");
     out.push_str("    int pathwise_failed = 0;\n");
     let locals = param_locals(suite);
     write_heap_allocs(out, suite, test);
@@ -955,7 +958,7 @@ fn error_text(suite: &TestSuite, test: &TestCase) -> String {
     }
 }
 
-fn write_main(out: &mut String, suite: &TestSuite) {
+fn write_main(out: &mut String, suite: &TestSuite, names: &[String]) {
     if !suite.tests.is_empty() {
         let runner = if crate::c_externs::has_externals(suite) {
             // gcov's own calls while writing counters are not the code's.
@@ -972,14 +975,10 @@ fn write_main(out: &mut String, suite: &TestSuite) {
     out.push_str(
         "int main(void)\n{\n    int pathwise_count[3] = {0, 0, 0}; /* passed, failed, error not observed */\n",
     );
-    for test in &suite.tests {
+    for (test, name) in suite.tests.iter().zip(names) {
         let (expect, value) = expectation(test);
         let error = error_text(suite, test);
-        let _ = writeln!(
-            out,
-            "    pathwise_count[pathwise_run({0}, pathwise_test_{0}, {expect}, {value}, {error})]++;",
-            test.id
-        );
+        let _ = writeln!(out, "    pathwise_count[pathwise_run({}, {name}, {expect}, {value}, {error})]++;", test.id);
     }
     out.push_str("    pathwise_printf(\"%d passed, %d failed\", pathwise_count[0], pathwise_count[1]);\n");
     out.push_str("    if (pathwise_count[2] != 0)\n        pathwise_printf(\", %d error(s) not observed natively\", pathwise_count[2]);\n");
