@@ -28,6 +28,31 @@ int parse_int(const char *s, int *out)
     return 0;
 }
 
+/* A byte in decimal: -2 past 255 (three digits reach it, k = 3). */
+int parse_byte(const char *s)
+{
+    int v = 0;
+    if (*s == 0)
+        return -1;
+    while (*s) {
+        if (*s < '0' || *s > '9')
+            return -1;
+        v = v * 10 + (*s - '0');
+        if (v > 255)
+            return -2;
+        s++;
+    }
+    return v;
+}
+
+/* Division by zero and INT_MIN / -1 are error tests. */
+int per_tick(int total, int ticks)
+{
+    if (total < 0)
+        return -1;
+    return total / ticks;
+}
+
 enum light { RED, RED_AMBER, GREEN, AMBER };
 enum event { TICK = 1, EMERGENCY = 4 };
 
