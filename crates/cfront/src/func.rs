@@ -466,13 +466,25 @@ fn lower_function<'a>(u: &mut Unit<'a>, idx: usize, fd: &'a Node<FunctionDefinit
         }
     }
     let FnCtx { b, u, .. } = cx;
+    let (ret_enum, param_enums) = crate::enums::of_definition(u, &fd.node);
+    for (p, e) in params.iter_mut().zip(param_enums) {
+        if let (Some(e), pathwise_ir::Shape::Scalar) = (e, p.src.shape) {
+            p.src.c_scalar = e;
+        }
+    }
+    let mut ret_src = crate::ctypes::ret_src(&sig.ret);
+    if let (Some(s), Some(e)) = (ret_src.as_mut(), ret_enum) {
+        if s.shape == pathwise_ir::Shape::Scalar {
+            s.c_scalar = e;
+        }
+    }
     let loc = u.loc(name_span);
     let crate::builder::Finished { blocks, locals, num_regs, iteration_starts, switches } = b.finish();
     Ok(FuncData {
         name,
         params,
         ret: sig.ret.abi_ir(),
-        ret_src: crate::ctypes::ret_src(&sig.ret),
+        ret_src,
         locals,
         blocks,
         iteration_starts,

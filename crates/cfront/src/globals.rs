@@ -151,6 +151,9 @@ fn declare_one<'a>(u: &mut Unit<'a>, spec: &DeclSpec, id: &'a Node<InitDeclarato
     };
     if spec.storage == Some(StorageClassSpecifier::Typedef) {
         crate::structs::name_by_typedef(&dd.ty, &name);
+        if let (Some(i), CType::Int(_)) = (spec.enum_def, &dd.ty) {
+            u.enums.typedef(i, &name);
+        }
         u.declare(&name, Sym::Typedef(dd.ty, dd.is_const));
         return Ok(());
     }

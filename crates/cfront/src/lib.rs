@@ -46,6 +46,7 @@ mod calls;
 mod cond;
 mod consteval;
 mod ctypes;
+mod enums;
 mod expr;
 mod floats;
 mod func;
@@ -172,6 +173,9 @@ pub struct Compiled {
     /// or not lowered code calls them: a function the front end could not
     /// lower may, and a test file including the unit must still link.
     pub declared_only: Vec<String>,
+    /// The enumeration types the unit names (see `enums.rs`): a parameter
+    /// or result of one has its name as `c_scalar`.
+    pub enums: Vec<pathwise_ir::EnumDef>,
 }
 
 impl Compiled {
@@ -303,11 +307,12 @@ fn compile_preprocessed(
         func::lower_body(&mut u, idx);
     }
     let declared_only = u.declared_only();
+    let enums = std::mem::take(&mut u.enums).into_named();
     let (program, unsupported, unsupported_globals, errors) = u.into_program();
     if !errors.is_empty() {
         return Err(Diagnostics(errors));
     }
-    Ok(Compiled { program, unsupported, unsupported_globals, declared_only })
+    Ok(Compiled { program, unsupported, unsupported_globals, declared_only, enums })
 }
 
 /// The names of the functions a translation unit defines.

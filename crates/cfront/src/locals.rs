@@ -40,6 +40,9 @@ fn declare_one(cx: &mut FnCtx<'_, '_>, spec: &DeclSpec, id: &Node<InitDeclarator
     };
     if spec.storage == Some(StorageClassSpecifier::Typedef) {
         crate::structs::name_by_typedef(&dd.ty, &name);
+        if let (Some(i), CType::Int(_)) = (spec.enum_def, &dd.ty) {
+            cx.u.enums.typedef(i, &name);
+        }
         cx.u.declare(&name, Sym::Typedef(dd.ty, dd.is_const));
         return Ok(());
     }

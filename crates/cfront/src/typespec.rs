@@ -34,6 +34,8 @@ pub(crate) struct DeclSpec {
     pub is_const: bool,
     pub storage: Option<StorageClassSpecifier>,
     pub noreturn: bool,
+    /// The enumeration the specifiers name, if any (see `enums.rs`).
+    pub enum_def: Option<usize>,
 }
 
 /// A parameter of a function declarator.
@@ -92,7 +94,8 @@ pub(crate) fn decl_spec<'a>(
         }
     }
     let (ty, typedef_const) = base_type(cx, &tss, span)?;
-    Ok(DeclSpec { ty, is_const: is_const || typedef_const, storage, noreturn })
+    let enum_def = cx.unit_ref().enums.named(tss.iter().map(|t| &t.node));
+    Ok(DeclSpec { ty, is_const: is_const || typedef_const, storage, noreturn, enum_def })
 }
 
 fn check_qualifier<'a>(cx: &mut dyn Ctx<'a>, q: &Node<TypeQualifier>) -> LResult<()> {
@@ -317,6 +320,8 @@ fn enum_type<'a>(cx: &mut dyn Ctx<'a>, e: &Node<lang_c::ast::EnumType>) -> LResu
     let Some(kind) = enum_kind(min, max, model) else {
         return Err(cx.unit_ref().unsupported(e.span, "enumerator values need more than 64 bits together"));
     };
+    let constants = values.iter().map(|&(n, v)| (n.to_string(), v)).collect();
+    cx.unit().enums.define(key.clone(), constants);
     for (name, v) in values.into_iter().filter(|&(_, v)| !fits(IntKind::Int, v, v)) {
         cx.unit().declare(name, Sym::EnumConst(consteval::CVal::of(kind, v)));
     }

@@ -125,6 +125,8 @@ pub(crate) struct Unit<'a> {
     /// `packed`/`aligned` of structure definitions, by the offset of their
     /// keyword (see `packed.rs`).
     pub layout_attrs: FxHashMap<usize, crate::packed::LayoutAttrs>,
+    /// Enumeration types by name (see `enums.rs`).
+    pub enums: crate::enums::Enums,
 }
 
 impl<'a> Unit<'a> {
@@ -154,6 +156,7 @@ impl<'a> Unit<'a> {
             errors: Vec::new(),
             structs: Vec::new(),
             layout_attrs: FxHashMap::default(),
+            enums: Default::default(),
         }
     }
 

@@ -22,6 +22,8 @@ pub struct Frontend {
     pub unsupported: Vec<UnsupportedFunction>,
     /// See [`pathwise_cfront::Compiled::declared_only`].
     pub declared_only: Vec<String>,
+    /// See [`pathwise_cfront::Compiled::enums`].
+    pub enums: Vec<pathwise_ir::EnumDef>,
 }
 
 impl Frontend {
@@ -95,7 +97,12 @@ pub fn compile_appended(
 ) -> Result<Frontend> {
     let opts = FrontendOptions { include_dirs: include_dirs.to_vec(), defines: defines.to_vec(), data_model };
     match pathwise_cfront::compile_file_with(file, appended, &opts) {
-        Ok(c) => Ok(Frontend { program: c.program, unsupported: c.unsupported, declared_only: c.declared_only }),
+        Ok(c) => Ok(Frontend {
+            program: c.program,
+            unsupported: c.unsupported,
+            declared_only: c.declared_only,
+            enums: c.enums,
+        }),
         Err(diags) => {
             for d in &diags.0 {
                 eprintln!("{}", show(d));

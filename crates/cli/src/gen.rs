@@ -142,6 +142,12 @@ pub struct GenArgs {
     /// copies of them are never reported).
     #[arg(long)]
     pub no_uninit_check: bool,
+    /// Keep the solver's first values as they are. By default each test's
+    /// inputs are made readable within its path condition: printable
+    /// characters or NUL for `char` inputs, -128..255 for wider integers,
+    /// where the path allows.
+    #[arg(long)]
+    pub raw_values: bool,
     /// Count every loop iteration towards k, as seed 002 (PathCrawler)
     /// does. By default only the iterations a symbolic decision chose
     /// count: a loop whose continuation does not depend on the inputs
@@ -279,12 +285,20 @@ fn search(fe: &Frontend, config: &Config, observer: &mut ProgressObserver, calls
 /// are not "defined elsewhere"), plus those the unit declares that no
 /// lowered code calls (an unlowered body may: the file must link alone).
 fn weak_functions(fe: &Frontend, suite: &mut TestSuite) {
+    name_enums(&fe.enums, suite);
     suite.unreached_functions.retain(|n| !fe.unsupported.iter().any(|u| &u.name == n));
     for name in &fe.declared_only {
         if fe.program.func_by_name(name).is_none() && !suite.unreached_functions.contains(name) {
             suite.unreached_functions.push(name.clone());
         }
     }
+}
+
+/// The enumerations the suite's parameters and result have as their type,
+/// whose values the tests write by name.
+pub(crate) fn name_enums(enums: &[pathwise_ir::EnumDef], suite: &mut TestSuite) {
+    let used = |e: &&pathwise_ir::EnumDef| suite.params.iter().chain(&suite.ret).any(|p| p.c_scalar == e.c_name);
+    suite.enums = enums.iter().filter(used).cloned().collect();
 }
 
 /// The watchdog's way out (see [`crate::salvage`]): the search did not stop
@@ -737,7 +751,7 @@ pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
         ("infeasible prefixes", format!("{} pruned", s.infeasible_prefixes)),
         ("k-bound prefixes", format!("{} pruned", s.bound_pruned_prefixes)),
         ("runs", s.runs.to_string()),
-        ("solver calls", format!("{} ({} answered by the cache)", s.solver_calls, s.solver_cache_hits)),
+        ("solver calls", solver_calls_text(s)),
         ("time", format!("{:.2} s", s.elapsed_ms as f64 / 1000.0)),
         ("stop", stop_text(suite)),
     ];
@@ -906,6 +920,7 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         check_leaks: args.check_leaks,
         check_uninit: !args.no_uninit_check,
         strict_loop_count: args.strict_loop_count,
+        raw_values: args.raw_values,
         compositional: args.compositional.is_some(),
         compose: pathwise_engine::compose::Options {
             bottom_up: args.compositional.as_deref() == Some("bottom-up"),
@@ -993,4 +1008,14 @@ impl NullArgsArg {
             NullArgsArg::References => NullArgs::References,
         }
     }
+}
+
+/// The summary's solver figure: `30 (3 answered by the cache)`, and the
+/// queries asked again for readable values when there were any.
+fn solver_calls_text(s: &pathwise_engine::suite::Stats) -> String {
+    let readable = match s.preference_queries {
+        0 => String::new(),
+        n => format!("; {n} quer{} for readable values", if n == 1 { "y" } else { "ies" }),
+    };
+    format!("{} ({} answered by the cache{readable})", s.solver_calls, s.solver_cache_hits)
 }

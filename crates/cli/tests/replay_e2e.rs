@@ -65,6 +65,7 @@ fn suite(lines_covered: Vec<u32>, second_ret: i128) -> TestSuite {
         criterion: pathwise_engine::config::Criterion::KPath,
         params: vec![int("x")],
         ret: Some(int("")),
+        enums: Vec::new(),
         globals: vec![],
         files: vec!["classify.c".into()],
         tests: vec![test(1, -5, -1, vec![step(2, true)]), test(2, 7, second_ret, vec![step(2, false), step(4, false)])],

@@ -136,8 +136,10 @@ fn new_objects_are_compared_by_contents_and_freed() {
 #[test]
 fn enumerations_have_gccs_types() {
     let (out, suite) = generate("enums.c", "flag_class", &[]);
-    assert_eq!(suite["params"][0]["c_type"], "unsigned int");
-    assert_eq!(suite["params"][0]["signed"], false);
+    // Spelled by its name (issue 28: values by their constants' names),
+    // with gcc's type's width and signedness.
+    assert_eq!(suite["params"][0]["c_type"], "enum flags");
+    assert_eq!((&suite["params"][0]["bits"], &suite["params"][0]["signed"]), (&32.into(), &false.into()));
     let mut seen: Vec<(u64, i64)> = tests(&suite)
         .iter()
         .map(|t| (t["inputs"]["f"].as_u64().unwrap(), t["expected"]["return"].as_i64().unwrap()))
@@ -159,7 +161,7 @@ fn enumerations_have_gccs_types() {
     let (out, suite) = generate("enums.c", "step", &[]);
     assert_eq!(
         (suite["params"][1]["c_type"].as_str(), suite["params"][1]["signed"].as_bool()),
-        (Some("int"), Some(true))
+        (Some("enum delta"), Some(true))
     );
     passes_and_replays(out.path(), "step", &suite);
 }

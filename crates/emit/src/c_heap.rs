@@ -414,7 +414,7 @@ impl Checker<'_> {
                     shape: Shape::Scalar,
                     cty: None,
                 };
-                write_scalar_check(&mut self.out, self.used, self.id, what, &src, *v, got);
+                write_scalar_check(&mut self.out, self.used, self.id, what, (&src, &[]), *v, got);
             }
             (HeapValue::Opaque, _) => {}
             (HeapValue::Null | HeapValue::Ref { .. } | HeapValue::Function(_), CType::Ptr(pointee)) => {

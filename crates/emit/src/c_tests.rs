@@ -12,7 +12,9 @@
 //! 3. `pathwise_reset_globals()`: every global back to its initial value, so
 //!    that each test runs from the state the engine assumed.
 //! 4. Stubs of the external functions the code under test calls
-//!    (`c_externs.rs`), then one `pathwise_test_N()` per test: inputs as
+//!    (`c_externs.rs`), then one function per test, named for what it
+//!    checks (`pathwise_test_parse_int_returns_minus_1`,
+//!    `describe::test_names`; its messages say `test N`): inputs as
 //!    locals (heap inputs as allocated, linked objects: `c_heap.rs`), the
 //!    external calls it expects, the call, the checks (of output heaps and
 //!    external calls too).
@@ -73,8 +75,9 @@ pub fn write_c_tests_framed(suite: &TestSuite, source_include: &str) -> String {
 fn write_c_tests_with(suite: &TestSuite, source_include: &str, frame: bool) -> String {
     let mut used = Used::default();
     let mut tests = String::new();
-    for test in &suite.tests {
-        write_test(&mut tests, suite, test, &mut used, frame);
+    let names = crate::describe::test_names(suite);
+    for (test, name) in suite.tests.iter().zip(&names) {
+        write_test(&mut tests, (suite, name), test, &mut used, frame);
     }
     let mut out = String::new();
     write_prologue(&mut out, suite, source_include);
@@ -89,7 +92,7 @@ fn write_c_tests_with(suite: &TestSuite, source_include: &str, frame: bool) -> S
         write_reset_globals(&mut out, &suite.globals);
     }
     out.push_str(&tests);
-    write_main(&mut out, suite);
+    write_main(&mut out, suite, &names);
     out
 }
 
@@ -377,7 +380,8 @@ fn test_comment(suite: &TestSuite, test: &TestCase) -> String {
                 heap_input_summary(suite, test, Some(&InputValue::Pointer(v.clone())), &mut shown)
             } else {
                 let names: Vec<String> = suite.params.iter().enumerate().map(|(j, q)| param_name(j, q)).collect();
-                joined_input(suite, test, i, &names).unwrap_or_else(|| input_summary(test.inputs.get(i), p))
+                joined_input(suite, test, i, &names)
+                    .unwrap_or_else(|| input_summary(test.inputs.get(i), p, &suite.enums))
             };
             format!("{} = {value}", param_name(i, p))
         })
@@ -408,13 +412,18 @@ fn test_comment(suite: &TestSuite, test: &TestCase) -> String {
     format!("/*{} */\n", comment_safe(&out))
 }
 
-fn input_summary(value: Option<&InputValue>, src: &SrcVar) -> String {
+fn input_summary(value: Option<&InputValue>, src: &SrcVar, enums: &[pathwise_ir::EnumDef]) -> String {
     const SHOWN: usize = 32;
     match value {
         // Heap inputs are described by `heap_input_summary`.
         None | Some(InputValue::Pointer(_)) => "?".to_string(),
         Some(InputValue::Function(f)) => f.clone().unwrap_or_else(|| "NULL".to_string()),
-        Some(InputValue::Scalar(v)) => display_value(*v, src.scalar),
+        Some(InputValue::Scalar(v)) => match enums.iter().find(|e| e.c_name == src.c_scalar) {
+            Some(e) => e
+                .name_of(crate::literal::normalize(*v, src.scalar))
+                .map_or_else(|| display_value(*v, src.scalar), str::to_string),
+            None => display_value(*v, src.scalar),
+        },
         Some(InputValue::Array(vs)) => {
             if let Some(text) = crate::literal::text_bytes(vs, src.scalar).filter(|t| t.len() <= 4 * SHOWN) {
                 return crate::literal::c_string_literal(&text);
@@ -499,7 +508,13 @@ fn joined_input(suite: &TestSuite, test: &TestCase, i: usize, locals: &[String])
 /// where an inaccessible page starts (`pathwise_guarded`), so that the
 /// read past it that an out-of-bounds error test expects traps natively,
 /// as under a sanitizer.
-fn write_input(out: &mut String, p: &SrcVar, local: &str, value: Option<&InputValue>, guarded: bool) {
+fn write_input(
+    out: &mut String,
+    (p, enums): (&SrcVar, &[pathwise_ir::EnumDef]),
+    local: &str,
+    value: Option<&InputValue>,
+    guarded: bool,
+) {
     if p.shape == pathwise_ir::Shape::Function {
         // A function of the unit, by name (the type's declarator needs
         // the name inside: `int (*cb)(int)`).
@@ -553,7 +568,7 @@ fn write_input(out: &mut String, p: &SrcVar, local: &str, value: Option<&InputVa
             Some(InputValue::Array(vs)) => vs.first().copied().unwrap_or(0),
             None | Some(InputValue::Pointer(_) | InputValue::Function(_)) => 0,
         };
-        let _ = writeln!(out, "    {} {local} = {};", p.c_scalar, c_literal(v, p.scalar, &p.c_scalar));
+        let _ = writeln!(out, "    {} {local} = {};", p.c_scalar, crate::literal::c_value(v, p, enums));
     }
 }
 
@@ -563,7 +578,7 @@ pub(crate) fn write_scalar_check(
     used: &mut Used,
     id: usize,
     what: &str,
-    src: &SrcVar,
+    (src, enums): (&SrcVar, &[pathwise_ir::EnumDef]),
     expected: i128,
     got: &str,
 ) {
@@ -577,7 +592,7 @@ pub(crate) fn write_scalar_check(
         used.signed = true;
         "signed"
     };
-    let lit = c_literal(expected, src.scalar, &src.c_scalar);
+    let lit = crate::literal::c_value(expected, src, enums);
     let _ = writeln!(out, "    pathwise_failed |= pathwise_check_{suffix}({id}, \"{what}\", {lit}, {got});");
 }
 
@@ -616,10 +631,10 @@ fn write_array_check(
     );
 }
 
-fn write_test(out: &mut String, suite: &TestSuite, test: &TestCase, used: &mut Used, frame: bool) {
+fn write_test(out: &mut String, (suite, name): (&TestSuite, &str), test: &TestCase, used: &mut Used, frame: bool) {
     let id = test.id;
     out.push_str(&test_comment(suite, test));
-    let _ = writeln!(out, "static int pathwise_test_{id}(void)\n{{");
+    let _ = writeln!(out, "static int {name}(void)\n{{");
     out.push_str("    int pathwise_failed = 0;\n");
     let locals = param_locals(suite);
     write_heap_allocs(out, suite, test);
@@ -632,7 +647,7 @@ fn write_test(out: &mut String, suite: &TestSuite, test: &TestCase, used: &mut U
         } else if joined_input(suite, test, i, &locals).is_none() {
             let guarded = is_array_param(p) && reads_past_an_input(test);
             used.guarded |= guarded;
-            write_input(out, p, &locals[i], test.inputs.get(i), guarded);
+            write_input(out, (p, &suite.enums), &locals[i], test.inputs.get(i), guarded);
         }
     }
     // Pointers into another input's array, once every array exists.
@@ -681,7 +696,7 @@ fn write_test(out: &mut String, suite: &TestSuite, test: &TestCase, used: &mut U
     match (&suite.ret, test.ret, &test.ret_pointer) {
         (Some(ret), Some(expected), _) => {
             let _ = writeln!(out, "    {} pathwise_ret = {call};", ret.c_scalar);
-            write_scalar_check(out, used, id, "return", ret, expected, "pathwise_ret");
+            write_scalar_check(out, used, id, "return", (ret, &suite.enums), expected, "pathwise_ret");
             result = Some("pathwise_ret");
         }
         (Some(ret), None, Some(HeapValue::Ref { .. })) if ret.shape == pathwise_ir::Shape::ByValue => {
@@ -740,7 +755,7 @@ fn write_test(out: &mut String, suite: &TestSuite, test: &TestCase, used: &mut U
                 let elem = global_elem(g, "pathwise_i");
                 write_array_check(out, used, id, &g.src.name, &g.src, &expected, &elem);
             }
-            _ => write_scalar_check(out, used, id, &g.src.name, &g.src, expected[0], &g.src.name),
+            _ => write_scalar_check(out, used, id, &g.src.name, (&g.src, &[]), expected[0], &g.src.name),
         }
     }
     crate::c_heap::write_heap_frees(out, test, &allocated);
@@ -943,7 +958,7 @@ fn error_text(suite: &TestSuite, test: &TestCase) -> String {
     }
 }
 
-fn write_main(out: &mut String, suite: &TestSuite) {
+fn write_main(out: &mut String, suite: &TestSuite, names: &[String]) {
     if !suite.tests.is_empty() {
         let runner = if crate::c_externs::has_externals(suite) {
             // gcov's own calls while writing counters are not the code's.
@@ -960,14 +975,10 @@ fn write_main(out: &mut String, suite: &TestSuite) {
     out.push_str(
         "int main(void)\n{\n    int pathwise_count[3] = {0, 0, 0}; /* passed, failed, error not observed */\n",
     );
-    for test in &suite.tests {
+    for (test, name) in suite.tests.iter().zip(names) {
         let (expect, value) = expectation(test);
         let error = error_text(suite, test);
-        let _ = writeln!(
-            out,
-            "    pathwise_count[pathwise_run({0}, pathwise_test_{0}, {expect}, {value}, {error})]++;",
-            test.id
-        );
+        let _ = writeln!(out, "    pathwise_count[pathwise_run({}, {name}, {expect}, {value}, {error})]++;", test.id);
     }
     out.push_str("    pathwise_printf(\"%d passed, %d failed\", pathwise_count[0], pathwise_count[1]);\n");
     out.push_str("    if (pathwise_count[2] != 0)\n        pathwise_printf(\", %d error(s) not observed natively\", pathwise_count[2]);\n");

@@ -25,6 +25,7 @@ pub(crate) fn suite(function: &str, params: Vec<SrcVar>, ret: Option<SrcVar>, gl
         criterion: pathwise_suite::Criterion::KPath,
         params,
         ret,
+        enums: Vec::new(),
         globals,
         files: vec!["src/f.c".into()],
         tests: Vec::new(),
@@ -270,7 +271,10 @@ fn weak_declarations_and_errors_not_observed() {
     assert!(text.contains("#pragma weak elsewhere\n"), "{text}");
     assert!(text.contains("#ifdef PATHWISE_GCOV\nextern void __gcov_dump(void);\n#endif\n"), "{text}");
     assert!(
-        text.contains("pathwise_run(2, pathwise_test_2, PATHWISE_EXPECT_UB, 0, \"signed-overflow at src/f.c:3:25\")")
+        text.contains(
+            "pathwise_run(2, pathwise_test_f_signed_overflow_line_3, PATHWISE_EXPECT_UB, 0, \"signed-overflow at src/f.c:3:25\")"
+        ),
+        "{text}"
     );
     // Without -fsanitize the overflow wraps: reported, neither passed nor failed.
     let (ok, stdout) = compile_and_run(source, &s);
@@ -304,4 +308,46 @@ fn pointers_into_another_parameters_array() {
     let (ok, stdout) = compile_and_run(source, &s);
     assert!(ok, "{stdout}");
     assert!(stdout.contains("2 passed, 0 failed"), "{stdout}");
+}
+
+/// Tests are named for what they check, uniquely, and an enumeration's
+/// values are its constants' names (a cast for a value no constant has).
+#[test]
+fn test_names_and_enumeration_constants() {
+    let light = |name: &str| SrcVar {
+        c_scalar: "enum light".into(),
+        ..var(name, "unsigned int", Type::I32, false, Shape::Scalar)
+    };
+    let mut s = suite("next", vec![light("l")], Some(light("")), vec![]);
+    s.enums = vec![pathwise_ir::EnumDef {
+        c_name: "enum light".into(),
+        constants: vec![("RED".into(), 0), ("GREEN".into(), 2)],
+    }];
+    s.tests.push(case(1, vec![InputValue::Scalar(2)], Some(0)));
+    s.tests.push(case(2, vec![InputValue::Scalar(7)], Some(0)));
+    s.tests.push(case(3, vec![InputValue::Scalar(0)], Some(9)));
+    let mut t = case(4, vec![InputValue::Scalar(1)], None);
+    t.outcome = Outcome::Error(pathwise_suite::ErrorInfo {
+        kind: pathwise_suite::ErrorKind::Exit(3),
+        loc: Loc { file: 0, line: 12, col: 5 },
+        message: "exit".into(),
+    });
+    s.tests.push(t);
+    assert_eq!(
+        crate::describe::test_names(&s),
+        [
+            "pathwise_test_next_returns_RED",
+            "pathwise_test_next_returns_RED_2",
+            "pathwise_test_next_returns_9",
+            "pathwise_test_next_exit_3_line_12"
+        ]
+    );
+    let text = write_c_tests(&s, "code.c");
+    assert!(text.contains("    enum light l = GREEN;\n"), "{text}");
+    assert!(text.contains("    enum light l = (enum light)7U;\n"), "{text}");
+    assert!(text.contains("pathwise_check_unsigned(1, \"return\", RED, pathwise_ret)"), "{text}");
+    assert!(text.contains("static int pathwise_test_next_returns_RED_2(void)"), "{text}");
+    let mut u = suite("find", vec![int("x")], Some(int("")), vec![]);
+    u.tests.push(case(1, vec![InputValue::Scalar(0)], Some(-1)));
+    assert_eq!(crate::describe::test_names(&u), ["pathwise_test_find_returns_minus_1"]);
 }

@@ -120,3 +120,63 @@ pub fn path_summary(suite: &TestSuite, path: &[PathStep]) -> Vec<String> {
     }
     path.iter().map(|step| step_summary(suite, step, cols[&(step.loc.file, step.loc.line)].1)).collect()
 }
+
+/// The C function of each test, in test order, named for what it checks:
+/// `pathwise_test_parse_int_signed_overflow_line_22` (the function, the
+/// error's kind and line), `pathwise_test_find_returns_minus_1` (the
+/// value returned, an enumeration's by its constant's name:
+/// `pathwise_test_next_returns_GREEN`), `pathwise_test_reset_case` (no
+/// value returned, or a pointer); `_2`, `_3`, ... on the second, third
+/// test of the same name. Only the suite decides the names, so they are
+/// the same from run to run; the JSON gives each test's (`name`).
+pub fn test_names(suite: &TestSuite) -> Vec<String> {
+    use pathwise_suite::{ErrorKind, Outcome};
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let f = identifier_part(&suite.function);
+    suite
+        .tests
+        .iter()
+        .map(|t| {
+            let what = match (&t.outcome, t.ret, &suite.ret) {
+                (Outcome::Error(e), ..) => {
+                    let kind = match e.kind {
+                        ErrorKind::Exit(status) => format!("exit_{}", number_part(status.into())),
+                        kind => kind.name().replace('-', "_"),
+                    };
+                    format!("{kind}_line_{}", e.loc.line)
+                }
+                (Outcome::Returned, Some(v), Some(ret)) if !ret.scalar.ty.is_float() => {
+                    let v = crate::literal::normalize(v, ret.scalar);
+                    let e = suite.enums.iter().find(|e| e.c_name == ret.c_scalar);
+                    match e.and_then(|e| e.name_of(v)) {
+                        Some(name) => format!("returns_{name}"),
+                        None => format!("returns_{}", number_part(v)),
+                    }
+                }
+                _ => "case".to_string(),
+            };
+            let base = format!("pathwise_test_{f}_{what}");
+            let n = seen.entry(base.clone()).or_insert(0);
+            *n += 1;
+            if *n == 1 {
+                base
+            } else {
+                format!("{base}_{n}")
+            }
+        })
+        .collect()
+}
+
+/// A number as part of an identifier: `7`, `minus_1`.
+fn number_part(v: i128) -> String {
+    if v < 0 {
+        format!("minus_{}", v.unsigned_abs())
+    } else {
+        v.to_string()
+    }
+}
+
+/// A name as part of an identifier (C names already are).
+fn identifier_part(name: &str) -> String {
+    name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect()
+}

@@ -239,6 +239,9 @@ pub struct VarJson {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TestJson {
     pub id: usize,
+    /// The C test's function (see `describe::test_names`).
+    #[serde(default)]
+    pub name: String,
     pub inputs: OrderedMap<NumOrList>,
     /// The objects heap parameters reach, with the cells the path reads.
     #[serde(default)]
@@ -484,6 +487,8 @@ pub struct StatsJson {
     #[serde(default)]
     pub queries: u64,
     pub solver_calls: u64,
+    #[serde(default)]
+    pub preference_queries: u64,
     pub solver_cache_hits: u64,
     pub divergences: u64,
     #[serde(default)]
@@ -717,7 +722,7 @@ fn step_json(suite: &TestSuite, step: &PathStep) -> StepJson {
     }
 }
 
-fn test_json(suite: &TestSuite, test: &TestCase) -> TestJson {
+fn test_json(suite: &TestSuite, test: &TestCase, name: &str) -> TestJson {
     let mut inputs = Vec::new();
     let mut arrays = Vec::new();
     for (i, p) in suite.params.iter().enumerate() {
@@ -752,6 +757,7 @@ fn test_json(suite: &TestSuite, test: &TestCase) -> TestJson {
         .collect();
     TestJson {
         id: test.id,
+        name: name.to_string(),
         inputs: OrderedMap(inputs),
         heap_in: heap_json(suite, &test.heap_in),
         outcome: variant_name(&format!("{:?}", test.outcome)),
@@ -846,6 +852,7 @@ impl StatsJson {
             prefixes_explored: s.prefixes_explored,
             queries: s.queries,
             solver_calls: s.solver_calls,
+            preference_queries: s.preference_queries,
             solver_cache_hits: s.solver_cache_hits,
             divergences: s.divergences,
             precondition_abandoned: s.precondition_abandoned,
@@ -931,7 +938,12 @@ impl SuiteJson {
                 .iter()
                 .map(|g| VarJson::from_src(g.src.name.clone(), &g.src, &suite.structs))
                 .collect(),
-            tests: if with_tests { suite.tests.iter().map(|t| test_json(suite, t)).collect() } else { Vec::new() },
+            tests: if with_tests {
+                let names = crate::describe::test_names(suite);
+                suite.tests.iter().zip(&names).map(|(t, n)| test_json(suite, t, n)).collect()
+            } else {
+                Vec::new()
+            },
             stats: StatsJson::from_stats(&suite.stats),
             stop,
             stop_detail,
@@ -1001,9 +1013,10 @@ pub fn write_suite_json(suite: &TestSuite, w: &mut dyn std::io::Write) -> std::i
     };
     w.write_all(text[..at].as_bytes())?;
     w.write_all(b"\n  \"tests\": [\n")?;
-    for (i, t) in suite.tests.iter().enumerate() {
+    let names = crate::describe::test_names(suite);
+    for (i, (t, name)) in suite.tests.iter().zip(&names).enumerate() {
         w.write_all(if i == 0 { b"    " } else { b",\n    " })?;
-        serde_json::to_writer(&mut *w, &test_json(suite, t)).map_err(std::io::Error::other)?;
+        serde_json::to_writer(&mut *w, &test_json(suite, t, name)).map_err(std::io::Error::other)?;
     }
     w.write_all(b"\n  ],\n")?;
     w.write_all(text[at + EMPTY.len()..].as_bytes())?;

@@ -16,7 +16,7 @@
 //! reads (`0x1.8p+1`, `-inf`, `nan(0x1)`), JSON the bits as an unsigned
 //! integer.
 
-use pathwise_ir::{IntTy, Type};
+use pathwise_ir::{EnumDef, IntTy, SrcVar, Type};
 
 /// Wrap `value` to the width of `ty` and reinterpret it with `ty`'s
 /// signedness (`_Bool` becomes 0 or 1 by its lowest bit, as the IR does).
@@ -164,24 +164,34 @@ pub fn c_literal(value: i128, ty: IntTy, c_scalar: &str) -> String {
     }
 }
 
-/// The bytes of a character array that holds text, without the final
-/// terminator, or `None`: the array must end with at least one NUL, and
-/// every byte before the first NUL must be printable ASCII or a tab,
-/// newline or carriage return (`{'a', 'b', 0, 0}` holds `"ab\0"`). Only
-/// 8-bit integer types qualify (`char`, `signed char`, `unsigned char`).
+/// A C expression of the type of `src` (a scalar) with value `value`: the
+/// name of an enumeration constant when `src`'s type is one of `enums` and
+/// a constant has that value (`RED`), else as [`c_literal`] (`(enum
+/// light)7U` for a value no constant has).
+pub fn c_value(value: i128, src: &SrcVar, enums: &[EnumDef]) -> String {
+    let v = normalize(value, src.scalar);
+    match enums.iter().find(|e| e.c_name == src.c_scalar).and_then(|e| e.name_of(v)) {
+        Some(name) => name.to_string(),
+        None => c_literal(value, src.scalar, &src.c_scalar),
+    }
+}
+
+/// The bytes of a character array that holds a string, without the final
+/// terminator, or `None`: the array must end with a NUL and hold something
+/// other than NULs (`{0, 0, 0}` says so better than `"\0\0"`). Bytes that
+/// are not printable are written as escapes by [`c_string_literal`]
+/// (`{1, 'a', 0}` is `"\001a"`; `{'a', 'b', 0, 0}` is `"ab\0"`). Only
+/// 8-bit integer types qualify (`char`, `signed char`, `unsigned char`,
+/// which C all lets a string literal initialise). An array without a final
+/// NUL stays a list of values: `char a[2] = "ab"` drops the literal's
+/// terminator, which gcc 15's `-Wextra` reports.
 pub fn text_bytes(values: &[i128], ty: IntTy) -> Option<Vec<u8>> {
     if ty.ty != Type::I8 {
         return None;
     }
     let bytes: Vec<u8> = values.iter().map(|&v| v as u8).collect();
     let (&last, body) = bytes.split_last()?;
-    let text_end = body.iter().position(|&b| b == 0).unwrap_or(body.len());
-    let texty = |b: u8| (0x20..0x7f).contains(&b) || matches!(b, b'\t' | b'\n' | b'\r');
-    if last != 0 || !body[..text_end].iter().all(|&b| texty(b)) || body[text_end..].iter().any(|&b| b != 0) {
-        return None;
-    }
-    // Zeros only: `{0, 0, 0}` says so better than `"\0\0"`.
-    if text_end == 0 && !body.is_empty() {
+    if last != 0 || (!body.is_empty() && body.iter().all(|&b| b == 0)) {
         return None;
     }
     Some(body.to_vec())
@@ -264,11 +274,14 @@ mod tests {
         assert_eq!(t(&[0]).as_deref(), Some("\"\""));
         assert_eq!(t(&[0, 0]), None);
         assert_eq!(t(&[34, 92, 10, 63, 63, 47, 0]).as_deref(), Some("\"\\\"\\\\\\n?\\?/\""));
-        // Not text: no terminator, a control byte, bytes after the text's end.
+        // Control bytes and bytes after the first NUL are escaped.
+        assert_eq!(t(&[1, 97, 98, 0]).as_deref(), Some("\"\\001ab\""));
+        assert_eq!(t(&[97, 0, 98, 0]).as_deref(), Some("\"a\\0b\""));
+        assert_eq!(t(&[-1, 0]).as_deref(), Some("\"\\377\""));
+        assert_eq!(t(&[50, 49, 52, 55, 0]).as_deref(), Some("\"2147\""));
+        // Not a string: no terminator, or not an 8-bit type.
         assert_eq!(t(&[97, 98]), None);
-        assert_eq!(t(&[1, 0]), None);
-        assert_eq!(t(&[97, 0, 98, 0]), None);
-        assert_eq!(t(&[-1, 0]), None);
+        assert_eq!(t(&[97, 0, 98]), None);
         assert_eq!(text_bytes(&[97, 0], I32), None);
         // Escapes never merge with the next character.
         assert_eq!(c_string_literal(&[0, b'7', 1, b'x', 200]), "\"\\0007\\001x\\310\"");

@@ -86,6 +86,12 @@ pub struct Config {
     /// (`for (i = 0; i < 256; i++)`) adds no path, so its iterations cost
     /// nothing against k (`gen --strict-loop-count` restores the count).
     pub strict_loop_count: bool,
+    /// Keep the solver's first model as it is (`gen --raw-values`). By
+    /// default (false) a model with a value outside the readable ranges
+    /// (printable characters or NUL for 8-bit inputs, -128..255 for wider
+    /// integers) is asked again with those preferences, within the same
+    /// path condition (see `search/readable.rs`).
+    pub raw_values: bool,
     /// Compose function summaries instead of exploring every call of a
     /// summarisable function (`gen --compositional`; see [`crate::compose`]).
     pub compositional: bool,
@@ -125,6 +131,7 @@ impl Config {
             check_leaks: false,
             check_uninit: true,
             strict_loop_count: false,
+            raw_values: false,
             compositional: false,
             compose: Default::default(),
             goals: Default::default(),

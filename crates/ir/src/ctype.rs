@@ -120,6 +120,26 @@ impl StructDef {
     }
 }
 
+/// An enumeration type with its constants, for the emitters: a value of a
+/// parameter or result of this type is written by its constant's name
+/// (`RED`). Not part of the IR proper (a [`SrcVar`](crate::SrcVar) of this
+/// type has it as `c_scalar`, its integer type as `scalar`): the front end
+/// hands the definitions out beside the program.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct EnumDef {
+    /// How C names the type: `enum light`, or a typedef name (`light_t`).
+    pub c_name: String,
+    /// The constants in declaration order, with their values.
+    pub constants: Vec<(String, i128)>,
+}
+
+impl EnumDef {
+    /// The first constant of value `v`.
+    pub fn name_of(&self, v: i128) -> Option<&str> {
+        self.constants.iter().find(|c| c.1 == v).map(|c| c.0.as_str())
+    }
+}
+
 /// One named member of a structure or union.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct FieldDef {

@@ -36,7 +36,7 @@ pub mod verifier;
 pub mod visit;
 
 pub use analysis::{CallGraph, Dominators, Loop, LoopId, LoopInfo, PostDominators};
-pub use ctype::{BitFieldAt, BitFieldDef, CType, FieldDef, ScalarAt, StructDef, StructId, BIT_STORAGE};
+pub use ctype::{BitFieldAt, BitFieldDef, CType, EnumDef, FieldDef, ScalarAt, StructDef, StructId, BIT_STORAGE};
 pub use entities::{Block, Local, Reg};
 pub use parser::{parse_program, ParseError};
 pub use printer::print_function;

@@ -24,6 +24,10 @@ pub struct TestSuite {
     pub params: Vec<SrcVar>,
     /// C description of the return value (`None` for `void`).
     pub ret: Option<SrcVar>,
+    /// The enumeration types among the parameters' and the result's
+    /// `c_scalar`s, whose values the tests write by name (set by the CLI
+    /// from the front end).
+    pub enums: Vec<pathwise_ir::EnumDef>,
     /// Non-const globals of the program with C descriptions: outputs of every
     /// test (and reset to their initial values before each test).
     pub globals: Vec<GlobalInfo>,
@@ -628,6 +632,9 @@ pub struct Stats {
     pub queries: u64,
     /// Calls to the solver backend (queries not answered by the cache).
     pub solver_calls: u64,
+    /// Of `queries`, those asked again for readable values (see
+    /// `Config::raw_values`).
+    pub preference_queries: u64,
     /// Queries answered from the cache.
     pub solver_cache_hits: u64,
     /// Runs whose path did not follow the solved prefix (should stay 0).

@@ -456,6 +456,7 @@ pub fn assemble(
         criterion: config.criterion,
         params: f.params.iter().map(|p| p.src.clone()).collect(),
         ret: f.ret_src.clone(),
+        enums: Vec::new(),
         globals,
         files: program.files.clone(),
         tests,

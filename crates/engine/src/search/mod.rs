@@ -40,6 +40,7 @@ mod goals;
 mod guided;
 mod local;
 mod partial;
+mod readable;
 mod targeted;
 mod traces;
 
@@ -857,11 +858,16 @@ impl<'a> Search<'a, '_> {
             with_bounds.extend(&bounds);
             match self.check_sliced(constraints, &with_bounds, seeds) {
                 SolveResult::Unsat { core } if core.iter().any(|&i| i >= limits_end) => {}
+                SolveResult::Sat(model) => {
+                    return SolveResult::Sat(self.readable(constraints, &with_bounds, seeds, model))
+                }
                 r => return self.own_core(r, (constraints, assumptions, seeds)),
             }
         }
-        let r = self.check_sliced(constraints, &tracked, seeds);
-        self.own_core(r, (constraints, assumptions, seeds))
+        match self.check_sliced(constraints, &tracked, seeds) {
+            SolveResult::Sat(model) => SolveResult::Sat(self.readable(constraints, &tracked, seeds, model)),
+            r => self.own_core(r, (constraints, assumptions, seeds)),
+        }
     }
 
     /// Keep only the caller's assumptions in an unsatisfiable core, noting

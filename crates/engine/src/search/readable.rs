@@ -1,0 +1,197 @@
+//! Readable values: within each path's constraints, inputs a person can
+//! read, as Pex and UTBot choose them: printable characters or NUL for
+//! 8-bit inputs (`"2147483648"`, not `{50, 49, 52, ...}`; `"a@"`, not
+//! `{1, 64}`), small magnitudes (-128..255, or 0..255 unsigned) for wider
+//! integers (`7`, not `-1979711485`).
+//!
+//! The solver's first model is kept when every value of the function's
+//! parameters it gives (scalars, and the cells of input arrays it lists) is
+//! already readable: most models are, at no cost. Otherwise the same query
+//! is asked again with one preference per unreadable value as a tracked
+//! assumption; when that is unsatisfiable the preferences of its core are
+//! dropped and it is asked once more, and when that fails too the first
+//! model stands. Every model answers the same query, so the path solved for
+//! does not change, nor do the paths found: only the values do. Floating
+//! inputs, `_Bool`s, lengths, references, joins and function pointers are
+//! left as they are (other preferences choose them: `prefer_fresh`,
+//! `prefer_unjoined`, the short-array bounds of [`Search::check`]).
+//! `Config::raw_values` (`gen --raw-values`) turns this off.
+
+use pathwise_expr::{BvCmp, BvOp, ExprId, ExprPool, Model, SolveResult};
+use pathwise_ir::{Program, Type};
+
+use super::Search;
+use crate::run::{InputSpec, ParamInput};
+use pathwise_ir::FuncId;
+
+/// Times the query is asked again at most (with the preferences, then
+/// without those of the first core).
+const MAX_RETRIES: usize = 2;
+
+/// Which values read well for an input of some type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Readable {
+    /// 8 bits: a printable ASCII character or NUL.
+    Text,
+    /// Wider integers: -128..=255 (signed) or 0..=255 (unsigned).
+    Small { signed: bool },
+}
+
+impl Readable {
+    /// The preference for an integer of `ty`, if any.
+    fn of(ty: Type, signed: bool) -> Option<Readable> {
+        match ty {
+            _ if ty.is_float() => None,
+            Type::I8 => Some(Readable::Text),
+            Type::I16 | Type::I32 | Type::I64 => Some(Readable::Small { signed }),
+            _ => None,
+        }
+    }
+
+    /// Whether the value `v` (`width` bits) reads well.
+    fn holds(self, v: u64, width: u32) -> bool {
+        let mask = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
+        let v = v & mask;
+        match self {
+            Readable::Text => v == 0 || (0x20..=0x7e).contains(&v),
+            Readable::Small { signed: false } => v <= 255,
+            Readable::Small { signed: true } => (v.wrapping_add(128) & mask) <= 383,
+        }
+    }
+
+    /// The preference as a constraint on `x` (`width` bits).
+    fn constraint(self, pool: &mut ExprPool, x: ExprId, width: u32) -> ExprId {
+        match self {
+            Readable::Text => {
+                let zero = pool.bv_const(width, 0);
+                let nul = pool.eq(x, zero);
+                let lo = pool.bv_const(width, 0x20);
+                let span = pool.bv_const(width, 0x7e - 0x20);
+                let off = pool.bin(BvOp::Sub, x, lo);
+                let printable = pool.cmp(BvCmp::Ule, off, span);
+                pool.or(nul, printable)
+            }
+            Readable::Small { signed } => {
+                let (shift, top) = if signed { (128, 383) } else { (0, 255) };
+                let c = pool.bv_const(width, shift);
+                let shifted = pool.bin(BvOp::Add, x, c);
+                let top = pool.bv_const(width, top);
+                pool.cmp(BvCmp::Ule, shifted, top)
+            }
+        }
+    }
+}
+
+/// The preferences `model` breaks, as constraints: one per parameter value
+/// it gives that does not read well (see the module doc).
+fn unmet(pool: &mut ExprPool, program: &Program, main: FuncId, spec: &InputSpec, model: &Model) -> Vec<ExprId> {
+    let f = program.func(main);
+    let mut out = Vec::new();
+    for (p, input) in f.params.iter().zip(&spec.params) {
+        match input {
+            ParamInput::Scalar { var, ty } => {
+                let (Some(want), Some(&v)) = (Readable::of(*ty, p.src.scalar.signed), model.bv.get(var)) else {
+                    continue;
+                };
+                if p.src.c_scalar != "_Bool" && !want.holds(v, ty.bits()) {
+                    out.push(want.constraint(pool, *var, ty.bits()));
+                }
+            }
+            ParamInput::Array { input, elem, .. } => {
+                let (Some(want), Some(value)) =
+                    (Readable::of(*elem, p.src.scalar.signed), model.arrays.get(&input.array))
+                else {
+                    continue;
+                };
+                for (&at, &v) in &value.entries {
+                    if !want.holds(v, elem.bits()) {
+                        let index = pool.bv_const(64, at);
+                        let cell = pool.select(input.array, index);
+                        out.push(want.constraint(pool, cell, elem.bits()));
+                    }
+                }
+            }
+            ParamInput::Heap { .. } | ParamInput::Function { .. } => {}
+        }
+    }
+    out
+}
+
+impl Search<'_, '_> {
+    /// `model`, an answer to the query (`constraints`, `assumptions`,
+    /// sliced by `seeds`), or a model of the same query whose values read
+    /// better (see the module doc).
+    pub(super) fn readable(
+        &mut self,
+        constraints: &[ExprId],
+        assumptions: &[ExprId],
+        seeds: &[ExprId],
+        model: Model,
+    ) -> Model {
+        if self.config.raw_values || self.config.program_mode.is_some() {
+            return model;
+        }
+        let mut prefs = unmet(&mut self.pool, self.m.program, self.main, self.spec, &model);
+        for _ in 0..MAX_RETRIES {
+            if prefs.is_empty() {
+                break;
+            }
+            let asked: Vec<ExprId> = assumptions.iter().chain(&prefs).copied().collect();
+            self.stats.preference_queries += 1;
+            match self.check_sliced(constraints, &asked, seeds) {
+                SolveResult::Sat(better) => return better,
+                SolveResult::Unsat { core } => {
+                    let first = assumptions.len();
+                    // A core of the caller's assumptions alone cannot be
+                    // (the query is satisfiable): nothing to drop, give up.
+                    if !core.iter().any(|&i| i >= first) {
+                        break;
+                    }
+                    prefs = prefs
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| !core.contains(&(first + i)))
+                        .map(|(_, &p)| p)
+                        .collect();
+                }
+                SolveResult::Unknown(_) => break,
+            }
+        }
+        model
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tells_readable_values() {
+        let text = Readable::Text;
+        assert!(text.holds(0, 8) && text.holds(b'a' as u64, 8) && text.holds(b'~' as u64, 8));
+        assert!(!text.holds(1, 8) && !text.holds(0x7f, 8) && !text.holds(0xc2, 8));
+        let signed = Readable::Small { signed: true };
+        assert!(signed.holds((-128i64) as u64, 32) && signed.holds(255, 32) && signed.holds(u32::MAX as u64, 32));
+        assert!(!signed.holds((-129i64) as u64 & 0xffff_ffff, 32) && !signed.holds(256, 32));
+        assert!(!signed.holds(2_147_483_648, 32));
+        let unsigned = Readable::Small { signed: false };
+        assert!(unsigned.holds(255, 32) && !unsigned.holds(u32::MAX as u64, 32));
+    }
+
+    #[test]
+    fn constraints_agree_with_the_test() {
+        let mut pool = ExprPool::new();
+        for (want, width) in
+            [(Readable::Text, 8), (Readable::Small { signed: true }, 32), (Readable::Small { signed: false }, 16)]
+        {
+            let x = pool.var(&format!("x{width}"), pathwise_expr::Sort::Bv(width));
+            let c = want.constraint(&mut pool, x, width);
+            for v in [0u64, 1, 0x1f, 0x20, 0x7e, 0x7f, 0xff, 0x100, 0xff80, 0xffff_ff80, 0xffff_ff7f, 0x8000_0000] {
+                let v = v & if width == 64 { u64::MAX } else { (1 << width) - 1 };
+                let mut m = Model::default();
+                m.bv.insert(x, v);
+                assert_eq!(pathwise_expr::eval::satisfies(&pool, &[c], &m), want.holds(v, width), "{want:?} {v:#x}");
+            }
+        }
+    }
+}
