@@ -105,6 +105,11 @@ pub fn generate(program: &Program, config: &Config, criterion: Criterion) -> Res
     opts.check_overflow = config.check_overflow;
     opts.lengths =
         pathwise_engine::contracts::inferred(program, main, config).into_iter().map(|l| (l.array, l.length)).collect();
+    opts.strings = pathwise_engine::contracts::array_contracts(program, main, config)
+        .into_iter()
+        .filter(|c| c.1 == pathwise_engine::contracts::ArrayContract::String)
+        .map(|c| c.0)
+        .collect();
     let mut pool = ExprPool::new();
     let deadline = config.timeout.map(|t| start + t);
     let summaries =
@@ -128,7 +133,8 @@ pub fn generate(program: &Program, config: &Config, criterion: Criterion) -> Res
     // iteration (see the README): replay with the same count, so that the
     // engine agrees on which paths are within k.
     let replay_config = Config { strict_loop_count: true, timeout: None, ..config.clone() };
-    let not_sought = not_sought(program, main, config);
+    let mut not_sought = not_sought(program, main, config);
+    not_sought.extend(evc.iter().flat_map(|e| e.unsought.iter().cloned()));
     let ((res, errors), mut suite, runs) = with_replayer(program, &replay_config, &mut pool, |pool, replayer| {
         let res = cover_with(pool, program, &vc, &mut session, (criterion, deadline), &mut |pool, m| {
             replayer.replay(pool, m);
@@ -165,20 +171,14 @@ pub fn generate(program: &Program, config: &Config, criterion: Criterion) -> Res
 
 /// The errors the concolic search seeks in `main` under `config` that the
 /// VC's encoding has no model of (see the README's `--method vc`).
+/// The input arrays are never null in the VC: under `--null-args errors`
+/// the null dereferences of pointer parameters are not sought.
 pub fn not_sought(program: &Program, main: FuncId, config: &Config) -> Vec<String> {
     if !config.seek_errors {
         return vec!["runtime errors (--no-error-search)".into()];
     }
     let f = program.func(main);
     let mut out = Vec::new();
-    let strings: Vec<&str> = pathwise_engine::contracts::array_contracts(program, main, config)
-        .into_iter()
-        .filter(|c| c.1 == pathwise_engine::contracts::ArrayContract::String)
-        .map(|c| f.params[c.0].src.name.as_str())
-        .collect();
-    if !strings.is_empty() {
-        out.push(format!("out-of-bounds reads past the NUL of string parameters ({})", strings.join(", ")));
-    }
     let pointers: Vec<&str> =
         f.params.iter().filter(|p| p.ty == pathwise_ir::Type::Ptr).map(|p| p.src.name.as_str()).collect();
     if config.null_args == pathwise_engine::config::NullArgs::Errors && !pointers.is_empty() {

@@ -93,6 +93,9 @@ pub struct Options {
     /// array has exactly that many elements, as the engine infers them
     /// (`pathwise_engine::contracts::inferred`).
     pub lengths: Vec<(usize, usize)>,
+    /// `char *` parameters that are NUL-terminated strings (the engine's
+    /// string contract): reading past the NUL is an out-of-bounds error.
+    pub strings: Vec<usize>,
 }
 
 impl Options {
@@ -105,6 +108,7 @@ impl Options {
             max_nodes: 200_000,
             errors: false,
             lengths: Vec::new(),
+            strings: Vec::new(),
         }
     }
 }

@@ -58,6 +58,9 @@ pub struct Vc {
     /// The runtime checks that can fail, with `Options::errors` (empty
     /// otherwise: every check is then an assumption, its failures cut).
     pub errors: Vec<ErrorSite>,
+    /// Errors the engine may report that the encoding does not model, in
+    /// words (a read of a string at an offset merged from several paths).
+    pub unsought: Vec<String>,
 }
 
 /// A runtime check of an unwound node that can fail: its variable `var`
@@ -246,7 +249,15 @@ pub fn build_vc_with(
     let mut enc = Encoder {
         program,
         g: &g,
-        cx: Ctx { program, arrays: &arrays, check_overflow: opts.check_overflow, tied: tied.into() },
+        cx: Ctx {
+            program,
+            arrays: &arrays,
+            check_overflow: opts.check_overflow,
+            tied: tied.into(),
+            strings: (0..arrays.len()).map(|i| opts.strings.contains(&i)).collect(),
+            max_array_len: opts.max_array_len,
+            unsought: Default::default(),
+        },
         args,
         contents,
         constraints,
@@ -278,6 +289,7 @@ pub fn build_vc_with(
         }
         enc.node(pool, n)?;
     }
+    let unsought = enc.cx.unsought.take().into_iter().collect();
     let Encoder { constraints, reach, edge_vars, calls, returns, errors, .. } = enc;
     // Conditions the inputs' bounds decide (the no-overflow conditions of
     // bounded sums) are constants: the solver never sees them.
@@ -285,7 +297,7 @@ pub fn build_vc_with(
     // The result: the value of the return the execution leaves through.
     let ret =
         returns.split_last().map(|(&(_, last), rest)| rest.iter().rev().fold(last, |acc, &(r, v)| pool.ite(r, v, acc)));
-    Ok(Vc { graph: g, constraints, reach, edge_vars, formals, ret, calls, errors })
+    Ok(Vc { graph: g, constraints, reach, edge_vars, formals, ret, calls, errors, unsought })
 }
 
 impl Encoder<'_> {

@@ -107,6 +107,14 @@ pub struct Ctx<'a> {
     /// length contract or `pathwise_array_len`): an access past it is an
     /// out-of-bounds error, as in the engine, not a longer array.
     pub tied: std::cell::RefCell<Vec<bool>>,
+    /// Per parameter, whether it is a NUL-terminated string (the engine's
+    /// string contract): reading past its NUL is an out-of-bounds error.
+    pub strings: Vec<bool>,
+    /// Largest input array length (elements).
+    pub max_array_len: u32,
+    /// The errors the engine may report that this encoding did not model
+    /// (see [`string_end`]), in words.
+    pub unsought: std::cell::RefCell<std::collections::BTreeSet<String>>,
 }
 
 pub fn frame(program: &Program, func: FuncId, args: &[Val]) -> Frame {
@@ -443,6 +451,9 @@ fn load(
         Base::Param(i) => {
             array_access(pool, cx, i, off, ty, inst, assume)?;
             let arr = env.arrays[i].expect("input array");
+            if cx.strings.get(i).copied().unwrap_or(false) {
+                string_end(pool, cx, (arr, off), inst, assume);
+            }
             let v = pool.select(arr, off);
             Ok(Val::E(if ty == Type::I1 {
                 let one = pool.bv_const(pool.width(v), 1);
@@ -452,6 +463,43 @@ fn load(
             }))
         }
     }
+}
+
+/// A read of string parameter `arr` (read only: its contents are its
+/// input) at byte `off` must not come after its first NUL: at a constant
+/// offset, a check, as the engine's. The engine does not check a symbolic
+/// index. An offset the VC does not know but the engine may (one merged
+/// from several paths) is an assumption (the paths past the NUL are cut)
+/// and its error is named as not sought.
+fn string_end(pool: &mut ExprPool, cx: &Ctx<'_>, (arr, off): (ExprId, ExprId), inst: &Inst, assume: &mut Conds) {
+    let zero = pool.bv_const(8, 0);
+    let Some(j) = pool.as_bv_const(off) else {
+        let merged =
+            |&v: &ExprId| matches!(pool.get(v), pathwise_expr::Expr::Var { name, .. } if name.starts_with("vc!"));
+        if pool.vars_of(&[off]).iter().any(merged) {
+            let at = cx.program.describe_loc(inst.loc);
+            cx.unsought.borrow_mut().insert(format!("reads past the NUL of a string parameter at {at}"));
+            for k in 0..u64::from(cx.max_array_len) {
+                let at = pool.bv_const(64, k);
+                let before = pool.cmp(BvCmp::Ult, at, off);
+                let elem = pool.select(arr, at);
+                let nul = pool.eq(elem, zero);
+                let not_nul = pool.not(nul);
+                let nb = pool.not(before);
+                assume.push(assumed(pool.or(nb, not_nul)));
+            }
+        }
+        return;
+    };
+    let mut ok = pool.bool_const(true);
+    for k in 0..j.min(1 << 16) {
+        let at = pool.bv_const(64, k);
+        let elem = pool.select(arr, at);
+        let nul = pool.eq(elem, zero);
+        let not_nul = pool.not(nul);
+        ok = pool.and(ok, not_nul);
+    }
+    assume.push(checked(ok, ErrorKind::OutOfBounds, inst.loc));
 }
 
 #[allow(clippy::too_many_arguments)]
