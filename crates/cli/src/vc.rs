@@ -29,6 +29,33 @@ struct VcJson {
     infeasible: Vec<pathwise_emit::json_goals::InfeasibleJson>,
     /// Functions replaced by procedure summaries (`--compositional`).
     summaries: Vec<SummaryJson>,
+    /// The error cover: runtime errors as goals.
+    errors: ErrorsJson,
+}
+
+/// `vc.errors`: which runtime errors were sought and what became of them.
+#[derive(Serialize)]
+struct ErrorsJson {
+    /// The checks were goals (false under `--no-error-search`).
+    sought: bool,
+    /// Every check was decided: an error test, or no input fails it
+    /// within the bound.
+    complete: bool,
+    queries: u64,
+    /// The checks that can fail in the unwound function (kind, location).
+    goals: usize,
+    found: Vec<CheckJson>,
+    /// The checks no input fails within the bound (when `complete`).
+    absent: Vec<CheckJson>,
+    /// The errors the concolic search seeks here that `--method vc` does
+    /// not: the stop is then `explored`, never `complete`.
+    not_sought: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct CheckJson {
+    kind: &'static str,
+    location: String,
 }
 
 #[derive(Serialize)]
@@ -104,6 +131,13 @@ pub fn run(args: &GenArgs, program: &Program, config: Config) -> Result<i32> {
         extra.push_str(&format!("  {:<20} {}\n", "VC summaries:", list.join(", ")));
     }
     extra.push_str(&pathwise_vc::generate::infeasible_text(&generated));
+    extra.push_str(&errors_text(program, &generated));
+    if !generated.not_sought.is_empty() {
+        // The stop line: never "complete" for the errors not sought.
+        let stop = crate::gen::stop_text(suite);
+        let line = format!("complete for the paths and the errors sought; {}", not_sought_words(&generated));
+        text = text.replacen(&stop, &line, 1);
+    }
     if let Some(at) = text.find("  predicted coverage:") {
         text.insert_str(at, &extra);
     }
@@ -121,6 +155,37 @@ pub fn run(args: &GenArgs, program: &Program, config: Config) -> Result<i32> {
         return Ok(crate::exit::FAILED);
     }
     Ok(crate::exit::for_suite(suite, args.fail_on))
+}
+
+/// `errors not sought by --method vc: ...; use --method concolic`.
+fn not_sought_words(generated: &Generated) -> String {
+    format!("errors not sought by --method vc: {}; use --method concolic", generated.not_sought.join(", "))
+}
+
+/// The summary's lines of the error cover.
+fn errors_text(program: &Program, generated: &Generated) -> String {
+    let mut out = String::new();
+    if let Some(e) = &generated.errors {
+        let decided = if e.complete {
+            format!("{} cannot fail within the bound", e.absent.len())
+        } else {
+            format!("the others undecided ({})", e.stopped.as_deref().unwrap_or("?"))
+        };
+        out.push_str(&format!(
+            "  {:<20} {} checks: {} error(s) found, {decided} ({} queries)\n",
+            "VC error goals:",
+            e.goals.len(),
+            e.found.len(),
+            e.queries
+        ));
+        for (c, _) in &e.found {
+            out.push_str(&format!("    {} at {}\n", c.kind.name(), program.describe_loc(c.loc)));
+        }
+    }
+    if !generated.not_sought.is_empty() {
+        out.push_str(&format!("  {:<20} {}\n", "errors not sought:", not_sought_words(generated)));
+    }
+    out
 }
 
 /// The suite's JSON with the VC method's fields (`method`, `vc`).
@@ -147,6 +212,20 @@ fn vc_json(
             side: g.side,
         })
         .collect();
+    let check = |c: &pathwise_vc::Check| CheckJson { kind: c.kind.name(), location: program.describe_loc(c.loc) };
+    let e = generated.errors.as_ref();
+    let errors = ErrorsJson {
+        sought: e.is_some(),
+        complete: e.is_some_and(|e| e.complete),
+        queries: e.map_or(0, |e| e.queries),
+        goals: e.map_or(0, |e| e.goals.len()),
+        found: e.map_or(Vec::new(), |e| e.found.iter().map(|(c, _)| check(c)).collect()),
+        absent: e.filter(|e| e.complete).map_or(Vec::new(), |e| e.absent.iter().map(check).collect()),
+        not_sought: generated.not_sought.clone(),
+    };
+    if !generated.not_sought.is_empty() {
+        base.stop_detail = Some(not_sought_words(generated));
+    }
     let vc = VcJson {
         criterion: crit.name(),
         queries: res.queries,
@@ -159,6 +238,7 @@ fn vc_json(
             .iter()
             .map(|&(f, paths, queries)| SummaryJson { function: program.func(f).name.clone(), paths, queries })
             .collect(),
+        errors,
     };
     serde_json::to_string_pretty(&SuiteWithVc { suite: base, method: "vc", vc }).expect("serialisable")
 }

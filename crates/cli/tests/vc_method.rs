@@ -28,20 +28,49 @@ fn paths(suite: &TestSuite) -> BTreeSet<PathKey> {
         .collect()
 }
 
-fn concolic(program: &Program, config: &Config) -> TestSuite {
-    let mut z3 = pathwise_solver_z3::Z3Backend::new(None);
-    let mut suite =
-        pathwise_engine::search::generate(program, config, &mut z3, &mut pathwise_engine::NoObserver).expect("search");
-    // The VC cuts paths into undefined behaviour (they are the concolic
-    // search's error tests): compare the paths that return.
+type ErrorKey = BTreeSet<(pathwise_engine::suite::ErrorKind, u32, u32)>;
+
+/// The paths that return (the suite's tests) and the (kind, line, col) of
+/// its error tests, apart: the path cover cuts the paths into errors, which
+/// the error cover finds one per check.
+fn split(mut suite: TestSuite) -> (TestSuite, ErrorKey) {
+    let errors = suite
+        .tests
+        .iter()
+        .filter_map(|t| match &t.outcome {
+            pathwise_engine::suite::Outcome::Error(e) => Some((e.kind, e.loc.line, e.loc.col)),
+            _ => None,
+        })
+        .collect();
     suite.tests.retain(|t| matches!(t.outcome, pathwise_engine::suite::Outcome::Returned));
-    suite
+    (suite, errors)
 }
 
-fn vc(program: &Program, config: &Config, c: GenCriterion) -> (TestSuite, pathwise_vc::CoverResult) {
+fn concolic_with_errors(program: &Program, config: &Config) -> (TestSuite, ErrorKey) {
+    let mut z3 = pathwise_solver_z3::Z3Backend::new(None);
+    let suite =
+        pathwise_engine::search::generate(program, config, &mut z3, &mut pathwise_engine::NoObserver).expect("search");
+    split(suite)
+}
+
+fn concolic(program: &Program, config: &Config) -> TestSuite {
+    concolic_with_errors(program, config).0
+}
+
+fn vc_with_errors(
+    program: &Program,
+    config: &Config,
+    c: GenCriterion,
+) -> (TestSuite, pathwise_vc::CoverResult, ErrorKey) {
     let (suite, res, bad) = generate(program, config, c).expect("vc");
     assert!(bad.is_empty(), "valuations that did not replay: {bad:?}");
     assert!(res.complete);
+    let (suite, errors) = split(suite);
+    (suite, res, errors)
+}
+
+fn vc(program: &Program, config: &Config, c: GenCriterion) -> (TestSuite, pathwise_vc::CoverResult) {
+    let (suite, res, _) = vc_with_errors(program, config, c);
     (suite, res)
 }
 
@@ -50,9 +79,10 @@ fn vc(program: &Program, config: &Config, c: GenCriterion) -> (TestSuite, pathwi
 fn check(file: &Path, function: &str, pre: Option<&str>, k: u32) -> usize {
     let program = compile(file);
     let config = Config { precondition: pre.map(String::from), strict_loop_count: true, ..Config::new(function, k) };
-    let want = concolic(&program, &config);
-    let (got, _) = vc(&program, &config, GenCriterion::Engine(Criterion::KPath));
+    let (want, want_errors) = concolic_with_errors(&program, &config);
+    let (got, _, errors) = vc_with_errors(&program, &config, GenCriterion::Engine(Criterion::KPath));
     assert_eq!(paths(&got), paths(&want), "{}: path sets differ", file.display());
+    assert_eq!(errors, want_errors, "{}: errors differ", file.display());
     let covered = |s: &TestSuite| {
         s.coverage
             .functions
@@ -183,7 +213,8 @@ fn summaries_foo_bar() {
         let out = tempfile::tempdir().unwrap();
         let args = ["--method", "vc", "--compositional", "--criterion", crit];
         let (text, suite) = common::gen(file, "bar", &args, out.path());
-        assert_eq!(suite["tests"].as_array().unwrap().len(), 1, "{crit}");
+        let returned = suite["tests"].as_array().unwrap().iter().filter(|t| t["outcome"] == "returned").count();
+        assert_eq!(returned, 1, "{crit}");
         assert_eq!(suite["vc"]["summaries"][0]["function"], "foo");
         assert_eq!(suite["vc"]["summaries"][0]["paths"], 2);
         let inf = suite["vc"]["infeasible"].as_array().unwrap();
@@ -270,5 +301,100 @@ fn unsupported_constructs_are_clear_errors() {
         let msg = err.to_string();
         assert!(msg.contains(at) && msg.contains(&format!("unsupported by --method vc: {what}")), "{function}: {msg}");
         assert!(msg.contains("--method concolic"), "{msg}");
+    }
+}
+
+/// The (kind, line) of a suite's error tests, as a set.
+fn error_set(suite: &serde_json::Value) -> BTreeSet<(String, u64)> {
+    common::errors(suite).into_iter().collect()
+}
+
+/// Issue 28, "Methods that agree": the VC method seeks the runtime errors
+/// the concolic search seeks (each check as a goal "it fails here"), and
+/// both report the same (kind, line) on tests/c/vc_errors.c and on every
+/// function of tests/c/errors.c the VC models; every error test replays
+/// natively. `second_or_first` reads a string at an index the VC merges
+/// from two paths: that error is named as not sought, never "complete".
+#[test]
+fn errors_agree_with_concolic() {
+    let cases: &[(&str, &str, Option<&str>)] = &[
+        ("tests/c/vc_errors.c", "pick", Some("pick_pre")),
+        ("tests/c/vc_errors.c", "scale", None),
+        ("tests/c/vc_errors.c", "at_or_last", None),
+        ("tests/c/vc_errors.c", "first_two", None),
+        ("tests/c/errors.c", "div_zero", None),
+        ("tests/c/errors.c", "div_zero_ok", None),
+        ("tests/c/errors.c", "div_overflow", None),
+        ("tests/c/errors.c", "div_overflow_ok", None),
+        ("tests/c/errors.c", "overflow", None),
+        ("tests/c/errors.c", "mul_overflow", None),
+        ("tests/c/errors.c", "mul_overflow_ok", None),
+        ("tests/c/errors.c", "shift", None),
+        ("tests/c/errors.c", "shift_ok", None),
+        ("tests/c/errors.c", "oob_input", None),
+        ("tests/c/errors.c", "oob_input_ok", None),
+        ("tests/c/errors.c", "oob_input_write", None),
+        ("tests/c/errors.c", "oob_input_index", None),
+        ("tests/c/errors.c", "oob_input_index_ok", None),
+        ("tests/c/errors.c", "oob_input_pre", Some("oob_input_valid")),
+        ("tests/c/errors.c", "oob_input_pre_ok", Some("oob_input_valid")),
+    ];
+    for &(file, function, pre) in cases {
+        let pre: Vec<&str> = pre.map(|p| vec!["--precondition", p]).unwrap_or_default();
+        let out = tempfile::tempdir().unwrap();
+        let args = [&["-I", "crates/cfront/include", "--k", "2"][..], &pre].concat();
+        let (_, want) = common::gen(file, function, &args, out.path());
+        let got = common::generate_and_replay(file, function, &[&["--method", "vc"][..], &pre].concat(), false);
+        assert_eq!(error_set(&got), error_set(&want), "{file} {function}: error tests");
+        assert_eq!(got["stop"], "complete", "{function}");
+        assert_eq!(got["vc"]["errors"]["sought"], true);
+        assert_eq!(got["vc"]["errors"]["complete"], true);
+        assert!(got["vc"]["errors"]["not_sought"].as_array().unwrap().is_empty());
+    }
+    // The issue's case: out-of-bounds reads (before the start, past a tied
+    // length) and a division by a parameter under a precondition.
+    let out = tempfile::tempdir().unwrap();
+    let args = ["-I", "crates/cfront/include", "--precondition", "pick_pre", "--method", "vc"];
+    let (_, pick) = common::gen("tests/c/vc_errors.c", "pick", &args, out.path());
+    let kinds: BTreeSet<(String, u64)> = error_set(&pick);
+    for want in [("out-of-bounds", 15), ("out-of-bounds", 17), ("division-by-zero", 18), ("division-overflow", 18)] {
+        assert!(kinds.contains(&(want.0.to_string(), want.1)), "{kinds:?}");
+    }
+}
+
+/// What the VC's encoding does not model is said, in the summary, the JSON
+/// (`stop: explored`, `stop_detail`, `vc.errors.not_sought`) and the stop
+/// line, and the errors it does model still agree with the concolic search.
+#[test]
+fn errors_not_sought_are_named() {
+    let file = "tests/c/vc_errors.c";
+    for (function, extra, what, missing) in [
+        (
+            "second_or_first",
+            &[][..],
+            "reads past the NUL of a string parameter at tests/c/vc_errors.c:62:12",
+            ("out-of-bounds", 62),
+        ),
+        (
+            "at_or_last",
+            &["--null-args", "errors"][..],
+            "null dereferences of pointer parameters (buf)",
+            ("null-dereference", 41),
+        ),
+    ] {
+        let out = tempfile::tempdir().unwrap();
+        let (_, want) = common::gen(file, function, extra, out.path());
+        let out = tempfile::tempdir().unwrap();
+        let args = [extra, &["--method", "vc"][..]].concat();
+        let (text, got) = common::gen(file, function, &args, out.path());
+        let words = format!("errors not sought by --method vc: {what}; use --method concolic");
+        assert_eq!(got["stop"], "explored", "{function}");
+        assert_eq!(got["stop_detail"].as_str(), Some(words.as_str()));
+        assert_eq!(got["vc"]["errors"]["not_sought"][0].as_str(), Some(what));
+        assert!(text.contains(&format!("stop:                complete for the paths and the errors sought; {words}")));
+        assert!(!text.contains("stop:                complete (every"), "{text}");
+        let (want, got) = (error_set(&want), error_set(&got));
+        assert!(want.contains(&(missing.0.to_string(), missing.1)), "{function}: {want:?}");
+        assert!(got.is_subset(&want), "{function}: {got:?} not in {want:?}");
     }
 }

@@ -53,6 +53,5 @@ pub use search::{generate, generate_refereed, EngineError, NoObserver, Observer}
 pub(crate) use analysis::{loop_decisions, loop_exits, reject};
 pub(crate) use machine::{blockk, exec, extension, meter, observed, testcase, value};
 pub use machine::{fnptr, path, replay_models, run, setup, step};
-pub(crate) use memory::{
-    contracts, heap, heap_assume, heap_count, heap_out, heap_share, heap_tail, joins, memcheck, null_params,
-};
+pub use memory::contracts;
+pub(crate) use memory::{heap, heap_assume, heap_count, heap_out, heap_share, heap_tail, joins, memcheck, null_params};

@@ -4,6 +4,13 @@
 //! the engine (`pathwise_engine::replay_models`) into an ordinary test,
 //! and check that every replay followed the path the VC chose.
 //!
+//! Unless `--no-error-search`, the runtime errors are goals too (see
+//! [`crate::errors`]): a second VC, with the checks as error sites and
+//! every callee inlined, is covered after the paths, and each valuation is
+//! replayed expecting its error (an error test only if the replay ends in
+//! it). The errors the encoding has no model of are named
+//! ([`Generated::not_sought`]) and the cover is then not complete.
+//!
 //! A valuation whose replay does not follow its path is a bug of one of
 //! the two models of C (the VC's or the engine's): it is returned as a
 //! disagreement, never dropped silently; the caller decides what it means
@@ -20,6 +27,7 @@ use pathwise_solver_z3::{Models, Z3Session};
 use pathwise_suite::{PathStep, Stats, StopReason, TestSuite};
 
 use crate::cover::{cover_with, CoverResult, Criterion, Goal};
+use crate::errors::{cover_errors, ErrorCover};
 use crate::summary::{summarizable, summarize, Summary};
 use crate::Options;
 
@@ -35,8 +43,14 @@ pub struct Generated {
     /// (infeasible within the bound); empty when it stopped early.
     pub infeasible: Vec<LocatedGoal>,
     /// Valuations that gave no test or whose replay took another path
-    /// than the VC's, one line each.
+    /// than the VC's (or did not end in the VC's error), one line each.
     pub disagreements: Vec<String>,
+    /// The error cover (`None` under `--no-error-search`).
+    pub errors: Option<ErrorCover>,
+    /// The errors the concolic search seeks here that the VC method does
+    /// not (its encoding has no model of them), in words; the stop is then
+    /// not `complete`.
+    pub not_sought: Vec<String>,
 }
 
 /// A statement or branch side of the program, by where it is.
@@ -89,6 +103,13 @@ pub fn generate(program: &Program, config: &Config, criterion: Criterion) -> Res
     let pre = config.precondition.as_ref().and_then(|p| program.func_by_name(p));
     let mut opts = Options::new(config.k, config.max_array_len);
     opts.check_overflow = config.check_overflow;
+    opts.lengths =
+        pathwise_engine::contracts::inferred(program, main, config).into_iter().map(|l| (l.array, l.length)).collect();
+    opts.strings = pathwise_engine::contracts::array_contracts(program, main, config)
+        .into_iter()
+        .filter(|c| c.1 == pathwise_engine::contracts::ArrayContract::String)
+        .map(|c| c.0)
+        .collect();
     let mut pool = ExprPool::new();
     let deadline = config.timeout.map(|t| start + t);
     let summaries =
@@ -99,37 +120,89 @@ pub fn generate(program: &Program, config: &Config, criterion: Criterion) -> Res
     // uncovered goals as it can: diverse models (see `Models`).
     let models = if criterion == Criterion::Paths { Models::Close } else { Models::Diverse };
     let mut session = Z3Session::with_models(&pool, &vc.constraints, models);
+    // The error goals' VC: every callee inlined, so that their errors are
+    // sought too.
+    let evc = match config.seek_errors {
+        true => Some(crate::build_vc(&mut pool, program, main, pre, &Options { errors: true, ..opts.clone() })),
+        false => None,
+    };
+    let evc = evc.transpose().map_err(|u| u.describe(program))?;
+    let mut esession = evc.as_ref().map(|e| Z3Session::new(&pool, &e.constraints));
     // Each valuation is replayed into a test as soon as it is found, so that
     // the deadline bounds the replay too. The VC bounds every loop
     // iteration (see the README): replay with the same count, so that the
     // engine agrees on which paths are within k.
     let replay_config = Config { strict_loop_count: true, timeout: None, ..config.clone() };
-    let (res, mut suite, runs) = with_replayer(program, &replay_config, &mut pool, |pool, replayer| {
+    let mut not_sought = not_sought(program, main, config);
+    not_sought.extend(evc.iter().flat_map(|e| e.unsought.iter().cloned()));
+    let ((res, errors), mut suite, runs) = with_replayer(program, &replay_config, &mut pool, |pool, replayer| {
         let res = cover_with(pool, program, &vc, &mut session, (criterion, deadline), &mut |pool, m| {
             replayer.replay(pool, m);
         });
+        let errors = match (&res, &evc, &mut esession) {
+            (Ok(_), Some(evc), Some(es)) => Some(cover_errors(pool, evc, es, deadline, &mut |pool, check, m| {
+                replayer.replay_error(pool, m, (check.kind, check.loc));
+            })),
+            _ => None,
+        };
         let (stats, stop) = match &res {
-            Ok(res) => stats_of(res),
+            Ok(res) => stats_of(res, errors.as_ref(), &not_sought),
             Err(_) => (Default::default(), StopReason::Explored),
         };
-        (res, stats, stop)
+        ((res, errors), stats, stop)
     })
     .map_err(|e| e.to_string())?;
     let mut res = res?;
     res.summaries = summaries.iter().map(|s| (s.func, s.paths.len(), s.queries)).collect();
     suite.stats.elapsed_ms = start.elapsed().as_millis() as u64;
-    let disagreements = disagreements(&res, &runs);
+    let mut disagreements = disagreements(&res, &runs);
+    if let Some(errors) = &errors {
+        for (i, ((check, _), run)) in errors.found.iter().zip(&runs[res.paths.len().min(runs.len())..]).enumerate() {
+            if let Some(why) = &run.failure {
+                let at = program.describe_loc(check.loc);
+                disagreements.push(format!("error valuation {} ({:?} at {at}): {why}", i + 1, check.kind));
+            }
+        }
+    }
     let infeasible =
         if res.complete { res.uncovered.iter().map(|&g| LocatedGoal::new(program, g)).collect() } else { Vec::new() };
-    Ok(Generated { suite, cover: res, infeasible, disagreements })
+    Ok(Generated { suite, cover: res, infeasible, disagreements, errors, not_sought })
 }
 
-/// The suite's statistics and stop reason for a cover.
-fn stats_of(res: &CoverResult) -> (Stats, StopReason) {
+/// The errors the concolic search seeks in `main` under `config` that the
+/// VC's encoding has no model of (see the README's `--method vc`).
+/// The input arrays are never null in the VC: under `--null-args errors`
+/// the null dereferences of pointer parameters are not sought.
+pub fn not_sought(program: &Program, main: FuncId, config: &Config) -> Vec<String> {
+    if !config.seek_errors {
+        return vec!["runtime errors (--no-error-search)".into()];
+    }
+    let f = program.func(main);
+    let mut out = Vec::new();
+    let pointers: Vec<&str> =
+        f.params.iter().filter(|p| p.ty == pathwise_ir::Type::Ptr).map(|p| p.src.name.as_str()).collect();
+    if config.null_args == pathwise_engine::config::NullArgs::Errors && !pointers.is_empty() {
+        out.push(format!("null dereferences of pointer parameters ({})", pointers.join(", ")));
+    }
+    out
+}
+
+/// The suite's statistics and stop reason for a cover and its error
+/// cover: complete only if both are, and every error is sought.
+fn stats_of(res: &CoverResult, errors: Option<&ErrorCover>, not_sought: &[String]) -> (Stats, StopReason) {
     let mut stats = Stats { solver_calls: res.queries, ..Default::default() };
     stats.solver_ms = res.solver_time.as_millis() as u64;
-    let stop = match &res.stopped {
-        _ if res.complete => StopReason::Complete,
+    let (mut complete, mut stopped) = (res.complete, res.stopped.clone());
+    if let Some(e) = errors {
+        stats.solver_calls += e.queries;
+        stats.solver_ms += e.solver_time.as_millis() as u64;
+        if complete && !e.complete {
+            (complete, stopped) = (false, e.stopped.clone());
+        }
+    }
+    let stop = match &stopped {
+        _ if complete && !not_sought.is_empty() => StopReason::Explored,
+        _ if complete => StopReason::Complete,
         Some(w) if w == "timeout" || w.contains("timeout") || w.contains("canceled") || w.contains("deadline") => {
             StopReason::Timeout
         }

@@ -11,6 +11,8 @@
 //!   condition, in the expression pool with C's bit-vector semantics.
 //! - [`cover`]: the covering algorithms and the goals left uncovered (the
 //!   code infeasible within the bound).
+//! - [`errors`]: the error cover: each runtime check the concolic search
+//!   makes, as a goal "the check fails here", from the same encoding.
 //! - [`summary`]: procedure summaries (seed 001, section 6): a callee's
 //!   path cover as a disjunction, reused in every calling context.
 //! - [`generate`]: the method end to end (what `pathwise gen --method vc`
@@ -23,6 +25,7 @@
 //! against any backend; only [`generate`] picks Z3 and the engine.
 
 pub mod cover;
+pub mod errors;
 pub mod generate;
 pub mod graph;
 pub mod passive;
@@ -83,15 +86,36 @@ pub struct Options {
     pub check_overflow: bool,
     /// Largest unwound program, in nodes.
     pub max_nodes: usize,
+    /// The function under test's runtime checks are goals ([`Vc::errors`])
+    /// instead of assumptions.
+    pub errors: bool,
+    /// Length contracts (input array parameter, length parameter): the
+    /// array has exactly that many elements, as the engine infers them
+    /// (`pathwise_engine::contracts::inferred`).
+    pub lengths: Vec<(usize, usize)>,
+    /// `char *` parameters that are NUL-terminated strings (the engine's
+    /// string contract): reading past the NUL is an out-of-bounds error.
+    pub strings: Vec<usize>,
 }
 
 impl Options {
     pub fn new(k: u32, max_array_len: u32) -> Options {
-        Options { k, pre_bound: max_array_len, max_array_len, check_overflow: true, max_nodes: 200_000 }
+        Options {
+            k,
+            pre_bound: max_array_len,
+            max_array_len,
+            check_overflow: true,
+            max_nodes: 200_000,
+            errors: false,
+            lengths: Vec::new(),
+            strings: Vec::new(),
+        }
     }
 }
 
 pub use cover::{cover, cover_with, CoverResult, Criterion, Goal};
+pub use errors::{cover_errors, ErrorCover};
 pub use generate::{generate, Generated, LocatedGoal};
-pub use passive::{build_vc, build_vc_with, Decision, Vc};
+pub use passive::{build_vc, build_vc_with, Decision, ErrorSite, Vc};
+pub use semantics::Check;
 pub use summary::{summarizable, summarize, Summary};

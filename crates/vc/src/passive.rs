@@ -55,6 +55,23 @@ pub struct Vc {
     pub ret: Option<ExprId>,
     /// The calls replaced by a procedure summary, in node order.
     pub calls: Vec<CallSite>,
+    /// The runtime checks that can fail, with `Options::errors` (empty
+    /// otherwise: every check is then an assumption, its failures cut).
+    pub errors: Vec<ErrorSite>,
+    /// Errors the engine may report that the encoding does not model, in
+    /// words (a read of a string at an offset merged from several paths).
+    pub unsought: Vec<String>,
+}
+
+/// A runtime check of an unwound node that can fail: its variable `var`
+/// is true exactly when the execution reaches the check and fails it (it
+/// then stops there: no edge leaves the node). The VC with `var` asserted
+/// is satisfied by exactly the inputs that run into this error.
+#[derive(Clone, Debug)]
+pub struct ErrorSite {
+    pub check: semantics::Check,
+    pub var: ExprId,
+    pub node: usize,
 }
 
 /// A call replaced by its callee's summary (see [`crate::summary`]).
@@ -89,6 +106,7 @@ fn inputs(
 ) -> Result<Inputs, Unsupported> {
     let f = program.func(main);
     let (mut vals, mut arrays, mut contents, mut formals) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut vars = Vec::new();
     for p in &f.params {
         let name = &p.src.name;
         let bad = |what: &str| Err(Unsupported::new(Some(f.loc), &format!("parameter `{name}`: {what}")));
@@ -96,6 +114,7 @@ fn inputs(
             Shape::Scalar if p.ty.is_int() => {
                 let var = pool.var(name, Sort::Bv(p.ty.bits()));
                 formals.push(var);
+                vars.push(Some(var));
                 if p.src.c_scalar == "_Bool" {
                     let one = pool.bv_const(p.ty.bits(), 1);
                     hard.push(pool.cmp(pathwise_expr::BvCmp::Ule, var, one));
@@ -117,6 +136,7 @@ fn inputs(
                 let max = pool.bv_const(64, opts.max_array_len as u64);
                 hard.push(pool.cmp(pathwise_expr::BvCmp::Ule, len, max));
                 vals.push(Val::Ptr(Base::Param(vals.len()), pool.bv_const(64, 0)));
+                vars.push(None);
                 arrays.push(Some(ArrayInput { len, elem }));
                 contents.push(Some(array));
             }
@@ -124,6 +144,13 @@ fn inputs(
             Shape::Heap | Shape::ByValue => return bad("a structure or pointer to a structure (input heap)"),
             Shape::Function => return bad("a function pointer"),
             Shape::Array(_) => return bad("an array"),
+        }
+    }
+    // The engine's length contracts (`Options::lengths`), as it states them.
+    for &(a, n) in &opts.lengths {
+        if let (Some(Some(input)), Some(Some(var))) = (arrays.get(a), vars.get(n)) {
+            let (ty, signed) = (f.params[n].ty, f.params[n].src.scalar.signed);
+            hard.push(pathwise_engine::contracts::length_tie(pool, input.len, *var, ty, signed));
         }
     }
     Ok((vals, arrays, contents, formals))
@@ -149,6 +176,9 @@ struct Encoder<'a> {
     /// The reachability variable and returned value of each return of the
     /// function under test.
     returns: Vec<(ExprId, ExprId)>,
+    /// The function under test's checks are goals (`Options::errors`).
+    seek_errors: bool,
+    errors: Vec<ErrorSite>,
 }
 
 /// The registers of `f` used in a block other than their definition's
@@ -203,6 +233,10 @@ pub fn build_vc_with(
 ) -> Result<Vc, Unsupported> {
     let mut constraints = Vec::new();
     let (args, arrays, contents, formals) = inputs(pool, program, main, opts, &mut constraints)?;
+    let mut tied = vec![false; arrays.len()];
+    for &(a, _) in &opts.lengths {
+        tied[a] = true;
+    }
     let bounds = Bounds {
         k: opts.k,
         pre_bound: opts.pre_bound,
@@ -215,7 +249,15 @@ pub fn build_vc_with(
     let mut enc = Encoder {
         program,
         g: &g,
-        cx: Ctx { program, arrays: &arrays, check_overflow: opts.check_overflow },
+        cx: Ctx {
+            program,
+            arrays: &arrays,
+            check_overflow: opts.check_overflow,
+            tied: tied.into(),
+            strings: (0..arrays.len()).map(|i| opts.strings.contains(&i)).collect(),
+            max_array_len: opts.max_array_len,
+            unsought: Default::default(),
+        },
         args,
         contents,
         constraints,
@@ -227,6 +269,8 @@ pub fn build_vc_with(
         summaries,
         calls: Vec::new(),
         returns: Vec::new(),
+        seek_errors: opts.errors,
+        errors: Vec::new(),
     };
     // A precondition with one accepting path (a conjunction of bounds,
     // typically) is that path's condition: its facts replace the
@@ -245,14 +289,15 @@ pub fn build_vc_with(
         }
         enc.node(pool, n)?;
     }
-    let Encoder { constraints, reach, edge_vars, calls, returns, .. } = enc;
+    let unsought = enc.cx.unsought.take().into_iter().collect();
+    let Encoder { constraints, reach, edge_vars, calls, returns, errors, .. } = enc;
     // Conditions the inputs' bounds decide (the no-overflow conditions of
     // bounded sums) are constants: the solver never sees them.
     let constraints = pathwise_expr::linear::simplify_under_bounds(pool, &constraints);
     // The result: the value of the return the execution leaves through.
     let ret =
         returns.split_last().map(|(&(_, last), rest)| rest.iter().rev().fold(last, |acc, &(r, v)| pool.ite(r, v, acc)));
-    Ok(Vc { graph: g, constraints, reach, edge_vars, formals, ret, calls })
+    Ok(Vc { graph: g, constraints, reach, edge_vars, formals, ret, calls, errors, unsought })
 }
 
 impl Encoder<'_> {
@@ -280,7 +325,7 @@ impl Encoder<'_> {
         (func, args): (FuncId, &[Operand]),
         inst: &pathwise_ir::Inst,
         env: &mut Env,
-        assume: &mut Vec<ExprId>,
+        assume: &mut semantics::Conds,
     ) -> Result<(), Unsupported> {
         let summary = &self.summaries[self.summarized(func).expect("a summarised callee")];
         let mut actuals = Vec::new();
@@ -314,7 +359,7 @@ impl Encoder<'_> {
             paths.push(s);
         }
         // The seed's `assume Sum`: some path of the callee is taken.
-        assume.push(any);
+        assume.push(semantics::assumed(any));
         let rets: Vec<(ExprId, ExprId)> =
             paths.iter().zip(&disjuncts).filter_map(|(&s, (_, ret))| ret.map(|v| (s, v))).collect();
         if let (Some(reg), Some((&(_, last), rest))) = (inst.result, rets.split_last()) {
@@ -356,10 +401,10 @@ impl Encoder<'_> {
             for inst in &bd.insts[key.start..end] {
                 semantics::step(pool, &self.cx, &mut env, inst, &mut assume)?;
             }
-            if g.out[n].is_empty() || assume.iter().any(|&a| pool.as_bool_const(a) == Some(false)) {
+            if g.out[n].is_empty() || assume.iter().any(|a| pool.as_bool_const(a.cond) == Some(false)) {
                 continue;
             }
-            pc.extend(assume.into_iter().filter(|&a| pool.as_bool_const(a) != Some(true)));
+            pc.extend(assume.into_iter().map(|a| a.cond).filter(|&a| pool.as_bool_const(a) != Some(true)));
             for &ei in &g.out[n] {
                 let (cond, out) = self.leave(pool, &env, n, ei)?;
                 if pool.as_bool_const(cond) == Some(false) {
@@ -418,7 +463,9 @@ impl Encoder<'_> {
             }
         }
         if g.out[n].is_empty() && matches!(bd.term, Terminator::Unreachable) {
-            assume.push(pool.bool_const(false));
+            // `__builtin_unreachable()`, or the end of a non-void function.
+            let check = semantics::Check { kind: pathwise_suite::ErrorKind::Unreachable, loc: bd.term_loc };
+            assume.push(semantics::Cond { cond: pool.bool_const(false), check: Some(check) });
         }
         if let (true, Region::Main, 0, Terminator::Return(Some(v))) =
             (g.out[n].is_empty(), key.region, key.ctx, &bd.term)
@@ -427,20 +474,21 @@ impl Encoder<'_> {
                 self.returns.push((r, v));
             }
         }
-        for a in assume {
-            let na = pool.not(r);
-            self.constraints.push(pool.or(na, a));
-        }
+        // Where the checks are goals, each condition holds only if the
+        // checks before it in the node held (the execution stopped at the
+        // first that failed), and so does leaving the node.
+        let ok = self.conditions(pool, n, assume);
+        let live = if pool.as_bool_const(ok) == Some(true) { r } else { pool.and(r, ok) };
         for &ei in &g.out[n] {
             let (mut cond, out) = self.leave(pool, &env, n, ei)?;
             if g.edges[ei].kind == EdgeKind::PreAccept {
                 // Every execution must pass the precondition: its result is
                 // an assumption of the returning node, not a choice.
-                let na = pool.not(r);
+                let na = pool.not(live);
                 self.constraints.push(pool.or(na, cond));
                 cond = pool.bool_const(true);
             }
-            let taken = pool.and(r, cond);
+            let taken = pool.and(live, cond);
             let e = self.edge_vars[ei];
             match g.edges[ei].to {
                 Some(_) => {
@@ -454,6 +502,37 @@ impl Encoder<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Assert node `n`'s conditions: each assumption holds where the node
+    /// is reached; each check too, unless the error goals are sought in
+    /// the node (see [`Vc::errors`]): then a failing check defines an
+    /// error site, and the conjunction of the node's checks is returned
+    /// (true otherwise), which leaving the node needs.
+    fn conditions(&mut self, pool: &mut ExprPool, n: usize, conds: semantics::Conds) -> ExprId {
+        let r = self.reach[n];
+        let seek = self.seek_errors && self.g.nodes[n].region == Region::Main;
+        let mut ok = pool.bool_const(true);
+        for c in conds {
+            let guard = if pool.as_bool_const(ok) == Some(true) { r } else { pool.and(r, ok) };
+            match c.check {
+                Some(check) if seek => {
+                    let bad = pool.not(c.cond);
+                    let fails = pool.and(guard, bad);
+                    if pool.as_bool_const(fails) != Some(false) {
+                        let var = pool.var(&format!("vc!f{}", self.errors.len()), Sort::Bool);
+                        self.constraints.push(pool.eq(var, fails));
+                        self.errors.push(ErrorSite { check, var, node: n });
+                    }
+                    ok = pool.and(ok, c.cond);
+                }
+                _ => {
+                    let ng = pool.not(guard);
+                    self.constraints.push(pool.or(ng, c.cond));
+                }
+            }
+        }
+        ok
     }
 
     /// The condition of edge `ei` out of node `n` and the state after it

@@ -4,14 +4,20 @@
 //! offsets, and input arrays as solver arrays indexed by byte offset (as the
 //! engine's inputs are, so that a valuation is directly an engine input).
 //!
-//! Undefined behaviour and accesses outside an input array are *assumptions*
-//! of the block: a path that would reach an error is cut (the concolic
-//! search makes it an error test instead; see the README).
+//! Every condition of a block is a [`Cond`], in execution order: an
+//! assumption (`pathwise_assume`, an access within a free input array's
+//! length, which the engine lengthens instead) or a *check*, the condition
+//! under which the concolic search reports no runtime error there (division
+//! by zero and overflow, signed overflow, shifts out of range, an access
+//! before an input array or past one whose length is tied). The path cover
+//! cuts the paths on which a check fails; the error cover (see
+//! [`crate::errors`]) solves for them.
 
 use std::collections::BTreeMap;
 
 use pathwise_expr::{BvCmp, BvOp, ExprId, ExprPool, Sort};
-use pathwise_ir::{BinOp, CastOp, FuncId, GlobalId, Inst, InstKind, Local, Operand, Program, Type};
+use pathwise_ir::{BinOp, CastOp, FuncId, GlobalId, Inst, InstKind, Loc, Local, Operand, Program, Type};
+use pathwise_suite::ErrorKind;
 
 use crate::Unsupported;
 use pathwise_engine::semantics::{self, bv_op, compare as cmp};
@@ -65,11 +71,50 @@ pub struct ArrayInput {
     pub elem: Type,
 }
 
+/// A runtime check: the error the concolic search reports where its
+/// condition fails, and the instruction's location.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Check {
+    pub kind: ErrorKind,
+    pub loc: Loc,
+}
+
+/// A condition of a block: an assumption (`check: None`) or a check.
+#[derive(Copy, Clone, Debug)]
+pub struct Cond {
+    pub cond: ExprId,
+    pub check: Option<Check>,
+}
+
+/// A block's conditions, in execution order.
+pub type Conds = Vec<Cond>;
+
+/// An assumption.
+pub fn assumed(cond: ExprId) -> Cond {
+    Cond { cond, check: None }
+}
+
+fn checked(cond: ExprId, kind: ErrorKind, loc: Loc) -> Cond {
+    Cond { cond, check: Some(Check { kind, loc }) }
+}
+
 /// What instructions need besides the state.
 pub struct Ctx<'a> {
     pub program: &'a Program,
     pub arrays: &'a [Option<ArrayInput>],
     pub check_overflow: bool,
+    /// Per parameter, whether its input array's length is tied (by a
+    /// length contract or `pathwise_array_len`): an access past it is an
+    /// out-of-bounds error, as in the engine, not a longer array.
+    pub tied: std::cell::RefCell<Vec<bool>>,
+    /// Per parameter, whether it is a NUL-terminated string (the engine's
+    /// string contract): reading past its NUL is an out-of-bounds error.
+    pub strings: Vec<bool>,
+    /// Largest input array length (elements).
+    pub max_array_len: u32,
+    /// The errors the engine may report that this encoding did not model
+    /// (see [`string_end`]), in words.
+    pub unsought: std::cell::RefCell<std::collections::BTreeSet<String>>,
 }
 
 pub fn frame(program: &Program, func: FuncId, args: &[Val]) -> Frame {
@@ -123,12 +168,21 @@ fn negative(pool: &mut ExprPool, a: ExprId) -> ExprId {
 /// result in 64 bits in the type's range) where the interpreter uses the
 /// sign rule: the same condition, in the form each method's queries solve
 /// best.
-fn defined(pool: &mut ExprPool, op: BinOp, nsw: bool, check_overflow: bool, a: ExprId, b: ExprId) -> Vec<ExprId> {
+fn defined(
+    pool: &mut ExprPool,
+    op: BinOp,
+    nsw: bool,
+    check_overflow: bool,
+    a: ExprId,
+    b: ExprId,
+) -> Vec<(ExprId, ErrorKind)> {
     let w = pool.width(a);
     let r = pool.bin(bv_op(op), a, b);
     let mut out = Vec::new();
-    out.extend(semantics::division_defined(pool, op, w, a, b));
-    out.extend(semantics::shift_defined(pool, op, w, b));
+    let division = semantics::division_defined(pool, op, w, a, b);
+    let kinds = [ErrorKind::DivisionByZero, ErrorKind::DivisionOverflow];
+    out.extend(division.into_iter().zip(kinds));
+    out.extend(semantics::shift_defined(pool, op, w, b).map(|c| (c, ErrorKind::InvalidShift)));
     if nsw && check_overflow {
         let ok = match op {
             BinOp::Add | BinOp::Sub if w < 64 => {
@@ -162,7 +216,7 @@ fn defined(pool: &mut ExprPool, op: BinOp, nsw: bool, check_overflow: bool, a: E
             }
             _ => pool.bool_const(true),
         };
-        out.push(ok);
+        out.push((ok, ErrorKind::SignedOverflow));
     }
     out
 }
@@ -174,7 +228,7 @@ pub fn step(
     cx: &Ctx<'_>,
     env: &mut Env,
     inst: &Inst,
-    assume: &mut Vec<ExprId>,
+    assume: &mut Conds,
 ) -> Result<(), Unsupported> {
     let value = match &inst.kind {
         InstKind::Bin { op, ty, a, b, nsw } => {
@@ -256,7 +310,7 @@ fn binary(
     inst: &Inst,
     (op, ty, nsw): (BinOp, Type, bool),
     (a, b): (&Operand, &Operand),
-    assume: &mut Vec<ExprId>,
+    assume: &mut Conds,
 ) -> Result<ExprId, Unsupported> {
     let (x, y) = (expr(pool, env, a, inst)?, expr(pool, env, b, inst)?);
     if ty == Type::I1 {
@@ -270,7 +324,8 @@ fn binary(
             _ => unsupported(inst, "arithmetic on a boolean"),
         };
     }
-    assume.extend(defined(pool, op, nsw, cx.check_overflow, x, y));
+    let checks = defined(pool, op, nsw, cx.check_overflow, x, y);
+    assume.extend(checks.into_iter().map(|(c, kind)| checked(c, kind, inst.loc)));
     Ok(pool.bin(bv_op(op), x, y))
 }
 
@@ -312,8 +367,11 @@ fn const_offset(pool: &ExprPool, off: ExprId, inst: &Inst) -> Result<u64, Unsupp
     }
 }
 
-/// The byte offset of an input-array access, with its bounds and alignment
-/// as assumptions (outside them the path is cut).
+/// The bounds and alignment of an input-array access at byte offset `off`:
+/// before the array's start, or past its end when its length is tied, an
+/// out-of-bounds error (checks, as the engine's); past a free length or
+/// misaligned, an assumption (the engine lengthens the array; the front
+/// end never misaligns).
 fn array_access(
     pool: &mut ExprPool,
     cx: &Ctx<'_>,
@@ -321,7 +379,7 @@ fn array_access(
     off: ExprId,
     ty: Type,
     inst: &Inst,
-    assume: &mut Vec<ExprId>,
+    assume: &mut Conds,
 ) -> Result<(), Unsupported> {
     let Some(input) = cx.arrays.get(i).copied().flatten() else {
         return unsupported(inst, "an access through a pointer parameter that is not an input array");
@@ -331,12 +389,18 @@ fn array_access(
     }
     let size = pool.bv_const(64, ty.bytes());
     let bytes = pool.bin(BvOp::Mul, input.len, size);
-    assume.push(pool.cmp(BvCmp::Ult, off, bytes));
+    let zero = pool.bv_const(64, 0);
+    assume.push(checked(pool.cmp(BvCmp::Sle, zero, off), ErrorKind::OutOfBounds, inst.loc));
+    let within = pool.cmp(BvCmp::Ult, off, bytes);
+    if cx.tied.borrow().get(i).copied().unwrap_or(false) {
+        assume.push(checked(within, ErrorKind::OutOfBounds, inst.loc));
+    } else {
+        assume.push(assumed(within));
+    }
     if ty.bytes() > 1 {
         let m = pool.bv_const(64, ty.bytes() - 1);
         let low = pool.bin(BvOp::And, off, m);
-        let zero = pool.bv_const(64, 0);
-        assume.push(pool.eq(low, zero));
+        assume.push(assumed(pool.eq(low, zero)));
     }
     Ok(())
 }
@@ -348,7 +412,7 @@ fn load(
     inst: &Inst,
     ty: Type,
     ptr: &Operand,
-    assume: &mut Vec<ExprId>,
+    assume: &mut Conds,
 ) -> Result<Val, Unsupported> {
     let Some(Val::Ptr(base, off)) = operand(pool, env, ptr) else {
         return unsupported(inst, "a load through a value that is not a pointer");
@@ -387,6 +451,9 @@ fn load(
         Base::Param(i) => {
             array_access(pool, cx, i, off, ty, inst, assume)?;
             let arr = env.arrays[i].expect("input array");
+            if cx.strings.get(i).copied().unwrap_or(false) {
+                string_end(pool, cx, (arr, off), inst, assume);
+            }
             let v = pool.select(arr, off);
             Ok(Val::E(if ty == Type::I1 {
                 let one = pool.bv_const(pool.width(v), 1);
@@ -398,6 +465,43 @@ fn load(
     }
 }
 
+/// A read of string parameter `arr` (read only: its contents are its
+/// input) at byte `off` must not come after its first NUL: at a constant
+/// offset, a check, as the engine's. The engine does not check a symbolic
+/// index. An offset the VC does not know but the engine may (one merged
+/// from several paths) is an assumption (the paths past the NUL are cut)
+/// and its error is named as not sought.
+fn string_end(pool: &mut ExprPool, cx: &Ctx<'_>, (arr, off): (ExprId, ExprId), inst: &Inst, assume: &mut Conds) {
+    let zero = pool.bv_const(8, 0);
+    let Some(j) = pool.as_bv_const(off) else {
+        let merged =
+            |&v: &ExprId| matches!(pool.get(v), pathwise_expr::Expr::Var { name, .. } if name.starts_with("vc!"));
+        if pool.vars_of(&[off]).iter().any(merged) {
+            let at = cx.program.describe_loc(inst.loc);
+            cx.unsought.borrow_mut().insert(format!("reads past the NUL of a string parameter at {at}"));
+            for k in 0..u64::from(cx.max_array_len) {
+                let at = pool.bv_const(64, k);
+                let before = pool.cmp(BvCmp::Ult, at, off);
+                let elem = pool.select(arr, at);
+                let nul = pool.eq(elem, zero);
+                let not_nul = pool.not(nul);
+                let nb = pool.not(before);
+                assume.push(assumed(pool.or(nb, not_nul)));
+            }
+        }
+        return;
+    };
+    let mut ok = pool.bool_const(true);
+    for k in 0..j.min(1 << 16) {
+        let at = pool.bv_const(64, k);
+        let elem = pool.select(arr, at);
+        let nul = pool.eq(elem, zero);
+        let not_nul = pool.not(nul);
+        ok = pool.and(ok, not_nul);
+    }
+    assume.push(checked(ok, ErrorKind::OutOfBounds, inst.loc));
+}
+
 #[allow(clippy::too_many_arguments)]
 fn store(
     pool: &mut ExprPool,
@@ -407,7 +511,7 @@ fn store(
     ty: Type,
     ptr: &Operand,
     value: &Operand,
-    assume: &mut Vec<ExprId>,
+    assume: &mut Conds,
 ) -> Result<(), Unsupported> {
     let Some(Val::Ptr(base, off)) = operand(pool, env, ptr) else {
         return unsupported(inst, "a store through a value that is not a pointer");
@@ -453,7 +557,7 @@ fn declared_call(
     inst: &Inst,
     func: FuncId,
     args: &[Operand],
-    assume: &mut Vec<ExprId>,
+    assume: &mut Conds,
 ) -> Result<(), Unsupported> {
     let name = cx.program.func(func).name.as_str();
     match (name, args) {
@@ -466,7 +570,7 @@ fn declared_call(
                 let z = pool.eq(c, zero);
                 pool.not(z)
             };
-            assume.push(c);
+            assume.push(assumed(c));
             Ok(())
         }
         ("pathwise_array_len", [p, n]) => {
@@ -479,8 +583,11 @@ fn declared_call(
             let n = expr(pool, env, n, inst)?;
             let n = if pool.width(n) < 64 { pool.sext(n, 64) } else { n };
             let zero = pool.bv_const(64, 0);
-            assume.push(pool.eq(off, zero));
-            assume.push(pool.eq(input.len, n));
+            assume.push(assumed(pool.eq(off, zero)));
+            assume.push(assumed(pool.eq(input.len, n)));
+            if let Some(t) = cx.tied.borrow_mut().get_mut(i) {
+                *t = true;
+            }
             Ok(())
         }
         ("malloc" | "calloc" | "realloc" | "free", _) => unsupported(inst, &format!("dynamic memory (`{name}`)")),

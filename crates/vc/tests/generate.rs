@@ -50,15 +50,26 @@ fn program() -> Program {
 /// `generate`, checked to agree with its replays: every valuation is a
 /// test, in order, whose path is the decisions the VC chose for it.
 fn run(program: &Program, config: &Config, criterion: Criterion) -> Generated {
-    let g = generate(program, config, criterion).expect("generates");
+    let mut g = generate(program, config, criterion).expect("generates");
     assert!(g.disagreements.is_empty(), "{:?}", g.disagreements);
-    assert_eq!(g.suite.tests.len(), g.cover.models.len(), "a valuation gave no test");
+    let errors = g.errors.as_ref().map_or(&[][..], |e| &e.found[..]);
+    assert_eq!(g.suite.tests.len(), g.cover.models.len() + errors.len(), "a valuation gave no test");
     for (test, want) in g.suite.tests.iter().zip(&g.cover.paths) {
         let got: Vec<_> = test.path.iter().map(|s| (s.func.as_str(), s.loc, s.taken)).collect();
         let want: Vec<_> = want.iter().map(|d| (d.func.as_str(), d.loc, d.taken)).collect();
         assert_eq!(got, want, "test {} left the VC's path", test.id);
     }
-    assert_eq!(g.suite.stats.solver_calls, g.cover.queries);
+    // The error cover's valuations, after the paths: each ends in its error.
+    for (test, (check, _)) in g.suite.tests[g.cover.models.len()..].iter().zip(errors) {
+        match &test.outcome {
+            pathwise_suite::Outcome::Error(e) => assert_eq!((e.kind, e.loc), (check.kind, check.loc)),
+            o => panic!("test {} ended {o:?}, not in {check:?}", test.id),
+        }
+    }
+    let queries = g.cover.queries + g.errors.as_ref().map_or(0, |e| e.queries);
+    assert_eq!(g.suite.stats.solver_calls, queries);
+    // The tests of the cover's paths: the other checks of this file.
+    g.suite.tests.truncate(g.cover.models.len());
     g
 }
 

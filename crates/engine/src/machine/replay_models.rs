@@ -76,6 +76,7 @@ pub fn with_replayer<R>(
         coverage: Default::default(),
         per_test: Vec::new(),
         seen: Default::default(),
+        seen_errors: Default::default(),
     };
     let (out, mut stats, stop) = f(pool, &mut r);
     stats.runs += r.runs.len() as u64;
@@ -97,6 +98,8 @@ pub struct Replayer<'a> {
     coverage: crate::setup::RunCoverage,
     per_test: Vec<crate::setup::RunCoverage>,
     seen: rustc_hash::FxHashSet<Vec<PathStep>>,
+    /// The paths and errors of the error tests.
+    seen_errors: rustc_hash::FxHashSet<(Vec<PathStep>, crate::suite::ErrorKind, pathwise_ir::Loc)>,
 }
 
 impl Replayer<'_> {
@@ -110,7 +113,43 @@ impl Replayer<'_> {
             Some(End::Returned(_)) => None,
             Some(end) => Some(format!("the run ended {end:?}")),
         };
-        if failure.is_some() || !self.seen.insert(run.seen.path.clone()) {
+        let new = failure.is_none() && self.seen.insert(run.seen.path.clone());
+        self.keep(pool, inputs, run, failure, new)
+    }
+
+    /// Run `inputs`, which another method found to end in error `kind` at
+    /// `loc`, and make it a test if it does, along a path and to an error
+    /// no earlier error test had. Returns what the run did (a failure when
+    /// it ended otherwise).
+    pub fn replay_error(
+        &mut self,
+        pool: &mut ExprPool,
+        inputs: &Model,
+        (kind, loc): (crate::suite::ErrorKind, pathwise_ir::Loc),
+    ) -> &ModelRun {
+        let setup = |symbolic| RunSetup { main: self.main, pre: self.pre, spec: &self.spec, symbolic };
+        let run = run_once(&self.machine, pool, &setup(true), inputs);
+        let failure = match &run.main_end {
+            Some(End::Error(e)) if e.kind == kind && e.loc == loc => None,
+            None => Some("the precondition rejected the inputs".to_string()),
+            Some(end) => Some(format!("the run ended {end:?}, not in {kind:?} at {loc:?}")),
+        };
+        let new = failure.is_none() && self.seen_errors.insert((run.seen.path.clone(), kind, loc));
+        self.keep(pool, inputs, run, failure, new)
+    }
+
+    /// Build `run` into a test when it is `new` (neither a failure nor an
+    /// earlier test's run), and record what it did.
+    fn keep(
+        &mut self,
+        pool: &mut ExprPool,
+        inputs: &Model,
+        run: crate::run::RunRecord,
+        failure: Option<String>,
+        new: bool,
+    ) -> &ModelRun {
+        let setup = |symbolic| RunSetup { main: self.main, pre: self.pre, spec: &self.spec, symbolic };
+        if !new {
             let failure = failure.or(Some("the path of an earlier test".to_string()));
             self.runs.push(ModelRun { path: run.seen.path.clone(), test: None, failure });
             return self.runs.last().expect("pushed");
