@@ -296,8 +296,11 @@ fn abi_types_match_gcc_in_both_models() {
     }
 }
 
-/// An enumeration's type is what emitters spell and read values with: an
-/// `enum` without negative constants is an `unsigned int` parameter.
+/// An enumeration's type is what emitters read values with, as gcc
+/// chooses it: an `enum` without negative constants is an `unsigned int`
+/// parameter, one that needs 64 bits an `unsigned long` (LP64) or
+/// `unsigned long long` (ILP32). Emitters spell it by its name (issue 28:
+/// `RED`, not `0U`).
 #[test]
 fn enum_parameters_have_gccs_types() {
     let src = "enum pos { A, B = 0x80000000 }; enum neg { C = -1 }; enum big { D = 0x100000000 };\n\
@@ -308,8 +311,9 @@ fn enum_parameters_have_gccs_types() {
         f.params.iter().map(|p| (p.src.c_scalar.as_str(), p.src.scalar.ty, p.src.scalar.signed)).collect();
     assert_eq!(
         spelled,
-        vec![("unsigned int", Type::I32, false), ("int", Type::I32, true), ("unsigned long", Type::I64, false)]
+        vec![("enum pos", Type::I32, false), ("enum neg", Type::I32, true), ("enum big", Type::I64, false)]
     );
     let p = program_in(DataModel::Ilp32, src);
-    assert_eq!(func(&p, "f").params[2].src.c_scalar, "unsigned long long");
+    let big = &func(&p, "f").params[2].src;
+    assert_eq!((big.c_scalar.as_str(), big.scalar.ty, big.scalar.signed), ("enum big", Type::I64, false));
 }

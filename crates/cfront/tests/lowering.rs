@@ -475,8 +475,10 @@ fn typedefs_enums_and_qualifiers_resolve() {
     assert!(p.global(p.global_by_name("msgs").unwrap()).is_const);
     let f = func(&p, "f");
     let names: Vec<&str> = f.params.iter().map(|p| p.src.c_scalar.as_str()).collect();
-    // gcc's type for an enumeration without negative constants.
-    assert_eq!(names, vec!["unsigned int", "unsigned char", "unsigned char"]);
+    // An enumeration is spelled by its name (issue 28), read as gcc's
+    // type for one without negative constants, an `unsigned int`.
+    assert_eq!(names, vec!["enum e", "unsigned char", "unsigned char"]);
+    assert_eq!((f.params[0].src.scalar.ty, f.params[0].src.scalar.signed), (Type::I32, false));
 }
 
 #[test]

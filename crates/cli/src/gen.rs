@@ -780,6 +780,10 @@ pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
     }
     out.push_str(&error_lines(suite));
     out.push_str(&free_field_lines(suite));
+    if suite.goals.criterion_name().is_none() {
+        let c_lines = std::fs::read_to_string(&written.c_file).ok().map(|t| t.lines().count());
+        out.push_str(&crate::suite_size::note(suite, c_lines).unwrap_or_default());
+    }
     out.push_str(&crate::goals::summary(suite));
     out.push_str(&float_line(s, 20));
     out.push_str(&summaries_line(s));

@@ -31,5 +31,6 @@ pub mod predict;
 pub mod progress;
 pub mod replay;
 pub mod salvage;
+pub mod suite_size;
 pub mod testcomp;
 pub mod vc;

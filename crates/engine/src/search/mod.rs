@@ -161,7 +161,7 @@ fn generate_inner(
         float_inputs: spec.float_vars(program, main),
         float_sites: FxHashSet::default(),
         pin_sites: FxHashSet::default(),
-        solving_error_check: false,
+        solving_error_check: None,
         // Re-borrowed: a trait object's lifetime shortens only by coercion.
         referee: referee.map(|r| -> &mut dyn SolverBackend { r }),
         disagreements: Vec::new(),
@@ -309,9 +309,11 @@ pub(crate) struct Search<'a, 'p> {
     /// Locations where another symbolic value was concretised
     /// ([`crate::exec::Exec::concretise`]).
     pin_sites: FxHashSet<pathwise_ir::Loc>,
-    /// An error check is being solved: its `--max-array-len` prunes are
-    /// not reported, so they need no confirmation (see [`Search::own_core`]).
-    solving_error_check: bool,
+    /// The error check being solved, if any: its `--max-array-len` prunes
+    /// are not reported, so they need no confirmation (see
+    /// [`Search::own_core`]), and an out-of-bounds one keeps the solver's
+    /// values (see `readable`).
+    solving_error_check: Option<ErrorCheck>,
     /// See [`generate_refereed`].
     referee: Option<&'a mut dyn SolverBackend>,
     disagreements: Vec<String>,
@@ -603,9 +605,12 @@ impl<'a> Search<'a, '_> {
         if is_error_check(&cur.run.main_entries[j]) {
             let s = &self.stats;
             let before = (s.prefixes_explored, s.infeasible_prefixes, s.array_limit_prunes);
-            self.solving_error_check = true;
+            self.solving_error_check = Some(match cur.run.main_entries[j].kind {
+                crate::path::EntryKind::InBounds { .. } => ErrorCheck::Bounds,
+                _ => ErrorCheck::Guard,
+            });
             let r = self.solve_prefix_inner(cur, j);
-            self.solving_error_check = false;
+            self.solving_error_check = None;
             self.stats.error_checks += self.stats.prefixes_explored - before.0;
             self.stats.error_checks_infeasible += self.stats.infeasible_prefixes - before.1;
             let s = &mut self.stats;
@@ -887,7 +892,7 @@ impl<'a> Search<'a, '_> {
         match r {
             SolveResult::Unsat { core } => {
                 if core.iter().any(|&i| i >= callers)
-                    && !self.solving_error_check
+                    && self.solving_error_check.is_none()
                     && !matches!(self.check_sliced(constraints, assumptions, seeds), SolveResult::Unsat { .. })
                 {
                     self.stats.array_limit_prunes += 1;
@@ -1075,6 +1080,15 @@ enum PreSearch {
 }
 
 /// Whether an entry is a holding check whose violation would be an error.
+/// The kind of an error check being solved (see `Search::solving_error_check`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ErrorCheck {
+    /// A guard: division, overflow, shift, null...
+    Guard,
+    /// An access out of an input object's bounds.
+    Bounds,
+}
+
 fn is_error_check(e: &Entry) -> bool {
     matches!(
         e.kind,

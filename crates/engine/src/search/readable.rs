@@ -128,7 +128,12 @@ impl Search<'_, '_> {
         seeds: &[ExprId],
         model: Model,
     ) -> Model {
-        if self.config.raw_values || self.config.program_mode.is_some() {
+        // An access a small distance out of bounds reads or writes other
+        // memory silently in a native run, while the solver's values (an
+        // index near INT_MIN) make it fault: the test's error is then
+        // observed natively, not only predicted.
+        let out_of_bounds = self.solving_error_check == Some(super::ErrorCheck::Bounds);
+        if self.config.raw_values || self.config.program_mode.is_some() || out_of_bounds {
             return model;
         }
         let mut prefs = unmet(&mut self.pool, self.m.program, self.main, self.spec, &model);
