@@ -172,6 +172,7 @@ impl Config {
             check_leaks,
             check_uninit,
             strict_loop_count,
+            raw_values,
             compositional: _,
             compose: _,
             goals: _,
@@ -199,6 +200,7 @@ impl Config {
             check_leaks,
             check_uninit,
             strict_loop_count,
+            raw_values,
             compositional: true,
             compose: Default::default(),
             goals: Default::default(),
@@ -237,6 +239,7 @@ impl Config {
             check_leaks,
             check_uninit,
             strict_loop_count,
+            raw_values,
             compositional,
             compose: ComposeOptions { bottom_up, store: _ },
             goals: _,
@@ -249,7 +252,8 @@ impl Config {
              null_args={null_args:?} long_bits={long_bits} max_heap_objects={max_heap_objects} \
              precondition_budget={precondition_budget} externals={externals:?} \
              check_leaks={check_leaks} check_uninit={check_uninit} \
-             strict_loop_count={strict_loop_count} compositional={compositional} bottom_up={bottom_up}"
+             strict_loop_count={strict_loop_count} raw_values={raw_values} compositional={compositional} \
+             bottom_up={bottom_up}"
         )
     }
 }
