@@ -17,6 +17,11 @@ pub struct Config {
     /// the first, see `Exec::activations`); under
     /// block-k at most `k` entries into each basic block per path.
     pub k: u32,
+    /// Deepen the bound (`gen` without `--k`): the depth-first search runs
+    /// with k = 1, 2, ... up to `k`, the largest tried, while `timeout`
+    /// allows, and stops at the first k whose search ends by itself with
+    /// no run or prefix cut by the bound (see `search/deepen.rs`).
+    pub deepen: bool,
     /// Which paths are explored: see [`Criterion`].
     pub criterion: Criterion,
     /// Largest length of an input array that the solver chooses.
@@ -112,6 +117,7 @@ impl Config {
             function: function.to_string(),
             precondition: None,
             k,
+            deepen: false,
             criterion: Criterion::KPath,
             max_array_len: 16,
             max_grown_array_len: MAX_GROWN_LEN,
@@ -153,6 +159,7 @@ impl Config {
             function: _,
             precondition: _,
             k,
+            deepen: _,
             criterion,
             max_array_len,
             max_grown_array_len,
@@ -181,6 +188,7 @@ impl Config {
             function: function.to_string(),
             precondition: None,
             k,
+            deepen: false,
             criterion,
             max_array_len,
             max_grown_array_len,
@@ -220,6 +228,7 @@ impl Config {
             function: _,
             precondition: _,
             k,
+            deepen: _,
             criterion,
             max_array_len,
             max_grown_array_len,
@@ -375,6 +384,7 @@ mod tests {
             Config { precondition: Some("pre".into()), ..base.clone() },
             Config { timeout: Some(Duration::from_secs(1)), ..base.clone() },
             Config { max_tests: Some(4), ..base.clone() },
+            Config { deepen: true, ..base.clone() },
             Config { compose: ComposeOptions { bottom_up: false, store: Some("s".into()) }, ..base.clone() },
         ];
         for c in &outer_only {
