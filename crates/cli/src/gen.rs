@@ -16,7 +16,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use pathwise_engine::config::{Config, Criterion, Externals};
 use pathwise_engine::cost::Cover;
-use pathwise_engine::suite::{StopReason, TestSuite};
+use pathwise_engine::suite::{BoundKind, StopReason, TestSuite};
 use pathwise_ir::Program;
 use pathwise_solver_z3::Z3Backend;
 
@@ -34,11 +34,15 @@ pub struct GenArgs {
     pub function: String,
     /// The bound of the criterion: under k-path at most k iterations of each
     /// loop per entry (and k nested recursive calls); under block-k at most k
-    /// entries into each basic block per path.
+    /// entries into each basic block per path. Without it the bound
+    /// deepens: k = 1, 2, ... up to 20 within the time budget (`--timeout`,
+    /// 30 s by default), and the summary gives the largest k for which the
+    /// suite is complete. Goals, covers, `--compositional` and `--method
+    /// vc` do not deepen: there k is 2 without it.
     // Negative numbers are values here, so that `--k -1` is told that k
     // must be positive (clap would take `-1` for a flag).
-    #[arg(long, short = 'k', default_value_t = 2, value_parser = parse_k, allow_negative_numbers = true)]
-    pub k: u32,
+    #[arg(long, short = 'k', value_parser = parse_k, allow_negative_numbers = true)]
+    pub k: Option<u32>,
     /// The coverage criterion: `k-path` (one test per feasible path with at
     /// most k iterations of each loop per entry) or `block-k` (one test per
     /// feasible path entering each basic block of the function and its
@@ -195,6 +199,27 @@ pub struct GenArgs {
     #[command(flatten)]
     pub goals: crate::goals::GoalArgs,
 }
+
+/// The bound when `--k` is not given and the search cannot deepen (goals,
+/// covers, `--compositional`, `--method vc`).
+pub const DEFAULT_K: u32 = 2;
+
+/// The largest k deepening tries (`gen` without `--k`): the deepening must
+/// end even where each k is fast (a loop on an integer counter, `while
+/// (n--)`, has a new path at every k). Twice the 10 digits a checked `int`
+/// parser needs to overflow, and above the 16 elements of the default
+/// `--max-array-len` (a loop over an input array reaches its end within
+/// k = 17).
+pub const DEEPEN_MAX_K: u32 = 20;
+
+/// The time budget of deepening when `--timeout` is not given: long enough
+/// for the k of the functions a developer writes tests for (a checked
+/// `int` parser's overflow, k = 10, takes a few seconds; the examples'
+/// complete suites take well under a second), short enough for an
+/// interactive run or a pre-commit hook. Its end after some k is complete
+/// is the run's normal end (exit 0: "complete for k <= N"); an explicit
+/// `--timeout` that cuts the deepening is a limit (exit 5).
+pub const DEEPEN_BUDGET: Duration = Duration::from_secs(30);
 
 /// Parse a criterion name (`k-path` or `block-k`).
 pub fn parse_criterion(s: &str) -> Result<Criterion, String> {
@@ -533,8 +558,55 @@ fn add_include_dirs(text: &mut String, include_dirs: &[PathBuf], out: &Path) {
     text.insert_str(at + COMMAND.len(), &flags);
 }
 
+/// Deepening's own budget (no `--timeout`) ended the search after some k
+/// was complete: the run's normal end. The suite is complete for its `k`
+/// (the largest complete k; `k_partial` says which k was cut short), as
+/// `stop` says, and the exit code is 0. A `--timeout` the user gave stays a
+/// timeout (a limit).
+fn deepening_budget_ended(suite: &mut TestSuite) {
+    let b = &suite.bound;
+    if b.deepened && suite.stop == StopReason::Timeout && b.partial_k.is_some_and(|p| p > suite.k) {
+        // The engine's rule for a search that ended by itself (see
+        // `generate_inner`): "complete" only when nothing was left undecided.
+        suite.stop = if suite.stats.undecided().is_empty() { StopReason::Complete } else { StopReason::Explored };
+    }
+}
+
+/// The stop line of a deepened search: the largest complete k, and what
+/// cut the next one short (see `pathwise_engine`'s `search/deepen.rs`).
+fn deepened_stop_text(suite: &TestSuite) -> Option<String> {
+    let b = &suite.bound;
+    if !b.deepened {
+        return None;
+    }
+    let k = suite.k;
+    let complete = || match b.partial_k {
+        Some(p) if p > k => format!("complete for k <= {k}; k = {p}"),
+        Some(p) => format!("no k complete; k = {p}"),
+        None => format!("complete for k <= {k}"),
+    };
+    Some(match &suite.stop {
+        StopReason::Complete if b.partial_k.is_none() && b.at_bound.is_empty() => {
+            format!("complete: no loop or recursion reached the bound (k = {k}: every feasible path has a test)")
+        }
+        StopReason::Complete if b.partial_k.is_none() => {
+            format!("complete for k <= {k}, the largest k deepening tries (--k sets a larger bound)")
+        }
+        StopReason::Complete => format!("{} stopped at the time limit", complete()),
+        StopReason::Timeout => {
+            format!("timeout: {} stopped at --timeout (tests found so far were written)", complete())
+        }
+        StopReason::Interrupted => format!("interrupted: {} cut short (tests found so far were written)", complete()),
+        StopReason::Limit(what) => format!("limit reached: {what}; {} cut short", complete()),
+        _ => return None,
+    })
+}
+
 pub(crate) fn stop_text(suite: &TestSuite) -> String {
     let stats = &suite.stats;
+    if let Some(text) = deepened_stop_text(suite) {
+        return text;
+    }
     match &suite.stop {
         StopReason::Complete if suite.goals.cover.is_some() => {
             let branches = suite.goals.cover.as_ref().is_some_and(|c| c.criterion == "branches");
@@ -590,6 +662,27 @@ pub(crate) fn stop_text(suite: &TestSuite) -> String {
         StopReason::ErrorCallReached => "a test reaches reach_error()".into(),
         StopReason::TargetsReached => "every target reached".into(),
     }
+}
+
+/// `loops at the bound: readable.c:17, ...`: where the bound at the
+/// suite's k cut paths, which a larger k may add (with its newline; empty
+/// when nothing reached the bound).
+fn at_bound_line(suite: &TestSuite) -> String {
+    let sites = &suite.bound.at_bound;
+    if sites.is_empty() {
+        return String::new();
+    }
+    let list: Vec<String> = sites
+        .iter()
+        .map(|b| {
+            let at = pathwise_emit::describe::short_loc(&suite.files, b.loc);
+            match b.kind {
+                BoundKind::Loop => at,
+                other => format!("{at} ({})", other.name()),
+            }
+        })
+        .collect();
+    format!("  {:<20} {} (a larger k may add paths there)\n", "loops at the bound:", list.join(", "))
 }
 
 /// The fields of structures that pointer parameters point to which the
@@ -740,7 +833,8 @@ fn summaries_line(s: &pathwise_engine::suite::Stats) -> String {
 pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
     let s = &suite.stats;
     let criterion = suite.goals.criterion_name().unwrap_or(suite.criterion.name());
-    let mut out = format!("pathwise: {} ({criterion}, k = {}", suite.function, suite.k);
+    let deepened = if suite.bound.deepened { "deepened to " } else { "" };
+    let mut out = format!("pathwise: {} ({criterion}, {deepened}k = {}", suite.function, suite.k);
     if let Some(pre) = &suite.precondition {
         out.push_str(&format!(", precondition {pre}"));
     }
@@ -758,6 +852,7 @@ pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
     for (label, value) in rows {
         out.push_str(&format!("  {:<20} {value}\n", format!("{label}:")));
     }
+    out.push_str(&at_bound_line(suite));
     for (label, n) in &s.counts {
         out.push_str(&format!("  {:<20} {n}\n", format!("{label}:")));
     }
@@ -905,7 +1000,8 @@ pub fn run(args: &GenArgs) -> Result<i32> {
     let mut config = Config {
         function: args.function.clone(),
         precondition: args.precondition.clone(),
-        k: args.k,
+        k: args.k.unwrap_or(DEFAULT_K),
+        deepen: false,
         criterion: args.criterion.engine(),
         max_array_len: args.max_array_len.unwrap_or(16),
         max_grown_array_len: args.max_array_len.map_or(pathwise_engine::step::MAX_GROWN_LEN, u64::from),
@@ -950,12 +1046,17 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         GenCriterion::Engine(_) | GenCriterion::LocalPaths => None,
     };
     config.goals.local_paths = args.criterion == GenCriterion::LocalPaths;
+    if args.k.is_none() && pathwise_engine::strategy::Strategy::can_deepen(&config) {
+        config.deepen = true;
+        config.k = DEEPEN_MAX_K;
+        config.timeout = args.timeout.or(Some(DEEPEN_BUDGET));
+    }
     if interrupted.load(std::sync::atomic::Ordering::SeqCst) {
         eprintln!("interrupted before the search started: nothing written");
         return Ok(crate::exit::SIGNAL);
     }
     let calls = Arc::new(AtomicU64::new(0));
-    let mut observer = ProgressObserver::new(&args.function, interrupted, args.timeout, Arc::clone(&calls));
+    let mut observer = ProgressObserver::new(&args.function, interrupted, config.timeout, Arc::clone(&calls));
     let salvage = crate::salvage::Salvage::default();
     observer.keep_tests(Arc::clone(&salvage.found));
     let (deadline, flag) = (observer.deadline(), observer.stop_flag());
@@ -966,6 +1067,9 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         suite
     })?;
     suite.postcondition = args.postcondition.clone();
+    if args.timeout.is_none() {
+        deepening_budget_ended(&mut suite);
+    }
     set_source(&mut suite, &args.file, &args.out);
     let written = write_outputs(&suite, &args.file, args.build_flags(), &args.out)?;
     let mut text = summary(&suite, &written, args);

@@ -88,6 +88,7 @@ fn suite(lines_covered: Vec<u32>, second_ret: i128) -> TestSuite {
         contracts: vec![],
         source: None,
         goals: Default::default(),
+        bound: Default::default(),
     }
 }
 

@@ -50,7 +50,17 @@ fn sighup_interrupts_a_hard_query_and_keeps_the_tests() {
 fn signal_interrupts_a_hard_query_and_keeps_the_tests(signal: &str) {
     let out = tempfile::tempdir().unwrap();
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_pathwise"))
-        .args(["gen", "tests/c/hash_inversion.c", "--function", "hard", "--no-overflow-check", "--json", "--out"])
+        .args([
+            "gen",
+            "tests/c/hash_inversion.c",
+            "--function",
+            "hard",
+            "--no-overflow-check",
+            "--k",
+            "2",
+            "--json",
+            "--out",
+        ])
         .arg(out.path())
         .current_dir(common::root())
         .stdout(std::process::Stdio::piped())

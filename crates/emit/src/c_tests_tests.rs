@@ -39,6 +39,7 @@ pub(crate) fn suite(function: &str, params: Vec<SrcVar>, ret: Option<SrcVar>, gl
         contracts: Vec::new(),
         source: None,
         goals: Default::default(),
+        bound: Default::default(),
     }
 }
 

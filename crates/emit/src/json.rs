@@ -127,6 +127,14 @@ pub struct SuiteJson {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub postcondition: Option<String>,
     pub k: u32,
+    /// The bound was deepened (`gen` without `--k`): `k` is the largest k
+    /// whose search ended by itself (`false` in files written before it).
+    #[serde(default)]
+    pub deepened: bool,
+    /// With deepening, the k whose search the stop cut short: `k + 1`, or
+    /// `k` itself when no k was complete (`null` otherwise).
+    #[serde(default)]
+    pub k_partial: Option<u32>,
     /// `k-path` or `block-k` (files written before the option existed:
     /// k-path).
     #[serde(default = "k_path")]
@@ -142,6 +150,10 @@ pub struct SuiteJson {
     pub stop: String,
     /// For `limit`: which limit.
     pub stop_detail: Option<String>,
+    /// Where the bound at `k` cut a run or blocked a path (a larger k may
+    /// add paths there); empty when nothing reached it.
+    #[serde(default)]
+    pub at_bound: Vec<BoundSiteJson>,
     pub coverage: CoverageJson,
     /// Whether signed overflow was an error (`false`: it wrapped around).
     #[serde(default = "yes")]
@@ -175,6 +187,18 @@ pub struct SuiteJson {
     /// (absent for other criteria).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cover: Option<crate::json_goals::CoverJson>,
+}
+
+/// A loop, recursive call or block where the bound cut paths.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoundSiteJson {
+    /// `loop` (its condition; or a library call's loop over a symbolic
+    /// string), `recursion` (the call, or the branch committing to it) or
+    /// `block` (block-k).
+    pub kind: String,
+    pub location: String,
+    pub file: String,
+    pub line: u32,
 }
 
 /// A function declared without a body whose calls return fresh inputs.
@@ -925,6 +949,8 @@ impl SuiteJson {
             precondition: suite.precondition.clone(),
             postcondition: suite.postcondition.clone(),
             k: suite.k,
+            deepened: suite.bound.deepened,
+            k_partial: suite.bound.partial_k,
             criterion: suite.goals.criterion_name().unwrap_or(suite.criterion.name()).into(),
             params: suite
                 .params
@@ -947,6 +973,17 @@ impl SuiteJson {
             stats: StatsJson::from_stats(&suite.stats),
             stop,
             stop_detail,
+            at_bound: suite
+                .bound
+                .at_bound
+                .iter()
+                .map(|b| BoundSiteJson {
+                    kind: b.kind.name().into(),
+                    location: loc_string(&suite.files, b.loc),
+                    file: file_of(&suite.files, b.loc).to_string(),
+                    line: b.loc.line,
+                })
+                .collect(),
             overflow_checked: suite.check_overflow,
             structs: suite.structs.iter().map(|d| struct_json(&suite.structs, d)).collect(),
             externals: suite

@@ -307,3 +307,39 @@ fn pointers_into_parameters_and_globals_and_test_coverage() {
     let plain = suite_to_json(&sample());
     assert!(plain.get("unreached_functions").is_none() && plain.get("source").is_none());
 }
+
+#[test]
+fn the_bound_report_is_written_and_old_files_read_without_it() {
+    use pathwise_suite::{BoundKind, BoundReport, BoundSite};
+    let mut s = sample();
+    s.files = vec!["src/readable.c".into()];
+    let at = |line| pathwise_ir::Loc { file: 0, line, col: 5 };
+    s.k = 9;
+    s.bound = BoundReport {
+        deepened: true,
+        partial_k: Some(10),
+        at_bound: vec![
+            BoundSite { loc: at(17), kind: BoundKind::Loop },
+            BoundSite { loc: at(40), kind: BoundKind::Recursion },
+        ],
+    };
+    let v = suite_to_json(&s);
+    assert_eq!((v["k"].clone(), v["deepened"].clone(), v["k_partial"].clone()), (json!(9), json!(true), json!(10)));
+    assert_eq!(
+        v["at_bound"],
+        json!([
+            {"kind": "loop", "location": "src/readable.c:17:5", "file": "src/readable.c", "line": 17},
+            {"kind": "recursion", "location": "src/readable.c:40:5", "file": "src/readable.c", "line": 40},
+        ])
+    );
+    // An explicit --k: not deepened, no partial k.
+    let plain = suite_to_json(&sample());
+    assert_eq!((plain["deepened"].clone(), plain["k_partial"].clone()), (json!(false), json!(null)));
+    // A file written before the fields existed.
+    let mut old = v.clone();
+    for f in ["deepened", "k_partial", "at_bound"] {
+        old.as_object_mut().unwrap().remove(f);
+    }
+    let back = suite_from_json_str(&old.to_string()).unwrap();
+    assert_eq!((back.deepened, back.k_partial, back.at_bound.len()), (false, None, 0));
+}

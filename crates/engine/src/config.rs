@@ -17,6 +17,11 @@ pub struct Config {
     /// the first, see `Exec::activations`); under
     /// block-k at most `k` entries into each basic block per path.
     pub k: u32,
+    /// Deepen the bound (`gen` without `--k`): the depth-first search runs
+    /// with k = 1, 2, ... up to `k`, the largest tried, while `timeout`
+    /// allows, and stops at the first k whose search ends by itself with
+    /// no run or prefix cut by the bound (see `search/deepen.rs`).
+    pub deepen: bool,
     /// Which paths are explored: see [`Criterion`].
     pub criterion: Criterion,
     /// Largest length of an input array that the solver chooses.
@@ -112,6 +117,7 @@ impl Config {
             function: function.to_string(),
             precondition: None,
             k,
+            deepen: false,
             criterion: Criterion::KPath,
             max_array_len: 16,
             max_grown_array_len: MAX_GROWN_LEN,
@@ -153,6 +159,7 @@ impl Config {
             function: _,
             precondition: _,
             k,
+            deepen: _,
             criterion,
             max_array_len,
             max_grown_array_len,
@@ -172,6 +179,7 @@ impl Config {
             check_leaks,
             check_uninit,
             strict_loop_count,
+            raw_values,
             compositional: _,
             compose: _,
             goals: _,
@@ -181,6 +189,7 @@ impl Config {
             function: function.to_string(),
             precondition: None,
             k,
+            deepen: false,
             criterion,
             max_array_len,
             max_grown_array_len,
@@ -200,6 +209,7 @@ impl Config {
             check_leaks,
             check_uninit,
             strict_loop_count,
+            raw_values,
             compositional: true,
             compose: Default::default(),
             goals: Default::default(),
@@ -220,6 +230,7 @@ impl Config {
             function: _,
             precondition: _,
             k,
+            deepen: _,
             criterion,
             max_array_len,
             max_grown_array_len,
@@ -239,6 +250,7 @@ impl Config {
             check_leaks,
             check_uninit,
             strict_loop_count,
+            raw_values,
             compositional,
             compose: ComposeOptions { bottom_up, store: _ },
             goals: _,
@@ -254,7 +266,8 @@ impl Config {
              null_args={null_args:?} long_bits={long_bits} max_heap_objects={max_heap_objects} \
              precondition_budget={precondition_budget} externals={externals:?} \
              check_leaks={check_leaks} check_uninit={check_uninit} \
-             strict_loop_count={strict_loop_count} compositional={compositional} bottom_up={bottom_up}"
+             strict_loop_count={strict_loop_count} raw_values={raw_values} compositional={compositional} \
+             bottom_up={bottom_up}"
         )
     }
 }
@@ -376,6 +389,7 @@ mod tests {
             Config { precondition: Some("pre".into()), ..base.clone() },
             Config { timeout: Some(Duration::from_secs(1)), ..base.clone() },
             Config { max_tests: Some(4), ..base.clone() },
+            Config { deepen: true, ..base.clone() },
             Config { compose: ComposeOptions { bottom_up: false, store: Some("s".into()) }, ..base.clone() },
         ];
         for c in &outer_only {

@@ -25,6 +25,10 @@ pub enum Strategy {
     /// A whole program whose inputs are its `__VERIFIER_nondet_*()` calls,
     /// the bound deepened between searches (`testcomp`).
     WholeProgram,
+    /// The depth-first search with the bound deepened, k = 1, 2, ...
+    /// (`gen` without `--k`; `search/deepen.rs`): for the plain search
+    /// only, whose suites nest (every k-path is a (k + 1)-path).
+    Deepening,
 }
 
 impl Strategy {
@@ -34,6 +38,13 @@ impl Strategy {
         let own_paths = config.criterion == Criterion::KPath && goals.cover.is_none() && !goals.local_paths;
         if config.program_mode.is_some() {
             return Ok(Strategy::WholeProgram);
+        }
+        if config.deepen {
+            return if Strategy::can_deepen(config) {
+                Ok(Strategy::Deepening)
+            } else {
+                Err("deepening (no --k) works with the plain search only: give --k with goals, covers or --compositional".into())
+            };
         }
         if goals.driven {
             if !own_paths {
@@ -57,6 +68,23 @@ impl Strategy {
             return Ok(Strategy::GuidedTargets);
         }
         Ok(Strategy::DepthFirst)
+    }
+
+    /// Whether `config`'s search can deepen its bound: the plain
+    /// depth-first search only. Goals keep or order tests by what the whole
+    /// bounded search found, and summaries are computed at one k: their
+    /// suites do not nest.
+    pub fn can_deepen(config: &Config) -> bool {
+        let g = &config.goals;
+        config.program_mode.is_none()
+            && g.cover.is_none()
+            && !g.local_paths
+            && !g.driven
+            && g.targets.is_empty()
+            && g.trace.is_none()
+            && g.costs.is_empty()
+            && g.policies.is_empty()
+            && !config.compositional
     }
 
     /// Whether every loop iteration counts towards k: the abstract traces
@@ -96,5 +124,10 @@ mod tests {
         driven.goals.targets.push(Target { spec: "f.c:3".into(), points: Vec::new() });
         assert!(Strategy::choose(&driven).unwrap_err().contains("--target or --trace"));
         assert!(!Strategy::DepthFirst.counts_every_iteration());
+        let deepen = Config { deepen: true, ..Config::new("f", 20) };
+        assert_eq!(Strategy::choose(&deepen), Ok(Strategy::Deepening));
+        assert!(!Strategy::Deepening.counts_every_iteration());
+        let composed = Config { compositional: true, ..deepen };
+        assert!(Strategy::choose(&composed).unwrap_err().contains("--k"));
     }
 }

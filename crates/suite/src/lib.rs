@@ -61,6 +61,8 @@ pub struct TestSuite {
     pub source: Option<String>,
     /// Costs, policies and targets (see `pathwise_engine::cost`).
     pub goals: GoalReport,
+    /// What the k bound reached: deepening, and where the bound cut paths.
+    pub bound: BoundReport,
 }
 
 impl TestSuite {
@@ -196,6 +198,58 @@ pub struct CostValue {
     /// The cost of every input following this test's path, as C-like text
     /// over the inputs (`4*icap + 16`), when it is not the same for all.
     pub symbolic: Option<String>,
+}
+
+/// What the k bound reached (`pathwise_engine::search`, `deepen.rs`).
+///
+/// With deepening (`gen` without `--k`), [`TestSuite::k`] is the largest k
+/// whose search ended by itself (the suite has a test for every feasible
+/// path within it), or the k being searched when none did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BoundReport {
+    /// The bound was deepened: k = 1, 2, ... (no `--k` given).
+    pub deepened: bool,
+    /// With deepening: the k whose search the stop cut short (`k + 1`
+    /// after k was complete; `k` itself when no k was), if any.
+    pub partial_k: Option<u32>,
+    /// Where the bound at [`TestSuite::k`] cut a run or pruned a prefix
+    /// (a larger k may add paths there), sorted, each once. Empty with a
+    /// search that ended by itself: no loop or recursion reached the bound,
+    /// so the suite is the same for every larger k.
+    pub at_bound: Vec<BoundSite>,
+}
+
+/// A place where the k bound cut a path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct BoundSite {
+    /// The loop's condition (its header's branch), a recursive call, a
+    /// library loop's call (`strlen` over a symbolic string), or, under
+    /// block-k, the block's branch.
+    pub loc: Loc,
+    pub kind: BoundKind,
+}
+
+/// What a [`BoundSite`] bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum BoundKind {
+    /// A loop's iterations (of the code, or of a library function's loop
+    /// over a symbolic string).
+    Loop,
+    /// A recursive cycle's depth.
+    Recursion,
+    /// Block-k: a block's entries.
+    Block,
+}
+
+impl BoundKind {
+    /// `loop`, `recursion` or `block` (the JSON's and the summary's word).
+    pub fn name(self) -> &'static str {
+        match self {
+            BoundKind::Loop => "loop",
+            BoundKind::Recursion => "recursion",
+            BoundKind::Block => "block",
+        }
+    }
 }
 
 /// What became of the goals of `pathwise_engine::cost::Goals`.

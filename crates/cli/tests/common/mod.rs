@@ -14,15 +14,28 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// `args` with `--k 2` unless they give a `--k`: the end-to-end tests
+/// were written for the bound `gen` had before it deepened without `--k`
+/// (issue 28), and a deepening run takes up to its 30 s budget.
+pub fn with_k(args: &[&str]) -> Vec<String> {
+    let mut out: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    let has_k = args.iter().any(|a| matches!(*a, "--k" | "-k") || a.starts_with("--k="));
+    if !has_k {
+        out.extend(["--k".to_string(), "2".to_string()]);
+    }
+    out
+}
+
 /// `pathwise gen FILE --function FUNCTION --out OUT ARGS...` from the
 /// repository root, which must write its suite: (its stdout, the JSON
 /// suite). Its exit code must be the one its stop reason has: 0 for a
 /// search that ended by itself, 5 for one a limit (`--timeout`) stopped.
+/// Without `--k` in `args`, k is 2 ([`with_k`]).
 pub fn gen(file: &str, function: &str, args: &[&str], out: &Path) -> (String, serde_json::Value) {
     let o = Command::new(env!("CARGO_BIN_EXE_pathwise"))
         .args(["gen", file, "--function", function, "--out"])
         .arg(out)
-        .args(args)
+        .args(with_k(args))
         .current_dir(root())
         .output()
         .unwrap();

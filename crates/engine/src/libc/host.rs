@@ -92,6 +92,9 @@ impl LibcHost for ExecHost<'_, '_, '_> {
         } else {
             alt_blocked = bounded && lp.iterations >= k;
         }
+        if exceeds || alt_blocked {
+            self.exec.at_bound(self.loc, crate::suite::BoundKind::Loop);
+        }
         self.record_decision(c, exceeds, alt_blocked)
     }
 

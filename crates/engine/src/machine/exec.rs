@@ -19,6 +19,7 @@ use crate::memory::Memory;
 use crate::path::{End, Entry, EntryKind, Region, RuntimeError};
 use crate::suite::ErrorKind;
 use crate::suite::PathStep;
+use crate::suite::{BoundKind, BoundSite};
 use crate::value::{bool_of, non_const, ObjId, Value};
 
 /// The C type of the value `__VERIFIER_nondet_<T>()` returns, for the
@@ -51,8 +52,8 @@ pub fn nondet_type(name: &str, long_bits: u32) -> Option<pathwise_ir::IntTy> {
 pub struct Machine<'p> {
     pub program: &'p Program,
     pub info: &'p ProgramInfo,
-    /// The k bound; a cell so that whole-program mode can deepen it between
-    /// searches (from 1).
+    /// The k bound; a cell so that whole-program mode and deepening can
+    /// deepen it between searches (from 1).
     pub k: std::cell::Cell<u32>,
     /// The options of the search, read where they apply (never copied).
     pub config: &'p crate::config::Config,
@@ -75,17 +76,20 @@ impl<'p> Machine<'p> {
     /// The context of runs of `program` under `config` (the deadline and
     /// summaries of a search are the search's to set).
     pub fn new(program: &'p Program, info: &'p ProgramInfo, config: &'p crate::config::Config) -> Machine<'p> {
+        use crate::strategy::Strategy;
+        let strategy = Strategy::choose(config).unwrap_or(Strategy::DepthFirst);
+        let deepens = matches!(strategy, Strategy::WholeProgram | Strategy::Deepening);
         Machine {
             program,
             info,
-            k: std::cell::Cell::new(if config.program_mode.is_some() { 1 } else { config.k }),
+            k: std::cell::Cell::new(if deepens { 1 } else { config.k }),
             config,
             slots: Default::default(),
             cost_caps: config.goals.caps(),
             deadline: None,
             summaries: None,
             handwritten: crate::handwritten::Table::of(program),
-            strategy: crate::strategy::Strategy::choose(config).unwrap_or(crate::strategy::Strategy::DepthFirst),
+            strategy,
         }
     }
 }
@@ -467,8 +471,12 @@ impl<'m, 'p> Exec<'m, 'p> {
                         // This decision, if symbolic, is one of the
                         // iteration's (it is recorded below).
                         let sym = v.sym().is_some();
-                        exceeds = self.commit_exceeds(func, &commit[usize::from(!taken)], to, sym);
-                        alt_blocked = self.commit_exceeds(func, &commit[usize::from(taken)], other, true);
+                        let here = self.commit_exceeds(func, &commit[usize::from(!taken)], to, sym, loc);
+                        let there = self.commit_exceeds(func, &commit[usize::from(taken)], other, true, loc);
+                        (exceeds, alt_blocked) = (here.is_some(), there.is_some());
+                        for site in here.into_iter().chain(there) {
+                            self.seen.bound_sites.push(site);
+                        }
                     }
                 }
                 Criterion::BlockK => {
@@ -481,6 +489,9 @@ impl<'m, 'p> Exec<'m, 'p> {
                     self.visits.trace.push(crate::blockk::Check::Leave(func, to));
                     exceeds = !self.visits.can_leave(m.program, m.info, func, to, k);
                     alt_blocked = !self.visits.can_leave(m.program, m.info, func, other, k);
+                    if exceeds || alt_blocked {
+                        self.at_bound(loc, BoundKind::Block);
+                    }
                     if self.visits.has_shadows() {
                         let g = crate::blockk::FuncGraph::new(m.program, m.info, func);
                         let none = Default::default();
@@ -536,16 +547,40 @@ impl<'m, 'p> Exec<'m, 'p> {
             }
     }
 
-    /// Whether following a side (to block `to`) with these commitments
-    /// exceeds the k bound.
-    fn commit_exceeds(&self, func: FuncId, commit: &crate::analysis::SideCommit, to: Block, pending: bool) -> bool {
+    /// Whether following a side (to block `to`, from the decision at
+    /// `loc`) with these commitments exceeds the k bound: where, if so
+    /// (the full loop's condition, or the decision committing to a deeper
+    /// recursion).
+    fn commit_exceeds(
+        &self,
+        func: FuncId,
+        commit: &crate::analysis::SideCommit,
+        to: Block,
+        pending: bool,
+        loc: Loc,
+    ) -> Option<BoundSite> {
         let k = self.m.k.get();
         let fr = self.frame();
         let counts = |l: usize| self.iteration_counts(func, l, pending);
-        if commit.loops.iter().any(|&l| counts(l.0 as usize) && fr.counted_iters.full(l, k)) {
-            return true;
+        if let Some(&l) = commit.loops.iter().find(|&&l| counts(l.0 as usize) && fr.counted_iters.full(l, k)) {
+            return Some(BoundSite { loc: self.loop_loc(func, l), kind: BoundKind::Loop });
         }
-        commit.recursion && self.commits_to_deeper_recursion(func, to)
+        (commit.recursion && self.commits_to_deeper_recursion(func, to))
+            .then_some(BoundSite { loc, kind: BoundKind::Recursion })
+    }
+
+    /// Where loop `l` of `func` is: its header's branch (the condition).
+    fn loop_loc(&self, func: FuncId, l: pathwise_ir::analysis::LoopId) -> Loc {
+        let header = self.m.info.func(func).bound.loops.loop_(l).header;
+        self.m.program.func(func).block(header).term_loc
+    }
+
+    /// Note that the k bound cut the run or blocked a side at `loc` (the
+    /// Main region's bound only: the precondition is not bounded by k).
+    pub(crate) fn at_bound(&mut self, loc: Loc, kind: BoundKind) {
+        if self.region == Region::Main {
+            self.seen.bound_sites.push(BoundSite { loc, kind });
+        }
     }
 
     /// Recursion depth (seed 000, section 4.4): the depth of a path in a
@@ -613,6 +648,8 @@ impl<'m, 'p> Exec<'m, 'p> {
             fr.decisions_at_start[l.0 as usize] = now;
             fr.iteration_decided[l.0 as usize] = false;
             if counts && iteration_exceeds(fr.counted_iters.start(l), k) && main {
+                let loc = self.loop_loc(func, l);
+                self.at_bound(loc, BoundKind::Loop);
                 return Flow::End(End::BoundExceeded);
             }
         }
@@ -633,6 +670,10 @@ impl<'m, 'p> Exec<'m, 'p> {
         }
         let k = self.m.k.get();
         let fits = self.visits.enter(self.m.program, func, block, k);
+        if !fits {
+            let loc = self.m.program.func(func).block(block).term_loc;
+            self.at_bound(loc, BoundKind::Block);
+        }
         if let Some(count) = self.visits.shadow(func, block) {
             // A count composed calls made symbolic: the entry fits for some
             // of their cases only.
@@ -709,9 +750,13 @@ impl<'m, 'p> Exec<'m, 'p> {
         self.push_frame(callee, argv, result);
         let exceeded = match self.m.config.criterion {
             Criterion::KPath => {
-                self.region == Region::Main
+                let deeper = self.region == Region::Main
                     && self.m.info.func(callee).recursive_scc.is_some()
-                    && recursion_exceeds(self.activations(callee), self.m.k.get())
+                    && recursion_exceeds(self.activations(callee), self.m.k.get());
+                if deeper {
+                    self.at_bound(loc, BoundKind::Recursion);
+                }
+                deeper
             }
             Criterion::BlockK => self.block_k_exceeded(callee, Block(0)),
         };

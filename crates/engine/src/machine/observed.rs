@@ -41,6 +41,9 @@ pub struct Observed {
     /// `Stats::counts`): an extension reports a figure without a field of
     /// its own.
     pub counts: std::collections::BTreeMap<&'static str, u64>,
+    /// Where the k bound cut this run or blocked a side of one of its
+    /// decisions (Main region; see `Exec::at_bound`).
+    pub bound_sites: Vec<crate::suite::BoundSite>,
 }
 
 impl Observed {

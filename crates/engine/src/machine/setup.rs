@@ -470,6 +470,7 @@ pub fn assemble(
         contracts,
         source: None,
         goals: Default::default(),
+        bound: Default::default(),
     }
 }
 

@@ -34,6 +34,7 @@ use crate::suite::{PathStep, Stats, StopReason, TestCase, TestSuite};
 pub use crate::setup::{EngineError, NoObserver, Observer};
 
 mod cover;
+mod deepen;
 mod driven;
 mod error_sites;
 mod goals;
@@ -168,6 +169,8 @@ fn generate_inner(
         goal: goal_state(program, &info, main, config),
         resume_inputs: rustc_hash::FxHashMap::default(),
         error_sites: error_sites::ErrorSites::default(),
+        bound_sites: Default::default(),
+        deepening: Default::default(),
     };
     search.solver.set_deadline(config.timeout.map(|t| start + t));
     let stop = search.explore_as_configured(program);
@@ -185,6 +188,8 @@ fn generate_inner(
         pin_sites,
         disagreements,
         error_sites,
+        bound_sites,
+        deepening,
         ..
     } = search;
     stats.float_inputs_concretised = float_inputs.len() as u64;
@@ -232,8 +237,9 @@ fn generate_inner(
         &(covered_lines, covered_sides),
         &test_coverage,
     );
-    // Whole-program mode deepens k: report the bound reached.
-    suite.k = machine.k.get();
+    // Whole-program mode and deepening deepen k: report the bound reached.
+    let deepened = machine.strategy == crate::strategy::Strategy::Deepening;
+    (suite.k, suite.bound) = deepen::report(deepened, machine.k.get(), deepening, bound_sites);
     suite.goals = report;
     Ok((suite, disagreements))
 }
@@ -325,6 +331,11 @@ pub(crate) struct Search<'a, 'p> {
     resume_inputs: rustc_hash::FxHashMap<FuncId, Model>,
     /// One error test per (kind, location) (see [`error_sites`]).
     error_sites: error_sites::ErrorSites,
+    /// Where the bound cut runs or blocked sides (in the search at the
+    /// current k, when deepening: see [`deepen`]).
+    bound_sites: std::collections::BTreeSet<crate::suite::BoundSite>,
+    /// How far deepening got (see [`deepen`]).
+    deepening: deepen::Progress,
 }
 
 /// A run together with the inputs that produced it.
@@ -371,6 +382,7 @@ impl<'a> Search<'a, '_> {
             }
         }
         self.pin_sites.extend(rec.seen.pins.iter().copied());
+        self.bound_sites.extend(rec.seen.bound_sites.iter().copied());
         for (&name, &n) in &rec.seen.counts {
             *self.stats.counts.entry(name.to_string()).or_default() += n;
         }
@@ -433,6 +445,7 @@ impl<'a> Search<'a, '_> {
         use crate::strategy::Strategy;
         match self.m.strategy {
             Strategy::WholeProgram => self.explore_program(),
+            Strategy::Deepening => self.explore_deepening(),
             Strategy::ResourceDriven => self.explore_driven(),
             Strategy::GuidedTargets if traces::unsupported(program, self.main).is_none() => self.explore_targets(),
             Strategy::GuidedTargets | Strategy::DepthFirst => self.explore(),
