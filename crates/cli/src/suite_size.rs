@@ -17,7 +17,9 @@ pub fn branch_cover_size(suite: &TestSuite) -> (usize, usize) {
     let sides: Vec<BTreeSet<(&str, u32, u32)>> = suite
         .tests
         .iter()
-        .map(|t| t.coverage.iter().flat_map(|c| c.branches.iter().map(move |&(l, i)| (c.function.as_str(), l, i))).collect())
+        .map(|t| {
+            t.coverage.iter().flat_map(|c| c.branches.iter().map(move |&(l, i)| (c.function.as_str(), l, i))).collect()
+        })
         .collect();
     let all: BTreeSet<_> = sides.iter().flatten().copied().collect();
     let mut covered = BTreeSet::new();
@@ -39,8 +41,9 @@ pub fn note(suite: &TestSuite, c_lines: Option<usize>) -> Option<String> {
     }
     let (kept, sides) = branch_cover_size(suite);
     let size = c_lines.map_or(String::new(), |n| format!(" ({n} lines of C)"));
+    let covers = if kept == 1 { "test covers" } else { "tests cover" };
     Some(format!(
-        "  {:<20} {} tests{size}; {kept} of them cover all {sides} branch sides covered: \
+        "  {:<20} {} tests{size}; {kept} {covers} the same {sides} branch sides: \
          `--criterion branches` keeps a suite that size\n",
         "large suite:",
         suite.tests.len()

@@ -19,17 +19,18 @@ fn a_large_suite_names_the_branch_suite() {
     let line = text.lines().find(|l| l.trim_start().starts_with("large suite:")).unwrap_or_else(|| panic!("{text}"));
     let c_lines = std::fs::read_to_string(dir.path().join("count_words_tests.c")).unwrap().lines().count();
     assert!(line.contains(&format!("{tests} tests ({c_lines} lines of C)")), "{line}");
-    // "K of them cover all S branch sides covered".
+    // "K test(s) cover(s) the same S branch sides".
     let words: Vec<&str> = line.split_whitespace().collect();
-    let at = words.iter().position(|w| *w == "of").unwrap();
-    let kept: usize = words[at - 1].trim_start_matches(';').parse().unwrap();
-    let sides: u64 = words[at + 4].parse().unwrap();
+    let at = words.iter().position(|w| *w == "same").unwrap();
+    let kept: usize = words[at - 4].parse().unwrap();
+    let sides: u64 = words[at + 1].parse().unwrap();
     assert_eq!(sides, sides_covered(&suite), "{line}");
     assert!(kept >= 1 && kept <= 6, "{line}");
     // The branch criterion indeed covers as many sides with a suite of
     // that order.
     let bdir = tempfile::tempdir().unwrap();
-    let (btext, branches) = gen("tests/c/words.c", "count_words", &["--k", "5", "--criterion", "branches"], bdir.path());
+    let (btext, branches) =
+        gen("tests/c/words.c", "count_words", &["--k", "5", "--criterion", "branches"], bdir.path());
     assert_eq!(sides_covered(&branches), sides);
     assert!(branches["tests"].as_array().unwrap().len() <= kept + 2, "{btext}");
     assert!(!btext.contains("large suite:"), "{btext}");

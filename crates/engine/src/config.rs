@@ -183,7 +183,6 @@ impl Config {
             compositional: _,
             compose: _,
             goals: _,
-            raw_values,
         } = self.clone();
         Config {
             function: function.to_string(),
@@ -213,7 +212,6 @@ impl Config {
             compositional: true,
             compose: Default::default(),
             goals: Default::default(),
-            raw_values,
         }
     }
 
@@ -254,9 +252,6 @@ impl Config {
             compositional,
             compose: ComposeOptions { bottom_up, store: _ },
             goals: _,
-            // Readable values change a path's concrete values, never the
-            // paths a summary's cases describe.
-            raw_values: _,
         } = self;
         format!(
             "k={k} criterion={criterion:?} max_array_len={max_array_len} \

@@ -127,7 +127,6 @@ pub fn generate(program: &Program, config: &Config, criterion: Criterion) -> Res
         false => None,
     };
     let evc = evc.transpose().map_err(|u| u.describe(program))?;
-    let mut esession = evc.as_ref().map(|e| Z3Session::new(&pool, &e.constraints));
     // Each valuation is replayed into a test as soon as it is found, so that
     // the deadline bounds the replay too. The VC bounds every loop
     // iteration (see the README): replay with the same count, so that the
@@ -139,10 +138,16 @@ pub fn generate(program: &Program, config: &Config, criterion: Criterion) -> Res
         let res = cover_with(pool, program, &vc, &mut session, (criterion, deadline), &mut |pool, m| {
             replayer.replay(pool, m);
         });
-        let errors = match (&res, &evc, &mut esession) {
-            (Ok(_), Some(evc), Some(es)) => Some(cover_errors(pool, evc, es, deadline, &mut |pool, check, m| {
-                replayer.replay_error(pool, m, (check.kind, check.loc));
-            })),
+        // The error goals' session starts once the cover is done: a second
+        // session made before would change the cover's models (Z3 shares
+        // state between them), and with them the cover's size.
+        let errors = match (&res, &evc) {
+            (Ok(_), Some(evc)) => {
+                let mut es = Z3Session::new(pool, &evc.constraints);
+                Some(cover_errors(pool, evc, &mut es, deadline, &mut |pool, check, m| {
+                    replayer.replay_error(pool, m, (check.kind, check.loc));
+                }))
+            }
             _ => None,
         };
         let (stats, stop) = match &res {

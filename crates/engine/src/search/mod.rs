@@ -659,7 +659,7 @@ impl<'a> Search<'a, '_> {
                 let mut inputs = self.prefer(&all, merge(&self.pool, &all, &cur.inputs, model), false);
                 let run = self.execute(&mut inputs);
                 if run.pre_valid() {
-                    return Some((inputs, run));
+                    return Some(self.observable_out_of_bounds(inputs, run));
                 }
                 // The model satisfies Q, so the precondition must accept it.
                 self.stats.divergences += 1;

@@ -15,13 +15,19 @@
 //! inputs, `_Bool`s, lengths, references, joins and function pointers are
 //! left as they are (other preferences choose them: `prefer_fresh`,
 //! `prefer_unjoined`, the short-array bounds of [`Search::check`]).
-//! `Config::raw_values` (`gen --raw-values`) turns this off.
+//! An out-of-bounds error test prefers the opposite for its wider
+//! integers, values far from 0 (`Readable::Far`): an access a few elements
+//! out is silent in a native run, one megabytes away faults, so the error
+//! is observed when the test runs. `Config::raw_values` (`gen
+//! --raw-values`) turns this off.
 
 use pathwise_expr::{BvCmp, BvOp, ExprId, ExprPool, Model, SolveResult};
 use pathwise_ir::{Program, Type};
 
 use super::Search;
-use crate::run::{InputSpec, ParamInput};
+use crate::path::End;
+use crate::run::{InputSpec, ParamInput, RunRecord};
+use crate::suite::ErrorKind;
 use pathwise_ir::FuncId;
 
 /// Times the query is asked again at most (with the preferences, then
@@ -35,14 +41,24 @@ enum Readable {
     Text,
     /// Wider integers: -128..=255 (signed) or 0..=255 (unsigned).
     Small { signed: bool },
+    /// Wider integers of an out-of-bounds error test: at least
+    /// [`FAR`] away from 0, so that the access faults natively (a few
+    /// elements out reads or writes other memory silently).
+    Far { signed: bool },
 }
 
+/// How far from 0 [`Readable::Far`] values are: 2^20 elements is beyond
+/// any stack frame and guard page.
+const FAR: u64 = 1 << 20;
+
 impl Readable {
-    /// The preference for an integer of `ty`, if any.
-    fn of(ty: Type, signed: bool) -> Option<Readable> {
+    /// The preference for an integer of `ty`, if any (`far`: for an
+    /// out-of-bounds error test).
+    fn of(ty: Type, signed: bool, far: bool) -> Option<Readable> {
         match ty {
             _ if ty.is_float() => None,
             Type::I8 => Some(Readable::Text),
+            Type::I32 | Type::I64 if far => Some(Readable::Far { signed }),
             Type::I16 | Type::I32 | Type::I64 => Some(Readable::Small { signed }),
             _ => None,
         }
@@ -56,6 +72,8 @@ impl Readable {
             Readable::Text => v == 0 || (0x20..=0x7e).contains(&v),
             Readable::Small { signed: false } => v <= 255,
             Readable::Small { signed: true } => (v.wrapping_add(128) & mask) <= 383,
+            Readable::Far { signed: false } => v >= FAR,
+            Readable::Far { signed: true } => (v.wrapping_add(FAR) & mask) >= 2 * FAR,
         }
     }
 
@@ -78,19 +96,32 @@ impl Readable {
                 let top = pool.bv_const(width, top);
                 pool.cmp(BvCmp::Ule, shifted, top)
             }
+            Readable::Far { signed } => {
+                let (shift, low) = if signed { (FAR, 2 * FAR) } else { (0, FAR) };
+                let c = pool.bv_const(width, shift);
+                let shifted = pool.bin(BvOp::Add, x, c);
+                let low = pool.bv_const(width, low);
+                pool.cmp(BvCmp::Ule, low, shifted)
+            }
         }
     }
 }
 
 /// The preferences `model` breaks, as constraints: one per parameter value
 /// it gives that does not read well (see the module doc).
-fn unmet(pool: &mut ExprPool, program: &Program, main: FuncId, spec: &InputSpec, model: &Model) -> Vec<ExprId> {
+fn unmet(
+    pool: &mut ExprPool,
+    program: &Program,
+    (main, spec): (FuncId, &InputSpec),
+    model: &Model,
+    far: bool,
+) -> Vec<ExprId> {
     let f = program.func(main);
     let mut out = Vec::new();
     for (p, input) in f.params.iter().zip(&spec.params) {
         match input {
             ParamInput::Scalar { var, ty } => {
-                let (Some(want), Some(&v)) = (Readable::of(*ty, p.src.scalar.signed), model.bv.get(var)) else {
+                let (Some(want), Some(&v)) = (Readable::of(*ty, p.src.scalar.signed, far), model.bv.get(var)) else {
                     continue;
                 };
                 if p.src.c_scalar != "_Bool" && !want.holds(v, ty.bits()) {
@@ -99,7 +130,7 @@ fn unmet(pool: &mut ExprPool, program: &Program, main: FuncId, spec: &InputSpec,
             }
             ParamInput::Array { input, elem, .. } => {
                 let (Some(want), Some(value)) =
-                    (Readable::of(*elem, p.src.scalar.signed), model.arrays.get(&input.array))
+                    (Readable::of(*elem, p.src.scalar.signed, false), model.arrays.get(&input.array))
                 else {
                     continue;
                 };
@@ -128,15 +159,18 @@ impl Search<'_, '_> {
         seeds: &[ExprId],
         model: Model,
     ) -> Model {
-        // An access a small distance out of bounds reads or writes other
-        // memory silently in a native run, while the solver's values (an
-        // index near INT_MIN) make it fault: the test's error is then
-        // observed natively, not only predicted.
-        let out_of_bounds = self.solving_error_check == Some(super::ErrorCheck::Bounds);
-        if self.config.raw_values || self.config.program_mode.is_some() || out_of_bounds {
+        if self.config.raw_values || self.config.program_mode.is_some() {
             return model;
         }
-        let mut prefs = unmet(&mut self.pool, self.m.program, self.main, self.spec, &model);
+        // An access a small distance out of bounds reads or writes other
+        // memory silently in a native run: the integers of an out-of-bounds
+        // error test are preferred far from 0 instead, so that the test's
+        // access faults and its error is observed natively.
+        let far = self.solving_error_check == Some(super::ErrorCheck::Bounds);
+        let mut prefs = unmet(&mut self.pool, self.m.program, (self.main, self.spec), &model, far);
+        if far {
+            return self.one_by_one(constraints, assumptions, seeds, (model, prefs));
+        }
         for _ in 0..MAX_RETRIES {
             if prefs.is_empty() {
                 break;
@@ -166,6 +200,67 @@ impl Search<'_, '_> {
     }
 }
 
+impl Search<'_, '_> {
+    /// The model of the query with as many of `prefs` as hold together,
+    /// taken one at a time in parameter order (a solver's core need not be
+    /// minimal: dropping it whole could drop the one preference that
+    /// matters). For the few integers of an out-of-bounds error test.
+    fn one_by_one(
+        &mut self,
+        constraints: &[ExprId],
+        assumptions: &[ExprId],
+        seeds: &[ExprId],
+        (mut model, prefs): (Model, Vec<ExprId>),
+    ) -> Model {
+        let mut asked = assumptions.to_vec();
+        for p in prefs {
+            asked.push(p);
+            self.stats.preference_queries += 1;
+            match self.check_sliced(constraints, &asked, seeds) {
+                SolveResult::Sat(better) => model = better,
+                _ => {
+                    asked.pop();
+                }
+            }
+        }
+        model
+    }
+
+    /// A run that ran into an out-of-bounds access on readable inputs (an
+    /// index of -128 reads other memory silently in a native run): the
+    /// same path solved again with its wider integers far from 0, kept
+    /// when it ends in the same error on the same path (else the run as
+    /// it was), so that the test's access faults natively.
+    pub(super) fn observable_out_of_bounds(&mut self, inputs: Model, run: RunRecord) -> (Model, RunRecord) {
+        let Some(End::Error(e)) = &run.main_end else { return (inputs, run) };
+        let solving = self.solving_error_check;
+        if e.kind != ErrorKind::OutOfBounds || self.config.raw_values || solving == Some(super::ErrorCheck::Bounds) {
+            return (inputs, run);
+        }
+        let mut query: Vec<ExprId> = self.spec.hard.clone();
+        query.extend(run.main_entries.iter().map(|e| e.cond));
+        let assumptions: Vec<ExprId> = run.pre_entries.iter().map(|e| e.cond).collect();
+        let Some(&last) = query.last() else { return (inputs, run) };
+        self.solving_error_check = Some(super::ErrorCheck::Bounds);
+        let answer = self.check(&query, &assumptions, &[last], &inputs);
+        self.solving_error_check = solving;
+        let SolveResult::Sat(model) = answer else { return (inputs, run) };
+        let all: Vec<ExprId> = query.iter().chain(&assumptions).copied().collect();
+        let mut far = super::merge(&self.pool, &all, &inputs, model);
+        if far == inputs {
+            return (inputs, run);
+        }
+        let again = self.execute(&mut far);
+        let same = again.seen.path == run.seen.path
+            && matches!(&again.main_end, Some(End::Error(f)) if f.kind == e.kind && f.loc == e.loc);
+        if same {
+            (far, again)
+        } else {
+            (inputs, run)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,17 +276,29 @@ mod tests {
         assert!(!signed.holds(2_147_483_648, 32));
         let unsigned = Readable::Small { signed: false };
         assert!(unsigned.holds(255, 32) && !unsigned.holds(u32::MAX as u64, 32));
+        let far = Readable::Far { signed: true };
+        assert!(
+            far.holds(2_147_483_648, 32)
+                && far.holds(1 << 20, 32)
+                && far.holds((-(1i64 << 20)) as u64 & 0xffff_ffff, 32)
+        );
+        assert!(!far.holds((1 << 20) - 1, 32) && !far.holds((-128i64) as u64 & 0xffff_ffff, 32) && !far.holds(0, 32));
     }
 
     #[test]
     fn constraints_agree_with_the_test() {
         let mut pool = ExprPool::new();
-        for (want, width) in
-            [(Readable::Text, 8), (Readable::Small { signed: true }, 32), (Readable::Small { signed: false }, 16)]
-        {
+        for (want, width) in [
+            (Readable::Text, 8),
+            (Readable::Small { signed: true }, 32),
+            (Readable::Small { signed: false }, 16),
+            (Readable::Far { signed: true }, 32),
+            (Readable::Far { signed: false }, 64),
+        ] {
             let x = pool.var(&format!("x{width}"), pathwise_expr::Sort::Bv(width));
             let c = want.constraint(&mut pool, x, width);
-            for v in [0u64, 1, 0x1f, 0x20, 0x7e, 0x7f, 0xff, 0x100, 0xff80, 0xffff_ff80, 0xffff_ff7f, 0x8000_0000] {
+            let samples = [0u64, 1, 0x1f, 0x20, 0x7e, 0x7f, 0xff, 0x100, 0xff80, 0xffff_ff80, 0xffff_ff7f, 0x8000_0000];
+            for v in samples.into_iter().chain([0xf_ffff, 0x10_0000, 0xfff0_0000, 0xfff0_0001, u64::MAX]) {
                 let v = v & if width == 64 { u64::MAX } else { (1 << width) - 1 };
                 let mut m = Model::default();
                 m.bv.insert(x, v);
