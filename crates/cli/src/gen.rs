@@ -96,6 +96,11 @@ pub struct GenArgs {
     /// Stop the search after this many seconds and keep the tests found.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub timeout: Option<Duration>,
+    /// The order paths are explored in (the same paths when the search
+    /// ends by itself): `auto` takes new branches first when a time limit
+    /// can cut the search short, else depth-first.
+    #[arg(long, value_enum, value_name = "ORDER", default_value_t = OrderArg::Auto)]
+    pub order: OrderArg,
     /// Exit with a distinct non-zero code (6) when the suite has an error
     /// test, for CI (the suite is written as usual).
     #[arg(long, value_enum, value_name = "WHAT")]
@@ -1007,6 +1012,7 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         max_grown_array_len: args.max_array_len.map_or(pathwise_engine::step::MAX_GROWN_LEN, u64::from),
         timeout: args.timeout,
         max_tests: (args.max_tests > 0).then_some(args.max_tests),
+        order: args.order.engine(),
         max_steps_per_run: 10_000_000,
         check_overflow: !args.no_overflow_check,
         seek_errors: !args.no_error_search,
@@ -1114,6 +1120,25 @@ impl NullArgsArg {
             NullArgsArg::Assume => NullArgs::Assume,
             NullArgsArg::Errors => NullArgs::Errors,
             NullArgsArg::References => NullArgs::References,
+        }
+    }
+}
+
+/// `--order`: see [`pathwise_engine::config::SearchOrder`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum OrderArg {
+    Auto,
+    DepthFirst,
+    NewBranchesFirst,
+}
+
+impl OrderArg {
+    fn engine(self) -> pathwise_engine::config::SearchOrder {
+        use pathwise_engine::config::SearchOrder;
+        match self {
+            OrderArg::Auto => SearchOrder::Auto,
+            OrderArg::DepthFirst => SearchOrder::DepthFirst,
+            OrderArg::NewBranchesFirst => SearchOrder::NewBranchesFirst,
         }
     }
 }

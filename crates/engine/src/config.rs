@@ -36,6 +36,9 @@ pub struct Config {
     pub timeout: Option<Duration>,
     /// Stop after this many tests.
     pub max_tests: Option<u64>,
+    /// The order in which the plain search explores paths: see
+    /// [`SearchOrder`] (`gen --order`).
+    pub order: SearchOrder,
     /// Interpreter steps allowed per run (guards against non-terminating code
     /// outside the k bound, e.g. in a precondition).
     pub max_steps_per_run: u64,
@@ -123,6 +126,7 @@ impl Config {
             max_grown_array_len: MAX_GROWN_LEN,
             timeout: None,
             max_tests: None,
+            order: SearchOrder::Auto,
             max_steps_per_run: 10_000_000,
             check_overflow: true,
             seek_errors: true,
@@ -165,6 +169,7 @@ impl Config {
             max_grown_array_len,
             timeout,
             max_tests: _,
+            order: _,
             max_steps_per_run,
             check_overflow,
             seek_errors,
@@ -194,6 +199,7 @@ impl Config {
             max_grown_array_len,
             timeout,
             max_tests: None,
+            order: SearchOrder::DepthFirst,
             max_steps_per_run,
             check_overflow,
             seek_errors,
@@ -234,6 +240,7 @@ impl Config {
             max_grown_array_len,
             timeout: _,
             max_tests: _,
+            order: _,
             max_steps_per_run,
             check_overflow,
             seek_errors,
@@ -319,6 +326,24 @@ pub enum NullArgs {
     /// null one is a null-dereference error test (`gen --null-args
     /// errors`).
     Errors,
+}
+
+/// The order in which the plain k-path (or block-k) search takes the
+/// alternatives its runs leave open. Every order explores the same
+/// prefixes, so a search that ends by itself finds the same paths; the
+/// order decides which are found first, which is what a run that a time
+/// limit cuts short keeps (see `search/generational.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SearchOrder {
+    /// New branches first when the search has a time limit (`--timeout`,
+    /// or deepening's budget), depth-first otherwise (`gen`'s default).
+    Auto,
+    /// PathCrawler's depth-first order (seed 002): the deepest open
+    /// decision of the latest run first.
+    DepthFirst,
+    /// Alternatives whose other side is a branch side no test covers
+    /// first, then the deepest (generational search, as SAGE's).
+    NewBranchesFirst,
 }
 
 /// The longest a run lengthens a free input array to by default

@@ -6,7 +6,7 @@
 //! covers, all local paths, a partial trace, targets reached, cost
 //! policies) are filters over its runs, not strategies: they combine.
 
-use crate::config::{Config, Criterion};
+use crate::config::{Config, Criterion, SearchOrder};
 use crate::cost::CostModel;
 
 /// The order in which a search explores paths.
@@ -39,6 +39,7 @@ impl Strategy {
         if config.program_mode.is_some() {
             return Ok(Strategy::WholeProgram);
         }
+        Strategy::new_branches_first(config)?;
         if config.deepen {
             return if Strategy::can_deepen(config) {
                 Ok(Strategy::Deepening)
@@ -87,6 +88,24 @@ impl Strategy {
             && !config.compositional
     }
 
+    /// Whether the plain search takes new branches first (see
+    /// [`SearchOrder`]): asked for, or by default when a time limit can
+    /// cut the search short. Goals and summaries keep the depth-first
+    /// order their filters and summaries are defined by.
+    pub fn new_branches_first(config: &Config) -> Result<bool, String> {
+        let plain = Strategy::can_deepen(config);
+        match config.order {
+            SearchOrder::DepthFirst => Ok(false),
+            SearchOrder::NewBranchesFirst if plain => Ok(true),
+            SearchOrder::NewBranchesFirst => Err(
+                "--order new-branches-first works with the plain search only (not with goals, covers, \
+                 --compositional or whole-program mode)"
+                    .into(),
+            ),
+            SearchOrder::Auto => Ok(plain && (config.timeout.is_some() || config.deepen)),
+        }
+    }
+
     /// Whether every loop iteration counts towards k: the abstract traces
     /// of the resource-driven and trace-guided searches bound every loop
     /// entry by k (seed 003's loop-k), so their runs must count as they do.
@@ -129,5 +148,25 @@ mod tests {
         assert!(!Strategy::Deepening.counts_every_iteration());
         let composed = Config { compositional: true, ..deepen };
         assert!(Strategy::choose(&composed).unwrap_err().contains("--k"));
+    }
+
+    #[test]
+    fn new_branches_go_first_when_a_time_limit_can_cut_the_plain_search() {
+        let plain = Config::new("f", 2);
+        assert_eq!(Strategy::new_branches_first(&plain), Ok(false));
+        let timed = Config { timeout: Some(std::time::Duration::from_secs(5)), ..plain.clone() };
+        assert_eq!(Strategy::new_branches_first(&timed), Ok(true));
+        let deepen = Config { deepen: true, ..plain.clone() };
+        assert_eq!(Strategy::new_branches_first(&deepen), Ok(true));
+        let dfs = Config { order: SearchOrder::DepthFirst, ..timed.clone() };
+        assert_eq!(Strategy::new_branches_first(&dfs), Ok(false));
+        let asked = Config { order: SearchOrder::NewBranchesFirst, ..plain.clone() };
+        assert_eq!(Strategy::new_branches_first(&asked), Ok(true));
+        // Goals and summaries keep the depth-first order: by default
+        // silently, asked for explicitly an error.
+        let composed = Config { compositional: true, ..timed };
+        assert_eq!(Strategy::new_branches_first(&composed), Ok(false));
+        let composed = Config { order: SearchOrder::NewBranchesFirst, ..composed };
+        assert!(Strategy::choose(&composed).unwrap_err().contains("plain search only"));
     }
 }

@@ -19,6 +19,8 @@
 //! model's choices) only skips the trace, and the worst case is then not
 //! claimed (the stop is `explored`).
 
+use std::rc::Rc;
+
 use pathwise_expr::Model;
 
 use super::traces::{Step, TraceGen, TraceQueue};
@@ -124,7 +126,7 @@ impl Search<'_, '_> {
             let hard = self.spec.hard.clone();
             self.find_valid(&hard, None, &inputs, run.pre_entries, None)?
         };
-        Some(Current { inputs, run, done: Vec::new() })
+        Some(Current { inputs, run: Rc::new(run), done: Vec::new() })
     }
 
     /// Whether path step `p` of a run is `s`.
@@ -197,7 +199,7 @@ impl Search<'_, '_> {
             let refuted = |s: &Self| s.stats.infeasible_prefixes + s.stats.error_checks_infeasible;
             let before = refuted(self);
             match self.solve_following(cur, j) {
-                Some((inputs, run, _)) => *cur = Current { inputs, run, done: Vec::new() },
+                Some((inputs, run, _)) => *cur = Current { inputs, run: Rc::new(run), done: Vec::new() },
                 None => {
                     // A library model's choices constrain the prefix: other
                     // choices might follow it.

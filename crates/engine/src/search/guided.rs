@@ -2,63 +2,18 @@
 //! deepening of the k bound.
 //!
 //! Unlike the depth-first k-path search, the goal is to cover branches
-//! within a time budget. Every explorable entry of every run becomes a
-//! pending alternative; alternatives whose other side is a branch side not
-//! yet covered go first, then the deepest (so that without new coverage to
-//! chase the order is still depth-first), then the oldest. Each alternative
-//! is solved once, so the search for one k is complete, like the
-//! depth-first one (generational search, as in SAGE). When it ends with
+//! within a time budget: the generational search, new branches first
+//! (`generational.rs`), which ends when every branch side of the
+//! functions the entry point reaches is covered. When it ends with
 //! branches uncovered and some run hit the bound, k grows by one and the
 //! search restarts; tests already found are not repeated.
 
-use std::collections::BinaryHeap;
-use std::rc::Rc;
-
-use pathwise_expr::Model;
 use pathwise_ir::Terminator;
 use rustc_hash::FxHashSet;
 
-use super::{Current, Search};
-use crate::path::follows_prefix;
-use crate::path::{Entry, EntryKind};
+use super::generational::Side;
+use super::Search;
 use crate::suite::StopReason;
-
-/// An alternative waiting to be solved: entry `j` of `run`, negated.
-struct Pending {
-    /// The other side is a branch side not covered when this was queued.
-    uncovered: bool,
-    depth: usize,
-    /// Queue order (earlier first among equals).
-    seq: u64,
-    run: Rc<Current>,
-    j: usize,
-}
-
-impl Pending {
-    fn key(&self) -> (bool, usize, std::cmp::Reverse<u64>) {
-        (self.uncovered, self.depth, std::cmp::Reverse(self.seq))
-    }
-}
-
-impl PartialEq for Pending {
-    fn eq(&self, other: &Self) -> bool {
-        self.key() == other.key()
-    }
-}
-
-impl Eq for Pending {}
-
-impl PartialOrd for Pending {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Pending {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.key().cmp(&other.key())
-    }
-}
 
 impl Search<'_, '_> {
     /// Iterative deepening from k = 1 to `config.k`.
@@ -66,7 +21,7 @@ impl Search<'_, '_> {
         let all_sides = self.all_sides();
         loop {
             let hits_before = self.stats.bound_exceeded_runs + self.stats.bound_pruned_prefixes;
-            let stop = self.explore_guided(&all_sides);
+            let stop = self.explore_generational(Some(&all_sides));
             if stop != StopReason::Complete || all_sides.is_subset(&self.covered_sides) {
                 return stop;
             }
@@ -79,67 +34,8 @@ impl Search<'_, '_> {
         }
     }
 
-    /// One generational search at the current k.
-    fn explore_guided(&mut self, all_sides: &FxHashSet<(pathwise_ir::FuncId, pathwise_ir::Block, bool)>) -> StopReason {
-        let mut inputs = Model::default();
-        let run = self.execute(&mut inputs);
-        self.consider(&inputs, &run);
-        let mut queue = BinaryHeap::new();
-        let mut seq = 0u64;
-        let first = Rc::new(Current { done: Vec::new(), inputs, run });
-        self.queue_alternatives(&mut queue, &mut seq, &first, 0);
-        while let Some(p) = queue.pop() {
-            if let Some(r) = self.stop_reason() {
-                return r;
-            }
-            if all_sides.is_subset(&self.covered_sides) {
-                return StopReason::Complete;
-            }
-            // Coverage changed since it was queued: requeue with its
-            // current priority, unless that is unchanged.
-            let now = self.alt_uncovered(&p.run.run.main_entries[p.j]);
-            if now != p.uncovered {
-                queue.push(Pending { uncovered: now, ..p });
-                continue;
-            }
-            let entry = &p.run.run.main_entries[p.j];
-            if entry.bound_blocked {
-                self.stats.bound_pruned_prefixes += 1;
-                continue;
-            }
-            let Some((inputs, run)) = self.solve_prefix(&p.run, p.j) else { continue };
-            let Some(aligned) = follows_prefix(&p.run.run.main_entries, p.j, &run.main_entries) else {
-                self.stats.divergences += 1;
-                continue;
-            };
-            self.consider(&inputs, &run);
-            let next = Rc::new(Current { done: Vec::new(), inputs, run });
-            self.queue_alternatives(&mut queue, &mut seq, &next, aligned.flipped + 1);
-        }
-        self.stop_reason().unwrap_or(StopReason::Complete)
-    }
-
-    fn queue_alternatives(&mut self, queue: &mut BinaryHeap<Pending>, seq: &mut u64, run: &Rc<Current>, from: usize) {
-        for j in from..run.run.main_entries.len() {
-            let e = &run.run.main_entries[j];
-            if !e.negatable || self.free_length_check(&run.run, e) {
-                continue;
-            }
-            *seq += 1;
-            queue.push(Pending { uncovered: self.alt_uncovered(e), depth: j, seq: *seq, run: Rc::clone(run), j });
-        }
-    }
-
-    /// Whether negating `e` leads to a branch side not covered yet.
-    fn alt_uncovered(&self, e: &Entry) -> bool {
-        match e.kind {
-            EntryKind::Decision { func, block, taken } => !self.covered_sides.contains(&(func, block, !taken)),
-            _ => false,
-        }
-    }
-
     /// Every branch side of the functions reachable from the entry point.
-    fn all_sides(&self) -> FxHashSet<(pathwise_ir::FuncId, pathwise_ir::Block, bool)> {
+    fn all_sides(&self) -> FxHashSet<Side> {
         let program = self.m.program;
         let mut out = FxHashSet::default();
         for f in self.m.info.callgraph.reachable_from(self.main) {

@@ -16,6 +16,7 @@
 //! precondition's own loops are therefore never bounded by k, yet it is only
 //! explored as far as the function under test needs.
 
+use std::rc::Rc;
 use std::time::Instant;
 
 use pathwise_expr::cache::CachingSolver;
@@ -38,6 +39,7 @@ mod deepen;
 mod driven;
 mod error_sites;
 mod goals;
+mod generational;
 mod guided;
 mod local;
 mod partial;
@@ -341,7 +343,9 @@ pub(crate) struct Search<'a, 'p> {
 /// A run together with the inputs that produced it.
 pub(crate) struct Current {
     inputs: Model,
-    run: RunRecord,
+    /// Shared with the alternatives a generational search queues from it
+    /// (see [`generational`]).
+    run: Rc<RunRecord>,
     /// `done[i]`: both sides of main entry `i` are handled.
     done: Vec<bool>,
 }
@@ -452,20 +456,19 @@ impl<'a> Search<'a, '_> {
         }
     }
 
+    /// The plain search at the current k, in the order the configuration
+    /// asks for (see [`generational`]).
     fn explore(&mut self) -> StopReason {
-        let mut inputs = Model::default();
-        let run = self.execute(&mut inputs);
-        let first = if run.pre_valid() {
-            Some((inputs, run))
-        } else {
-            let hard = self.spec.hard.clone();
-            self.find_valid(&hard, None, &inputs, run.pre_entries, None)
-        };
-        let Some((inputs, run)) = first else { return self.stop_reason().unwrap_or(StopReason::Complete) };
-        self.consider(&inputs, &run);
-        self.local_reached(&run);
-        let done = vec![false; run.main_entries.len()];
-        let mut cur = Current { inputs, run, done };
+        if crate::strategy::Strategy::new_branches_first(self.config) == Ok(true) {
+            return self.explore_generational(None);
+        }
+        self.explore_depth_first()
+    }
+
+    /// PathCrawler's depth-first search (seed 002): negate the deepest open
+    /// entry of the latest run, which inherits what is done of its prefix.
+    fn explore_depth_first(&mut self) -> StopReason {
+        let Some(mut cur) = self.first_run() else { return self.stop_reason().unwrap_or(StopReason::Complete) };
         loop {
             if let Some(r) = self.stop_reason() {
                 return r;
@@ -522,7 +525,7 @@ impl<'a> Search<'a, '_> {
             if grew && self.m.summaries.as_ref().is_some_and(|s| s.borrow().is_exercise_entry(flipped)) {
                 done[aligned.flipped] = false;
             }
-            return Some(Current { inputs, run, done });
+            return Some(Current { inputs, run: Rc::new(run), done });
         }
         self.resume(cur, None)
     }
@@ -569,7 +572,7 @@ impl<'a> Search<'a, '_> {
         }
         let mut done: Vec<bool> = cur.done.iter().copied().take(start.min(run.main_entries.len())).collect();
         done.resize(run.main_entries.len(), false);
-        Some(Current { inputs, run, done })
+        Some(Current { inputs, run: Rc::new(run), done })
     }
 
     /// Solve the prefix of `cur` negating entry `j` and run it; `None`
