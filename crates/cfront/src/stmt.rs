@@ -255,15 +255,18 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             };
             let b = self.b.new_block();
             ctx.cases.insert(label.span.start, b);
-            cases.push((label.span, lo, hi, b));
+            cases.push((lo, hi, b));
         }
         let mut chain = Vec::new();
-        for (span, lo, hi, target) in cases {
+        // The comparisons are the switch's, at its line, as gcc and gcov
+        // have them: at the labels' lines, a label a run only compared
+        // against (and did not enter) would count as executed.
+        let loc = self.loc(sw.span);
+        for (lo, hi, target) in cases {
             if k.value(lo) > k.value(hi) {
                 // An empty range (gcc warns): no value selects it.
                 continue;
             }
-            let loc = self.loc(span);
             let ty = k.ir();
             let c = if lo == hi {
                 self.b.cmp(CmpOp::Eq, ty, op, Operand::Const(ty, lo), loc)

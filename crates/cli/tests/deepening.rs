@@ -166,6 +166,28 @@ fn deepened_suites_nest_and_are_deterministic() {
     assert!(paths(&deep[n..]).iter().all(|p| next.contains(p)), "the rest are --k {} paths", k + 1);
 }
 
+/// In the default order (new branches first, as deepening always has a
+/// time budget) each k goes on from where the bound stopped the previous
+/// one: what was solved at k is not solved or run again. Depth-first
+/// (`--order depth-first`) each k restarts. The same paths and the same
+/// complete k either way.
+#[test]
+fn deepening_goes_on_from_where_the_bound_stopped() {
+    let tmp = project();
+    let (o, on) = gen_in(tmp.path(), "count.c", "count3", &[], &tmp.path().join("on"));
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let restart_args = ["--order", "depth-first"];
+    let (_, restart) = gen_in(tmp.path(), "count.c", "count3", &restart_args, &tmp.path().join("restart"));
+    assert_eq!((on["k"].as_u64(), restart["k"].as_u64()), (Some(4), Some(4)));
+    assert_eq!(paths(tests(&on)), paths(tests(&restart)));
+    assert_eq!(tests(&on).len(), 5);
+    let stat = |s: &serde_json::Value, name: &str| s["stats"][name].as_u64().unwrap();
+    // k = 1 to 4: 8 runs going on (one per path, and the three the bound
+    // cut, continued), 17 restarting (every k runs its paths again).
+    assert_eq!((stat(&on, "runs"), stat(&restart, "runs")), (8, 17));
+    assert!(stat(&on, "prefixes_explored") < stat(&restart, "prefixes_explored"));
+}
+
 /// A search that ends without reaching the bound is complete for every
 /// k: deepening stops there and says so. An explicit `--k` below it names
 /// the loop that hit the bound, in the summary and the JSON.

@@ -141,9 +141,12 @@ fn enumerations_by_name() {
     {
         assert!(text.contains(&format!("static int {name}(void)")), "{name}");
     }
-    // Coverage not compared: the prediction has `next`'s `return AMBER`
-    // (line 68) covered, which no call from the loop reaches (as before
-    // issue 28's changes).
-    let (_dir, text, _) = generate_with("ticks_to_green", &["--k", "2"], false);
+    // Coverage compared too: a `case GREEN:` that the switch only compared
+    // against (the loop never calls `next` with GREEN) is not executed, as
+    // gcov says (its comparison is the switch's, at the switch's line).
+    let (_dir, text, suite) = generate("ticks_to_green", &["--k", "2"]);
     assert!(text.contains("enum light l = RED;"), "{text}");
+    let next = &suite["coverage"]["functions"].as_array().unwrap().iter().find(|f| f["name"] == "next").unwrap();
+    let covered: Vec<u64> = next["lines_covered"].as_array().unwrap().iter().map(|l| l.as_u64().unwrap()).collect();
+    assert!(!covered.contains(&68) && !covered.contains(&69), "{covered:?}");
 }

@@ -97,11 +97,11 @@ impl Strategy {
         match config.order {
             SearchOrder::DepthFirst => Ok(false),
             SearchOrder::NewBranchesFirst if plain => Ok(true),
-            SearchOrder::NewBranchesFirst => Err(
-                "--order new-branches-first works with the plain search only (not with goals, covers, \
+            SearchOrder::NewBranchesFirst => {
+                Err("--order new-branches-first works with the plain search only (not with goals, covers, \
                  --compositional or whole-program mode)"
-                    .into(),
-            ),
+                    .into())
+            }
             SearchOrder::Auto => Ok(plain && (config.timeout.is_some() || config.deepen)),
         }
     }

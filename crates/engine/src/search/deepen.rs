@@ -3,14 +3,19 @@
 //! time budget allows (`Strategy::Deepening`).
 //!
 //! k-paths nest: a path with at most k iterations of each loop has at most
-//! k + 1, so every test found at k is a test at k + 1. Each k restarts the
-//! depth-first search from the first run (`Machine::k` is a cell, as in
-//! whole-program mode's deepening, `guided.rs`); the solver's query cache
-//! answers the prefixes solved at smaller k again, and a path already
-//! turned into a test is never emitted twice (`Search::seen`). So the suite
-//! after k = K is complete is, as a set of paths, the suite of an explicit
-//! `--k K` run, followed by the tests found at K + 1 before the budget ran
-//! out; the order is deterministic (k by k, each depth-first).
+//! k + 1, so every test found at k is a test at k + 1. In the default
+//! order, new branches first (deepening always has a time budget, see
+//! [`crate::config::SearchOrder`]), each k goes on from where the bound
+//! stopped the previous one: the alternatives it blocked are reopened and
+//! the runs it cut continued, and nothing solved at k is solved again
+//! (`generational.rs`). In the depth-first order (`--order depth-first`)
+//! each k restarts the search from the first run (`Machine::k` is a cell,
+//! as in whole-program mode's deepening, `guided.rs`); the solver's query
+//! cache answers the prefixes solved at smaller k again, and a path
+//! already turned into a test is never emitted twice (`Search::seen`).
+//! Either way the suite after k = K is complete is, as a set of paths, the
+//! suite of an explicit `--k K` run, followed by the tests found at K + 1
+//! before the budget ran out; the order is deterministic (k by k).
 //!
 //! Deepening stops at the first k whose search ends by itself without the
 //! bound cutting any run or blocking any side (no `BoundSite` recorded):
@@ -35,10 +40,12 @@ pub(crate) struct Progress {
 impl Search<'_, '_> {
     /// The depth-first search at k = 1, 2, ... (see the module's comment).
     pub(crate) fn explore_deepening(&mut self) -> StopReason {
+        let generational = crate::strategy::Strategy::new_branches_first(self.config) == Ok(true);
+        let mut frontier = None;
         loop {
             let k = self.m.k.get();
             self.bound_sites.clear();
-            let stop = self.explore();
+            let stop = if generational { self.deepen_generational(&mut frontier) } else { self.explore() };
             if !matches!(stop, StopReason::Complete | StopReason::Explored) {
                 self.deepening.partial = Some(k);
                 return stop;
