@@ -55,8 +55,9 @@ fn corpus() -> Vec<(String, String, Vec<String>)> {
             let mut extra = Vec::new();
             let mut i = 0;
             while i < words.len() {
-                // The bound is the benchmark's; the function is given apart.
-                if matches!(words[i], "--function" | "--k") {
+                // The bound and the time limit are the benchmark's; the
+                // function is given apart.
+                if matches!(words[i], "--function" | "--k" | "--timeout") {
                     i += 2;
                     continue;
                 }
@@ -114,7 +115,9 @@ fn main() {
             println!("{:<44} (not generated)", format!("{file}:{function}"));
             continue;
         };
-        if df.stop == "complete" && nb.stop == "complete" {
+        // `explored`: ended by itself with some prefix undecided.
+        let finished = |o: &Outcome| matches!(o.stop.as_str(), "complete" | "explored");
+        if finished(&df) && finished(&nb) {
             continue;
         }
         let name = format!("{}:{function}", file.rsplit('/').next().unwrap_or(&file));
