@@ -378,3 +378,28 @@ fn report_rejects_a_missing_or_empty_directory() {
     assert!(text(&o).contains("no *_tests.c file in"), "{}", text(&o));
     assert!(!empty.path().join("x.sarif").exists(), "nothing is written");
 }
+
+#[test]
+fn html_report_marks_code_infeasible_within_the_bound() {
+    let out = tempfile::tempdir().unwrap();
+    let (_, suite) = gen("tests/c/covers.c", "third", &["--criterion", "statements"], out.path());
+    let infeasible: Vec<u64> = suite["cover"]["infeasible"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["location"].as_str().unwrap().rsplit(':').nth(1).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(infeasible, [45], "covers.c's `hit = 1` in third");
+    let o = pathwise(&["report", s(out.path())]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let html = std::fs::read_to_string(out.path().join("report.html")).unwrap();
+    assert!(html.contains("<td class=\"num\">1</td></tr>"), "the index counts one infeasible goal");
+    let src = first_source(section(&html, "f0"));
+    assert_eq!(src.matches("class=\"line inf").count(), 1);
+    assert!(src.contains("<tr id=\"f0-s0-L45\" class=\"line inf\""));
+    // Code lines not covered: the infeasible one is shown as such, the others not covered.
+    let f = &suite["coverage"]["functions"][0];
+    let uncovered = f["lines"].as_array().unwrap().len() - f["lines_covered"].as_array().unwrap().len();
+    assert_eq!(src.matches("class=\"line unc").count() + 1, uncovered);
+    assert!(section(&html, "f0").contains("third: statement at <a href=\"#f0-s0-L45\">tests/c/covers.c:45:13</a>"));
+}
