@@ -7,6 +7,9 @@
 //! counts and branch counts, which `replay` compares with the coverage the
 //! generator predicted.
 //!
+//! The same data per source file, as `replay --lcov` writes it, is kept
+//! in [`GcovReport::files`].
+//!
 //! gcc 12's gcov can print the JSON on stdout (`--stdout`, one document per
 //! data file); older ones only write `NAME.gcov.json.gz` next to the current
 //! directory, which we then decompress with `gzip -dc`. Both are handled.
@@ -16,6 +19,7 @@ use std::path::Path;
 use std::process::Command;
 
 use anyhow::{bail, Context, Result};
+use pathwise_emit::lcov::LcovFile;
 use serde::Deserialize;
 
 /// Coverage gcov measured for one function.
@@ -46,6 +50,9 @@ impl MeasuredFunction {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GcovReport {
     pub functions: BTreeMap<String, MeasuredFunction>,
+    /// Every source file gcov reports (the test harness too), by gcov's
+    /// name for it, with its line, branch and function counts.
+    pub files: BTreeMap<String, LcovFile>,
 }
 
 #[derive(Deserialize)]
@@ -85,6 +92,8 @@ struct Function {
     name: String,
     start_line: u32,
     end_line: u32,
+    #[serde(default)]
+    execution_count: u64,
 }
 
 /// The function owning `line` of a file: gcov's own attribution if present,
@@ -106,6 +115,7 @@ pub fn parse_gcov_json(text: &str) -> Result<GcovReport> {
     for doc in serde_json::Deserializer::from_str(text).into_iter::<Document>() {
         let doc = doc.context("gcov printed JSON this version of pathwise cannot read")?;
         for file in doc.files {
+            record_file(&mut report, &file);
             for f in &file.functions {
                 // Functions without any executable line still appear (with
                 // zero lines), so that "not executed" differs from "unknown".
@@ -136,6 +146,23 @@ pub fn parse_gcov_json(text: &str) -> Result<GcovReport> {
         }
     }
     Ok(report)
+}
+
+/// Add `file`'s counts to the per-file data of `report`.
+fn record_file(report: &mut GcovReport, file: &File) {
+    let into = report
+        .files
+        .entry(file.file.clone())
+        .or_insert_with(|| LcovFile { path: file.file.clone(), ..LcovFile::default() });
+    for f in &file.functions {
+        into.functions.entry(f.name.clone()).or_insert((f.start_line, 0)).1 += f.execution_count;
+    }
+    for line in &file.lines {
+        *into.lines.entry(line.line_number).or_insert(0) += line.count;
+        let sides = line.branches.iter().filter(|b| !b.throw).map(|b| (line.count > 0).then_some(b.count));
+        into.branches.entry(line.line_number).or_default().extend(sides);
+    }
+    into.branches.retain(|_, sides| !sides.is_empty());
 }
 
 /// Run gcov on `gcda` (a path relative to `dir`) from `dir` and parse its
@@ -211,6 +238,15 @@ mod tests {
         assert_eq!(f.lines_covered().collect::<Vec<_>>(), vec![2, 3, 5, 6, 7]);
         assert_eq!((f.branches, f.branches_taken), (6, 3));
         assert_eq!(r.functions["main"].lines.len(), 1);
+        let file = &r.files["f.c"];
+        assert_eq!(file.functions["f"], (2, 1));
+        assert_eq!(
+            file.lines.iter().map(|(&l, &c)| (l, c)).collect::<Vec<_>>(),
+            [(2, 1), (3, 1), (4, 0), (5, 4), (6, 3), (7, 1)]
+        );
+        assert_eq!(file.branches[&3], vec![Some(0), Some(1), Some(0), Some(0)]);
+        assert_eq!(file.branches[&5], vec![Some(3), Some(1)]);
+        assert_eq!(file.branches.len(), 2);
     }
 
     #[test]

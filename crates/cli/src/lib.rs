@@ -11,7 +11,10 @@
 //! - [`paths_cmd`]: `pathwise paths` — static paths (seed 000) and their
 //!   feasibility.
 //! - [`progress`]: the progress line and the stop conditions of a search.
-//! - [`replay`]: `pathwise replay` — build with coverage, run, compare.
+//! - [`replay`]: `pathwise replay` — build with coverage, run, compare;
+//!   [`replay_reports`]: its `--lcov` and `--junit` files.
+//! - [`report`]: `pathwise report` — the HTML report and the SARIF log of
+//!   a directory of suites; [`sources`]: finding the files they name.
 //! - [`gcov`]: running gcov and reading its JSON.
 //! - [`predict`]: the predicted coverage of the tests whose native runs
 //!   record coverage.
@@ -30,7 +33,10 @@ pub mod paths_cmd;
 pub mod predict;
 pub mod progress;
 pub mod replay;
+pub mod replay_reports;
+pub mod report;
 pub mod salvage;
+pub mod sources;
 pub mod suite_size;
 pub mod testcomp;
 pub mod vc;

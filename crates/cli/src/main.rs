@@ -5,6 +5,9 @@
 //! - `pathwise replay DIR`: build the tests with gcov instrumentation, run
 //!   them and compare measured with predicted coverage
 //!   (`pathwise_cli::replay`).
+//! - `pathwise report DIR`: the HTML report of the suites in DIR, and
+//!   with `--sarif FILE` their error tests as SARIF
+//!   (`pathwise_cli::report`).
 //! - `pathwise testcomp PROGRAM.c --property P.prp`: a Test-Comp test suite
 //!   for a whole program (`pathwise_cli::testcomp`).
 //! - `pathwise paths FILE.c --function NAME`: the static paths up to a
@@ -20,7 +23,7 @@
 //! exit with [`exit::BAD_INPUT`].
 
 use clap::{Parser, Subcommand};
-use pathwise_cli::{exit, gen, paths_cmd, replay, testcomp};
+use pathwise_cli::{exit, gen, paths_cmd, replay, report, testcomp};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -33,7 +36,8 @@ conditions with Z3, and writes one test per feasible path with the outputs it ob
 as a self-contained C file and a JSON suite.",
     after_help = format!("Examples:\n  pathwise gen merge.c --function merge --k 2 --out tests/\n  \
 pathwise gen sort.c -f sort --precondition valid --timeout 30 --json > suite.json\n  \
-pathwise replay tests/\n\n{}", exit::HELP)
+pathwise replay tests/ --lcov coverage.info --junit junit.xml\n  \
+pathwise report tests/ --sarif errors.sarif\n\n{}", exit::HELP)
 )]
 struct Cli {
     #[command(subcommand)]
@@ -49,6 +53,9 @@ enum Command {
     /// Compile and run generated tests with gcov; compare measured and
     /// predicted coverage.
     Replay(replay::ReplayArgs),
+    /// Write an HTML report (and with --sarif a SARIF log of the error tests)
+    /// of the suites in a directory.
+    Report(report::ReportArgs),
     /// Generate a Test-Comp test suite for a whole program whose inputs are
     /// its __VERIFIER_nondet_*() calls.
     Testcomp(testcomp::TestCompArgs),
@@ -79,6 +86,7 @@ fn main() {
     let result = std::panic::catch_unwind(|| match &cli.command {
         Command::Gen(args) => gen::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Report(args) => report::run(args),
         Command::Testcomp(args) => testcomp::run(args),
         Command::Paths(args) => paths_cmd::run(args),
     });

@@ -48,6 +48,7 @@ pub fn recorded_coverage(suite: &SuiteJson, left_out: &BTreeSet<usize>) -> Vec<F
             });
             FunctionCoverageJson {
                 name: f.name.clone(),
+                file: f.file.clone(),
                 lines: f.lines.clone(),
                 lines_covered: f.lines.iter().copied().filter(|l| covered.is_some_and(|c| c.contains(l))).collect(),
                 branches: f.branches,

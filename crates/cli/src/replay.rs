@@ -105,6 +105,12 @@ pub struct ReplayOutcome {
     /// or `vc.infeasible` of the JSON), one line each: no test reaches
     /// them by design, so they are listed, not compared.
     pub infeasible: Vec<String>,
+    /// The suite's tests, `(id, name of the C test function)`, in order
+    /// (for `--junit`).
+    pub test_names: Vec<(usize, String)>,
+    /// What gcov measured (`None` when no test recorded coverage; for
+    /// `--lcov`).
+    pub measured: Option<GcovReport>,
 }
 
 impl ReplayOutcome {
@@ -442,6 +448,12 @@ pub struct ReplayArgs {
     /// Kill the test program after this many seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
     pub run_timeout: u64,
+    /// Also write the coverage gcov measured as an lcov tracefile (genhtml reads it).
+    #[arg(long, value_name = "FILE")]
+    pub lcov: Option<PathBuf>,
+    /// Also write the tests' native results as JUnit XML (one testcase per test).
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
 }
 
 /// Run `pathwise replay`: every suite of the directory, each reported
@@ -477,6 +489,7 @@ pub fn run(args: &ReplayArgs) -> Result<i32> {
         };
         println!("\n{} suites replayed; {verdict}", outcomes.len());
     }
+    crate::replay_reports::write_requested(args, &outcomes)?;
     Ok(if codes.contains(&crate::exit::FAILED) {
         crate::exit::FAILED
     } else if codes.iter().all(|&c| c == NOTHING_TO_REPLAY) {
@@ -533,8 +546,11 @@ fn replay_suite(opts: &ReplayOptions, files: &SuiteFiles) -> Result<ReplayOutcom
     // The test file includes the code under test by its name alone; the
     // JSON records its path relative to the suite's directory (absolute in
     // suites written before).
+    // Canonical: gcc names an included file by the directory it was found
+    // in, and gcov (12) mangles a `..` that climbs to the root
+    // (`/tmp/out/../../src` became `src`), which `--lcov` would name.
     if let Some(dir) = suite.source.as_deref().and_then(|s| opts.dir.join(s).parent().map(Path::to_path_buf)) {
-        include_dirs.push(dir);
+        include_dirs.push(dir.canonicalize().unwrap_or(dir));
     }
     compile(&ReplayOptions { include_dirs, ..opts.clone() }, files, &traps_needed(&suite), build)?;
     let (exit_ok, output) = run_tests(opts, build)?;
@@ -547,11 +563,13 @@ fn replay_suite(opts: &ReplayOptions, files: &SuiteFiles) -> Result<ReplayOutcom
         output.lines().filter(|l| l.starts_with("test ") && !is_not_observed(l)).map(str::to_string).collect();
     let (unrecorded_ids, unrecorded) = parse_unrecorded(&output);
     let predicted = crate::predict::recorded_coverage(&suite, &unrecorded_ids);
-    let (rows, disagreements, not_compared) = if unrecorded_ids.len() == suite.tests.len() {
+    let (rows, disagreements, not_compared, measured) = if unrecorded_ids.len() == suite.tests.len() {
         // No counters at all: nothing measured, nothing to compare.
-        (Vec::new(), Vec::new(), Vec::new())
+        (Vec::new(), Vec::new(), Vec::new(), None)
     } else {
-        compare(&predicted, &run_gcov(build, &find_gcda(build)?)?)
+        let measured = run_gcov(build, &find_gcda(build)?)?;
+        let (rows, disagreements, not_compared) = compare(&predicted, &measured);
+        (rows, disagreements, not_compared, Some(measured))
     };
     Ok(ReplayOutcome {
         tests: suite.tests.len(),
@@ -566,12 +584,24 @@ fn replay_suite(opts: &ReplayOptions, files: &SuiteFiles) -> Result<ReplayOutcom
         disagreements,
         not_compared,
         infeasible: infeasible_code(&json),
+        test_names: suite.tests.iter().map(|t| (t.id, t.name.clone())).collect(),
+        measured,
     })
 }
 
 /// The infeasible code a complete cover recorded in the suite's JSON:
 /// `cover` (concolic) or `vc` (`--method vc`), same entries.
 fn infeasible_code(json: &str) -> Vec<String> {
+    infeasible_entries(json)
+        .iter()
+        .map(|e| pathwise_vc::generate::infeasible_line(&e.function, &e.location, e.side).trim().to_string())
+        .collect()
+}
+
+/// The infeasible code entries of a suite's JSON text (`cover` or `vc`,
+/// when complete; `vc` is not a field of [`SuiteJson`]: `gen --method vc`
+/// adds it).
+pub fn infeasible_entries(json: &str) -> Vec<pathwise_emit::json_goals::InfeasibleJson> {
     let Ok(value) = serde_json::from_str::<serde_json::Value>(json) else { return Vec::new() };
     let mut out = Vec::new();
     for key in ["cover", "vc"] {
@@ -580,10 +610,7 @@ fn infeasible_code(json: &str) -> Vec<String> {
             continue;
         }
         let list = obj.get("infeasible").cloned().unwrap_or_default();
-        let entries: Vec<pathwise_emit::json_goals::InfeasibleJson> = serde_json::from_value(list).unwrap_or_default();
-        for e in entries {
-            out.push(pathwise_vc::generate::infeasible_line(&e.function, &e.location, e.side).trim().to_string());
-        }
+        out.extend(serde_json::from_value::<Vec<_>>(list).unwrap_or_default());
     }
     out
 }
@@ -679,6 +706,7 @@ mod tests {
         report.functions.insert("f".into(), m);
         let p = FunctionCoverageJson {
             name: "f".into(),
+            file: None,
             // Line 9 is unknown to gcov: ignored; line 1 unknown to us: ignored.
             lines: vec![2, 3, 4, 9],
             lines_covered: vec![2, 4, 9],
@@ -709,6 +737,7 @@ mod tests {
         report.functions.insert("f".into(), m);
         let p = FunctionCoverageJson {
             name: "f".into(),
+            file: None,
             lines: vec![],
             lines_covered: vec![],
             branches: 4,

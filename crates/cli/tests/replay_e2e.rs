@@ -73,6 +73,7 @@ fn suite(lines_covered: Vec<u32>, second_ret: i128) -> TestSuite {
         coverage: Coverage {
             functions: vec![FunctionCoverage {
                 name: "classify".into(),
+                file: 0,
                 lines: vec![2, 3, 4, 5, 6],
                 lines_covered,
                 branches: 4,

@@ -596,6 +596,10 @@ pub struct CoverageJson {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct FunctionCoverageJson {
     pub name: String,
+    /// The file holding the function, named as in locations (absent in
+    /// suites written before it existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
     /// Source lines holding code of the function.
     pub lines: Vec<u32>,
     /// Lines executed by at least one test.
@@ -1007,6 +1011,7 @@ impl SuiteJson {
                     .iter()
                     .map(|f| FunctionCoverageJson {
                         name: f.name.clone(),
+                        file: suite.files.get(f.file as usize).cloned(),
                         lines: f.lines.clone(),
                         lines_covered: f.lines_covered.clone(),
                         branches: f.branches,

@@ -27,6 +27,7 @@ fn sample() -> TestSuite {
     s.stop = StopReason::Limit("max tests".into());
     s.coverage.functions.push(FunctionCoverage {
         name: "f".into(),
+        file: 0,
         lines: vec![2, 3, 4],
         lines_covered: vec![2, 3],
         branches: 2,

@@ -21,6 +21,13 @@
 //!   conformance tests of hand-written summaries.
 //! - `c_leaks`: allocation counting in the C file, so that a `memory-leak`
 //!   test observes the leaked object natively.
+//! - [`report_html`] (and `report_html_func`, one function's section):
+//!   the self-contained HTML report of a directory of suites (`pathwise
+//!   report`).
+//! - [`sarif`]: SARIF 2.1.0 logs of error tests (`pathwise report --sarif`).
+//! - [`lcov`]: lcov tracefiles of measured coverage (`pathwise replay
+//!   --lcov`).
+//! - [`junit`]: JUnit XML of native results (`pathwise replay --junit`).
 //! - [`describe`]: naming and compact descriptions (paths, locations) shared
 //!   by both, so that the C comments and the JSON say the same thing.
 //!
@@ -37,7 +44,12 @@ pub mod describe;
 pub mod heap;
 pub mod json;
 pub mod json_goals;
+pub mod junit;
+pub mod lcov;
 pub mod literal;
+pub mod report_html;
+mod report_html_func;
+pub mod sarif;
 pub mod testcomp;
 
 pub use c_tests::{write_c_tests, write_c_tests_framed};

@@ -800,6 +800,9 @@ pub struct Coverage {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FunctionCoverage {
     pub name: String,
+    /// The function's file, indexed like [`Loc::file`] into
+    /// [`TestSuite::files`]: its lines are lines of that file.
+    pub file: u32,
     /// Source lines holding code of this function (sorted, file of the function).
     pub lines: Vec<u32>,
     /// Lines executed by at least one test (sorted).

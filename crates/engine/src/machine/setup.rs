@@ -530,6 +530,7 @@ fn function_coverage(
     let branch_lines = by_line.into_iter().map(|(line, (n, c))| (line, n, c.len() as u64)).collect();
     FunctionCoverage {
         name: f.name.clone(),
+        file: f.loc.file,
         lines: all,
         lines_covered: covered,
         branches,
