@@ -131,9 +131,10 @@ impl Index {
         Index { version: VERSION, root, shard, summary, functions, elapsed_ms }
     }
 
-    /// Read `DIR/index.json` (or the file itself).
+    /// Read `DIR/index.json` (or the file itself, named `*.json`).
     pub fn load(path: &Path) -> Result<Index> {
-        let file = if path.is_dir() { path.join(FILE) } else { path.to_path_buf() };
+        let is_file = !path.is_dir() && path.extension().is_some_and(|e| e == "json");
+        let file = if is_file { path.to_path_buf() } else { path.join(FILE) };
         let text = std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?;
         serde_json::from_str(&text).with_context(|| format!("{} is not a Pathwise project index", file.display()))
     }
