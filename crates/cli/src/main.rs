@@ -50,8 +50,8 @@ struct Cli {
 enum Command {
     /// Generate tests for one function of a C file.
     Gen(gen::GenArgs),
-    /// Generate tests for every function of a project (compile_commands.json), in
-    /// parallel and incrementally, optionally one CI shard of N.
+    /// Test every function of a project (compile_commands.json): in parallel,
+    /// incrementally, optionally one CI shard of N.
     Project(project::ProjectArgs),
     /// Join the outputs of `project --shard` runs into one output and index.
     Merge(project::merge::MergeArgs),

@@ -369,13 +369,18 @@ fn bad_input_is_an_error_before_anything_runs() {
 #[test]
 fn failures_budgets_and_filters_are_recorded() {
     // A file that does not compile fails as a whole; the others go on.
-    let tmp = small_project(&[("a.c", GOOD), ("b.c", "int broken(int x) { return x +; }\n")], None);
+    // A function the front end refuses fails with its diagnostic.
+    let asm = "int spin(int x) { __asm__(\"nop\"); return x; }\n";
+    let broken = "int broken(int x) { return x +; }\n";
+    let tmp = small_project(&[("a.c", GOOD), ("b.c", broken), ("c.c", asm)], None);
     let out = tmp.path().join("out");
     let (_, index) = project(tmp.path(), &out, &["--k", "2"], 7);
     assert_eq!(names(&index, |e| e["status"] == "complete"), vec!["a.c:twice".to_string(), "a.c:neg".to_string()]);
+    assert_eq!(names(&index, |e| e["status"] == "failed"), vec!["b.c:*".to_string(), "c.c:spin".to_string()]);
     let b = entry(&index, "*");
-    assert_eq!((b["file"].as_str(), b["status"].as_str()), (Some("b.c"), Some("failed")));
-    assert!(b["reason"].as_str().unwrap().starts_with("the file could not be compiled"), "{b}");
+    assert!(b["reason"].as_str().unwrap().starts_with("the file could not be compiled: "), "{b}");
+    let spin = entry(&index, "spin")["reason"].as_str().unwrap();
+    assert_eq!(spin, "unsupported C: c.c:1:19: error: unsupported: inline assembly");
     // Filters: by file and by function (name or FILE:NAME).
     let (_, only) = project(tmp.path(), &out, &["--k", "2", "--files", "a.*", "--functions", "ne*"], 0);
     assert_eq!(names(&only, |_| true), vec!["a.c:neg".to_string()]);

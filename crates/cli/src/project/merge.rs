@@ -27,7 +27,7 @@ pub struct MergeArgs {
     /// Where the merged output goes.
     #[arg(long, short = 'o', value_name = "DIR")]
     pub out: PathBuf,
-    /// The project's root [default: the one the inputs name, else the current directory].
+    /// The project's root [default: the inputs' root, else the current directory].
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
 }
