@@ -54,7 +54,7 @@ fn text(o: &Output) -> String {
 fn project(dir: &Path, out: &Path, args: &[&str], code: i32) -> (String, Value) {
     let mut all = vec!["project", dir.to_str().unwrap(), "--out", out.to_str().unwrap()];
     all.extend_from_slice(args);
-    let o = pathwise(&all, dir);
+    let o = pathwise(&all, if dir.is_dir() { dir } else { dir.parent().unwrap() });
     assert_eq!(o.status.code(), Some(code), "{}", text(&o));
     let index = serde_json::from_str(&std::fs::read_to_string(out.join("index.json")).unwrap()).unwrap();
     (text(&o), index)
@@ -426,4 +426,38 @@ fn the_github_workflow_runs_shards_and_merges_them() {
         assert!(yaml.contains(step), "{step}");
     }
     assert!(!yaml.contains('\t'), "YAML is indented with spaces");
+}
+
+#[test]
+fn a_database_in_build_with_absolute_paths() {
+    // As CMake writes it: build/compile_commands.json, absolute paths, the
+    // command as one string; the root (and its pathwise.toml) is the
+    // directory given.
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("proj");
+    std::fs::create_dir_all(root.join("build")).unwrap();
+    std::fs::create_dir_all(root.join("inc")).unwrap();
+    std::fs::write(root.join("inc/limits2.h"), "#define LIMIT 100\n").unwrap();
+    std::fs::write(
+        root.join("a.c"),
+        GOOD.replace("100", "LIMIT").replace("int twice", "#include <limits2.h>\nint twice"),
+    )
+    .unwrap();
+    std::fs::write(root.join("pathwise.toml"), "[functions.twice]\nk = 1\n").unwrap();
+    let build = root.join("build");
+    let db = serde_json::json!([{
+        "directory": build.display().to_string(),
+        "command": format!("/usr/bin/cc -I{} -o a.o -c {}", root.join("inc").display(), root.join("a.c").display()),
+        "file": root.join("a.c").display().to_string(),
+    }]);
+    std::fs::write(build.join("compile_commands.json"), db.to_string()).unwrap();
+    let out = tmp.path().join("out");
+    let (_, index) = project(&root, &out, &[], 0);
+    assert_eq!(names(&index, |_| true), vec!["a.c:twice".to_string(), "a.c:neg".to_string()]);
+    assert_eq!(index["root"], "../proj");
+    assert_eq!(entry(&index, "twice")["flags"]["include_dirs"], serde_json::json!(["inc"]));
+    assert_eq!(suite(&out, &index, "twice")["k"], 1);
+    // The same from the database file itself.
+    let (_, again) = project(&build.join("compile_commands.json"), &out, &[], 0);
+    assert_eq!(again["summary"]["reused"].as_u64(), Some(2));
 }
