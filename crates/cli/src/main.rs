@@ -37,7 +37,7 @@ as a self-contained C file and a JSON suite.",
     after_help = format!("Examples:\n  pathwise gen merge.c --function merge --k 2 --out tests/\n  \
 pathwise gen sort.c -f sort --precondition valid --timeout 30 --json > suite.json\n  \
 pathwise replay tests/\n  \
-pathwise project build/compile_commands.json --jobs 4 --out pathwise-out && pathwise replay pathwise-out\n\n{}", exit::HELP)
+pathwise project build/compile_commands.json --jobs 4 --out pathwise-out; pathwise replay pathwise-out\n\n{}", exit::HELP)
 )]
 struct Cli {
     #[command(subcommand)]

@@ -461,3 +461,30 @@ fn a_database_in_build_with_absolute_paths() {
     let (_, again) = project(&build.join("compile_commands.json"), &out, &[], 0);
     assert_eq!(again["summary"]["reused"].as_u64(), Some(2));
 }
+
+#[test]
+fn a_signal_stops_the_run_and_the_index_is_written() {
+    let slow = "int bits(const unsigned char *s, int n) {\n  int c = 0, i;\n  for (i = 0; i < n; i++) {\n\
+                if (s[i] & 1) c++;\n    if (s[i] & 2) c += 2;\n  }\n  return c;\n}\n";
+    let tmp = small_project(&[("s.c", slow), ("a.c", GOOD)], Some("[functions.bits]\nk = 30\ntimeout = 60\n"));
+    let out = tmp.path().join("out");
+    let child = Command::new(env!("CARGO_BIN_EXE_pathwise"))
+        .args(["project", ".", "--k", "2", "-j", "1", "--out"])
+        .arg(&out)
+        .current_dir(tmp.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // SAFETY: a signal to the child this test started.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", text(&o));
+    let index: Value = serde_json::from_str(&std::fs::read_to_string(out.join("index.json")).unwrap()).unwrap();
+    let bits = entry(&index, "bits");
+    assert_eq!((bits["status"].as_str(), bits["reason"].as_str()), (Some("limit"), Some("interrupted (a signal)")));
+    assert!(out.join(bits["suite"].as_str().unwrap()).is_file());
+    let not_started = names(&index, |e| e["reason"] == "not started: interrupted");
+    assert_eq!(not_started, vec!["a.c:twice".to_string(), "a.c:neg".to_string()]);
+}
