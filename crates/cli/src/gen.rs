@@ -983,13 +983,20 @@ pub(crate) fn compile_for(
 ) -> Result<Frontend> {
     frontend::check_input(file, "")?;
     let fe = frontend::compile(file, include_dirs, defines)?;
+    check_runnable(&fe, function, precondition)?;
+    Ok(fe)
+}
+
+/// Check that `function` and the precondition, if any, are functions of
+/// the unit `fe` that the front end could lower.
+pub(crate) fn check_runnable(fe: &Frontend, function: &str, precondition: Option<&str>) -> Result<()> {
     fe.check_supported(function, "function")?;
     check_function(&fe.program, function, "function")?;
     if let Some(pre) = precondition {
         fe.check_supported(pre, "precondition")?;
         check_function(&fe.program, pre, "precondition")?;
     }
-    Ok(fe)
+    Ok(())
 }
 
 /// The engine configuration of `args` for the compiled unit `fe`, before

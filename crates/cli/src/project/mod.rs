@@ -8,7 +8,7 @@
 //! - [`plan`]: the functions selected and `gen`'s options for each.
 //! - [`shard`]: `--shard I/N` and `--balance-from`.
 //! - [`run`]: the parallel run, one fresh solver per function.
-//! - [`index`]: `OUT/index.json`.
+//! - [`index`]: the index, `OUT/index.json`.
 //! - [`merge`]: `pathwise merge`.
 //! - [`replay_index`]: `pathwise replay OUT` over an index.
 //!

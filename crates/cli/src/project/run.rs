@@ -183,12 +183,7 @@ fn run_one(job: &Job, ctx: &Context<'_>) -> Entry {
 
 /// The search of one function and its files, as `gen` does it.
 fn search_one(args: &GenArgs, fe: &Frontend, interrupted: &Arc<AtomicBool>, deepen: bool) -> Result<TestSuite> {
-    fe.check_supported(&args.function, "function")?;
-    gen::check_function(&fe.program, &args.function, "function")?;
-    if let Some(pre) = &args.precondition {
-        fe.check_supported(pre, "precondition")?;
-        gen::check_function(&fe.program, pre, "precondition")?;
-    }
+    gen::check_runnable(fe, &args.function, args.precondition.as_deref())?;
     let config = gen::concolic_config(args, gen::base_config(args, fe)?);
     let calls = Arc::new(AtomicU64::new(0));
     let mut observer = ProgressObserver::quiet(Arc::clone(interrupted), config.timeout, Arc::clone(&calls));
