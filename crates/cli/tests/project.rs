@@ -224,6 +224,15 @@ fn an_incremental_run_searches_only_what_an_edit_reaches() {
     std::fs::write(&toml, format!("{settings}\n[functions.sign]\nk = 3\n")).unwrap();
     let (_, opt) = project(&dir, &out, &["--jobs", "2"], 7);
     assert_eq!(names(&opt, |e| e["reused"] == false && e["status"] != "failed"), vec!["src/bits.c:sign".to_string()]);
+    // --reuse-from another output at the same depth copies its suites; at
+    // another depth they would name their source wrongly: searched again.
+    let beside = tmp.path().join("beside");
+    let (_, copied) = project(&dir, &beside, &["--jobs", "2", "--reuse-from", out.to_str().unwrap()], 7);
+    assert_eq!(copied["summary"]["reused"].as_u64(), Some(58));
+    assert_eq!(contents(&beside), contents(&out));
+    let deeper = tmp.path().join("a/b/deeper");
+    let (_, moved) = project(&dir, &deeper, &["--jobs", "2", "--reuse-from", out.to_str().unwrap()], 7);
+    assert_eq!(moved["summary"]["searched"].as_u64(), Some(58));
     // --no-reuse searches everything again.
     let (_, fresh) = project(&dir, &out, &["--jobs", "2", "--no-reuse"], 7);
     assert_eq!(fresh["summary"]["searched"].as_u64(), Some(58));

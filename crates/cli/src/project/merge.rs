@@ -5,10 +5,15 @@
 //!
 //! A function may appear in one output only (shards are disjoint; two
 //! runs of the same function are a mistake). The project's root is
-//! recorded relative to DIR: the root an input's index names, when it
-//! holds that index's files from where the input now is (an artifact
-//! downloaded elsewhere may not), else `--root`, else the current
-//! directory when it holds them.
+//! recorded relative to DIR: `--root` when given, else the root an
+//! input's index names when it holds that index's files from where the
+//! input now is (an artifact downloaded elsewhere may not), else the
+//! current directory when it holds them.
+//!
+//! Each suite's own JSON names its source relative to where its shard was
+//! written (`gen`'s rule): replayed alone, it finds the source when DIR is
+//! at the depth the shards' outputs had (as in `docs/ci/`); replayed
+//! through the merged index, always (the index gives the root).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -142,7 +142,7 @@ pub fn run(args: &ProjectArgs) -> Result<i32> {
         jobs = shard_of(jobs, s, args.balance_from.as_deref())?;
     }
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
-    let (mut entries, to_run) = reuse(jobs, args)?;
+    let (mut entries, to_run) = reuse(jobs, args, &root)?;
     let ctx = run::Context {
         units: &compiled,
         out: &args.out,
@@ -177,16 +177,18 @@ fn shard_of(jobs: Vec<Job>, s: shard::Shard, balance: Option<&Path>) -> Result<V
 
 /// Split the jobs into the entries kept from an earlier run (same hash,
 /// a suite that a search ended by itself or by its own limit, its files
-/// still there; copied into OUT when they come from another directory)
-/// and the jobs to run.
-fn reuse(jobs: Vec<Job>, args: &ProjectArgs) -> Result<(Vec<Entry>, Vec<Job>)> {
+/// still there, naming its source as a suite written in OUT would;
+/// copied into OUT when they come from another directory) and the jobs
+/// to run.
+fn reuse(jobs: Vec<Job>, args: &ProjectArgs, root: &Path) -> Result<(Vec<Entry>, Vec<Job>)> {
     let from = args.reuse_from.clone().unwrap_or_else(|| args.out.clone());
     let previous = if args.no_reuse || !from.join(index::FILE).is_file() { None } else { Some(Index::load(&from)?) };
     let Some(previous) = previous else { return Ok((Vec::new(), jobs)) };
     let same_dir = from.canonicalize().ok() == args.out.canonicalize().ok();
     let (mut kept, mut to_run) = (Vec::new(), Vec::new());
     for job in jobs {
-        let old = previous.get(&job.file, &job.function).filter(|e| reusable(e, &job, &from));
+        let source = crate::gen::relative_to(&root.join(&job.file), &args.out.join(&job.dir));
+        let old = previous.get(&job.file, &job.function).filter(|e| reusable(e, &job, &from, &source));
         match old {
             Some(e) if same_dir || copy_dir(&from.join(&e.dir), &args.out.join(&job.dir)).is_ok() => {
                 kept.push(Entry { reused: true, dir: job.dir.clone(), flags: job.flags.clone(), ..e.clone() });
@@ -197,8 +199,10 @@ fn reuse(jobs: Vec<Job>, args: &ProjectArgs) -> Result<(Vec<Entry>, Vec<Job>)> {
     Ok((kept, to_run))
 }
 
-/// Whether an earlier entry can stand for `job`.
-fn reusable(e: &Entry, job: &Job, from: &Path) -> bool {
+/// Whether an earlier entry can stand for `job`, whose suite's JSON
+/// must name `source` (a suite copied from a directory at another depth
+/// would name it wrongly: it is searched again instead).
+fn reusable(e: &Entry, job: &Job, from: &Path, source: &Path) -> bool {
     let own_end = match e.status {
         Status::Complete => true,
         Status::Limit => {
@@ -206,7 +210,17 @@ fn reusable(e: &Entry, job: &Job, from: &Path) -> bool {
         }
         Status::Failed => false,
     };
-    own_end && e.hash == job.hash && job.failure.is_none() && e.suite.as_deref().is_some_and(|s| from.join(s).is_file())
+    own_end
+        && e.hash == job.hash
+        && job.failure.is_none()
+        && e.suite.as_deref().is_some_and(|s| names_source(&from.join(s), source))
+}
+
+/// Whether the suite JSON at `path` records `source` as its source.
+fn names_source(path: &Path, source: &Path) -> bool {
+    let Ok(text) = std::fs::read_to_string(path) else { return false };
+    let Ok(json) = serde_json::from_str::<serde_json::Value>(&text) else { return false };
+    json["source"].as_str() == Some(&*source.to_string_lossy())
 }
 
 /// Copy directory `from` to `to` (replacing it).
