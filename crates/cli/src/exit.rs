@@ -29,6 +29,10 @@ pub const NOTHING_TO_REPLAY: i32 = 4;
 pub const LIMIT: i32 = 5;
 /// `gen --fail-on errors`: the suite has an error test (it was written).
 pub const ERROR_TESTS: i32 = 6;
+/// `project`: some function has no suite (unsupported C, a file that
+/// does not compile, an engine error); the index gives each reason, and
+/// the other functions' suites are written. Wins over [`LIMIT`].
+pub const FUNCTIONS_FAILED: i32 = 7;
 /// Stopped by a signal (SIGINT, SIGTERM, SIGHUP); the tests found were
 /// written. 128 + SIGINT, as shells report a Ctrl-C: the handler cannot
 /// tell the three signals apart. A second Ctrl-C exits with it at once.
@@ -43,6 +47,7 @@ pub const HELP: &str = "Exit codes:
   4    replay: no test to replay
   5    stopped by a limit (--timeout, --max-tests); the tests found are written
   6    --fail-on errors: the suite has an error test
+  7    project: some function failed (reasons in OUT/index.json); the others' suites are written
   130  stopped by a signal (Ctrl-C, SIGTERM, SIGHUP); the tests found are written
   stdout closed (`| head`): killed by SIGPIPE (a shell shows 141), after the files were written";
 
@@ -91,7 +96,8 @@ mod tests {
 
     #[test]
     fn codes_are_distinct_and_ordered_by_precedence() {
-        let all = [COMPLETE, FAILED, BAD_INPUT, INTERNAL, NOTHING_TO_REPLAY, LIMIT, ERROR_TESTS, SIGNAL];
+        let all =
+            [COMPLETE, FAILED, BAD_INPUT, INTERNAL, NOTHING_TO_REPLAY, LIMIT, ERROR_TESTS, FUNCTIONS_FAILED, SIGNAL];
         let set: std::collections::BTreeSet<_> = all.iter().collect();
         assert_eq!(set.len(), all.len());
         assert_eq!(for_stop(&StopReason::Complete, false), COMPLETE);

@@ -280,7 +280,12 @@ fn check_postcondition(program: &Program, function: &str, post: &str) -> Result<
 
 /// Run the search with the Z3 backend (the engine caches and slices
 /// queries itself; the counting wrapper feeds the progress line).
-fn search(fe: &Frontend, config: &Config, observer: &mut ProgressObserver, calls: Arc<AtomicU64>) -> Result<TestSuite> {
+pub(crate) fn search(
+    fe: &Frontend,
+    config: &Config,
+    observer: &mut ProgressObserver,
+    calls: Arc<AtomicU64>,
+) -> Result<TestSuite> {
     let mut backend = CountingBackend { inner: Z3Backend::new(None).interrupt_when(observer.stop_flag()), calls };
     let result = pathwise_engine::search::generate(&fe.program, config, &mut backend, observer);
     observer.finish();
@@ -436,6 +441,12 @@ pub fn write_outputs_with(
     if !defines.is_empty() {
         let mut block = String::from("/* -D options given to pathwise gen. */\n");
         for d in defines {
+            // `-UNAME` (a compilation database's) undefines; `-DNAME` is NAME.
+            if let Some(name) = d.strip_prefix("-U") {
+                block.push_str(&format!("#undef {name}\n"));
+                continue;
+            }
+            let d = d.strip_prefix("-D").unwrap_or(d);
             let (name, value) = d.split_once('=').unwrap_or((d, "1"));
             block.push_str(&format!("#define {name} {value}\n"));
         }
@@ -972,28 +983,28 @@ pub(crate) fn compile_for(
 ) -> Result<Frontend> {
     frontend::check_input(file, "")?;
     let fe = frontend::compile(file, include_dirs, defines)?;
+    check_runnable(&fe, function, precondition)?;
+    Ok(fe)
+}
+
+/// Check that `function` and the precondition, if any, are functions of
+/// the unit `fe` that the front end could lower.
+pub(crate) fn check_runnable(fe: &Frontend, function: &str, precondition: Option<&str>) -> Result<()> {
     fe.check_supported(function, "function")?;
     check_function(&fe.program, function, "function")?;
     if let Some(pre) = precondition {
         fe.check_supported(pre, "precondition")?;
         check_function(&fe.program, pre, "precondition")?;
     }
-    Ok(fe)
+    Ok(())
 }
 
-/// Run `pathwise gen`; returns the exit code.
-pub fn run(args: &GenArgs) -> Result<i32> {
-    // From the start, so that a signal during the front end is not the
-    // default end with nothing said. The VC method cannot be interrupted
-    // and keep its tests: a signal ends it as it ends any process.
-    let interrupted = if args.method == "vc" { Arc::default() } else { install_ctrlc() };
-    let (fe, summaries) = if args.summaries.is_empty() {
-        let fe =
-            compile_for(&args.file, (&args.include_dirs, &args.defines), &args.function, args.precondition.as_deref())?;
-        (fe, Vec::new())
-    } else {
-        crate::handwritten::compile(args)?
-    };
+/// The engine configuration of `args` for the compiled unit `fe`, before
+/// the method's own adjustments ([`concolic_config`] for the concolic
+/// search): every option checked against the unit (precondition,
+/// postcondition, goals). `gen` and `project` (one per function) build it
+/// here.
+pub(crate) fn base_config(args: &GenArgs, fe: &Frontend) -> Result<Config> {
     if let Some(pre) = &args.precondition {
         if pre == &args.function {
             bail!("the precondition must be a different function than the function under test");
@@ -1002,7 +1013,7 @@ pub fn run(args: &GenArgs) -> Result<i32> {
     if let Some(post) = &args.postcondition {
         check_postcondition(&fe.program, &args.function, post)?;
     }
-    let mut config = Config {
+    let config = Config {
         function: args.function.clone(),
         precondition: args.precondition.clone(),
         k: args.k.unwrap_or(DEFAULT_K),
@@ -1032,20 +1043,17 @@ pub fn run(args: &GenArgs) -> Result<i32> {
             bottom_up: args.compositional.as_deref() == Some("bottom-up"),
             store: args.summary_store.clone(),
         },
-        externals: externals(args, &fe),
+        externals: externals(args, fe),
         goals: crate::goals::resolve(&args.goals, &fe.program, &args.function)?,
     };
     crate::goals::check_method(&config, args.method == "vc")?;
-    if args.method == "vc" && !summaries.is_empty() {
-        bail!("--summary works with the concolic method only (not --method vc)");
-    }
-    // Before the search: a directory that cannot take the files would
-    // lose every test found.
-    check_out_dir(&args.out)?;
-    if args.method == "vc" {
-        return crate::vc::run(args, &fe.program, config);
-    }
-    // Statement and branch covers are the k-path search with goals.
+    Ok(config)
+}
+
+/// The concolic search's configuration from [`base_config`]'s: statement
+/// and branch covers are the k-path search with goals, local paths a goal
+/// too, and without `--k` the bound deepens where the search can.
+pub(crate) fn concolic_config(args: &GenArgs, mut config: Config) -> Config {
     config.goals.cover = match args.criterion {
         GenCriterion::Statements => Some(Cover::Statements),
         GenCriterion::Branches => Some(Cover::Branches),
@@ -1057,6 +1065,46 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         config.k = DEEPEN_MAX_K;
         config.timeout = args.timeout.or(Some(DEEPEN_BUDGET));
     }
+    config
+}
+
+/// What every concolic suite gets after its search: the postcondition,
+/// the end of deepening's budget as the run's normal end when
+/// `budget_is_normal_end` (no `--timeout` given to `gen`; always in
+/// `project`, whose per-function budget is deepening's), and its source
+/// recorded relative to `args.out`.
+pub(crate) fn finish_suite(args: &GenArgs, suite: &mut TestSuite, budget_is_normal_end: bool) {
+    suite.postcondition = args.postcondition.clone();
+    if budget_is_normal_end {
+        deepening_budget_ended(suite);
+    }
+    set_source(suite, &args.file, &args.out);
+}
+
+/// Run `pathwise gen`; returns the exit code.
+pub fn run(args: &GenArgs) -> Result<i32> {
+    // From the start, so that a signal during the front end is not the
+    // default end with nothing said. The VC method cannot be interrupted
+    // and keep its tests: a signal ends it as it ends any process.
+    let interrupted = if args.method == "vc" { Arc::default() } else { install_ctrlc() };
+    let (fe, summaries) = if args.summaries.is_empty() {
+        let fe =
+            compile_for(&args.file, (&args.include_dirs, &args.defines), &args.function, args.precondition.as_deref())?;
+        (fe, Vec::new())
+    } else {
+        crate::handwritten::compile(args)?
+    };
+    let config = base_config(args, &fe)?;
+    if args.method == "vc" && !summaries.is_empty() {
+        bail!("--summary works with the concolic method only (not --method vc)");
+    }
+    // Before the search: a directory that cannot take the files would
+    // lose every test found.
+    check_out_dir(&args.out)?;
+    if args.method == "vc" {
+        return crate::vc::run(args, &fe.program, config);
+    }
+    let config = concolic_config(args, config);
     if interrupted.load(std::sync::atomic::Ordering::SeqCst) {
         eprintln!("interrupted before the search started: nothing written");
         return Ok(crate::exit::SIGNAL);
@@ -1072,11 +1120,7 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         salvage.returned();
         suite
     })?;
-    suite.postcondition = args.postcondition.clone();
-    if args.timeout.is_none() {
-        deepening_budget_ended(&mut suite);
-    }
-    set_source(&mut suite, &args.file, &args.out);
+    finish_suite(args, &mut suite, args.timeout.is_none());
     let written = write_outputs(&suite, &args.file, args.build_flags(), &args.out)?;
     let mut text = summary(&suite, &written, args);
     if !summaries.is_empty() {

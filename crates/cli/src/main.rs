@@ -7,6 +7,9 @@
 //!   (`pathwise_cli::replay`).
 //! - `pathwise testcomp PROGRAM.c --property P.prp`: a Test-Comp test suite
 //!   for a whole program (`pathwise_cli::testcomp`).
+//! - `pathwise project [compile_commands.json | DIR]`: every function of a
+//!   project, with an index (`pathwise_cli::project`); `pathwise merge`
+//!   joins CI shards' outputs.
 //! - `pathwise paths FILE.c --function NAME`: the static paths up to a
 //!   depth, optionally with their feasibility (`pathwise_cli::paths_cmd`).
 //!
@@ -20,7 +23,7 @@
 //! exit with [`exit::BAD_INPUT`].
 
 use clap::{Parser, Subcommand};
-use pathwise_cli::{exit, gen, paths_cmd, replay, testcomp};
+use pathwise_cli::{exit, gen, paths_cmd, project, replay, testcomp};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -33,7 +36,8 @@ conditions with Z3, and writes one test per feasible path with the outputs it ob
 as a self-contained C file and a JSON suite.",
     after_help = format!("Examples:\n  pathwise gen merge.c --function merge --k 2 --out tests/\n  \
 pathwise gen sort.c -f sort --precondition valid --timeout 30 --json > suite.json\n  \
-pathwise replay tests/\n\n{}", exit::HELP)
+pathwise replay tests/\n  \
+pathwise project build/compile_commands.json --jobs 4 --out pathwise-out; pathwise replay pathwise-out\n\n{}", exit::HELP)
 )]
 struct Cli {
     #[command(subcommand)]
@@ -46,6 +50,11 @@ struct Cli {
 enum Command {
     /// Generate tests for one function of a C file.
     Gen(gen::GenArgs),
+    /// Test every function of a project (compile_commands.json): in parallel,
+    /// incrementally, optionally one CI shard of N.
+    Project(project::ProjectArgs),
+    /// Join the outputs of `project --shard` runs into one output and index.
+    Merge(project::merge::MergeArgs),
     /// Compile and run generated tests with gcov; compare measured and
     /// predicted coverage.
     Replay(replay::ReplayArgs),
@@ -79,6 +88,8 @@ fn main() {
     let result = std::panic::catch_unwind(|| match &cli.command {
         Command::Gen(args) => gen::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Project(args) => project::run(args),
+        Command::Merge(args) => project::merge::run(args),
         Command::Testcomp(args) => testcomp::run(args),
         Command::Paths(args) => paths_cmd::run(args),
     });
