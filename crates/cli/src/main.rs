@@ -29,6 +29,9 @@ use pathwise_cli::{exit, gen, paths_cmd, project, replay, testcomp};
 #[command(
     name = "pathwise",
     version,
+    // Every help line stays under 100 characters whatever the terminal;
+    // long explanations are in the guide (docs/src).
+    term_width = 98,
     about = "White-box test generation for C: one test per feasible k-path",
     long_about = "Pathwise generates unit tests for a C function by concolic execution: it \
 explores the function's paths (each loop at most k times per entry), solves the path \
@@ -37,7 +40,8 @@ as a self-contained C file and a JSON suite.",
     after_help = format!("Examples:\n  pathwise gen merge.c --function merge --k 2 --out tests/\n  \
 pathwise gen sort.c -f sort --precondition valid --timeout 30 --json > suite.json\n  \
 pathwise replay tests/\n  \
-pathwise project build/compile_commands.json --jobs 4 --out pathwise-out; pathwise replay pathwise-out\n\n{}", exit::HELP)
+pathwise project build/compile_commands.json --jobs 4 --out out; pathwise replay out\n\n\
+The user guide: docs/src/SUMMARY.md in the source (mdBook).\n\n{}", exit::HELP)
 )]
 struct Cli {
     #[command(subcommand)]
@@ -61,8 +65,8 @@ enum Command {
     /// Generate a Test-Comp test suite for a whole program whose inputs are
     /// its __VERIFIER_nondet_*() calls.
     Testcomp(testcomp::TestCompArgs),
-    /// List the static paths of a function up to a depth (seed 000), and
-    /// optionally their feasibility.
+    /// List the static paths of a function up to a depth (Peña and
+    /// Sánchez-Hernández), and optionally their feasibility.
     Paths(paths_cmd::PathsArgs),
 }
 
