@@ -99,6 +99,9 @@ pub struct FrontendOptions {
     pub defines: Vec<String>,
     /// The data model; ILP32 preprocesses with `gcc -E -m32`.
     pub data_model: DataModel,
+    /// Further preprocessor options, after the definitions: a compilation
+    /// database's `-std=...` and `-include FILE` (`pathwise project`).
+    pub extra_args: Vec<String>,
 }
 
 /// An error with its location in the original source. `line` and `col` are

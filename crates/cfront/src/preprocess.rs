@@ -94,6 +94,7 @@ pub(crate) fn preprocess(
             cmd.arg(format!("-D{d}"));
         }
     }
+    cmd.args(&opts.extra_args);
     match input {
         Input::File(path) => {
             cmd.arg(path);

@@ -336,7 +336,7 @@ fn random_bytes(r: &mut Rng) -> String {
 }
 
 fn options() -> FrontendOptions {
-    FrontendOptions { include_dirs: vec![], defines: vec![], data_model: DataModel::Lp64 }
+    FrontendOptions { include_dirs: vec![], defines: vec![], data_model: DataModel::Lp64, extra_args: vec![] }
 }
 
 /// What the fuzzer saw.

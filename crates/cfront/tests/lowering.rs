@@ -445,6 +445,7 @@ fn defines_and_include_dirs_are_passed_to_the_preprocessor() {
         include_dirs: vec![dir.clone()],
         defines: vec!["N=21".into(), "-DM=1".into()],
         data_model: pathwise_cfront::DataModel::Lp64,
+        extra_args: vec![],
     };
     let c = pathwise_cfront::compile_source(
         "t.c",

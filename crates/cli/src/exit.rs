@@ -1,6 +1,6 @@
 //! The process exit codes of `pathwise`, in one place so that `main.rs`,
-//! `gen`, `replay` and `testcomp` agree with the table in the README and
-//! `pathwise --help`.
+//! `gen`, `replay` and `testcomp` agree with the table in the README (and the guide's
+//! gen-options chapter) and `pathwise --help`.
 //!
 //! A CI job must tell apart a run that finished, one a limit or a signal
 //! cut short (its suite is partial, though written), and one that never
@@ -29,6 +29,10 @@ pub const NOTHING_TO_REPLAY: i32 = 4;
 pub const LIMIT: i32 = 5;
 /// `gen --fail-on errors`: the suite has an error test (it was written).
 pub const ERROR_TESTS: i32 = 6;
+/// `project`: some function has no suite (unsupported C, a file that
+/// does not compile, an engine error); the index gives each reason, and
+/// the other functions' suites are written. Wins over [`LIMIT`].
+pub const FUNCTIONS_FAILED: i32 = 7;
 /// Stopped by a signal (SIGINT, SIGTERM, SIGHUP); the tests found were
 /// written. 128 + SIGINT, as shells report a Ctrl-C: the handler cannot
 /// tell the three signals apart. A second Ctrl-C exits with it at once.
@@ -36,15 +40,16 @@ pub const SIGNAL: i32 = 130;
 
 /// The `after_help` table of `pathwise --help` (the README has the same).
 pub const HELP: &str = "Exit codes:
-  0    complete: the search ended by itself and the suite is written (replay: all passed, coverage agrees)
+  0    complete: the search ended by itself, suite written (replay: all passed, coverage agrees)
   1    replay: a test failed or coverage disagrees
-  2    bad input: usage, unreadable FILE, unsupported C, unwritable --out, missing tool (nothing written)
+  2    bad input: usage, unreadable FILE, unsupported C, unwritable --out, missing tool
   3    internal error (a bug in Pathwise: please report it)
   4    replay: no test to replay
   5    stopped by a limit (--timeout, --max-tests); the tests found are written
   6    --fail-on errors: the suite has an error test
+  7    project: some function failed (reasons in OUT/index.json); the others' suites are written
   130  stopped by a signal (Ctrl-C, SIGTERM, SIGHUP); the tests found are written
-  stdout closed (`| head`): killed by SIGPIPE (a shell shows 141), after the files were written";
+  stdout closed (`| head`): killed by SIGPIPE (a shell shows 141), after the files are written";
 
 /// What `--fail-on` makes a non-zero exit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -91,7 +96,8 @@ mod tests {
 
     #[test]
     fn codes_are_distinct_and_ordered_by_precedence() {
-        let all = [COMPLETE, FAILED, BAD_INPUT, INTERNAL, NOTHING_TO_REPLAY, LIMIT, ERROR_TESTS, SIGNAL];
+        let all =
+            [COMPLETE, FAILED, BAD_INPUT, INTERNAL, NOTHING_TO_REPLAY, LIMIT, ERROR_TESTS, FUNCTIONS_FAILED, SIGNAL];
         let set: std::collections::BTreeSet<_> = all.iter().collect();
         assert_eq!(set.len(), all.len());
         assert_eq!(for_stop(&StopReason::Complete, false), COMPLETE);

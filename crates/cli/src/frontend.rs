@@ -62,7 +62,7 @@ pub fn check_input(file: &Path, what: &str) -> Result<()> {
 
 /// `file:line:col: error: message`, or `file: error: message` for a
 /// diagnostic about the whole file.
-fn show(d: &Diagnostic) -> String {
+pub(crate) fn show(d: &Diagnostic) -> String {
     if d.line == 0 {
         format!("{}: error: {}", d.file, d.message)
     } else {
@@ -95,8 +95,19 @@ pub fn compile_appended(
     defines: &[String],
     data_model: pathwise_cfront::DataModel,
 ) -> Result<Frontend> {
-    let opts = FrontendOptions { include_dirs: include_dirs.to_vec(), defines: defines.to_vec(), data_model };
-    match pathwise_cfront::compile_file_with(file, appended, &opts) {
+    let opts = FrontendOptions {
+        include_dirs: include_dirs.to_vec(),
+        defines: defines.to_vec(),
+        data_model,
+        extra_args: Vec::new(),
+    };
+    compile_options(file, appended, &opts)
+}
+
+/// [`compile_appended`] with every preprocessor option given
+/// (`pathwise project`: a compilation database's `-std` and `-include`).
+pub fn compile_options(file: &Path, appended: &[PathBuf], opts: &FrontendOptions) -> Result<Frontend> {
+    match pathwise_cfront::compile_file_with(file, appended, opts) {
         Ok(c) => Ok(Frontend {
             program: c.program,
             unsupported: c.unsupported,

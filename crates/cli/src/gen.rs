@@ -32,72 +32,52 @@ pub struct GenArgs {
     /// The function to generate tests for.
     #[arg(long, short = 'f', value_name = "NAME")]
     pub function: String,
-    /// The bound of the criterion: under k-path at most k iterations of each
-    /// loop per entry (and k nested recursive calls); under block-k at most k
-    /// entries into each basic block per path. Without it the bound
-    /// deepens: k = 1, 2, ... up to 20 within the time budget (`--timeout`,
-    /// 30 s by default), and the summary gives the largest k for which the
-    /// suite is complete. Goals, covers, `--compositional` and `--method
-    /// vc` do not deepen: there k is 2 without it.
+    /// The bound of the criterion (at most k loop iterations per entry under k-path).
+    ///
+    /// Without it the bound deepens, k = 1, 2, ... up to 20, within the time budget (30 s);
+    /// goals, covers, --compositional and --method vc use k = 2 (guide: gen options).
     // Negative numbers are values here, so that `--k -1` is told that k
     // must be positive (clap would take `-1` for a flag).
     #[arg(long, short = 'k', value_parser = parse_k, allow_negative_numbers = true)]
     pub k: Option<u32>,
-    /// The coverage criterion: `k-path` (one test per feasible path with at
-    /// most k iterations of each loop per entry) or `block-k` (one test per
-    /// feasible path entering each basic block of the function and its
-    /// callees at most k times: seed 003's criterion), `statements` or
-    /// `branches` (few tests reaching every feasible block or branch side
-    /// within the k-path bound; the rest is reported infeasible when the
-    /// search completes), or `all-local-paths` (one test per feasible path
-    /// of the function's own CFG within k, callees' paths left free).
+    /// The coverage criterion: k-path, block-k, statements, branches or all-local-paths.
+    ///
+    /// See the guide's chapter "Criteria and bounds".
     #[arg(long, value_name = "CRITERION", default_value = "k-path", value_parser = crate::criterion::parse_criterion)]
     pub criterion: GenCriterion,
-    /// How tests are found: `concolic` (the default search) or `vc` (one
-    /// formula of the whole bounded function, covered with blocking or
-    /// enabling clauses: seed 001).
+    /// How tests are found: `concolic` (the default search) or `vc` (one formula of the
+    /// bounded function, covered with blocking or enabling clauses).
     #[arg(long, value_name = "METHOD", default_value = "concolic", value_parser = ["concolic", "vc"])]
     pub method: String,
     /// A C function with the same parameters returning nonzero for valid
     /// inputs; only inputs it accepts are tested.
     #[arg(long, value_name = "PRE")]
     pub precondition: Option<String>,
-    /// A function the emitted tests call after the function under test,
-    /// with the same arguments followed by its result (when it returns
-    /// one); a test fails unless it returns nonzero (e.g. an invariant of
-    /// the returned structure).
+    /// A function the tests call after the function under test, with its arguments and
+    /// result; a test fails unless it returns nonzero.
     #[arg(long, value_name = "POST")]
     pub postcondition: Option<String>,
     /// Output directory for NAME_tests.c, NAME_tests.json and pathwise.h.
     #[arg(long, short = 'o', value_name = "DIR", default_value = "./pathwise-out")]
     pub out: PathBuf,
-    /// Largest length of an input array (pointer parameter) [default: 16
-    /// for the lengths the solver chooses; a run that reads further
+    /// Largest input array length the solver chooses [default: 16; a run reading further
     /// lengthens the array, up to 2^20 elements, or N when given].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub max_array_len: Option<u32>,
-    /// Largest number of objects in one test's input heap (pointers to
-    /// structures are initialised lazily: null, fresh object or alias).
+    /// Largest number of objects in one test's input heap.
     #[arg(long, value_name = "N", default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub max_heap_objects: u32,
-    /// Largest number of precondition runs spent looking for valid inputs
-    /// for one path prefix; past it the prefix is abandoned (reported),
-    /// not proved infeasible. Recursive preconditions over input heaps can
-    /// otherwise take unbounded time to refute a prefix.
+    /// Precondition runs spent looking for valid inputs for one prefix; past it the prefix
+    /// is abandoned (reported), not proved infeasible.
     #[arg(long, value_name = "RUNS", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
     pub precondition_budget: u64,
-    /// Stop after this many tests (0: no limit). A suite of tens of
-    /// thousands of path tests is rarely one a developer keeps (nor
-    /// replays in minutes), and it takes memory: the run stops there,
-    /// says so, and writes what it found; `--criterion branches` keeps one
-    /// test per branch side.
+    /// Stop after this many tests (0: no limit); the tests found are written.
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub max_tests: u64,
     /// Stop the search after this many seconds and keep the tests found.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub timeout: Option<Duration>,
-    /// The order paths are explored in (the same paths when the search
-    /// ends by itself): `auto` takes new branches first when a time limit
+    /// The order paths are explored in: `auto` takes new branches first when a time limit
     /// can cut the search short, else depth-first.
     #[arg(long, value_enum, value_name = "ORDER", default_value_t = OrderArg::Auto)]
     pub order: OrderArg,
@@ -119,85 +99,56 @@ pub struct GenArgs {
     /// of an error.
     #[arg(long)]
     pub no_overflow_check: bool,
-    /// Report only the errors that explored paths run into, without solving
-    /// for inputs that violate each check a path passes (faster).
+    /// Report only the errors paths run into, without solving for inputs that violate
+    /// each check a path passes (faster).
     #[arg(long)]
     pub no_error_search: bool,
-    /// Keep an error test for every path that ends in an error. By default
-    /// the suite keeps one per (error kind, location), the one with the
-    /// shortest path, and counts the other paths that end there.
+    /// Keep an error test for every path that ends in an error (default: one per error
+    /// kind and location, the shortest).
     #[arg(long)]
     pub all_error_tests: bool,
-    /// Do not infer the contracts callers keep from the code: by default a
-    /// pointer parameter indexed below a later length parameter (`(buf,
-    /// len)`) has exactly that many elements, so reading past it is an
-    /// error and tests never pass a length larger than the buffer.
+    /// Do not infer callers' contracts from the code (e.g. that `buf` has `len` elements
+    /// in `f(buf, len)`).
     #[arg(long)]
     pub no_inferred_contracts: bool,
-    /// What a null pointer parameter is. `assume` (default): every pointer
-    /// parameter may be null, so tests cover the branches that check it,
-    /// and a dereference without a check is the contract `assumes
-    /// non-null: p` (no error tests). `errors`: such a dereference is a
-    /// null-dereference error test. `references`: the papers' model, only
-    /// structure pointers may be null (their dereference an error).
+    /// What a null pointer parameter is: `assume` (a dereference without a test is a
+    /// contract), `errors` (an error test) or `references` (the papers' model).
     #[arg(long, value_enum, default_value = "assume")]
     pub null_args: NullArgsArg,
-    /// Report memory leaks: a malloc'd object that nothing reachable from
-    /// the parameters, globals or the return value points to when the
-    /// function returns makes its test a `memory-leak` error test.
+    /// Report memory leaks: an allocation unreachable when the function returns makes a
+    /// `memory-leak` error test.
     #[arg(long)]
     pub check_leaks: bool,
-    /// Do not report reads of heap memory never written (malloc'd bytes;
-    /// copies of them are never reported).
+    /// Do not report reads of heap memory never written.
     #[arg(long)]
     pub no_uninit_check: bool,
-    /// Keep the solver's first values as they are. By default each test's
-    /// inputs are made readable within its path condition: printable
-    /// characters or NUL for `char` inputs, -128..255 for wider integers,
-    /// where the path allows.
+    /// Keep the solver's first values (default: readable values within the path, e.g.
+    /// printable characters, small integers).
     #[arg(long)]
     pub raw_values: bool,
-    /// Count every loop iteration towards k, as seed 002 (PathCrawler)
-    /// does. By default only the iterations a symbolic decision chose
-    /// count: a loop whose continuation does not depend on the inputs
-    /// (`for (i = 0; i < 256; i++)`) has one path, whatever its length.
+    /// Count every loop iteration towards k, as PathCrawler does (default: only those a
+    /// symbolic decision chose).
     #[arg(long)]
     pub strict_loop_count: bool,
-    /// Compose function summaries instead of multiplying the paths of the
-    /// search. `top-down` (the default, SMART): a function (integer or
-    /// input-array parameters, integer result; globals may be read and
-    /// written) is explored in the context of its first call, then every
-    /// call composes its summary. `bottom-up` (thesis ch. 3): each such
-    /// function the function under test reaches is first explored alone,
-    /// callees first, and composed as it is. With `--method vc`: each callee
-    /// with integer parameters and result is replaced by its path cover, a
-    /// disjunction reused at every call (seed 001, section 6)
+    /// Compose function summaries instead of multiplying callees' paths: `top-down`
+    /// (default, SMART) or `bottom-up` (guide: "Compositional generation").
     #[arg(long, num_args = 0..=1, default_missing_value = "top-down", value_name = "MODE",
           value_parser = ["top-down", "bottom-up"])]
     pub compositional: Option<String>,
-    /// With --compositional: load and save computed summaries in this
-    /// directory (JSON, keyed by a hash of each function's IR with its
-    /// callees' and of the options), so that a later run over unchanged code
-    /// reuses them
+    /// With --compositional: keep computed summaries in DIR (keyed by a hash of the code
+    /// and options) for later runs.
     #[arg(long, value_name = "DIR")]
     pub summary_store: Option<PathBuf>,
-    /// Declare a function that has no body in the file as external: it does
-    /// not change memory the code under test can see, and each call returns
-    /// a fresh input (a pointer result is an input pointer: null, a fresh
-    /// object or an alias). The test file defines it as a stub that returns the
-    /// values of the test and checks the calls. Repeatable; `*` means every
-    /// such function (as --external-all).
+    /// Declare a function without a body external: each call returns a fresh input, and
+    /// the test file stubs it. Repeatable; `*` means every such function.
     #[arg(long = "external", value_name = "NAME")]
     pub externals: Vec<String>,
     /// Declare every function called without a body (and without a built-in
     /// model) external, as --external does.
     #[arg(long)]
     pub external_all: bool,
-    /// A file of hand-written summaries (repeatable): C read after FILE,
-    /// defining `pathwise_summary_F` with F's type for a function F of the
-    /// unit, as cases `if (pathwise_case(pre)) { effect; return r; }`. The
-    /// search runs the summary in place of F; the tests call the real F,
-    /// and OUT/summary_F/ gets conformance tests of each case.
+    /// A file of hand-written summaries (`pathwise_summary_F`, cases opened with
+    /// `pathwise_case`), run in place of F. Repeatable.
     #[arg(long = "summary", value_name = "FILE.c")]
     pub summaries: Vec<PathBuf>,
     /// Costs, cost policies and targets (see `goals.rs`).
@@ -280,7 +231,12 @@ fn check_postcondition(program: &Program, function: &str, post: &str) -> Result<
 
 /// Run the search with the Z3 backend (the engine caches and slices
 /// queries itself; the counting wrapper feeds the progress line).
-fn search(fe: &Frontend, config: &Config, observer: &mut ProgressObserver, calls: Arc<AtomicU64>) -> Result<TestSuite> {
+pub(crate) fn search(
+    fe: &Frontend,
+    config: &Config,
+    observer: &mut ProgressObserver,
+    calls: Arc<AtomicU64>,
+) -> Result<TestSuite> {
     let mut backend = CountingBackend { inner: Z3Backend::new(None).interrupt_when(observer.stop_flag()), calls };
     let result = pathwise_engine::search::generate(&fe.program, config, &mut backend, observer);
     observer.finish();
@@ -436,6 +392,12 @@ pub fn write_outputs_with(
     if !defines.is_empty() {
         let mut block = String::from("/* -D options given to pathwise gen. */\n");
         for d in defines {
+            // `-UNAME` (a compilation database's) undefines; `-DNAME` is NAME.
+            if let Some(name) = d.strip_prefix("-U") {
+                block.push_str(&format!("#undef {name}\n"));
+                continue;
+            }
+            let d = d.strip_prefix("-D").unwrap_or(d);
             let (name, value) = d.split_once('=').unwrap_or((d, "1"));
             block.push_str(&format!("#define {name} {value}\n"));
         }
@@ -648,7 +610,7 @@ pub(crate) fn stop_text(suite: &TestSuite) -> String {
             format!("complete (every feasible local path within the bound has a test{infeasible})")
         }
         // Composed calls are represented by their summaries' results, not
-        // by each of their paths (see README, "Compositional generation").
+        // by each of their paths (see the guide, docs/src/compositional.md).
         StopReason::Complete if !stats.summaries.summaries.is_empty() => {
             "complete (compositional: every feasible path within the bound, composed calls taken by their results, \
              has a test)"
@@ -972,28 +934,28 @@ pub(crate) fn compile_for(
 ) -> Result<Frontend> {
     frontend::check_input(file, "")?;
     let fe = frontend::compile(file, include_dirs, defines)?;
+    check_runnable(&fe, function, precondition)?;
+    Ok(fe)
+}
+
+/// Check that `function` and the precondition, if any, are functions of
+/// the unit `fe` that the front end could lower.
+pub(crate) fn check_runnable(fe: &Frontend, function: &str, precondition: Option<&str>) -> Result<()> {
     fe.check_supported(function, "function")?;
     check_function(&fe.program, function, "function")?;
     if let Some(pre) = precondition {
         fe.check_supported(pre, "precondition")?;
         check_function(&fe.program, pre, "precondition")?;
     }
-    Ok(fe)
+    Ok(())
 }
 
-/// Run `pathwise gen`; returns the exit code.
-pub fn run(args: &GenArgs) -> Result<i32> {
-    // From the start, so that a signal during the front end is not the
-    // default end with nothing said. The VC method cannot be interrupted
-    // and keep its tests: a signal ends it as it ends any process.
-    let interrupted = if args.method == "vc" { Arc::default() } else { install_ctrlc() };
-    let (fe, summaries) = if args.summaries.is_empty() {
-        let fe =
-            compile_for(&args.file, (&args.include_dirs, &args.defines), &args.function, args.precondition.as_deref())?;
-        (fe, Vec::new())
-    } else {
-        crate::handwritten::compile(args)?
-    };
+/// The engine configuration of `args` for the compiled unit `fe`, before
+/// the method's own adjustments ([`concolic_config`] for the concolic
+/// search): every option checked against the unit (precondition,
+/// postcondition, goals). `gen` and `project` (one per function) build it
+/// here.
+pub(crate) fn base_config(args: &GenArgs, fe: &Frontend) -> Result<Config> {
     if let Some(pre) = &args.precondition {
         if pre == &args.function {
             bail!("the precondition must be a different function than the function under test");
@@ -1002,7 +964,7 @@ pub fn run(args: &GenArgs) -> Result<i32> {
     if let Some(post) = &args.postcondition {
         check_postcondition(&fe.program, &args.function, post)?;
     }
-    let mut config = Config {
+    let config = Config {
         function: args.function.clone(),
         precondition: args.precondition.clone(),
         k: args.k.unwrap_or(DEFAULT_K),
@@ -1032,20 +994,17 @@ pub fn run(args: &GenArgs) -> Result<i32> {
             bottom_up: args.compositional.as_deref() == Some("bottom-up"),
             store: args.summary_store.clone(),
         },
-        externals: externals(args, &fe),
+        externals: externals(args, fe),
         goals: crate::goals::resolve(&args.goals, &fe.program, &args.function)?,
     };
     crate::goals::check_method(&config, args.method == "vc")?;
-    if args.method == "vc" && !summaries.is_empty() {
-        bail!("--summary works with the concolic method only (not --method vc)");
-    }
-    // Before the search: a directory that cannot take the files would
-    // lose every test found.
-    check_out_dir(&args.out)?;
-    if args.method == "vc" {
-        return crate::vc::run(args, &fe.program, config);
-    }
-    // Statement and branch covers are the k-path search with goals.
+    Ok(config)
+}
+
+/// The concolic search's configuration from [`base_config`]'s: statement
+/// and branch covers are the k-path search with goals, local paths a goal
+/// too, and without `--k` the bound deepens where the search can.
+pub(crate) fn concolic_config(args: &GenArgs, mut config: Config) -> Config {
     config.goals.cover = match args.criterion {
         GenCriterion::Statements => Some(Cover::Statements),
         GenCriterion::Branches => Some(Cover::Branches),
@@ -1057,6 +1016,46 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         config.k = DEEPEN_MAX_K;
         config.timeout = args.timeout.or(Some(DEEPEN_BUDGET));
     }
+    config
+}
+
+/// What every concolic suite gets after its search: the postcondition,
+/// the end of deepening's budget as the run's normal end when
+/// `budget_is_normal_end` (no `--timeout` given to `gen`; always in
+/// `project`, whose per-function budget is deepening's), and its source
+/// recorded relative to `args.out`.
+pub(crate) fn finish_suite(args: &GenArgs, suite: &mut TestSuite, budget_is_normal_end: bool) {
+    suite.postcondition = args.postcondition.clone();
+    if budget_is_normal_end {
+        deepening_budget_ended(suite);
+    }
+    set_source(suite, &args.file, &args.out);
+}
+
+/// Run `pathwise gen`; returns the exit code.
+pub fn run(args: &GenArgs) -> Result<i32> {
+    // From the start, so that a signal during the front end is not the
+    // default end with nothing said. The VC method cannot be interrupted
+    // and keep its tests: a signal ends it as it ends any process.
+    let interrupted = if args.method == "vc" { Arc::default() } else { install_ctrlc() };
+    let (fe, summaries) = if args.summaries.is_empty() {
+        let fe =
+            compile_for(&args.file, (&args.include_dirs, &args.defines), &args.function, args.precondition.as_deref())?;
+        (fe, Vec::new())
+    } else {
+        crate::handwritten::compile(args)?
+    };
+    let config = base_config(args, &fe)?;
+    if args.method == "vc" && !summaries.is_empty() {
+        bail!("--summary works with the concolic method only (not --method vc)");
+    }
+    // Before the search: a directory that cannot take the files would
+    // lose every test found.
+    check_out_dir(&args.out)?;
+    if args.method == "vc" {
+        return crate::vc::run(args, &fe.program, config);
+    }
+    let config = concolic_config(args, config);
     if interrupted.load(std::sync::atomic::Ordering::SeqCst) {
         eprintln!("interrupted before the search started: nothing written");
         return Ok(crate::exit::SIGNAL);
@@ -1072,11 +1071,7 @@ pub fn run(args: &GenArgs) -> Result<i32> {
         salvage.returned();
         suite
     })?;
-    suite.postcondition = args.postcondition.clone();
-    if args.timeout.is_none() {
-        deepening_budget_ended(&mut suite);
-    }
-    set_source(&mut suite, &args.file, &args.out);
+    finish_suite(args, &mut suite, args.timeout.is_none());
     let written = write_outputs(&suite, &args.file, args.build_flags(), &args.out)?;
     let mut text = summary(&suite, &written, args);
     if !summaries.is_empty() {

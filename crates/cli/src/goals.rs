@@ -11,37 +11,27 @@ use pathwise_engine::suite::{TargetStatus, TestSuite};
 use pathwise_engine::trace_pattern::{Item, TracePattern};
 use pathwise_ir::{FuncId, Program};
 
-/// Resource-aware and guided generation (seed 003, ch. 4 and 5).
+/// Resource-aware and guided generation (Rojas's thesis, ch. 4 and 5).
 #[derive(Args, Debug, Clone, Default)]
 pub struct GoalArgs {
-    /// A cost model every test reports, concrete and symbolic:
-    /// `instructions` (IR instructions executed), `memory` (bytes allocated
-    /// by malloc/calloc/realloc), `calls` (calls executed) or `calls=NAME`
-    /// (calls of one function). Repeatable.
+    /// A cost model every test reports: `instructions`, `memory`, `calls` or
+    /// `calls=NAME`. Repeatable.
     #[arg(long = "cost", value_name = "MODEL")]
     pub costs: Vec<String>,
-    /// A resource policy over the first --cost model (or the one named):
-    /// a threshold (`>48`, `memory<=100`: a symbolic cost becomes a
-    /// constraint of the path), `order` (decreasing cost), `top=N` or
-    /// `worst`. Repeatable.
+    /// A policy over the first --cost model (or the one named): `>48`, `memory<=100`,
+    /// `order`, `top=N` or `worst`. Repeatable.
     #[arg(long = "cost-policy", value_name = "POLICY")]
     pub policies: Vec<String>,
-    /// Guided generation: keep only tests that reach a line not reached
-    /// before, and stop when every target is reached (FILE as given or its
-    /// base name). Repeatable.
+    /// Guided generation: keep tests reaching a new target line; stop when all are
+    /// reached. Repeatable.
     #[arg(long = "target", value_name = "FILE:LINE")]
     pub targets: Vec<String>,
-    /// Resource-driven generation: try the bounded abstract traces in
-    /// decreasing order of their cost under the first --cost model
-    /// (instructions or calls) until the policy (worst, top=N, a minimum)
-    /// is met, instead of generating every test. Implies
-    /// --strict-loop-count.
+    /// Try bounded abstract traces most expensive first (first --cost model) until the
+    /// policy is met, instead of generating every test.
     #[arg(long = "resource-driven")]
     pub resource_driven: bool,
-    /// A partial trace (seed 003, Example 17): only the paths whose own
-    /// decisions match PATTERN, e.g. `55:F (57:T 58:T){4} 57:F` (items
-    /// LINE:T, LINE:F, LINE:COL:T, `_`; groups, `|`, `*`, `+`, `?`,
-    /// `{N}`, `{N,M}`); callees are free.
+    /// Only the paths whose own decisions match PATTERN, e.g. `55:F (57:T 58:T){4} 57:F`
+    /// (guide: "Costs, cost policies and targets").
     #[arg(long = "trace", value_name = "PATTERN")]
     pub trace: Option<String>,
 }

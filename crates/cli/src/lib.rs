@@ -10,6 +10,9 @@
 //! - [`gen`]: `pathwise gen` — options, search, output files, summary.
 //! - [`paths_cmd`]: `pathwise paths` — static paths (seed 000) and their
 //!   feasibility.
+//! - [`project`]: `pathwise project` (every function of a project from its
+//!   `compile_commands.json`, in parallel, incremental, CI shards) and
+//!   `pathwise merge`.
 //! - [`progress`]: the progress line and the stop conditions of a search.
 //! - [`replay`]: `pathwise replay` — build with coverage, run, compare;
 //!   [`replay_reports`]: its `--lcov` and `--junit` files.
@@ -32,6 +35,7 @@ pub mod handwritten;
 pub mod paths_cmd;
 pub mod predict;
 pub mod progress;
+pub mod project;
 pub mod replay;
 pub mod replay_reports;
 pub mod report;

@@ -10,6 +10,9 @@
 //!   (`pathwise_cli::report`).
 //! - `pathwise testcomp PROGRAM.c --property P.prp`: a Test-Comp test suite
 //!   for a whole program (`pathwise_cli::testcomp`).
+//! - `pathwise project [compile_commands.json | DIR]`: every function of a
+//!   project, with an index (`pathwise_cli::project`); `pathwise merge`
+//!   joins CI shards' outputs.
 //! - `pathwise paths FILE.c --function NAME`: the static paths up to a
 //!   depth, optionally with their feasibility (`pathwise_cli::paths_cmd`).
 //!
@@ -23,12 +26,15 @@
 //! exit with [`exit::BAD_INPUT`].
 
 use clap::{Parser, Subcommand};
-use pathwise_cli::{exit, gen, paths_cmd, replay, report, testcomp};
+use pathwise_cli::{exit, gen, paths_cmd, project, replay, report, testcomp};
 
 #[derive(Parser, Debug)]
 #[command(
     name = "pathwise",
     version,
+    // Every help line stays under 100 characters whatever the terminal;
+    // long explanations are in the guide (docs/src).
+    term_width = 98,
     about = "White-box test generation for C: one test per feasible k-path",
     long_about = "Pathwise generates unit tests for a C function by concolic execution: it \
 explores the function's paths (each loop at most k times per entry), solves the path \
@@ -37,7 +43,9 @@ as a self-contained C file and a JSON suite.",
     after_help = format!("Examples:\n  pathwise gen merge.c --function merge --k 2 --out tests/\n  \
 pathwise gen sort.c -f sort --precondition valid --timeout 30 --json > suite.json\n  \
 pathwise replay tests/ --lcov coverage.info --junit junit.xml\n  \
-pathwise report tests/ --sarif errors.sarif\n\n{}", exit::HELP)
+pathwise report tests/ --sarif errors.sarif\n  \
+pathwise project build/compile_commands.json --jobs 4 --out out; pathwise replay out\n\n\
+The user guide: docs/src/SUMMARY.md in the source (mdBook).\n\n{}", exit::HELP)
 )]
 struct Cli {
     #[command(subcommand)]
@@ -50,6 +58,11 @@ struct Cli {
 enum Command {
     /// Generate tests for one function of a C file.
     Gen(gen::GenArgs),
+    /// Test every function of a project (compile_commands.json): in parallel,
+    /// incrementally, optionally one CI shard of N.
+    Project(project::ProjectArgs),
+    /// Join the outputs of `project --shard` runs into one output and index.
+    Merge(project::merge::MergeArgs),
     /// Compile and run generated tests with gcov; compare measured and
     /// predicted coverage.
     Replay(replay::ReplayArgs),
@@ -59,8 +72,8 @@ enum Command {
     /// Generate a Test-Comp test suite for a whole program whose inputs are
     /// its __VERIFIER_nondet_*() calls.
     Testcomp(testcomp::TestCompArgs),
-    /// List the static paths of a function up to a depth (seed 000), and
-    /// optionally their feasibility.
+    /// List the static paths of a function up to a depth (Peña and
+    /// Sánchez-Hernández), and optionally their feasibility.
     Paths(paths_cmd::PathsArgs),
 }
 
@@ -87,6 +100,8 @@ fn main() {
         Command::Gen(args) => gen::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Report(args) => report::run(args),
+        Command::Project(args) => project::run(args),
+        Command::Merge(args) => project::merge::run(args),
         Command::Testcomp(args) => testcomp::run(args),
         Command::Paths(args) => paths_cmd::run(args),
     });

@@ -60,6 +60,19 @@ impl ProgressObserver {
         }
     }
 
+    /// An observer without a progress line (`project` runs several
+    /// searches at once and reports each function as it ends).
+    pub fn quiet(interrupted: Arc<AtomicBool>, timeout: Option<Duration>, solver_calls: Arc<AtomicU64>) -> Self {
+        ProgressObserver {
+            bar: None,
+            interrupted,
+            deadline: timeout.map(|t| Instant::now() + t),
+            timed_out: false,
+            solver_calls,
+            keep: None,
+        }
+    }
+
     /// Keep every test found in `found` (see [`crate::salvage`]).
     pub fn keep_tests(&mut self, found: Arc<std::sync::Mutex<crate::salvage::Found>>) {
         self.keep = Some(found);

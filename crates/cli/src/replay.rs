@@ -48,8 +48,11 @@ pub struct ReplayOptions {
     pub dir: PathBuf,
     /// Extra `-I` directories for gcc (those given to `gen`).
     pub include_dirs: Vec<PathBuf>,
-    /// Extra `-D` definitions for gcc.
+    /// Extra `-D` definitions for gcc (`-UNAME` undefines).
     pub defines: Vec<String>,
+    /// Further gcc options: a compilation database's `-std=...` and
+    /// `-include FILE` (`pathwise project`'s index).
+    pub extra_args: Vec<String>,
     /// Kill the test program after this long.
     pub run_timeout: Duration,
 }
@@ -212,8 +215,13 @@ fn compile(opts: &ReplayOptions, files: &SuiteFiles, traps: &[&str], build: &Pat
         cmd.arg("-I").arg(abs);
     }
     for def in &opts.defines {
-        cmd.arg(format!("-D{def}"));
+        if def.starts_with("-U") || def.starts_with("-D") {
+            cmd.arg(def);
+        } else {
+            cmd.arg(format!("-D{def}"));
+        }
     }
+    cmd.args(&opts.extra_args);
     cmd.arg(&files.c_file).current_dir(build);
     // The modelled `<math.h>` functions (`sqrt`, `floor`...) are libm's.
     cmd.arg("-lm");
@@ -437,7 +445,8 @@ pub fn format_table(rows: &[CoverageRow]) -> String {
 /// Options of `pathwise replay`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct ReplayArgs {
-    /// Directory written by `pathwise gen` (holds NAME_tests.c and NAME_tests.json).
+    /// Directory written by `pathwise gen` (holds NAME_tests.c and NAME_tests.json), or by
+    /// `pathwise project` (holds index.json).
     pub dir: PathBuf,
     /// Add a directory to gcc's include path (as given to `gen`).
     #[arg(short = 'I', value_name = "DIR")]
@@ -461,10 +470,15 @@ pub struct ReplayArgs {
 /// worst: a failure anywhere, else nothing to replay when no suite has a
 /// test).
 pub fn run(args: &ReplayArgs) -> Result<i32> {
+    // A `pathwise project` output: every suite its index lists.
+    if args.dir.join(crate::project::index::FILE).is_file() {
+        return crate::project::replay_index::run(args);
+    }
     let opts = ReplayOptions {
         dir: args.dir.clone(),
         include_dirs: args.include_dirs.clone(),
         defines: args.defines.clone(),
+        extra_args: Vec::new(),
         run_timeout: Duration::from_secs(args.run_timeout.max(1)),
     };
     let outcomes = replay_all(&opts)?;

@@ -45,6 +45,7 @@ fn replay_ok(dir: &Path, tests: usize) -> pathwise_cli::replay::ReplayOutcome {
         dir: dir.to_path_buf(),
         include_dirs: vec![],
         defines: vec![],
+        extra_args: vec![],
         run_timeout: std::time::Duration::from_secs(120),
     };
     let outcome = replay(&opts).unwrap();
@@ -152,6 +153,7 @@ fn timeout_keeps_the_tests_found() {
         dir: out.path().to_path_buf(),
         include_dirs: vec![],
         defines: vec![],
+        extra_args: vec![],
         run_timeout: std::time::Duration::from_secs(120),
     };
     let outcome = replay(&opts).unwrap();

@@ -223,6 +223,7 @@ fn pathwise_result(prog: &Path, wrap: bool) -> Result<i128, Verdict> {
         include_dirs: vec![prog.parent().unwrap().to_path_buf(), PathBuf::from(CSMITH_INCLUDE)],
         defines: vec![],
         data_model: if ilp32() { DataModel::Ilp32 } else { DataModel::Lp64 },
+        extra_args: vec![],
     };
     let compiled = compile_file(prog, &opts).map_err(|d| Verdict::Unsupported(d.to_string()))?;
     // safe_math.h's floating wrappers may be unsupported: csmith never

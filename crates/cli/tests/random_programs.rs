@@ -113,6 +113,7 @@ fn check(dir: &Path, file: &Path, function: &str) {
         dir: out,
         include_dirs: vec![],
         defines: vec![],
+        extra_args: vec![],
         run_timeout: std::time::Duration::from_secs(60),
     };
     let outcome = replay(&opts).unwrap();

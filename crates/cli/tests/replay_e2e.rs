@@ -104,6 +104,7 @@ fn setup(s: &TestSuite) -> (tempfile::TempDir, ReplayOptions) {
         dir: out.clone(),
         include_dirs: vec![out],
         defines: vec![],
+        extra_args: vec![],
         run_timeout: std::time::Duration::from_secs(30),
     };
     (dir, opts)
@@ -162,6 +163,7 @@ fn replay_needs_generated_files() {
         dir: dir.path().to_path_buf(),
         include_dirs: vec![],
         defines: vec![],
+        extra_args: vec![],
         run_timeout: std::time::Duration::from_secs(5),
     };
     let err = replay(&opts).unwrap_err().to_string();

@@ -59,6 +59,7 @@ fn child(k: u32) {
         include_dirs: vec![],
         defines: vec![],
         data_model: pathwise_cfront::DataModel::Lp64,
+        extra_args: vec![],
     };
     let program = pathwise_cfront::compile_file(&path, &opts).expect("front end").program;
     let config =

@@ -42,6 +42,7 @@ fn main() {
         include_dirs: vec![],
         defines: vec![],
         data_model: pathwise_cfront::DataModel::Lp64,
+        extra_args: vec![],
     };
     let program = pathwise_cfront::compile_file(&path, &opts).expect("front end").program;
     println!("multiples (tests/bench/vector.c), instructions, worst case, strict loop-k, release build, best of 3");

@@ -129,7 +129,7 @@ pub fn generate(program: &Program, config: &Config, criterion: Criterion) -> Res
     let evc = evc.transpose().map_err(|u| u.describe(program))?;
     // Each valuation is replayed into a test as soon as it is found, so that
     // the deadline bounds the replay too. The VC bounds every loop
-    // iteration (see the README): replay with the same count, so that the
+    // iteration (see the guide, docs/src/methods.md): replay with the same count, so that the
     // engine agrees on which paths are within k.
     let replay_config = Config { strict_loop_count: true, timeout: None, ..config.clone() };
     let mut not_sought = not_sought(program, main, config);
@@ -175,7 +175,7 @@ pub fn generate(program: &Program, config: &Config, criterion: Criterion) -> Res
 }
 
 /// The errors the concolic search seeks in `main` under `config` that the
-/// VC's encoding has no model of (see the README's `--method vc`).
+/// VC's encoding has no model of (see the guide's docs/src/methods.md).
 /// The input arrays are never null in the VC: under `--null-args errors`
 /// the null dereferences of pointer parameters are not sought.
 pub fn not_sought(program: &Program, main: FuncId, config: &Config) -> Vec<String> {

@@ -61,6 +61,7 @@ pub fn replay_passes(
         dir: dir.to_path_buf(),
         include_dirs,
         defines: vec![],
+        extra_args: vec![],
         run_timeout: std::time::Duration::from_secs(60),
     };
     let outcome = replay(&opts).unwrap();

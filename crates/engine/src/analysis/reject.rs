@@ -169,6 +169,7 @@ mod tests {
             include_dirs: vec![],
             defines: vec![],
             data_model: pathwise_cfront::DataModel::Lp64,
+            extra_args: vec![],
         };
         let p = pathwise_cfront::compile_source("ifs.c", &src, &opts).expect("compiles").program;
         let f = p.func(p.func_by_name("f").expect("f"));

@@ -42,6 +42,7 @@ mod tests {
             include_dirs: vec![],
             defines: vec![],
             data_model: pathwise_cfront::DataModel::Lp64,
+            extra_args: vec![],
         };
         let program = pathwise_cfront::compile_source("reads.c", src, &opts).expect("compiles").program;
         let config = Config { seek_errors: false, ..Config::new("f", 1) };

@@ -494,6 +494,7 @@ mod tests {
             include_dirs: vec![],
             defines: vec![],
             data_model: pathwise_cfront::DataModel::Lp64,
+            extra_args: vec![],
         };
         pathwise_cfront::compile_source("t.c", SRC, &opts).expect("compiles").program
     }

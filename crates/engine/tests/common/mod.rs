@@ -11,6 +11,7 @@ pub fn compile(path: &std::path::Path) -> pathwise_ir::Program {
         include_dirs: vec![],
         defines: vec![],
         data_model: pathwise_cfront::DataModel::Lp64,
+        extra_args: vec![],
     };
     match pathwise_cfront::compile_file(path, &opts) {
         Ok(c) => c.program,
@@ -23,6 +24,7 @@ pub fn compile_str(name: &str, src: &str) -> pathwise_ir::Program {
         include_dirs: vec![],
         defines: vec![],
         data_model: pathwise_cfront::DataModel::Lp64,
+        extra_args: vec![],
     };
     match pathwise_cfront::compile_source(name, src, &opts) {
         Ok(c) => c.program,
