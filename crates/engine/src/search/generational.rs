@@ -3,8 +3,9 @@
 //!
 //! Every explorable entry of every run becomes a pending alternative; an
 //! alternative whose other side is a branch side no test covers yet goes
-//! first, then the deepest (so that without new coverage to chase the order
-//! is depth-first), then the oldest. A run solved from entry `j` of another
+//! first, then, for `gen`, the latest run's deepest: without new coverage
+//! to chase, the order is the depth-first search's (whole-program mode
+//! takes the deepest of all runs, then the oldest). A run solved from entry `j` of another
 //! queues only its entries after the flipped one, whose prefix the other
 //! run owns: each node of the execution tree is solved once, exactly the
 //! prefixes the depth-first search solves, so a search that ends by itself
@@ -53,16 +54,16 @@ fn other_side(e: &Entry) -> Option<Side> {
 struct Pending {
     /// The other side is a branch side not covered when this was queued.
     uncovered: bool,
-    depth: usize,
-    /// Queue order (earlier first among equals).
-    seq: u64,
+    /// Among alternatives of equal `uncovered`, the larger goes first (see
+    /// [`Frontier::push`]).
+    order: (u64, u64),
     run: Rc<Current>,
     j: usize,
 }
 
 impl Pending {
-    fn key(&self) -> (bool, usize, std::cmp::Reverse<u64>) {
-        (self.uncovered, self.depth, std::cmp::Reverse(self.seq))
+    fn key(&self) -> (bool, (u64, u64)) {
+        (self.uncovered, self.order)
     }
 }
 
@@ -101,6 +102,13 @@ pub(crate) struct Frontier {
     /// Per uncovered branch side, the alternatives solved for it with
     /// priority (see [`PRIORITY_ATTEMPTS`]).
     attempts: FxHashMap<Side, u32>,
+    /// Without new coverage to chase, the latest run's deepest alternative
+    /// first: the depth-first order, whose consecutive queries share their
+    /// prefixes (`gen`). Otherwise the deepest of all runs, then the
+    /// oldest (whole-program mode).
+    latest_first: bool,
+    /// Runs queued so far.
+    runs: u64,
 }
 
 /// The longest length each input array had in a run so far.
@@ -113,9 +121,17 @@ pub(crate) struct Frontier {
 /// and ask for the longer array again (path_normalize at k = 2: twice the
 /// runs for the same paths).
 impl Frontier {
-    fn push(&mut self, uncovered: bool, run: Rc<Current>, j: usize) {
+    /// Queue entry `j` of the run numbered `run_no` (see [`Frontier::new_run`]).
+    fn push(&mut self, uncovered: bool, run: Rc<Current>, run_no: u64, j: usize) {
         self.seq += 1;
-        self.heap.push(Pending { uncovered, depth: j, seq: self.seq, run, j });
+        let order = if self.latest_first { (run_no, j as u64) } else { (j as u64, u64::MAX - self.seq) };
+        self.heap.push(Pending { uncovered, order, run, j });
+    }
+
+    /// The number of the next run whose alternatives are queued.
+    fn new_run(&mut self) -> u64 {
+        self.runs += 1;
+        self.runs
     }
 
     /// Deepening: remember a run the bound cut, to go on with at the next k.
@@ -158,7 +174,7 @@ impl Search<'_, '_> {
     /// One generational search at the current k; with `goal`, it ends
     /// (complete) as soon as every side in it is covered.
     pub(crate) fn explore_generational(&mut self, goal: Option<&FxHashSet<Side>>) -> StopReason {
-        let mut frontier = Frontier::default();
+        let mut frontier = Frontier { latest_first: goal.is_none(), ..Frontier::default() };
         self.open(&mut frontier);
         self.drain(&mut frontier, goal)
     }
@@ -172,7 +188,7 @@ impl Search<'_, '_> {
         match frontier {
             Some(f) => self.reopen(f),
             None => {
-                let mut f = Frontier { deepening: true, ..Frontier::default() };
+                let mut f = Frontier { deepening: true, latest_first: true, ..Frontier::default() };
                 self.open(&mut f);
                 *frontier = Some(f);
             }
@@ -274,22 +290,28 @@ impl Search<'_, '_> {
             }
             frontier.lengths.note(self.spec, &inputs);
             let next = Rc::new(Current { done: Vec::new(), inputs, run: Rc::new(run) });
+            let run_no = frontier.new_run();
             for j in blocked {
-                frontier.push(self.alt_uncovered(frontier, &next.run.main_entries[j]), Rc::clone(&next), j);
+                frontier.push(self.alt_uncovered(frontier, &next.run.main_entries[j]), Rc::clone(&next), run_no, j);
             }
             if was_cut {
                 frontier.note_cut(&next);
-                self.queue_alternatives(frontier, next, n);
+                self.queue_entries(frontier, next, run_no, n);
             }
         }
     }
 
-    /// Queue the alternatives of `run`'s entries from `from` on.
+    /// Queue the alternatives of a new run's entries from `from` on.
     fn queue_alternatives(&mut self, frontier: &mut Frontier, run: Rc<Current>, from: usize) {
+        let run_no = frontier.new_run();
+        self.queue_entries(frontier, run, run_no, from);
+    }
+
+    fn queue_entries(&mut self, frontier: &mut Frontier, run: Rc<Current>, run_no: u64, from: usize) {
         for j in from..run.run.main_entries.len() {
             let e = &run.run.main_entries[j];
             if self.explorable(&run.run, e) {
-                frontier.push(self.alt_uncovered(frontier, e), Rc::clone(&run), j);
+                frontier.push(self.alt_uncovered(frontier, e), Rc::clone(&run), run_no, j);
             }
         }
     }
