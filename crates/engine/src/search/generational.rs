@@ -333,21 +333,14 @@ impl Search<'_, '_> {
         e.negatable && !self.free_length_check(run, e) && !always_holds
     }
 
-    /// The first run, with inputs valid for the precondition (found by
-    /// searching the precondition's paths when the default inputs are
-    /// not); `None` when there are none.
+    /// The first run with inputs valid for the precondition (see
+    /// `Search::first_valid_run`), considered for a test; `None` when there
+    /// are none.
     pub(crate) fn first_run(&mut self) -> Option<Current> {
-        let mut inputs = Model::default();
-        let run = self.execute(&mut inputs);
-        let (inputs, run) = if run.pre_valid() {
-            (inputs, run)
-        } else {
-            let hard = self.spec.hard.clone();
-            self.find_valid(&hard, None, &inputs, run.pre_entries, None)?
-        };
-        self.consider(&inputs, &run);
-        self.local_reached(&run);
-        let done = vec![false; run.main_entries.len()];
-        Some(Current { inputs, run: Rc::new(run), done })
+        let first = self.first_valid_run()?;
+        self.consider(&first.inputs, &first.run);
+        self.local_reached(&first.run);
+        let done = vec![false; first.run.main_entries.len()];
+        Some(Current { done, ..first })
     }
 }
