@@ -60,6 +60,10 @@ pub struct GenArgs {
     /// Output directory for NAME_tests.c, NAME_tests.json and pathwise.h.
     #[arg(long, short = 'o', value_name = "DIR", default_value = "./pathwise-out")]
     pub out: PathBuf,
+    /// Also write the tests in a C unit-test framework: `cmocka` writes NAME_cmocka.c
+    /// (build with -lcmocka) beside NAME_tests.c.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = TestFormat::C)]
+    pub format: TestFormat,
     /// Largest input array length the solver chooses [default: 16; a run reading further
     /// lengthens the array, up to 2^20 elements, or N when given].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
@@ -273,7 +277,10 @@ pub(crate) fn search(
 fn weak_functions(fe: &Frontend, suite: &mut TestSuite) {
     name_enums(&fe.enums, suite);
     suite.unreached_functions.retain(|n| !fe.unsupported.iter().any(|u| &u.name == n));
-    for name in &fe.declared_only {
+    // pathwise.h's annotations are static inline functions natively: not
+    // defined elsewhere (clang warns on a weak one).
+    let annotation = |n: &str| n.starts_with("pathwise_") && pathwise_engine::setup::BUILTINS.contains(&n);
+    for name in fe.declared_only.iter().filter(|n| !annotation(n)) {
         if fe.program.func_by_name(name).is_none() && !suite.unreached_functions.contains(name) {
             suite.unreached_functions.push(name.clone());
         }
@@ -339,22 +346,38 @@ pub struct Written {
     pub c_file: PathBuf,
     pub json_file: PathBuf,
     pub header: PathBuf,
+    /// `NAME_cmocka.c`, with `--format cmocka`.
+    pub cmocka_file: Option<PathBuf>,
 }
 
-/// The options `gen` preprocessed the code with, which the test file must
-/// be built with too.
+/// The options `gen` preprocessed the code with, which the test files must
+/// be built with too, and the test files' format.
 #[derive(Clone, Copy, Default)]
 pub struct BuildFlags<'a> {
     /// `-D` options: repeated in the test file as `#define`s.
     pub defines: &'a [String],
     /// `-I` directories: added to the build command its header gives.
     pub include_dirs: &'a [PathBuf],
+    /// Whether a CMocka file is written beside the plain one.
+    pub format: TestFormat,
 }
 
 impl GenArgs {
     pub fn build_flags(&self) -> BuildFlags<'_> {
-        BuildFlags { defines: &self.defines, include_dirs: &self.include_dirs }
+        BuildFlags { defines: &self.defines, include_dirs: &self.include_dirs, format: self.format }
     }
+}
+
+/// `--format`: the test files written beside the JSON. The plain C file is
+/// always written (`replay` builds it, with gcov); `cmocka` adds
+/// `NAME_cmocka.c`, the same tests in CMocka.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum TestFormat {
+    /// NAME_tests.c, with its own main.
+    #[default]
+    C,
+    /// NAME_tests.c and NAME_cmocka.c (CMocka tests).
+    Cmocka,
 }
 
 /// Write the test files for `suite` into `out`. `source` is the C file under
@@ -373,7 +396,6 @@ pub fn write_outputs_with(
     out: &Path,
     emit: fn(&TestSuite, &str) -> String,
 ) -> Result<Written> {
-    let defines = flags.defines;
     std::fs::create_dir_all(out).with_context(|| format!("cannot create output directory {}", out.display()))?;
     // The test file includes the source by its name alone and is compiled
     // with `-I` the source's directory (recorded in the JSON, relative to
@@ -388,7 +410,35 @@ pub fn write_outputs_with(
         &owned
     };
     let include = source.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let mut text = emit(suite, &include);
+    let text = with_build_flags(emit(suite, &include), flags, out);
+    let name = &suite.function;
+    let written = Written {
+        c_file: out.join(format!("{name}_tests.c")),
+        json_file: out.join(format!("{name}_tests.json")),
+        header: out.join("pathwise.h"),
+        cmocka_file: (flags.format == TestFormat::Cmocka).then(|| out.join(format!("{name}_cmocka.c"))),
+    };
+    for (path, content) in [(&written.c_file, text.as_str()), (&written.header, frontend::PATHWISE_H)] {
+        std::fs::write(path, content).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    drop(text);
+    if let Some(path) = &written.cmocka_file {
+        let text = with_build_flags(pathwise_emit::write_cmocka_tests(suite, &include), flags, out);
+        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    let json_file = &written.json_file;
+    let file = std::fs::File::create(json_file).with_context(|| format!("cannot write {}", json_file.display()))?;
+    let mut w = std::io::BufWriter::new(file);
+    pathwise_emit::json::write_suite_json(suite, &mut w)
+        .and_then(|()| std::io::Write::flush(&mut w))
+        .with_context(|| format!("cannot write {}", json_file.display()))?;
+    Ok(written)
+}
+
+/// A test file's `text` with the `-D` options as `#define`s and the `-I`
+/// directories in its build command (relative to `out`).
+fn with_build_flags(mut text: String, flags: BuildFlags<'_>, out: &Path) -> String {
+    let defines = flags.defines;
     if !defines.is_empty() {
         let mut block = String::from("/* -D options given to pathwise gen. */\n");
         for d in defines {
@@ -406,23 +456,7 @@ pub fn write_outputs_with(
         text.insert_str(at, &block);
     }
     add_include_dirs(&mut text, flags.include_dirs, out);
-    let name = &suite.function;
-    let written = Written {
-        c_file: out.join(format!("{name}_tests.c")),
-        json_file: out.join(format!("{name}_tests.json")),
-        header: out.join("pathwise.h"),
-    };
-    for (path, content) in [(&written.c_file, text.as_str()), (&written.header, frontend::PATHWISE_H)] {
-        std::fs::write(path, content).with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    drop(text);
-    let json_file = &written.json_file;
-    let file = std::fs::File::create(json_file).with_context(|| format!("cannot write {}", json_file.display()))?;
-    let mut w = std::io::BufWriter::new(file);
-    pathwise_emit::json::write_suite_json(suite, &mut w)
-        .and_then(|()| std::io::Write::flush(&mut w))
-        .with_context(|| format!("cannot write {}", json_file.display()))?;
-    Ok(written)
+    text
 }
 
 /// `suite` with its source file recorded (see [`set_source`]).
@@ -898,8 +932,9 @@ pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
             f.name, f.branches_covered, f.branches
         ));
     }
+    let cmocka = written.cmocka_file.as_ref().map(|f| format!(", {}", f.display())).unwrap_or_default();
     out.push_str(&format!(
-        "wrote {}, {}, {}\n",
+        "wrote {}{cmocka}, {}, {}\n",
         written.c_file.display(),
         written.json_file.display(),
         written.header.display()

@@ -4,6 +4,8 @@
 //! - [`c_tests`]: a self-contained C file (`NAME_tests.c`) that includes the
 //!   code under test, runs every generated test and checks the observed
 //!   outputs (`cc NAME_tests.c && ./a.out`).
+//!   `c_cmocka`: the same tests as a CMocka program (`NAME_cmocka.c`,
+//!   `gen --format cmocka`).
 //! - [`json`]: the machine-readable form of the suite (documented in
 //!   `docs/json-schema.md`), with serde structs used both for writing and for
 //!   reading it back (the CLI's `replay` reads predicted coverage from it).
@@ -35,6 +37,7 @@
 //! `pathwise_suite` and the C descriptions of `pathwise_ir::SrcVar`;
 //! they never look at the IR program or the engine's state.
 
+mod c_cmocka;
 mod c_externs;
 mod c_frame;
 mod c_heap;
@@ -52,6 +55,6 @@ mod report_html_func;
 pub mod sarif;
 pub mod testcomp;
 
-pub use c_tests::{write_c_tests, write_c_tests_framed};
+pub use c_tests::{write_c_tests, write_c_tests_framed, write_cmocka_tests};
 pub use json::{suite_from_json_str, suite_to_json, SuiteJson};
 pub use testcomp::{Architecture, TestCompMetadata, TestCompWriter};
