@@ -114,12 +114,16 @@ pub struct ReplayOutcome {
     /// What gcov measured (`None` when no test recorded coverage; for
     /// `--lcov`).
     pub measured: Option<GcovReport>,
+    /// Why the suite could not be replayed at all (its test file does not
+    /// compile, the program crashed before its summary): a failure that the
+    /// other suites' replay and the `--junit` file still report.
+    pub broken: Option<String>,
 }
 
 impl ReplayOutcome {
     /// Some test ran, every test passed and coverage agrees.
     pub fn is_success(&self) -> bool {
-        self.tests > 0 && self.exit_ok && self.failed == 0 && self.disagreements.is_empty()
+        self.broken.is_none() && self.tests > 0 && self.exit_ok && self.failed == 0 && self.disagreements.is_empty()
     }
 }
 
@@ -518,7 +522,9 @@ pub fn replay_all(opts: &ReplayOptions) -> Result<Vec<(SuiteFiles, ReplayOutcome
     let opts = &canonical(opts)?;
     let mut out = Vec::new();
     for files in find_suites(&opts.dir)? {
-        let outcome = replay_suite(opts, &files)?;
+        // One suite that cannot be built does not hide the others' results.
+        let outcome = replay_suite(opts, &files)
+            .unwrap_or_else(|e| ReplayOutcome { broken: Some(format!("{e:#}")), ..Default::default() });
         out.push((files, outcome));
     }
     Ok(out)
@@ -600,6 +606,7 @@ fn replay_suite(opts: &ReplayOptions, files: &SuiteFiles) -> Result<ReplayOutcom
         infeasible: infeasible_code(&json),
         test_names: suite.tests.iter().map(|t| (t.id, t.name.clone())).collect(),
         measured,
+        broken: None,
     })
 }
 
@@ -632,6 +639,10 @@ pub fn infeasible_entries(json: &str) -> Vec<pathwise_emit::json_goals::Infeasib
 /// Print the outcome; returns the process exit code (0: all good, 1: a
 /// failure or a disagreement, [`NOTHING_TO_REPLAY`]: no test).
 pub fn print_outcome(outcome: &ReplayOutcome) -> i32 {
+    if let Some(why) = &outcome.broken {
+        println!("error: {why}");
+        return crate::exit::FAILED;
+    }
     if outcome.tests == 0 {
         println!("nothing to replay: the suite has no tests (no coverage compared)");
         return NOTHING_TO_REPLAY;

@@ -19,15 +19,25 @@ use pathwise_emit::lcov::{merge, write_lcov, LcovFile};
 use crate::replay::{ReplayArgs, ReplayOutcome, SuiteFiles};
 use crate::sources::relative_to_cwd;
 
-/// Write the files `args` asks for (`--lcov`, `--junit`).
+/// Write the files `args` asks for (`--lcov`, `--junit`) for the suites
+/// of one directory (JUnit names each testsuite after its test file).
 pub fn write_requested(args: &ReplayArgs, outcomes: &[(SuiteFiles, ReplayOutcome)]) -> Result<()> {
+    let labelled: Vec<_> =
+        outcomes.iter().map(|(f, o)| (format!("{}_tests.c", f.name), f.clone(), o.clone())).collect();
+    write_labelled(args, &labelled)
+}
+
+/// [`write_requested`] with each suite's JUnit testsuite name given
+/// (`src/bits.c:gcd` for a project's).
+pub fn write_labelled(args: &ReplayArgs, outcomes: &[(String, SuiteFiles, ReplayOutcome)]) -> Result<()> {
     if let Some(path) = &args.lcov {
-        let text = write_lcov("pathwise", &lcov_files(outcomes));
+        let unlabelled: Vec<_> = outcomes.iter().map(|(_, f, o)| (f.clone(), o.clone())).collect();
+        let text = write_lcov("pathwise", &lcov_files(&unlabelled));
         std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
         println!("lcov tracefile: {}", path.display());
     }
     if let Some(path) = &args.junit {
-        let suites: Vec<JunitSuite> = outcomes.iter().map(|(f, o)| junit_suite(f, o)).collect();
+        let suites: Vec<JunitSuite> = outcomes.iter().map(|(label, f, o)| junit_suite(label, f, o)).collect();
         std::fs::write(path, write_junit(&suites)).with_context(|| format!("cannot write {}", path.display()))?;
         println!("JUnit XML: {}", path.display());
     }
@@ -60,8 +70,18 @@ fn about(lines: &[String], id: usize) -> Vec<String> {
     lines.iter().filter(|l| l.starts_with(&prefix)).cloned().collect()
 }
 
-/// One suite's JUnit testsuite: a testcase per test, in the suite's order.
-pub fn junit_suite(files: &SuiteFiles, outcome: &ReplayOutcome) -> JunitSuite {
+/// One suite's JUnit testsuite (named `label`): a testcase per test, in
+/// the suite's order; a suite that could not be replayed is one failing
+/// testcase saying why (CI must show it, not lose it).
+pub fn junit_suite(label: &str, files: &SuiteFiles, outcome: &ReplayOutcome) -> JunitSuite {
+    if let Some(why) = &outcome.broken {
+        let case = JunitCase {
+            name: format!("{}_tests.c", files.name),
+            classname: files.name.clone(),
+            verdict: Verdict::Failed(why.lines().map(str::to_string).collect()),
+        };
+        return JunitSuite { name: label.to_string(), cases: vec![case], system_out: vec!["not replayed".into()] };
+    }
     let cases: Vec<JunitCase> = outcome
         .test_names
         .iter()
@@ -92,7 +112,7 @@ pub fn junit_suite(files: &SuiteFiles, outcome: &ReplayOutcome) -> JunitSuite {
             system_out.extend(outcome.disagreements.iter().map(|d| format!("  {d}")));
         }
     }
-    JunitSuite { name: format!("{}_tests.c", files.name), cases, system_out }
+    JunitSuite { name: label.to_string(), cases, system_out }
 }
 
 #[cfg(test)]
@@ -112,7 +132,8 @@ mod tests {
             test_names: vec![(1, "a".into()), (2, "b".into()), (10, "c".into())],
             ..ReplayOutcome::default()
         };
-        let suite = junit_suite(&files, &outcome);
+        let suite = junit_suite("f_tests.c", &files, &outcome);
+        assert_eq!(suite.name, "f_tests.c");
         let verdicts: Vec<&Verdict> = suite.cases.iter().map(|c| &c.verdict).collect();
         assert_eq!(
             verdicts,
@@ -123,5 +144,13 @@ mod tests {
             ]
         );
         assert_eq!(suite.system_out, ["1 passed, 1 failed", "coverage agrees with the prediction"]);
+        let broken = ReplayOutcome { broken: Some("gcc could not compile f_tests.c:\nf.c:1: error".into()), ..outcome };
+        let suite = junit_suite("src/f.c:f", &files, &broken);
+        assert_eq!(suite.name, "src/f.c:f");
+        assert_eq!(suite.cases.len(), 1, "one failing case for the suite that did not build");
+        assert_eq!(
+            suite.cases[0].verdict,
+            Verdict::Failed(vec!["gcc could not compile f_tests.c:".into(), "f.c:1: error".into()])
+        );
     }
 }

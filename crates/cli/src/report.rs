@@ -10,6 +10,9 @@
 //!   (`pathwise_emit::sarif`), files named relative to the current
 //!   directory, for GitHub code scanning.
 //!
+//! DIR may also be a `pathwise project` (or `merge`) output: the suites
+//! its `index.json` lists, and the functions it could not test, with why.
+//!
 //! A missing directory, one without suites, or a JSON file that is not a
 //! suite is bad input (exit status 2), and nothing is written.
 
@@ -18,7 +21,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use pathwise_emit::json::SuiteJson;
-use pathwise_emit::report_html::{html_report, ReportSuite, SourceFile};
+use pathwise_emit::report_html::{html_report, ReportSuite, SourceFile, Untested};
 use pathwise_emit::sarif::sarif_log;
 
 use crate::replay::{find_suites, infeasible_entries};
@@ -27,7 +30,8 @@ use crate::sources::{uri_of, Resolver};
 /// Options of `pathwise report`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct ReportArgs {
-    /// Directory written by `pathwise gen --out` (its NAME_tests.json files).
+    /// Directory written by `pathwise gen --out` (its NAME_tests.json files) or by
+    /// `pathwise project`/`merge` (the suites its index.json lists).
     pub dir: PathBuf,
     /// Write the HTML report here (default without --sarif: DIR/report.html).
     #[arg(long, value_name = "FILE")]
@@ -45,19 +49,46 @@ struct Loaded {
     resolver: Resolver,
 }
 
-/// Every suite of `dir`, by name.
-fn load(dir: &Path) -> Result<Vec<Loaded>> {
+/// Every suite of `dir`, by name; or, in a `pathwise project` output (its
+/// `index.json`), every suite the index lists, in its order, and the
+/// functions without one with why.
+fn load(dir: &Path) -> Result<(Vec<Loaded>, Vec<Untested>)> {
+    if dir.join(crate::project::index::FILE).is_file() {
+        return load_index(dir);
+    }
     let mut out = Vec::new();
     for files in find_suites(dir)? {
-        let text = std::fs::read_to_string(&files.json_file)
-            .with_context(|| format!("cannot read {}", files.json_file.display()))?;
-        let suite: SuiteJson = pathwise_emit::suite_from_json_str(&text)
-            .with_context(|| format!("{} is not a Pathwise test suite", files.json_file.display()))?;
-        let resolver = Resolver::new(dir, suite.source.as_deref());
-        let json_file = format!("{}_tests.json", files.name);
-        out.push(Loaded { json_file, suite, text, resolver });
+        out.push(load_one(dir, &files.json_file, format!("{}_tests.json", files.name))?);
     }
-    Ok(out)
+    Ok((out, Vec::new()))
+}
+
+/// The suite in `json_path` (of a `gen` output directory `dir`), shown
+/// as `json_file`.
+fn load_one(dir: &Path, json_path: &Path, json_file: String) -> Result<Loaded> {
+    let text = std::fs::read_to_string(json_path).with_context(|| format!("cannot read {}", json_path.display()))?;
+    let suite: SuiteJson = pathwise_emit::suite_from_json_str(&text)
+        .with_context(|| format!("{} is not a Pathwise test suite", json_path.display()))?;
+    let resolver = Resolver::new(dir, suite.source.as_deref());
+    Ok(Loaded { json_file, suite, text, resolver })
+}
+
+fn load_index(dir: &Path) -> Result<(Vec<Loaded>, Vec<Untested>)> {
+    let index = crate::project::index::Index::load(dir)?;
+    let (mut loaded, mut untested) = (Vec::new(), Vec::new());
+    for e in &index.functions {
+        match &e.suite {
+            Some(suite) => loaded.push(load_one(&dir.join(&e.dir), &dir.join(suite), suite.clone())?),
+            None => untested.push(Untested {
+                function: format!("{}:{}", e.file, e.function),
+                reason: e.reason.clone().unwrap_or_else(|| "no suite".into()),
+            }),
+        }
+    }
+    if loaded.is_empty() && untested.is_empty() {
+        anyhow::bail!("the index in {} lists no function", dir.display());
+    }
+    Ok((loaded, untested))
 }
 
 /// The files a suite's report shows: the function under test's first
@@ -105,12 +136,13 @@ fn write(path: &Path, text: &str) -> Result<()> {
 
 /// Run `pathwise report`; returns the exit code.
 pub fn run(args: &ReportArgs) -> Result<i32> {
-    let loaded = load(&args.dir)?;
+    let (loaded, untested) = load(&args.dir)?;
     let html = args.html.clone().or_else(|| args.sarif.is_none().then(|| args.dir.join("report.html")));
     if let Some(path) = &html {
         let suites: Vec<ReportSuite> = loaded.iter().map(report_suite).collect();
-        write(path, &html_report(&args.dir.display().to_string(), &suites))?;
-        println!("HTML report: {} ({} function(s))", path.display(), suites.len());
+        write(path, &html_report(&args.dir.display().to_string(), &suites, &untested))?;
+        let not = if untested.is_empty() { String::new() } else { format!(", {} not tested", untested.len()) };
+        println!("HTML report: {} ({} function(s){not})", path.display(), suites.len());
     }
     if let Some(path) = &args.sarif {
         let suites: Vec<SuiteJson> = loaded.iter().map(|l| l.suite.clone()).collect();

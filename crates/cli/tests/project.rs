@@ -169,13 +169,47 @@ fn every_function_is_processed_and_the_index_replays() {
     assert!(entry(&index, "int_abs")["errors"].as_u64() == Some(1));
     let cov = &entry(&index, "sign")["coverage"];
     assert_eq!((cov["lines_covered"].as_u64(), cov["branches_covered"].as_u64()), (cov["lines"].as_u64(), Some(4)));
-    // Every suite builds and passes natively with its file's flags.
-    let o = pathwise(&["replay", out.to_str().unwrap()], tmp.path());
+    // Every suite builds and passes natively with its file's flags; the
+    // JUnit file has a testsuite per function, a testcase per test.
+    let junit = tmp.path().join("junit.xml");
+    let lcov = tmp.path().join("project.info");
+    let args = ["replay", out.to_str().unwrap(), "--junit", junit.to_str().unwrap(), "--lcov", lcov.to_str().unwrap()];
+    let o = pathwise(&args, tmp.path());
     let replayed = text(&o);
     assert_eq!(o.status.code(), Some(0), "{replayed}");
     assert!(replayed.contains("58 suites replayed (58 with tests); none failed"), "{replayed}");
     assert!(replayed.contains("== src/jumpy.c:try_div == not replayed: src/jumpy.c:17:8"), "{replayed}");
     assert_eq!(replayed.matches("coverage agrees").count(), 58, "{replayed}");
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    let doc = roxmltree::Document::parse(&xml).unwrap();
+    let suites: Vec<&str> =
+        doc.descendants().filter(|n| n.has_tag_name("testsuite")).map(|n| n.attribute("name").unwrap()).collect();
+    assert_eq!(suites.len(), 58);
+    assert!(suites.contains(&"src/ring.c:ring_push"), "{suites:?}");
+    let tests: u64 = index["functions"].as_array().unwrap().iter().filter_map(|e| e["tests"].as_u64()).sum();
+    assert_eq!(doc.root_element().attribute("tests").unwrap().parse::<u64>().unwrap(), tests);
+    assert_eq!(doc.root_element().attribute("failures"), Some("0"));
+    // The report of the whole project: every suite, and the functions
+    // without one with why; every error test in the SARIF log.
+    let (html, sarif) = (tmp.path().join("report.html"), tmp.path().join("errors.sarif"));
+    let o = pathwise(
+        &["report", out.to_str().unwrap(), "--html", html.to_str().unwrap(), "--sarif", sarif.to_str().unwrap()],
+        tmp.path(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("(58 function(s), 2 not tested)"), "{}", text(&o));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert_eq!(page.matches("<tr class=\"function\">").count(), 58);
+    assert_eq!(page.matches("<tr class=\"untested\">").count(), 2);
+    assert!(page.contains("<td>src/jumpy.c:try_div</td><td>src/jumpy.c:17:8: call to `_setjmp`"), "{page}");
+    let log: Value = serde_json::from_str(&std::fs::read_to_string(&sarif).unwrap()).unwrap();
+    let errors: u64 = index["functions"].as_array().unwrap().iter().filter_map(|e| e["errors"].as_u64()).sum();
+    assert!(errors > 0);
+    assert_eq!(log["runs"][0]["results"].as_array().unwrap().len() as u64, errors);
+    let info = std::fs::read_to_string(&lcov).unwrap();
+    for file in ["bits.c", "ring.c", "strutil.c", "token.c"] {
+        assert!(info.lines().any(|l| l.starts_with("SF:") && l.ends_with(file)), "{file} in the tracefile:\n{info}");
+    }
 }
 
 #[test]
@@ -427,7 +461,10 @@ fn the_github_workflow_runs_shards_and_merges_them() {
         "--shard \"${{ matrix.shard }}/$SHARDS\"",
         "--reuse-from pathwise-prev --balance-from pathwise-prev/index.json",
         "pathwise merge shards/* --out pathwise-out --root .",
-        "pathwise replay pathwise-out",
+        "pathwise replay pathwise-out --junit pathwise-junit.xml --lcov pathwise.info",
+        "pathwise report pathwise-out --html pathwise-report.html --sarif pathwise.sarif",
+        "github/codeql-action/upload-sarif@v3",
+        "security-events: write",
         "actions/cache/restore@v4",
         "actions/cache/save@v4",
         "actions/upload-artifact@v4",

@@ -368,6 +368,38 @@ fn junit_has_a_testcase_per_test_and_reports_failures() {
 }
 
 #[test]
+fn junit_reports_a_suite_that_does_not_build_and_the_others() {
+    let out = tempfile::tempdir().unwrap();
+    let dir = out.path().join("suites");
+    let suites = mixed_suites(&dir);
+    let c_file = dir.join("div_zero_tests.c");
+    let c = std::fs::read_to_string(&c_file).unwrap();
+    std::fs::write(&c_file, c.replacen("static int ", "static int int ", 1)).unwrap();
+    let xml_file = out.path().join("junit.xml");
+    let o = pathwise(&["replay", s(&dir), "--junit", s(&xml_file)]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("error: gcc could not compile"), "{}", text(&o));
+    assert!(text(&o).contains("3 suites replayed; failing: div_zero"), "{}", text(&o));
+    let xml = std::fs::read_to_string(&xml_file).unwrap();
+    let doc = roxmltree::Document::parse(&xml).unwrap();
+    let testsuites: Vec<roxmltree::Node> = doc.descendants().filter(|n| n.has_tag_name("testsuite")).collect();
+    assert_eq!(testsuites.len(), 3);
+    let broken = testsuites.iter().find(|n| n.attribute("name") == Some("div_zero_tests.c")).unwrap();
+    assert_eq!((count(*broken, "tests"), count(*broken, "failures")), (1, 1));
+    let failure = broken.descendants().find(|n| n.has_tag_name("failure")).unwrap();
+    assert!(failure.attribute("message").unwrap().contains("gcc could not compile"), "{xml}");
+    // The other suites' tests are all there, passing.
+    let others: usize =
+        suites.iter().filter(|s| s["function"] != "div_zero").map(|s| s["tests"].as_array().unwrap().len()).sum();
+    let passing = testsuites
+        .iter()
+        .filter(|n| n.attribute("name") != Some("div_zero_tests.c"))
+        .map(|n| count(*n, "tests") - count(*n, "failures"))
+        .sum::<usize>();
+    assert_eq!(passing, others);
+}
+
+#[test]
 fn report_rejects_a_missing_or_empty_directory() {
     let o = pathwise(&["report", "/nonexistent/pathwise-suites"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));

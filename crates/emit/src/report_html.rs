@@ -135,9 +135,18 @@ fn index_row(out: &mut String, i: usize, r: &ReportSuite) {
     );
 }
 
-/// The whole report page of `suites` (in the given order); `title` names
-/// the directory.
-pub fn html_report(title: &str, suites: &[ReportSuite]) -> String {
+/// A function of a project that has no suite (`pathwise project` could
+/// not test it), listed with why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Untested {
+    /// `FILE:FUNCTION` as the project's index names it.
+    pub function: String,
+    pub reason: String,
+}
+
+/// The whole report page of `suites` (in the given order), then the
+/// functions `untested`; `title` names the directory.
+pub fn html_report(title: &str, suites: &[ReportSuite], untested: &[Untested]) -> String {
     let mut out = String::new();
     let _ = write!(
         out,
@@ -161,6 +170,20 @@ pub fn html_report(title: &str, suites: &[ReportSuite]) -> String {
         index_row(&mut out, i, r);
     }
     out.push_str("</table>\n");
+    if !untested.is_empty() {
+        out.push_str(
+            "<h2 id=\"untested\">Not tested</h2>\n<table class=\"index\">\n<tr><th>function</th><th>why</th></tr>\n",
+        );
+        for u in untested {
+            let _ = writeln!(
+                out,
+                "<tr class=\"untested\"><td>{}</td><td>{}</td></tr>",
+                escape(&u.function),
+                escape(&u.reason)
+            );
+        }
+        out.push_str("</table>\n");
+    }
     for (i, r) in suites.iter().enumerate() {
         crate::report_html_func::function_section(&mut out, i, r);
     }

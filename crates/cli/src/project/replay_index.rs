@@ -12,7 +12,7 @@ use std::time::Duration;
 use anyhow::Result;
 
 use super::index::{Entry, Index};
-use crate::replay::{print_outcome, replay_all, ReplayArgs, ReplayOptions};
+use crate::replay::{print_outcome, replay_all, ReplayArgs, ReplayOptions, ReplayOutcome, SuiteFiles};
 
 /// The options to replay `e`'s suite of the index in `out`.
 pub fn options_for(out: &Path, index: &Index, e: &Entry, args: &ReplayArgs) -> ReplayOptions {
@@ -47,6 +47,7 @@ pub fn options_for(out: &Path, index: &Index, e: &Entry, args: &ReplayArgs) -> R
 pub fn run(args: &ReplayArgs) -> Result<i32> {
     let index = Index::load(&args.dir)?;
     let (mut failing, mut replayed, mut with_tests) = (Vec::new(), 0, 0);
+    let mut reported = Vec::new();
     for e in &index.functions {
         let name = format!("{}:{}", e.file, e.function);
         if e.suite.is_none() {
@@ -55,9 +56,11 @@ pub fn run(args: &ReplayArgs) -> Result<i32> {
         }
         println!("== {name} ==");
         replayed += 1;
-        let code = match replay_all(&options_for(&args.dir, &index, e, args)) {
+        let opts = options_for(&args.dir, &index, e, args);
+        let code = match replay_all(&opts) {
             Ok(outcomes) => {
                 let codes: Vec<i32> = outcomes.iter().map(|(_, o)| print_outcome(o)).collect();
+                reported.extend(outcomes.into_iter().map(|(f, o)| (name.clone(), f, o)));
                 if codes.contains(&crate::exit::FAILED) {
                     crate::exit::FAILED
                 } else if codes.iter().all(|&c| c == crate::exit::NOTHING_TO_REPLAY) {
@@ -68,6 +71,13 @@ pub fn run(args: &ReplayArgs) -> Result<i32> {
             }
             Err(err) => {
                 println!("error: {err:#}");
+                let files = SuiteFiles {
+                    c_file: opts.dir.join(format!("{}_tests.c", e.function)),
+                    json_file: opts.dir.join(format!("{}_tests.json", e.function)),
+                    name: e.function.clone(),
+                };
+                let broken = ReplayOutcome { broken: Some(format!("{err:#}")), ..Default::default() };
+                reported.push((name.clone(), files, broken));
                 crate::exit::FAILED
             }
         };
@@ -81,6 +91,7 @@ pub fn run(args: &ReplayArgs) -> Result<i32> {
     let verdict =
         if failing.is_empty() { "none failed".to_string() } else { format!("failing: {}", failing.join(", ")) };
     println!("{replayed} suites replayed ({with_tests} with tests); {verdict}");
+    crate::replay_reports::write_labelled(args, &reported)?;
     Ok(if !failing.is_empty() {
         crate::exit::FAILED
     } else if with_tests == 0 {
