@@ -483,6 +483,16 @@ fn exponent(a: f64, prec: usize, hash: bool) -> String {
 fn general(a: f64, p: usize, hash: bool) -> String {
     let t = format!("{a:.prec$e}", prec = p - 1);
     let x: i64 = t.split_once('e').and_then(|(_, e)| e.parse().ok()).unwrap_or(0);
+    // glibc decides by the exponent before rounding: a value whose
+    // rounding to p digits carries into a new digit (`%#g` of 999999.5,
+    // `%#.2g` of 99.5) is printed `%e` with no digit after the point
+    // (`1.e+06`, not `1.00000e+06`); the tests compare with glibc's text.
+    // (Without `#` the zeros are removed anyway.) The shortest
+    // round-trip form's exponent is the unrounded one.
+    let x0: i64 = format!("{a:e}").split_once('e').and_then(|(_, e)| e.parse().ok()).unwrap_or(0);
+    if hash && x == p as i64 && x0 == x - 1 {
+        return exponent(a, 0, true);
+    }
     let text = if (-4..p as i64).contains(&x) {
         let prec = (p as i64 - 1 - x) as usize;
         point(format!("{a:.prec$}"), hash)
@@ -499,3 +509,7 @@ fn general(a: f64, p: usize, hash: bool) -> String {
     let num = if num.contains('.') { num.trim_end_matches('0').trim_end_matches('.') } else { num };
     format!("{num}{exp}")
 }
+
+#[cfg(test)]
+#[path = "stdio_tests.rs"]
+mod tests;
