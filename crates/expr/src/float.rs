@@ -361,6 +361,10 @@ fn int_bounds(width: u32, signed: bool) -> (f64, f64) {
 
 /// Whether an expression node is a floating operator (see
 /// [`ExprPool::has_float`]).
+pub fn is_float(e: &Expr) -> bool {
+    is_float_node(e)
+}
+
 pub(crate) fn is_float_node(e: &Expr) -> bool {
     matches!(e, Expr::FBin { .. } | Expr::FUn { .. } | Expr::FCmp { .. } | Expr::FConv { .. })
 }
