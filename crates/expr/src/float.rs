@@ -183,7 +183,48 @@ pub enum FpConv {
     ToUnsigned { from: FpFmt, width: u32 },
 }
 
+impl FpOp {
+    pub const ALL: [FpOp; 4] = [FpOp::Add, FpOp::Sub, FpOp::Mul, FpOp::Div];
+}
+
+impl FpCmp {
+    pub const ALL: [FpCmp; 3] = [FpCmp::Eq, FpCmp::Lt, FpCmp::Le];
+}
+
+impl FpFmt {
+    pub const ALL: [FpFmt; 2] = [FpFmt::F32, FpFmt::F64];
+}
+
+impl FpUn {
+    pub const ALL: [FpUn; 6] = [
+        FpUn::Sqrt,
+        FpUn::Round(RoundMode::NearestEven),
+        FpUn::Round(RoundMode::NearestAway),
+        FpUn::Round(RoundMode::Down),
+        FpUn::Round(RoundMode::Up),
+        FpUn::Round(RoundMode::TowardZero),
+    ];
+}
+
 impl FpConv {
+    /// Every conversion (integers of 8, 16, 32 and 64 bits), for readers
+    /// of serialised expressions.
+    pub fn all() -> Vec<FpConv> {
+        let mut v = Vec::new();
+        for from in FpFmt::ALL {
+            for to in FpFmt::ALL {
+                v.push(FpConv::Fp { from, to });
+            }
+            v.push(FpConv::FromSigned(from));
+            v.push(FpConv::FromUnsigned(from));
+            for width in [8, 16, 32, 64] {
+                v.push(FpConv::ToSigned { from, width });
+                v.push(FpConv::ToUnsigned { from, width });
+            }
+        }
+        v
+    }
+
     /// The width of the result.
     pub fn out_width(self) -> u32 {
         match self {
