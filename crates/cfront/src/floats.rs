@@ -409,14 +409,19 @@ impl<'u, 'a> FnCtx<'u, 'a> {
     /// models `__pathwise_signbit(double)` and `__pathwise_fpclassify(int
     /// nan, int inf, int normal, int subnormal, int zero, double x)`
     /// (`engine/src/libc/math.rs`: expressions of the bits, no decision).
-    /// The argument converts to `double`, which keeps its sign and class.
+    /// A `float` argument calls the `f` forms of the models; any other
+    /// converts to `double`, which keeps its sign and class (a `long
+    /// double` is held as the `double` it equals).
     fn classify_by_model(&mut self, name: &str, args: &[Node<Expression>], span: Span) -> LResult<Val> {
         let x = args.last().expect("an argument");
         let v = self.rvalue(x)?;
         if !matches!(v.ty, CType::Float(_) | CType::Int(_)) {
             return Err(self.u.invalid(x.span, format!("`{name}` needs a floating argument")));
         }
-        let d = CType::Float(FloatKind::Double);
+        // A `float` keeps its format (a subnormal `float` is a normal
+        // `double`); other types convert to `double`.
+        let single = v.ty == CType::Float(FloatKind::Float);
+        let d = CType::Float(if single { FloatKind::Float } else { FloatKind::Double });
         let v = self.convert(v, &d, span, crate::ops::Conv::Implicit)?;
         let op = if name == "__builtin_fpclassify" || name == "__builtin_isnormal" {
             let mut ops = Vec::new();
@@ -430,9 +435,11 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             }
             ops.push(v.op);
             let params = vec![INT, INT, INT, INT, INT, d];
-            self.call_engine_value("__pathwise_fpclassify", (params, INT), ops, span)
+            let model = if single { "__pathwise_fpclassifyf" } else { "__pathwise_fpclassify" };
+            self.call_engine_value(model, (params, INT), ops, span)
         } else {
-            self.call_engine_value("__pathwise_signbit", (vec![d], INT), vec![v.op], span)
+            let model = if single { "__pathwise_signbitf" } else { "__pathwise_signbit" };
+            self.call_engine_value(model, (vec![d], INT), vec![v.op], span)
         };
         Ok(Val { op, ty: INT })
     }

@@ -400,6 +400,21 @@ fn int_bounds(width: u32, signed: bool) -> (f64, f64) {
     }
 }
 
+/// The bits of `1 / c` when `c` and its reciprocal are normal powers of two.
+fn reciprocal_of_power_of_two(fmt: FpFmt, c: u64) -> Option<u64> {
+    let frac = mask(fmt.sbits() - 1);
+    let normal = |v: u64| {
+        let e = (v & fmt.abs_mask()) >> (fmt.sbits() - 1);
+        e != 0 && e != mask(fmt.ebits()) && v & frac == 0
+    };
+    let one = match fmt {
+        FpFmt::F32 => u64::from(1f32.to_bits()),
+        FpFmt::F64 => 1f64.to_bits(),
+    };
+    let r = eval_fbin(FpOp::Div, fmt, one, c);
+    (normal(c) && normal(r)).then_some(r)
+}
+
 /// Whether an expression node is a floating operator (see
 /// [`ExprPool::has_float`]).
 pub fn is_float(e: &Expr) -> bool {
@@ -417,6 +432,15 @@ impl ExprPool {
         debug_assert!(self.width(a) == fmt.bits() && self.width(b) == fmt.bits());
         if let (Some(x), Some(y)) = (self.as_bv_const(a), self.as_bv_const(b)) {
             return self.bv_const(fmt.bits(), eval_fbin(op, fmt, x, y));
+        }
+        // `x / 2^k` is `x * 2^-k` when both powers are normal numbers: the
+        // same real quotient rounded once, NaN and signs included; a
+        // multiplier is a much smaller circuit than a divider for the solver.
+        if let (FpOp::Div, Some(c)) = (op, self.as_bv_const(b)) {
+            if let Some(r) = reciprocal_of_power_of_two(fmt, c) {
+                let r = self.bv_const(fmt.bits(), r);
+                return self.fbin(FpOp::Mul, fmt, a, r);
+            }
         }
         self.intern(Expr::FBin { op, fmt, a, b }, Sort::Bv(fmt.bits()))
     }

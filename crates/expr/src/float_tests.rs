@@ -91,6 +91,13 @@ fn builders_fold_and_evaluate() {
         assert_eq!(eval(&p, nan, &m).as_bool(), Some(nan_v), "{v}");
         assert_eq!(eval(&p, fits, &m).as_bool(), Some(fits_v), "{v}");
     }
+    let quarter = p.bv_const(64, d(0.25));
+    let four = p.bv_const(64, d(4.0));
+    let by_four = p.fbin(FpOp::Div, FpFmt::F64, x, four);
+    assert_eq!(by_four, p.fbin(FpOp::Mul, FpFmt::F64, x, quarter));
+    let three = p.bv_const(64, d(3.0));
+    let by_three = p.fbin(FpOp::Div, FpFmt::F64, x, three);
+    assert!(matches!(p.get(by_three), Expr::FBin { op: FpOp::Div, .. }));
     let c = p.fp_copysign(FpFmt::F64, one, x);
     m.bv.insert(x, d(-0.0));
     assert_eq!(eval(&p, c, &m).as_bv(), Some(d(-1.0)));

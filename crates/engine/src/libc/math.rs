@@ -56,7 +56,9 @@ pub(super) const NAMES: &[&str] = &[
     "fmax",
     "fmaxf",
     "__pathwise_signbit",
+    "__pathwise_signbitf",
     "__pathwise_fpclassify",
+    "__pathwise_fpclassifyf",
     "sin",
     "cos",
     "tan",
@@ -88,17 +90,21 @@ const CONCRETE: &[&str] = &[
 ];
 
 pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
+    let single = c.name.ends_with('f');
+    let fmt = if single { FpFmt::F32 } else { FpFmt::F64 };
     match c.name {
-        "__pathwise_signbit" => {
-            let x = c.int(h.pool(), 0, 64);
-            let neg = x.cmp(h.pool(), pathwise_expr::BvCmp::Slt, Int::konst(0, 64));
+        "__pathwise_signbit" | "__pathwise_signbitf" => {
+            let w = fmt.bits();
+            let x = c.int(h.pool(), 0, w);
+            let neg = x.cmp(h.pool(), pathwise_expr::BvCmp::Slt, Int::konst(0, w));
             return Some(Ok(Some(Int::from_cond(h.pool(), neg, 32).value())));
         }
-        "__pathwise_fpclassify" => return Some(Ok(Some(fpclassify(h, c).value()))),
+        "__pathwise_fpclassify" | "__pathwise_fpclassifyf" => return Some(Ok(Some(fpclassify(h, c, fmt).value()))),
         name if CONCRETE.contains(&name) => return Some(concrete(h, c)),
         _ => {}
     }
     let (base, fmt) = match c.name.strip_suffix('f') {
+        Some(b) if b.starts_with("__pathwise") => return None,
         Some(b) if NAMES.contains(&b) => (b, FpFmt::F32),
         _ => (c.name, FpFmt::F64),
     };
@@ -204,18 +210,17 @@ fn min_max(h: &mut dyn LibcHost, fmt: FpFmt, x: Int, y: Int, min: bool) -> Int {
 }
 
 /// `__pathwise_fpclassify(nan, inf, normal, subnormal, zero, x)`: gcc's
-/// `__builtin_fpclassify` (the front end passes the argument as a
-/// `double`, which keeps its class).
-fn fpclassify(h: &mut dyn LibcHost, c: &Call<'_>) -> Int {
-    let fmt = FpFmt::F64;
+/// `__builtin_fpclassify` of a `double` (or, the `f` form, a `float`).
+fn fpclassify(h: &mut dyn LibcHost, c: &Call<'_>, fmt: FpFmt) -> Int {
+    let w = fmt.bits();
     let codes: Vec<Int> = (0..5).map(|i| c.int(h.pool(), i, 32)).collect();
-    let x = c.int(h.pool(), 5, 64);
+    let x = c.int(h.pool(), 5, w);
     let p = h.pool();
     let abs = x.binc(p, BvOp::And, fmt.abs_mask());
-    let inf = Int::konst(fmt.inf_bits(), 64);
+    let inf = Int::konst(fmt.inf_bits(), w);
     let nan = inf.cmp(p, pathwise_expr::BvCmp::Ult, abs);
     let infinite = abs.eq(p, inf);
-    let normal = Int::konst(fmt.min_normal_bits(), 64).cmp(p, pathwise_expr::BvCmp::Ule, abs);
+    let normal = Int::konst(fmt.min_normal_bits(), w).cmp(p, pathwise_expr::BvCmp::Ule, abs);
     let zero = abs.is_zero(p);
     let r = Int::ite(p, zero, codes[4], codes[3]);
     let r = Int::ite(p, normal, codes[2], r);
