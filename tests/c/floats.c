@@ -1,7 +1,8 @@
 /* Floating-point corpus: each function is generated for and its tests run
  * natively, so any disagreement between Pathwise's IEEE model and gcc's
  * code (x86-64, SSE) shows up as a failing test. Floating values are
- * symbolic in the engine (IEEE 754 in the solver). */
+ * symbolic in the engine (IEEE 754 in the solver, see
+ * crates/cli/tests/float_paths.rs for exact path counts). */
 #include <math.h>
 
 double g_scale = 2.5;
