@@ -218,6 +218,8 @@ fn generate_inner(
     stats.solver_calls = solver.stats().backend_calls;
     stats.solver_cache_hits = solver.stats().cache_hits;
     stats.solver_ms = solver.stats().backend_time.as_millis() as u64;
+    stats.float_solver_calls = solver.stats().float_calls;
+    stats.float_solver_ms = solver.stats().float_time.as_millis() as u64;
     // A replaced error test took its coverage with it.
     let replaced = error_sites.finish(&mut stats, &mut tests);
     let before = tests.len();
