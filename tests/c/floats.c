@@ -1,8 +1,8 @@
 /* Floating-point corpus: each function is generated for and its tests run
  * natively, so any disagreement between Pathwise's IEEE model and gcc's
  * code (x86-64, SSE) shows up as a failing test. Floating values are
- * concrete in the engine: a symbolic value entering a floating operation
- * is concretised (and counted in the statistics). */
+ * symbolic in the engine (IEEE 754 in the solver, see
+ * crates/cli/tests/float_paths.rs for exact path counts). */
 #include <math.h>
 
 double g_scale = 2.5;
@@ -13,8 +13,8 @@ int halves(int n)
 {
     if (n > 100)
         return 1;
-    double d = n * 0.5;           /* n is concretised here */
-    if (d > 10.25)                /* concrete: not a decision */
+    double d = n * 0.5;           /* n stays symbolic */
+    if (d > 10.25)                /* a decision */
         return 2;
     return 3;
 }
@@ -29,7 +29,7 @@ long conversions(unsigned char c, unsigned u)
         factor = 1e8;
     if (u > 7)
         factor = 0.5;
-    double d = c;                 /* c is concretised here */
+    double d = c;
     float f = u;                  /* rounds to 24 bits */
     long r = (long)(d * 0.5) + (long)f + (unsigned char)(f / 1e9f);
     return r + (int)(d * factor); /* overflows int for c > 100, u <= 7 */
@@ -60,7 +60,7 @@ double specials(int k)
     return 0x1p-1074 * k;         /* subnormal */
 }
 
-/* A float input array (its elements are concretised where read). */
+/* A float input array. */
 float average(const float *a, int n)
 {
     float s = 0.0f;
@@ -98,7 +98,7 @@ void scale_hist(int k)
         g_scale = -0.0;
 }
 
-/* Float parameters: concretised at their first use. */
+/* Float parameters. */
 int classify(float x, double y)
 {
     if (x == 0.0f && y >= 0.0)

@@ -5,12 +5,10 @@
 // gcov-branches: 16, coverable: 16 (100%: all feasible)
 // data models: ILP32 and LP64, same figures
 // needs: no loop
-// pathwise: covers 11 gcov branches, 9 TestCov goals (floating inputs are concretised)
 // Floating inputs: a NaN test, integers derived from a float and a double
 // (truncation toward zero), a float computed from an integer input. The
-// engine has no floating theory: the float and double inputs keep the value
-// 0.0 (the NaN side and the sides needing another value stay uncovered),
-// while decisions on the integer input before its conversion are explored.
+// engine's floats are symbolic (IEEE in the solver): every goal is reached,
+// the NaN side with a NaN input.
 extern float __VERIFIER_nondet_float(void);
 extern double __VERIFIER_nondet_double(void);
 extern int __VERIFIER_nondet_int(void);
@@ -43,7 +41,7 @@ int main() {
   if (l < 0) {
     result += 10;
   }
-  double x = n / 4.0;         // n is concretised here
+  double x = n / 4.0;         // n stays symbolic through the conversion
   if (x > 0.75) {
     result += 100;
   }

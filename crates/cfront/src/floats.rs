@@ -4,7 +4,8 @@
 //! conversions (C11 6.3.1.8: an integer operand converts to the floating
 //! type), constant folding for static initializers, and the gcc built-ins
 //! that `<math.h>` macros expand to (`INFINITY`, `NAN`, `HUGE_VAL`,
-//! `isnan`, `isinf`, `isfinite`).
+//! `isnan`, `isinf`, `isfinite`; `signbit`, `isnormal` and `fpclassify`
+//! as calls of engine models).
 //!
 //! Semantics are IEEE with round-to-nearest and no excess precision
 //! (`FLT_EVAL_METHOD == 0`, x86-64's SSE): a `float` operation is done in
@@ -398,8 +399,49 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                 };
                 self.classify(name, &v, span)
             }
+            ("__builtin_signbit" | "__builtin_signbitf" | "__builtin_signbitl" | "__builtin_isnormal", 1)
+            | ("__builtin_fpclassify", 6) => self.classify_by_model(name, args, span)?,
             _ => return Ok(None),
         }))
+    }
+
+    /// `signbit`, `isnormal` and `fpclassify` as calls of the engine's
+    /// models `__pathwise_signbit(double)` and `__pathwise_fpclassify(int
+    /// nan, int inf, int normal, int subnormal, int zero, double x)`
+    /// (`engine/src/libc/math.rs`: expressions of the bits, no decision).
+    /// A `float` argument calls the `f` forms of the models; any other
+    /// converts to `double`, which keeps its sign and class (a `long
+    /// double` is held as the `double` it equals).
+    fn classify_by_model(&mut self, name: &str, args: &[Node<Expression>], span: Span) -> LResult<Val> {
+        let x = args.last().expect("an argument");
+        let v = self.rvalue(x)?;
+        if !matches!(v.ty, CType::Float(_) | CType::Int(_)) {
+            return Err(self.u.invalid(x.span, format!("`{name}` needs a floating argument")));
+        }
+        // A `float` keeps its format (a subnormal `float` is a normal
+        // `double`); other types convert to `double`.
+        let single = v.ty == CType::Float(FloatKind::Float);
+        let d = CType::Float(if single { FloatKind::Float } else { FloatKind::Double });
+        let v = self.convert(v, &d, span, crate::ops::Conv::Implicit)?;
+        let op = if name == "__builtin_fpclassify" || name == "__builtin_isnormal" {
+            let mut ops = Vec::new();
+            if name == "__builtin_isnormal" {
+                ops.extend([0, 0, 1, 0, 0].map(|k| Operand::Const(Type::I32, k)));
+            } else {
+                for a in &args[..5] {
+                    let c = self.rvalue(a)?;
+                    ops.push(self.convert(c, &INT, span, crate::ops::Conv::Implicit)?.op);
+                }
+            }
+            ops.push(v.op);
+            let params = vec![INT, INT, INT, INT, INT, d];
+            let model = if single { "__pathwise_fpclassifyf" } else { "__pathwise_fpclassify" };
+            self.call_engine_value(model, (params, INT), ops, span)
+        } else {
+            let model = if single { "__pathwise_signbitf" } else { "__pathwise_signbit" };
+            self.call_engine_value(model, (vec![d], INT), vec![v.op], span)
+        };
+        Ok(Val { op, ty: INT })
     }
 
     /// `isnan` (`x != x`), `isfinite` (`x - x == 0`), `isinf` and

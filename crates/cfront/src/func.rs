@@ -133,17 +133,29 @@ impl<'u, 'a> FnCtx<'u, 'a> {
     /// use with parameters `params`: checks and assumptions the front end
     /// adds, which the program cannot name.
     pub(crate) fn call_engine_model(&mut self, name: &str, params: Vec<CType>, args: Vec<Operand>, span: Span) {
+        self.call_engine_value(name, (params, CType::Void), args, span);
+    }
+
+    /// Like [`FnCtx::call_engine_model`], for a model with a result of C
+    /// type `sig.1` (its value; unused for `void`).
+    pub(crate) fn call_engine_value(
+        &mut self,
+        name: &str,
+        sig: (Vec<CType>, CType),
+        args: Vec<Operand>,
+        span: Span,
+    ) -> Operand {
+        let (params, ret) = sig;
         let loc = self.loc(span);
-        let sig = FuncSig {
-            ret: CType::Void,
-            const_params: vec![false; params.len()],
-            params,
-            variadic: false,
-            prototyped: true,
-        };
+        let void = ret == CType::Void;
+        let sig = FuncSig { ret, const_params: vec![false; params.len()], params, variadic: false, prototyped: true };
         let idx = self.u.synthetic_decl(name, sig, span);
         let func = self.u.func_id(idx);
-        self.b.effect(pathwise_ir::InstKind::Call { func, args }, loc);
+        if void {
+            self.b.effect(pathwise_ir::InstKind::Call { func, args }, loc);
+            return Operand::Const(pathwise_ir::Type::I32, 0);
+        }
+        self.b.value(pathwise_ir::InstKind::Call { func, args }, loc)
     }
 
     /// The type of a variable, or an element of one, when evident.

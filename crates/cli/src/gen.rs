@@ -770,10 +770,18 @@ fn program_loc(files: &[String], loc: pathwise_ir::Loc) -> String {
 /// `floating-point: N inputs concretised, M symbolic values concretised`
 /// (with its newline), when the run concretised anything.
 pub fn float_line(s: &pathwise_engine::suite::Stats, label_width: usize) -> String {
-    if s.float_inputs_concretised + s.float_values_concretised == 0 {
-        return String::new();
+    let mut out = String::new();
+    if s.float_solver_calls > 0 {
+        // The share of the solver's work that floating queries took.
+        out.push_str(&format!(
+            "  {:<label_width$} {} of {} solver calls, {} of {} ms\n",
+            "float queries:", s.float_solver_calls, s.solver_calls, s.float_solver_ms, s.solver_ms
+        ));
     }
-    format!(
+    if s.float_inputs_concretised + s.float_values_concretised == 0 {
+        return out;
+    }
+    out + &format!(
         "  {:<label_width$} {} inputs concretised, {} symbolic values concretised\n",
         "floating-point:", s.float_inputs_concretised, s.float_values_concretised
     )

@@ -20,9 +20,9 @@
 //! under the other).
 //!
 //! A program whose header has a `// pathwise: covers G gcov branches, T
-//! TestCov goals` line (`tc_float.c`: its floating inputs are concretised,
-//! so Pathwise cannot reach every feasible branch) is held to exactly those
-//! figures instead of the feasible ones.
+//! TestCov goals` line (none now: `tc_float.c` had one, 11 and 9, while
+//! floating inputs were concretised; it reaches 16 and 13 with symbolic
+//! floats) is held to exactly those figures instead of the feasible ones.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -521,6 +521,10 @@ pub struct StatsJson {
     #[serde(default)]
     pub solver_ms: u64,
     #[serde(default)]
+    pub float_solver_calls: u64,
+    #[serde(default)]
+    pub float_solver_ms: u64,
+    #[serde(default)]
     pub float_inputs_concretised: u64,
     #[serde(default)]
     pub float_values_concretised: u64,
@@ -886,6 +890,8 @@ impl StatsJson {
             precondition_abandoned: s.precondition_abandoned,
             elapsed_ms: s.elapsed_ms,
             solver_ms: s.solver_ms,
+            float_solver_calls: s.float_solver_calls,
+            float_solver_ms: s.float_solver_ms,
             float_inputs_concretised: s.float_inputs_concretised,
             float_values_concretised: s.float_values_concretised,
             values_concretised: s.values_concretised,

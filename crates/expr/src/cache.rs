@@ -45,6 +45,11 @@ pub struct SolverStats {
     /// Queries answered by the trivial-query fast path (neither hits nor
     /// backend calls).
     pub trivial: u64,
+    /// Backend calls whose query contains a floating operator
+    /// ([`ExprPool::has_float`]), and their share of `backend_time`: float
+    /// queries bit-blast IEEE circuits and are the expensive ones.
+    pub float_calls: u64,
+    pub float_time: Duration,
 }
 
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -158,8 +163,13 @@ impl<B: SolverBackend> SolverBackend for CachingSolver<B> {
         let sub = Query { constraints: key.constraints.to_vec(), assumptions: key.assumptions.to_vec() };
         let start = Instant::now();
         let result = self.backend.check(pool, &sub);
-        self.stats.backend_time += start.elapsed();
+        let spent = start.elapsed();
+        self.stats.backend_time += spent;
         self.stats.backend_calls += 1;
+        if sub.constraints.iter().chain(&sub.assumptions).any(|&e| pool.has_float(e)) {
+            self.stats.float_calls += 1;
+            self.stats.float_time += spent;
+        }
         let cached = match result {
             SolveResult::Sat(m) => Cached::Sat(m),
             SolveResult::Unsat { core } => Cached::Unsat(core.iter().map(|&i| sub.assumptions[i]).collect()),

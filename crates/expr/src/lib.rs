@@ -4,6 +4,8 @@
 //!   bits) and arrays (bit-vector index to bit-vector element). Structurally
 //!   equal expressions share one [`ExprId`], so equality of ids is equality of
 //!   terms and query caches key on ids.
+//! - [`float`]: floating-point operators over IEEE bits (`float` and
+//!   `double`) and their exact x86-64 semantics.
 //! - [`ops`]: the concrete semantics of every bit-vector operator, shared by
 //!   the constant folder and by the engine's concrete execution so that the
 //!   two can never disagree.
@@ -22,6 +24,7 @@
 
 pub mod cache;
 pub mod eval;
+pub mod float;
 pub mod intervals;
 pub mod linear;
 pub mod ops;
@@ -32,6 +35,7 @@ pub mod smtlib;
 pub mod solver;
 pub mod subst;
 
+pub use float::{FpCmp, FpConv, FpFmt, FpOp, FpUn, RoundMode};
 pub use ops::{BvCmp, BvOp};
 pub use pool::{Expr, ExprId, ExprPool, Sort};
 pub use solver::{ArrayValue, Model, Query, ResendSession, Session, SolveResult, SolverBackend};

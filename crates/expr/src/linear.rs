@@ -296,6 +296,8 @@ fn node_range(
         Expr::Var { .. } => None,
         Expr::Select { array, index } if is_leaf_read(pool, array, index) => Some((full(pool.width(id)), true)),
         Expr::Select { .. } | Expr::Store { .. } | Expr::ConstArray { .. } => None,
+        // IEEE arithmetic has no integer reading.
+        Expr::FBin { .. } | Expr::FUn { .. } | Expr::FCmp { .. } | Expr::FConv { .. } => None,
         Expr::Ite { cond, then_, else_ } => {
             if pool.sort(cond) != Sort::Bool || !matches!(pool.sort(then_), Sort::Bool | Sort::Bv(_)) {
                 return None;

@@ -42,6 +42,7 @@ use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 
 use rustc_hash::FxHashMap;
 
+use crate::float::{FpCmp, FpConv, FpFmt, FpOp, FpUn};
 use crate::ops::{eval_bin, eval_cmp, mask, smul_fits, to_signed, BvCmp, BvOp};
 
 /// An expression, identified by its index in the [`ExprPool`].
@@ -129,12 +130,42 @@ pub enum Expr {
         index: u32,
         value: ExprId,
     },
+    /// Floating arithmetic on IEEE bits (see [`crate::float`]): the bits
+    /// of the rounded result.
+    FBin {
+        op: FpOp,
+        fmt: FpFmt,
+        a: ExprId,
+        b: ExprId,
+    },
+    /// A unary floating operator on IEEE bits (square root, rounding to an
+    /// integral value): the result's bits.
+    FUn {
+        op: FpUn,
+        fmt: FpFmt,
+        a: ExprId,
+    },
+    /// An ordered floating comparison of IEEE bits (a boolean).
+    FCmp {
+        op: FpCmp,
+        fmt: FpFmt,
+        a: ExprId,
+        b: ExprId,
+    },
+    /// A conversion between floating formats, or between an integer and a
+    /// floating format.
+    FConv {
+        op: FpConv,
+        a: ExprId,
+    },
 }
 
 /// The arena that owns all expressions and hash-conses them.
 pub struct ExprPool {
     nodes: Vec<Expr>,
     sorts: Vec<Sort>,
+    /// Per node: whether it contains a floating operator.
+    floats: Vec<bool>,
     map: FxHashMap<Expr, ExprId>,
     /// Process-unique identity (see [`ExprPool::uid`]).
     uid: u64,
@@ -148,6 +179,7 @@ impl Default for ExprPool {
         ExprPool {
             nodes: Vec::new(),
             sorts: Vec::new(),
+            floats: Vec::new(),
             map: FxHashMap::default(),
             uid: NEXT_POOL_UID.fetch_add(1, AtomicOrdering::Relaxed),
         }
@@ -193,15 +225,21 @@ impl ExprPool {
         }
     }
 
-    fn intern(&mut self, e: Expr, sort: Sort) -> ExprId {
+    pub(crate) fn intern(&mut self, e: Expr, sort: Sort) -> ExprId {
         if let Some(&id) = self.map.get(&e) {
             return id;
         }
         let id = ExprId(self.nodes.len() as u32);
+        let float = crate::float::is_float_node(&e) || children(&e).iter().any(|k| self.floats[k.0 as usize]);
+        self.floats.push(float);
         self.nodes.push(e.clone());
         self.sorts.push(sort);
         self.map.insert(e, id);
         id
+    }
+
+    pub(crate) fn float_flag(&self, id: ExprId) -> bool {
+        self.floats[id.0 as usize]
     }
 
     /// The constant value of a bit-vector constant.
@@ -696,14 +734,21 @@ impl ExprPool {
 pub fn children(e: &Expr) -> Vec<ExprId> {
     match *e {
         Expr::BoolConst(_) | Expr::BvConst { .. } | Expr::Var { .. } => vec![],
-        Expr::Not(a) | Expr::ZExt { a, .. } | Expr::SExt { a, .. } | Expr::Extract { a, .. } => vec![a],
+        Expr::Not(a)
+        | Expr::ZExt { a, .. }
+        | Expr::SExt { a, .. }
+        | Expr::Extract { a, .. }
+        | Expr::FUn { a, .. }
+        | Expr::FConv { a, .. } => vec![a],
         Expr::ConstArray { value, .. } => vec![value],
         Expr::And(a, b)
         | Expr::Or(a, b)
         | Expr::Eq(a, b)
         | Expr::Bin { a, b, .. }
         | Expr::Cmp { a, b, .. }
-        | Expr::SMulNoOverflow(a, b) => vec![a, b],
+        | Expr::SMulNoOverflow(a, b)
+        | Expr::FBin { a, b, .. }
+        | Expr::FCmp { a, b, .. } => vec![a, b],
         Expr::Select { array, index } => vec![array, index],
         Expr::Ite { cond, then_, else_ } => vec![cond, then_, else_],
         Expr::Store { array, index, value } => vec![array, index, value],
@@ -738,6 +783,10 @@ impl fmt::Display for DisplayExpr<'_> {
             Expr::Select { array, index } => write!(f, "(select {} {})", d(*array), d(*index)),
             Expr::Store { array, index, value } => write!(f, "(store {} {} {})", d(*array), d(*index), d(*value)),
             Expr::ConstArray { value, .. } => write!(f, "(const-array {})", d(*value)),
+            Expr::FBin { op, fmt, a, b } => write!(f, "(f{op:?}.{fmt:?} {} {})", d(*a), d(*b)),
+            Expr::FUn { op, fmt, a } => write!(f, "({op:?}.{fmt:?} {})", d(*a)),
+            Expr::FCmp { op, fmt, a, b } => write!(f, "(f{op:?}.{fmt:?} {} {})", d(*a), d(*b)),
+            Expr::FConv { op, a } => write!(f, "({op:?} {})", d(*a)),
         }
     }
 }

@@ -85,6 +85,22 @@ pub fn substitute(
             let v = s(pool, value);
             pool.const_array(index, v)
         }
+        Expr::FBin { op, fmt, a, b } => {
+            let (a, b) = (s(pool, a), s(pool, b));
+            pool.fbin(op, fmt, a, b)
+        }
+        Expr::FCmp { op, fmt, a, b } => {
+            let (a, b) = (s(pool, a), s(pool, b));
+            pool.fcmp(op, fmt, a, b)
+        }
+        Expr::FUn { op, fmt, a } => {
+            let a = s(pool, a);
+            pool.fun(op, fmt, a)
+        }
+        Expr::FConv { op, a } => {
+            let a = s(pool, a);
+            pool.fconv(op, a)
+        }
     };
     memo.insert(e, r);
     r

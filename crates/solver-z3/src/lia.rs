@@ -133,6 +133,9 @@ impl LiaTranslator {
             Expr::Ite { cond, then_, else_ } => self.bool(cond).ite(self.get(then_), self.get(else_)),
             Expr::SExt { a, .. } | Expr::Extract { a, .. } => self.get(a).clone(),
             Expr::ZExt { a, .. } => self.unsigned(pool, a).into(),
+            Expr::FBin { .. } | Expr::FUn { .. } | Expr::FCmp { .. } | Expr::FConv { .. } => {
+                unreachable!("floating operators have no integer reading (`integer_exact`)")
+            }
             Expr::Bin { op, a, b } => {
                 let (x, y) = (self.int(a), self.int(b));
                 let pow2 = |s: ExprId| Int::from_i128(1i128 << pool.as_bv_const(s).expect("constant shift"));

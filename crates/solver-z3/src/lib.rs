@@ -122,6 +122,7 @@
 //! timeout.
 
 mod ackermann;
+mod float;
 mod guarded;
 mod lia;
 mod model;
@@ -185,6 +186,9 @@ pub struct Z3Stats {
     pub contained_panics: u64,
     /// Checks that went to the integer solver (see [`lia`](crate::lia)).
     pub integer_checks: u64,
+    /// Checks of queries with floating operators (see [`float`](crate::float)),
+    /// which go to a solver of Z3's default configuration.
+    pub float_checks: u64,
 }
 
 /// Which of the three solvers (see the crate doc).
@@ -193,6 +197,9 @@ enum Kind {
     Bv,
     QfAbv,
     General,
+    /// Queries with floating operators: Z3's default solver (the `QF_ABV`
+    /// setup has no floating-point theory).
+    Float,
 }
 
 /// How solvers are created.
@@ -212,7 +219,7 @@ impl Setup {
         let logic = match kind {
             Kind::Bv => self.bv_logic,
             Kind::QfAbv => "QF_ABV",
-            Kind::General => "",
+            Kind::General | Kind::Float => "",
         };
         let s =
             if logic.is_empty() { Solver::new() } else { Solver::new_for_logic(logic).expect("Z3 knows the logic") };
@@ -223,7 +230,7 @@ impl Setup {
     fn params(&self, kind: Kind) -> &Params {
         match kind {
             Kind::Bv => &self.bv_params,
-            Kind::QfAbv | Kind::General => &self.params,
+            Kind::QfAbv | Kind::General | Kind::Float => &self.params,
         }
     }
 }
@@ -276,6 +283,7 @@ pub struct Z3Backend {
     bv: Slot,
     qf_abv: Slot,
     general: Slot,
+    float: Slot,
     /// The `QF_LIA` solver for integer-exact queries (see
     /// [`lia`](crate::lia)); `None` when disabled.
     integers: Option<lia::IntegerSolver>,
@@ -336,6 +344,7 @@ impl Z3Backend {
             bv: Slot::new(Kind::Bv, &setup),
             qf_abv: Slot::new(Kind::QfAbv, &setup),
             general: Slot::new(Kind::General, &setup),
+            float: Slot::new(Kind::Float, &setup),
             integers: Some(lia::IntegerSolver::new(integer_solver(&setup))),
             reuse,
             terms: Terms {
@@ -383,7 +392,7 @@ impl Z3Backend {
         self.pool_uid = pool.uid();
         self.terms.literals.clear();
         self.terms.scanner.reset();
-        for slot in [&mut self.bv, &mut self.qf_abv, &mut self.general] {
+        for slot in [&mut self.bv, &mut self.qf_abv, &mut self.general, &mut self.float] {
             if self.reuse == Reuse::Guarded {
                 slot.renew();
             }
@@ -397,11 +406,13 @@ impl Z3Backend {
             Kind::Bv => self.stats.bv_checks += 1,
             Kind::QfAbv => {}
             Kind::General => self.stats.general_checks += 1,
+            Kind::Float => self.stats.float_checks += 1,
         }
         let slot = match kind {
             Kind::Bv => &mut self.bv,
             Kind::QfAbv => &mut self.qf_abv,
             Kind::General => &mut self.general,
+            Kind::Float => &mut self.float,
         };
         let cx = Cx { terms: &mut self.terms, stats: &mut self.stats, pool, query, scan };
         match self.reuse {
@@ -443,6 +454,9 @@ impl Z3Backend {
     fn dispatch(&mut self, pool: &ExprPool, query: &Query) -> SolveResult {
         let roots: Vec<ExprId> = query.constraints.iter().chain(&query.assumptions).copied().collect();
         let scan = self.terms.scanner.scan(pool, &roots);
+        if roots.iter().any(|&r| pool.has_float(r)) {
+            return self.run(Kind::Float, pool, query, &scan);
+        }
         if scan.const_array {
             return self.run(Kind::General, pool, query, &scan);
         }
@@ -503,7 +517,7 @@ impl Z3Backend {
 
     /// Renew every solver (after a contained panic: a scope may be open).
     fn renew_all(&mut self) {
-        for slot in [&mut self.bv, &mut self.qf_abv, &mut self.general] {
+        for slot in [&mut self.bv, &mut self.qf_abv, &mut self.general, &mut self.float] {
             slot.renew();
             slot.facts = guarded::Facts::default();
         }

@@ -31,6 +31,8 @@ pub(crate) struct Translator {
     /// Per translated node: whether it contains a non-linear operator
     /// (see [`Translator::is_heavy`]).
     heavy: Vec<bool>,
+    /// Native float terms of floating nodes (see [`float`](crate::float)).
+    floats: crate::float::FloatTerms,
 }
 
 impl Translator {
@@ -40,7 +42,9 @@ impl Translator {
             self.pool_uid = pool.uid();
             self.cache.clear();
             self.heavy.clear();
+            self.floats.clear();
         }
+        self.floats.resize(pool.len());
         if self.cache.len() < pool.len() {
             self.cache.resize(pool.len(), None);
             self.heavy.resize(pool.len(), false);
@@ -102,6 +106,8 @@ impl Translator {
             Expr::Bin { op: BvOp::Mul, a, .. } => pool.as_bv_const(a).is_none(),
             Expr::Bin { op: BvOp::UDiv | BvOp::SDiv | BvOp::URem | BvOp::SRem, .. } => true,
             Expr::Select { array, index } if is_ackermannized(pool, array, index) => return false,
+            // IEEE operations bit-blast to large circuits too.
+            Expr::FBin { .. } | Expr::FUn { .. } | Expr::FConv { .. } | Expr::FCmp { .. } => true,
             _ => false,
         };
         own || pathwise_expr::pool::children(e).iter().any(|k| self.heavy[k.0 as usize])
@@ -137,7 +143,12 @@ impl Translator {
     }
 
     /// The Z3 term of one node whose children are translated.
-    fn build(&self, pool: &ExprPool, id: ExprId) -> Dynamic {
+    fn build(&mut self, pool: &ExprPool, id: ExprId) -> Dynamic {
+        if pathwise_expr::float::is_float(pool.get(id)) {
+            let cache = &self.cache;
+            let bits = |k: ExprId| cache[k.0 as usize].as_ref().and_then(|t| t.as_bv()).expect("bit-vector operand");
+            return self.floats.build(pool, id, &bits);
+        }
         match *pool.get(id) {
             Expr::BoolConst(b) => Bool::from_bool(b).into(),
             Expr::BvConst { width, value } => BV::from_u64(value, width).into(),
@@ -187,6 +198,9 @@ impl Translator {
             Expr::Store { array, index, value } => self.array(array).store(self.get(index), self.get(value)).into(),
             Expr::ConstArray { index, value } => {
                 Array::const_array(&z3::Sort::bitvector(index), self.get(value)).into()
+            }
+            Expr::FBin { .. } | Expr::FUn { .. } | Expr::FCmp { .. } | Expr::FConv { .. } => {
+                unreachable!("translated above")
             }
         }
     }

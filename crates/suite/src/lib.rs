@@ -700,9 +700,13 @@ pub struct Stats {
     pub elapsed_ms: u64,
     /// Part of `elapsed_ms` spent in the solver backend.
     pub solver_ms: u64,
+    /// Backend calls whose query has a floating operator, and their part
+    /// of `solver_ms` (floating queries are the expensive ones).
+    pub float_solver_calls: u64,
+    pub float_solver_ms: u64,
     /// Floating inputs (`__VERIFIER_nondet_float()`/`_double()` calls by
-    /// position, floating parameters) seen: there is no floating theory, so
-    /// each is concretised (its value is kept, never solved for).
+    /// position, floating parameters) pinned to their value by an
+    /// operation without a symbolic model (`long double` arithmetic, `sin`).
     pub float_inputs_concretised: u64,
     /// Places where a symbolic value (computed from inputs) flowed into a
     /// floating operation and was concretised to its value on that run.

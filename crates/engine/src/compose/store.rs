@@ -77,6 +77,15 @@ impl Writer<'_> {
                 json!(["store", self.node(array), self.node(index), self.node(value)])
             }
             Expr::ConstArray { index, value } => json!(["carr", index, self.node(value)]),
+            // Floating operators by the `Debug` names of their operators.
+            Expr::FBin { op, fmt, a, b } => {
+                json!(["fbin", format!("{op:?}"), format!("{fmt:?}"), self.node(a), self.node(b)])
+            }
+            Expr::FCmp { op, fmt, a, b } => {
+                json!(["fcmp", format!("{op:?}"), format!("{fmt:?}"), self.node(a), self.node(b)])
+            }
+            Expr::FUn { op, fmt, a } => json!(["fun", format!("{op:?}"), format!("{fmt:?}"), self.node(a)]),
+            Expr::FConv { op, a } => json!(["fconv", format!("{op:?}"), self.node(a)]),
         };
         self.nodes.push(j);
         let i = self.nodes.len() - 1;
@@ -188,6 +197,7 @@ pub fn import(
             "select" => pool.select(k(1)?, k(2)?),
             "store" => pool.store(k(1)?, k(2)?, k(3)?),
             "carr" => pool.const_array(u(1)?, k(2)?),
+            "fbin" | "fcmp" | "fun" | "fconv" => float_node(pool, op, a, &ids)?,
             _ => return None,
         };
         ids.push(e);
@@ -219,6 +229,22 @@ pub fn import(
         s.add(Case { pre, post: Post { outcome, ret, writes, path: c["path"].as_u64() }, trace });
     }
     Some(s)
+}
+
+/// A floating node of a stored summary (see `Writer::node`).
+fn float_node(pool: &mut ExprPool, op: &str, a: &[Json], ids: &[ExprId]) -> Option<ExprId> {
+    use pathwise_expr::{FpCmp, FpConv, FpFmt, FpOp, FpUn};
+    fn named<T: std::fmt::Debug + Copy>(all: &[T], j: Option<&Json>) -> Option<T> {
+        let name = j?.as_str()?;
+        all.iter().copied().find(|o| format!("{o:?}") == name)
+    }
+    let k = |i: usize| -> Option<ExprId> { ids.get(a.get(i)?.as_u64()? as usize).copied() };
+    Some(match op {
+        "fbin" => pool.fbin(named(&FpOp::ALL, a.get(1))?, named(&FpFmt::ALL, a.get(2))?, k(3)?, k(4)?),
+        "fcmp" => pool.fcmp(named(&FpCmp::ALL, a.get(1))?, named(&FpFmt::ALL, a.get(2))?, k(3)?, k(4)?),
+        "fun" => pool.fun(named(&FpUn::ALL, a.get(1))?, named(&FpFmt::ALL, a.get(2))?, k(3)?),
+        _ => pool.fconv(named(&FpConv::all(), a.get(1))?, k(2)?),
+    })
 }
 
 impl Exported {

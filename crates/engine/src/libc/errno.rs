@@ -38,3 +38,16 @@ pub(super) fn set(h: &mut dyn LibcHost, v: u64) -> Result<(), End> {
     let p = location(h);
     h.store(p, Type::I32, Value::int(v))
 }
+
+/// `if (c) errno = v;` without a decision: when `c` is symbolic, `errno`
+/// becomes `c ? v : errno` (a library result is not a path of its own).
+pub(super) fn set_if(h: &mut dyn LibcHost, c: super::Cond, v: u64) -> Result<(), End> {
+    if c.sym.is_none() {
+        return if c.holds { set(h, v) } else { Ok(()) };
+    }
+    let p = location(h);
+    let old = h.load(p, Type::I32)?;
+    let old = super::Int::of(h.pool(), old, 32);
+    let new = super::Int::ite(h.pool(), c, super::Int::konst(v, 32), old);
+    h.store(p, Type::I32, new.value())
+}

@@ -1,99 +1,263 @@
 //! `<math.h>` functions whose result IEEE arithmetic fixes exactly, so that
-//! the engine computes glibc's bits: `fabs`, `sqrt` (correctly rounded),
-//! `floor`, `ceil`, `trunc`, `round`, `fmin`, `fmax`, each in its `double`
-//! and `float` forms. Functions glibc computes only approximately (`pow`,
-//! `exp`, `sin`...) are left out: their last bit is the library's choice.
+//! the engine computes glibc's bits, symbolically: `fabs`, `copysign`,
+//! `sqrt` (correctly rounded), `floor`, `ceil`, `trunc`, `round`, `rint`,
+//! `fmin`, `fmax`, each in its `double` and `float` forms, and the
+//! classification the front end lowers `signbit`, `isnormal` and
+//! `fpclassify` to (`__pathwise_signbit`, `__pathwise_fpclassify`). Their
+//! results are expressions of the arguments' bits (the pool's floating
+//! operators and bit tests), never decisions: a program's branch on them is
+//! the decision.
 //!
-//! Floating values are never symbolic (see `fp.rs`): a symbolic argument is
-//! pinned to its value. `fmin`/`fmax` are glibc's x86-64 code (`minsd`,
-//! `maxsd`): of two equal values the second, so `fmin(-0.0, 0.0)` is
-//! `0.0`; a quiet NaN loses to a number; two NaNs (or a signaling one) give
-//! `x + y`. Native results for zeros of both signs are not reliable anyway:
-//! gcc may swap the operands of these calls (seen with `volatile`
-//! operands) and folds constant ones to `-0.0` (`fmin`) and `0.0`
-//! (`fmax`). `sqrt` of a negative number sets `errno` to `EDOM`, as
-//! glibc's wrapper does.
+//! Functions glibc computes only approximately (`sin`, `exp`, `log`,
+//! `pow`...) are computed by the host's libm (glibc's, as the native tests
+//! use) on this run's values: a symbolic argument is pinned to its value
+//! (a concretisation the run statistics report, with its place), so the
+//! paths other values would take are not explored.
+//!
+//! `fmin`/`fmax` are glibc's x86-64 code (`minsd`, `maxsd`): of two equal
+//! values the second, so `fmin(-0.0, 0.0)` is `0.0`; a quiet NaN loses to
+//! a number; two NaNs (or a signaling one) give `x + y`. Native results for
+//! zeros of both signs are not reliable anyway: gcc may swap the operands
+//! of these calls (seen with `volatile` operands) and folds constant ones
+//! to `-0.0` (`fmin`) and `0.0` (`fmax`). `sqrt` of a negative number sets
+//! `errno` to `EDOM`, as glibc's wrapper does (symbolically: `errno`
+//! becomes `x < 0 ? EDOM : errno`). `signbit` is 0 or 1 here; gcc's value
+//! for a `float` is the sign bit in place at -O0 and 1 at -O2, so only its
+//! truth is meaningful.
 
-use pathwise_ir::float::{eval_fbin, eval_fcmp, from_f64, to_f64};
-use pathwise_ir::{FBinOp, FCmpOp, Type};
+use pathwise_expr::float::{eval_fbin, eval_fcmp, eval_fun};
+use pathwise_expr::{BvOp, FpCmp, FpFmt, FpOp, FpUn, RoundMode};
+use pathwise_ir::Type;
 
-use super::{errno, Call, LibcHost, Outcome};
+use super::{errno, Call, Cond, Int, LibcHost, Outcome};
 use crate::value::Value;
 
 pub(super) const NAMES: &[&str] = &[
-    "fabs", "fabsf", "sqrt", "sqrtf", "floor", "floorf", "ceil", "ceilf", "trunc", "truncf", "round", "roundf", "fmin",
-    "fminf", "fmax", "fmaxf",
+    "fabs",
+    "fabsf",
+    "copysign",
+    "copysignf",
+    "sqrt",
+    "sqrtf",
+    "floor",
+    "floorf",
+    "ceil",
+    "ceilf",
+    "trunc",
+    "truncf",
+    "round",
+    "roundf",
+    "rint",
+    "rintf",
+    "nearbyint",
+    "nearbyintf",
+    "fmin",
+    "fminf",
+    "fmax",
+    "fmaxf",
+    "__pathwise_signbit",
+    "__pathwise_signbitf",
+    "__pathwise_fpclassify",
+    "__pathwise_fpclassifyf",
+    "sin",
+    "cos",
+    "tan",
+    "asin",
+    "acos",
+    "atan",
+    "atan2",
+    "sinh",
+    "cosh",
+    "tanh",
+    "exp",
+    "exp2",
+    "expm1",
+    "log",
+    "log2",
+    "log10",
+    "log1p",
+    "pow",
+    "cbrt",
+    "hypot",
+    "fmod",
+];
+
+/// The functions computed concretely by the host's libm (see the module
+/// doc), `double` only.
+const CONCRETE: &[&str] = &[
+    "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "exp", "exp2", "expm1", "log",
+    "log2", "log10", "log1p", "pow", "cbrt", "hypot", "fmod",
 ];
 
 pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
-    let (base, ty) = match c.name.strip_suffix('f') {
-        Some(b) if NAMES.contains(&b) => (b, Type::F32),
-        _ => (c.name, Type::F64),
+    let single = c.name.ends_with('f');
+    let fmt = if single { FpFmt::F32 } else { FpFmt::F64 };
+    match c.name {
+        "__pathwise_signbit" | "__pathwise_signbitf" => {
+            let w = fmt.bits();
+            let x = c.int(h.pool(), 0, w);
+            let neg = x.cmp(h.pool(), pathwise_expr::BvCmp::Slt, Int::konst(0, w));
+            return Some(Ok(Some(Int::from_cond(h.pool(), neg, 32).value())));
+        }
+        "__pathwise_fpclassify" | "__pathwise_fpclassifyf" => return Some(Ok(Some(fpclassify(h, c, fmt).value()))),
+        name if CONCRETE.contains(&name) => return Some(concrete(h, c)),
+        _ => {}
+    }
+    let (base, fmt) = match c.name.strip_suffix('f') {
+        Some(b) if b.starts_with("__pathwise") => return None,
+        Some(b) if NAMES.contains(&b) => (b, FpFmt::F32),
+        _ => (c.name, FpFmt::F64),
     };
-    let x = h.float(c.arg(0), ty);
-    let bits = match base {
-        "fabs" => x & (ty.mask() >> 1),
+    let w = fmt.bits();
+    let x = c.int(h.pool(), 0, w);
+    let r = match base {
+        "fabs" => x.binc(h.pool(), BvOp::And, fmt.abs_mask()),
+        "copysign" => {
+            let y = c.int(h.pool(), 1, w);
+            let mag = x.binc(h.pool(), BvOp::And, fmt.abs_mask());
+            let sign = y.binc(h.pool(), BvOp::And, fmt.sign_bit());
+            mag.bin(h.pool(), BvOp::Or, sign)
+        }
         "sqrt" => {
-            if eval_fcmp(FCmpOp::Olt, ty, x, 0) {
-                if let Err(end) = errno::set(h, errno::EDOM) {
-                    return Some(Err(end));
-                }
+            let zero = Int::konst(0, w);
+            let negative = fcmp(h, FpCmp::Lt, fmt, x, zero);
+            if let Err(end) = errno::set_if(h, negative, errno::EDOM) {
+                return Some(Err(end));
             }
-            if ty == Type::F32 {
-                // Correctly rounded in `f32` itself (no double rounding).
-                u64::from(f32::from_bits(x as u32).sqrt().to_bits())
-            } else {
-                from_f64(ty, to_f64(ty, x).sqrt())
-            }
+            fun(h, FpUn::Sqrt, fmt, x)
         }
-        "floor" | "ceil" | "trunc" | "round" => {
-            let f = match base {
-                "floor" => f64::floor,
-                "ceil" => f64::ceil,
-                "trunc" => f64::trunc,
-                _ => f64::round,
-            };
-            // Exact in `f64` for `f32` values too: the result is an integer
-            // of the argument's own precision; a NaN comes back quiet.
-            let v = to_f64(ty, x);
-            if v.is_nan() {
-                quiet_sum(ty, x, x)
-            } else {
-                from_f64(ty, f(v))
-            }
-        }
+        "floor" => fun(h, FpUn::Round(RoundMode::Down), fmt, x),
+        "ceil" => fun(h, FpUn::Round(RoundMode::Up), fmt, x),
+        "trunc" => fun(h, FpUn::Round(RoundMode::TowardZero), fmt, x),
+        "round" => fun(h, FpUn::Round(RoundMode::NearestAway), fmt, x),
+        "rint" | "nearbyint" => fun(h, FpUn::Round(RoundMode::NearestEven), fmt, x),
         "fmin" | "fmax" => {
-            let y = h.float(c.arg(1), ty);
-            min_max(ty, x, y, base == "fmin")
+            let y = c.int(h.pool(), 1, w);
+            min_max(h, fmt, x, y, base == "fmin")
         }
         _ => return None,
     };
-    Some(Ok(Some(Value::int(bits))))
+    Some(Ok(Some(r.value())))
 }
 
-/// glibc's x86-64 `fmin` (`min`) or `fmax` on the bits of two `ty`
-/// values: `minsd`/`maxsd` when ordered (so the second argument when
-/// they compare equal), the number when one is a quiet NaN, `x + y` when
-/// both are NaNs or one is signaling.
-fn min_max(ty: Type, x: u64, y: u64, min: bool) -> u64 {
-    let nan = |v: u64| to_f64(ty, v).is_nan();
-    if !nan(x) && !nan(y) {
-        let first = eval_fcmp(if min { FCmpOp::Olt } else { FCmpOp::Ogt }, ty, x, y);
-        return if first { x } else { y };
+/// `op(x)` on the bits of `x`.
+fn fun(h: &mut dyn LibcHost, op: FpUn, fmt: FpFmt, x: Int) -> Int {
+    let conc = eval_fun(op, fmt, x.conc);
+    match x.sym {
+        None => Int::konst(conc, x.w),
+        Some(e) => {
+            let e = h.pool().fun(op, fmt, e);
+            Int::of(h.pool(), Value::Int { conc, sym: Some(e) }, x.w)
+        }
     }
-    let signaling = |v: u64| {
-        let quiet_bit = if ty == Type::F32 { 1u64 << 22 } else { 1u64 << 51 };
-        nan(v) && v & quiet_bit == 0
+}
+
+/// `x op y` on bits.
+fn fbin(h: &mut dyn LibcHost, op: FpOp, fmt: FpFmt, x: Int, y: Int) -> Int {
+    let conc = eval_fbin(op, fmt, x.conc, y.conc);
+    if x.sym.is_none() && y.sym.is_none() {
+        return Int::konst(conc, x.w);
+    }
+    let (a, b) = (x.expr(h.pool()), y.expr(h.pool()));
+    let e = h.pool().fbin(op, fmt, a, b);
+    Int::of(h.pool(), Value::Int { conc, sym: Some(e) }, x.w)
+}
+
+/// The ordered comparison `x op y`.
+fn fcmp(h: &mut dyn LibcHost, op: FpCmp, fmt: FpFmt, x: Int, y: Int) -> Cond {
+    let holds = eval_fcmp(op, fmt, x.conc, y.conc);
+    if x.sym.is_none() && y.sym.is_none() {
+        return Cond::konst(holds);
+    }
+    let (a, b) = (x.expr(h.pool()), y.expr(h.pool()));
+    let e = h.pool().fcmp(op, fmt, a, b);
+    Cond { holds, sym: crate::value::non_const(h.pool(), e) }
+}
+
+/// Whether `x` is a NaN (a bit test: its magnitude is above infinity's).
+fn is_nan(h: &mut dyn LibcHost, fmt: FpFmt, x: Int) -> Cond {
+    let abs = x.binc(h.pool(), BvOp::And, fmt.abs_mask());
+    Int::konst(fmt.inf_bits(), x.w).cmp(h.pool(), pathwise_expr::BvCmp::Ult, abs)
+}
+
+/// Whether `x` is a signaling NaN (a NaN without the quiet bit).
+fn is_signaling(h: &mut dyn LibcHost, fmt: FpFmt, x: Int) -> Cond {
+    let nan = is_nan(h, fmt, x);
+    let quiet = x.binc(h.pool(), BvOp::And, fmt.quiet_bit()).is_zero(h.pool());
+    nan.and(h.pool(), quiet)
+}
+
+/// glibc's x86-64 `fmin` (`min`) or `fmax` on the bits of two values:
+/// `minsd`/`maxsd` when ordered (so the second argument when they compare
+/// equal), the number when one is a quiet NaN, `x + y` when both are NaNs
+/// or one is signaling.
+fn min_max(h: &mut dyn LibcHost, fmt: FpFmt, x: Int, y: Int, min: bool) -> Int {
+    let first = if min { fcmp(h, FpCmp::Lt, fmt, x, y) } else { fcmp(h, FpCmp::Lt, fmt, y, x) };
+    let ordered_result = Int::ite(h.pool(), first, x, y);
+    let (nx, ny) = (is_nan(h, fmt, x), is_nan(h, fmt, y));
+    let (sx, sy) = (is_signaling(h, fmt, x), is_signaling(h, fmt, y));
+    let sum = fbin(h, FpOp::Add, fmt, x, y);
+    let p = h.pool();
+    let (not_nx, not_ny) = (nx.not(p), ny.not(p));
+    // Only x a NaN, and quiet: y. Only y a NaN, and quiet: x.
+    let (not_sx, not_sy) = (sx.not(p), sy.not(p));
+    let x_quiet_only = nx.and(p, not_ny).and(p, not_sx);
+    let y_quiet_only = ny.and(p, not_nx).and(p, not_sy);
+    let ordered = not_nx.and(p, not_ny);
+    let nan_result = Int::ite(p, y_quiet_only, x, sum);
+    let nan_result = Int::ite(p, x_quiet_only, y, nan_result);
+    Int::ite(p, ordered, ordered_result, nan_result)
+}
+
+/// `__pathwise_fpclassify(nan, inf, normal, subnormal, zero, x)`: gcc's
+/// `__builtin_fpclassify` of a `double` (or, the `f` form, a `float`).
+fn fpclassify(h: &mut dyn LibcHost, c: &Call<'_>, fmt: FpFmt) -> Int {
+    let w = fmt.bits();
+    let codes: Vec<Int> = (0..5).map(|i| c.int(h.pool(), i, 32)).collect();
+    let x = c.int(h.pool(), 5, w);
+    let p = h.pool();
+    let abs = x.binc(p, BvOp::And, fmt.abs_mask());
+    let inf = Int::konst(fmt.inf_bits(), w);
+    let nan = inf.cmp(p, pathwise_expr::BvCmp::Ult, abs);
+    let infinite = abs.eq(p, inf);
+    let normal = Int::konst(fmt.min_normal_bits(), w).cmp(p, pathwise_expr::BvCmp::Ule, abs);
+    let zero = abs.is_zero(p);
+    let r = Int::ite(p, zero, codes[4], codes[3]);
+    let r = Int::ite(p, normal, codes[2], r);
+    let r = Int::ite(p, infinite, codes[1], r);
+    Int::ite(p, nan, codes[0], r)
+}
+
+/// A function of the host's libm on this run's arguments (pinned).
+fn concrete(h: &mut dyn LibcHost, c: &Call<'_>) -> Outcome {
+    let x = f64::from_bits(h.float(c.arg(0), Type::F64));
+    let two = matches!(c.name, "atan2" | "pow" | "hypot" | "fmod");
+    let y = if two { f64::from_bits(h.float(c.arg(1), Type::F64)) } else { 0.0 };
+    // `std::hint::black_box` keeps the compiler from folding a call whose
+    // argument it could see: the value must be glibc's, computed at run time.
+    let (x, y) = std::hint::black_box((x, y));
+    let r = match c.name {
+        "sin" => x.sin(),
+        "cos" => x.cos(),
+        "tan" => x.tan(),
+        "asin" => x.asin(),
+        "acos" => x.acos(),
+        "atan" => x.atan(),
+        "atan2" => x.atan2(y),
+        "sinh" => x.sinh(),
+        "cosh" => x.cosh(),
+        "tanh" => x.tanh(),
+        "exp" => x.exp(),
+        "exp2" => x.exp2(),
+        "expm1" => x.exp_m1(),
+        "log" => x.ln(),
+        "log2" => x.log2(),
+        "log10" => x.log10(),
+        "log1p" => x.ln_1p(),
+        "pow" => x.powf(y),
+        "cbrt" => x.cbrt(),
+        "hypot" => x.hypot(y),
+        _ => x % y,
     };
-    match (nan(x), nan(y)) {
-        (true, false) if !signaling(x) => y,
-        (false, true) if !signaling(y) => x,
-        _ => quiet_sum(ty, x, y),
-    }
-}
-
-/// `x + y` for a NaN operand: the quiet NaN the hardware returns (a NaN
-/// operation has a result in every floating format).
-fn quiet_sum(ty: Type, x: u64, y: u64) -> u64 {
-    eval_fbin(FBinOp::FAdd, ty, x, y).unwrap_or(f64::NAN.to_bits())
+    Ok(Some(Value::int(r.to_bits())))
 }

@@ -1,60 +1,170 @@
-//! Floating-point instructions: exact concrete IEEE semantics (shared with
-//! the front end, `pathwise_ir::float`) and no symbolic counterpart.
+//! Floating-point instructions, symbolic: `fadd`..`fdiv`, `fneg`, `fcmp`
+//! and the conversions build the pool's floating operators
+//! (`pathwise_expr::float`) over the IEEE bits that registers and memory
+//! hold, so float inputs and values computed from inputs stay symbolic, a
+//! comparison is a decision whose both sides the search explores, and the
+//! solver (Z3's floating-point theory) finds NaNs, infinities, `-0.0` or
+//! subnormals where a path needs them.
 //!
-//! The solver has no floating theory here, so a symbolic value that flows
-//! into a floating operation (a float input, or an integer converted with
-//! `sitofp`) is *concretised*: the run records the assumption `x == conc`
-//! (an [`EntryKind::Assume`] that is never negated), so that every solution
-//! of a later prefix keeps the value this run computed with, and generated
-//! tests replay the path they claim. Each concretisation site is reported
-//! (run statistics), as is each floating input.
+//! Concrete values are computed with the same definitions the expressions
+//! have (`pathwise_expr::float`, x86-64 SSE's results, NaN bits included),
+//! so a run's values and its path condition agree bit for bit.
 //!
-//! Float inputs (`__VERIFIER_nondet_float()`, `double` parameters) are
-//! bit-vector variables holding the IEEE bits, so tests store their exact
-//! values like any other input; they are pinned where first used.
+//! A conversion to an integer whose value C leaves undefined (out of the
+//! type's range, or NaN) is a `float-cast-overflow` error, checked like
+//! division by zero: with a symbolic operand the check is recorded, and its
+//! failing side is explored when errors are sought.
+//!
+//! `long double` (`f80`) is held as the `double` it equals (see
+//! `pathwise_ir::float`): comparisons, negation and conversions between
+//! floating types are those of `double` and symbolic too; its arithmetic
+//! and conversions from integers may need x87 precision and stay concrete:
+//! a symbolic operand is *pinned* to its value by a non-negatable `Assume`
+//! entry (so solutions keep it and tests replay), and the search counts the
+//! pin sites (`Stats::float_values_concretised`). The library's functions
+//! without a symbolic model (`sin`, `exp`...) pin their arguments the same
+//! way (`libc/math.rs`).
 
-use pathwise_ir::float::{eval_fbin, eval_fcast, eval_fcmp, eval_fneg, to_f64, FloatFail};
-use pathwise_ir::{InstKind, Loc, Operand, Type};
+use pathwise_expr::float::{eval_fbin, eval_fcmp, eval_fconv, int_in_range};
+use pathwise_expr::{ExprId, FpCmp, FpConv, FpFmt, FpOp};
+use pathwise_ir::float::{eval_fbin as eval_fbin_f80, eval_fcast, to_f64};
+use pathwise_ir::{FBinOp, FCastOp, FCmpOp, InstKind, Loc, Operand, Type};
 
 use crate::exec::Exec;
 use crate::path::{End, EntryKind};
 use crate::suite::ErrorKind;
-use crate::value::{bv_of, Value};
+use crate::value::{bv_of, non_const, Value};
 
 pub use crate::observed::FloatPin;
+
+/// The IEEE format of a floating IR type's bits (`f80` is held as a
+/// `double`).
+pub(crate) fn fmt_of(ty: Type) -> FpFmt {
+    if ty == Type::F32 {
+        FpFmt::F32
+    } else {
+        FpFmt::F64
+    }
+}
+
+fn fp_op(op: FBinOp) -> FpOp {
+    match op {
+        FBinOp::FAdd => FpOp::Add,
+        FBinOp::FSub => FpOp::Sub,
+        FBinOp::FMul => FpOp::Mul,
+        FBinOp::FDiv => FpOp::Div,
+    }
+}
 
 impl Exec<'_, '_> {
     /// Executes a floating instruction (`fadd`, `fneg`, `fcmp`, `sitofp`...).
     pub(crate) fn float_inst(&mut self, kind: &InstKind, loc: Loc) -> Result<Value, End> {
-        Ok(Value::int(match kind {
+        match kind {
+            InstKind::FBin { op, ty: Type::F80, a, b } => {
+                let (x, y) = (self.pinned(a, Type::F80, loc), self.pinned(b, Type::F80, loc));
+                match eval_fbin_f80(*op, Type::F80, x, y) {
+                    Ok(v) => Ok(Value::int(v)),
+                    Err(_) => Err(self
+                        .not_double(format!("{} {} {}", to_f64(Type::F80, x), op.name(), to_f64(Type::F80, y)), loc)),
+                }
+            }
             InstKind::FBin { op, ty, a, b } => {
-                let (x, y) = (self.pinned(a, *ty, loc), self.pinned(b, *ty, loc));
-                match eval_fbin(*op, *ty, x, y) {
-                    Ok(v) => v,
-                    Err(_) => {
-                        return Err(self.not_double(format!("{} {} {}", to_f64(*ty, x), op.name(), to_f64(*ty, y)), loc))
-                    }
-                }
+                let fmt = fmt_of(*ty);
+                let (a, b) = (self.operand(a), self.operand(b));
+                let (x, y) = (a.conc() & ty.mask(), b.conc() & ty.mask());
+                let conc = eval_fbin(fp_op(*op), fmt, x, y);
+                Ok(self.float_result(conc, &[a, b], *ty, |pool, e| pool.fbin(fp_op(*op), fmt, e[0], e[1])))
             }
-            InstKind::FNeg { ty, a } => eval_fneg(*ty, self.pinned(a, *ty, loc)),
+            InstKind::FNeg { ty, a } => {
+                let fmt = fmt_of(*ty);
+                let a = self.operand(a);
+                let conc = (a.conc() ^ fmt.sign_bit()) & ty.mask();
+                Ok(self.float_result(conc, &[a], *ty, |pool, e| pool.fp_neg(fmt, e[0])))
+            }
             InstKind::FCmp { op, ty, a, b } => {
-                let (x, y) = (self.pinned(a, *ty, loc), self.pinned(b, *ty, loc));
-                u64::from(eval_fcmp(*op, *ty, x, y))
+                let (a, b) = (self.operand(a), self.operand(b));
+                Ok(self.float_compare(*op, *ty, a, b))
             }
-            InstKind::FCast { op, from, to, a } => {
-                let x = self.pinned(a, *from, loc);
-                match eval_fcast(*op, *from, *to, x) {
-                    Ok(v) => v,
-                    Err(FloatFail::NotDouble) => return Err(self.not_double(format!("{} of {x}", op.name()), loc)),
-                    Err(FloatFail::Undefined) => {
-                        let message =
-                            format!("floating value {} out of the range of {} ({})", to_f64(*from, x), to, op.name());
-                        return Err(self.error(ErrorKind::FloatCastOverflow, message, loc));
-                    }
-                }
-            }
+            InstKind::FCast { op, from, to, a } => self.float_cast(*op, *from, *to, a, loc),
             _ => unreachable!("not a floating instruction"),
-        }))
+        }
+    }
+
+    /// A value computed by a floating operation: `conc`, and the expression
+    /// `build` makes of the operands' when one of them is symbolic.
+    fn float_result(
+        &mut self,
+        conc: u64,
+        ops: &[Value],
+        ty: Type,
+        build: impl FnOnce(&mut pathwise_expr::ExprPool, &[ExprId]) -> ExprId,
+    ) -> Value {
+        if ops.iter().all(|v| v.sym().is_none()) {
+            return Value::int(conc);
+        }
+        let w = ty.bits();
+        let es: Vec<ExprId> = ops.iter().map(|v| bv_of(self.pool, v.conc() & ty.mask(), v.sym(), w)).collect();
+        let e = build(self.pool, &es);
+        Value::Int { conc, sym: non_const(self.pool, e) }
+    }
+
+    /// `a op b` as C compares floating values (an `i1` with a boolean
+    /// shadow: a branch on it is a decision).
+    fn float_compare(&mut self, op: FCmpOp, ty: Type, a: Value, b: Value) -> Value {
+        let fmt = fmt_of(ty);
+        // `>` and `>=` swap the operands; `!=` is the negation of `==`.
+        let (cmp, swap, negate) = match op {
+            FCmpOp::Oeq => (FpCmp::Eq, false, false),
+            FCmpOp::Une => (FpCmp::Eq, false, true),
+            FCmpOp::Olt => (FpCmp::Lt, false, false),
+            FCmpOp::Ole => (FpCmp::Le, false, false),
+            FCmpOp::Ogt => (FpCmp::Lt, true, false),
+            FCmpOp::Oge => (FpCmp::Le, true, false),
+        };
+        let (a, b) = if swap { (b, a) } else { (a, b) };
+        let (x, y) = (a.conc() & ty.mask(), b.conc() & ty.mask());
+        let conc = eval_fcmp(cmp, fmt, x, y) != negate;
+        if a.sym().is_none() && b.sym().is_none() {
+            return Value::int(u64::from(conc));
+        }
+        let w = ty.bits();
+        let (ea, eb) = (bv_of(self.pool, x, a.sym(), w), bv_of(self.pool, y, b.sym(), w));
+        let mut e = self.pool.fcmp(cmp, fmt, ea, eb);
+        if negate {
+            e = self.pool.not(e);
+        }
+        Value::Int { conc: u64::from(conc), sym: non_const(self.pool, e) }
+    }
+
+    /// A conversion involving a floating type.
+    fn float_cast(&mut self, op: FCastOp, from: Type, to: Type, a: &Operand, loc: Loc) -> Result<Value, End> {
+        let int_to_f80 = matches!(op, FCastOp::SIToFP | FCastOp::UIToFP) && to == Type::F80;
+        if int_to_f80 {
+            let x = self.pinned(a, from, loc);
+            return match eval_fcast(op, from, to, x) {
+                Ok(v) => Ok(Value::int(v)),
+                Err(_) => Err(self.not_double(format!("{} of {x}", op.name()), loc)),
+            };
+        }
+        let v = self.operand(a);
+        let x = v.conc() & from.mask();
+        let conv = match op {
+            FCastOp::SIToFP => FpConv::FromSigned(fmt_of(to)),
+            FCastOp::UIToFP => FpConv::FromUnsigned(fmt_of(to)),
+            FCastOp::FPToSI => FpConv::ToSigned { from: fmt_of(from), width: to.bits() },
+            FCastOp::FPToUI => FpConv::ToUnsigned { from: fmt_of(from), width: to.bits() },
+            FCastOp::FPExt | FCastOp::FPTrunc => FpConv::Fp { from: fmt_of(from), to: fmt_of(to) },
+        };
+        if let FpConv::ToSigned { from: fmt, width } | FpConv::ToUnsigned { from: fmt, width } = conv {
+            let signed = op == FCastOp::FPToSI;
+            let holds = int_in_range(fmt, width, signed, x);
+            let e = bv_of(self.pool, x, v.sym(), from.bits());
+            let ok = self.pool.fp_int_in_range(fmt, width, signed, e);
+            let message = format!("floating value {} out of the range of {} ({})", fmt.to_f64(x), to, op.name());
+            self.check_defined(ok, holds, (ErrorKind::FloatCastOverflow, &message), loc)?;
+        }
+        let conc = eval_fconv(conv, from.bits(), x);
+        Ok(self.float_result(conc, &[v], from, |pool, e| pool.fconv(conv, e[0])))
     }
 
     /// The end of a path whose `long double` value (`what`) would need x87

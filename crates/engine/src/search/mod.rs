@@ -162,6 +162,7 @@ fn generate_inner(
         stopped: None,
         abandoned: false,
         float_inputs: spec.float_vars(program, main),
+        float_inputs_pinned: FxHashSet::default(),
         float_sites: FxHashSet::default(),
         pin_sites: FxHashSet::default(),
         solving_error_check: None,
@@ -185,7 +186,7 @@ fn generate_inner(
         goal,
         pool,
         solver,
-        float_inputs,
+        float_inputs_pinned,
         float_sites,
         pin_sites,
         disagreements,
@@ -194,7 +195,7 @@ fn generate_inner(
         deepening,
         ..
     } = search;
-    stats.float_inputs_concretised = float_inputs.len() as u64;
+    stats.float_inputs_concretised = float_inputs_pinned.len() as u64;
     stats.float_values_concretised = float_sites.len() as u64;
     stats.values_concretised = pin_sites.len() as u64;
     // "Complete" is a claim about every feasible path: never made when a
@@ -217,6 +218,8 @@ fn generate_inner(
     stats.solver_calls = solver.stats().backend_calls;
     stats.solver_cache_hits = solver.stats().cache_hits;
     stats.solver_ms = solver.stats().backend_time.as_millis() as u64;
+    stats.float_solver_calls = solver.stats().float_calls;
+    stats.float_solver_ms = solver.stats().float_time.as_millis() as u64;
     // A replaced error test took its coverage with it.
     let replaced = error_sites.finish(&mut stats, &mut tests);
     let before = tests.len();
@@ -311,6 +314,9 @@ pub(crate) struct Search<'a, 'p> {
     abandoned: bool,
     /// Floating input variables seen (only counted).
     float_inputs: FxHashSet<ExprId>,
+    /// The floating inputs pinned by an operation without a symbolic
+    /// model (see `machine/fp.rs`).
+    float_inputs_pinned: FxHashSet<ExprId>,
     /// Locations where a symbolic value other than a floating input was
     /// concretised by a floating operation (only counted).
     float_sites: FxHashSet<pathwise_ir::Loc>,
@@ -381,7 +387,9 @@ impl<'a> Search<'a, '_> {
             // Reading a floating input (a variable, an element of a floating
             // input array) is that input's concretisation, counted above.
             let vars = self.pool.vars_of(&[pin.expr]);
-            if !vars.iter().all(|v| self.float_inputs.contains(v)) {
+            if vars.iter().all(|v| self.float_inputs.contains(v)) {
+                self.float_inputs_pinned.extend(vars);
+            } else {
                 self.float_sites.insert(pin.loc);
             }
         }

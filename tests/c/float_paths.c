@@ -1,0 +1,90 @@
+/* Symbolic floating point (crates/cli/tests/float_paths.rs): float and
+ * double inputs are IEEE values in the solver, so every feasible path of
+ * these functions gets a test, with NaN, infinities, -0.0 or subnormals
+ * where the path needs them. The expected path counts are worked out in
+ * the test. */
+#include <math.h>
+
+/* A tolerance compare. */
+int close_enough(double a, double b)
+{
+    if (fabs(a - b) < 1e-9)
+        return 1;
+    return 0;
+}
+
+/* The roots of a x^2 + b x + c: not a quadratic, two, one or none. */
+int quadratic(float a, float b, float c)
+{
+    if (a == 0.0f)
+        return -1;
+    float d = b * b - 4.0f * a * c;
+    if (d > 0.0f)
+        return 2;
+    if (d == 0.0f)
+        return 1;
+    return 0;
+}
+
+/* Newton's square root with a fixed number of iterations. */
+double newton_sqrt(double x)
+{
+    if (x < 0.0)
+        return -1.0;
+    if (x == 0.0)
+        return 0.0;
+    double r = x;
+    for (int i = 0; i < 4; i++)
+        r = 0.5 * (r + x / r);
+    return r;
+}
+
+/* A float-to-int clamp: in range, the conversion is defined. */
+int clamp_to_int(float f)
+{
+    if (f != f)
+        return 0;
+    if (f >= 2147483647.0f)
+        return 2147483647;
+    if (f <= -2147483648.0f)
+        return -2147483647 - 1;
+    return (int)f;
+}
+
+/* The larger of two values, a NaN losing to a number. */
+double nan_max(double a, double b)
+{
+    if (isnan(a))
+        return b;
+    if (isnan(b))
+        return a;
+    if (a > b)
+        return a;
+    return b;
+}
+
+/* The class of a float, and the sign of zeros and infinities. */
+int classify(float x)
+{
+    switch (fpclassify(x)) {
+    case FP_NAN:
+        return 0;
+    case FP_INFINITE:
+        return signbit(x) ? 1 : 2;
+    case FP_ZERO:
+        return signbit(x) ? 3 : 4;
+    case FP_SUBNORMAL:
+        return 5;
+    default:
+        return 6;
+    }
+}
+
+/* An unchecked conversion: out of range is undefined (an error test). */
+int to_int(double d)
+{
+    int i = (int)d;
+    if (i > 10)
+        return 1;
+    return 0;
+}
