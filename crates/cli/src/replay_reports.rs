@@ -22,17 +22,15 @@ use crate::sources::relative_to_cwd;
 /// Write the files `args` asks for (`--lcov`, `--junit`) for the suites
 /// of one directory (JUnit names each testsuite after its test file).
 pub fn write_requested(args: &ReplayArgs, outcomes: &[(SuiteFiles, ReplayOutcome)]) -> Result<()> {
-    let labelled: Vec<_> =
-        outcomes.iter().map(|(f, o)| (format!("{}_tests.c", f.name), f.clone(), o.clone())).collect();
+    let labelled: Vec<_> = outcomes.iter().map(|(f, o)| (format!("{}_tests.c", f.name), f, o)).collect();
     write_labelled(args, &labelled)
 }
 
 /// [`write_requested`] with each suite's JUnit testsuite name given
 /// (`src/bits.c:gcd` for a project's).
-pub fn write_labelled(args: &ReplayArgs, outcomes: &[(String, SuiteFiles, ReplayOutcome)]) -> Result<()> {
+pub fn write_labelled(args: &ReplayArgs, outcomes: &[(String, &SuiteFiles, &ReplayOutcome)]) -> Result<()> {
     if let Some(path) = &args.lcov {
-        let unlabelled: Vec<_> = outcomes.iter().map(|(_, f, o)| (f.clone(), o.clone())).collect();
-        let text = write_lcov("pathwise", &lcov_files(&unlabelled));
+        let text = write_lcov("pathwise", &lcov_files(outcomes.iter().map(|&(_, f, o)| (f, o))));
         std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
         println!("lcov tracefile: {}", path.display());
     }
@@ -45,7 +43,7 @@ pub fn write_labelled(args: &ReplayArgs, outcomes: &[(String, SuiteFiles, Replay
 }
 
 /// The measured files of every suite, the test files left out, merged.
-pub fn lcov_files(outcomes: &[(SuiteFiles, ReplayOutcome)]) -> Vec<LcovFile> {
+pub fn lcov_files<'a>(outcomes: impl Iterator<Item = (&'a SuiteFiles, &'a ReplayOutcome)>) -> Vec<LcovFile> {
     let mut files = Vec::new();
     for (suite, outcome) in outcomes {
         let Some(measured) = &outcome.measured else { continue };

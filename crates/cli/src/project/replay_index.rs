@@ -91,6 +91,7 @@ pub fn run(args: &ReplayArgs) -> Result<i32> {
     let verdict =
         if failing.is_empty() { "none failed".to_string() } else { format!("failing: {}", failing.join(", ")) };
     println!("{replayed} suites replayed ({with_tests} with tests); {verdict}");
+    let reported: Vec<_> = reported.iter().map(|(name, f, o)| (name.clone(), f, o)).collect();
     crate::replay_reports::write_labelled(args, &reported)?;
     Ok(if !failing.is_empty() {
         crate::exit::FAILED
