@@ -126,6 +126,15 @@ pub struct GenArgs {
     /// Do not report reads of heap memory never written.
     #[arg(long)]
     pub no_uninit_check: bool,
+    /// Also check these floating-point errors (comma-separated, repeatable):
+    /// `float-overflow` (finite operands, an infinite result), `float-div-by-zero`
+    /// (a division by +0.0 or -0.0). `float-to-int` (a conversion to an integer type
+    /// out of its range, undefined in C) is checked by default.
+    #[arg(long = "check", value_enum, value_name = "KIND", value_delimiter = ',')]
+    pub checks: Vec<CheckArg>,
+    /// Do not check these errors (see `--check`), e.g. `--no-check float-to-int`.
+    #[arg(long = "no-check", value_enum, value_name = "KIND", value_delimiter = ',')]
+    pub no_checks: Vec<CheckArg>,
     /// Keep the solver's first values (default: readable values within the path, e.g.
     /// printable characters, small integers).
     #[arg(long)]
@@ -1030,6 +1039,7 @@ pub(crate) fn base_config(args: &GenArgs, fe: &Frontend) -> Result<Config> {
         precondition_budget: args.precondition_budget,
         check_leaks: args.check_leaks,
         check_uninit: !args.no_uninit_check,
+        float_checks: float_checks(args)?,
         strict_loop_count: args.strict_loop_count,
         raw_values: args.raw_values,
         compositional: args.compositional.is_some(),
@@ -1141,6 +1151,33 @@ mod tests {
         assert!(parse_seconds("-3").is_err());
         assert!(parse_seconds("soon").is_err());
     }
+}
+
+/// A `--check` / `--no-check` kind: see [`pathwise_engine::config::FloatChecks`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum CheckArg {
+    FloatOverflow,
+    FloatDivByZero,
+    FloatToInt,
+}
+
+/// The floating-point checks of `--check` and `--no-check`.
+fn float_checks(args: &GenArgs) -> Result<pathwise_engine::config::FloatChecks> {
+    let mut checks = pathwise_engine::config::FloatChecks::default();
+    for (kinds, on) in [(&args.checks, true), (&args.no_checks, false)] {
+        for kind in kinds {
+            if on && args.no_checks.contains(kind) {
+                let name = clap::ValueEnum::to_possible_value(kind).map(|v| v.get_name().to_string());
+                bail!("`--check {0}` and `--no-check {0}` contradict each other", name.unwrap_or_default());
+            }
+            match kind {
+                CheckArg::FloatOverflow => checks.overflow = on,
+                CheckArg::FloatDivByZero => checks.div_by_zero = on,
+                CheckArg::FloatToInt => checks.to_int = on,
+            }
+        }
+    }
+    Ok(checks)
 }
 
 /// `--null-args`: see [`pathwise_engine::config::NullArgs`].

@@ -184,6 +184,7 @@ fn traps_needed(suite: &SuiteJson) -> Vec<&'static str> {
             Some("invalid-shift") => "shift-exponent",
             Some("out-of-bounds") => "bounds",
             Some("float-cast-overflow") => "float-cast-overflow",
+            Some("float-division-by-zero") => "float-divide-by-zero",
             Some("invalid-builtin-argument") => "builtin",
             _ => continue,
         };

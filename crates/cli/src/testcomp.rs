@@ -18,7 +18,7 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use pathwise_emit::testcomp::{Architecture, TestCompMetadata, TestCompWriter};
-use pathwise_engine::config::{Config, ProgramMode};
+use pathwise_engine::config::{Config, FloatChecks, ProgramMode};
 use pathwise_engine::search::Observer;
 use pathwise_engine::suite::{ErrorKind, Outcome, Stats, StopReason, TestCase, TestSuite};
 use pathwise_solver_z3::Z3Backend;
@@ -152,6 +152,10 @@ pub fn run(args: &TestCompArgs) -> Result<i32> {
     let config = Config {
         timeout: args.timeout,
         check_overflow: args.overflow_check,
+        // An out-of-range conversion to an integer is undefined as signed
+        // overflow is, and the compiled program goes on with the value
+        // x86-64 gives (which the engine computes) as it does after a wrap.
+        float_checks: FloatChecks { to_int: args.overflow_check, ..FloatChecks::default() },
         seek_errors: false,
         // The writer saves each test as it is found (never replaced), and
         // a test is kept only when it adds coverage anyway.

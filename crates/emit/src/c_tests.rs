@@ -56,6 +56,8 @@ pub(crate) struct Used {
     pub(crate) frame: bool,
     /// `pathwise_guarded` (input arrays before an inaccessible page).
     guarded: bool,
+    /// `pathwise_feenableexcept` (error tests of IEEE exceptions).
+    fp_traps: bool,
 }
 
 /// Render the C test file for `suite`. `source_include` is the path of the
@@ -226,6 +228,11 @@ fn write_weak_declarations(out: &mut String, suite: &TestSuite) {
 fn write_helpers(out: &mut String, used: &Used) {
     if used.guarded {
         out.push_str(GUARDED_HELPER);
+    }
+    if used.fp_traps {
+        // glibc's (libm); declared under a harness name, as the runner's
+        // POSIX calls are, so that `<fenv.h>` and `_GNU_SOURCE` are not needed.
+        out.push_str("extern int pathwise_feenableexcept(int excepts) __asm__(\"feenableexcept\");\n\n");
     }
     // All signed C types fit `long long` and all unsigned ones fit
     // `unsigned long long`, so two helpers (plus indexed variants) cover
@@ -703,7 +710,37 @@ fn write_test(out: &mut String, (suite, name): (&TestSuite, &str), test: &TestCa
         // The run ends in the error: nothing after the call is observed.
         let at = crate::describe::loc_string(&suite.files, e.loc);
         let _ = writeln!(out, "    /* expected: {} at {at}: {} */", e.kind.name(), comment_safe(&e.message));
-        let _ = writeln!(out, "    (void){call};");
+        match fp_trap(e.kind) {
+            Some((mask, name)) => {
+                used.fp_traps = true;
+                // The inputs are constants of the test: an optimiser would
+                // compute the operation at compile time, raising nothing
+                // at run time. Opaque to it from here on:
+                for (i, p) in suite.params.iter().enumerate() {
+                    if p.shape == pathwise_ir::Shape::Scalar {
+                        let _ = writeln!(out, "    __asm__ __volatile__(\"\" : \"+m\"({}));", locals[i]);
+                    }
+                }
+                out.push_str("    __asm__ __volatile__(\"\" : : : \"memory\");\n");
+                let _ = writeln!(
+                    out,
+                    "    pathwise_feenableexcept({mask}); /* {name}: the exception traps (SIGFPE) where it happens */"
+                );
+                // An optimiser drops an unused floating operation (it has no
+                // side effect but the exception): the result is kept.
+                match &suite.ret {
+                    Some(_) => {
+                        let _ = writeln!(out, "    {{\n        volatile __typeof__({call}) pathwise_kept = {call};\n        (void)pathwise_kept;\n    }}");
+                    }
+                    None => {
+                        let _ = writeln!(out, "    {call};");
+                    }
+                }
+            }
+            None => {
+                let _ = writeln!(out, "    (void){call};");
+            }
+        }
         out.push_str(
             "    (void)pathwise_failed;
     return PATHWISE_RETURNED;
@@ -925,7 +962,23 @@ fn trap_ends_block(kind: ErrorKind) -> bool {
             | ErrorKind::OutOfBounds
             | ErrorKind::NullDereference
             | ErrorKind::FloatCastOverflow
+            | ErrorKind::FloatDivisionByZero
     )
+}
+
+/// The x86-64 `<fenv.h>` exception whose trap makes a native run of a test
+/// expecting `kind` stop at the error, as the engine's run did (IEEE's
+/// exceptions do not stop a program by default). A division `0.0 / 0.0`
+/// raises the invalid exception instead, which is not enabled (ordered
+/// comparisons of NaNs raise it too): such a test is counted as not
+/// observed natively unless built with `-fsanitize=float-divide-by-zero`,
+/// as `replay` builds it.
+fn fp_trap(kind: ErrorKind) -> Option<(&'static str, &'static str)> {
+    match kind {
+        ErrorKind::FloatOverflow => Some(("0x08", "FE_OVERFLOW")),
+        ErrorKind::FloatDivisionByZero => Some(("0x04", "FE_DIVBYZERO")),
+        _ => None,
+    }
 }
 
 /// Whether `test` expects an access outside an input array.

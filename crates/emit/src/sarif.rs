@@ -39,6 +39,8 @@ fn kind_info(kind: &str) -> (&'static str, &'static str, Option<u32>) {
         "unreachable" => ("__builtin_unreachable() reached, or end of a non-void function", "error", Some(758)),
         "invalid-pointer-arithmetic" => ("Arithmetic on pointers into different objects", "error", Some(469)),
         "float-cast-overflow" => ("Floating value out of the range of its integer type", "error", Some(681)),
+        "float-overflow" => ("Floating-point operation overflowed to an infinity", "warning", Some(190)),
+        "float-division-by-zero" => ("Floating-point division by zero", "warning", Some(369)),
         "use-after-free" => ("Use after free", "error", Some(416)),
         "invalid-free" => ("free() of a pointer not from malloc, or twice", "error", Some(590)),
         "memory-leak" => ("Memory leak", "warning", Some(401)),

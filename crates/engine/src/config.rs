@@ -88,6 +88,9 @@ pub struct Config {
     /// structure copies) carry the state along instead (`gen
     /// --no-uninit-check` turns it off).
     pub check_uninit: bool,
+    /// Which floating-point operations are checked for errors: see
+    /// [`FloatChecks`] (`gen --check`, `--no-check`).
+    pub float_checks: FloatChecks,
     /// Count every loop iteration towards k, as seed 002 does. By default
     /// (false) only iterations that a symbolic decision committed to
     /// count: a loop whose continuation does not depend on the inputs
@@ -140,6 +143,7 @@ impl Config {
             externals: Externals::none(),
             check_leaks: false,
             check_uninit: true,
+            float_checks: FloatChecks::default(),
             strict_loop_count: false,
             raw_values: false,
             compositional: false,
@@ -183,6 +187,7 @@ impl Config {
             externals,
             check_leaks,
             check_uninit,
+            float_checks,
             strict_loop_count,
             raw_values,
             compositional: _,
@@ -213,6 +218,7 @@ impl Config {
             externals,
             check_leaks,
             check_uninit,
+            float_checks,
             strict_loop_count,
             raw_values,
             compositional: true,
@@ -254,6 +260,7 @@ impl Config {
             externals,
             check_leaks,
             check_uninit,
+            float_checks,
             strict_loop_count,
             raw_values,
             compositional,
@@ -267,7 +274,7 @@ impl Config {
              one_error_test_per_site={one_error_test_per_site} infer_contracts={infer_contracts} \
              null_args={null_args:?} long_bits={long_bits} max_heap_objects={max_heap_objects} \
              precondition_budget={precondition_budget} externals={externals:?} \
-             check_leaks={check_leaks} check_uninit={check_uninit} \
+             check_leaks={check_leaks} check_uninit={check_uninit} float_checks={float_checks:?} \
              strict_loop_count={strict_loop_count} raw_values={raw_values} compositional={compositional} \
              bottom_up={bottom_up}"
         )
@@ -305,6 +312,35 @@ impl Externals {
     /// Whether calls of the body-less function `name` are external ones.
     pub fn contains(&self, name: &str) -> bool {
         !self.excluded.contains(name) && (self.all || self.names.contains(name))
+    }
+}
+
+/// The floating-point checks (`gen --check KIND`, `--no-check KIND`).
+///
+/// C leaves a conversion to an integer type that cannot hold the value
+/// undefined (C11 6.3.1.4), so that one is checked by default; the others
+/// are IEEE 754's exceptions, defined behaviour under Annex F (the result
+/// is an infinity or a NaN), which code that never expects one asks to
+/// find.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FloatChecks {
+    /// A floating value converted to an integer type out of its range, or
+    /// NaN: a `float-cast-overflow` error (the default).
+    pub to_int: bool,
+    /// An operation on finite operands whose rounded result is infinite
+    /// (`+ - * /`, a `double` converted to `float`; IEEE's overflow
+    /// exception, which a native test traps with `feenableexcept`): a
+    /// `float-overflow` error.
+    pub overflow: bool,
+    /// A floating division by zero (either sign; as UBSan's
+    /// `float-divide-by-zero` check, `0.0 / 0.0` included): a
+    /// `float-division-by-zero` error.
+    pub div_by_zero: bool,
+}
+
+impl Default for FloatChecks {
+    fn default() -> FloatChecks {
+        FloatChecks { to_int: true, overflow: false, div_by_zero: false }
     }
 }
 
@@ -398,6 +434,7 @@ mod tests {
             Config { max_heap_objects: 3, ..base.clone() },
             Config { externals: Externals { all: true, ..Externals::none() }, ..base.clone() },
             Config { check_leaks: true, ..base.clone() },
+            Config { float_checks: FloatChecks { overflow: true, ..FloatChecks::default() }, ..base.clone() },
             Config { k: 3, ..base.clone() },
             Config { compose: ComposeOptions { bottom_up: true, store: None }, ..base.clone() },
         ];
@@ -423,6 +460,7 @@ mod tests {
             max_heap_objects: 3,
             externals: Externals { all: true, ..Externals::none() },
             check_leaks: true,
+            float_checks: FloatChecks { div_by_zero: true, ..FloatChecks::default() },
             precondition: Some("pre".into()),
             max_tests: Some(4),
             one_error_test_per_site: true,
@@ -433,6 +471,7 @@ mod tests {
         let inner = outer.nested("g");
         assert_eq!(inner.function, "g");
         assert_eq!((inner.max_heap_objects, inner.check_leaks, inner.k), (3, true, 2));
+        assert_eq!(inner.float_checks, outer.float_checks);
         assert_eq!(inner.externals, outer.externals);
         assert_eq!((inner.precondition, inner.max_tests), (None, None));
         assert!(!inner.one_error_test_per_site && inner.compositional);

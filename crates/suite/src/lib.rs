@@ -562,6 +562,11 @@ pub enum ErrorKind {
     /// A floating value converted to an integer type that cannot hold its
     /// integer part (or NaN, or an infinity): C11 6.3.1.4.
     FloatCastOverflow,
+    /// An operation on finite floating values whose rounded result is
+    /// infinite (IEEE 754's overflow; `Config::float_checks`).
+    FloatOverflow,
+    /// A floating division by zero (`Config::float_checks`).
+    FloatDivisionByZero,
     /// Access to an object after `free`.
     UseAfterFree,
     /// `free` of a pointer not from `malloc` (or not to its start), or twice.
@@ -602,6 +607,8 @@ impl ErrorKind {
             ErrorKind::Unreachable => "unreachable",
             ErrorKind::InvalidPointerArithmetic => "invalid-pointer-arithmetic",
             ErrorKind::FloatCastOverflow => "float-cast-overflow",
+            ErrorKind::FloatOverflow => "float-overflow",
+            ErrorKind::FloatDivisionByZero => "float-division-by-zero",
             ErrorKind::UseAfterFree => "use-after-free",
             ErrorKind::InvalidFree => "invalid-free",
             ErrorKind::MemoryLeak { .. } => "memory-leak",

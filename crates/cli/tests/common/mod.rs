@@ -137,15 +137,18 @@ pub fn build_and_run(dir: &Path, function: &str, flags: &[&str]) -> (i32, String
     build_and_run_with("gcc", dir, function, &root().join("tests/c"), &flags)
 }
 
-/// [`build_and_run`] with compiler `cc`, `-I include` and `flags`.
+/// [`build_and_run`] with compiler `cc`, `-I include` and `flags` (`-l`
+/// flags go after the test file).
 pub fn build_and_run_with(cc: &str, dir: &Path, function: &str, include: &Path, flags: &[&str]) -> (i32, String) {
     let exe = dir.join(format!("native-{cc}"));
     let o = std::process::Command::new(cc)
         .args(["-Wall", "-Wextra", "-Werror", "-I."])
         .arg("-I")
         .arg(include)
-        .args(flags)
+        .args(flags.iter().filter(|f| !f.starts_with("-l")))
         .arg(format!("{function}_tests.c"))
+        // Libraries after the file that uses them (the linker's order).
+        .args(flags.iter().filter(|f| f.starts_with("-l")))
         .arg("-o")
         .arg(&exe)
         .current_dir(dir)

@@ -13,7 +13,9 @@
 //! A conversion to an integer whose value C leaves undefined (out of the
 //! type's range, or NaN) is a `float-cast-overflow` error, checked like
 //! division by zero: with a symbolic operand the check is recorded, and its
-//! failing side is explored when errors are sought.
+//! failing side is explored when errors are sought (unless `--no-check
+//! float-to-int`). The IEEE exceptions a user asks to check (overflow,
+//! division by zero) are `fp_checks.rs`'.
 //!
 //! `long double` (`f80`) is held as the `double` it equals (see
 //! `pathwise_ir::float`): comparisons, negation and conversions between
@@ -73,7 +75,9 @@ impl Exec<'_, '_> {
                 let (a, b) = (self.operand(a), self.operand(b));
                 let (x, y) = (a.conc() & ty.mask(), b.conc() & ty.mask());
                 let conc = eval_fbin(fp_op(*op), fmt, x, y);
-                Ok(self.float_result(conc, &[a, b], *ty, |pool, e| pool.fbin(fp_op(*op), fmt, e[0], e[1])))
+                let r = self.float_result(conc, &[a, b], *ty, |pool, e| pool.fbin(fp_op(*op), fmt, e[0], e[1]));
+                self.check_float_op(*op, *ty, (a, b), r, loc)?;
+                Ok(r)
             }
             InstKind::FNeg { ty, a } => {
                 let fmt = fmt_of(*ty);
@@ -155,16 +159,22 @@ impl Exec<'_, '_> {
             FCastOp::FPToUI => FpConv::ToUnsigned { from: fmt_of(from), width: to.bits() },
             FCastOp::FPExt | FCastOp::FPTrunc => FpConv::Fp { from: fmt_of(from), to: fmt_of(to) },
         };
-        if let FpConv::ToSigned { from: fmt, width } | FpConv::ToUnsigned { from: fmt, width } = conv {
+        let checked = self.m.config.float_checks.to_int;
+        if let (FpConv::ToSigned { from: fmt, width } | FpConv::ToUnsigned { from: fmt, width }, true) = (conv, checked)
+        {
             let signed = op == FCastOp::FPToSI;
             let holds = int_in_range(fmt, width, signed, x);
             let e = bv_of(self.pool, x, v.sym(), from.bits());
             let ok = self.pool.fp_int_in_range(fmt, width, signed, e);
-            let message = format!("floating value {} out of the range of {} ({})", fmt.to_f64(x), to, op.name());
+            let message = format!("floating value {:?} out of the range of {} ({})", fmt.to_f64(x), to, op.name());
             self.check_defined(ok, holds, (ErrorKind::FloatCastOverflow, &message), loc)?;
         }
         let conc = eval_fconv(conv, from.bits(), x);
-        Ok(self.float_result(conc, &[v], from, |pool, e| pool.fconv(conv, e[0])))
+        let r = self.float_result(conc, &[v], from, |pool, e| pool.fconv(conv, e[0]));
+        if op == FCastOp::FPTrunc && to == Type::F32 {
+            self.check_float_trunc(from, v, r, loc)?;
+        }
+        Ok(r)
     }
 
     /// The end of a path whose `long double` value (`what`) would need x87
