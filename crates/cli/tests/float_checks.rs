@@ -133,3 +133,132 @@ fn contradicting_checks_are_refused() {
         "{stderr}"
     );
 }
+
+/// Past an unchecked out-of-range conversion (`--no-check float-to-int`,
+/// `testcomp`) the run goes on with the value gcc's x86-64 code gives: the
+/// engine's conversions agree with a native program on every integer type
+/// for values in range, out of range, at the boundaries, infinite and NaN.
+#[test]
+fn conversions_to_integers_have_the_compiled_programs_values() {
+    use pathwise_expr::float::eval_fconv;
+    use pathwise_expr::{FpConv, FpFmt};
+    let values: Vec<f64> = vec![
+        0.0,
+        -0.0,
+        0.5,
+        -0.5,
+        1.0,
+        -1.0,
+        44.9,
+        127.5,
+        128.0,
+        -128.0,
+        -129.0,
+        200.0,
+        -200.0,
+        255.0,
+        256.0,
+        300.0,
+        32767.0,
+        32768.0,
+        -32769.0,
+        65535.9,
+        65536.0,
+        2147483647.0,
+        2147483648.0,
+        -2147483648.0,
+        -2147483649.0,
+        4294967295.0,
+        4294967296.0,
+        1e10,
+        -1e10,
+        9223372036854774784.0,
+        9223372036854775808.0,
+        -9223372036854775808.0,
+        -9223372036854777856.0,
+        18446744073709549568.0,
+        18446744073709551616.0,
+        1e20,
+        -1e20,
+        1e300,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        -f64::NAN,
+        f64::MIN_POSITIVE,
+    ];
+    let types = [
+        ("unsigned char", 8, false),
+        ("signed char", 8, true),
+        ("unsigned short", 16, false),
+        ("short", 16, true),
+        ("unsigned int", 32, false),
+        ("int", 32, true),
+        ("unsigned long", 64, false),
+        ("long", 64, true),
+    ];
+    let mut program = String::from("#include <stdio.h>\n");
+    for (fmt_name, fmt_ty) in [("double", "double"), ("float", "float")] {
+        program.push_str(&format!("static volatile {fmt_ty} {fmt_name}_values[] = {{"));
+        for v in &values {
+            program.push_str(&format!("{}, ", hex_literal(*v, fmt_name == "float")));
+        }
+        program.push_str("};\n");
+    }
+    program.push_str("int main(void)\n{\n    unsigned i;\n");
+    for fmt_name in ["double", "float"] {
+        program.push_str(&format!("    for (i = 0; i < {}; i++) {{\n", values.len()));
+        for (ty, _, _) in &types {
+            program.push_str(&format!(
+                "        printf(\"%llu\\n\", (unsigned long long)({ty})({ty}){fmt_name}_values[i]);\n"
+            ));
+        }
+        program.push_str("    }\n");
+    }
+    program.push_str("    return 0;\n}\n");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("conv.c"), &program).unwrap();
+    let o = std::process::Command::new("gcc")
+        .args(["-O0", "-w", "conv.c", "-o", "conv"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let run = std::process::Command::new(dir.path().join("conv")).output().unwrap();
+    let native: Vec<u64> = String::from_utf8_lossy(&run.stdout).lines().map(|l| l.parse().unwrap()).collect();
+    let mut expected = Vec::new();
+    for fmt in [FpFmt::F64, FpFmt::F32] {
+        for v in &values {
+            let bits = if fmt == FpFmt::F32 { u64::from((*v as f32).to_bits()) } else { v.to_bits() };
+            for &(_, width, signed) in &types {
+                let op = if signed {
+                    FpConv::ToSigned { from: fmt, width }
+                } else {
+                    FpConv::ToUnsigned { from: fmt, width }
+                };
+                let r = eval_fconv(op, fmt.bits(), bits);
+                // As the program prints it: sign-extended for signed types.
+                let shown =
+                    if signed && width < 64 && r >> (width - 1) & 1 == 1 { r | !((1u64 << width) - 1) } else { r };
+                expected.push((fmt, *v, width, signed, shown));
+            }
+        }
+    }
+    assert_eq!(native.len(), expected.len());
+    let wrong: Vec<_> = expected.iter().zip(&native).filter(|(e, n)| e.4 != **n).collect();
+    assert!(wrong.is_empty(), "engine vs gcc: {wrong:?}");
+}
+
+/// `v` as an exact C literal (hexadecimal, or the infinity and NaN macros
+/// spelt with builtins).
+fn hex_literal(v: f64, float: bool) -> String {
+    let suffix = if float { "f" } else { "" };
+    if v.is_nan() {
+        return if v.is_sign_negative() { "-__builtin_nan(\"\")".into() } else { "__builtin_nan(\"\")".into() };
+    }
+    if v.is_infinite() {
+        return if v < 0.0 { "-__builtin_inf()".into() } else { "__builtin_inf()".into() };
+    }
+    // A float literal rounds like the engine's `as f32` (to nearest even).
+    format!("{v:?}{suffix}").replace("inf", "__builtin_inf()")
+}

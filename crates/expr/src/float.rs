@@ -118,7 +118,7 @@ impl FpFmt {
     }
 
     /// The bits of `2^e` (exact for the exponents used here).
-    fn pow2(self, e: i32) -> u64 {
+    pub fn pow2(self, e: i32) -> u64 {
         match self {
             FpFmt::F32 => u64::from(2f32.powi(e).to_bits()),
             FpFmt::F64 => 2f64.powi(e).to_bits(),
@@ -355,19 +355,48 @@ pub fn eval_fconv(op: FpConv, in_width: u32, a: u64) -> u64 {
         }
         FpConv::FromSigned(to) => from_i64(to, to_signed(a, in_width)),
         FpConv::FromUnsigned(to) => from_u64(to, a),
-        FpConv::ToSigned { from, width } => {
-            if !int_in_range(from, width, true, a) {
-                return 1 << (width - 1);
-            }
-            (from.to_f64(a).trunc() as i64 as u64) & mask(width)
-        }
-        FpConv::ToUnsigned { from, width } => {
-            if !int_in_range(from, width, false, a) {
-                return 0;
-            }
-            from.to_f64(a).trunc() as u64 & mask(width)
-        }
+        FpConv::ToSigned { from, width } => x86_to_int(from, width, true, a),
+        FpConv::ToUnsigned { from, width } => x86_to_int(from, width, false, a),
     }
+}
+
+/// A conversion to an integer as gcc's x86-64 code computes it, out of
+/// range too (C leaves that undefined; a run that goes on past it, as
+/// `testcomp` and `--no-check float-to-int` do, must have the value the
+/// compiled program has): a truncation `cvttsd2si`/`cvttss2si` to a 32- or
+/// 64-bit register (see [`x86_cvtt_bits`]), whose low `width` bits are the
+/// result; out of the register's range or NaN it gives the "integer
+/// indefinite" `1 << (bits - 1)`. An unsigned 64-bit result is computed
+/// from `a - 2^63` with the top bit flipped when `a >= 2^63`.
+fn x86_to_int(from: FpFmt, width: u32, signed: bool, a: u64) -> u64 {
+    if !signed && width == 64 {
+        let two63 = from.pow2(63);
+        if eval_fcmp(FpCmp::Le, from, two63, a) {
+            return cvtt(from, 64, eval_fbin(FpOp::Sub, from, a, two63)) ^ (1 << 63);
+        }
+        return cvtt(from, 64, a);
+    }
+    cvtt(from, x86_cvtt_bits(width, signed), a) & mask(width)
+}
+
+/// The register width of the truncating conversion gcc uses for a
+/// `width`-bit result: 32 bits for `char`, `short` (either signedness) and
+/// `int`, 64 for `unsigned int` and `long` (`unsigned long` is 64 too, with
+/// [`x86_to_int`]'s adjustment).
+pub fn x86_cvtt_bits(width: u32, signed: bool) -> u32 {
+    if width < 32 || (signed && width == 32) {
+        32
+    } else {
+        64
+    }
+}
+
+/// `cvtt?2si` to a `bits`-bit register.
+fn cvtt(from: FpFmt, bits: u32, a: u64) -> u64 {
+    if !int_in_range(from, bits, true, a) {
+        return 1 << (bits - 1);
+    }
+    (from.to_f64(a).trunc() as i64 as u64) & mask(bits)
 }
 
 /// A NaN converted between formats as `cvtss2sd`/`cvtsd2ss` do: the sign,
@@ -652,17 +681,31 @@ fn conv_text(op: FpConv, x: &str) -> String {
         FpConv::FromSigned(to) => ieee(to, format!("({} RNE {x})", to_fp(to))),
         FpConv::FromUnsigned(to) => ieee(to, format!("((_ to_fp_unsigned {} {}) RNE {x})", to.ebits(), to.sbits())),
         FpConv::ToSigned { from, width } | FpConv::ToUnsigned { from, width } => {
+            // See `x86_to_int`.
             let signed = matches!(op, FpConv::ToSigned { .. });
-            let t = format!("(fp.roundToIntegral RTZ {})", fp(from, x));
-            let (lo, hi) = int_bound_bits(from, width, signed);
-            let lo = fp(from, &format!("(_ bv{lo} {})", from.bits()));
-            let hi = fp(from, &format!("(_ bv{hi} {})", from.bits()));
-            let name = if signed { "fp.to_sbv" } else { "fp.to_ubv" };
-            let out = if signed { 1u64 << (width - 1) } else { 0 };
-            format!(
-                "(ite (and (fp.leq {lo} {t}) (fp.lt {t} {hi})) ((_ {name} {width}) RTZ {}) (_ bv{out} {width}))",
-                fp(from, x)
-            )
+            let v = fp(from, x);
+            let cvtt = |v: &str, bits: u32| {
+                let t = format!("(fp.roundToIntegral RTZ {v})");
+                let (lo, hi) = int_bound_bits(from, bits, true);
+                let lo = fp(from, &format!("(_ bv{lo} {})", from.bits()));
+                let hi = fp(from, &format!("(_ bv{hi} {})", from.bits()));
+                format!(
+                    "(ite (and (fp.leq {lo} {t}) (fp.lt {t} {hi})) ((_ fp.to_sbv {bits}) RTZ {v}) (_ bv{} {bits}))",
+                    1u64 << (bits - 1)
+                )
+            };
+            if !signed && width == 64 {
+                let two63 = fp(from, &format!("(_ bv{} {})", from.pow2(63), from.bits()));
+                let less = cvtt(&format!("(fp.sub RNE {v} {two63})"), 64);
+                return format!("(ite (fp.leq {two63} {v}) (bvxor {less} (_ bv{} 64)) {})", 1u64 << 63, cvtt(&v, 64));
+            }
+            let bits = x86_cvtt_bits(width, signed);
+            let c = cvtt(&v, bits);
+            if width < bits {
+                format!("((_ extract {} 0) {c})", width - 1)
+            } else {
+                c
+            }
         }
     }
 }

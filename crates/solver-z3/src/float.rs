@@ -106,25 +106,34 @@ impl FloatTerms {
             FpConv::FromSigned(to) => (from_int(&bits(a), to, true), to),
             FpConv::FromUnsigned(to) => (from_int(&bits(a), to, false), to),
             FpConv::ToSigned { from, width } | FpConv::ToUnsigned { from, width } => {
+                // gcc's x86-64 conversions (`pathwise_expr::float::eval_fconv`).
                 let signed = matches!(op, FpConv::ToSigned { .. });
                 let x = self.fp(a, from, bits);
-                let rtz = RoundingMode::round_towards_zero();
-                let t = x.round_to_integral_with_rounding_mode(&rtz);
-                let (lo, hi) = pathwise_expr::float::int_bound_bits(from, width, signed);
-                let (lo, hi) =
-                    (from_bits(&BV::from_u64(lo, from.bits()), from), from_bits(&BV::from_u64(hi, from.bits()), from));
-                let in_range = Bool::and(&[lo.le(&t), t.lt(&hi)]);
-                let (v, out) = if signed {
-                    (x.to_sbv_with_rounding_mode(&rtz, width), 1u64 << (width - 1))
-                } else {
-                    (x.to_ubv_with_rounding_mode(&rtz, width), 0)
-                };
-                return in_range.ite(&v, &BV::from_u64(out, width)).into();
+                if !signed && width == 64 {
+                    let two63 = from_bits(&BV::from_u64(from.pow2(63), from.bits()), from);
+                    let less = x.sub_with_rounding_mode(&two63, &rne);
+                    let flipped = cvtt(&less, from, 64).bvxor(&BV::from_u64(1 << 63, 64));
+                    return two63.le(&x).ite(&flipped, &cvtt(&x, from, 64)).into();
+                }
+                let reg = pathwise_expr::float::x86_cvtt_bits(width, signed);
+                let c = cvtt(&x, from, reg);
+                return if width < reg { c.extract(width - 1, 0) } else { c }.into();
             }
         };
         self.cache[id.0 as usize] = Some(r.clone());
         to_bits(to, &r, &[]).into()
     }
+}
+
+/// `cvtt?2si` of `x` to a `reg`-bit register: the truncation, or the
+/// "integer indefinite" `1 << (reg - 1)` out of range or for NaN.
+fn cvtt(x: &Float, from: FpFmt, reg: u32) -> BV {
+    let rtz = RoundingMode::round_towards_zero();
+    let t = x.round_to_integral_with_rounding_mode(&rtz);
+    let (lo, hi) = pathwise_expr::float::int_bound_bits(from, reg, true);
+    let (lo, hi) = (from_bits(&BV::from_u64(lo, from.bits()), from), from_bits(&BV::from_u64(hi, from.bits()), from));
+    let in_range = Bool::and(&[lo.le(&t), t.lt(&hi)]);
+    in_range.ite(&x.to_sbv_with_rounding_mode(&rtz, reg), &BV::from_u64(1 << (reg - 1), reg))
 }
 
 /// The Z3 sort of a format.
