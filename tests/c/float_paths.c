@@ -88,3 +88,34 @@ int to_int(double d)
         return 1;
     return 0;
 }
+
+/* Conversions of bounded values are always defined, and `d` never
+ * exceeds 1e4: the ranges decide the checks and that comparison, so no
+ * query has floats. */
+long bounded(unsigned char c, short s)
+{
+    double d = c * 0.5 + s / 4.0;
+    long r = (long)d + (int)(d * 1e3);
+    if (d > 1e4)
+        return 0;
+    if (c > s)
+        return r;
+    return -r;
+}
+
+/* A Newton step of a polynomial in `float`: refuting `x >= 0.1` takes Z3
+ * minutes. Under a time limit that query gets its budget and stays
+ * undecided; the search goes on to the other branches. */
+int newton_step(float in, int k)
+{
+    if (!(in > -0.2f && in < 0.2f))
+        return 0;
+    float f = in - (in * in * in) / 6.0f + (in * in * in * in * in) / 120.0f;
+    float fp = 1 - (in * in) / 2.0f + (in * in * in * in) / 24.0f;
+    float x = in - f / fp;
+    if (!(x < 0.1f))
+        return 2;
+    if (k > 3)
+        return 3;
+    return 1;
+}

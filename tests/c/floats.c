@@ -107,3 +107,16 @@ int classify(float x, double y)
         return 1;
     return 2;
 }
+
+/* The quiet comparisons of <math.h>: false on NaN; `islessgreater` is
+ * `<` or `>`. Unordered, greater, less (5), equal. */
+int quiet_compare(double x, double y)
+{
+    if (isunordered(x, y))
+        return 0;
+    if (isgreater(x, y))
+        return 1;
+    if (isless(x, y))
+        return 2 + islessgreater(x, y) + isgreaterequal(y, x) + islessequal(x, y);
+    return 3;
+}

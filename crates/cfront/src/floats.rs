@@ -401,8 +401,57 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             }
             ("__builtin_signbit" | "__builtin_signbitf" | "__builtin_signbitl" | "__builtin_isnormal", 1)
             | ("__builtin_fpclassify", 6) => self.classify_by_model(name, args, span)?,
+            (
+                "__builtin_isgreater"
+                | "__builtin_isgreaterequal"
+                | "__builtin_isless"
+                | "__builtin_islessequal"
+                | "__builtin_islessgreater"
+                | "__builtin_isunordered",
+                2,
+            ) => self.compare_quietly(name, args, span)?,
             _ => return Ok(None),
         }))
+    }
+
+    /// `isgreater`, `isless`... (C11 7.12.14): the comparisons, false when
+    /// an operand is NaN, as an `int`; `islessgreater` is `<` or `>`, and
+    /// `isunordered` whether either operand is NaN. Both operands convert
+    /// to their common floating type (`float` when both are, else
+    /// `double`, which also holds a `long double`'s value exactly).
+    fn compare_quietly(&mut self, name: &str, args: &[Node<Expression>], span: Span) -> LResult<Val> {
+        let mut vals = Vec::new();
+        for a in args {
+            let v = self.rvalue(a)?;
+            if !matches!(v.ty, CType::Float(_) | CType::Int(_)) {
+                return Err(self.u.invalid(a.span, format!("`{name}` needs arithmetic arguments")));
+            }
+            vals.push(v);
+        }
+        let single = vals.iter().all(|v| v.ty == CType::Float(FloatKind::Float));
+        let common = CType::Float(if single { FloatKind::Float } else { FloatKind::Double });
+        let mut ops = Vec::new();
+        for v in vals {
+            ops.push(self.convert(v, &common, span, crate::ops::Conv::Implicit)?.op);
+        }
+        let (x, y) = (ops[0], ops[1]);
+        let ty = common.ir().unwrap_or(Type::F64);
+        let loc = self.loc(span);
+        let c = match name {
+            "__builtin_isgreater" => self.b.fcmp(FCmpOp::Ogt, ty, x, y, loc),
+            "__builtin_isgreaterequal" => self.b.fcmp(FCmpOp::Oge, ty, x, y, loc),
+            "__builtin_isless" => self.b.fcmp(FCmpOp::Olt, ty, x, y, loc),
+            "__builtin_islessequal" => self.b.fcmp(FCmpOp::Ole, ty, x, y, loc),
+            _ => {
+                let (p, q) = if name == "__builtin_islessgreater" {
+                    (self.b.fcmp(FCmpOp::Olt, ty, x, y, loc), self.b.fcmp(FCmpOp::Ogt, ty, x, y, loc))
+                } else {
+                    (self.b.fcmp(FCmpOp::Une, ty, x, x, loc), self.b.fcmp(FCmpOp::Une, ty, y, y, loc))
+                };
+                self.b.bin(pathwise_ir::BinOp::Or, Type::I1, p, q, loc)
+            }
+        };
+        Ok(Val { op: self.b.cast(false, Type::I1, Type::I32, c, loc), ty: INT })
     }
 
     /// `signbit`, `isnormal` and `fpclassify` as calls of the engine's

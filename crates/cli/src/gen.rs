@@ -190,6 +190,14 @@ pub const DEEPEN_MAX_K: u32 = 20;
 /// `--timeout` that cuts the deepening is a limit (exit 5).
 pub const DEEPEN_BUDGET: Duration = Duration::from_secs(30);
 
+/// The time one query with floats may take under a time limit: a tenth of
+/// it, at least a second (see `Z3Backend::with_float_budget`). A query past
+/// it is undecided, never infeasible, and the search goes on with the other
+/// prefixes; without a limit, every query is decided.
+pub(crate) fn float_budget(timeout: Option<Duration>) -> Option<Duration> {
+    timeout.map(|t| (t / 10).max(Duration::from_secs(1)))
+}
+
 /// Parse a criterion name (`k-path` or `block-k`).
 pub fn parse_criterion(s: &str) -> Result<Criterion, String> {
     Criterion::from_name(s).ok_or_else(|| format!("unknown criterion `{s}` (expected `k-path` or `block-k`)"))
@@ -250,7 +258,9 @@ pub(crate) fn search(
     observer: &mut ProgressObserver,
     calls: Arc<AtomicU64>,
 ) -> Result<TestSuite> {
-    let mut backend = CountingBackend { inner: Z3Backend::new(None).interrupt_when(observer.stop_flag()), calls };
+    let inner =
+        Z3Backend::new(None).with_float_budget(float_budget(config.timeout)).interrupt_when(observer.stop_flag());
+    let mut backend = CountingBackend { inner, calls };
     let result = pathwise_engine::search::generate(&fe.program, config, &mut backend, observer);
     observer.finish();
     let mut suite = result.map_err(|e| {

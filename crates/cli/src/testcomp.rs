@@ -177,7 +177,9 @@ pub fn run(args: &TestCompArgs) -> Result<i32> {
     let progress = ProgressObserver::new("main", install_ctrlc(), args.timeout, Arc::clone(&calls));
     let mut observer =
         SuiteObserver { progress, writer, error: None, written: std::collections::HashSet::new(), duplicates: 0 };
-    let inner = Z3Backend::new(None).interrupt_when(observer.progress.stop_flag());
+    let inner = Z3Backend::new(None)
+        .with_float_budget(crate::gen::float_budget(args.timeout))
+        .interrupt_when(observer.progress.stop_flag());
     let mut backend = CountingBackend { inner, calls };
     let result = pathwise_engine::search::generate(&fe.program, &config, &mut backend, &mut observer);
     observer.progress.finish();

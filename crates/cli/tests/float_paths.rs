@@ -104,3 +104,38 @@ fn hexf(s: &str) -> Option<f64> {
     }
     Some(v * 2f64.powi(exp.parse().ok()?))
 }
+
+/// `bounded`: `c * 0.5 + s / 4.0` lies in [-8192, 8319.75], so both
+/// conversions are defined and `d > 1e4` is false: the value ranges decide
+/// them (`pathwise_expr::float_range`), and no query has floats. Before,
+/// each conversion's failing side was a query refuting a floating
+/// multiplier (and the comparison a decision), seconds each.
+#[test]
+fn ranges_decide_bounded_conversions_without_float_queries() {
+    let out = tempfile::tempdir().unwrap();
+    let (_, suite) = gen("bounded", out.path());
+    let tests = suite["tests"].as_array().unwrap();
+    assert_eq!(tests.len(), 2, "c > s or not");
+    assert!(tests.iter().all(|t| t["outcome"] == "returned"));
+    assert_eq!(suite["stop"], "complete");
+    assert_eq!(suite["stats"]["float_solver_calls"], 0);
+    common::replay_passes(out.path(), tests.len(), vec![], true);
+}
+
+/// `newton_step`: refuting `x >= 0.1` takes Z3 minutes. Under `--timeout
+/// 20` a query with floats gets 2 s, so that one prefix is left undecided
+/// (never counted infeasible) and the other paths still get their tests
+/// well before the limit: both ways out of the range check, `k > 3` or
+/// not. Without the budget the run spent its 20 s on that query.
+#[test]
+fn a_hard_float_query_gets_a_budget_and_the_search_goes_on() {
+    let out = tempfile::tempdir().unwrap();
+    let (_, suite) = common::gen("tests/c/float_paths.c", "newton_step", &["--k", "1", "--timeout", "20"], out.path());
+    let tests = suite["tests"].as_array().unwrap();
+    let mut returns: Vec<i64> = tests.iter().map(|t| t["expected"]["return"].as_i64().unwrap()).collect();
+    returns.sort();
+    assert_eq!(returns, [0, 0, 1, 3]);
+    assert_eq!(suite["stop"], "explored", "undecided, not complete, and not the time limit");
+    assert_eq!(suite["stats"]["unknown_prefixes"], 1);
+    common::replay_passes(out.path(), tests.len(), vec![], true);
+}

@@ -42,6 +42,8 @@ const FUNCTIONS: &[Case] = &[
     case("scale_hist", 3, 2, (0, 0)), // a loop of 3 iterations, then k > 0 or not
     // x == 0 && y >= 0; else x < y or not, with x == 0 (y < 0 or NaN) or x != 0
     case("classify", 2, 4, (0, 0)),
+    // isunordered, isgreater, isless (then the others on x < y), equal
+    case("quiet_compare", 2, 4, (0, 0)),
 ];
 
 #[test]

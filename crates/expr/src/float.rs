@@ -479,6 +479,10 @@ impl ExprPool {
         if let (Some(x), Some(y)) = (self.as_bv_const(a), self.as_bv_const(b)) {
             return self.bool_const(eval_fcmp(op, fmt, x, y));
         }
+        // Operands of known ranges may decide it (see `float_range`).
+        if let Some(known) = crate::float_range::decide_fcmp(self, op, fmt, a, b) {
+            return self.bool_const(known);
+        }
         // Equality is symmetric: one node for `a == b` and `b == a`.
         let (a, b) = if op == FpCmp::Eq && b < a { (b, a) } else { (a, b) };
         self.intern(Expr::FCmp { op, fmt, a, b }, Sort::Bool)
@@ -581,8 +585,13 @@ impl ExprPool {
         if let Some(x) = self.as_bv_const(a) {
             return self.bool_const(int_in_range(fmt, width, signed, x));
         }
-        let t = self.fun(FpUn::Round(RoundMode::TowardZero), fmt, a);
         let (lo, hi) = int_bound_bits(fmt, width, signed);
+        // A value of known range may always, or never, convert (see
+        // `float_range`): no multiplier circuit for the solver to refute.
+        if let Some(known) = crate::float_range::decide_in_range(self, fmt, a, fmt.to_f64(lo), fmt.to_f64(hi)) {
+            return self.bool_const(known);
+        }
+        let t = self.fun(FpUn::Round(RoundMode::TowardZero), fmt, a);
         let (lo, hi) = (self.bv_const(fmt.bits(), lo), self.bv_const(fmt.bits(), hi));
         let above = self.fcmp(FpCmp::Le, fmt, lo, t);
         let below = self.fcmp(FpCmp::Lt, fmt, t, hi);

@@ -6,6 +6,9 @@
 //!   terms and query caches key on ids.
 //! - [`float`]: floating-point operators over IEEE bits (`float` and
 //!   `double`) and their exact x86-64 semantics.
+//! - [`float_range`]: sound ranges of floating expressions with bounded
+//!   leaves, which decide comparisons and conversion checks without the
+//!   solver.
 //! - [`ops`]: the concrete semantics of every bit-vector operator, shared by
 //!   the constant folder and by the engine's concrete execution so that the
 //!   two can never disagree.
@@ -25,6 +28,7 @@
 pub mod cache;
 pub mod eval;
 pub mod float;
+pub mod float_range;
 pub mod intervals;
 pub mod linear;
 pub mod ops;

@@ -11,6 +11,7 @@
 //! its width, lies in the range. When an operation might wrap, or an
 //! operator is not modelled, the full range of the width is returned.
 
+use crate::float::FpConv;
 use crate::ops::mask;
 use crate::pool::{Expr, ExprId, ExprPool};
 use crate::BvOp;
@@ -34,6 +35,26 @@ pub fn full(width: u32) -> (i128, i128) {
 pub fn fits(r: (i128, i128), width: u32) -> bool {
     let (lo, hi) = full(width);
     r.0 >= lo && r.1 <= hi
+}
+
+/// The range of a conversion of a floating value to an integer, when the
+/// value's range (see [`float_range`](crate::float_range)) makes every
+/// conversion defined: the truncations of its bounds. (An undefined one
+/// gives x86's "integer indefinite", which no bound would cover.)
+fn truncated(pool: &ExprPool, op: FpConv, a: ExprId) -> Option<(i128, i128)> {
+    let (from, lo_int, hi_int) = match op {
+        FpConv::ToSigned { from, width } => (from, -(1i128 << (width - 1)), (1i128 << (width - 1)) - 1),
+        // Read as signed, values from 2^(width-1) on are negative: only
+        // ranges below that are kept.
+        FpConv::ToUnsigned { from, width } => (from, 0, (1i128 << (width - 1)) - 1),
+        _ => return None,
+    };
+    let (lo, hi) = crate::float_range::float_range(pool, a, from)?;
+    // Every bound is an integer or between two, so `trunc` gives exact
+    // integers; the comparisons are between exact values (f64 holds every
+    // truncation that passes them, all below 2^63 in magnitude).
+    let (lo, hi) = (lo.trunc(), hi.trunc());
+    (lo >= lo_int as f64 && hi <= hi_int as f64 && hi < 9.2e18 && lo > -9.2e18).then(|| (lo as i128, hi as i128))
 }
 
 /// The range of an exact result, or the full range if it may not fit.
@@ -69,6 +90,7 @@ fn range(pool: &ExprPool, e: ExprId, depth: u32) -> (i128, i128) {
         }
         Expr::SExt { a, .. } => sub(a),
         Expr::Bin { op, a, b } => bin_range(op, sub(a), sub(b), width),
+        Expr::FConv { op, a } => truncated(pool, op, a).unwrap_or_else(|| full(width)),
         _ => full(width),
     }
 }
@@ -137,5 +159,25 @@ mod tests {
         let m = p.bv_const(32, 0xff);
         let a = p.bin(BvOp::And, x, m);
         assert_eq!(signed_range(&p, a), (0, 255));
+    }
+
+    #[test]
+    fn conversions_of_bounded_floats_have_the_truncated_range() {
+        use crate::float::{FpFmt, FpOp};
+        let mut p = ExprPool::new();
+        let c = p.var("c", Sort::Bv(8));
+        let d = p.fconv(FpConv::FromUnsigned(FpFmt::F64), c);
+        let half = p.bv_const(64, 0.5f64.to_bits());
+        let h = p.fbin(FpOp::Mul, FpFmt::F64, d, half);
+        let l = p.fconv(FpConv::ToSigned { from: FpFmt::F64, width: 64 }, h);
+        assert_eq!(signed_range(&p, l), (0, 127));
+        // Scaled past `int`, a conversion may be undefined: nothing known.
+        let big = p.bv_const(64, 1e8f64.to_bits());
+        let b = p.fbin(FpOp::Mul, FpFmt::F64, d, big);
+        let i = p.fconv(FpConv::ToSigned { from: FpFmt::F64, width: 32 }, b);
+        assert_eq!(signed_range(&p, i), full(32));
+        let f = p.var("f", Sort::Bv(64));
+        let j = p.fconv(FpConv::ToSigned { from: FpFmt::F64, width: 32 }, f);
+        assert_eq!(signed_range(&p, j), full(32));
     }
 }

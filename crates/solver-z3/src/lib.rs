@@ -104,7 +104,13 @@
 //! `timeout` parameter, set on a solver in use, did not stop its check),
 //! so a run with `--timeout` never waits for a hard query past its budget;
 //! a check asked after the deadline is `unknown` at once, and a second
-//! opinion gets only the time left.
+//! opinion gets only the time left. A query with floats may also have a
+//! budget of its own ([`Z3Backend::with_float_budget`]): a watchdog per
+//! such check interrupts it when the budget is spent. In Z3 4.8.12 a
+//! multiplication or division of two symbolic doubles can take minutes to
+//! refute; under a time limit, one such query would take the time of
+//! every other prefix. (A watchdog that fires just as its check ends can
+//! only make the next check `unknown`, never answer it wrongly.)
 //!
 //! **Failures.** A panic in the `z3` crate (it unwraps Z3's null results,
 //! e.g. for an ill-sorted term) is caught around the check: the query is
@@ -305,6 +311,9 @@ pub struct Z3Backend {
     watchdog: Option<watchdog::Watchdog>,
     /// Interrupts Z3 when the caller's stop flag is set.
     flag_watchdog: Option<watchdog::Watchdog>,
+    /// The time a query with floats may take (see the crate doc,
+    /// "Deadlines"); `None` for no limit.
+    float_budget: Option<std::time::Duration>,
 }
 
 /// The logic of the bit-vector solver (see the crate doc).
@@ -366,7 +375,17 @@ impl Z3Backend {
             deadline: None,
             watchdog: None,
             flag_watchdog: None,
+            float_budget: None,
         }
+    }
+
+    /// Give up a query with floats after `budget` (it answers `unknown`,
+    /// which the search never takes for infeasible): one hard query, a
+    /// floating multiplier circuit to refute, must not spend a run's whole
+    /// time while other prefixes wait. `None` (the default) for no limit.
+    pub fn with_float_budget(mut self, budget: Option<std::time::Duration>) -> Z3Backend {
+        self.float_budget = budget;
+        self
     }
 
     /// Check every query with bit-vectors, none over the integers (for
@@ -464,6 +483,12 @@ impl Z3Backend {
         let scan = self.terms.scanner.scan(pool, &roots);
         if roots.iter().any(|&r| pool.has_float(r)) {
             let kind = if scan.is_pure_bv() { Kind::FloatBv } else { Kind::Float };
+            // Dropped after the check: the budget's watchdog stands down.
+            let _budget = self.float_budget.map(|b| {
+                let end = Instant::now() + b;
+                let end = self.deadline.map_or(end, |d| d.min(end));
+                watchdog::Watchdog::start(self.bv.solver.get_context().get_z3_context(), end)
+            });
             return self.run(kind, pool, query, &scan);
         }
         if scan.const_array {
