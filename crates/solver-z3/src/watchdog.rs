@@ -28,9 +28,13 @@ struct RawContext(z3_sys::Z3_context);
 // watchdog is stood down when the backend is dropped).
 unsafe impl Send for RawContext {}
 
-/// A running watchdog; dropping it stands the thread down.
+/// A running watchdog; dropping it stands the thread down and waits for
+/// it, so that no interrupt reaches a context after its backend is gone,
+/// nor the next check after the one a float query's budget watched
+/// (`Z3_interrupt` outside a check does nothing).
 pub(crate) struct Watchdog {
-    stand_down: Sender<()>,
+    stand_down: Option<Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Watchdog {
@@ -38,7 +42,7 @@ impl Watchdog {
     pub(crate) fn start(ctx: z3_sys::Z3_context, deadline: Instant) -> Watchdog {
         let (tx, rx) = channel::<()>();
         let raw = RawContext(ctx);
-        std::thread::spawn(move || {
+        let thread = std::thread::spawn(move || {
             let raw = raw;
             let wait = deadline.saturating_duration_since(Instant::now());
             if let Err(RecvTimeoutError::Timeout) = rx.recv_timeout(wait) {
@@ -46,14 +50,14 @@ impl Watchdog {
                 unsafe { z3_sys::Z3_interrupt(raw.0) };
             }
         });
-        Watchdog { stand_down: tx }
+        Watchdog { stand_down: Some(tx), thread: Some(thread) }
     }
 
     /// Interrupt `ctx` as soon as `flag` is set, unless dropped first.
     pub(crate) fn on_flag(ctx: z3_sys::Z3_context, flag: Arc<AtomicBool>) -> Watchdog {
         let (tx, rx) = channel::<()>();
         let raw = RawContext(ctx);
-        std::thread::spawn(move || {
+        let thread = std::thread::spawn(move || {
             let raw = raw;
             while let Err(RecvTimeoutError::Timeout) = rx.recv_timeout(Duration::from_millis(50)) {
                 if flag.load(Ordering::SeqCst) {
@@ -63,12 +67,18 @@ impl Watchdog {
                 }
             }
         });
-        Watchdog { stand_down: tx }
+        Watchdog { stand_down: Some(tx), thread: Some(thread) }
     }
 }
 
 impl Drop for Watchdog {
     fn drop(&mut self) {
-        let _ = self.stand_down.send(());
+        // The thread wakes at once (the channel closes or gets the
+        // message) and returns; an interrupt it was making is done by
+        // then, while the context still lives.
+        drop(self.stand_down.take());
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
     }
 }
