@@ -52,6 +52,27 @@ pub struct Slicer {
     /// Sorted variable ids of each node computed so far.
     vars: Vec<Option<Rc<[ExprId]>>>,
     empty: Option<Rc<[ExprId]>>,
+    unbounded: Option<Rc<[ExprId]>>,
+}
+
+/// The largest variable set a node keeps. A value that accumulates a new
+/// input at every iteration (`s = 0.999 * s + nondet()`, a million times)
+/// would otherwise cost a set as large as the iteration count per node:
+/// quadratic time and memory. Above it, a node's set is [`UNBOUNDED`].
+const MAX_SET: usize = 1 << 13;
+
+/// The set of a node with more than [`MAX_SET`] variables: connected to
+/// everything, so a query that holds one is not sliced (keeping every
+/// constraint is always sound, only slower).
+const UNBOUNDED: ExprId = ExprId(u32::MAX);
+
+fn is_unbounded(set: &[ExprId]) -> bool {
+    set.first() == Some(&UNBOUNDED)
+}
+
+/// The shared [`UNBOUNDED`] set.
+fn unbounded_set(slot: &mut Option<Rc<[ExprId]>>) -> Rc<[ExprId]> {
+    slot.get_or_insert_with(|| Rc::from(vec![UNBOUNDED])).clone()
 }
 
 impl Slicer {
@@ -71,8 +92,16 @@ impl Slicer {
         let mut dense: FxHashMap<ExprId, u32> = FxHashMap::default();
         let mut uf = UnionFind::default();
         let mut root_rep: Vec<Option<u32>> = Vec::with_capacity(roots.len());
+        let seed_sets: Vec<Rc<[ExprId]>> = seed.iter().map(|&e| self.vars_of(pool, e)).collect();
+        let whole = || (query.clone(), (0..query.assumptions.len()).collect());
+        if seed_sets.iter().any(|s| is_unbounded(s)) {
+            return whole();
+        }
         for &r in &roots {
             let vs = self.vars_of(pool, r);
+            if is_unbounded(&vs) {
+                return whole();
+            }
             let mut first = None;
             for &v in vs.iter() {
                 let d = *dense.entry(v).or_insert_with(|| uf.add());
@@ -137,9 +166,11 @@ impl Slicer {
 
     /// The sorted variables of `e` (array variables included; a cell, a
     /// read of an array variable at a constant index, stands for itself).
-    pub fn vars(&mut self, pool: &ExprPool, e: ExprId) -> Vec<ExprId> {
+    /// `None` when `e` has more than [`MAX_SET`] variables.
+    pub fn vars(&mut self, pool: &ExprPool, e: ExprId) -> Option<Vec<ExprId>> {
         self.sync(pool);
-        self.vars_of(pool, e).to_vec()
+        let set = self.vars_of(pool, e);
+        (!is_unbounded(&set)).then(|| set.to_vec())
     }
 
     fn sync(&mut self, pool: &ExprPool) {
@@ -193,6 +224,10 @@ impl Slicer {
         let Some(largest) = largest else {
             return self.empty.get_or_insert_with(|| Rc::from(Vec::new())).clone();
         };
+        if sets.iter().any(|s| is_unbounded(s)) {
+            return unbounded_set(&mut self.unbounded);
+        }
+
         // A cell of an array the set holds adds nothing: the array connects
         // it (store chains over an input array keep one shared set).
         let array_of = |v: ExprId| match pool.get(v) {
@@ -202,16 +237,50 @@ impl Slicer {
         let covers = |set: &[ExprId], v: ExprId| {
             set.binary_search(&v).is_ok() || array_of(v).is_some_and(|a| set.binary_search(&a).is_ok())
         };
-        if sets.iter().all(|s| s.iter().all(|&v| covers(&largest, v))) {
+        // The largest set itself is not scanned, nor merged by sorting: a
+        // value that takes one more input per iteration costs the size of
+        // its set per node, not that times its logarithm twice.
+        let others: Vec<&Rc<[ExprId]>> = sets.iter().filter(|s| !Rc::ptr_eq(s, &largest)).collect();
+        if others.iter().all(|s| s.iter().all(|&v| covers(&largest, v))) {
             return largest;
         }
-        let mut all: Vec<ExprId> = sets.iter().flat_map(|s| s.iter().copied()).collect();
-        all.sort_unstable();
-        all.dedup();
+        let mut small: Vec<ExprId> = others.iter().flat_map(|s| s.iter().copied()).collect();
+        small.sort_unstable();
+        small.dedup();
+        let mut all = merge_sorted(&largest, &small);
         let full = all.clone();
         all.retain(|&v| array_of(v).is_none_or(|a| full.binary_search(&a).is_err()));
+        if all.len() > MAX_SET {
+            return unbounded_set(&mut self.unbounded);
+        }
         Rc::from(all)
     }
+}
+
+/// The sorted union of two sorted, duplicate-free lists.
+fn merge_sorted(a: &[ExprId], b: &[ExprId]) -> Vec<ExprId> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => {
+                out.push(a[i]);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                out.push(b[j]);
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                out.push(a[i]);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
 }
 
 /// Union-find with path halving and union by size.
@@ -340,14 +409,14 @@ mod tests {
             let v = p.bin(BvOp::Add, one, r);
             cur = p.store(cur, i, v);
             if k % 500 == 0 {
-                assert_eq!(sl.vars(&p, cur), vec![a]);
+                assert_eq!(sl.vars(&p, cur), Some(vec![a]));
             }
         }
-        assert_eq!(sl.vars(&p, cur), vec![a]);
+        assert_eq!(sl.vars(&p, cur), Some(vec![a]));
         // Another pool resets the table.
         let mut p2 = ExprPool::new();
         let x = p2.var("x", Sort::Bv(8));
-        assert_eq!(sl.vars(&p2, x), vec![x]);
+        assert_eq!(sl.vars(&p2, x), Some(vec![x]));
     }
 
     /// Decisions on `a[0]`, `a[1]`, ... of a loop over an array are apart,
@@ -378,5 +447,36 @@ mod tests {
         let q = Query { constraints: cells.clone(), assumptions: vec![] };
         let (s, _) = independent_slice(&p, &q, &[sym]);
         assert_eq!(s.constraints, cells);
+    }
+
+    /// A value that takes a new input at every iteration of a long loop
+    /// (`s = s + x_i`) stops keeping its variables past `MAX_SET`: no
+    /// quadratic blow-up, and a query that holds it is not sliced at all
+    /// (a constraint on an unrelated variable stays), which is sound.
+    #[test]
+    fn a_value_of_very_many_inputs_is_connected_to_everything() {
+        let mut p = ExprPool::new();
+        let mut sum = p.bv_const(32, 0);
+        let n = MAX_SET + 10;
+        for i in 0..n {
+            let x = p.var(&format!("x{i}"), Sort::Bv(32));
+            sum = p.bin(BvOp::Add, sum, x);
+        }
+        let mut sl = Slicer::new();
+        let started = std::time::Instant::now();
+        assert_eq!(sl.vars(&p, sum), None);
+        assert!(started.elapsed() < std::time::Duration::from_secs(10));
+        let y = p.var("y", Sort::Bv(32));
+        let zero = p.bv_const(32, 0);
+        let unrelated = p.cmp(BvCmp::Ult, zero, y);
+        let seed = p.cmp(BvCmp::Ult, zero, sum);
+        let query = Query { constraints: vec![unrelated, seed], assumptions: vec![] };
+        let (sliced, _) = sl.slice(&p, &query, &[seed]);
+        assert_eq!(sliced.constraints, vec![unrelated, seed]);
+        // A small query is still sliced.
+        let x0 = p.var("x0", Sort::Bv(32));
+        let small = p.cmp(BvCmp::Ult, zero, x0);
+        let query = Query { constraints: vec![unrelated, small], assumptions: vec![] };
+        assert_eq!(sl.slice(&p, &query, &[small]).0.constraints, vec![small]);
     }
 }
