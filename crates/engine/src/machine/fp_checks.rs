@@ -50,20 +50,29 @@ impl Exec<'_, '_> {
                 let eb = bv_of(self.pool, y, b.sym(), ty.bits());
                 let zero = self.pool.fp_is_zero(fmt, eb);
                 let ok = self.pool.not(zero);
-                let message =
-                    format!("floating division by zero: {:?} / {:?}", fmt.to_f64(a.conc() & ty.mask()), fmt.to_f64(y));
+                // Only an error needs its message (a check that holds is recorded).
+                let message = match holds {
+                    true => String::new(),
+                    false => format!(
+                        "floating division by zero: {:?} / {:?}",
+                        fmt.to_f64(a.conc() & ty.mask()),
+                        fmt.to_f64(y)
+                    ),
+                };
                 self.check_defined(ok, holds, (ErrorKind::FloatDivisionByZero, &message), loc)?;
             }
         }
         if checks.overflow {
-            let symbol = match op {
-                FBinOp::FAdd => "+",
-                FBinOp::FSub => "-",
-                FBinOp::FMul => "*",
-                FBinOp::FDiv => "/",
+            let what = || {
+                let symbol = match op {
+                    FBinOp::FAdd => "+",
+                    FBinOp::FSub => "-",
+                    FBinOp::FMul => "*",
+                    FBinOp::FDiv => "/",
+                };
+                let (x, y) = (fmt.to_f64(a.conc() & ty.mask()), fmt.to_f64(b.conc() & ty.mask()));
+                format!("{x:?} {symbol} {y:?}")
             };
-            let (x, y) = (fmt.to_f64(a.conc() & ty.mask()), fmt.to_f64(b.conc() & ty.mask()));
-            let what = format!("{x:?} {symbol} {y:?}");
             let divisor = (op == FBinOp::FDiv).then_some(b);
             self.check_overflow_to_inf(fmt, (ty, &[a, b], divisor), r, &what, loc)?;
         }
@@ -75,7 +84,7 @@ impl Exec<'_, '_> {
         if !self.m.config.float_checks.overflow {
             return Ok(());
         }
-        let what = format!("(float){:?}", fmt_of(from).to_f64(a.conc() & from.mask()));
+        let what = || format!("(float){:?}", fmt_of(from).to_f64(a.conc() & from.mask()));
         self.check_overflow_to_inf(FpFmt::F32, (from, &[a], None), r, &what, loc)
     }
 
@@ -86,7 +95,7 @@ impl Exec<'_, '_> {
         out: FpFmt,
         (in_ty, operands, divisor): (Type, &[Value], Option<Value>),
         r: Value,
-        what: &str,
+        what: &dyn Fn() -> String,
         loc: Loc,
     ) -> Result<(), End> {
         let in_fmt = fmt_of(in_ty);
@@ -98,7 +107,7 @@ impl Exec<'_, '_> {
         if !symbolic {
             return match overflowed {
                 false => Ok(()),
-                true => Err(self.error(ErrorKind::FloatOverflow, overflow_message(what), loc)),
+                true => Err(self.error(ErrorKind::FloatOverflow, overflow_message(&what()), loc)),
             };
         }
         let w = in_ty.bits();
@@ -116,7 +125,9 @@ impl Exec<'_, '_> {
         conds.push(self.pool.fp_is_inf(out, er));
         let bad = and_all(self.pool, &conds);
         let ok = self.pool.not(bad);
-        self.check_defined(ok, !overflowed, (ErrorKind::FloatOverflow, &overflow_message(what)), loc)
+        // Only an error needs its message (a check that holds is recorded).
+        let message = if overflowed { overflow_message(&what()) } else { String::new() };
+        self.check_defined(ok, !overflowed, (ErrorKind::FloatOverflow, &message), loc)
     }
 }
 
