@@ -201,7 +201,7 @@ fn conversions_to_integers_have_the_compiled_programs_values() {
     for (fmt_name, fmt_ty) in [("double", "double"), ("float", "float")] {
         program.push_str(&format!("static volatile {fmt_ty} {fmt_name}_values[] = {{"));
         for v in &values {
-            program.push_str(&format!("{}, ", hex_literal(*v, fmt_name == "float")));
+            program.push_str(&format!("{}, ", c_literal(*v, fmt_name == "float")));
         }
         program.push_str("};\n");
     }
@@ -249,10 +249,9 @@ fn conversions_to_integers_have_the_compiled_programs_values() {
     assert!(wrong.is_empty(), "engine vs gcc: {wrong:?}");
 }
 
-/// `v` as an exact C literal (hexadecimal, or the infinity and NaN macros
-/// spelt with builtins).
-fn hex_literal(v: f64, float: bool) -> String {
-    let suffix = if float { "f" } else { "" };
+/// `v` as a C literal of the same value (the shortest decimal that reads
+/// back exactly; the infinities and NaNs spelt with builtins).
+fn c_literal(v: f64, float: bool) -> String {
     if v.is_nan() {
         return if v.is_sign_negative() { "-__builtin_nan(\"\")".into() } else { "__builtin_nan(\"\")".into() };
     }
@@ -260,5 +259,5 @@ fn hex_literal(v: f64, float: bool) -> String {
         return if v < 0.0 { "-__builtin_inf()".into() } else { "__builtin_inf()".into() };
     }
     // A float literal rounds like the engine's `as f32` (to nearest even).
-    format!("{v:?}{suffix}").replace("inf", "__builtin_inf()")
+    format!("{v:?}{}", if float { "f" } else { "" })
 }
