@@ -30,8 +30,10 @@
 //! grows, so it stays valid for the life of the pool; a [`Slicer`] resets it
 //! when it sees another pool). Sets are shared (`Rc`) between a node and a
 //! child when the node adds no variable, which is the common case in store
-//! chains over input arrays. The components are then a union-find over the
-//! variables of one query.
+//! chains over input arrays. A set past `MAX_SET` variables is the
+//! `UNBOUNDED` set, connected to everything (the query is then not
+//! sliced). The components are then a union-find over the variables of
+//! one query.
 
 use std::rc::Rc;
 
