@@ -237,7 +237,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                 Ok(self.convert(v, &to, a.span, Conv::Implicit)?.op)
             }
             // The library models read `double`s (`%Lf` is not modelled).
-            CType::Float(k) if *k != crate::ctypes::FloatKind::LongDouble => {
+            CType::Float(k) if !k.is_long_double() => {
                 let to = CType::Float(crate::ctypes::FloatKind::Double);
                 Ok(self.convert(v, &to, a.span, Conv::Implicit)?.op)
             }

@@ -157,12 +157,17 @@ impl IntKind {
 /// The floating types, in the order of their range: `float` is IEEE
 /// binary32 and `double` binary64 in both data models; `long double` is
 /// x87 extended precision, computed while its values are doubles (IR type
-/// `f80`, see `pathwise_ir::float`).
+/// `f80`, see `pathwise_ir::float`), whose object layout depends on the data
+/// model: decided once, when the type is read ([`DataModel::long_double`]),
+/// as `long` is.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub(crate) enum FloatKind {
     Float,
     Double,
+    /// x86-64's `long double`: a 16-byte, 16-aligned object.
     LongDouble,
+    /// i386's `long double` (ILP32): a 12-byte, 4-aligned object.
+    LongDouble32,
 }
 
 impl FloatKind {
@@ -170,7 +175,7 @@ impl FloatKind {
         match self {
             FloatKind::Float => Type::F32,
             FloatKind::Double => Type::F64,
-            FloatKind::LongDouble => Type::F80,
+            FloatKind::LongDouble | FloatKind::LongDouble32 => Type::F80,
         }
     }
 
@@ -178,17 +183,24 @@ impl FloatKind {
         match self {
             FloatKind::Float => "float",
             FloatKind::Double => "double",
-            FloatKind::LongDouble => "long double",
+            FloatKind::LongDouble | FloatKind::LongDouble32 => "long double",
         }
     }
 
     /// The size of an object: a `long double` takes 16 bytes (x86-64's
-    /// `sizeof`), of which its value uses the first 8 (see `Type::F80`).
+    /// `sizeof`; 12 on i386), of which its value uses the first 8 (see
+    /// `Type::F80`).
     pub fn mem_size(self) -> u64 {
         match self {
             FloatKind::LongDouble => 16,
+            FloatKind::LongDouble32 => 12,
             k => k.ir().bytes(),
         }
+    }
+
+    /// Whether this is `long double` (in either data model).
+    pub fn is_long_double(self) -> bool {
+        matches!(self, FloatKind::LongDouble | FloatKind::LongDouble32)
     }
 
     /// The emitters' description: floating types count as signed.
@@ -208,6 +220,14 @@ impl DataModel {
         match self {
             DataModel::Ilp32 => IntKind::Long32,
             DataModel::Lp64 => IntKind::Long,
+        }
+    }
+
+    /// `long double`.
+    pub(crate) fn long_double(self) -> FloatKind {
+        match self {
+            DataModel::Ilp32 => FloatKind::LongDouble32,
+            DataModel::Lp64 => FloatKind::LongDouble,
         }
     }
 
@@ -383,7 +403,8 @@ impl CType {
     /// whose value does not fill the object.
     pub fn byte_stored(&self) -> bool {
         match self {
-            CType::Struct(_) | CType::Float(FloatKind::LongDouble) => true,
+            CType::Struct(_) => true,
+            CType::Float(k) => k.is_long_double(),
             CType::Array(e, _) | CType::Vla(e, _) => e.byte_stored(),
             _ => false,
         }

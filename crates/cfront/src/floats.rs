@@ -22,17 +22,18 @@ use crate::expr::Val;
 use crate::func::FnCtx;
 use crate::typespec;
 use crate::unit::{Ctx, LResult};
+use crate::DataModel;
 
 /// The type and bits of a floating constant; an error message starting
 /// with `unsupported: ` for forms outside the supported subset.
-pub(crate) fn float_literal(f: &Float) -> Result<(FloatKind, u64), String> {
+pub(crate) fn float_literal(f: &Float, model: DataModel) -> Result<(FloatKind, u64), String> {
     if f.suffix.imaginary {
         return Err("unsupported: imaginary constants".to_string());
     }
     let kind = match f.suffix.format {
         FloatFormat::Float => FloatKind::Float,
         FloatFormat::Double => FloatKind::Double,
-        FloatFormat::LongDouble => FloatKind::LongDouble,
+        FloatFormat::LongDouble => model.long_double(),
         FloatFormat::TS18661Format(_) => return Err("unsupported: extended floating constants".to_string()),
     };
     let text = &*f.number;
@@ -44,11 +45,11 @@ pub(crate) fn float_literal(f: &Float) -> Result<(FloatKind, u64), String> {
         }
         (FloatBase::Decimal, _) => {
             let v = text.parse::<f64>().map_err(|_| invalid())?;
-            (v, kind != FloatKind::LongDouble || decimal_equals(text, v))
+            (v, !kind.is_long_double() || decimal_equals(text, v))
         }
         (FloatBase::Hexadecimal, k) => {
             let (v, exact) = hex_float(text, k).ok_or_else(invalid)?;
-            (v, exact || k != FloatKind::LongDouble)
+            (v, exact || !k.is_long_double())
         }
     };
     if !exact {
@@ -125,7 +126,7 @@ fn hex_float(text: &str, kind: FloatKind) -> Option<(f64, bool)> {
     let top = exp + 63;
     let (precision, emin) = match kind {
         FloatKind::Float => (24i64, -126i64),
-        FloatKind::Double | FloatKind::LongDouble => (53, -1022),
+        FloatKind::Double | FloatKind::LongDouble | FloatKind::LongDouble32 => (53, -1022),
     };
     // Bits kept: fewer below the normal range; none at all below half the
     // smallest subnormal, which rounds to zero.
@@ -206,7 +207,7 @@ pub(crate) fn eval_num<'a>(cx: &mut dyn Ctx<'a>, e: &Node<Expression>) -> LResul
     Ok(match &e.node {
         Expression::Constant(c) => match &c.node {
             Constant::Float(f) => {
-                let (k, bits) = float_literal(f).map_err(|m| literal_error(cx, c.span, m))?;
+                let (k, bits) = float_literal(f, cx.unit_ref().model).map_err(|m| literal_error(cx, c.span, m))?;
                 Some(Num::Float(k, bits))
             }
             _ => consteval::eval(cx, e)?.map(Num::Int),
@@ -277,7 +278,7 @@ pub(crate) fn conditional_type(a: &CType, b: &CType) -> Option<CType> {
 
 impl<'u, 'a> FnCtx<'u, 'a> {
     pub fn float_constant(&mut self, f: &Float, span: Span) -> LResult<Val> {
-        let (k, bits) = float_literal(f).map_err(|m| literal_error(self, span, m))?;
+        let (k, bits) = float_literal(f, self.u.model).map_err(|m| literal_error(self, span, m))?;
         Ok(Val { op: Operand::Const(k.ir(), bits), ty: CType::Float(k) })
     }
 
@@ -529,7 +530,10 @@ mod tests {
     use lang_c::ast::FloatSuffix;
 
     fn lit(base: FloatBase, number: &str, format: FloatFormat) -> Result<(FloatKind, u64), String> {
-        float_literal(&Float { base, number: number.into(), suffix: FloatSuffix { format, imaginary: false } })
+        float_literal(
+            &Float { base, number: number.into(), suffix: FloatSuffix { format, imaginary: false } },
+            DataModel::Lp64,
+        )
     }
 
     #[test]

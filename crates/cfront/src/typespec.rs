@@ -26,7 +26,6 @@ use lang_c::span::{Node, Span};
 use crate::consteval;
 use crate::ctypes::{CType, FloatKind, FuncSig, IntKind};
 use crate::unit::{Ctx, LResult, Sym};
-use crate::DataModel;
 
 /// The meaning of a declaration's specifiers.
 pub(crate) struct DeclSpec {
@@ -265,13 +264,9 @@ fn floating<'a>(
     if others > 0 || named || float + double > 1 || long > 1 || (float == 1 && long > 0) {
         return Err(cx.unit_ref().invalid(span, "invalid combination of type specifiers"));
     }
-    if long == 1 && double == 1 && cx.unit_ref().model == DataModel::Ilp32 {
-        // i386's `long double` is a 12-byte object; only x86-64's layout is modelled.
-        return Err(cx.unit_ref().unsupported(span, "`long double` under the ILP32 data model"));
-    }
     let kind = match (float, long) {
         (1, _) => FloatKind::Float,
-        (_, 1) => FloatKind::LongDouble,
+        (_, 1) => cx.unit_ref().model.long_double(),
         _ => FloatKind::Double,
     };
     Ok((CType::Float(kind), false))

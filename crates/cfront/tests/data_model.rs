@@ -208,6 +208,7 @@ const ABI_TYPES: &[&str] = &[
     "uint64_t",
     "float",
     "double",
+    "long double",
     "enum e_pos",
     "enum e_neg",
     "enum e_big",
@@ -224,10 +225,13 @@ const ABI_DECLS: &str = "#include <stddef.h>\n#include <stdint.h>\n\
     enum e_neg_big { M0 = -1, M1 = 0x80000000 };\n\
     enum e_huge { H0 = 0x100000000 };\n\
     enum e_neg_huge { G0 = -1, G1 = 0x100000000 };\n\
-    enum e_edge { E0 = 2147483646, E1 };\n";
+    enum e_edge { E0 = 2147483646, E1 };\n\
+    struct ld_s { char c; long double x; int k; };\n";
 
 /// Expressions about enumeration constants and values (types of
-/// constants, comparisons that depend on an enumeration's signedness).
+/// constants, comparisons that depend on an enumeration's signedness), and
+/// the layout of `long double` (12 bytes aligned to 4 on i386, 16 and 16
+/// on x86-64).
 const ENUM_PROBES: &[&str] = &[
     "sizeof(P0) * 10 + (P0 - 1 < 0)",
     "sizeof(B0) * 10 + (B0 > 0)",
@@ -238,6 +242,8 @@ const ENUM_PROBES: &[&str] = &[
     "({ enum e_pos x = P0; x - 1 > 0; })",
     "({ enum e_pos x = (enum e_pos)3000000000u; x > 5; })",
     "({ enum e_neg x = N0; x < 0; })",
+    "sizeof(struct ld_s) * 100 + __builtin_offsetof(struct ld_s, k)",
+    "sizeof(long double[3]) * 100 + _Alignof(long double)",
 ];
 
 /// `long long t{i}(void)` for each type's probe, then each enum probe.
