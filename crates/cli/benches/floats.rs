@@ -37,6 +37,8 @@ struct Figures {
     tests: u64,
     solver_calls: u64,
     float_queries: u64,
+    /// Float queries answered by the search before the solver.
+    searched: u64,
     float_ms: u64,
     run_ms: u64,
     wall_ms: u64,
@@ -116,7 +118,7 @@ fn run(p: &Program, timeout: Option<&str>) -> Figures {
     // `gen`: "  tests:   N"; `testcomp`: "pathwise testcomp: N tests".
     let tests = number_after(&out, "tests:").or_else(|| number_after(&out, "pathwise testcomp:")).unwrap_or(0);
     let float_line = out.lines().find_map(|l| l.split_once("float queries:").map(|(_, r)| r.to_string()));
-    // "F of N solver calls, A of B ms"
+    // "F of N solver calls, A of B ms, S answered by search"
     let words: Vec<u64> =
         float_line.map_or(Vec::new(), |l| l.split_whitespace().filter_map(|w| w.parse().ok()).collect());
     let (float_queries, all_calls, float_ms) =
@@ -133,6 +135,7 @@ fn run(p: &Program, timeout: Option<&str>) -> Figures {
         // testcomp prints no solver calls: the float line's total has them.
         solver_calls: number_after(&out, "solver calls:").or(all_calls).unwrap_or(0),
         float_queries,
+        searched: words.get(4).copied().unwrap_or(0),
         float_ms,
         run_ms: (secs * 1000.0).round() as u64,
         wall_ms,
@@ -154,29 +157,31 @@ fn main() {
         timeout.as_deref().map_or(String::new(), |t| format!(", --timeout {t}"))
     );
     println!(
-        "{:<30} {:>5} {:>7} {:>7} {:>9} {:>9} {:>9}  {}",
-        "program", "tests", "solver", "float q", "float ms", "total ms", "wall ms", "stop"
+        "{:<30} {:>5} {:>7} {:>7} {:>8} {:>9} {:>9} {:>9}  {}",
+        "program", "tests", "solver", "float q", "searched", "float ms", "total ms", "wall ms", "stop"
     );
     let mut sum = Figures::default();
     for p in &selected {
         let f = run(p, timeout.as_deref());
         println!(
-            "{:<30} {:>5} {:>7} {:>7} {:>9} {:>9} {:>9}  {}",
-            p.label, f.tests, f.solver_calls, f.float_queries, f.float_ms, f.run_ms, f.wall_ms, f.stop
+            "{:<30} {:>5} {:>7} {:>7} {:>8} {:>9} {:>9} {:>9}  {}",
+            p.label, f.tests, f.solver_calls, f.float_queries, f.searched, f.float_ms, f.run_ms, f.wall_ms, f.stop
         );
         sum.tests += f.tests;
         sum.solver_calls += f.solver_calls;
         sum.float_queries += f.float_queries;
+        sum.searched += f.searched;
         sum.float_ms += f.float_ms;
         sum.run_ms += f.run_ms;
         sum.wall_ms += f.wall_ms;
     }
     println!(
-        "{:<30} {:>5} {:>7} {:>7} {:>9} {:>9} {:>9}",
+        "{:<30} {:>5} {:>7} {:>7} {:>8} {:>9} {:>9} {:>9}",
         format!("total ({} programs)", selected.len()),
         sum.tests,
         sum.solver_calls,
         sum.float_queries,
+        sum.searched,
         sum.float_ms,
         sum.run_ms,
         sum.wall_ms

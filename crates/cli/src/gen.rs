@@ -793,8 +793,8 @@ pub fn float_line(s: &pathwise_engine::suite::Stats, label_width: usize) -> Stri
     if s.float_solver_calls > 0 {
         // The share of the solver's work that floating queries took.
         out.push_str(&format!(
-            "  {:<label_width$} {} of {} solver calls, {} of {} ms\n",
-            "float queries:", s.float_solver_calls, s.solver_calls, s.float_solver_ms, s.solver_ms
+            "  {:<label_width$} {} of {} solver calls, {} of {} ms, {} answered by search\n",
+            "float queries:", s.float_solver_calls, s.solver_calls, s.float_solver_ms, s.solver_ms, s.float_searched
         ));
     }
     if s.float_inputs_concretised + s.float_values_concretised == 0 {

@@ -525,6 +525,8 @@ pub struct StatsJson {
     #[serde(default)]
     pub float_solver_ms: u64,
     #[serde(default)]
+    pub float_searched: u64,
+    #[serde(default)]
     pub float_inputs_concretised: u64,
     #[serde(default)]
     pub float_values_concretised: u64,
@@ -892,6 +894,7 @@ impl StatsJson {
             solver_ms: s.solver_ms,
             float_solver_calls: s.float_solver_calls,
             float_solver_ms: s.float_solver_ms,
+            float_searched: s.float_searched,
             float_inputs_concretised: s.float_inputs_concretised,
             float_values_concretised: s.float_values_concretised,
             values_concretised: s.values_concretised,

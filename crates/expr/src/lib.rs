@@ -29,6 +29,7 @@ pub mod cache;
 pub mod eval;
 pub mod float;
 pub mod float_range;
+pub mod float_search;
 pub mod intervals;
 pub mod linear;
 pub mod ops;

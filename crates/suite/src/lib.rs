@@ -711,6 +711,9 @@ pub struct Stats {
     /// of `solver_ms` (floating queries are the expensive ones).
     pub float_solver_calls: u64,
     pub float_solver_ms: u64,
+    /// Of `float_solver_calls`, those answered by the search for a model
+    /// by evaluation before the solver (`pathwise_expr::float_search`).
+    pub float_searched: u64,
     /// Floating inputs (`__VERIFIER_nondet_float()`/`_double()` calls by
     /// position, floating parameters) pinned to their value by an
     /// operation without a symbolic model (`long double` arithmetic, `sin`).

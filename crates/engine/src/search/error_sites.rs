@@ -87,22 +87,63 @@ impl ErrorSites {
 }
 
 /// An error's site: kind, location and message with each number
-/// (`-2147483648`, `12`) written `#`.
+/// (`-2147483648`, `12`, `-1.5e300`, `0x1p-3`, `inf`, `NaN`) written `#`,
+/// so that the operand values of one failure do not make sites of their
+/// own.
 fn site_key(e: &ErrorInfo) -> (ErrorKind, Loc, String) {
     let mut mode = String::with_capacity(e.message.len());
-    let mut chars = e.message.chars().peekable();
-    while let Some(c) = chars.next() {
-        let starts_number = c.is_ascii_digit() || (c == '-' && chars.peek().is_some_and(|d| d.is_ascii_digit()));
-        if !starts_number {
-            mode.push(c);
-            continue;
+    let chars: Vec<char> = e.message.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let word_start = i == 0 || !is_word(chars[i - 1]);
+        let len = if word_start { number_len(&chars[i..]) } else { 0 };
+        if len == 0 {
+            mode.push(chars[i]);
+            i += 1;
+        } else {
+            mode.push('#');
+            i += len;
         }
-        while chars.peek().is_some_and(|d| d.is_ascii_alphanumeric()) {
-            chars.next();
-        }
-        mode.push('#');
     }
     (e.kind, e.loc, mode)
+}
+
+fn is_word(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '.'
+}
+
+/// The length of the number `s` starts with (an optional `-`, then a
+/// decimal or hexadecimal literal with its fraction and exponent, or
+/// `inf`/`NaN` as Rust prints them), or 0.
+fn number_len(s: &[char]) -> usize {
+    let sign = usize::from(s.first() == Some(&'-'));
+    let rest = &s[sign..];
+    let word = rest.iter().take_while(|&&c| is_word(c)).count();
+    let text: String = rest[..word].iter().collect();
+    if matches!(text.as_str(), "inf" | "NaN") {
+        return sign + word;
+    }
+    if !rest.first().is_some_and(|c| c.is_ascii_digit()) {
+        return 0;
+    }
+    // Digits, letters and points, and a sign right after an exponent mark.
+    let mut n = 0;
+    while n < rest.len() {
+        let c = rest[n];
+        let exp_sign = (c == '+' || c == '-')
+            && n > 0
+            && matches!(rest[n - 1], 'e' | 'E' | 'p' | 'P')
+            && rest.get(n + 1).is_some_and(|d| d.is_ascii_digit());
+        if !(is_word(c) || exp_sign) {
+            break;
+        }
+        n += 1;
+    }
+    // A sentence's full stop is not the number's.
+    if n > 0 && rest[n - 1] == '.' {
+        n -= 1;
+    }
+    sign + n
 }
 
 #[cfg(test)]
@@ -143,5 +184,17 @@ mod tests {
         s.kept(&null, 1, 3);
         let call = error(ErrorKind::NullDereference, 9, "call through a null function pointer");
         assert_eq!(s.judge(&call, 3, true), Verdict::New);
+    }
+
+    #[test]
+    fn floating_operands_are_numbers_too() {
+        let mode = |m: &str| site_key(&error(ErrorKind::FloatOverflow, 1, m)).2;
+        let a = mode("floating overflow: -1.7976931281653871e308 + -1e300 is not finite");
+        assert_eq!(a, "floating overflow: # + # is not finite");
+        assert_eq!(mode("floating overflow: 1.7976931348099962e308 + 2.0206137732338219e301 is not finite"), a);
+        assert_eq!(mode("floating overflow: inf + NaN is not finite"), a);
+        assert_eq!(mode("value 0x1.8p+1 at x.c:3."), "value # at x.c:#.");
+        // Words that merely contain digits or `inf` stay.
+        assert_eq!(mode("infinite loop in f2 at x_1"), "infinite loop in f2 at x_1");
     }
 }

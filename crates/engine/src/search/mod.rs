@@ -20,6 +20,7 @@ use std::rc::Rc;
 use std::time::Instant;
 
 use pathwise_expr::cache::CachingSolver;
+use pathwise_expr::float_search::FloatSearch;
 use pathwise_expr::slice::Slicer;
 use pathwise_expr::{ExprId, ExprPool, Model, Query, SolveResult, SolverBackend};
 use pathwise_ir::{FuncId, Program};
@@ -148,7 +149,7 @@ fn generate_inner(
         main,
         pre,
         config,
-        solver: CachingSolver::new(DynBackend(backend)),
+        solver: CachingSolver::new(FloatSearch::new(DynBackend(backend))),
         slicer: Slicer::new(),
         observer,
         start,
@@ -220,6 +221,7 @@ fn generate_inner(
     stats.solver_ms = solver.stats().backend_time.as_millis() as u64;
     stats.float_solver_calls = solver.stats().float_calls;
     stats.float_solver_ms = solver.stats().float_time.as_millis() as u64;
+    stats.float_searched = solver.backend().stats().found;
     // A replaced error test took its coverage with it.
     let replaced = error_sites.finish(&mut stats, &mut tests);
     let before = tests.len();
@@ -255,7 +257,7 @@ fn finish_summaries(
     program: &Program,
     config: &Config,
     sums: &mut crate::compose::Summaries,
-    (pool, solver): (&mut ExprPool, &mut CachingSolver<DynBackend<'_>>),
+    (pool, solver): (&mut ExprPool, &mut Solver<'_>),
     (stats, stop): (&mut Stats, &StopReason),
     nested: Option<&mut crate::compose::bottom_up::Nested>,
 ) {
@@ -296,7 +298,7 @@ pub(crate) struct Search<'a, 'p> {
     main: FuncId,
     pre: Option<FuncId>,
     config: &'a Config,
-    solver: CachingSolver<DynBackend<'a>>,
+    solver: Solver<'a>,
     slicer: Slicer,
     observer: &'a mut dyn Observer,
     start: Instant,
@@ -1121,6 +1123,10 @@ fn is_error_check(e: &Entry) -> bool {
 }
 
 /// Lets the caching layer wrap whatever backend the caller provides.
+/// The search's solver: the cache, then the search for models of
+/// floating queries by evaluation, then the backend.
+type Solver<'a> = CachingSolver<FloatSearch<DynBackend<'a>>>;
+
 struct DynBackend<'a>(&'a mut dyn SolverBackend);
 
 impl SolverBackend for DynBackend<'_> {
