@@ -29,9 +29,11 @@
 //! evaluations, never time, and the pseudo-random moves come from a fixed
 //! seed: the same query gets the same answer on every machine.
 //!
-//! Queries with arrays, or without a floating operator, go straight to the
-//! backend: their variables are not scalars the search can set, or the
-//! bit-vector solver is fast at them anyway.
+//! Queries with array variables (input arrays), or without a floating
+//! operator, go straight to the backend: their variables are not scalars
+//! the search can set, or the bit-vector solver is fast at them anyway.
+//! Reads of constant arrays (a `const double T[362]` lookup table indexed
+//! by a converted input) are evaluated like any other operator.
 
 use rustc_hash::FxHashSet;
 
@@ -121,8 +123,8 @@ struct Space {
 }
 
 impl Space {
-    /// The search space of `roots`; `None` when the query has an array or
-    /// is too large (see the module doc).
+    /// The search space of `roots`; `None` when the query has an array
+    /// variable or is too large (see the module doc).
     fn of(pool: &ExprPool, roots: &[ExprId]) -> Option<Space> {
         let mut seen = FxHashSet::default();
         let mut stack: Vec<ExprId> = roots.to_vec();
@@ -140,7 +142,9 @@ impl Space {
             let node = pool.get(e);
             match *node {
                 Expr::Var { sort: Sort::Bv(w), .. } => vars.push((e, w)),
-                Expr::Var { .. } | Expr::Select { .. } | Expr::Store { .. } | Expr::ConstArray { .. } => return None,
+                // An input array is not a scalar the search can set; reads
+                // of constant arrays (a lookup table) evaluate like the rest.
+                Expr::Var { .. } => return None,
                 Expr::BvConst { width, value } => consts.push((width, value)),
                 Expr::FBin { fmt, a, b, .. } | Expr::FCmp { fmt, a, b, .. } => {
                     float_use.extend([(a, fmt), (b, fmt)]);
@@ -523,7 +527,29 @@ mod tests {
         let q = p.fcmp(FpCmp::Eq, d, y, one);
         let r = s.check(&p, &Query { constraints: vec![q], assumptions: vec![] });
         assert_eq!(r, SolveResult::Unknown("asked".into()));
-        assert_eq!(s.stats().tried, 1, "arrays are not searched");
+        assert_eq!(s.stats().tried, 1, "input arrays are not searched");
+    }
+
+    #[test]
+    fn reads_of_a_constant_table_are_evaluated() {
+        // T = {0.5, 2.0, 8.0} (a store chain over a constant array);
+        // T[(int)x] > 1.5 && T[(int)x] < 4.0 && x >= 0: x in [1, 2).
+        let mut p = ExprPool::new();
+        let d = FpFmt::F64;
+        let x = p.var("x", Sort::Bv(64));
+        let zero_bits = p.bv_const(64, 0);
+        let mut t = p.const_array(32, zero_bits);
+        for (i, v) in [0.5f64, 2.0, 8.0].into_iter().enumerate() {
+            let (i, v) = (p.bv_const(32, i as u64), f64c(&mut p, v));
+            t = p.store(t, i, v);
+        }
+        let i = p.fconv(FpConv::ToSigned { from: d, width: 32 }, x);
+        let ti = p.select(t, i);
+        let (lo, hi, zero) = (f64c(&mut p, 1.5), f64c(&mut p, 4.0), f64c(&mut p, 0.0));
+        let roots = vec![p.fcmp(FpCmp::Lt, d, lo, ti), p.fcmp(FpCmp::Lt, d, ti, hi), p.fcmp(FpCmp::Le, d, zero, x)];
+        let m = Space::of(&p, &roots).expect("searched").search(&p, &roots).expect("a model");
+        let v = f64::from_bits(m.bv[&x]);
+        assert!((1.0..2.0).contains(&v), "{v}");
     }
 
     #[test]
