@@ -9,7 +9,10 @@
 //! microseconds. [`FloatSearch`] therefore first looks for a model by
 //! evaluation, as XSat and JFS do:
 //!
-//! 1. every variable starts at zero; each then tries candidate values
+//! 1. every variable starts at its value in the *hint* (the current run's
+//!    input, which satisfies a path prefix's constraints but the negated
+//!    last one: the search only has to move it across one boundary), or
+//!    at zero; each then tries candidate values
 //!    (special values, the query's own constants and their neighbours),
 //!    keeping a change that lowers the *distance* of the query from
 //!    being true;
@@ -57,11 +60,21 @@ pub struct FloatSearchStats {
 pub struct FloatSearch<B: SolverBackend> {
     inner: B,
     stats: FloatSearchStats,
+    /// Where the search starts (see [`FloatSearch::set_hint`]).
+    hint: Model,
 }
 
 impl<B: SolverBackend> FloatSearch<B> {
     pub fn new(inner: B) -> FloatSearch<B> {
-        FloatSearch { inner, stats: FloatSearchStats::default() }
+        FloatSearch { inner, stats: FloatSearchStats::default(), hint: Model::default() }
+    }
+
+    /// Start later searches from `hint`'s values (variables it lacks start
+    /// at zero). The caller gives the inputs of the run whose prefix it
+    /// solves; any model found is still checked, so a stale hint only
+    /// costs evaluations.
+    pub fn set_hint(&mut self, hint: &Model) {
+        self.hint.bv.clone_from(&hint.bv);
     }
 
     pub fn stats(&self) -> FloatSearchStats {
@@ -83,7 +96,7 @@ impl<B: SolverBackend> SolverBackend for FloatSearch<B> {
         if roots.iter().any(|&r| pool.has_float(r)) {
             if let Some(space) = Space::of(pool, &roots) {
                 self.stats.tried += 1;
-                if let Some(model) = space.search(pool, &roots) {
+                if let Some(model) = space.search(pool, &roots, &self.hint) {
                     self.stats.found += 1;
                     return SolveResult::Sat(model);
                 }
@@ -181,9 +194,11 @@ impl Space {
         Some(Space { vars, evals: (NODE_VISITS / seen.len().max(1)).clamp(MIN_EVALS, MAX_EVALS) })
     }
 
-    /// A model of `roots`, if the search finds one within its budget.
-    fn search(&self, pool: &ExprPool, roots: &[ExprId]) -> Option<Model> {
-        let mut state = Walk { pool, roots, space: self, values: vec![0; self.vars.len()], evals: 0 };
+    /// A model of `roots`, if the search finds one within its budget,
+    /// starting from `hint`'s values.
+    fn search(&self, pool: &ExprPool, roots: &[ExprId], hint: &Model) -> Option<Model> {
+        let values = self.vars.iter().map(|v| hint.bv.get(&v.id).map_or(0, |&x| x & mask(v.width))).collect();
+        let mut state = Walk { pool, roots, space: self, values, evals: 0 };
         let mut best = state.score()?;
         // Candidate values, one variable at a time, while they help.
         for _round in 0..3 {
@@ -505,7 +520,7 @@ mod tests {
         let t = f64c(&mut p, 1000.5);
         let eleven = f64c(&mut p, 11.0);
         let roots = vec![p.fcmp(FpCmp::Lt, d, t, poly), p.fcmp(FpCmp::Lt, d, x, eleven)];
-        let m = Space::of(&p, &roots).unwrap().search(&p, &roots).expect("a model");
+        let m = Space::of(&p, &roots).unwrap().search(&p, &roots, &Model::default()).expect("a model");
         let v = f64::from_bits(m.bv[&x]);
         assert!(v * v * v - 2.0 * v > 1000.5 && v < 11.0, "{v}");
     }
@@ -547,7 +562,7 @@ mod tests {
         let ti = p.select(t, i);
         let (lo, hi, zero) = (f64c(&mut p, 1.5), f64c(&mut p, 4.0), f64c(&mut p, 0.0));
         let roots = vec![p.fcmp(FpCmp::Lt, d, lo, ti), p.fcmp(FpCmp::Lt, d, ti, hi), p.fcmp(FpCmp::Le, d, zero, x)];
-        let m = Space::of(&p, &roots).expect("searched").search(&p, &roots).expect("a model");
+        let m = Space::of(&p, &roots).expect("searched").search(&p, &roots, &Model::default()).expect("a model");
         let v = f64::from_bits(m.bv[&x]);
         assert!((1.0..2.0).contains(&v), "{v}");
     }
@@ -557,7 +572,30 @@ mod tests {
         let mut p = ExprPool::new();
         let roots = discriminant(&mut p);
         let space = Space::of(&p, &roots).unwrap();
-        assert_eq!(space.search(&p, &roots), space.search(&p, &roots));
+        let none = Model::default();
+        assert_eq!(space.search(&p, &roots, &none), space.search(&p, &roots, &none));
+    }
+
+    #[test]
+    fn the_search_starts_from_the_hint() {
+        // 1e15 < x < 1e15 + 64: a hint inside is the answer as it is; from
+        // zero, the search would take a candidate (a neighbour of 1e15).
+        let mut p = ExprPool::new();
+        let d = FpFmt::F64;
+        let x = p.var("x", Sort::Bv(64));
+        let (lo, hi) = (f64c(&mut p, 1e15), f64c(&mut p, 1e15 + 64.0));
+        let roots = vec![p.fcmp(FpCmp::Lt, d, lo, x), p.fcmp(FpCmp::Lt, d, x, hi)];
+        let space = Space::of(&p, &roots).unwrap();
+        let mut hint = Model::default();
+        hint.bv.insert(x, (1e15f64 + 11.25).to_bits());
+        assert_eq!(space.search(&p, &roots, &hint), Some(hint.clone()));
+        let from_zero = space.search(&p, &roots, &Model::default()).expect("a model");
+        assert_ne!(from_zero, hint);
+        // A hint outside moves in: x < 1e15 + 64 fails for the hint only.
+        hint.bv.insert(x, (1e15f64 + 64.0).to_bits());
+        let m = space.search(&p, &roots, &hint).expect("a model");
+        let v = f64::from_bits(m.bv[&x]);
+        assert!(v > 1e15 && v < 1e15 + 64.0, "{v}");
     }
 
     #[test]

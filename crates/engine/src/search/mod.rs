@@ -850,6 +850,12 @@ impl<'a> Search<'a, '_> {
         seeds: &[ExprId],
         inputs: &Model,
     ) -> SolveResult {
+        // A floating query's search for a model starts from these inputs,
+        // which satisfy the prefix's constraints but the negated last one
+        // (copied only for such queries; the copy costs less than slicing).
+        if constraints.iter().any(|&c| self.pool.has_float(c)) {
+            self.solver.backend_mut().set_hint(inputs);
+        }
         let bounds: Vec<ExprId> = self
             .spec
             .params
