@@ -5,7 +5,8 @@
 //! alternative whose other side is a branch side no test covers yet goes
 //! first, then, for `gen`, the latest run's deepest: without new coverage
 //! to chase, the order is the depth-first search's (whole-program mode
-//! takes the deepest of all runs, then the oldest). A run solved from entry `j` of another
+//! takes the deepest of all runs, then the oldest; its uncovered sides go
+//! shallowest first). A run solved from entry `j` of another
 //! queues only its entries after the flipped one, whose prefix the other
 //! run owns: each node of the execution tree is solved once, exactly the
 //! prefixes the depth-first search solves, so a search that ends by itself
@@ -59,11 +60,23 @@ struct Pending {
     order: (u64, u64),
     run: Rc<Current>,
     j: usize,
+    /// Whole-program mode: uncovered sides go shallowest first (see
+    /// [`Pending::key`]).
+    shallow_when_uncovered: bool,
 }
 
 impl Pending {
+    /// Uncovered sides first. In whole-program mode (`order` is `(depth,
+    /// age)`), the shallowest of them first: a shallow branch leads to
+    /// more code, and its query has fewer constraints, while the deepest
+    /// uncovered sides are often an assertion's failing side, unsatisfiable
+    /// and the most expensive to refute (a `double` interpolation's bound:
+    /// 40 s each, spent before the input's sign was ever flipped).
     fn key(&self) -> (bool, (u64, u64)) {
-        (self.uncovered, self.order)
+        match self.order {
+            (depth, age) if self.uncovered && self.shallow_when_uncovered => (true, (u64::MAX - depth, age)),
+            order => (self.uncovered, order),
+        }
     }
 }
 
@@ -125,7 +138,7 @@ impl Frontier {
     fn push(&mut self, uncovered: bool, run: Rc<Current>, run_no: u64, j: usize) {
         self.seq += 1;
         let order = if self.latest_first { (run_no, j as u64) } else { (j as u64, u64::MAX - self.seq) };
-        self.heap.push(Pending { uncovered, order, run, j });
+        self.heap.push(Pending { uncovered, order, run, j, shallow_when_uncovered: !self.latest_first });
     }
 
     /// The number of the next run whose alternatives are queued.
