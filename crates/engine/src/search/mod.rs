@@ -1128,11 +1128,11 @@ fn is_error_check(e: &Entry) -> bool {
     )
 }
 
-/// Lets the caching layer wrap whatever backend the caller provides.
 /// The search's solver: the cache, then the search for models of
 /// floating queries by evaluation, then the backend.
 type Solver<'a> = CachingSolver<FloatSearch<DynBackend<'a>>>;
 
+/// Lets the caching layer wrap whatever backend the caller provides.
 struct DynBackend<'a>(&'a mut dyn SolverBackend);
 
 impl SolverBackend for DynBackend<'_> {
