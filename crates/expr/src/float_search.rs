@@ -32,9 +32,12 @@
 //! evaluations, never time, and the pseudo-random moves come from a fixed
 //! seed: the same query gets the same answer on every machine.
 //!
-//! Queries with array variables (input arrays), or without a floating
-//! operator, go straight to the backend: their variables are not scalars
-//! the search can set, or the bit-vector solver is fast at them anyway.
+//! An input array read at constant indices (`a[0] < a[1]`, after a loop
+//! over a known length) is searched cell by cell, each `select(A, i)` a
+//! scalar of its own; queries that read one at a symbolic index or store
+//! to it, or that have no floating operator, go straight to the backend:
+//! their values are not scalars the search can set, or the bit-vector
+//! solver is fast at them anyway.
 //! Reads of constant arrays (a `const double T[362]` lookup table indexed
 //! by a converted input) are evaluated like any other operator.
 
@@ -122,7 +125,10 @@ const MAX_EVALS: usize = 4_000;
 
 /// One variable of the query and the values it tries first.
 struct Var {
+    /// The variable, or the `select` of an input array's cell.
     id: ExprId,
+    /// For a cell: the array variable and the index.
+    cell: Option<(ExprId, u64)>,
     width: u32,
     /// The floating format the variable is used in, if any.
     fmt: Option<FpFmt>,
@@ -141,7 +147,7 @@ impl Space {
     fn of(pool: &ExprPool, roots: &[ExprId]) -> Option<Space> {
         let mut seen = FxHashSet::default();
         let mut stack: Vec<ExprId> = roots.to_vec();
-        let mut vars: Vec<(ExprId, u32)> = Vec::new();
+        let mut vars: Vec<(ExprId, u32, Option<(ExprId, u64)>)> = Vec::new();
         let mut float_use: Vec<(ExprId, FpFmt)> = Vec::new();
         let mut consts: Vec<(u32, u64)> = Vec::new();
         let mut float_consts: Vec<(FpFmt, u64)> = Vec::new();
@@ -153,10 +159,18 @@ impl Space {
                 return None;
             }
             let node = pool.get(e);
+            if let Some(cell) = input_cell(pool, node) {
+                // A read of an input array at a constant index is a scalar
+                // of its own (the array itself is not visited).
+                vars.push((e, pool.width(e), Some(cell)));
+                continue;
+            }
             match *node {
-                Expr::Var { sort: Sort::Bv(w), .. } => vars.push((e, w)),
-                // An input array is not a scalar the search can set; reads
-                // of constant arrays (a lookup table) evaluate like the rest.
+                Expr::Var { sort: Sort::Bv(w), .. } => vars.push((e, w, None)),
+                // An input array read otherwise (at a symbolic index, or
+                // stored to) is not made of scalars the search can set;
+                // reads of constant arrays (a lookup table) evaluate like
+                // the rest.
                 Expr::Var { .. } => return None,
                 Expr::BvConst { width, value } => consts.push((width, value)),
                 Expr::FBin { fmt, a, b, .. } | Expr::FCmp { fmt, a, b, .. } => {
@@ -182,13 +196,13 @@ impl Space {
         vars.sort_unstable();
         let vars = vars
             .into_iter()
-            .map(|(id, width)| {
+            .map(|(id, width, cell)| {
                 let fmt = float_use.iter().find(|&&(e, _)| e == id).map(|&(_, f)| f);
                 let candidates = match fmt {
                     Some(f) => float_candidates(f, &float_consts),
                     None => int_candidates(width, &consts),
                 };
-                Var { id, width, fmt, candidates }
+                Var { id, cell, width, fmt, candidates }
             })
             .collect();
         Some(Space { vars, evals: (NODE_VISITS / seen.len().max(1)).clamp(MIN_EVALS, MAX_EVALS) })
@@ -197,7 +211,11 @@ impl Space {
     /// A model of `roots`, if the search finds one within its budget,
     /// starting from `hint`'s values.
     fn search(&self, pool: &ExprPool, roots: &[ExprId], hint: &Model) -> Option<Model> {
-        let values = self.vars.iter().map(|v| hint.bv.get(&v.id).map_or(0, |&x| x & mask(v.width))).collect();
+        let start = |v: &Var| match v.cell {
+            Some((array, index)) => hint.arrays.get(&array).map_or(0, |a| a.get(index)),
+            None => hint.bv.get(&v.id).copied().unwrap_or(0),
+        };
+        let values = self.vars.iter().map(|v| start(v) & mask(v.width)).collect();
         let mut state = Walk { pool, roots, space: self, values, evals: 0 };
         let mut best = state.score()?;
         // Candidate values, one variable at a time, while they help.
@@ -254,7 +272,14 @@ impl Walk<'_> {
     fn model(&self) -> Model {
         let mut m = Model::default();
         for (var, &v) in self.space.vars.iter().zip(&self.values) {
-            m.bv.insert(var.id, v);
+            match var.cell {
+                Some((array, index)) => {
+                    m.arrays.entry(array).or_default().entries.insert(index, v);
+                }
+                None => {
+                    m.bv.insert(var.id, v);
+                }
+            }
         }
         m
     }
@@ -369,6 +394,16 @@ impl Distance<'_> {
             }
             _ => 0.0,
         })
+    }
+}
+
+/// The array variable and index of a read of an input array at a
+/// constant index (`select(A, 3)`), if `node` is one.
+fn input_cell(pool: &ExprPool, node: &Expr) -> Option<(ExprId, u64)> {
+    let Expr::Select { array, index } = *node else { return None };
+    match (pool.get(array), pool.get(index)) {
+        (Expr::Var { .. }, &Expr::BvConst { value, .. }) => Some((array, value)),
+        _ => None,
     }
 }
 
@@ -526,7 +561,7 @@ mod tests {
     }
 
     #[test]
-    fn unsatisfiable_and_array_queries_go_to_the_backend() {
+    fn unsatisfiable_queries_and_symbolic_array_reads_go_to_the_backend() {
         let mut p = ExprPool::new();
         let d = FpFmt::F64;
         let x = p.var("x", Sort::Bv(64));
@@ -535,14 +570,25 @@ mod tests {
         let r = s.check(&p, &Query { constraints: vec![lt], assumptions: vec![] });
         assert_eq!(r, SolveResult::Unknown("asked".into()));
         assert_eq!((s.stats(), s.inner().0), (FloatSearchStats { tried: 1, found: 0 }, 1));
+        // An input array read at a constant index: the cell is searched,
+        // and the model gives the array's entry.
         let arr = p.var("A", Sort::Array { index: 64, elem: 64 });
-        let i = p.bv_const(64, 0);
+        let i = p.bv_const(64, 3);
         let y = p.select(arr, i);
         let one = f64c(&mut p, 1.0);
         let q = p.fcmp(FpCmp::Eq, d, y, one);
         let r = s.check(&p, &Query { constraints: vec![q], assumptions: vec![] });
+        let SolveResult::Sat(m) = r else { panic!("no model: {r:?}") };
+        assert_eq!(m.arrays[&arr].get(3), 1f64.to_bits());
+        assert!(crate::eval::satisfies(&p, &[q], &m));
+        assert_eq!(s.stats(), FloatSearchStats { tried: 2, found: 1 });
+        // Read at a symbolic index: the backend's.
+        let j = p.var("j", Sort::Bv(64));
+        let z = p.select(arr, j);
+        let q = p.fcmp(FpCmp::Eq, d, z, one);
+        let r = s.check(&p, &Query { constraints: vec![q], assumptions: vec![] });
         assert_eq!(r, SolveResult::Unknown("asked".into()));
-        assert_eq!(s.stats().tried, 1, "input arrays are not searched");
+        assert_eq!(s.stats().tried, 2, "an array read at a symbolic index is not searched");
     }
 
     #[test]
