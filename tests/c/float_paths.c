@@ -119,3 +119,25 @@ int newton_step(float in, int k)
         return 3;
     return 1;
 }
+
+/* The spread of the first three values of an array of doubles: the
+ * queries read input cells at constant indices. A spread of exactly 0.5
+ * is a zero-measure set of inputs that the search for models finds by
+ * evaluation. */
+int spread(const double *a, int n)
+{
+    if (n < 3)
+        return -1;
+    double lo = a[0], hi = a[0];
+    for (int i = 1; i < 3; i++) {
+        if (a[i] < lo)
+            lo = a[i];
+        if (a[i] > hi)
+            hi = a[i];
+    }
+    if (hi - lo > 1e6)
+        return 2;
+    if (hi - lo == 0.5)
+        return 1;
+    return 0;
+}
