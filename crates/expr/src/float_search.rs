@@ -41,7 +41,7 @@
 //! Reads of constant arrays (a `const double T[362]` lookup table indexed
 //! by a converted input) are evaluated like any other operator.
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::eval::Evaluator;
 use crate::float::{FpCmp, FpConv, FpFmt};
@@ -72,12 +72,12 @@ impl<B: SolverBackend> FloatSearch<B> {
         FloatSearch { inner, stats: FloatSearchStats::default(), hint: Model::default() }
     }
 
-    /// Start later searches from `hint`'s values (variables it lacks start
-    /// at zero). The caller gives the inputs of the run whose prefix it
-    /// solves; any model found is still checked, so a stale hint only
-    /// costs evaluations.
+    /// Start later searches from `hint`'s values, its array cells
+    /// included (variables it lacks start at zero). The caller gives the
+    /// inputs of the run whose prefix it solves; any model found is still
+    /// checked, so a stale hint only costs evaluations.
     pub fn set_hint(&mut self, hint: &Model) {
-        self.hint.bv.clone_from(&hint.bv);
+        self.hint.clone_from(hint);
     }
 
     pub fn stats(&self) -> FloatSearchStats {
@@ -132,12 +132,16 @@ struct Var {
     width: u32,
     /// The floating format the variable is used in, if any.
     fmt: Option<FpFmt>,
-    candidates: Vec<u64>,
+    /// Index of the values it tries first in [`Space::candidates`].
+    candidates: usize,
 }
 
 /// The variables of a query and the search's budget.
 struct Space {
     vars: Vec<Var>,
+    /// Candidate values, one list per floating format or integer width
+    /// among the variables (they depend on nothing else).
+    candidates: Vec<Vec<u64>>,
     evals: usize,
 }
 
@@ -194,18 +198,28 @@ impl Space {
             }
         }
         vars.sort_unstable();
+        // The first format a variable is an operand of.
+        let mut fmt_of: FxHashMap<ExprId, FpFmt> = FxHashMap::default();
+        for &(e, fmt) in &float_use {
+            fmt_of.entry(e).or_insert(fmt);
+        }
+        let mut lists: FxHashMap<(Option<FpFmt>, u32), usize> = FxHashMap::default();
+        let mut candidates = Vec::new();
         let vars = vars
             .into_iter()
             .map(|(id, width, cell)| {
-                let fmt = float_use.iter().find(|&&(e, _)| e == id).map(|&(_, f)| f);
-                let candidates = match fmt {
-                    Some(f) => float_candidates(f, &float_consts),
-                    None => int_candidates(width, &consts),
-                };
-                Var { id, cell, width, fmt, candidates }
+                let fmt = fmt_of.get(&id).copied();
+                let list = *lists.entry((fmt, width)).or_insert_with(|| {
+                    candidates.push(match fmt {
+                        Some(f) => float_candidates(f, &float_consts),
+                        None => int_candidates(width, &consts),
+                    });
+                    candidates.len() - 1
+                });
+                Var { id, cell, width, fmt, candidates: list }
             })
             .collect();
-        Some(Space { vars, evals: (NODE_VISITS / seen.len().max(1)).clamp(MIN_EVALS, MAX_EVALS) })
+        Some(Space { vars, candidates, evals: (NODE_VISITS / seen.len().max(1)).clamp(MIN_EVALS, MAX_EVALS) })
     }
 
     /// A model of `roots`, if the search finds one within its budget,
@@ -222,7 +236,7 @@ impl Space {
         for _round in 0..3 {
             let before = best;
             for i in 0..self.vars.len() {
-                for &c in &self.vars[i].candidates {
+                for &c in &self.candidates[self.vars[i].candidates] {
                     if best == 0.0 || state.evals >= self.evals {
                         break;
                     }
@@ -239,8 +253,9 @@ impl Space {
             let i = rng.below(self.vars.len() as u64) as usize;
             let v = state.values[i];
             let var = &self.vars[i];
+            let tries = &self.candidates[var.candidates];
             let next = match (var.fmt, rng.below(8)) {
-                (_, 0) if !var.candidates.is_empty() => var.candidates[rng.below(var.candidates.len() as u64) as usize],
+                (_, 0) if !tries.is_empty() => tries[rng.below(tries.len() as u64) as usize],
                 (Some(f), 1) => v ^ f.sign_bit(),
                 (Some(f), _) => {
                     let j = rng.below(u64::from(f.bits() - 1));
@@ -323,8 +338,9 @@ struct Distance<'a> {
     ev: Evaluator<'a>,
 }
 
-/// The distance of a NaN operand from an ordered comparison: as far as
-/// values 2^32 ulps apart, so that any finite value is nearer.
+/// The distance (in the logarithm's scale) of a NaN operand from an
+/// ordered comparison: as far as operands e^33, about 2^48, ulps apart,
+/// so that a finite value of ordinary magnitude is nearer.
 const NAN_DISTANCE: f64 = 33.0;
 
 impl Distance<'_> {
@@ -333,8 +349,9 @@ impl Distance<'_> {
     }
 
     fn to_be(&mut self, e: ExprId, want: bool) -> Option<f64> {
-        let node = self.pool.get(e).clone();
-        Some(match node {
+        let pool = self.pool;
+        let node = pool.get(e);
+        Some(match *node {
             Expr::Not(a) => self.to_be(a, !want)?,
             Expr::And(a, b) | Expr::Or(a, b) => {
                 let conj = matches!(node, Expr::And(..)) == want;
@@ -350,7 +367,7 @@ impl Distance<'_> {
                 if holds == want {
                     0.0
                 } else {
-                    1.0 + self.gap(&node, want)?.ln_1p()
+                    1.0 + self.gap(node, want)?.ln_1p()
                 }
             }
         })
@@ -439,7 +456,7 @@ fn float_candidates(fmt: FpFmt, consts: &[(FpFmt, u64)]) -> Vec<u64> {
         FpFmt::F64 => v.to_bits(),
     };
     let mut out: Vec<u64> =
-        [1.0, -1.0, 2.0, 0.5, -2.0, 10.0, 100.0, 1e6, 1e-6, 3.0, -0.5].iter().map(|&v| from_f64(v)).collect();
+        [0.0, 1.0, -1.0, 2.0, 0.5, -2.0, 10.0, 100.0, 1e6, 1e-6, 3.0, -0.5].iter().map(|&v| from_f64(v)).collect();
     out.extend([fmt.sign_bit(), fmt.inf_bits(), fmt.sign_bit() | fmt.inf_bits(), fmt.default_nan() & fmt.abs_mask()]);
     out.extend([fmt.inf_bits() - 1, fmt.min_normal_bits(), 1]);
     let mut own: Vec<u64> = consts.iter().filter(|&&(f, _)| f == fmt).map(|&(_, v)| v).collect();
@@ -455,7 +472,7 @@ fn float_candidates(fmt: FpFmt, consts: &[(FpFmt, u64)]) -> Vec<u64> {
         }
     }
     let mut seen = FxHashSet::default();
-    out.retain(|&v| v != 0 && seen.insert(v));
+    out.retain(|&v| seen.insert(v));
     out
 }
 
@@ -464,7 +481,7 @@ fn float_candidates(fmt: FpFmt, consts: &[(FpFmt, u64)]) -> Vec<u64> {
 fn int_candidates(width: u32, consts: &[(u32, u64)]) -> Vec<u64> {
     let m = mask(width);
     let top = if width == 0 { 0 } else { 1u64 << (width - 1) };
-    let mut out = vec![1, m, 2, top, top.wrapping_sub(1) & m];
+    let mut out = vec![0, 1, m, 2, top, top.wrapping_sub(1) & m];
     let mut own: Vec<u64> = consts.iter().filter(|&&(w, _)| w == width).map(|&(_, v)| v).collect();
     own.sort_unstable();
     own.dedup();
@@ -472,7 +489,7 @@ fn int_candidates(width: u32, consts: &[(u32, u64)]) -> Vec<u64> {
         out.extend([v, v.wrapping_add(1) & m, v.wrapping_sub(1) & m]);
     }
     let mut seen = FxHashSet::default();
-    out.retain(|&v| v != 0 && seen.insert(v));
+    out.retain(|&v| seen.insert(v));
     out
 }
 
@@ -642,6 +659,24 @@ mod tests {
         let m = space.search(&p, &roots, &hint).expect("a model");
         let v = f64::from_bits(m.bv[&x]);
         assert!(v > 1e15 && v < 1e15 + 64.0, "{v}");
+    }
+
+    #[test]
+    fn an_array_cell_starts_from_the_hints_array() {
+        let mut p = ExprPool::new();
+        let d = FpFmt::F64;
+        let arr = p.var("A", Sort::Array { index: 64, elem: 64 });
+        let i = p.bv_const(64, 2);
+        let y = p.select(arr, i);
+        let (lo, hi) = (f64c(&mut p, 1e15), f64c(&mut p, 1e15 + 64.0));
+        let roots = vec![p.fcmp(FpCmp::Lt, d, lo, y), p.fcmp(FpCmp::Lt, d, y, hi)];
+        let mut hint = Model::default();
+        hint.arrays.entry(arr).or_default().entries.insert(2, (1e15f64 + 11.25).to_bits());
+        let mut s = FloatSearch::new(Unreachable(0));
+        s.set_hint(&hint);
+        let r = s.check(&p, &Query { constraints: roots, assumptions: vec![] });
+        let SolveResult::Sat(m) = r else { panic!("no model: {r:?}") };
+        assert_eq!(m.arrays[&arr].get(2), (1e15f64 + 11.25).to_bits(), "the hint's cell, as it is");
     }
 
     #[test]
