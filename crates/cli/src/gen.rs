@@ -78,6 +78,11 @@ pub struct GenArgs {
     /// Stop after this many tests (0: no limit); the tests found are written.
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub max_tests: u64,
+    /// Explore the function's paths on N threads. The suite is the same for every N (each
+    /// test is made again from its path alone, and tests are sorted by path); modes that
+    /// stay sequential say so (guide: parallel exploration).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub jobs: Option<u32>,
     /// Stop the search after this many seconds and keep the tests found.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub timeout: Option<Duration>,
@@ -252,18 +257,29 @@ fn check_postcondition(program: &Program, function: &str, post: &str) -> Result<
 
 /// Run the search with the Z3 backend (the engine caches and slices
 /// queries itself; the counting wrapper feeds the progress line).
+///
+/// With `--jobs`, the parallel search (see `pathwise_engine::parallel`),
+/// whose report of the workers comes back beside the suite.
 pub(crate) fn search(
     fe: &Frontend,
     config: &Config,
     observer: &mut ProgressObserver,
     calls: Arc<AtomicU64>,
-) -> Result<TestSuite> {
-    let inner =
-        Z3Backend::new(None).with_float_budget(float_budget(config.timeout)).interrupt_when(observer.stop_flag());
-    let mut backend = CountingBackend { inner, calls };
-    let result = pathwise_engine::search::generate(&fe.program, config, &mut backend, observer);
+) -> Result<(TestSuite, Option<pathwise_engine::parallel::Report>)> {
+    let (flag, budget) = (observer.stop_flag(), float_budget(config.timeout));
+    let backend = || CountingBackend {
+        inner: Z3Backend::new(None).with_float_budget(budget).interrupt_when(Arc::clone(&flag)),
+        calls: Arc::clone(&calls),
+    };
+    let result = match config.jobs {
+        None => pathwise_engine::search::generate(&fe.program, config, &mut backend(), observer).map(|s| (s, None)),
+        Some(_) => {
+            let backends = || -> Box<dyn pathwise_expr::SolverBackend> { Box::new(backend()) };
+            pathwise_engine::parallel::generate(&fe.program, config, &backends, observer).map(|(s, r)| (s, Some(r)))
+        }
+    };
     observer.finish();
-    let mut suite = result.map_err(|e| {
+    let (mut suite, report) = result.map_err(|e| {
         // A call "without a body" is often a callee the front end could not
         // lower: show why.
         let why = fe.explain(&e.message);
@@ -285,7 +301,32 @@ pub(crate) fn search(
     if suite.stop == StopReason::Interrupted && observer.timed_out() && !observer.interrupted() {
         suite.stop = StopReason::Timeout;
     }
-    Ok(suite)
+    Ok((suite, report))
+}
+
+/// The parallel search's own lines: how the work was shared out (these
+/// depend on the schedule, so they are not in the suite's files).
+fn workers_text(report: &pathwise_engine::parallel::Report) -> String {
+    if let Some(why) = &report.sequential {
+        return format!("jobs: 1 worker ({why})\n");
+    }
+    let shares: Vec<String> = report.workers.iter().map(|w| format!("{} runs/{} ms", w.runs, w.busy_ms)).collect();
+    let mut text = format!(
+        "jobs: {} workers, {} subtrees shared; exploration {} ms, canonical tests {} ms; per worker: {}\n",
+        report.jobs,
+        report.steals,
+        report.explore_ms,
+        report.canonical_ms,
+        shares.join(", ")
+    );
+    if report.not_canonical > 0 {
+        text.push_str(&format!(
+            "jobs: {} test(s) kept their worker's inputs (their path condition alone gave another path): \
+             the suite may differ with another --jobs\n",
+            report.not_canonical
+        ));
+    }
+    text
 }
 
 /// The functions the test file declares weak: the engine's (body-less
@@ -1059,6 +1100,7 @@ pub(crate) fn base_config(args: &GenArgs, fe: &Frontend) -> Result<Config> {
         },
         externals: externals(args, fe),
         goals: crate::goals::resolve(&args.goals, &fe.program, &args.function)?,
+        jobs: args.jobs.map(|n| n as usize),
     };
     crate::goals::check_method(&config, args.method == "vc")?;
     Ok(config)
@@ -1128,7 +1170,7 @@ pub fn run(args: &GenArgs) -> Result<i32> {
     let salvage = crate::salvage::Salvage::default();
     observer.keep_tests(Arc::clone(&salvage.found));
     let (deadline, flag) = (observer.deadline(), observer.stop_flag());
-    let mut suite = std::thread::scope(|scope| {
+    let (mut suite, report) = std::thread::scope(|scope| {
         scope.spawn(|| salvage.watch(deadline, &flag, |cause, found| write_salvaged(args, &fe, &config, cause, found)));
         let suite = search(&fe, &config, &mut observer, calls);
         salvage.returned();
@@ -1136,7 +1178,14 @@ pub fn run(args: &GenArgs) -> Result<i32> {
     })?;
     finish_suite(args, &mut suite, args.timeout.is_none());
     let written = write_outputs(&suite, &args.file, args.build_flags(), &args.out)?;
-    let mut text = summary(&suite, &written, args);
+    let mut text = match &report {
+        None => summary(&suite, &written, args),
+        // The suite's figures are its paths'; the search's are the report's.
+        Some(report) => {
+            let shown = TestSuite { stats: report.stats.clone(), ..suite.clone() };
+            format!("{}{}", summary(&shown, &written, args), workers_text(report))
+        }
+    };
     if !summaries.is_empty() {
         text.push_str(&crate::handwritten::no_case_lines(&suite));
         text.push_str(&crate::handwritten::conformance(args, &fe, &summaries, &config)?);

@@ -112,6 +112,10 @@ pub struct Config {
     /// Cost models, cost policies and target lines (`gen --cost`,
     /// `--cost-policy`, `--target`; see [`crate::cost`]).
     pub goals: crate::cost::Goals,
+    /// Workers of a parallel search (`gen --jobs N`, see
+    /// [`crate::parallel`]); `None`: the single search of
+    /// [`crate::search::generate`].
+    pub jobs: Option<usize>,
 }
 
 impl Config {
@@ -149,6 +153,7 @@ impl Config {
             compositional: false,
             compose: Default::default(),
             goals: Default::default(),
+            jobs: None,
         }
     }
 
@@ -193,6 +198,7 @@ impl Config {
             compositional: _,
             compose: _,
             goals: _,
+            jobs: _,
         } = self.clone();
         Config {
             function: function.to_string(),
@@ -224,6 +230,7 @@ impl Config {
             compositional: true,
             compose: Default::default(),
             goals: Default::default(),
+            jobs: None,
         }
     }
 
@@ -266,6 +273,7 @@ impl Config {
             compositional,
             compose: ComposeOptions { bottom_up, store: _ },
             goals: _,
+            jobs: _,
         } = self;
         format!(
             "k={k} criterion={criterion:?} max_array_len={max_array_len} \

@@ -35,6 +35,7 @@ pub mod cost;
 pub mod handwritten;
 pub mod libc;
 pub mod memory;
+pub mod parallel;
 pub mod search;
 pub mod semantics;
 pub mod strategy;

@@ -34,6 +34,7 @@ pub mod intervals;
 pub mod linear;
 pub mod ops;
 pub mod pool;
+pub mod portable;
 pub mod range;
 pub mod slice;
 pub mod smtlib;

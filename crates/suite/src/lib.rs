@@ -522,7 +522,7 @@ pub enum Outcome {
 }
 
 /// An error a test runs into, with its source location.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ErrorInfo {
     pub kind: ErrorKind,
     pub loc: Loc,
@@ -631,8 +631,10 @@ impl ErrorKind {
     }
 }
 
-/// One decision on a path.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// One decision on a path. The order (function, location, side, loop
+/// iteration) is what sorts the tests of a parallel search, whatever the
+/// order the workers found them in.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PathStep {
     /// Function containing the decision.
     pub func: String,
@@ -758,6 +760,127 @@ pub struct Stats {
 }
 
 impl Stats {
+    /// Add the figures of another search of the same function (a parallel
+    /// search's workers): counts add up, first notes stay the first seen,
+    /// lists join without repeats. `elapsed_ms` is the longest (the
+    /// searches ran side by side); `tests` and `feasible_paths` add up, so
+    /// a caller that merges tests sets them from what it kept.
+    ///
+    /// The destructuring is exhaustive on purpose: a new figure does not
+    /// compile until it says how two searches' values combine.
+    pub fn absorb(&mut self, other: &Stats) {
+        let Stats {
+            feasible_paths,
+            tests,
+            infeasible_prefixes,
+            bound_pruned_prefixes,
+            array_limit_prunes,
+            bound_exceeded_runs,
+            precondition_rejected_runs,
+            error_runs,
+            unsupported,
+            step_limit_runs,
+            error_tests,
+            error_paths_folded,
+            error_checks,
+            error_checks_infeasible,
+            runs,
+            prefixes_explored,
+            queries,
+            solver_calls,
+            preference_queries,
+            solver_cache_hits,
+            divergences,
+            precondition_abandoned,
+            elapsed_ms,
+            solver_ms,
+            float_solver_calls,
+            float_solver_ms,
+            float_searched,
+            float_inputs_concretised,
+            float_values_concretised,
+            values_concretised,
+            unrelated_pointer_runs,
+            unrelated_pointer_site,
+            nonnull_assumed,
+            nonnull_assumed_runs,
+            unknown_prefixes,
+            first_unknown,
+            summaries,
+            summary_retries,
+            handwritten,
+            counts,
+        } = other;
+        for (mine, theirs) in [
+            (&mut self.feasible_paths, feasible_paths),
+            (&mut self.tests, tests),
+            (&mut self.infeasible_prefixes, infeasible_prefixes),
+            (&mut self.bound_pruned_prefixes, bound_pruned_prefixes),
+            (&mut self.array_limit_prunes, array_limit_prunes),
+            (&mut self.bound_exceeded_runs, bound_exceeded_runs),
+            (&mut self.precondition_rejected_runs, precondition_rejected_runs),
+            (&mut self.error_runs, error_runs),
+            (&mut self.step_limit_runs, step_limit_runs),
+            (&mut self.error_tests, error_tests),
+            (&mut self.error_paths_folded, error_paths_folded),
+            (&mut self.error_checks, error_checks),
+            (&mut self.error_checks_infeasible, error_checks_infeasible),
+            (&mut self.runs, runs),
+            (&mut self.prefixes_explored, prefixes_explored),
+            (&mut self.queries, queries),
+            (&mut self.solver_calls, solver_calls),
+            (&mut self.preference_queries, preference_queries),
+            (&mut self.solver_cache_hits, solver_cache_hits),
+            (&mut self.divergences, divergences),
+            (&mut self.precondition_abandoned, precondition_abandoned),
+            (&mut self.solver_ms, solver_ms),
+            (&mut self.float_solver_calls, float_solver_calls),
+            (&mut self.float_solver_ms, float_solver_ms),
+            (&mut self.float_searched, float_searched),
+            (&mut self.float_inputs_concretised, float_inputs_concretised),
+            (&mut self.float_values_concretised, float_values_concretised),
+            (&mut self.values_concretised, values_concretised),
+            (&mut self.unrelated_pointer_runs, unrelated_pointer_runs),
+            (&mut self.nonnull_assumed_runs, nonnull_assumed_runs),
+            (&mut self.unknown_prefixes, unknown_prefixes),
+            (&mut self.summary_retries, summary_retries),
+            (&mut self.handwritten.no_case_runs, &handwritten.no_case_runs),
+        ] {
+            *mine += theirs;
+        }
+        self.elapsed_ms = self.elapsed_ms.max(*elapsed_ms);
+        for (loc, message, n) in unsupported {
+            match self.unsupported.iter_mut().find(|u| u.0 == *loc) {
+                Some(u) => u.2 += n,
+                None => self.unsupported.push((*loc, message.clone(), *n)),
+            }
+        }
+        if self.unrelated_pointer_site.is_none() {
+            self.unrelated_pointer_site = *unrelated_pointer_site;
+        }
+        for a in nonnull_assumed {
+            if !self.nonnull_assumed.iter().any(|b| b.0 == a.0) {
+                self.nonnull_assumed.push(*a);
+            }
+        }
+        if self.first_unknown.is_none() {
+            self.first_unknown.clone_from(first_unknown);
+        }
+        for site in &handwritten.no_case_sites {
+            if !self.handwritten.no_case_sites.contains(site) {
+                self.handwritten.no_case_sites.push(site.clone());
+            }
+        }
+        // Summaries are computed once, before a parallel search: the
+        // report is the first search's.
+        if self.summaries == SummaryReport::default() {
+            self.summaries.clone_from(summaries);
+        }
+        for (name, n) in counts {
+            *self.counts.entry(name.clone()).or_default() += n;
+        }
+    }
+
     /// Why the search, having tried every prefix within the bound, still
     /// cannot claim that every feasible path has a test (empty: it can).
     pub fn undecided(&self) -> Vec<String> {

@@ -187,7 +187,7 @@ fn search_one(args: &GenArgs, fe: &Frontend, interrupted: &Arc<AtomicBool>, deep
     let config = gen::concolic_config(args, gen::base_config(args, fe)?);
     let calls = Arc::new(AtomicU64::new(0));
     let mut observer = ProgressObserver::quiet(Arc::clone(interrupted), config.timeout, Arc::clone(&calls));
-    let mut suite = gen::search(fe, &config, &mut observer, calls)?;
+    let (mut suite, _) = gen::search(fe, &config, &mut observer, calls)?;
     gen::finish_suite(args, &mut suite, deepen);
     gen::write_outputs(&suite, &args.file, args.build_flags(), &args.out)?;
     Ok(suite)

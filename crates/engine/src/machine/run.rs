@@ -216,6 +216,9 @@ pub struct RunRecord {
     /// `--compositional`: the integer the function returned, as an
     /// expression (a bottom-up summary's result).
     pub ret_expr: Option<ExprId>,
+    /// Instructions both executions took (a parallel search's simulation
+    /// measures time in them: see `crate::parallel::simulate`).
+    pub steps: u64,
 }
 
 impl RunRecord {
@@ -277,6 +280,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         explored: Vec::new(),
         unpredicted: false,
         ret_expr: None,
+        steps: 0,
     };
     let mut declared = crate::heap_assume::Declared::default();
     let mut initial_reads = Vec::new();
@@ -298,6 +302,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         initial_reads = std::mem::take(&mut exec.heap.initial_reads);
         tied_counts = std::mem::take(&mut exec.heap.tied_counts);
         rec.unrelated = exec.heap.joins.unrelated;
+        rec.steps = exec.steps;
         let choices = std::mem::take(&mut exec.heap.joins.choices);
         note_touched(&mem, &objs, &mut rec.touched_len);
         crate::joins::note_touched(&choices, &mut rec.touched_len);
@@ -323,6 +328,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         Ok(args) => (exec.run(setup.main, args.clone()), args),
         Err(end) => (end, Vec::new()),
     };
+    rec.steps += exec.steps;
     let mut exts = exec.take_extensions();
     for e in &mut exts {
         e.end_of_run(&mut exec, &end);

@@ -45,8 +45,11 @@ mod guided;
 mod local;
 mod partial;
 mod readable;
+pub(crate) mod shared;
 mod targeted;
 mod traces;
+
+pub(crate) use error_sites::{ErrorSites, Verdict};
 
 /// Times a prefix is solved again after its run grew a summary (see
 /// [`Search::solve_following`]); each retry knows at least one more case.
@@ -142,41 +145,11 @@ fn generate_inner(
     } else {
         InputSpec::new(&mut pool, program, main, config)
     };
-    let mut search = Search {
-        m: &machine,
-        pool,
-        spec: &spec,
-        main,
-        pre,
-        config,
-        solver: CachingSolver::new(FloatSearch::new(DynBackend(backend))),
-        slicer: Slicer::new(),
-        observer,
-        start,
-        stats: Stats::default(),
-        tests: Vec::new(),
-        seen: FxHashSet::default(),
-        error_paths: FxHashSet::default(),
-        covered_lines: FxHashSet::default(),
-        covered_sides: FxHashSet::default(),
-        test_coverage: Vec::new(),
-        stopped: None,
-        abandoned: false,
-        float_inputs: spec.float_vars(program, main),
-        float_inputs_pinned: FxHashSet::default(),
-        float_sites: FxHashSet::default(),
-        pin_sites: FxHashSet::default(),
-        solving_error_check: None,
-        // Re-borrowed: a trait object's lifetime shortens only by coercion.
-        referee: referee.map(|r| -> &mut dyn SolverBackend { r }),
-        disagreements: Vec::new(),
-        goal: goal_state(program, &info, main, config),
-        resume_inputs: rustc_hash::FxHashMap::default(),
-        error_sites: error_sites::ErrorSites::default(),
-        bound_sites: Default::default(),
-        deepening: Default::default(),
-    };
-    search.solver.set_deadline(config.timeout.map(|t| start + t));
+    let parts = Parts { main, pre, start, observer };
+    let mut search = Search::new(&machine, &spec, pool, backend, parts);
+    // Re-borrowed: a trait object's lifetime shortens only by coercion.
+    search.referee = referee.map(|r| -> &mut dyn SolverBackend { r });
+    search.goal = goal_state(program, &info, main, config);
     let stop = search.explore_as_configured(program);
     let Search {
         mut stats,
@@ -356,6 +329,66 @@ pub(crate) struct Current {
     run: Rc<RunRecord>,
     /// `done[i]`: both sides of main entry `i` are handled.
     done: Vec<bool>,
+}
+
+/// What a [`Search`] needs besides its machine, input spec, pool and
+/// backend.
+pub(crate) struct Parts<'a> {
+    pub main: FuncId,
+    pub pre: Option<FuncId>,
+    /// When the search (or the parallel search it works for) started.
+    pub start: Instant,
+    pub observer: &'a mut dyn Observer,
+}
+
+impl<'a, 'p> Search<'a, 'p> {
+    /// A search with nothing explored yet, no referee and no goals (the
+    /// caller sets those it needs).
+    pub(crate) fn new(
+        m: &'a Machine<'p>,
+        spec: &'a InputSpec,
+        pool: ExprPool,
+        backend: &'a mut dyn SolverBackend,
+        parts: Parts<'a>,
+    ) -> Search<'a, 'p> {
+        let Parts { main, pre, start, observer } = parts;
+        let config = m.config;
+        let mut solver = CachingSolver::new(FloatSearch::new(DynBackend(backend)));
+        solver.set_deadline(config.timeout.map(|t| start + t));
+        Search {
+            m,
+            pool,
+            spec,
+            main,
+            pre,
+            config,
+            solver,
+            slicer: Slicer::new(),
+            observer,
+            start,
+            stats: Stats::default(),
+            tests: Vec::new(),
+            seen: FxHashSet::default(),
+            error_paths: FxHashSet::default(),
+            covered_lines: FxHashSet::default(),
+            covered_sides: FxHashSet::default(),
+            test_coverage: Vec::new(),
+            stopped: None,
+            abandoned: false,
+            float_inputs: spec.float_vars(m.program, main),
+            float_inputs_pinned: FxHashSet::default(),
+            float_sites: FxHashSet::default(),
+            pin_sites: FxHashSet::default(),
+            solving_error_check: None,
+            referee: None,
+            disagreements: Vec::new(),
+            goal: goals::GoalState::default(),
+            resume_inputs: rustc_hash::FxHashMap::default(),
+            error_sites: error_sites::ErrorSites::default(),
+            bound_sites: Default::default(),
+            deepening: Default::default(),
+        }
+    }
 }
 
 impl<'a> Search<'a, '_> {

@@ -1,0 +1,159 @@
+//! The workers' shared frontier: the subtrees given away and not yet
+//! taken, who waits for one, and the stop.
+//!
+//! One mutex guards the list, taken only to give or take a subtree (a
+//! worker gives one only when another waits: `wants_work` reads two
+//! atomics, no lock), so contention stays at one lock per steal. The
+//! search is over when the list is empty and no worker holds a subtree:
+//! the last worker to finish one wakes the waiting ones.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, PoisonError};
+
+use crate::search::shared::{Frontier, WorkItem};
+
+#[derive(Default)]
+struct State {
+    items: Vec<WorkItem>,
+    /// Workers holding a subtree.
+    busy: usize,
+}
+
+/// See the module doc.
+#[derive(Default)]
+pub(super) struct Shared {
+    state: Mutex<State>,
+    wake: Condvar,
+    /// Workers waiting in [`Shared::take`].
+    waiting: AtomicUsize,
+    /// Subtrees in the list (read without the lock).
+    open: AtomicUsize,
+    stop: AtomicBool,
+    /// Subtrees taken from another worker's gift.
+    pub steals: AtomicU64,
+    /// Tests found so far, by all workers.
+    pub tests: AtomicU64,
+}
+
+impl Shared {
+    pub fn with_root() -> Shared {
+        let shared = Shared::default();
+        shared.lock().items.push(WorkItem::root());
+        shared.open.store(1, Ordering::SeqCst);
+        shared
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        // A worker that panicked left the list whole (each change is one
+        // push or one removal).
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The shallowest open subtree, once there is one; `None` when the
+    /// search is over or stopped. The caller holds it until
+    /// [`Shared::finished`].
+    pub fn take(&self) -> Option<WorkItem> {
+        let mut state = self.lock();
+        loop {
+            if self.stop.load(Ordering::SeqCst) {
+                return None;
+            }
+            if let Some(at) = (0..state.items.len()).min_by_key(|&i| state.items[i].depth) {
+                let item = state.items.swap_remove(at);
+                self.open.fetch_sub(1, Ordering::SeqCst);
+                state.busy += 1;
+                if item.inputs.is_some() {
+                    self.steals.fetch_add(1, Ordering::Relaxed);
+                }
+                return Some(item);
+            }
+            if state.busy == 0 {
+                return None;
+            }
+            self.waiting.fetch_add(1, Ordering::SeqCst);
+            state = self.wake.wait(state).unwrap_or_else(PoisonError::into_inner);
+            self.waiting.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+
+    /// The subtree taken last by a worker is explored.
+    pub fn finished(&self) {
+        let mut state = self.lock();
+        state.busy -= 1;
+        if state.busy == 0 && state.items.is_empty() {
+            self.wake.notify_all();
+        }
+    }
+
+    /// Stop every worker at its next step.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+        let _state = self.lock();
+        self.wake.notify_all();
+    }
+
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::SeqCst)
+    }
+}
+
+impl Frontier for Shared {
+    fn wants_work(&self) -> bool {
+        self.waiting.load(Ordering::Relaxed) > self.open.load(Ordering::Relaxed)
+    }
+
+    fn give(&self, item: WorkItem) {
+        let mut state = self.lock();
+        state.items.push(item);
+        self.open.fetch_add(1, Ordering::SeqCst);
+        drop(state);
+        self.wake.notify_one();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_search_ends_when_nothing_is_open_and_nobody_works() {
+        let shared = Shared::with_root();
+        let root = shared.take().expect("the root");
+        assert!(root.inputs.is_none());
+        assert!(!shared.wants_work(), "nobody waits");
+        let gift = |depth| WorkItem { inputs: Some(Default::default()), done: vec![true; 3], depth };
+        shared.give(gift(2));
+        shared.give(gift(1));
+        // The shallowest first.
+        assert_eq!(shared.take().map(|i| i.depth), Some(1));
+        shared.finished();
+        assert_eq!(shared.take().map(|i| i.depth), Some(2));
+        shared.finished();
+        shared.finished();
+        assert!(shared.take().is_none());
+        assert_eq!(shared.steals.load(Ordering::SeqCst), 2);
+    }
+
+    #[test]
+    fn a_waiting_worker_gets_a_gift_or_the_end() {
+        let shared = Shared::with_root();
+        let _root = shared.take();
+        std::thread::scope(|s| {
+            let waiter = s.spawn(|| shared.take().map(|i| i.depth));
+            while !shared.wants_work() {
+                std::thread::yield_now();
+            }
+            shared.give(WorkItem { inputs: Some(Default::default()), done: vec![false], depth: 0 });
+            assert_eq!(waiter.join().unwrap(), Some(0));
+        });
+        shared.finished();
+        std::thread::scope(|s| {
+            let waiter = s.spawn(|| shared.take());
+            while shared.waiting.load(Ordering::SeqCst) == 0 {
+                std::thread::yield_now();
+            }
+            shared.finished();
+            assert!(waiter.join().unwrap().is_none());
+        });
+    }
+}

@@ -1,0 +1,1 @@
+//! Simulated parallel exploration (filled in below).
