@@ -81,7 +81,7 @@ pub struct GenArgs {
     /// Explore the function's paths on N threads. The suite is the same for every N (each
     /// test is made again from its path alone, and tests are sorted by path); modes that
     /// stay sequential say so (guide: parallel exploration).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024), allow_negative_numbers = true)]
     pub jobs: Option<u32>,
     /// Stop the search after this many seconds and keep the tests found.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]

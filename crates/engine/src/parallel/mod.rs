@@ -108,9 +108,11 @@ pub fn generate(
     let jobs = config.jobs.unwrap_or(1).max(1);
     if let Some(why) = sequential_reason(config) {
         let mut backend = backends();
-        let suite = crate::search::generate(program, config, &mut *backend, observer)?;
-        let report =
-            Report { jobs: 1, sequential: Some(why.to_string()), stats: suite.stats.clone(), ..Report::default() };
+        let mut suite = crate::search::generate(program, config, &mut *backend, observer)?;
+        // As in the parallel search, the suite's figures are its paths'.
+        let paths = paths_figures(&suite.stats);
+        let stats = std::mem::replace(&mut suite.stats, paths);
+        let report = Report { jobs: 1, sequential: Some(why.to_string()), stats, ..Report::default() };
         return Ok((suite, report));
     }
     let start = Instant::now();
@@ -151,6 +153,17 @@ pub fn generate(
     (report.stats.error_tests, report.stats.error_paths_folded) = (paths.error_tests, paths.error_paths_folded);
     report.stats.elapsed_ms = start.elapsed().as_millis() as u64;
     Ok((suite, report))
+}
+
+/// The figures of a suite's paths, which do not depend on the schedule.
+fn paths_figures(stats: &Stats) -> Stats {
+    Stats {
+        feasible_paths: stats.feasible_paths,
+        tests: stats.tests,
+        error_tests: stats.error_tests,
+        error_paths_folded: stats.error_paths_folded,
+        ..Stats::default()
+    }
 }
 
 /// What every worker shares.

@@ -192,15 +192,14 @@ impl Search<'_, '_> {
         let mut constraints: Vec<ExprId> = self.spec.hard.clone();
         constraints.extend(run.main_entries.iter().map(|e| e.cond));
         let assumptions: Vec<ExprId> = run.pre_entries.iter().map(|e| e.cond).collect();
-        // Only lengths the path itself needed past the limit are given:
-        // everything else comes from the path condition.
+        // Only the lengths of input arrays are given, as the path read
+        // them: the search asks first for arrays at most one element
+        // longer (see `Search::check`). Everything else comes from the path
+        // condition.
         let mut start = Model::default();
         for (i, p) in self.spec.params.iter().enumerate() {
             if let crate::run::ParamInput::Array { input, .. } = p {
-                let touched = run.touched_len[i];
-                if touched > u64::from(self.config.max_array_len) {
-                    start.bv.insert(input.len, touched);
-                }
+                start.bv.insert(input.len, run.touched_len[i]);
             }
         }
         self.solving_error_check = match &found.key.1 {

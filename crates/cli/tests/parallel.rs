@@ -1,0 +1,182 @@
+//! Parallel exploration (issue 27, `gen --jobs N`): the same suite, byte
+//! for byte, whatever the number of workers, and tests that pass natively.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::{replay_passes, root};
+
+/// `pathwise gen` with `--jobs jobs`: (stdout, the C file, the JSON file).
+fn gen_jobs(file: &Path, function: &str, args: &[&str], jobs: u32, out: &Path) -> (String, String, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_pathwise"))
+        .arg("gen")
+        .arg(file)
+        .args(["--function", function, "--jobs", &jobs.to_string(), "--out"])
+        .arg(out)
+        .args(args)
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(o.status.code(), Some(0), "{function} --jobs {jobs}: {stdout}{}", String::from_utf8_lossy(&o.stderr));
+    let read = |ext: &str| std::fs::read_to_string(out.join(format!("{function}_tests.{ext}"))).unwrap();
+    (stdout, read("c"), read("json"))
+}
+
+/// The suites of `--jobs 1..=4` are byte-identical (C file and JSON), and
+/// have the single search's paths (without `--jobs`), errors apart (one
+/// test per site: another path may be the one kept); returns the suite,
+/// and the stdout of `--jobs 2`.
+fn same_for_every_n(file: &Path, function: &str, args: &[&str]) -> (serde_json::Value, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let (stdout, c1, json1) = gen_jobs(file, function, args, 1, &dir.path().join("1"));
+    let mut shown = String::new();
+    for jobs in 2..=4 {
+        let (out, c, json) = gen_jobs(file, function, args, jobs, &dir.path().join(jobs.to_string()));
+        assert!(c == c1, "{function} {args:?}: the C file differs between --jobs 1 and --jobs {jobs}");
+        assert!(json == json1, "{function} {args:?}: the JSON differs between --jobs 1 and --jobs {jobs}");
+        if jobs == 2 {
+            shown = out;
+        }
+    }
+    assert!(!stdout.contains("kept their worker's inputs"), "{function}: {stdout}");
+    let suite: serde_json::Value = serde_json::from_str(&json1).unwrap();
+    let one = dir.path().join("single");
+    let o = Command::new(env!("CARGO_BIN_EXE_pathwise"))
+        .arg("gen")
+        .arg(file)
+        .args(["--function", function, "--out"])
+        .arg(&one)
+        .args(args)
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{function}: {}", String::from_utf8_lossy(&o.stderr));
+    let single: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(one.join(format!("{function}_tests.json"))).unwrap()).unwrap();
+    let returned = |s: &serde_json::Value| {
+        let tests = s["tests"].as_array().unwrap().iter().filter(|t| t["outcome"]["kind"] == "returned");
+        let mut paths: Vec<String> = tests.map(|t| t["path"].to_string()).collect();
+        paths.sort();
+        paths
+    };
+    assert_eq!(tests_of(&suite), tests_of(&single), "{function} {args:?}: as many tests as the single search");
+    assert_eq!(returned(&suite), returned(&single), "{function} {args:?}: the single search's paths");
+    (suite, shown)
+}
+
+fn tests_of(suite: &serde_json::Value) -> usize {
+    suite["tests"].as_array().unwrap().len()
+}
+
+#[test]
+fn merge_has_one_suite_for_every_number_of_workers() {
+    let merge = root().join("tests/bench/merge.c");
+    // 1 + k * 2^(k+1) feasible paths (seed 002; tests/bench/README.md).
+    for (k, paths) in [(1, 5), (2, 17), (3, 49), (4, 129)] {
+        let k = k.to_string();
+        let (suite, stdout) = same_for_every_n(&merge, "Merge", &["--precondition", "merge_pre", "--k", &k]);
+        assert_eq!(tests_of(&suite), paths, "k = {k}");
+        assert_eq!(suite["stop"], "complete", "k = {k}");
+        assert!(stdout.contains("jobs: 2 workers"), "{stdout}");
+        // The tests are numbered in path order.
+        let ids: Vec<u64> = suite["tests"].as_array().unwrap().iter().map(|t| t["id"].as_u64().unwrap()).collect();
+        assert_eq!(ids, (1..=paths as u64).collect::<Vec<_>>());
+    }
+}
+
+#[test]
+fn the_parallel_suite_passes_natively_and_has_the_single_searchs_paths() {
+    let dir = tempfile::tempdir().unwrap();
+    let merge = Path::new("tests/bench/merge.c");
+    let args = ["--precondition", "merge_pre", "--k", "3"];
+    let (_, _, json) = gen_jobs(merge, "Merge", &args, 3, &dir.path().join("par"));
+    let parallel: serde_json::Value = serde_json::from_str(&json).unwrap();
+    replay_passes(&dir.path().join("par"), 49, vec![], true);
+    // The single search (no --jobs) finds the same paths, in its own order.
+    let (_, single) = common::gen("tests/bench/merge.c", "Merge", &args, &dir.path().join("one"));
+    let paths = |s: &serde_json::Value| {
+        let mut p: Vec<String> = s["tests"].as_array().unwrap().iter().map(|t| t["path"].to_string()).collect();
+        p.sort();
+        p
+    };
+    assert_eq!(paths(&parallel), paths(&single));
+    assert_eq!(parallel["coverage"], single["coverage"]);
+}
+
+#[test]
+fn heap_errors_and_block_k_have_one_suite_for_every_number_of_workers() {
+    let c = |f: &str| root().join(f);
+    let (lists, _) = same_for_every_n(&c("tests/c/heap.c"), "length", &["--k", "3"]);
+    assert_eq!(tests_of(&lists), 4, "null, and lists of 1..3 nodes");
+    let (alias, _) = same_for_every_n(&c("tests/c/heap.c"), "alias_m", &["--k", "2", "--precondition", "alias_pre"]);
+    assert!(tests_of(&alias) > 1);
+    // Error tests are folded after sorting: one per site, the same one.
+    let (errors, _) = same_for_every_n(&c("tests/c/errors.c"), "div_zero", &["--k", "2"]);
+    let outcomes: Vec<String> =
+        errors["tests"].as_array().unwrap().iter().map(|t| t["outcome"]["kind"].to_string()).collect();
+    assert_eq!(tests_of(&errors), 3, "{outcomes:?}: returns, division by zero, INT_MIN / -1");
+    let (blockk, _) = same_for_every_n(
+        &c("tests/bench/merge.c"),
+        "Merge",
+        &["--precondition", "merge_pre", "--k", "2", "--criterion", "block-k"],
+    );
+    assert!(tests_of(&blockk) > 1);
+}
+
+#[test]
+fn a_compositional_search_stays_sequential_and_says_so() {
+    let (suite, stdout) =
+        same_for_every_n(&root().join("tests/bench/locate.c"), "top", &["--compositional", "--k", "2"]);
+    assert!(stdout.contains("jobs: 1 worker (--compositional"), "{stdout}");
+    assert!(tests_of(&suite) > 1);
+}
+
+#[test]
+fn random_diamonds_have_one_suite_for_every_number_of_workers() {
+    let script = root().join("../shared/bench/diamonds/gen_diamonds.py");
+    let dir = tempfile::tempdir().unwrap();
+    let programs = if script.exists() {
+        let st = Command::new("python3")
+            .arg(&script)
+            .arg(dir.path())
+            .args(["--seed", "1", "--min", "3", "--max", "3"])
+            .status()
+            .unwrap();
+        assert!(st.success());
+        vec![dir.path().join("diamonds_3_0.c"), dir.path().join("diamonds_3_1.c")]
+    } else {
+        // A clone without the shared benchmarks: the same shape, written
+        // here (three diamonds whose conditions share inputs).
+        let f = dir.path().join("diamonds.c");
+        std::fs::write(
+            &f,
+            "int diamonds_pre(int a, int b, int c) { return a >= -50 && a <= 50 && b >= -50 && b <= 50 && c >= 0; }\n\
+             int diamonds(int a, int b, int c) {\n  int x = 0;\n  if (a + b > 10) x += 1; else x -= 1;\n  \
+             if (b - c < 3) x += 2; else x -= a;\n  if (a - c > x) x *= 2; else x += c;\n  return x;\n}\n",
+        )
+        .unwrap();
+        vec![f]
+    };
+    for p in programs {
+        let (suite, _) =
+            same_for_every_n(&p, "diamonds", &["--precondition", "diamonds_pre", "--k", "1", "--no-error-search"]);
+        assert!(tests_of(&suite) >= 2, "{}", p.display());
+    }
+}
+
+#[test]
+fn absurd_job_counts_are_refused() {
+    for bad in ["0", "-1", "100000", "many"] {
+        let o = Command::new(env!("CARGO_BIN_EXE_pathwise"))
+            .args(["gen", "tests/bench/merge.c", "--function", "Merge", "--k", "1", "--jobs", bad, "--out"])
+            .arg(tempfile::tempdir().unwrap().path())
+            .current_dir(root())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "--jobs {bad}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains("--jobs"), "--jobs {bad}");
+    }
+}
