@@ -310,23 +310,15 @@ fn workers_text(report: &pathwise_engine::parallel::Report) -> String {
     if let Some(why) = &report.sequential {
         return format!("jobs: 1 worker ({why})\n");
     }
-    let shares: Vec<String> = report.workers.iter().map(|w| format!("{} runs/{} ms", w.runs, w.busy_ms)).collect();
-    let mut text = format!(
-        "jobs: {} workers, {} subtrees shared; exploration {} ms, canonical tests {} ms; per worker: {}\n",
+    let shares: Vec<String> =
+        report.workers.iter().map(|w| format!("{} subtrees/{} runs/{} ms", w.subtrees, w.runs, w.busy_ms)).collect();
+    format!(
+        "jobs: {} workers, {} subtrees in {} ms; per worker: {}\n",
         report.jobs,
-        report.steals,
+        report.subtrees,
         report.explore_ms,
-        report.canonical_ms,
         shares.join(", ")
-    );
-    if report.not_canonical > 0 {
-        text.push_str(&format!(
-            "jobs: {} test(s) kept their worker's inputs (their path condition alone gave another path): \
-             the suite may differ with another --jobs\n",
-            report.not_canonical
-        ));
-    }
-    text
+    )
 }
 
 /// The functions the test file declares weak: the engine's (body-less

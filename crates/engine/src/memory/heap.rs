@@ -45,7 +45,7 @@ pub(crate) const TAG_SHIFT: u32 = 20;
 
 /// Slot names (access paths) and pointee-type tags, shared by all runs of
 /// a search: both must not depend on the run.
-#[derive(Default)]
+#[derive(Clone, Debug, Default)]
 pub struct SlotTable {
     names: Vec<String>,
     index: FxHashMap<String, u32>,

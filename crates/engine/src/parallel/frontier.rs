@@ -1,11 +1,11 @@
 //! The workers' shared frontier: the subtrees given away and not yet
-//! taken, who waits for one, and the stop.
+//! taken, and the stop.
 //!
-//! One mutex guards the list, taken only to give or take a subtree (a
-//! worker gives one only when another waits: `wants_work` reads two
-//! atomics, no lock), so contention stays at one lock per steal. The
-//! search is over when the list is empty and no worker holds a subtree:
-//! the last worker to finish one wakes the waiting ones.
+//! One mutex guards the list, taken only to give or take a subtree (one
+//! per [`SPLIT_RUNS`](crate::search::shared::SPLIT_RUNS) runs at most), so
+//! contention stays low. The search is over when the list is empty and no
+//! worker holds a subtree: the last worker to finish one wakes the
+//! waiting ones.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError};
@@ -26,8 +26,6 @@ pub(super) struct Shared {
     wake: Condvar,
     /// Workers waiting in [`Shared::take`].
     waiting: AtomicUsize,
-    /// Subtrees in the list (read without the lock).
-    open: AtomicUsize,
     stop: AtomicBool,
     /// Subtrees taken from another worker's gift.
     pub steals: AtomicU64,
@@ -39,7 +37,6 @@ impl Shared {
     pub fn with_root() -> Shared {
         let shared = Shared::default();
         shared.lock().items.push(WorkItem::root());
-        shared.open.store(1, Ordering::SeqCst);
         shared
     }
 
@@ -60,7 +57,6 @@ impl Shared {
             }
             if let Some(at) = (0..state.items.len()).min_by_key(|&i| state.items[i].depth) {
                 let item = state.items.swap_remove(at);
-                self.open.fetch_sub(1, Ordering::SeqCst);
                 state.busy += 1;
                 if item.inputs.is_some() {
                     self.steals.fetch_add(1, Ordering::Relaxed);
@@ -98,14 +94,9 @@ impl Shared {
 }
 
 impl Frontier for Shared {
-    fn wants_work(&self) -> bool {
-        self.waiting.load(Ordering::Relaxed) > self.open.load(Ordering::Relaxed)
-    }
-
     fn give(&self, item: WorkItem) {
         let mut state = self.lock();
         state.items.push(item);
-        self.open.fetch_add(1, Ordering::SeqCst);
         drop(state);
         self.wake.notify_one();
     }
@@ -120,8 +111,12 @@ mod tests {
         let shared = Shared::with_root();
         let root = shared.take().expect("the root");
         assert!(root.inputs.is_none());
-        assert!(!shared.wants_work(), "nobody waits");
-        let gift = |depth| WorkItem { inputs: Some(Default::default()), done: vec![true; 3], depth };
+        let gift = |depth| WorkItem {
+            inputs: Some(Default::default()),
+            done: vec![true; 3],
+            depth,
+            slots: Default::default(),
+        };
         shared.give(gift(2));
         shared.give(gift(1));
         // The shallowest first.
@@ -140,10 +135,15 @@ mod tests {
         let _root = shared.take();
         std::thread::scope(|s| {
             let waiter = s.spawn(|| shared.take().map(|i| i.depth));
-            while !shared.wants_work() {
+            while shared.waiting.load(Ordering::SeqCst) == 0 {
                 std::thread::yield_now();
             }
-            shared.give(WorkItem { inputs: Some(Default::default()), done: vec![false], depth: 0 });
+            shared.give(WorkItem {
+                inputs: Some(Default::default()),
+                done: vec![false],
+                depth: 0,
+                slots: Default::default(),
+            });
             assert_eq!(waiter.join().unwrap(), Some(0));
         });
         shared.finished();

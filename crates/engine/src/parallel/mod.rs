@@ -1,25 +1,28 @@
 //! Parallel exploration (`gen --jobs N`): one function's paths on N
 //! threads, and the same suite whatever N.
 //!
-//! **Workers.** Each worker is a whole search of its own: its thread, its
-//! expression pool, its solver (Z3 contexts are not shared between
-//! threads), its machine. They share the program, its analyses, the heap
-//! slot table (a slot's identity is part of the inputs they pass each
-//! other) and a frontier of subtrees ([`frontier`]): a worker explores
-//! depth-first, and when another waits it gives away its shallowest open
-//! prefix with the inputs of its run (see [`crate::search::shared`]).
+//! **Subtrees.** The depth-first search is cut into subtrees (see
+//! [`crate::search::shared`]): each is explored by a search of its own,
+//! which gives away its shallowest open prefix every
+//! [`SPLIT_RUNS`](crate::search::shared::SPLIT_RUNS) runs. Workers take
+//! the shallowest subtree of the shared [`frontier`], so a worker that
+//! runs dry takes the largest piece left.
 //!
-//! **Determinism.** The paths found do not depend on the schedule when
-//! every prefix is decided; the inputs the solvers chose for them do. So
-//! when the exploration ends by itself, the tests are sorted by path and
-//! each is made again from its path condition alone, by a fresh search on
-//! a thread of its own (a fresh Z3 context: Z3's answers depend on the
-//! terms its context has seen). The suite is then the same for every N,
-//! byte for byte. Figures that depend on the schedule (runs, solver calls,
-//! steals, times) are in the [`Report`], not in the suite, whose figures
-//! are the paths' (tests, feasible paths, error tests, folded paths).
-//! A search that was stopped (time limit, Ctrl-C, `--max-tests`) keeps
-//! the workers' own tests, sorted by path: they are written once.
+//! **Determinism.** Z3's answers depend on everything its context was
+//! asked before, and the solver's answers decide the inputs, hence the
+//! runs, hence the later prefixes. So each subtree's search is fresh: a
+//! new expression pool, a new solver backend in a new Z3 context (a
+//! thread of its own: the `z3` crate's context is per thread), the heap
+//! slot table its giver had. A subtree's tests, and the subtrees it
+//! gives, then depend on its own inputs only, and the split points on
+//! its run count only: the set of subtrees and of tests is the same
+//! whatever the number of workers and however they were scheduled. The
+//! tests are sorted by path and numbered in that order, so the suite is
+//! the same byte for byte. Figures that depend on the schedule (which
+//! worker did what, times) are in the [`Report`], not in the suite, whose
+//! figures are the paths' (tests, feasible paths, error tests, folded
+//! paths). A search that was stopped (time limit, Ctrl-C, `--max-tests`)
+//! keeps the tests found, sorted by path: they are written once.
 //!
 //! **Modes.** The depth-first search at a given k, under k-path or
 //! block-k, with or without a precondition, with error search and one
@@ -41,8 +44,8 @@ use crate::analysis::ProgramInfo;
 use crate::config::Config;
 use crate::exec::Machine;
 use crate::run::InputSpec;
-use crate::search::shared::Found;
-use crate::search::{EngineError, NoObserver, Observer, Parts, Search};
+use crate::search::shared::{Found, WorkItem};
+use crate::search::{EngineError, Observer, Parts, Search};
 use crate::setup::RunCoverage;
 use crate::suite::{BoundSite, Stats, StopReason, TestCase, TestSuite};
 
@@ -56,16 +59,12 @@ pub struct Report {
     pub jobs: usize,
     /// Why the search ran on one worker, when it did.
     pub sequential: Option<String>,
-    /// Every worker's figures and the canonical tests', summed.
+    /// Every subtree's search's figures, summed.
     pub stats: Stats,
     pub workers: Vec<WorkerReport>,
-    /// Subtrees a worker took from another's gift.
-    pub steals: u64,
-    /// Tests whose path condition alone did not give a run of the same
-    /// path: the worker's inputs stand (the suite may then depend on N).
-    pub not_canonical: u64,
+    /// Subtrees explored (the first run's included).
+    pub subtrees: u64,
     pub explore_ms: u64,
-    pub canonical_ms: u64,
 }
 
 /// One worker's share.
@@ -74,6 +73,7 @@ pub struct WorkerReport {
     pub runs: u64,
     pub solver_calls: u64,
     pub tests: u64,
+    pub subtrees: u64,
     /// Time spent exploring subtrees (the rest it waited).
     pub busy_ms: u64,
 }
@@ -122,37 +122,35 @@ pub fn generate(
     // Workers keep every error path: one test per site is chosen after
     // sorting, the same whatever found which.
     let worker_config = Config { one_error_test_per_site: false, ..config.clone() };
-    let ctx = Ctx { program, info: &info, config: &worker_config, main, pre, start, backends, slots: Arc::default() };
+    let ctx = Ctx { program, info: &info, config: &worker_config, main, pre, start, backends };
     let shared = frontier::Shared::with_root();
     let (outs, stop) = explore(&ctx, &shared, jobs, observer);
-    let explore_ms = start.elapsed().as_millis() as u64;
-    let mut report = Report { jobs, explore_ms, steals: shared.steals.load(Ordering::SeqCst), ..Report::default() };
+    let mut report = Report { jobs, explore_ms: start.elapsed().as_millis() as u64, ..Report::default() };
     let mut found: Vec<Found> = Vec::new();
     let mut bound_sites = std::collections::BTreeSet::new();
     for out in outs {
         report.stats.absorb(&out.stats);
+        report.subtrees += out.report.subtrees;
         report.workers.push(out.report);
         found.extend(out.found);
         bound_sites.extend(out.bound_sites);
     }
-    found.sort_by(|a, b| a.key.cmp(&b.key));
-    found.dedup_by(|a, b| a.key == b.key);
-    let canonical_start = Instant::now();
-    let made = match stop {
-        None => canonicalise(&ctx, &found, jobs, &mut report),
-        Some(_) => found.iter().map(|f| (f.test.clone(), f.coverage.clone())).collect(),
-    };
-    report.canonical_ms = canonical_start.elapsed().as_millis() as u64;
+    let made = sorted(found).into_iter().map(|f| (f.test, f.coverage)).collect();
     let stop =
         stop.unwrap_or(if report.stats.undecided().is_empty() { StopReason::Complete } else { StopReason::Explored });
     let suite = assemble(&ctx, config, made, stop, bound_sites);
-    // The paths' figures are the suite's: each path was counted by its
-    // worker and again by its canonical search.
     let paths = &suite.stats;
     (report.stats.tests, report.stats.feasible_paths) = (paths.tests, paths.feasible_paths);
     (report.stats.error_tests, report.stats.error_paths_folded) = (paths.error_tests, paths.error_paths_folded);
     report.stats.elapsed_ms = start.elapsed().as_millis() as u64;
     Ok((suite, report))
+}
+
+/// The tests found, in path order, each path once.
+fn sorted(mut found: Vec<Found>) -> Vec<Found> {
+    found.sort_by(|a, b| a.key.cmp(&b.key));
+    found.dedup_by(|a, b| a.key == b.key);
+    found
 }
 
 /// The figures of a suite's paths, which do not depend on the schedule.
@@ -175,15 +173,14 @@ struct Ctx<'c> {
     pre: Option<FuncId>,
     start: Instant,
     backends: &'c Backends<'c>,
-    slots: Arc<Mutex<crate::heap::SlotTable>>,
 }
 
 impl Ctx<'_> {
-    /// A machine for a worker (or a canonical search) of this search.
-    fn machine(&self) -> Machine<'_> {
+    /// A machine for a subtree's search, with the slot table it starts from.
+    fn machine(&self, slots: crate::heap::SlotTable) -> Machine<'_> {
         Machine {
             deadline: self.config.timeout.map(|t| self.start + t),
-            slots: Arc::clone(&self.slots),
+            slots: Arc::new(Mutex::new(slots)),
             ..Machine::new(self.program, self.info, self.config)
         }
     }
@@ -257,38 +254,72 @@ fn stop_now(ctx: &Ctx<'_>, shared: &frontier::Shared, observer: &mut dyn Observe
     }
 }
 
-/// A worker: take subtrees and explore them until the frontier is done.
+/// A worker: take subtrees and explore each, on a fresh thread, until the
+/// frontier is done.
 fn work(ctx: &Ctx<'_>, shared: &frontier::Shared, tx: mpsc::Sender<(TestCase, RunCoverage)>) -> WorkerOut {
-    let mut backend = (ctx.backends)();
-    let mut pool = ExprPool::new();
-    let machine = ctx.machine();
-    let spec = InputSpec::new(&mut pool, ctx.program, ctx.main, ctx.config);
-    let mut observer = WorkerObserver { shared, tx };
-    let parts = Parts { main: ctx.main, pre: ctx.pre, start: ctx.start, observer: &mut observer };
-    let mut search = Search::new(&machine, &spec, pool, &mut *backend, parts);
-    let mut found = Vec::new();
+    let mut out = WorkerOut {
+        found: Vec::new(),
+        stats: Stats::default(),
+        bound_sites: Default::default(),
+        report: WorkerReport::default(),
+    };
     let mut busy = Duration::ZERO;
     while let Some(item) = shared.take() {
         let began = Instant::now();
-        if let Some(mut cur) = search.start_item(&item, &mut found) {
-            while search.advance(&mut cur, shared, &mut found) {}
-        }
+        let tx = tx.clone();
+        let sub = std::thread::scope(|s| {
+            s.spawn(|| explore_subtree(ctx, &item, shared, WorkerObserver { shared, tx }))
+                .join()
+                .expect("a subtree's search panicked")
+        });
         busy += began.elapsed();
         shared.finished();
-        if search.stopped().is_some() {
-            // This worker's time is up (or the user said stop): so is
+        out.report.subtrees += 1;
+        out.stats.absorb(&sub.stats);
+        out.found.extend(sub.found);
+        out.bound_sites.extend(sub.bound_sites);
+        if sub.stopped {
+            // This subtree's time is up (or the user said stop): so is
             // everyone's.
             shared.stop();
         }
     }
+    out.report.runs = out.stats.runs;
+    out.report.solver_calls = out.stats.solver_calls;
+    out.report.tests = out.found.len() as u64;
+    out.report.busy_ms = busy.as_millis() as u64;
+    out
+}
+
+/// What a subtree's search found.
+struct Subtree {
+    found: Vec<Found>,
+    stats: Stats,
+    bound_sites: std::collections::BTreeSet<BoundSite>,
+    stopped: bool,
+}
+
+/// Explore the subtree `item` with a fresh search (see the module doc),
+/// giving subtrees to `frontier` as it goes.
+fn explore_subtree(
+    ctx: &Ctx<'_>,
+    item: &WorkItem,
+    frontier: &dyn crate::search::shared::Frontier,
+    mut observer: impl Observer,
+) -> Subtree {
+    let mut backend = (ctx.backends)();
+    let mut pool = ExprPool::new();
+    let machine = ctx.machine(item.slots.clone());
+    let spec = InputSpec::new(&mut pool, ctx.program, ctx.main, ctx.config);
+    let parts = Parts { main: ctx.main, pre: ctx.pre, start: ctx.start, observer: &mut observer };
+    let mut search = Search::new(&machine, &spec, pool, &mut *backend, parts);
+    let mut found = Vec::new();
+    if let Some(mut cur) = search.start_item(item, &mut found) {
+        let mut splits = crate::search::shared::Splits::of(item);
+        while search.advance(&mut cur, (frontier, &mut splits), &mut found) {}
+    }
     let stats = search.figures();
-    let report = WorkerReport {
-        runs: stats.runs,
-        solver_calls: stats.solver_calls,
-        tests: found.len() as u64,
-        busy_ms: busy.as_millis() as u64,
-    };
-    WorkerOut { bound_sites: search.bound_sites().clone(), found, stats, report }
+    Subtree { found, stats, bound_sites: search.bound_sites().clone(), stopped: search.stopped().is_some() }
 }
 
 /// A worker's observer: tests go to the coordinating thread, and the
@@ -308,71 +339,6 @@ impl Observer for WorkerObserver<'_> {
     fn should_stop(&mut self) -> bool {
         self.shared.stopped()
     }
-}
-
-/// Tests per canonical search (see [`canonicalise`]).
-const CANONICAL_CHUNK: usize = 32;
-
-/// Each found path's test made again from its path condition (see the
-/// module doc), on `jobs` threads.
-///
-/// Z3's answers depend on what its context saw before, so each test's
-/// must be asked in a history that does not depend on the schedule. A
-/// fresh context per test would do, at about 8 ms a test (Merge, k = 4:
-/// 1.05 s for 129 tests against 0.1 s of exploration): the context, its
-/// solvers and their first checks. So the sorted tests are cut into
-/// chunks of [`CANONICAL_CHUNK`], a cut that depends on the paths only,
-/// and each chunk is one fresh search (fresh pool, fresh Z3 context on a
-/// thread of its own) that makes its tests in order: the same queries in
-/// the same history, whatever N.
-fn canonicalise(ctx: &Ctx<'_>, found: &[Found], jobs: usize, report: &mut Report) -> Vec<(TestCase, RunCoverage)> {
-    let chunks: Vec<&[Found]> = found.chunks(CANONICAL_CHUNK).collect();
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    type Made = Vec<Option<(TestCase, RunCoverage)>>;
-    let made: Vec<Mutex<Made>> = chunks.iter().map(|_| Mutex::new(Vec::new())).collect();
-    let stats = Mutex::new(Stats::default());
-    std::thread::scope(|s| {
-        for _ in 0..jobs.min(chunks.len()) {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some(chunk) = chunks.get(i) else { break };
-                let (tests, figures) = std::thread::scope(|fresh| {
-                    fresh.spawn(|| canonical_tests(ctx, chunk)).join().expect("a canonical search panicked")
-                });
-                *made[i].lock().unwrap_or_else(std::sync::PoisonError::into_inner) = tests;
-                stats.lock().unwrap_or_else(std::sync::PoisonError::into_inner).absorb(&figures);
-            });
-        }
-    });
-    report.stats.absorb(&stats.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner));
-    let made = made.into_iter().flat_map(|m| m.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner));
-    let mut out = Vec::with_capacity(found.len());
-    for (f, m) in found.iter().zip(made) {
-        match m {
-            Some(t) => out.push(t),
-            None => {
-                report.not_canonical += 1;
-                out.push((f.test.clone(), f.coverage.clone()));
-            }
-        }
-    }
-    out
-}
-
-/// A chunk's canonical tests, by one fresh search (on a fresh thread).
-fn canonical_tests(ctx: &Ctx<'_>, chunk: &[Found]) -> (Vec<Option<(TestCase, RunCoverage)>>, Stats) {
-    let mut backend = (ctx.backends)();
-    let mut pool = ExprPool::new();
-    let machine = ctx.machine();
-    let spec = InputSpec::new(&mut pool, ctx.program, ctx.main, ctx.config);
-    let mut observer = NoObserver;
-    let parts = Parts { main: ctx.main, pre: ctx.pre, start: ctx.start, observer: &mut observer };
-    let mut search = Search::new(&machine, &spec, pool, &mut *backend, parts);
-    let tests = chunk.iter().map(|f| search.canonical(f)).collect();
-    let mut figures = search.figures();
-    // Wall time is the whole search's, not each canonical search's.
-    figures.elapsed_ms = 0;
-    (tests, figures)
 }
 
 /// The suite of the sorted tests: one error test per site if asked (the

@@ -319,6 +319,9 @@ pub(crate) struct Search<'a, 'p> {
     bound_sites: std::collections::BTreeSet<crate::suite::BoundSite>,
     /// How far deepening got (see [`deepen`]).
     deepening: deepen::Progress,
+    /// Instructions the runs executed (a parallel search's simulation
+    /// measures time in them: see `crate::parallel::simulate`).
+    steps: u64,
 }
 
 /// A run together with the inputs that produced it.
@@ -387,6 +390,7 @@ impl<'a, 'p> Search<'a, 'p> {
             error_sites: error_sites::ErrorSites::default(),
             bound_sites: Default::default(),
             deepening: Default::default(),
+            steps: 0,
         }
     }
 }
@@ -404,6 +408,7 @@ impl<'a> Search<'a, '_> {
         self.stats.runs += 1;
         let setup = self.setup(true);
         let rec = run_once(self.m, &mut self.pool, &setup, inputs);
+        self.steps += rec.steps;
         for (i, p) in self.spec.params.iter().enumerate() {
             if let crate::run::ParamInput::Array { input, .. } = p {
                 let touched = rec.touched_len[i];

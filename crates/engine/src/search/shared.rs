@@ -1,31 +1,35 @@
 //! A search's part in a parallel exploration (see [`crate::parallel`]):
-//! exploring a subtree of prefixes, giving part of it away, and the
-//! canonical inputs of a path.
+//! exploring a subtree of prefixes, and giving part of it away.
 //!
 //! **Subtrees.** A depth-first search's state is its latest run and which
 //! of that run's entries are done ([`Current`]). A [`WorkItem`] is such a
-//! state in a form another worker can take: the run's inputs (by variable
-//! name, since each worker has its own pool) and the done flags. The taker
-//! runs the inputs again, which gives the same entries, and goes on from
-//! there. A worker gives away its *shallowest* open entry: the largest
-//! subtree, so that a steal buys the most work for its one extra run.
+//! state in a form another search can take: the run's inputs (by variable
+//! name, since each search has its own pool), the done flags, and the heap
+//! slot table the inputs' references are numbered in. The taker runs the
+//! inputs again, which gives the same entries, and goes on from there.
 //!
-//! **Canonical inputs.** Which inputs a worker's solver gives a path
-//! depends on everything that solver was asked before, so a path's inputs
-//! depend on how the paths were shared out. The set of feasible paths
-//! does not (when every prefix was decided), so after the exploration
-//! each path's test is made again from the path alone: its whole path
-//! condition, solved by a fresh search (fresh pool, fresh solver) from no
-//! inputs, then run and checked to take the same path.
+//! **When to give.** A search gives away its *shallowest* open entry (the
+//! largest subtree, so that the taker's one extra run buys the most work)
+//! every [`SPLIT_RUNS`] runs, whether or not a worker waits: the split
+//! points then depend on the search alone, never on the schedule, which
+//! is what makes the suite the same for every number of workers.
 
 use pathwise_expr::portable::PortableModel;
-use pathwise_expr::{ExprId, Model, SolveResult};
 
-use super::{merge, Current, ErrorCheck, Search};
+use super::{Current, Search};
 use crate::path::End;
 use crate::run::RunRecord;
 use crate::setup::RunCoverage;
-use crate::suite::{ErrorInfo, ErrorKind, PathStep, Stats, StopReason, TestCase};
+use crate::suite::{ErrorInfo, PathStep, Stats, StopReason, TestCase};
+
+/// Runs of a subtree's search between two gifts (see the module doc):
+/// a gift costs its taker a fresh search (a thread, a Z3 context and
+/// solvers: 1 to 12 ms, and queries its cache no longer answers) and one
+/// run, so a subtree should be well larger than that. Measured on
+/// `url_decode` of the corpus at k = 3 (5,153 runs), one worker: 77
+/// subtrees 1,598 ms with 64, 19 subtrees 1,383 ms with 256, 5 subtrees
+/// 1,293 ms with 1,024; two workers: 937, 809 and 1,025 ms.
+pub const SPLIT_RUNS: u64 = 256;
 
 /// What identifies a test: its path, and the error it ends in.
 pub type PathKey = (Vec<PathStep>, Option<ErrorInfo>);
@@ -40,27 +44,57 @@ pub struct WorkItem {
     /// The first open entry (what the taker solves first): shallower is
     /// a larger subtree.
     pub depth: usize,
+    /// The giver's heap slot table: input references are numbered in it.
+    pub slots: crate::heap::SlotTable,
 }
 
 impl WorkItem {
     /// The whole search.
     pub fn root() -> WorkItem {
-        WorkItem { inputs: None, done: Vec::new(), depth: 0 }
+        WorkItem { inputs: None, done: Vec::new(), depth: 0, slots: Default::default() }
     }
 }
 
-/// Where a worker's gifts go.
+/// Where a search's gifts go.
 pub trait Frontier {
-    /// Whether some worker waits for work (a gift is worth its run).
-    fn wants_work(&self) -> bool;
     fn give(&self, item: WorkItem);
 }
 
-/// A test a worker found, with what is needed to make it again.
+/// When a subtree's search gives its next gift (see the module doc).
+#[derive(Clone, Copy, Debug)]
+pub struct Splits {
+    /// After how many of its runs.
+    next: u64,
+}
+
+impl Splits {
+    /// The first run gives early, every time its run count doubles from
+    /// [`FIRST_GIFT`], so that all workers have work soon; every other
+    /// subtree every [`SPLIT_RUNS`] runs.
+    pub fn of(item: &WorkItem) -> Splits {
+        Splits { next: if item.inputs.is_none() { FIRST_GIFT } else { SPLIT_RUNS } }
+    }
+
+    fn due(&mut self, runs: u64) -> bool {
+        if runs < self.next {
+            return false;
+        }
+        self.next = if self.next < SPLIT_RUNS { self.next * 2 } else { self.next + SPLIT_RUNS };
+        true
+    }
+}
+
+/// The first run's first gift (see [`Splits::of`]). Measured (2 workers,
+/// wall time of the exploration): Merge at k = 6 531 / 511 / 714 ms and
+/// `url_decode` of the corpus at k = 3 811 / 789 / 892 ms with a first
+/// gift after 256 / 32 / 8 runs: earlier gifts are smaller subtrees, each
+/// a fresh search.
+const FIRST_GIFT: u64 = 32;
+
+/// A test a subtree's search found.
 #[derive(Clone, Debug)]
 pub struct Found {
     pub key: PathKey,
-    pub inputs: PortableModel,
     pub test: TestCase,
     pub coverage: RunCoverage,
 }
@@ -84,7 +118,7 @@ impl Search<'_, '_> {
             let before = self.tests.len();
             let first = self.first_run();
             if let Some(cur) = &first {
-                self.collect(cur, before, found);
+                self.collect(&cur.run, before, found);
             }
             return first;
         };
@@ -98,15 +132,20 @@ impl Search<'_, '_> {
     }
 
     /// One step of the depth-first search from `cur` (the next run, made
-    /// a test if it is one), after giving the shallowest open entry away
-    /// when `frontier` wants work. `false`: the subtree is explored, or
-    /// the search must stop.
-    pub(crate) fn advance(&mut self, cur: &mut Current, frontier: &dyn Frontier, found: &mut Vec<Found>) -> bool {
+    /// a test if it is one), after giving the shallowest open entry to
+    /// `frontier` when a gift is due (see the module doc). `false`: the subtree is explored, or the search must
+    /// stop.
+    pub(crate) fn advance(
+        &mut self,
+        cur: &mut Current,
+        (frontier, splits): (&dyn Frontier, &mut Splits),
+        found: &mut Vec<Found>,
+    ) -> bool {
         if self.stop_reason().is_some() {
             return false;
         }
-        if frontier.wants_work() {
-            if let Some(gift) = self.gift(cur) {
+        if splits.due(self.stats.runs) {
+            if let Some(gift) = self.gift(cur, found) {
                 frontier.give(gift);
             }
         }
@@ -114,42 +153,57 @@ impl Search<'_, '_> {
         *cur = next;
         let before = self.tests.len();
         self.consider(&cur.inputs, &cur.run);
-        self.collect(cur, before, found);
+        self.collect(&cur.run, before, found);
         true
     }
 
-    /// The tests from `before` on, made from `cur`'s run.
-    fn collect(&self, cur: &Current, before: usize, found: &mut Vec<Found>) {
+    /// The tests from `before` on, made from `run`.
+    fn collect(&self, run: &RunRecord, before: usize, found: &mut Vec<Found>) {
         for (test, coverage) in self.tests[before..].iter().zip(&self.test_coverage[before..]) {
-            found.push(Found {
-                key: key_of(&cur.run),
-                inputs: PortableModel::export(&self.pool, &cur.inputs),
-                test: test.clone(),
-                coverage: coverage.clone(),
-            });
+            found.push(Found { key: key_of(run), test: test.clone(), coverage: coverage.clone() });
         }
     }
 
-    /// The shallowest entry of `cur` the search would solve, as a subtree
-    /// of its own (done here from now on). Never the only one: the worker
-    /// keeps the deepest for itself, else two idle workers would hand one
-    /// subtree back and forth.
-    fn gift(&mut self, cur: &mut Current) -> Option<WorkItem> {
-        let entries = &cur.run.main_entries;
-        let mut open = (0..entries.len()).filter(|&j| {
-            let e = &entries[j];
-            !cur.done[j]
-                && e.negatable
-                && !e.bound_blocked
-                && e.kind != crate::path::EntryKind::Assume
-                && !self.free_length_check(&cur.run, e)
-        });
-        let j = open.next()?;
-        open.next()?;
-        cur.done[j] = true;
-        let mut done = vec![true; entries.len()];
-        done[j] = false;
-        Some(WorkItem { inputs: Some(PortableModel::export(&self.pool, &cur.inputs)), done, depth: j })
+    /// The shallowest open entry of `cur` the search can solve, solved
+    /// and run here (its run a test, if it is one), as a subtree of its
+    /// own: the taker needs only to run the inputs again. Entries proved
+    /// infeasible on the way are done; so is a run with nothing left to
+    /// explore below the entry (no gift: a fresh search for it would cost
+    /// more than it saves). Never the last open entry: the giver keeps the
+    /// deepest for itself.
+    fn gift(&mut self, cur: &mut Current, found: &mut Vec<Found>) -> Option<WorkItem> {
+        loop {
+            let open = self.solvable(&cur.run, &cur.done, 0);
+            let (&j, true) = (open.first()?, open.len() >= 2) else { return None };
+            cur.done[j] = true;
+            let Some((inputs, run, aligned)) = self.solve_following(cur, j) else { continue };
+            let before = self.tests.len();
+            self.consider(&inputs, &run);
+            self.collect(&run, before, found);
+            let mut done = vec![true; run.main_entries.len()];
+            done.iter_mut().skip(aligned.flipped + 1).for_each(|d| *d = false);
+            if self.solvable(&run, &done, aligned.flipped + 1).is_empty() {
+                continue;
+            }
+            let inputs = Some(PortableModel::export(&self.pool, &inputs));
+            return Some(WorkItem { inputs, done, depth: aligned.flipped, slots: self.m.slots().clone() });
+        }
+    }
+
+    /// The entries of `run` from `from` on that are open and that the
+    /// search would solve.
+    fn solvable(&self, run: &RunRecord, done: &[bool], from: usize) -> Vec<usize> {
+        let entries = &run.main_entries;
+        (from..entries.len())
+            .filter(|&j| {
+                let e = &entries[j];
+                !done[j]
+                    && e.negatable
+                    && !e.bound_blocked
+                    && e.kind != crate::path::EntryKind::Assume
+                    && !self.free_length_check(run, e)
+            })
+            .collect()
     }
 
     /// The search's figures, with its solver's.
@@ -169,6 +223,12 @@ impl Search<'_, '_> {
         stats
     }
 
+    /// Instructions executed so far, and solver backend calls: the
+    /// simulation's measure of time.
+    pub(crate) fn work_done(&self) -> (u64, u64) {
+        (self.steps, self.solver.stats().backend_calls)
+    }
+
     /// Why this worker stopped, if it did.
     pub(crate) fn stopped(&self) -> Option<StopReason> {
         self.stopped.clone()
@@ -177,50 +237,5 @@ impl Search<'_, '_> {
     /// Where the bound cut this worker's runs.
     pub(crate) fn bound_sites(&self) -> &std::collections::BTreeSet<crate::suite::BoundSite> {
         &self.bound_sites
-    }
-
-    /// The test of `found`'s path made from the path alone (see the
-    /// module doc), by this search, which must be fresh. `None` when the
-    /// path condition does not give a run of the same path (a path with
-    /// concretised values, say): the worker's test stands.
-    pub(crate) fn canonical(&mut self, found: &Found) -> Option<(TestCase, RunCoverage)> {
-        let mut inputs = found.inputs.import(&mut self.pool);
-        let run = self.execute(&mut inputs);
-        if key_of(&run) != found.key || !run.pre_valid() {
-            return None;
-        }
-        let mut constraints: Vec<ExprId> = self.spec.hard.clone();
-        constraints.extend(run.main_entries.iter().map(|e| e.cond));
-        let assumptions: Vec<ExprId> = run.pre_entries.iter().map(|e| e.cond).collect();
-        // Only the lengths of input arrays are given, as the path read
-        // them: the search asks first for arrays at most one element
-        // longer (see `Search::check`). Everything else comes from the path
-        // condition.
-        let mut start = Model::default();
-        for (i, p) in self.spec.params.iter().enumerate() {
-            if let crate::run::ParamInput::Array { input, .. } = p {
-                start.bv.insert(input.len, run.touched_len[i]);
-            }
-        }
-        self.solving_error_check = match &found.key.1 {
-            Some(e) if e.kind == ErrorKind::OutOfBounds => Some(ErrorCheck::Bounds),
-            Some(_) => Some(ErrorCheck::Guard),
-            None => None,
-        };
-        let answer = self.check(&constraints, &assumptions, &constraints, &start);
-        let SolveResult::Sat(model) = answer else {
-            self.solving_error_check = None;
-            return None;
-        };
-        let all: Vec<ExprId> = constraints.iter().chain(&assumptions).copied().collect();
-        let mut inputs = self.prefer(&all, merge(&self.pool, &all, &start, model), false);
-        let run = self.execute(&mut inputs);
-        let (inputs, run) = self.observable_out_of_bounds(inputs, run);
-        self.solving_error_check = None;
-        if key_of(&run) != found.key || !run.pre_valid() {
-            return None;
-        }
-        self.consider(&inputs, &run);
-        Some((self.tests.pop()?, self.test_coverage.pop()?))
     }
 }
