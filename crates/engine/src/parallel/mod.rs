@@ -124,15 +124,13 @@ pub fn generate(
     let worker_config = Config { one_error_test_per_site: false, ..config.clone() };
     let ctx = Ctx { program, info: &info, config: &worker_config, main, pre, start, backends };
     let shared = frontier::Shared::with_root();
-    let (outs, stop) = explore(&ctx, &shared, jobs, observer);
+    let (outs, found, stop) = explore(&ctx, &shared, jobs, observer);
     let mut report = Report { jobs, explore_ms: start.elapsed().as_millis() as u64, ..Report::default() };
-    let mut found: Vec<Found> = Vec::new();
     let mut bound_sites = std::collections::BTreeSet::new();
     for out in outs {
         report.stats.absorb(&out.stats);
         report.subtrees += out.report.subtrees;
         report.workers.push(out.report);
-        found.extend(out.found);
         bound_sites.extend(out.bound_sites);
     }
     let made = sorted(found).into_iter().map(|f| (f.test, f.coverage)).collect();
@@ -186,25 +184,27 @@ impl Ctx<'_> {
     }
 }
 
-/// What a worker hands back.
+/// What a worker hands back (its tests went to the coordinating thread
+/// as found).
 struct WorkerOut {
-    found: Vec<Found>,
     stats: Stats,
     bound_sites: std::collections::BTreeSet<BoundSite>,
     report: WorkerReport,
 }
 
-/// Run the workers to the end of the exploration; the stop reason when it
-/// was cut short. This thread polls `observer` (Ctrl-C, the caller's
-/// deadline) and passes it each test as found, renumbered in the order
-/// of arrival, so that progress and salvage work as in one search.
+/// Run the workers to the end of the exploration: what each did, the
+/// tests, and the stop reason when it was cut short. This thread polls
+/// `observer` (Ctrl-C, the caller's deadline) and passes it each test as
+/// found, numbered in the order of arrival, so that progress and salvage
+/// work as in one search.
 fn explore(
     ctx: &Ctx<'_>,
     shared: &frontier::Shared,
     jobs: usize,
     observer: &mut dyn Observer,
-) -> (Vec<WorkerOut>, Option<StopReason>) {
-    let (tx, rx) = mpsc::channel::<(TestCase, RunCoverage)>();
+) -> (Vec<WorkerOut>, Vec<Found>, Option<StopReason>) {
+    let (tx, rx) = mpsc::channel::<Found>();
+    let mut found = Vec::new();
     let mut stop = None;
     let outs = std::thread::scope(|s| {
         let handles: Vec<_> = (0..jobs)
@@ -217,10 +217,11 @@ fn explore(
         let mut seen = Stats::default();
         loop {
             match rx.recv_timeout(Duration::from_millis(20)) {
-                Ok((mut test, coverage)) => {
+                Ok(mut f) => {
                     seen.tests += 1;
-                    test.id = seen.tests as usize;
-                    observer.on_test(&test, &coverage, &seen);
+                    f.test.id = seen.tests as usize;
+                    observer.on_test(&f.test, &f.coverage, &seen);
+                    found.push(f);
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
@@ -237,7 +238,7 @@ fn explore(
     if stop.is_none() && shared.stopped() {
         stop = Some(StopReason::Interrupted);
     }
-    (outs, stop)
+    (outs, found, stop)
 }
 
 /// Why the whole search must stop now, if it must.
@@ -256,19 +257,15 @@ fn stop_now(ctx: &Ctx<'_>, shared: &frontier::Shared, observer: &mut dyn Observe
 
 /// A worker: take subtrees and explore each, on a fresh thread, until the
 /// frontier is done.
-fn work(ctx: &Ctx<'_>, shared: &frontier::Shared, tx: mpsc::Sender<(TestCase, RunCoverage)>) -> WorkerOut {
-    let mut out = WorkerOut {
-        found: Vec::new(),
-        stats: Stats::default(),
-        bound_sites: Default::default(),
-        report: WorkerReport::default(),
-    };
+fn work(ctx: &Ctx<'_>, shared: &frontier::Shared, tx: mpsc::Sender<Found>) -> WorkerOut {
+    let mut out =
+        WorkerOut { stats: Stats::default(), bound_sites: Default::default(), report: WorkerReport::default() };
     let mut busy = Duration::ZERO;
     while let Some(item) = shared.take() {
         let began = Instant::now();
         let tx = tx.clone();
         let sub = std::thread::scope(|s| {
-            s.spawn(|| explore_subtree(ctx, &item, shared, WorkerObserver { shared, tx }))
+            s.spawn(|| explore_subtree(ctx, &item, shared, (WorkerObserver { shared }, &tx)))
                 .join()
                 .expect("a subtree's search panicked")
         });
@@ -276,7 +273,7 @@ fn work(ctx: &Ctx<'_>, shared: &frontier::Shared, tx: mpsc::Sender<(TestCase, Ru
         shared.finished();
         out.report.subtrees += 1;
         out.stats.absorb(&sub.stats);
-        out.found.extend(sub.found);
+        out.report.tests += sub.tests;
         out.bound_sites.extend(sub.bound_sites);
         if sub.stopped {
             // This subtree's time is up (or the user said stop): so is
@@ -286,26 +283,25 @@ fn work(ctx: &Ctx<'_>, shared: &frontier::Shared, tx: mpsc::Sender<(TestCase, Ru
     }
     out.report.runs = out.stats.runs;
     out.report.solver_calls = out.stats.solver_calls;
-    out.report.tests = out.found.len() as u64;
     out.report.busy_ms = busy.as_millis() as u64;
     out
 }
 
-/// What a subtree's search found.
+/// What a subtree's search did.
 struct Subtree {
-    found: Vec<Found>,
+    tests: u64,
     stats: Stats,
     bound_sites: std::collections::BTreeSet<BoundSite>,
     stopped: bool,
 }
 
 /// Explore the subtree `item` with a fresh search (see the module doc),
-/// giving subtrees to `frontier` as it goes.
+/// giving subtrees to `frontier` and tests to `tx` as it goes.
 fn explore_subtree(
     ctx: &Ctx<'_>,
     item: &WorkItem,
     frontier: &dyn crate::search::shared::Frontier,
-    mut observer: impl Observer,
+    (mut observer, tx): (impl Observer, &mpsc::Sender<Found>),
 ) -> Subtree {
     let mut backend = (ctx.backends)();
     let mut pool = ExprPool::new();
@@ -314,26 +310,33 @@ fn explore_subtree(
     let parts = Parts { main: ctx.main, pre: ctx.pre, start: ctx.start, observer: &mut observer };
     let mut search = Search::new(&machine, &spec, pool, &mut *backend, parts);
     let mut found = Vec::new();
+    let mut tests = 0;
+    let mut send = |found: &mut Vec<Found>| {
+        tests += found.len() as u64;
+        // The coordinator is gone only when the search is over.
+        found.drain(..).for_each(|f| drop(tx.send(f)));
+    };
     if let Some(mut cur) = search.start_item(item, &mut found) {
+        send(&mut found);
         let mut splits = crate::search::shared::Splits::of(item);
-        while search.advance(&mut cur, (frontier, &mut splits), &mut found) {}
+        while search.advance(&mut cur, (frontier, &mut splits), &mut found) {
+            send(&mut found);
+        }
     }
+    send(&mut found);
     let stats = search.figures();
-    Subtree { found, stats, bound_sites: search.bound_sites().clone(), stopped: search.stopped().is_some() }
+    Subtree { tests, stats, bound_sites: search.bound_sites().clone(), stopped: search.stopped().is_some() }
 }
 
-/// A worker's observer: tests go to the coordinating thread, and the
+/// A worker's observer: it counts the tests (for `--max-tests`), and the
 /// shared stop stops the worker.
 struct WorkerObserver<'s> {
     shared: &'s frontier::Shared,
-    tx: mpsc::Sender<(TestCase, RunCoverage)>,
 }
 
 impl Observer for WorkerObserver<'_> {
-    fn on_test(&mut self, test: &TestCase, coverage: &RunCoverage, _stats: &Stats) {
+    fn on_test(&mut self, _test: &TestCase, _coverage: &RunCoverage, _stats: &Stats) {
         self.shared.tests.fetch_add(1, Ordering::SeqCst);
-        // The coordinator is gone only when the search is over.
-        let _ = self.tx.send((test.clone(), coverage.clone()));
     }
 
     fn should_stop(&mut self) -> bool {

@@ -118,7 +118,8 @@ impl Search<'_, '_> {
             let before = self.tests.len();
             let first = self.first_run();
             if let Some(cur) = &first {
-                self.collect(&cur.run, before, found);
+                let run = std::rc::Rc::clone(&cur.run);
+                self.collect(&run, before, found);
             }
             return first;
         };
@@ -153,14 +154,18 @@ impl Search<'_, '_> {
         *cur = next;
         let before = self.tests.len();
         self.consider(&cur.inputs, &cur.run);
-        self.collect(&cur.run, before, found);
+        let run = std::rc::Rc::clone(&cur.run);
+        self.collect(&run, before, found);
         true
     }
 
-    /// The tests from `before` on, made from `run`.
-    fn collect(&self, run: &RunRecord, before: usize, found: &mut Vec<Found>) {
-        for (test, coverage) in self.tests[before..].iter().zip(&self.test_coverage[before..]) {
-            found.push(Found { key: key_of(run), test: test.clone(), coverage: coverage.clone() });
+    /// The tests from `before` on, made from `run`, moved to `found` (a
+    /// subtree's search keeps no test: the parallel search numbers,
+    /// folds and counts them all).
+    fn collect(&mut self, run: &RunRecord, before: usize, found: &mut Vec<Found>) {
+        let tests = self.tests.drain(before..);
+        for (test, coverage) in tests.zip(self.test_coverage.drain(before..)) {
+            found.push(Found { key: key_of(run), test, coverage });
         }
     }
 

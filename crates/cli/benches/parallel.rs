@@ -1,0 +1,197 @@
+//! `cargo bench -p pathwise-cli --bench parallel [-- sim]`: parallel
+//! exploration (issue 27, `gen --jobs N`).
+//!
+//! 1. Wall time as a user meets it: the `pathwise` process, best of 3,
+//!    without `--jobs` (the single search), with `--jobs 1` and with
+//!    `--jobs 2`, on Merge with all paths of arrays up to 6 elements
+//!    (k = 6, 769 tests), the ten 5-diamond programs of
+//!    `gen_diamonds.py --seed 1` (`--k 1 --no-error-search`, summed), and
+//!    two parsers of the corpus: `next_token` (k = 4, 3,134 tests, about
+//!    10 s) and `url_decode` (k = 3, 5,056 tests); the speedup of 2
+//!    workers over 1.
+//! 2. The simulated curve (`pathwise_engine::parallel::simulate`): the
+//!    same searches with N = 1, 2, 4, ..., 64 virtual workers, time in
+//!    instructions (solver calls and fresh searches at their calibrated
+//!    cost): makespan, speedup, efficiency, idle share.
+//!
+//! `-- sim` runs the simulation only.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use pathwise_engine::config::Config;
+use pathwise_engine::parallel::simulate::simulate;
+use pathwise_solver_z3::Z3Backend;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A workload: C files (run one after the other), function, options.
+struct Workload {
+    name: &'static str,
+    files: Vec<PathBuf>,
+    function: &'static str,
+    precondition: Option<&'static str>,
+    k: u32,
+    extra: &'static [&'static str],
+}
+
+fn workloads(diamonds: &Path) -> Vec<Workload> {
+    let mut w = vec![
+        Workload {
+            name: "Merge, k = 6",
+            files: vec![root().join("tests/bench/merge.c")],
+            function: "Merge",
+            precondition: Some("merge_pre"),
+            k: 6,
+            extra: &[],
+        },
+        Workload {
+            name: "next_token, k = 4",
+            files: vec![root().join("tests/c/corpus/token.c")],
+            function: "next_token",
+            precondition: None,
+            k: 4,
+            extra: &[],
+        },
+        Workload {
+            name: "url_decode, k = 3",
+            files: vec![root().join("tests/c/corpus/netstr.c")],
+            function: "url_decode",
+            precondition: None,
+            k: 3,
+            extra: &[],
+        },
+    ];
+    let files: Vec<PathBuf> = (0..10).map(|i| diamonds.join(format!("diamonds_5_{i}.c"))).collect();
+    if files.iter().all(|f| f.exists()) {
+        w.push(Workload {
+            name: "5 diamonds x 10",
+            files,
+            function: "diamonds",
+            precondition: Some("diamonds_pre"),
+            k: 1,
+            extra: &["--no-error-search"],
+        });
+    }
+    w
+}
+
+/// The 5-diamond programs, generated when the shared benchmarks are here.
+fn diamond_programs() -> Option<tempfile::TempDir> {
+    let script = root().join("../shared/bench/diamonds/gen_diamonds.py");
+    if !script.exists() {
+        println!("(no ../shared/bench/diamonds/gen_diamonds.py: the diamonds are left out)");
+        return None;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let st = Command::new("python3")
+        .arg(&script)
+        .arg(dir.path())
+        .args(["--seed", "1", "--min", "5", "--max", "5"])
+        .output()
+        .expect("python3");
+    assert!(st.status.success(), "gen_diamonds.py failed");
+    Some(dir)
+}
+
+/// Wall time of `pathwise gen` over the workload's files (`jobs`: `None`
+/// for the single search), best of 3.
+fn wall(w: &Workload, jobs: Option<u32>) -> Duration {
+    let bin = root().join("target/release/pathwise");
+    let out = tempfile::tempdir().expect("tempdir");
+    (0..3)
+        .map(|_| {
+            let start = Instant::now();
+            for f in &w.files {
+                let mut cmd = Command::new(&bin);
+                cmd.arg("gen").arg(f).args(["--function", w.function, "--k", &w.k.to_string(), "--out"]);
+                cmd.arg(out.path()).args(w.extra);
+                if let Some(p) = w.precondition {
+                    cmd.args(["--precondition", p]);
+                }
+                if let Some(n) = jobs {
+                    cmd.args(["--jobs", &n.to_string()]);
+                }
+                let o = cmd.output().expect("pathwise");
+                assert!(o.status.success(), "{}: {}", w.name, String::from_utf8_lossy(&o.stderr));
+            }
+            start.elapsed()
+        })
+        .min()
+        .unwrap_or_default()
+}
+
+fn walls(ws: &[Workload]) {
+    println!("Wall time of the pathwise process, best of 3 (this machine: 2 cores)");
+    println!(
+        "{:<20} {:>10} {:>10} {:>10} {:>9} {:>11}",
+        "workload", "single s", "jobs 1 s", "jobs 2 s", "2 vs 1", "2 vs single"
+    );
+    for w in ws {
+        let single = wall(w, None).as_secs_f64();
+        let one = wall(w, Some(1)).as_secs_f64();
+        let two = wall(w, Some(2)).as_secs_f64();
+        println!("{:<20} {single:>10.2} {one:>10.2} {two:>10.2} {:>8.2}x {:>10.2}x", w.name, one / two, single / two);
+    }
+    println!();
+}
+
+fn sims(ws: &[Workload]) {
+    let counts = [1, 2, 4, 8, 16, 32, 64];
+    println!("Simulated workers (time in instructions; a solver call and a fresh search at their calibrated cost)");
+    for w in ws {
+        // One program stands for the diamonds (the first).
+        let file = &w.files[0];
+        let includes = [root().join("tests/bench"), root().join("crates/cfront/include")];
+        let program = pathwise_cli::frontend::compile(file, &includes, &[]).expect("compiles").program;
+        let config = Config {
+            precondition: w.precondition.map(str::to_string),
+            seek_errors: !w.extra.contains(&"--no-error-search"),
+            one_error_test_per_site: true,
+            ..Config::new(w.function, w.k)
+        };
+        let backends = || -> Box<dyn pathwise_expr::SolverBackend> { Box::new(Z3Backend::new(None)) };
+        let curve = simulate(&program, &config, &backends, &counts).expect("simulates");
+        println!(
+            "{} ({}): {} subtrees, {} tests, work {} M instructions; a solver call = {} instructions, a fresh search = {}",
+            w.name,
+            file.file_name().unwrap_or_default().to_string_lossy(),
+            curve.subtrees,
+            curve.tests,
+            curve.work / 1_000_000,
+            curve.call_cost,
+            curve.search_cost
+        );
+        println!("  {:>7} {:>12} {:>8} {:>10} {:>6}", "workers", "makespan M", "speedup", "efficiency", "idle");
+        for p in &curve.points {
+            println!(
+                "  {:>7} {:>12.1} {:>7.2}x {:>9.0}% {:>5.0}%",
+                p.workers,
+                p.makespan as f64 / 1e6,
+                p.speedup,
+                p.efficiency * 100.0,
+                p.idle * 100.0
+            );
+        }
+    }
+}
+
+fn main() {
+    let sim_only = std::env::args().any(|a| a == "sim");
+    let diamonds = diamond_programs();
+    let dir = diamonds.as_ref().map_or_else(PathBuf::new, |d| d.path().to_path_buf());
+    let ws = workloads(&dir);
+    if !sim_only {
+        let st = Command::new("cargo")
+            .args(["build", "--release", "-p", "pathwise-cli"])
+            .current_dir(root())
+            .status()
+            .expect("cargo");
+        assert!(st.success());
+        walls(&ws);
+    }
+    sims(&ws);
+}
