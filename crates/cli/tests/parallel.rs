@@ -147,6 +147,18 @@ fn heap_errors_and_block_k_have_one_suite_for_every_number_of_workers() {
 }
 
 #[test]
+fn deepening_has_one_suite_for_every_number_of_workers() {
+    // Without --k the bound deepens: each k is a parallel search.
+    let (suite, stdout) = same_for_every_n(&root().join("tests/c/heap.c"), "length", &[]);
+    assert_eq!(suite["k"], 20, "{stdout}");
+    assert_eq!(suite["deepened"], true);
+    // null, and lists of 1..=20 nodes (k = 20 iterations at most).
+    assert_eq!(tests_of(&suite), 21);
+    assert_eq!(suite["stop"], "complete");
+    assert!(stdout.contains("complete for k <= 20"), "{stdout}");
+}
+
+#[test]
 fn a_compositional_search_stays_sequential_and_says_so() {
     let (suite, stdout) =
         same_for_every_n(&root().join("tests/bench/locate.c"), "top", &["--compositional", "--k", "2"]);

@@ -7,7 +7,7 @@
 //! worker holds a subtree: the last worker to finish one wakes the
 //! waiting ones.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError};
 
 use crate::search::shared::{Frontier, WorkItem};
@@ -27,10 +27,6 @@ pub(super) struct Shared {
     /// Workers waiting in [`Shared::take`].
     waiting: AtomicUsize,
     stop: AtomicBool,
-    /// Subtrees taken from another worker's gift.
-    pub steals: AtomicU64,
-    /// Tests found so far, by all workers.
-    pub tests: AtomicU64,
 }
 
 impl Shared {
@@ -58,9 +54,6 @@ impl Shared {
             if let Some(at) = (0..state.items.len()).min_by_key(|&i| state.items[i].depth) {
                 let item = state.items.swap_remove(at);
                 state.busy += 1;
-                if item.inputs.is_some() {
-                    self.steals.fetch_add(1, Ordering::Relaxed);
-                }
                 return Some(item);
             }
             if state.busy == 0 {
@@ -126,7 +119,6 @@ mod tests {
         shared.finished();
         shared.finished();
         assert!(shared.take().is_none());
-        assert_eq!(shared.steals.load(Ordering::SeqCst), 2);
     }
 
     #[test]

@@ -24,16 +24,17 @@
 //! paths). A search that was stopped (time limit, Ctrl-C, `--max-tests`)
 //! keeps the tests found, sorted by path: they are written once.
 //!
-//! **Modes.** The depth-first search at a given k, under k-path or
-//! block-k, with or without a precondition, with error search and one
-//! error test per site (folded after sorting, so the kept test is the
-//! shortest path's, the first in path order among equals). Other modes
-//! run on one worker and say so ([`sequential_reason`]).
+//! **Modes.** The depth-first search under k-path or block-k, at a given
+//! k or deepening it (k = 1, 2, ... as `search/deepen.rs` does, each k a
+//! parallel search of its own), with or without a precondition, with
+//! error search and one error test per site (folded after sorting, so
+//! the kept test is the shortest path's, the first in path order among
+//! equals). Other modes run on one worker and say so
+//! ([`sequential_reason`]).
 
 mod frontier;
 pub mod simulate;
 
-use std::sync::atomic::Ordering;
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -44,10 +45,11 @@ use crate::analysis::ProgramInfo;
 use crate::config::Config;
 use crate::exec::Machine;
 use crate::run::InputSpec;
-use crate::search::shared::{Found, WorkItem};
+use crate::search::shared::{Found, PathKey, WorkItem};
 use crate::search::{EngineError, Observer, Parts, Search};
 use crate::setup::RunCoverage;
 use crate::suite::{BoundSite, Stats, StopReason, TestCase, TestSuite};
+use rustc_hash::FxHashSet;
 
 /// Makes a worker's solver backend, on the worker's thread.
 pub type Backends<'f> = dyn Fn() -> Box<dyn SolverBackend> + Sync + 'f;
@@ -67,7 +69,7 @@ pub struct Report {
     pub explore_ms: u64,
 }
 
-/// One worker's share.
+/// One worker's share (over every k, when deepening).
 #[derive(Clone, Debug, Default)]
 pub struct WorkerReport {
     pub runs: u64,
@@ -85,8 +87,6 @@ pub fn sequential_reason(config: &Config) -> Option<&'static str> {
         Some("whole-program mode explores one program at a time")
     } else if config.compositional {
         Some("--compositional builds its summaries as the search goes")
-    } else if config.deepen {
-        Some("deepening the bound (gen without --k) is sequential; give --k")
     } else if goals.cover.is_some() || goals.local_paths || goals.trace.is_some() || goals.driven {
         Some("covers, local paths and trace-driven searches are sequential")
     } else if !goals.targets.is_empty() || goals != &crate::cost::Goals::default() {
@@ -119,29 +119,95 @@ pub fn generate(
     let (main, pre) = crate::setup::check(program, config)?;
     crate::strategy::Strategy::choose(config).map_err(|message| EngineError { message, unmodelled_call: None })?;
     let info = ProgramInfo::compute(program);
-    // Workers keep every error path: one test per site is chosen after
-    // sorting, the same whatever found which.
-    let worker_config = Config { one_error_test_per_site: false, ..config.clone() };
-    let ctx = Ctx { program, info: &info, config: &worker_config, main, pre, start, backends };
-    let shared = frontier::Shared::with_root();
-    let (outs, found, stop) = explore(&ctx, &shared, jobs, observer);
-    let mut report = Report { jobs, explore_ms: start.elapsed().as_millis() as u64, ..Report::default() };
-    let mut bound_sites = std::collections::BTreeSet::new();
-    for out in outs {
-        report.stats.absorb(&out.stats);
-        report.subtrees += out.report.subtrees;
-        report.workers.push(out.report);
-        bound_sites.extend(out.bound_sites);
+    let mut report = Report { jobs, ..Report::default() };
+    let mut forwarded = FxHashSet::default();
+    let mut search_at = |k: u32, report: &mut Report| {
+        // Workers keep every error path: one test per site is chosen
+        // after sorting, the same whatever found which.
+        let at_k = Config { k, deepen: false, one_error_test_per_site: false, ..config.clone() };
+        let ctx = Ctx { program, info: &info, config: &at_k, main, pre, start, backends };
+        let shared = frontier::Shared::with_root();
+        let explored = explore(&ctx, &shared, jobs, (observer, &mut forwarded));
+        let mut stats = Stats::default();
+        for (i, out) in explored.outs.iter().enumerate() {
+            stats.absorb(&out.stats);
+            report.subtrees += out.report.subtrees;
+            if report.workers.len() <= i {
+                report.workers.push(WorkerReport::default());
+            }
+            report.workers[i].add(&out.report);
+        }
+        report.stats.absorb(&stats);
+        let stop = explored.stop.clone().unwrap_or(match stats.undecided().is_empty() {
+            true => StopReason::Complete,
+            false => StopReason::Explored,
+        });
+        (explored, stop)
+    };
+    let (found, stop, k, bound) = if config.deepen {
+        deepen(config, &mut |k| search_at(k, &mut report))
+    } else {
+        let (explored, stop) = search_at(config.k, &mut report);
+        let at_bound = explored.bound_sites.into_iter().collect();
+        (explored.found, stop, config.k, crate::suite::BoundReport { deepened: false, partial_k: None, at_bound })
+    };
+    report.explore_ms = start.elapsed().as_millis() as u64;
+    let ctx = Ctx { program, info: &info, config, main, pre, start, backends };
+    let mut made: Vec<_> = sorted(found).into_iter().map(|f| (f.test, f.coverage)).collect();
+    // Workers stop at the next step after the limit: tests found meanwhile
+    // go (the single search stops at the limit exactly).
+    if let (StopReason::Limit(_), Some(n)) = (&stop, config.max_tests) {
+        made.truncate(n as usize);
     }
-    let made = sorted(found).into_iter().map(|f| (f.test, f.coverage)).collect();
-    let stop =
-        stop.unwrap_or(if report.stats.undecided().is_empty() { StopReason::Complete } else { StopReason::Explored });
-    let suite = assemble(&ctx, config, made, stop, bound_sites);
+    let mut suite = assemble(&ctx, made, stop);
+    (suite.k, suite.bound) = (k, bound);
     let paths = &suite.stats;
     (report.stats.tests, report.stats.feasible_paths) = (paths.tests, paths.feasible_paths);
     (report.stats.error_tests, report.stats.error_paths_folded) = (paths.error_tests, paths.error_paths_folded);
     report.stats.elapsed_ms = start.elapsed().as_millis() as u64;
     Ok((suite, report))
+}
+
+/// Deepening (`gen` without `--k`), as the single search does it (see
+/// `search/deepen.rs`): the parallel search at k = 1, 2, ... until one
+/// ends by itself without the bound cutting a path, or at `config.k`, or
+/// at the stop. The tests: those of the largest complete k, with those
+/// the search at the next k found before it was stopped.
+fn deepen(
+    config: &Config,
+    search_at: &mut dyn FnMut(u32) -> (Explored, StopReason),
+) -> (Vec<Found>, StopReason, u32, crate::suite::BoundReport) {
+    let mut complete: Option<(u32, Explored)> = None;
+    for k in 1..=config.k.max(1) {
+        let (explored, stop) = search_at(k);
+        if explored.stop.is_some() {
+            let (found, at_bound, last) = match complete {
+                Some((c, done)) => {
+                    let mut found = done.found;
+                    found.extend(explored.found);
+                    (found, done.bound_sites, c)
+                }
+                None => (explored.found, explored.bound_sites, k),
+            };
+            let bound = crate::suite::BoundReport {
+                deepened: true,
+                partial_k: Some(k),
+                at_bound: at_bound.into_iter().collect(),
+            };
+            return (found, stop, last, bound);
+        }
+        let last = explored.bound_sites.is_empty() || k >= config.k;
+        if last {
+            let bound = crate::suite::BoundReport {
+                deepened: true,
+                partial_k: None,
+                at_bound: explored.bound_sites.into_iter().collect(),
+            };
+            return (explored.found, stop, k, bound);
+        }
+        complete = Some((k, explored));
+    }
+    unreachable!("the loop returns at k = config.k")
 }
 
 /// The tests found, in path order, each path once.
@@ -192,17 +258,26 @@ struct WorkerOut {
     report: WorkerReport,
 }
 
-/// Run the workers to the end of the exploration: what each did, the
-/// tests, and the stop reason when it was cut short. This thread polls
+/// What one parallel search at a given k did.
+struct Explored {
+    outs: Vec<WorkerOut>,
+    found: Vec<Found>,
+    bound_sites: std::collections::BTreeSet<BoundSite>,
+    /// Why it was cut short, if it was.
+    stop: Option<StopReason>,
+}
+
+/// Run the workers to the end of the exploration. This thread polls
 /// `observer` (Ctrl-C, the caller's deadline) and passes it each test as
-/// found, numbered in the order of arrival, so that progress and salvage
-/// work as in one search.
+/// found (unless an earlier k of deepening `forwarded` its path),
+/// numbered in the order of arrival, so that progress and salvage work as
+/// in one search.
 fn explore(
     ctx: &Ctx<'_>,
     shared: &frontier::Shared,
     jobs: usize,
-    observer: &mut dyn Observer,
-) -> (Vec<WorkerOut>, Vec<Found>, Option<StopReason>) {
+    (observer, forwarded): (&mut dyn Observer, &mut FxHashSet<PathKey>),
+) -> Explored {
     let (tx, rx) = mpsc::channel::<Found>();
     let mut found = Vec::new();
     let mut stop = None;
@@ -218,16 +293,18 @@ fn explore(
         loop {
             match rx.recv_timeout(Duration::from_millis(20)) {
                 Ok(mut f) => {
-                    seen.tests += 1;
-                    f.test.id = seen.tests as usize;
-                    observer.on_test(&f.test, &f.coverage, &seen);
+                    if forwarded.insert(f.key.clone()) {
+                        seen.tests = forwarded.len() as u64;
+                        f.test.id = forwarded.len();
+                        observer.on_test(&f.test, &f.coverage, &seen);
+                    }
                     found.push(f);
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             }
             if stop.is_none() {
-                stop = stop_now(ctx, shared, observer);
+                stop = stop_now(ctx, forwarded.len() as u64, observer);
                 if stop.is_some() {
                     shared.stop();
                 }
@@ -238,12 +315,13 @@ fn explore(
     if stop.is_none() && shared.stopped() {
         stop = Some(StopReason::Interrupted);
     }
-    (outs, found, stop)
+    let bound_sites = outs.iter().flat_map(|o| o.bound_sites.iter().copied()).collect();
+    Explored { outs, found, bound_sites, stop }
 }
 
-/// Why the whole search must stop now, if it must.
-fn stop_now(ctx: &Ctx<'_>, shared: &frontier::Shared, observer: &mut dyn Observer) -> Option<StopReason> {
-    let tests = shared.tests.load(Ordering::SeqCst);
+/// Why the whole search must stop now, if it must (`tests`: the distinct
+/// tests found so far).
+fn stop_now(ctx: &Ctx<'_>, tests: u64, observer: &mut dyn Observer) -> Option<StopReason> {
     if observer.should_stop() {
         Some(StopReason::Interrupted)
     } else if ctx.config.timeout.is_some_and(|t| ctx.start.elapsed() >= t) {
@@ -252,6 +330,17 @@ fn stop_now(ctx: &Ctx<'_>, shared: &frontier::Shared, observer: &mut dyn Observe
         Some(StopReason::Limit(format!("{tests} tests (--max-tests)")))
     } else {
         None
+    }
+}
+
+impl WorkerReport {
+    fn add(&mut self, other: &WorkerReport) {
+        let WorkerReport { runs, solver_calls, tests, subtrees, busy_ms } = other;
+        self.runs += runs;
+        self.solver_calls += solver_calls;
+        self.tests += tests;
+        self.subtrees += subtrees;
+        self.busy_ms += busy_ms;
     }
 }
 
@@ -328,17 +417,13 @@ fn explore_subtree(
     Subtree { tests, stats, bound_sites: search.bound_sites().clone(), stopped: search.stopped().is_some() }
 }
 
-/// A worker's observer: it counts the tests (for `--max-tests`), and the
-/// shared stop stops the worker.
+/// A worker's observer: the shared stop stops the worker (the tests go
+/// to the coordinating thread, which counts them).
 struct WorkerObserver<'s> {
     shared: &'s frontier::Shared,
 }
 
 impl Observer for WorkerObserver<'_> {
-    fn on_test(&mut self, _test: &TestCase, _coverage: &RunCoverage, _stats: &Stats) {
-        self.shared.tests.fetch_add(1, Ordering::SeqCst);
-    }
-
     fn should_stop(&mut self) -> bool {
         self.shared.stopped()
     }
@@ -346,13 +431,8 @@ impl Observer for WorkerObserver<'_> {
 
 /// The suite of the sorted tests: one error test per site if asked (the
 /// shortest path's), numbered in path order, with the paths' figures.
-fn assemble(
-    ctx: &Ctx<'_>,
-    config: &Config,
-    made: Vec<(TestCase, RunCoverage)>,
-    stop: StopReason,
-    bound_sites: std::collections::BTreeSet<BoundSite>,
-) -> TestSuite {
+fn assemble(ctx: &Ctx<'_>, made: Vec<(TestCase, RunCoverage)>, stop: StopReason) -> TestSuite {
+    let config = ctx.config;
     let mut stats = Stats { feasible_paths: made.len() as u64, ..Stats::default() };
     let (mut tests, mut per_test): (Vec<TestCase>, Vec<RunCoverage>) = (Vec::new(), Vec::new());
     let mut sites = crate::search::ErrorSites::default();
@@ -382,10 +462,5 @@ fn assemble(
     stats.error_tests = tests.iter().filter(|t| matches!(t.outcome, crate::suite::Outcome::Error(_))).count() as u64;
     let lines = per_test.iter().flat_map(|c| c.0.iter().copied()).collect();
     let sides = per_test.iter().flat_map(|c| c.1.iter().copied()).collect();
-    let mut suite =
-        crate::setup::assemble(ctx.program, ctx.info, config, ctx.main, tests, stats, stop, &(lines, sides), &per_test);
-    let report =
-        crate::suite::BoundReport { deepened: false, partial_k: None, at_bound: bound_sites.into_iter().collect() };
-    (suite.k, suite.bound) = (config.k, report);
-    suite
+    crate::setup::assemble(ctx.program, ctx.info, config, ctx.main, tests, stats, stop, &(lines, sides), &per_test)
 }
