@@ -200,6 +200,34 @@ fn random_diamonds_have_one_suite_for_every_number_of_workers() {
 }
 
 #[test]
+fn a_time_limit_stops_every_worker_and_the_tests_found_are_written_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = std::time::Instant::now();
+    let o = Command::new(env!("CARGO_BIN_EXE_pathwise"))
+        .args(["gen", "tests/c/corpus/token.c", "--function", "next_token", "--k", "5", "--jobs", "2"])
+        .args(["--timeout", "1", "--out"])
+        .arg(dir.path())
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let took = start.elapsed();
+    assert_eq!(o.status.code(), Some(5), "{}", String::from_utf8_lossy(&o.stderr));
+    // The search alone takes minutes: the workers stopped within a second
+    // of the limit (the rest is the front end and writing the files).
+    assert!(took < std::time::Duration::from_secs(5), "{took:?}");
+    let suite: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("next_token_tests.json")).unwrap()).unwrap();
+    assert_eq!(suite["stop"], "timeout");
+    let n = tests_of(&suite);
+    assert!(n > 10, "{n}");
+    // Each path once, numbered in path order.
+    let paths: std::collections::BTreeSet<String> =
+        suite["tests"].as_array().unwrap().iter().map(|t| t["path"].to_string()).collect();
+    assert_eq!(paths.len(), n);
+    replay_passes(dir.path(), n, vec![], false);
+}
+
+#[test]
 fn absurd_job_counts_are_refused() {
     for bad in ["0", "-1", "100000", "many"] {
         let o = Command::new(env!("CARGO_BIN_EXE_pathwise"))
