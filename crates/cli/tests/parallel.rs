@@ -31,7 +31,7 @@ fn gen_jobs(file: &Path, function: &str, args: &[&str], jobs: u32, out: &Path) -
 /// returns the suite, and the stdout of `--jobs 2`.
 fn same_for_every_n(file: &Path, function: &str, args: &[&str]) -> (serde_json::Value, String) {
     let dir = tempfile::tempdir().unwrap();
-    let (stdout, c1, json1) = gen_jobs(file, function, args, 1, &dir.path().join("1"));
+    let (_, c1, json1) = gen_jobs(file, function, args, 1, &dir.path().join("1"));
     let mut shown = String::new();
     for jobs in 2..=4 {
         let (out, c, json) = gen_jobs(file, function, args, jobs, &dir.path().join(jobs.to_string()));

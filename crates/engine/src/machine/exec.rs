@@ -57,10 +57,10 @@ pub struct Machine<'p> {
     pub k: std::cell::Cell<u32>,
     /// The options of the search, read where they apply (never copied).
     pub config: &'p crate::config::Config,
-    /// Heap input slots of the search (see [`crate::heap`]), shared by
-    /// the workers of a parallel search: a slot's identity is part of the
-    /// inputs they pass each other.
-    pub slots: std::sync::Arc<std::sync::Mutex<crate::heap::SlotTable>>,
+    /// Heap input slots of the search (see [`crate::heap`]); a parallel
+    /// search's subtree starts from its giver's (a slot's identity is
+    /// part of the inputs it was given).
+    pub slots: std::cell::RefCell<crate::heap::SlotTable>,
     /// Maximum cost thresholds: a run passing one ends (see [`crate::cost::CostCap`]).
     pub cost_caps: Vec<crate::cost::CostCap>,
     /// When the search's `--timeout` runs out.
@@ -75,13 +75,6 @@ pub struct Machine<'p> {
 }
 
 impl<'p> Machine<'p> {
-    /// The heap slot table (see [`Machine::slots`]).
-    pub(crate) fn slots(&self) -> std::sync::MutexGuard<'_, crate::heap::SlotTable> {
-        // A worker that panicked left the table consistent: each update is
-        // one insertion.
-        self.slots.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
     /// The context of runs of `program` under `config` (the deadline and
     /// summaries of a search are the search's to set).
     pub fn new(program: &'p Program, info: &'p ProgramInfo, config: &'p crate::config::Config) -> Machine<'p> {

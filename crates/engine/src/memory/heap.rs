@@ -173,7 +173,7 @@ impl crate::exec::Machine<'_> {
         refs.sort();
         for (var, v) in refs {
             let Expr::Var { name, .. } = pool.get(var) else { continue };
-            let Some(sid) = self.slots().lookup(&name["ref:".len()..]) else { continue };
+            let Some(sid) = self.slots.borrow().lookup(&name["ref:".len()..]) else { continue };
             if sid as u64 >= 1 << TAG_SHIFT {
                 continue;
             }
@@ -195,7 +195,7 @@ impl crate::exec::Machine<'_> {
 
 impl Exec<'_, '_> {
     fn slot_name(&self, id: u32) -> String {
-        self.m.slots().name(id).to_string()
+        self.m.slots.borrow().name(id).to_string()
     }
 
     pub(crate) fn model_bits(&self, var: ExprId) -> u64 {
@@ -212,8 +212,8 @@ impl Exec<'_, '_> {
             }
             t => t.size(&self.m.program.structs),
         };
-        let sid = self.m.slots().id(name);
-        let tag = self.m.slots().tag(pointee);
+        let sid = self.m.slots.borrow_mut().id(name);
+        let tag = self.m.slots.borrow_mut().tag(pointee);
         let var = self.pool.var(&format!("ref:{name}"), Sort::Bv(32));
         self.ref_domain(var, tag, loc);
         let v = self.model_bits(var) & 0xffff_ffff;
@@ -235,10 +235,10 @@ impl Exec<'_, '_> {
     /// that its fields are inputs `name->@off`.
     pub(crate) fn by_value_input(&mut self, name: &str, pointee: &CType) -> Result<Value, End> {
         let size = pointee.size(&self.m.program.structs);
-        let sid = self.m.slots().id(name);
+        let sid = self.m.slots.borrow_mut().id(name);
         // A key no pointer's target type is: by-value objects get their own tag.
         let key = CType::Array(Box::new(pointee.clone()), 0);
-        let tag = self.m.slots().tag(&key);
+        let tag = self.m.slots.borrow_mut().tag(&key);
         let obj = self.input_object((tag << TAG_SHIFT) | sid as u64, pointee, size)?;
         Ok(Value::Ptr(Pointer { obj: Some(obj), off: 0, off_sym: None, base_sym: None, path: sid }))
     }
@@ -375,7 +375,7 @@ impl Exec<'_, '_> {
             }
         }
         let field = format!("{}->@{off}", self.path_of(p, obj));
-        let fsid = self.m.slots().id(&field);
+        let fsid = self.m.slots.borrow_mut().id(&field);
         if !self.mem.object(obj).covered(off, ty) {
             let init = if let Some(v) = self.inherited_initial(obj, off, ty) {
                 v
@@ -460,7 +460,7 @@ impl Exec<'_, '_> {
     fn pointer_field_tag(&mut self, obj: ObjId, off: u64) -> Option<u64> {
         let at = self.obj_scalar_typed(obj, off, Type::Ptr)?;
         let pointee = at.cty.pointee()?.clone();
-        (pointee != CType::Void).then(|| self.m.slots().tag(&pointee))
+        (pointee != CType::Void).then(|| self.m.slots.borrow_mut().tag(&pointee))
     }
 
     /// The access path of the object `p` points to: the pointer's own, or,

@@ -79,7 +79,7 @@ impl Exec<'_, '_> {
     /// inputs violate them.
     pub(crate) fn constrain_by_assumptions(&mut self, name: &str, var: ExprId, v: u64, loc: Loc) -> Result<(), End> {
         let others = {
-            let slots = self.m.slots();
+            let slots = self.m.slots.borrow();
             let st = &self.heap.assume;
             let mut others: Vec<(ExprId, u64)> = Vec::new();
             for &r in &st.declared.acyclic {

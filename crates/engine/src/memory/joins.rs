@@ -256,7 +256,7 @@ impl Exec<'_, '_> {
         if !jv.heap {
             return Choice::Own;
         }
-        let tag = self.m.slots().tag(&jv.pointee);
+        let tag = self.m.slots.borrow_mut().tag(&jv.pointee);
         if into >> TAG_SHIFT == tag && into & ((1 << TAG_SHIFT) - 1) != 0 {
             return Choice::Heap { ident: into, at };
         }
@@ -284,7 +284,7 @@ impl Exec<'_, '_> {
             joined = p.or(joined, c);
         }
         if jv.heap {
-            let tag = self.m.slots().tag(&jv.pointee);
+            let tag = self.m.slots.borrow_mut().tag(&jv.pointee);
             let p = &mut *self.pool;
             let lo = p.bv_const(32, (tag << TAG_SHIFT) + 1);
             let hi = p.bv_const(32, (tag << TAG_SHIFT) | ((1 << TAG_SHIFT) - 1));
@@ -352,7 +352,7 @@ impl Exec<'_, '_> {
                 Choice::Heap { ident, at } => {
                     objs[j] = None;
                     let obj = self.input_object(ident, &jv.pointee, es)?;
-                    let path = self.m.slots().id(&jv.name);
+                    let path = self.m.slots.borrow_mut().id(&jv.name);
                     let p = Pointer { obj: Some(obj), off: at * es, off_sym, base_sym, path };
                     self.join_count(&p, obj, (at, jv.at), loc)?;
                     Value::Ptr(p)

@@ -35,7 +35,7 @@
 mod frontier;
 pub mod simulate;
 
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use pathwise_expr::{ExprPool, SolverBackend};
@@ -244,7 +244,7 @@ impl Ctx<'_> {
     fn machine(&self, slots: crate::heap::SlotTable) -> Machine<'_> {
         Machine {
             deadline: self.config.timeout.map(|t| self.start + t),
-            slots: Arc::new(Mutex::new(slots)),
+            slots: std::cell::RefCell::new(slots),
             ..Machine::new(self.program, self.info, self.config)
         }
     }

@@ -8,11 +8,13 @@
 //! slot table the inputs' references are numbered in. The taker runs the
 //! inputs again, which gives the same entries, and goes on from there.
 //!
-//! **When to give.** A search gives away its *shallowest* open entry (the
-//! largest subtree, so that the taker's one extra run buys the most work)
-//! every [`SPLIT_RUNS`] runs, whether or not a worker waits: the split
-//! points then depend on the search alone, never on the schedule, which
-//! is what makes the suite the same for every number of workers.
+//! **What to give, and when.** A search gives away its *shallowest* open
+//! entry (the largest subtree, so that the taker's fresh search buys the
+//! most work), solved and run by the giver: the gift is the new run with
+//! everything up to the flipped entry done. It gives every [`SPLIT_RUNS`]
+//! runs, whether or not a worker waits ([`Splits`]): the split points
+//! then depend on the search alone, never on the schedule, which is what
+//! makes the suite the same for every number of workers.
 
 use pathwise_expr::portable::PortableModel;
 
@@ -41,8 +43,8 @@ pub struct WorkItem {
     pub inputs: Option<PortableModel>,
     /// Per main entry of that run: done (someone else's or explored).
     pub done: Vec<bool>,
-    /// The first open entry (what the taker solves first): shallower is
-    /// a larger subtree.
+    /// The entry the giver flipped (those after it are open): shallower
+    /// is a larger subtree.
     pub depth: usize,
     /// The giver's heap slot table: input references are numbered in it.
     pub slots: crate::heap::SlotTable,
@@ -191,7 +193,7 @@ impl Search<'_, '_> {
                 continue;
             }
             let inputs = Some(PortableModel::export(&self.pool, &inputs));
-            return Some(WorkItem { inputs, done, depth: aligned.flipped, slots: self.m.slots().clone() });
+            return Some(WorkItem { inputs, done, depth: aligned.flipped, slots: self.m.slots.borrow().clone() });
         }
     }
 
