@@ -83,6 +83,11 @@ pub struct GenArgs {
     /// stay sequential say so (guide: parallel exploration).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024), allow_negative_numbers = true)]
     pub jobs: Option<u32>,
+    /// With --jobs: runs of a subtree between two subtrees it gives to other workers. Smaller
+    /// shares the work finer (more cores kept busy) at a cost per subtree; the suite depends on
+    /// it, never on --jobs.
+    #[arg(long, value_name = "R", default_value_t = 256, value_parser = clap::value_parser!(u64).range(8..=1_000_000))]
+    pub subtree_runs: u64,
     /// Stop the search after this many seconds and keep the tests found.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub timeout: Option<Duration>,
@@ -1093,6 +1098,7 @@ pub(crate) fn base_config(args: &GenArgs, fe: &Frontend) -> Result<Config> {
         externals: externals(args, fe),
         goals: crate::goals::resolve(&args.goals, &fe.program, &args.function)?,
         jobs: args.jobs.map(|n| n as usize),
+        subtree_runs: args.subtree_runs,
     };
     crate::goals::check_method(&config, args.method == "vc")?;
     Ok(config)

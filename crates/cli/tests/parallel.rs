@@ -147,6 +147,17 @@ fn heap_errors_and_block_k_have_one_suite_for_every_number_of_workers() {
 }
 
 #[test]
+fn a_finer_grain_shares_more_subtrees_and_keeps_one_suite_for_every_n() {
+    let file = root().join("tests/c/corpus/netstr.c");
+    let (coarse, coarse_out) = same_for_every_n(&file, "url_decode", &["--k", "2"]);
+    let (fine, fine_out) = same_for_every_n(&file, "url_decode", &["--k", "2", "--subtree-runs", "16"]);
+    assert!(subtrees(&fine_out) > subtrees(&coarse_out), "{coarse_out}{fine_out}");
+    // Both are every path (same_for_every_n compared each with the
+    // single search's paths).
+    assert_eq!(tests_of(&fine), tests_of(&coarse));
+}
+
+#[test]
 fn deepening_has_one_suite_for_every_number_of_workers() {
     // Without --k the bound deepens: each k is a parallel search.
     let (suite, stdout) = same_for_every_n(&root().join("tests/c/heap.c"), "length", &[]);

@@ -116,6 +116,11 @@ pub struct Config {
     /// [`crate::parallel`]); `None`: the single search of
     /// [`crate::search::generate`].
     pub jobs: Option<usize>,
+    /// Runs of a parallel search's subtree between two of its gifts
+    /// (`gen --subtree-runs R`, see `search/shared.rs`): the grain of the
+    /// work shared out. Part of what the suite depends on (as `k` is),
+    /// unlike `jobs`.
+    pub subtree_runs: u64,
 }
 
 impl Config {
@@ -154,6 +159,7 @@ impl Config {
             compose: Default::default(),
             goals: Default::default(),
             jobs: None,
+            subtree_runs: 256,
         }
     }
 
@@ -199,6 +205,7 @@ impl Config {
             compose: _,
             goals: _,
             jobs: _,
+            subtree_runs,
         } = self.clone();
         Config {
             function: function.to_string(),
@@ -231,6 +238,7 @@ impl Config {
             compose: Default::default(),
             goals: Default::default(),
             jobs: None,
+            subtree_runs,
         }
     }
 
@@ -274,6 +282,7 @@ impl Config {
             compose: ComposeOptions { bottom_up, store: _ },
             goals: _,
             jobs: _,
+            subtree_runs: _,
         } = self;
         format!(
             "k={k} criterion={criterion:?} max_array_len={max_array_len} \

@@ -2,8 +2,8 @@
 //! taken, and the stop.
 //!
 //! One mutex guards the list, taken only to give or take a subtree (one
-//! per [`SPLIT_RUNS`](crate::search::shared::SPLIT_RUNS) runs at most), so
-//! contention stays low. The search is over when the list is empty and no
+//! per `Config::subtree_runs` runs of a subtree at most), so contention
+//! stays low. The search is over when the list is empty and no
 //! worker holds a subtree: the last worker to finish one wakes the
 //! waiting ones.
 
@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError};
 
 use crate::search::shared::{Frontier, WorkItem};
+use crate::suite::StopReason;
 
 #[derive(Default)]
 struct State {
@@ -27,6 +28,8 @@ pub(super) struct Shared {
     /// Workers waiting in [`Shared::take`].
     waiting: AtomicUsize,
     stop: AtomicBool,
+    /// Why a worker stopped the search (its time limit), if one did.
+    why: Mutex<Option<StopReason>>,
 }
 
 impl Shared {
@@ -72,6 +75,18 @@ impl Shared {
         if state.busy == 0 && state.items.is_empty() {
             self.wake.notify_all();
         }
+    }
+
+    /// Stop every worker because one stopped for `why` (the first reason
+    /// given is kept).
+    pub fn stop_because(&self, why: StopReason) {
+        self.why.lock().unwrap_or_else(PoisonError::into_inner).get_or_insert(why);
+        self.stop();
+    }
+
+    /// Why a worker stopped the search, if one did.
+    pub fn why(&self) -> Option<StopReason> {
+        self.why.lock().unwrap_or_else(PoisonError::into_inner).clone()
     }
 
     /// Stop every worker at its next step.

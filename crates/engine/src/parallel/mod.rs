@@ -4,7 +4,7 @@
 //! **Subtrees.** The depth-first search is cut into subtrees (see
 //! [`crate::search::shared`]): each is explored by a search of its own,
 //! which gives away its shallowest open prefix every
-//! [`SPLIT_RUNS`](crate::search::shared::SPLIT_RUNS) runs. Workers take
+//! `Config::subtree_runs` runs (256 by default). Workers take
 //! the shallowest subtree of the shared [`frontier`], so a worker that
 //! runs dry takes the largest piece left.
 //!
@@ -313,7 +313,7 @@ fn explore(
         handles.into_iter().map(|h| h.join().expect("a worker panicked")).collect::<Vec<_>>()
     });
     if stop.is_none() && shared.stopped() {
-        stop = Some(StopReason::Interrupted);
+        stop = Some(shared.why().unwrap_or(StopReason::Interrupted));
     }
     let bound_sites = outs.iter().flat_map(|o| o.bound_sites.iter().copied()).collect();
     Explored { outs, found, bound_sites, stop }
@@ -364,10 +364,10 @@ fn work(ctx: &Ctx<'_>, shared: &frontier::Shared, tx: mpsc::Sender<Found>) -> Wo
         out.stats.absorb(&sub.stats);
         out.report.tests += sub.tests;
         out.bound_sites.extend(sub.bound_sites);
-        if sub.stopped {
+        if let Some(why) = sub.stopped {
             // This subtree's time is up (or the user said stop): so is
             // everyone's.
-            shared.stop();
+            shared.stop_because(why);
         }
     }
     out.report.runs = out.stats.runs;
@@ -381,7 +381,7 @@ struct Subtree {
     tests: u64,
     stats: Stats,
     bound_sites: std::collections::BTreeSet<BoundSite>,
-    stopped: bool,
+    stopped: Option<StopReason>,
 }
 
 /// Explore the subtree `item` with a fresh search (see the module doc),
@@ -407,14 +407,14 @@ fn explore_subtree(
     };
     if let Some(mut cur) = search.start_item(item, &mut found) {
         send(&mut found);
-        let mut splits = crate::search::shared::Splits::of(item);
+        let mut splits = crate::search::shared::Splits::of(item, ctx.config.subtree_runs);
         while search.advance(&mut cur, (frontier, &mut splits), &mut found) {
             send(&mut found);
         }
     }
     send(&mut found);
     let stats = search.figures();
-    Subtree { tests, stats, bound_sites: search.bound_sites().clone(), stopped: search.stopped().is_some() }
+    Subtree { tests, stats, bound_sites: search.bound_sites().clone(), stopped: search.stopped() }
 }
 
 /// A worker's observer: the shared stop stops the worker (the tests go

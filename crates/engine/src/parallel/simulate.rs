@@ -156,7 +156,7 @@ fn subtrees(ctx: &Ctx<'_>) -> Vec<Sub> {
         let recorder = Recorder::default();
         let mut found = Vec::new();
         if let Some(mut cur) = search.start_item(&item, &mut found) {
-            let mut splits = crate::search::shared::Splits::of(&item);
+            let mut splits = crate::search::shared::Splits::of(&item, ctx.config.subtree_runs);
             loop {
                 recorder.now.set(search.work_done());
                 if !search.advance(&mut cur, (&recorder, &mut splits), &mut found) {

@@ -11,8 +11,8 @@
 //! **What to give, and when.** A search gives away its *shallowest* open
 //! entry (the largest subtree, so that the taker's fresh search buys the
 //! most work), solved and run by the giver: the gift is the new run with
-//! everything up to the flipped entry done. It gives every [`SPLIT_RUNS`]
-//! runs, whether or not a worker waits ([`Splits`]): the split points
+//! everything up to the flipped entry done. It gives every
+//! `Config::subtree_runs` runs, whether or not a worker waits ([`Splits`]): the split points
 //! then depend on the search alone, never on the schedule, which is what
 //! makes the suite the same for every number of workers.
 
@@ -23,15 +23,6 @@ use crate::path::End;
 use crate::run::RunRecord;
 use crate::setup::RunCoverage;
 use crate::suite::{ErrorInfo, PathStep, Stats, StopReason, TestCase};
-
-/// Runs of a subtree's search between two gifts (see the module doc):
-/// a gift costs its taker a fresh search (a thread, a Z3 context and
-/// solvers: 1 to 12 ms, and queries its cache no longer answers) and one
-/// run, so a subtree should be well larger than that. Measured on
-/// `url_decode` of the corpus at k = 3 (5,153 runs), one worker: 77
-/// subtrees 1,598 ms with 64, 19 subtrees 1,383 ms with 256, 5 subtrees
-/// 1,293 ms with 1,024; two workers: 937, 809 and 1,025 ms.
-pub const SPLIT_RUNS: u64 = 256;
 
 /// What identifies a test: its path, and the error it ends in.
 pub type PathKey = (Vec<PathStep>, Option<ErrorInfo>);
@@ -67,21 +58,31 @@ pub trait Frontier {
 pub struct Splits {
     /// After how many of its runs.
     next: u64,
+    every: u64,
 }
 
 impl Splits {
-    /// The first run gives early, every time its run count doubles from
-    /// [`FIRST_GIFT`], so that all workers have work soon; every other
-    /// subtree every [`SPLIT_RUNS`] runs.
-    pub fn of(item: &WorkItem) -> Splits {
-        Splits { next: if item.inputs.is_none() { FIRST_GIFT } else { SPLIT_RUNS } }
+    /// Every `every` runs (`Config::subtree_runs`); the first run of the
+    /// search gives early, every time its run count doubles from
+    /// [`FIRST_GIFT`], so that all workers have work soon.
+    ///
+    /// The grain is a trade. A gift costs its taker a fresh search (a
+    /// thread, a Z3 context and solvers: 1 to 8 ms, and queries its cache
+    /// no longer answers) and one run. Measured on `url_decode` of the
+    /// corpus at k = 3 (5,153 runs): one worker 1,598 / 1,383 / 1,293 ms
+    /// with a gift every 64 / 256 / 1,024 runs, two workers 937 / 809 /
+    /// 1,025 ms; the simulated efficiency at 16 workers (`cargo bench
+    /// --bench parallel`) is 18% with 256 and 68% with 32.
+    pub fn of(item: &WorkItem, every: u64) -> Splits {
+        let every = every.max(1);
+        Splits { next: if item.inputs.is_none() { FIRST_GIFT.min(every) } else { every }, every }
     }
 
     fn due(&mut self, runs: u64) -> bool {
         if runs < self.next {
             return false;
         }
-        self.next = if self.next < SPLIT_RUNS { self.next * 2 } else { self.next + SPLIT_RUNS };
+        self.next = if self.next < self.every { self.next * 2 } else { self.next + self.every };
         true
     }
 }
