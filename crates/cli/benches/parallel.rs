@@ -12,7 +12,8 @@
 //! 2. The simulated curve (`pathwise_engine::parallel::simulate`): the
 //!    same searches with N = 1, 2, 4, ..., 64 virtual workers, time in
 //!    instructions (solver calls and fresh searches at their calibrated
-//!    cost): makespan, speedup, efficiency, idle share.
+//!    cost): makespan, speedup, efficiency, idle share; with the default
+//!    grain (`--subtree-runs 256`) and a finer one (32).
 //!
 //! `-- sim` runs the simulation only.
 
@@ -139,9 +140,12 @@ fn walls(ws: &[Workload]) {
     println!();
 }
 
-fn sims(ws: &[Workload]) {
+fn sims(ws: &[Workload], subtree_runs: u64) {
     let counts = [1, 2, 4, 8, 16, 32, 64];
-    println!("Simulated workers (time in instructions; a solver call and a fresh search at their calibrated cost)");
+    println!(
+        "Simulated workers, --subtree-runs {subtree_runs} (time in instructions; a solver call and a fresh search at \
+         their calibrated cost)"
+    );
     for w in ws {
         // One program stands for the diamonds (the first).
         let file = &w.files[0];
@@ -151,6 +155,7 @@ fn sims(ws: &[Workload]) {
             precondition: w.precondition.map(str::to_string),
             seek_errors: !w.extra.contains(&"--no-error-search"),
             one_error_test_per_site: true,
+            subtree_runs,
             ..Config::new(w.function, w.k)
         };
         let backends = || -> Box<dyn pathwise_expr::SolverBackend> { Box::new(Z3Backend::new(None)) };
@@ -193,5 +198,8 @@ fn main() {
         assert!(st.success());
         walls(&ws);
     }
-    sims(&ws);
+    // The default grain, and a finer one for many cores.
+    sims(&ws, 256);
+    println!();
+    sims(&ws, 32);
 }
