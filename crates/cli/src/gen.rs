@@ -79,14 +79,14 @@ pub struct GenArgs {
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub max_tests: u64,
     /// Explore the function's paths on N threads. The suite is the same for every N (each
-    /// test is made again from its path alone, and tests are sorted by path); modes that
-    /// stay sequential say so (guide: parallel exploration).
+    /// subtree of the search is explored by a fresh search, and tests are sorted by path);
+    /// modes that stay sequential say so (guide: parallel exploration).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024), allow_negative_numbers = true)]
     pub jobs: Option<u32>,
     /// With --jobs: runs of a subtree between two subtrees it gives to other workers. Smaller
     /// shares the work finer (more cores kept busy) at a cost per subtree; the suite depends on
     /// it, never on --jobs.
-    #[arg(long, value_name = "R", default_value_t = 256, value_parser = clap::value_parser!(u64).range(8..=1_000_000))]
+    #[arg(long, value_name = "R", default_value_t = 256, requires = "jobs", value_parser = clap::value_parser!(u64).range(8..=1_000_000))]
     pub subtree_runs: u64,
     /// Stop the search after this many seconds and keep the tests found.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
@@ -318,8 +318,9 @@ fn workers_text(report: &pathwise_engine::parallel::Report) -> String {
     let shares: Vec<String> =
         report.workers.iter().map(|w| format!("{} subtrees/{} runs/{} ms", w.subtrees, w.runs, w.busy_ms)).collect();
     format!(
-        "jobs: {} workers, {} subtrees in {} ms; per worker: {}\n",
+        "jobs: {} worker{}, {} subtrees in {} ms; per worker: {}\n",
         report.jobs,
+        if report.jobs == 1 { "" } else { "s" },
         report.subtrees,
         report.explore_ms,
         shares.join(", ")

@@ -43,12 +43,20 @@ fn same_for_every_n(file: &Path, function: &str, args: &[&str]) -> (serde_json::
     }
     let suite: serde_json::Value = serde_json::from_str(&json1).unwrap();
     let one = dir.path().join("single");
+    // The single search has no grain.
+    let grain = args.iter().position(|a| *a == "--subtree-runs");
+    let single_args: Vec<&str> = args
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| grain.is_none_or(|g| *i != g && *i != g + 1))
+        .map(|(_, a)| *a)
+        .collect();
     let o = Command::new(env!("CARGO_BIN_EXE_pathwise"))
         .arg("gen")
         .arg(file)
         .args(["--function", function, "--out"])
         .arg(&one)
-        .args(args)
+        .args(&single_args)
         .current_dir(root())
         .output()
         .unwrap();
@@ -240,14 +248,26 @@ fn a_time_limit_stops_every_worker_and_the_tests_found_are_written_once() {
 
 #[test]
 fn absurd_job_counts_are_refused() {
-    for bad in ["0", "-1", "100000", "many"] {
+    let cases: &[&[&str]] = &[
+        &["--jobs", "0"],
+        &["--jobs", "-1"],
+        &["--jobs", "100000"],
+        &["--jobs", "many"],
+        &["--jobs", "2", "--subtree-runs", "0"],
+        // The grain of a parallel search, without one.
+        &["--subtree-runs", "32"],
+    ];
+    for bad in cases {
         let o = Command::new(env!("CARGO_BIN_EXE_pathwise"))
-            .args(["gen", "tests/bench/merge.c", "--function", "Merge", "--k", "1", "--jobs", bad, "--out"])
+            .args(["gen", "tests/bench/merge.c", "--function", "Merge", "--k", "1", "--out"])
             .arg(tempfile::tempdir().unwrap().path())
+            .args(*bad)
             .current_dir(root())
             .output()
             .unwrap();
-        assert_eq!(o.status.code(), Some(2), "--jobs {bad}");
-        assert!(String::from_utf8_lossy(&o.stderr).contains("--jobs"), "--jobs {bad}");
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        let named = if bad.len() == 4 { bad[2] } else { "--jobs" };
+        assert!(stderr.contains(named), "{bad:?}: {stderr}");
     }
 }

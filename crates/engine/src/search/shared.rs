@@ -72,7 +72,7 @@ impl Splits {
     /// corpus at k = 3 (5,153 runs): one worker 1,598 / 1,383 / 1,293 ms
     /// with a gift every 64 / 256 / 1,024 runs, two workers 937 / 809 /
     /// 1,025 ms; the simulated efficiency at 16 workers (`cargo bench
-    /// --bench parallel`) is 18% with 256 and 68% with 32.
+    /// --bench parallel`) is 18% with 256 and 73% with 32.
     pub fn of(item: &WorkItem, every: u64) -> Splits {
         let every = every.max(1);
         Splits { next: if item.inputs.is_none() { FIRST_GIFT.min(every) } else { every }, every }
@@ -137,8 +137,8 @@ impl Search<'_, '_> {
 
     /// One step of the depth-first search from `cur` (the next run, made
     /// a test if it is one), after giving the shallowest open entry to
-    /// `frontier` when a gift is due (see the module doc). `false`: the subtree is explored, or the search must
-    /// stop.
+    /// `frontier` when a gift is due (see the module doc). `false`: the
+    /// subtree is explored, or the search must stop.
     pub(crate) fn advance(
         &mut self,
         cur: &mut Current,
