@@ -352,7 +352,6 @@ fn work(ctx: &Ctx<'_>, shared: &frontier::Shared, tx: mpsc::Sender<Found>) -> Wo
     let mut busy = Duration::ZERO;
     while let Some(item) = shared.take() {
         let began = Instant::now();
-        let tx = tx.clone();
         let sub = std::thread::scope(|s| {
             s.spawn(|| explore_subtree(ctx, &item, shared, (WorkerObserver { shared }, &tx)))
                 .join()
