@@ -1177,12 +1177,15 @@ pub fn run(args: &GenArgs) -> Result<i32> {
     })?;
     finish_suite(args, &mut suite, args.timeout.is_none());
     let written = write_outputs(&suite, &args.file, args.build_flags(), &args.out)?;
-    let mut text = match &report {
+    let mut text = match report {
         None => summary(&suite, &written, args),
-        // The suite's figures are its paths'; the search's are the report's.
-        Some(report) => {
-            let shown = TestSuite { stats: report.stats.clone(), ..suite.clone() };
-            format!("{}{}", summary(&shown, &written, args), workers_text(report))
+        // The suite's figures are its paths' (written above); the summary
+        // shows the search's, the report's, in their place meanwhile.
+        Some(mut report) => {
+            std::mem::swap(&mut suite.stats, &mut report.stats);
+            let text = format!("{}{}", summary(&suite, &written, args), workers_text(&report));
+            std::mem::swap(&mut suite.stats, &mut report.stats);
+            text
         }
     };
     if !summaries.is_empty() {

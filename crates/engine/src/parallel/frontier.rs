@@ -7,7 +7,7 @@
 //! worker holds a subtree: the last worker to finish one wakes the
 //! waiting ones.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError};
 
 use crate::search::shared::{Frontier, WorkItem};
@@ -25,8 +25,6 @@ struct State {
 pub(super) struct Shared {
     state: Mutex<State>,
     wake: Condvar,
-    /// Workers waiting in [`Shared::take`].
-    waiting: AtomicUsize,
     stop: AtomicBool,
     /// Why a worker stopped the search (its time limit), if one did.
     why: Mutex<Option<StopReason>>,
@@ -62,9 +60,7 @@ impl Shared {
             if state.busy == 0 {
                 return None;
             }
-            self.waiting.fetch_add(1, Ordering::SeqCst);
             state = self.wake.wait(state).unwrap_or_else(PoisonError::into_inner);
-            self.waiting.fetch_sub(1, Ordering::SeqCst);
         }
     }
 
@@ -142,9 +138,8 @@ mod tests {
         let _root = shared.take();
         std::thread::scope(|s| {
             let waiter = s.spawn(|| shared.take().map(|i| i.depth));
-            while shared.waiting.load(Ordering::SeqCst) == 0 {
-                std::thread::yield_now();
-            }
+            // Time for the waiter to block (it gets the same answer if not).
+            std::thread::sleep(std::time::Duration::from_millis(50));
             shared.give(WorkItem {
                 inputs: Some(Default::default()),
                 done: vec![false],
@@ -156,9 +151,8 @@ mod tests {
         shared.finished();
         std::thread::scope(|s| {
             let waiter = s.spawn(|| shared.take());
-            while shared.waiting.load(Ordering::SeqCst) == 0 {
-                std::thread::yield_now();
-            }
+            // Time for the waiter to block (it gets the same answer if not).
+            std::thread::sleep(std::time::Duration::from_millis(50));
             shared.finished();
             assert!(waiter.join().unwrap().is_none());
         });

@@ -189,12 +189,7 @@ fn generate_inner(
         let sums = &mut sums.borrow_mut();
         finish_summaries(program, config, sums, (&mut pool, &mut solver), (&mut stats, &stop), nested.as_deref_mut());
     }
-    stats.solver_calls = solver.stats().backend_calls;
-    stats.solver_cache_hits = solver.stats().cache_hits;
-    stats.solver_ms = solver.stats().backend_time.as_millis() as u64;
-    stats.float_solver_calls = solver.stats().float_calls;
-    stats.float_solver_ms = solver.stats().float_time.as_millis() as u64;
-    stats.float_searched = solver.backend().stats().found;
+    solver_figures(&mut stats, &solver);
     // A replaced error test took its coverage with it.
     let replaced = error_sites.finish(&mut stats, &mut tests);
     let before = tests.len();
@@ -222,6 +217,17 @@ fn generate_inner(
     (suite.k, suite.bound) = deepen::report(deepened, machine.k.get(), deepening, bound_sites);
     suite.goals = report;
     Ok((suite, disagreements))
+}
+
+/// The solver's figures (calls, cache hits, time, floating queries).
+fn solver_figures(stats: &mut Stats, solver: &Solver<'_>) {
+    let figures = solver.stats();
+    stats.solver_calls = figures.backend_calls;
+    stats.solver_cache_hits = figures.cache_hits;
+    stats.solver_ms = figures.backend_time.as_millis() as u64;
+    stats.float_solver_calls = figures.float_calls;
+    stats.float_solver_ms = figures.float_time.as_millis() as u64;
+    stats.float_searched = solver.backend().stats().found;
 }
 
 /// The summaries' report, then the nested search's result (a bottom-up

@@ -217,13 +217,7 @@ impl Search<'_, '_> {
     /// The search's figures, with its solver's.
     pub(crate) fn figures(&self) -> Stats {
         let mut stats = self.stats.clone();
-        let solver = self.solver.stats();
-        stats.solver_calls = solver.backend_calls;
-        stats.solver_cache_hits = solver.cache_hits;
-        stats.solver_ms = solver.backend_time.as_millis() as u64;
-        stats.float_solver_calls = solver.float_calls;
-        stats.float_solver_ms = solver.float_time.as_millis() as u64;
-        stats.float_searched = self.solver.backend().stats().found;
+        super::solver_figures(&mut stats, &self.solver);
         stats.float_inputs_concretised = self.float_inputs_pinned.len() as u64;
         stats.float_values_concretised = self.float_sites.len() as u64;
         stats.values_concretised = self.pin_sites.len() as u64;
