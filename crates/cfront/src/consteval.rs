@@ -111,7 +111,7 @@ pub(crate) fn eval<'a>(cx: &mut dyn Ctx<'a>, e: &Node<Expression>) -> LResult<Op
             match eval(cx, &c.node.expression)? {
                 Some(v) => Some(v.convert(k)),
                 None => match crate::floats::eval_num(cx, &c.node.expression)? {
-                    Some(n) => n.convert(&ty).map(|bits| CVal { bits, kind: k }),
+                    Some(n) => n.convert(&ty).map(|bits| CVal { bits: bits as u64, kind: k }),
                     None => None,
                 },
             }

@@ -9,8 +9,11 @@
 //!
 //! Semantics are IEEE with round-to-nearest and no excess precision
 //! (`FLT_EVAL_METHOD == 0`, x86-64's SSE): a `float` operation is done in
-//! `float`. `long double` and the TS 18661 types are rejected by
-//! `typespec.rs`; `L`-suffixed and imaginary constants here.
+//! `float`. `long double` is x87 extended precision (`pathwise_ir::x87`):
+//! constants and static initializers are exact, and a constant that is no
+//! double is computed from doubles at run time ([`FnCtx::x87_operand`]).
+//! The TS 18661 types are rejected by `typespec.rs`; imaginary constants
+//! here.
 
 use lang_c::ast::{BinaryOperator, Constant, Expression, Float, FloatBase, FloatFormat, UnaryOperator};
 use lang_c::span::{Node, Span};
@@ -23,10 +26,12 @@ use crate::func::FnCtx;
 use crate::typespec;
 use crate::unit::{Ctx, LResult};
 use crate::DataModel;
+use pathwise_ir::x87::X87;
 
-/// The type and bits of a floating constant; an error message starting
-/// with `unsupported: ` for forms outside the supported subset.
-pub(crate) fn float_literal(f: &Float, model: DataModel) -> Result<(FloatKind, u64), String> {
+/// The type and bits of a floating constant (a `long double`'s are its
+/// x87 80 bits, see [`Num`]); an error message starting with
+/// `unsupported: ` for forms outside the supported subset.
+pub(crate) fn float_literal(f: &Float, model: DataModel) -> Result<(FloatKind, u128), String> {
     if f.suffix.imaginary {
         return Err("unsupported: imaginary constants".to_string());
     }
@@ -38,61 +43,24 @@ pub(crate) fn float_literal(f: &Float, model: DataModel) -> Result<(FloatKind, u
     };
     let text = &*f.number;
     let invalid = || format!("invalid floating constant `{text}`");
-    let (value, exact) = match (f.base.clone(), kind) {
+    let bits = match (f.base.clone(), kind) {
+        (FloatBase::Decimal, _) if kind.is_long_double() => X87::parse(text).ok_or_else(invalid)?.0,
+        (FloatBase::Hexadecimal, _) if kind.is_long_double() => X87::parse(&format!("0x{text}")).ok_or_else(invalid)?.0,
         // Rust's parser rounds correctly, and straight to `f32` for `f`.
-        (FloatBase::Decimal, FloatKind::Float) => {
-            return text.parse::<f32>().map(|v| (kind, v.to_bits() as u64)).map_err(|_| invalid())
-        }
-        (FloatBase::Decimal, _) => {
-            let v = text.parse::<f64>().map_err(|_| invalid())?;
-            (v, !kind.is_long_double() || decimal_equals(text, v))
-        }
+        (FloatBase::Decimal, FloatKind::Float) => u128::from(text.parse::<f32>().map_err(|_| invalid())?.to_bits()),
+        (FloatBase::Decimal, _) => u128::from(text.parse::<f64>().map_err(|_| invalid())?.to_bits()),
         (FloatBase::Hexadecimal, k) => {
-            let (v, exact) = hex_float(text, k).ok_or_else(invalid)?;
-            (v, exact || !k.is_long_double())
+            let (v, _) = hex_float(text, k).ok_or_else(invalid)?;
+            u128::from(float::from_f64(kind.ir(), v))
         }
     };
-    if !exact {
-        return Err(format!(
-            "unsupported: `long double` constant `{text}L` that is not a `double` (Pathwise computes `long double` only while its values are doubles)"
-        ));
-    }
-    Ok((kind, float::from_f64(kind.ir(), value)))
-}
-
-/// Whether the decimal constant `text` (digits, an optional point and
-/// exponent) is exactly the finite double `v`: the two exact decimal
-/// expansions agree (a double's has at most 767 significant digits).
-fn decimal_equals(text: &str, v: f64) -> bool {
-    if !v.is_finite() {
-        return false;
-    }
-    let Some(lit) = decimal_digits(text) else { return false };
-    let exact = format!("{:.1100e}", v.abs());
-    decimal_digits(&exact) == Some(lit)
-}
-
-/// The significant digits of a decimal number and the power of ten that
-/// makes `0.DIGITS` its value (`("", 0)` for zero).
-fn decimal_digits(text: &str) -> Option<(String, i64)> {
-    let (mantissa, exp) = match text.split_once(['e', 'E']) {
-        Some((m, e)) => (m, e.parse::<i64>().ok()?),
-        None => (text, 0),
-    };
-    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    let all: String = int.chars().chain(frac.chars()).collect();
-    let leading = all.len() - all.trim_start_matches('0').len();
-    let digits = all.trim_start_matches('0').trim_end_matches('0').to_string();
-    if digits.is_empty() {
-        return Some((digits, 0));
-    }
-    Some((digits, int.len() as i64 - leading as i64 + exp))
+    Ok((kind, bits))
 }
 
 /// The value of a hexadecimal floating constant without its `0x` (e.g.
 /// `1.8p+1`), rounded once to nearest-even to the precision of `kind`
-/// (subnormals included; a `long double` to a double's), and whether no
-/// rounding was needed; the result is exact in `f64`.
+/// (`float` or `double`, subnormals included), and whether no rounding
+/// was needed; the result is exact in `f64`.
 fn hex_float(text: &str, kind: FloatKind) -> Option<(f64, bool)> {
     let (mantissa, exp) = text.split_once(['p', 'P'])?;
     let mut exp: i64 = exp.parse().ok()?;
@@ -152,26 +120,52 @@ fn hex_float(text: &str, kind: FloatKind) -> Option<(f64, bool)> {
     Some((v, exact && v.is_finite()))
 }
 
-/// An arithmetic constant: integer or floating.
+/// An arithmetic constant: integer or floating. A floating constant's
+/// bits are those of its type: IEEE binary32 or binary64 for `float` and
+/// `double`, the x87 80 bits for `long double` (computed exactly, see
+/// `pathwise_ir::x87`: a static `long double` need not be a double).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Num {
     Int(CVal),
-    Float(FloatKind, u64),
+    Float(FloatKind, u128),
+}
+
+/// The exact value of floating bits of kind `k` (as [`Num::Float`]).
+fn x87_of(k: FloatKind, bits: u128) -> X87 {
+    if k.is_long_double() {
+        X87(bits)
+    } else {
+        X87::from_f64(float::to_f64(k.ir(), bits as u64))
+    }
+}
+
+/// `v` as bits of kind `k`, rounded to nearest.
+fn bits_of(k: FloatKind, v: X87) -> u128 {
+    match k {
+        FloatKind::Float => u128::from(v.to_f32().to_bits()),
+        FloatKind::Double => u128::from(v.to_f64().to_bits()),
+        _ => v.0,
+    }
 }
 
 impl Num {
     /// Conversion to floating type `k`.
-    fn to_float(self, k: FloatKind) -> Option<u64> {
+    fn to_float(self, k: FloatKind) -> Option<u128> {
         match self {
+            Num::Int(c) if k.is_long_double() => {
+                let v = pathwise_ir::IntTy { ty: c.kind.ir(), signed: c.kind.signed() }.to_i128(c.bits);
+                Some(X87::from_int(v).0)
+            }
             Num::Int(c) => {
                 let op = if c.kind.signed() { FCastOp::SIToFP } else { FCastOp::UIToFP };
                 // `_Bool` is an `i8` holding 0 or 1.
-                float::eval_fcast(op, c.kind.ir(), k.ir(), c.bits).ok()
+                float::eval_fcast(op, c.kind.ir(), k.ir(), c.bits).ok().map(u128::from)
             }
             Num::Float(f, bits) if f == k => Some(bits),
+            Num::Float(f, bits) if f.is_long_double() || k.is_long_double() => Some(bits_of(k, x87_of(f, bits))),
             Num::Float(f, bits) => {
                 let op = if k > f { FCastOp::FPExt } else { FCastOp::FPTrunc };
-                float::eval_fcast(op, f.ir(), k.ir(), bits).ok()
+                float::eval_fcast(op, f.ir(), k.ir(), bits as u64).ok().map(u128::from)
             }
         }
     }
@@ -181,20 +175,21 @@ impl Num {
         match self {
             Num::Int(c) => Some(c.convert(k)),
             Num::Float(f, bits) if k == IntKind::Bool => {
-                Some(CVal { bits: u64::from(float::to_f64(f.ir(), bits) != 0.0), kind: k })
+                let x = x87_of(f, bits);
+                Some(CVal { bits: u64::from(X87::compare(FCmpOp::Une, x, X87::from_f64(0.0))), kind: k })
             }
             Num::Float(f, bits) => {
-                let op = if k.signed() { FCastOp::FPToSI } else { FCastOp::FPToUI };
-                float::eval_fcast(op, f.ir(), k.ir(), bits).ok().map(|b| CVal { bits: b, kind: k })
+                let b = x87_of(f, bits).to_int(k.ir().bits(), k.signed()).ok()?;
+                Some(CVal { bits: b, kind: k })
             }
         }
     }
 
     /// Conversion to an arithmetic type.
-    pub fn convert(self, to: &CType) -> Option<u64> {
+    pub fn convert(self, to: &CType) -> Option<u128> {
         match to {
             CType::Float(k) => self.to_float(*k),
-            CType::Int(k) => self.to_int(*k).map(|c| c.bits),
+            CType::Int(k) => self.to_int(*k).map(|c| u128::from(c.bits)),
             _ => None,
         }
     }
@@ -215,7 +210,7 @@ pub(crate) fn eval_num<'a>(cx: &mut dyn Ctx<'a>, e: &Node<Expression>) -> LResul
         Expression::UnaryOperator(u) if matches!(u.node.operator.node, UnaryOperator::Minus | UnaryOperator::Plus) => {
             match eval_num(cx, &u.node.operand)? {
                 Some(Num::Float(k, bits)) if u.node.operator.node == UnaryOperator::Minus => {
-                    Some(Num::Float(k, float::eval_fneg(k.ir(), bits)))
+                    Some(Num::Float(k, bits_of(k, x87_of(k, bits).neg())))
                 }
                 Some(Num::Float(k, bits)) => Some(Num::Float(k, bits)),
                 _ => consteval::eval(cx, e)?.map(Num::Int),
@@ -238,7 +233,12 @@ pub(crate) fn eval_num<'a>(cx: &mut dyn Ctx<'a>, e: &Node<Expression>) -> LResul
                 _ => return Ok(consteval::eval(cx, e)?.map(Num::Int)),
             };
             match (l.to_float(k), r.to_float(k)) {
-                (Some(x), Some(y)) => float::eval_fbin(op, k.ir(), x, y).ok().map(|v| Num::Float(k, v)),
+                (Some(x), Some(y)) if k.is_long_double() => {
+                    Some(Num::Float(k, X87::arith(op, x87_of(k, x), x87_of(k, y)).0))
+                }
+                (Some(x), Some(y)) => {
+                    float::eval_fbin(op, k.ir(), x as u64, y as u64).ok().map(|v| Num::Float(k, u128::from(v)))
+                }
                 _ => None,
             }
         }
@@ -279,7 +279,56 @@ pub(crate) fn conditional_type(a: &CType, b: &CType) -> Option<CType> {
 impl<'u, 'a> FnCtx<'u, 'a> {
     pub fn float_constant(&mut self, f: &Float, span: Span) -> LResult<Val> {
         let (k, bits) = float_literal(f, self.u.model).map_err(|m| literal_error(self, span, m))?;
-        Ok(Val { op: Operand::Const(k.ir(), bits), ty: CType::Float(k) })
+        let op = if k.is_long_double() {
+            let loc = self.loc(span);
+            self.x87_operand(X87(bits), loc)
+        } else {
+            Operand::Const(k.ir(), bits as u64)
+        };
+        Ok(Val { op, ty: CType::Float(k) })
+    }
+
+    /// An `f80` operand of value `v`: a constant when `v` is a double (the
+    /// form of `f80` constants), else computed exactly from doubles:
+    /// `(hi + lo) * 2^s`, `hi + lo` being `v * 2^-s` split into the double
+    /// nearest and the rest (a double too, the value having 64 significant
+    /// bits), the scaling by powers of two in steps a double holds.
+    fn x87_operand(&mut self, v: X87, loc: pathwise_ir::Loc) -> Operand {
+        if let Some(d) = v.as_double() {
+            return Operand::Const(Type::F80, d.to_bits());
+        }
+        let e = i64::from(v.exponent()) - 16383;
+        let s = if e > 900 {
+            e - 900
+        } else if e < -900 {
+            e + 900
+        } else {
+            0
+        };
+        let pow = |step: i64| X87::from_f64(2f64.powi(step as i32));
+        let (mut w, mut rest) = (v, -s);
+        while rest != 0 {
+            let step = rest.clamp(-1000, 1000);
+            w = X87::arith(FBinOp::FMul, w, pow(step));
+            rest -= step;
+        }
+        let hi = w.to_f64();
+        let lo = X87::arith(FBinOp::FSub, w, X87::from_f64(hi)).to_f64();
+        let (hi, lo) = (Operand::Const(Type::F80, hi.to_bits()), Operand::Const(Type::F80, lo.to_bits()));
+        let mut r = self.b.fbin(FBinOp::FAdd, Type::F80, hi, lo, loc);
+        let mut rest = s;
+        while rest != 0 {
+            let step = rest.clamp(-1000, 1000);
+            r = self.b.fbin(
+                FBinOp::FMul,
+                Type::F80,
+                r,
+                Operand::Const(Type::F80, 2f64.powi(step as i32).to_bits()),
+                loc,
+            );
+            rest -= step;
+        }
+        r
     }
 
     /// The conversion of `v` to `to` when either type is floating (`None`
@@ -529,7 +578,7 @@ mod tests {
     use super::*;
     use lang_c::ast::FloatSuffix;
 
-    fn lit(base: FloatBase, number: &str, format: FloatFormat) -> Result<(FloatKind, u64), String> {
+    fn lit(base: FloatBase, number: &str, format: FloatFormat) -> Result<(FloatKind, u128), String> {
         float_literal(
             &Float { base, number: number.into(), suffix: FloatSuffix { format, imaginary: false } },
             DataModel::Lp64,
@@ -538,36 +587,34 @@ mod tests {
 
     #[test]
     fn decimal_constants_round_once() {
-        let d = |s| lit(FloatBase::Decimal, s, FloatFormat::Double).unwrap().1;
+        let d = |s| lit(FloatBase::Decimal, s, FloatFormat::Double).unwrap().1 as u64;
         assert_eq!(d("0.1"), 0.1f64.to_bits());
         assert_eq!(d("1."), 1f64.to_bits());
         assert_eq!(d(".5e1"), 5f64.to_bits());
         assert_eq!(d("1e400"), f64::INFINITY.to_bits());
         let f = lit(FloatBase::Decimal, "0.1", FloatFormat::Float).unwrap();
-        assert_eq!(f, (FloatKind::Float, 0.1f32.to_bits() as u64));
+        assert_eq!(f, (FloatKind::Float, u128::from(0.1f32.to_bits())));
     }
 
     #[test]
-    fn long_double_constants_must_be_doubles() {
-        let ld = |base, s| lit(base, s, FloatFormat::LongDouble).map(|(k, b)| (k, f64::from_bits(b)));
-        assert_eq!(ld(FloatBase::Decimal, "2.5"), Ok((FloatKind::LongDouble, 2.5)));
-        assert_eq!(ld(FloatBase::Decimal, "0.000"), Ok((FloatKind::LongDouble, 0.0)));
-        assert_eq!(ld(FloatBase::Decimal, "1250e-3"), Ok((FloatKind::LongDouble, 1.25)));
-        assert_eq!(
-            ld(FloatBase::Decimal, "0.1000000000000000055511151231257827021181583404541015625"),
-            Ok((FloatKind::LongDouble, 0.1))
-        );
-        assert_eq!(ld(FloatBase::Hexadecimal, "1.8p+1"), Ok((FloatKind::LongDouble, 3.0)));
-        for (base, s) in
-            [(FloatBase::Decimal, "0.1"), (FloatBase::Decimal, "1e400"), (FloatBase::Hexadecimal, "1.00000000000001p0")]
-        {
-            assert!(ld(base, s).unwrap_err().starts_with("unsupported: `long double` constant"), "{s}");
-        }
+    fn long_double_constants_are_x87_values() {
+        let ld = |base, s| lit(base, s, FloatFormat::LongDouble).map(|(k, b)| (k, X87(b)));
+        let d = |v: f64| Ok((FloatKind::LongDouble, X87::from_f64(v)));
+        assert_eq!(ld(FloatBase::Decimal, "2.5"), d(2.5));
+        assert_eq!(ld(FloatBase::Decimal, "0.000"), d(0.0));
+        assert_eq!(ld(FloatBase::Hexadecimal, "1.8p+1"), d(3.0));
+        // Rounded once, at 64 bits (glibc's `%La` of `0.1L`).
+        let tenth = ld(FloatBase::Decimal, "0.1").unwrap().1;
+        assert_eq!(tenth.hex_literal().as_deref(), Some("0xc.ccccccccccccccdp-7L"));
+        let big = ld(FloatBase::Decimal, "1e400").unwrap().1;
+        assert!(!big.is_infinite() && big.as_double().is_none());
+        let hex = ld(FloatBase::Hexadecimal, "1.00000000000001p0").unwrap().1;
+        assert_eq!(hex.hex_literal().as_deref(), Some("0x8.00000000000008p-3L"));
     }
 
     #[test]
     fn hexadecimal_constants_are_exact() {
-        let d = |s| f64::from_bits(lit(FloatBase::Hexadecimal, s, FloatFormat::Double).unwrap().1);
+        let d = |s| f64::from_bits(lit(FloatBase::Hexadecimal, s, FloatFormat::Double).unwrap().1 as u64);
         assert_eq!(d("1.8p+1"), 3.0);
         assert_eq!(d("1p-1074"), f64::from_bits(1));
         assert_eq!(d("1p-1075"), 0.0); // a tie, to even

@@ -272,7 +272,7 @@ pub(crate) fn static_init<'a>(
     let mut relocs = Vec::new();
     for (&offset, (ity, item)) in &flat.items {
         let bits = match item {
-            InitItem::Const(b) => *b,
+            InitItem::Const(b) => u128::from(*b),
             InitItem::Expr(e) if matches!(ity, CType::Struct(_)) => {
                 return Err(cx.unit_ref().unsupported(e.span, "non-constant initializers of globals"));
             }
@@ -289,16 +289,16 @@ pub(crate) fn static_init<'a>(
             let width = ity.ir().map_or(1, |t| t.bytes());
             for k in 0..width {
                 if let Some(v) = values.get_mut((offset + k) as usize) {
-                    *v = (bits >> (8 * k)) & 0xff;
+                    *v = (bits >> (8 * k)) as u64 & 0xff;
                 }
             }
         } else if let Some(v) = values.get_mut((offset / elem.bytes()) as usize) {
-            *v = bits;
+            *v = bits as u64;
         }
     }
     // Bit-fields: their low bits merged into the bytes they span.
     for (&bit, (width, ity, e)) in &flat.bitfields {
-        let v = constant_value(cx, ity, e)?;
+        let v = constant_value(cx, ity, e)? as u64;
         let mask = if *width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
         let placed = u128::from(v & mask) << (bit % 8);
         let m = u128::from(mask) << (bit % 8);
@@ -315,11 +315,11 @@ pub(crate) fn static_init<'a>(
     Ok(StaticInit { ty: flat.ty, values, relocs })
 }
 
-/// The bits of a constant initializer element.
-fn constant_value<'a>(cx: &mut dyn Ctx<'a>, elem: &CType, e: &Node<Expression>) -> LResult<u64> {
+/// The bits of a constant initializer element (a `long double`'s 80).
+fn constant_value<'a>(cx: &mut dyn Ctx<'a>, elem: &CType, e: &Node<Expression>) -> LResult<u128> {
     match elem {
         CType::Int(k) => match consteval::eval(cx, e)? {
-            Some(v) => Ok(v.convert(*k).bits),
+            Some(v) => Ok(u128::from(v.convert(*k).bits)),
             None => match crate::floats::eval_num(cx, e)?.and_then(|n| n.convert(elem)) {
                 Some(bits) => Ok(bits),
                 None => Err(cx.unit_ref().unsupported(e.span, "non-constant initializers of globals")),

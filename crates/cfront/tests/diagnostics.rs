@@ -26,17 +26,24 @@ fn extended_float_variable_makes_its_function_unsupported() {
 }
 
 #[test]
-fn long_double_constants_must_be_doubles() {
-    // `long double` is computed while its values are doubles (IR `f80`):
-    // `1.5L` and `g` lower, `0.1L` (not a double) does not.
-    let src = "int f(int x) { return x + 0.1L; }\nlong double g(int x) { return x * 1.5L; }\n_Float128 h(void);\n";
-    assert_eq!(
-        unsupported(src),
-        vec!["f: test.c:1:27: error: unsupported: `long double` constant `0.1L` that is not a `double` (Pathwise computes `long double` only while its values are doubles)"]
-    );
+fn long_double_constants_that_are_no_doubles_are_computed_from_doubles() {
+    // `0.1L` is no double: it lowers to `hi + lo` in `f80` (both doubles);
+    // `1.5L` is a constant; `1e4000L`, beyond a double's range, is scaled
+    // by powers of two; a static `long double` keeps its 80 bits.
+    let src = "long double f(int x) { return x + 0.1L; }\nlong double g(int x) { return x * 1.5L; }\n\
+               long double h(void) { return 1e4000L; }\nstatic long double t = 0.1L;\n";
+    assert_eq!(unsupported(src), Vec::<String>::new());
     let c = compile(src);
-    assert_eq!(func(&c.program, "g").ret, Some(pathwise_ir::Type::F80));
     verify_program(&c.program);
+    let f80_ops = |name: &str| {
+        let text = pathwise_ir::printer::print_function(&c.program, c.program.func_by_name(name).expect(name));
+        text.lines().filter(|l| l.contains("f80") && (l.contains("fadd") || l.contains("fmul"))).count()
+    };
+    assert_eq!((f80_ops("f"), f80_ops("g"), f80_ops("h")), (2, 1, 14));
+    let t = c.program.globals.iter().find(|g| g.src.as_ref().is_some_and(|s| s.name == "t")).expect("t");
+    let bytes: [u8; 10] = std::array::from_fn(|i| t.init.get(i).map_or(0, |&b| b as u8));
+    let tenth = pathwise_ir::x87::X87::from_le_bytes(bytes);
+    assert_eq!(tenth.hex_literal().as_deref(), Some("0xc.ccccccccccccccdp-7L"));
 }
 
 #[test]

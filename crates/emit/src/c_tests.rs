@@ -266,33 +266,39 @@ fn write_helpers(out: &mut String, used: &Used) {
     }
 }
 
-/// The comparison of floating values: equal bits (so `-0.0` is not `0.0`),
-/// or both NaN whatever their sign and payload (which C does not fix: gcc
-/// folds `0.0 / 0.0` to a positive NaN, x86 computes a negative one).
-/// A `float` converts exactly to `double`; `%a` prints exactly.
+/// The comparison of floating values: equal values of the same sign (so
+/// `-0.0` is not `0.0`), or both NaN whatever their sign and payload (which
+/// C does not fix: gcc folds `0.0 / 0.0` to a positive NaN, x86 computes a
+/// negative one). Every `float`, `double` and `long double` converts
+/// exactly to `long double`; `%La` prints exactly. The sign of a zero is
+/// read through a double, which holds any zero, so that no conversion can
+/// overflow (a test of IEEE exceptions may have enabled their traps).
 fn write_float_helpers(out: &mut String, used: &Used) {
     if !(used.floating || used.floating_at) {
         return;
     }
     out.push_str(
-        "static int pathwise_same_floating(double expected, double got)\n\
+        "static int pathwise_same_floating(long double expected, long double got)\n\
          {\n    union { double d; unsigned long long u; } e, g;\n    \
-         e.d = expected;\n    g.d = got;\n    \
-         return e.u == g.u || (expected != expected && got != got);\n}\n\n",
+         if (expected != expected || got != got)\n        return expected != expected && got != got;\n    \
+         if (expected != got)\n        return 0;\n    \
+         if (expected != 0)\n        return 1;\n    \
+         e.d = (double)expected;\n    g.d = (double)got;\n    \
+         return e.u == g.u;\n}\n\n",
     );
     if used.floating {
         out.push_str(
-            "static int pathwise_check_floating(int test, const char *what, double expected, double got)\n\
+            "static int pathwise_check_floating(int test, const char *what, long double expected, long double got)\n\
              {\n    if (pathwise_same_floating(expected, got))\n        return 0;\n    \
-             pathwise_printf(\"test %d: %s expected %a got %a\\n\", test, what, expected, got);\n    \
+             pathwise_printf(\"test %d: %s expected %La got %La\\n\", test, what, expected, got);\n    \
              return 1;\n}\n\n",
         );
     }
     if used.floating_at {
         out.push_str(
-            "static int pathwise_check_floating_at(int test, const char *array, int index, double expected, double got)\n\
+            "static int pathwise_check_floating_at(int test, const char *array, int index, long double expected, long double got)\n\
              {\n    if (pathwise_same_floating(expected, got))\n        return 0;\n    \
-             pathwise_printf(\"test %d: %s[%d] expected %a got %a\\n\", test, array, index, expected, got);\n    \
+             pathwise_printf(\"test %d: %s[%d] expected %La got %La\\n\", test, array, index, expected, got);\n    \
              return 1;\n}\n\n",
         );
     }

@@ -32,14 +32,15 @@ pub struct JsonInt(pub i128);
 
 impl Serialize for JsonInt {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        // Only values outside both 64-bit ranges would fail here; normalised
-        // values never are.
+        // Normalised integers fit 64 bits; a `long double`'s 80 bits mostly
+        // do not, and JSON readers keep no more than 64: a hexadecimal
+        // string ("0x3ffbcccccccccccccccd").
         if let Ok(v) = i64::try_from(self.0) {
             s.serialize_i64(v)
         } else if let Ok(v) = u64::try_from(self.0) {
             s.serialize_u64(v)
         } else {
-            Err(serde::ser::Error::custom(format!("integer {} does not fit 64 bits", self.0)))
+            s.serialize_str(&format!("{:#x}", self.0))
         }
     }
 }
@@ -50,7 +51,7 @@ impl<'de> Deserialize<'de> for JsonInt {
         impl Visitor<'_> for V {
             type Value = JsonInt;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("an integer")
+                f.write_str("an integer (beyond 64 bits: a hexadecimal string)")
             }
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<JsonInt, E> {
                 Ok(JsonInt(v as i128))
@@ -60,6 +61,10 @@ impl<'de> Deserialize<'de> for JsonInt {
             }
             fn visit_i128<E: de::Error>(self, v: i128) -> Result<JsonInt, E> {
                 Ok(JsonInt(v))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<JsonInt, E> {
+                let digits = v.strip_prefix("0x").ok_or_else(|| E::custom("expected 0x and hexadecimal digits"))?;
+                i128::from_str_radix(digits, 16).map(JsonInt).map_err(E::custom)
             }
         }
         d.deserialize_any(V)

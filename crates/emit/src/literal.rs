@@ -16,6 +16,7 @@
 //! reads (`0x1.8p+1`, `-inf`, `nan(0x1)`), JSON the bits as an unsigned
 //! integer.
 
+use pathwise_ir::x87::X87;
 use pathwise_ir::{EnumDef, IntTy, SrcVar, Type};
 
 /// Wrap `value` to the width of `ty` and reinterpret it with `ty`'s
@@ -63,9 +64,38 @@ fn bare_literal(v: i128, ty: IntTy) -> String {
     }
 }
 
-/// The IEEE bits of a floating value handed out as an `i128`.
+/// The IEEE bits of a floating value handed out as an `i128` (`float`,
+/// `double`; a `long double` is [`x87_value`]).
 pub fn float_bits(value: i128, ty: Type) -> u64 {
     value as u64 & ty.mask()
+}
+
+/// A `long double` handed out as an `i128`: its x87 80 bits.
+pub fn x87_value(value: i128) -> X87 {
+    X87(value as u128 & ((1 << 80) - 1))
+}
+
+/// A `long double` as a C constant: the double it equals when it equals
+/// one (`0.5`, converted exactly), else `0xc.ccccccccccccccdp-7L`.
+fn long_double_literal(x: X87) -> String {
+    if let Some(d) = x.as_double() {
+        return c_float_literal(d.to_bits(), Type::F64);
+    }
+    match x.hex_literal() {
+        Some(text) if x.sign() => format!("({text})"),
+        Some(text) => text,
+        None => format!("{}__builtin_nanl(\"\")", if x.sign() { "-" } else { "" }),
+    }
+}
+
+/// A `long double` as `strtold` reads it, and for comments: the double's
+/// text when it equals one, else the exact hexadecimal form.
+pub(crate) fn long_double_text(x: X87) -> String {
+    match (x.as_double(), x.hex_literal()) {
+        (Some(d), _) => float_text(d.to_bits(), Type::F64),
+        (None, Some(text)) => text.trim_end_matches('L').to_string(),
+        (None, None) => format!("{}nan", if x.sign() { "-" } else { "" }),
+    }
 }
 
 /// (sign, biased exponent, fraction) of floating bits, with the widths of
@@ -140,7 +170,11 @@ pub fn float_text(bits: u64, ty: Type) -> String {
 pub fn display_value(value: i128, ty: IntTy) -> String {
     match ty.ty {
         Type::F32 => format!("{:?}", f32::from_bits(float_bits(value, ty.ty) as u32)),
-        Type::F64 | Type::F80 => format!("{:?}", f64::from_bits(float_bits(value, ty.ty))),
+        Type::F64 => format!("{:?}", f64::from_bits(float_bits(value, ty.ty))),
+        Type::F80 => match x87_value(value).as_double() {
+            Some(d) => format!("{d:?}"),
+            None => long_double_text(x87_value(value)),
+        },
         _ => normalize(value, ty).to_string(),
     }
 }
@@ -149,6 +183,9 @@ pub fn display_value(value: i128, ty: IntTy) -> String {
 /// `value`, e.g. `42`, `(-2147483647 - 1)`, `18446744073709551615ULL`,
 /// `(unsigned char)200`, `(_Bool)1`, `0x1.8p+1`.
 pub fn c_literal(value: i128, ty: IntTy, c_scalar: &str) -> String {
+    if ty.ty == Type::F80 {
+        return long_double_literal(x87_value(value));
+    }
     if ty.ty.is_float() {
         return c_float_literal(float_bits(value, ty.ty), ty.ty);
     }
@@ -223,8 +260,12 @@ pub fn c_string_literal(bytes: &[u8]) -> String {
 
 /// A value as a JSON number: `i64` for signed types, `u64` for unsigned ones
 /// (after normalisation every value fits one of them); a floating value's
-/// IEEE bits as an unsigned integer (exact, NaNs and `-0.0` included).
+/// IEEE bits as an unsigned integer (exact, NaNs and `-0.0` included; a
+/// `long double`'s 80 bits).
 pub fn json_number(value: i128, ty: IntTy) -> i128 {
+    if ty.ty == Type::F80 {
+        return x87_value(value).0 as i128;
+    }
     if ty.ty.is_float() {
         return float_bits(value, ty.ty) as i128;
     }
@@ -308,6 +349,11 @@ mod tests {
         assert_eq!(float_text((-2.5f32).to_bits() as u64, Type::F32), "-0x1.4p+1");
         assert_eq!(float_text(0x7fc0_0001, Type::F32), "nan(0x1)");
         assert_eq!(float_text(f64::NEG_INFINITY.to_bits(), Type::F64), "-inf");
+        let ld = IntTy { ty: Type::F80, signed: true };
+        let third = X87::arith(pathwise_ir::FBinOp::FDiv, X87::from_f64(-1.0), X87::from_f64(3.0));
+        assert_eq!(c_literal(third.0 as i128, ld, "long double"), "(-0xa.aaaaaaaaaaaaaabp-5L)");
+        assert_eq!(c_literal(X87::from_f64(0.5).0 as i128, ld, "long double"), "0x1p-1");
+        assert_eq!(long_double_text(third), "-0xa.aaaaaaaaaaaaaabp-5");
         assert_eq!(display_value(1.5f64.to_bits() as i64 as i128, IntTy { ty: Type::F64, signed: true }), "1.5");
         // A value handed out sign-extended still has its bits.
         assert_eq!(json_number(-1, IntTy { ty: Type::F32, signed: true }), 0xffff_ffff);

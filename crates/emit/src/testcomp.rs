@@ -148,7 +148,10 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 /// left out).
 pub fn input_value(value: i128, ty: IntTy) -> String {
     if ty.ty.is_float() {
-        let text = crate::literal::float_text(crate::literal::float_bits(value, ty.ty), ty.ty);
+        let text = match ty.ty {
+            pathwise_ir::Type::F80 => crate::literal::long_double_text(crate::literal::x87_value(value)),
+            _ => crate::literal::float_text(crate::literal::float_bits(value, ty.ty), ty.ty),
+        };
         // TestCov's harness reads `%f%c%c%c%c` and rejects what follows the
         // number: `nan(0x200000)` stops at `(` and aborts the test. A NaN
         // input goes without its payload (the program can only tell NaNs

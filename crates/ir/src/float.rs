@@ -9,15 +9,14 @@
 //! (`FLT_EVAL_METHOD == 0`). There is no symbolic counterpart: the engine
 //! concretises whatever flows into these operations.
 //!
-//! `f80` (C's `long double`, x87 extended precision) is computed exactly
-//! while its values are `double`s: an operation whose exact result is a
-//! binary64 number gives that number in both formats, so it is computed in
-//! `f64` with an error-free check (the rounding error of a sum, product or
-//! quotient is itself a double, found with `fma`). Any other result would
-//! need the 64-bit significand and is [`FloatFail::NotDouble`]: the engine
-//! stops that path as unsupported rather than compute what gcc does not.
+//! `f80` (C's `long double`, x87 extended precision) is computed exactly by
+//! [`crate::x87`]; an `f80` constant or register holds the binary64 bits of
+//! the double its value equals. An operation whose result is no double is
+//! [`FloatFail::NotDouble`] here: the front end then leaves it to run
+//! time, where the engine holds such values in their 80 bits.
 
 use crate::types::Type;
+use crate::x87::X87;
 
 /// Floating-point binary arithmetic (`%r = fadd f64 a, b`). C has no `%`
 /// on floating operands, so there is no remainder.
@@ -193,6 +192,10 @@ pub fn eval_fbin(op: FBinOp, ty: Type, a: u64, b: u64) -> Result<u64, FloatFail>
         };
         return Ok(r.to_bits() as u64);
     }
+    if ty == Type::F80 {
+        let r = X87::arith(op, X87::from_f64(f64::from_bits(a)), X87::from_f64(f64::from_bits(b)));
+        return r.as_double().map(f64::to_bits).ok_or(FloatFail::NotDouble);
+    }
     let (x, y) = (f64::from_bits(a), f64::from_bits(b));
     let r = match op {
         FBinOp::FAdd => x + y,
@@ -200,52 +203,7 @@ pub fn eval_fbin(op: FBinOp, ty: Type, a: u64, b: u64) -> Result<u64, FloatFail>
         FBinOp::FMul => x * y,
         FBinOp::FDiv => x / y,
     };
-    if ty == Type::F80 && !exact_in_double(op, x, y, r) {
-        return Err(FloatFail::NotDouble);
-    }
     Ok(r.to_bits())
-}
-
-/// Whether `r`, the `f64` result of `x op y`, is the exact result, so that
-/// x87 extended precision computes the same number. Infinite or NaN
-/// operands give the same special value in both formats; an overflow or an
-/// underflow of `f64` would not happen in the wider exponent range.
-fn exact_in_double(op: FBinOp, x: f64, y: f64, r: f64) -> bool {
-    if !x.is_finite() || !y.is_finite() {
-        return true;
-    }
-    if op == FBinOp::FDiv && y == 0.0 {
-        // x / 0 is an infinity (or NaN for 0 / 0) in both formats.
-        return true;
-    }
-    if !r.is_finite() {
-        return false;
-    }
-    // Below this magnitude the error term of a product or quotient may
-    // itself underflow, so exactness cannot be read from it.
-    const TINY: f64 = f64::MIN_POSITIVE * (1u64 << 54) as f64;
-    match op {
-        // The rounding error of a sum is exactly representable (TwoSum),
-        // subnormals included.
-        FBinOp::FAdd | FBinOp::FSub => {
-            let y = if op == FBinOp::FSub { -y } else { y };
-            let yv = r - x;
-            let xv = r - yv;
-            (x - xv) + (y - yv) == 0.0
-        }
-        FBinOp::FMul => {
-            if r == 0.0 {
-                return x == 0.0 || y == 0.0;
-            }
-            r.abs() >= TINY && x.mul_add(y, -r) == 0.0
-        }
-        FBinOp::FDiv => {
-            if r == 0.0 {
-                return x == 0.0;
-            }
-            r.abs() >= TINY && r.mul_add(y, -x) == 0.0
-        }
-    }
 }
 
 /// `-a`: flips the sign bit only (also of NaN and zero), as C's unary minus.

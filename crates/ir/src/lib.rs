@@ -34,6 +34,7 @@ pub mod program;
 pub mod types;
 pub mod verifier;
 pub mod visit;
+pub mod x87;
 
 pub use analysis::{CallGraph, Dominators, Loop, LoopId, LoopInfo, PostDominators};
 pub use ctype::{BitFieldAt, BitFieldDef, CType, EnumDef, FieldDef, ScalarAt, StructDef, StructId, BIT_STORAGE};

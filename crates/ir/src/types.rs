@@ -17,12 +17,11 @@ pub enum Type {
     F32,
     /// IEEE binary64 (C's `double`), held as its bits.
     F64,
-    /// x87 80-bit extended precision (C's `long double` on x86-64), held as
-    /// the bits of the binary64 number it equals: Pathwise computes a
-    /// `long double` only while every value is exactly a `double`, where both
-    /// formats agree, and stops the path as unsupported otherwise (see
-    /// [`crate::float`]). In memory the value takes the first 8 of the C
-    /// object's 16 bytes.
+    /// x87 80-bit extended precision (C's `long double` on x86), held as the
+    /// bits of the binary64 number it equals when it equals one, which is
+    /// the solver's view of it (64 bits); other values exist at run time
+    /// only (see [`crate::x87`]). In memory it takes 10 bytes, the x87
+    /// format, of the C object's 12 or 16.
     F80,
 }
 
@@ -44,7 +43,10 @@ impl Type {
             Type::I1 | Type::I8 => 1,
             Type::I16 => 2,
             Type::I32 | Type::F32 => 4,
-            Type::I64 | Type::Ptr | Type::F64 | Type::F80 => 8,
+            Type::I64 | Type::Ptr | Type::F64 => 8,
+            // The 80 bits x87's `fstp tbyte` writes; the C object is 12 or
+            // 16 bytes.
+            Type::F80 => 10,
         }
     }
 
@@ -68,12 +70,13 @@ impl Type {
         matches!(self, Type::F32 | Type::F64 | Type::F80)
     }
 
-    /// The integer type of the same width, for a floating type (itself
-    /// otherwise): how the engine's memory and solver see the bits.
+    /// The integer type of the same width, for `f32` and `f64` (itself
+    /// otherwise): how the engine's memory and solver see the bits. An
+    /// `f80` stays itself: its 10 bytes in memory are not a double's bits.
     pub fn bits_type(self) -> Type {
         match self {
             Type::F32 => Type::I32,
-            Type::F64 | Type::F80 => Type::I64,
+            Type::F64 => Type::I64,
             t => t,
         }
     }
@@ -132,14 +135,30 @@ pub struct IntTy {
 }
 
 impl IntTy {
-    /// Interpret raw bits (masked to the width) as a signed or unsigned integer.
+    /// Interpret raw bits (masked to the width) as a signed or unsigned
+    /// integer. Floating values stay bits, but an `f80`, held as the bits
+    /// of the double it equals, becomes its x87 80 bits: the one form of
+    /// `long double` values in test suites.
     pub fn to_i128(self, bits: u64) -> i128 {
+        if self.ty == Type::F80 {
+            return crate::x87::X87::from_f64(f64::from_bits(bits)).0 as i128;
+        }
         let bits = bits & self.ty.mask();
         let w = self.ty.bits();
         if self.signed && w < 128 && (bits >> (w - 1)) & 1 == 1 && self.ty != Type::I1 {
             bits as i128 - (1i128 << w)
         } else {
             bits as i128
+        }
+    }
+
+    /// As [`IntTy::to_i128`], of bits that are an `f80`'s 80 bits already
+    /// (for an `f80`) or a value's bits in the low 64.
+    pub fn to_i128_wide(self, bits: u128) -> i128 {
+        if self.ty == Type::F80 {
+            bits as i128
+        } else {
+            self.to_i128(bits as u64)
         }
     }
 }

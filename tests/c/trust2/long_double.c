@@ -1,6 +1,6 @@
-/* `long double` in a helper and in a structure: computed while its values
- * are doubles (x87 extended precision agrees with binary64 there); a value
- * that is not a double stops its path as unsupported, never a wrong test. */
+/* `long double` in a helper and in a structure, and a value that is no
+ * double (1/3 rounded to x87's 64 bits), computed in 80 bits as x87 does
+ * and checked natively. */
 struct sample {
     int id;
     long double weight;

@@ -419,7 +419,8 @@ impl<'m, 'p> Exec<'m, 'p> {
                 let done = self.frames.pop().expect("a frame");
                 if self.frames.is_empty() {
                     self.returned = v;
-                    return Flow::End(End::Returned(v.map(|v| v.conc())));
+                    let ty = self.m.program.func(done.func).ret;
+                    return Flow::End(End::Returned(v.map(|v| v.out_bits(ty))));
                 }
                 let mut v = Ok(v);
                 self.extensions(|e, ex| {

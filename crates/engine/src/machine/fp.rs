@@ -17,19 +17,17 @@
 //! float-to-int`). The IEEE exceptions a user asks to check (overflow,
 //! division by zero) are `fp_checks.rs`'.
 //!
-//! `long double` (`f80`) is held as the `double` it equals (see
-//! `pathwise_ir::float`): comparisons, negation and conversions between
-//! floating types are those of `double` and symbolic too; its arithmetic
-//! and conversions from integers may need x87 precision and stay concrete:
-//! a symbolic operand is *pinned* to its value by a non-negatable `Assume`
-//! entry (so solutions keep it and tests replay), and the search counts the
-//! pin sites (`Stats::float_values_concretised`). The library's functions
-//! without a symbolic model (`sin`, `exp`...) pin their arguments the same
-//! way (`libc/math.rs`).
+//! `long double` (`f80`) that equals a double is held as the double, and
+//! its comparisons, negation and conversions are those of `double`;
+//! arithmetic in 80 bits and non-double values are `fp80.rs`'. The
+//! library's functions without a symbolic model (`sin`, `exp`...) *pin*
+//! their arguments: a symbolic operand gets a non-negatable `Assume` entry
+//! equating it to its value (so solutions keep it and tests replay), and
+//! the search counts the pin sites (`Stats::float_values_concretised`);
+//! see `libc/math.rs`.
 
 use pathwise_expr::float::{eval_fbin, eval_fcmp, eval_fconv, int_in_range};
 use pathwise_expr::{ExprId, FpCmp, FpConv, FpFmt, FpOp};
-use pathwise_ir::float::{eval_fbin as eval_fbin_f80, eval_fcast, to_f64};
 use pathwise_ir::{FBinOp, FCastOp, FCmpOp, InstKind, Loc, Operand, Type};
 
 use crate::exec::Exec;
@@ -62,14 +60,7 @@ impl Exec<'_, '_> {
     /// Executes a floating instruction (`fadd`, `fneg`, `fcmp`, `sitofp`...).
     pub(crate) fn float_inst(&mut self, kind: &InstKind, loc: Loc) -> Result<Value, End> {
         match kind {
-            InstKind::FBin { op, ty: Type::F80, a, b } => {
-                let (x, y) = (self.pinned(a, Type::F80, loc), self.pinned(b, Type::F80, loc));
-                match eval_fbin_f80(*op, Type::F80, x, y) {
-                    Ok(v) => Ok(Value::int(v)),
-                    Err(_) => Err(self
-                        .not_double(format!("{} {} {}", to_f64(Type::F80, x), op.name(), to_f64(Type::F80, y)), loc)),
-                }
-            }
+            InstKind::FBin { op, ty: Type::F80, a, b } => Ok(self.f80_bin(*op, a, b, loc)),
             InstKind::FBin { op, ty, a, b } => {
                 let fmt = fmt_of(*ty);
                 let (a, b) = (self.operand(a), self.operand(b));
@@ -82,11 +73,17 @@ impl Exec<'_, '_> {
             InstKind::FNeg { ty, a } => {
                 let fmt = fmt_of(*ty);
                 let a = self.operand(a);
+                if let Value::Ext(x) = a {
+                    return Ok(Value::Ext(x.neg()));
+                }
                 let conc = (a.conc() ^ fmt.sign_bit()) & ty.mask();
                 Ok(self.float_result(conc, &[a], *ty, |pool, e| pool.fp_neg(fmt, e[0])))
             }
             InstKind::FCmp { op, ty, a, b } => {
                 let (a, b) = (self.operand(a), self.operand(b));
+                if matches!(a, Value::Ext(_)) || matches!(b, Value::Ext(_)) {
+                    return Ok(self.f80_compare(*op, a, b));
+                }
                 Ok(self.float_compare(*op, *ty, a, b))
             }
             InstKind::FCast { op, from, to, a } => self.float_cast(*op, *from, *to, a, loc),
@@ -142,15 +139,11 @@ impl Exec<'_, '_> {
 
     /// A conversion involving a floating type.
     fn float_cast(&mut self, op: FCastOp, from: Type, to: Type, a: &Operand, loc: Loc) -> Result<Value, End> {
-        let int_to_f80 = matches!(op, FCastOp::SIToFP | FCastOp::UIToFP) && to == Type::F80;
-        if int_to_f80 {
-            let x = self.pinned(a, from, loc);
-            return match eval_fcast(op, from, to, x) {
-                Ok(v) => Ok(Value::int(v)),
-                Err(_) => Err(self.not_double(format!("{} of {x}", op.name()), loc)),
-            };
-        }
         let v = self.operand(a);
+        let int_to_f80 = matches!(op, FCastOp::SIToFP | FCastOp::UIToFP) && to == Type::F80;
+        if int_to_f80 || matches!(v, Value::Ext(_)) {
+            return self.f80_cast(op, from, to, v, loc);
+        }
         let x = v.conc() & from.mask();
         let conv = match op {
             FCastOp::SIToFP => FpConv::FromSigned(fmt_of(to)),
@@ -175,22 +168,6 @@ impl Exec<'_, '_> {
             self.check_float_trunc(from, v, r, loc)?;
         }
         Ok(r)
-    }
-
-    /// The end of a path whose `long double` value (`what`) would need x87
-    /// precision: not computed, never a test.
-    fn not_double(&mut self, what: String, loc: Loc) -> End {
-        let message = format!(
-            "unsupported: a `long double` result that is not a `double` ({what}); Pathwise computes `long double` only while its values are doubles"
-        );
-        self.error(ErrorKind::Unsupported, message, loc)
-    }
-
-    /// The concrete bits of an operand of type `ty`, pinning a symbolic
-    /// one to them.
-    fn pinned(&mut self, op: &Operand, ty: Type, loc: Loc) -> u64 {
-        let v = self.operand(op);
-        self.pin(v, ty, loc)
     }
 
     /// `v`'s concrete bits; when `v` is symbolic, records `v == bits` and

@@ -20,6 +20,7 @@ pub mod exec;
 pub(crate) mod extension;
 pub mod fnptr;
 pub mod fp;
+mod fp80;
 mod fp_checks;
 #[cfg(test)]
 mod input_reads;

@@ -132,8 +132,10 @@ pub type RuntimeError = crate::suite::ErrorInfo;
 /// How one function execution (precondition or main) ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum End {
-    /// Returned, with the concrete return bits.
-    Returned(Option<u64>),
+    /// Returned, with the concrete return bits (see [`Value::out_bits`]).
+    ///
+    /// [`Value::out_bits`]: crate::value::Value::out_bits
+    Returned(Option<u128>),
     /// An assumption was false: the inputs are not valid.
     AssumeFailed,
     /// The path took more than k iterations or recursion levels.

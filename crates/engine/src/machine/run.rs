@@ -186,9 +186,9 @@ pub struct RunRecord {
     /// Block-k: the run's bound checks (see [`crate::blockk::Check`]).
     pub block_trace: Vec<crate::blockk::Check>,
     /// Final contents of each pointer parameter's array.
-    pub array_outputs: Vec<Option<Vec<u64>>>,
+    pub array_outputs: Vec<Option<Vec<u128>>>,
     /// Final contents of each global.
-    pub global_outputs: Vec<Vec<u64>>,
+    pub global_outputs: Vec<Vec<u128>>,
     /// Elements of each input array touched by either execution.
     pub touched_len: Vec<u64>,
     /// Input and output heaps of the function's execution.
@@ -197,7 +197,7 @@ pub struct RunRecord {
     /// passed it null and ended there (see [`crate::null_params`]).
     pub nonnull_assumed: Option<(usize, pathwise_ir::Loc)>,
     /// What the function returned when a leak made the run an error.
-    pub leak_returned: Option<Option<u64>>,
+    pub leak_returned: Option<Option<u128>>,
     /// Where a comparison or subtraction of pointers into different input
     /// objects that no inputs can join ended the run (as rejected inputs).
     pub unrelated: Option<pathwise_ir::Loc>,
@@ -306,7 +306,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         let choices = std::mem::take(&mut exec.heap.joins.choices);
         note_touched(&mem, &objs, &mut rec.touched_len);
         crate::joins::note_touched(&choices, &mut rec.touched_len);
-        let ret_bits = m.program.func(pre).ret.map_or(u64::MAX, |t| t.mask());
+        let ret_bits = m.program.func(pre).ret.map_or(u128::MAX, |t| u128::from(t.mask()));
         let valid = matches!(end, End::Returned(Some(v)) if v & ret_bits != 0);
         rec.pre_end = Some(end);
         if !valid {
@@ -354,7 +354,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     note_touched(&mem, &objs, &mut rec.touched_len);
     crate::joins::note_touched(&choices, &mut rec.touched_len);
     rec.array_outputs = objs.iter().map(|o| o.map(|id| mem.concrete_contents(id))).collect();
-    rec.global_outputs = globals.iter().map(|&g| mem.concrete_contents(g)).collect();
+    rec.global_outputs = globals.iter().zip(&m.program.globals).map(|(&g, gd)| global_contents(&mem, g, gd)).collect();
     rec.main_end = Some(tied_overrun(setup.spec, &rec, end));
     if let (true, Some(End::Returned(bits))) = (m.config.check_leaks, &rec.main_end) {
         let name = &m.program.func(setup.main).name;
@@ -486,6 +486,21 @@ fn tied_overrun(spec: &InputSpec, rec: &RunRecord, end: End) -> End {
         ),
         loc,
     })
+}
+
+/// The final values of global `g` (object `id`), element by element: the
+/// objects of `long double`s are byte storage, read back as `f80`s.
+fn global_contents(mem: &Memory, id: ObjId, g: &pathwise_ir::GlobalData) -> Vec<u128> {
+    match g.src.as_ref() {
+        Some(src) if src.scalar.ty == pathwise_ir::Type::F80 => {
+            let n = match src.shape {
+                pathwise_ir::Shape::Array(n) => n.max(1),
+                _ => 1,
+            };
+            mem.x87_contents(id, mem.object(id).size_bytes() / n)
+        }
+        _ => mem.concrete_contents(id),
+    }
 }
 
 /// Allocate globals and input arrays; return (global objects, arguments,

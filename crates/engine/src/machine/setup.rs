@@ -409,6 +409,23 @@ pub type RunCoverage = (FxHashSet<(FuncId, u32)>, FxHashSet<(FuncId, pathwise_ir
 
 /// Build the suite from the search results; `per_test` holds what each
 /// test covers, in test order (the lines and sides before it are their
+
+/// The initial values of a global of `long double`s (byte storage: its
+/// initial bytes, 10 of every element's), as suites hold them.
+fn long_double_init(g: &pathwise_ir::GlobalData, src: &pathwise_ir::SrcVar) -> Vec<i128> {
+    let n = match src.shape {
+        pathwise_ir::Shape::Array(n) => n.max(1),
+        _ => 1,
+    };
+    let stride = g.count / n;
+    let byte = |i: u64| g.init.get(i as usize).map_or(0, |&b| b as u8);
+    (0..n)
+        .map(|e| {
+            let bytes: [u8; 10] = std::array::from_fn(|i| byte(e * stride + i as u64));
+            pathwise_ir::x87::X87::from_le_bytes(bytes).0 as i128
+        })
+        .collect()
+}
 /// union).
 #[allow(clippy::too_many_arguments)]
 pub fn assemble(
@@ -440,9 +457,11 @@ pub fn assemble(
         .filter(|g| !g.is_const)
         .filter_map(|g| {
             let src = g.src.clone()?;
-            let mut init: Vec<i128> =
-                (0..g.count).map(|i| src.scalar.to_i128(g.init.get(i as usize).copied().unwrap_or(0))).collect();
-            init.truncate(g.count as usize);
+            let init = if src.scalar.ty == Type::F80 {
+                long_double_init(g, &src)
+            } else {
+                (0..g.count).map(|i| src.scalar.to_i128(g.init.get(i as usize).copied().unwrap_or(0))).collect()
+            };
             Some(GlobalInfo { src, init })
         })
         .collect();

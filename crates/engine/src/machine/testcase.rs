@@ -104,7 +104,7 @@ fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRe
         Some(crate::path::End::Returned(Some(v))) => {
             // Without a C description the IR type is read as signed.
             let scalar = f.ret_src.as_ref().map(|s| s.scalar);
-            scalar.or(f.ret.map(|ty| pathwise_ir::IntTy { ty, signed: true })).map(|s| s.to_i128(v))
+            scalar.or(f.ret.map(|ty| pathwise_ir::IntTy { ty, signed: true })).map(|s| s.to_i128_wide(v))
         }
         _ => None,
     };
@@ -112,7 +112,7 @@ fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRe
         .array_outputs
         .iter()
         .zip(&f.params)
-        .map(|(o, fp)| o.as_ref().map(|v| v.iter().map(|&x| fp.src.scalar.to_i128(x)).collect()))
+        .map(|(o, fp)| o.as_ref().map(|v| v.iter().map(|&x| fp.src.scalar.to_i128_wide(x)).collect()))
         .collect();
     let global_outputs = m
         .program
@@ -122,7 +122,7 @@ fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRe
         .filter(|(g, _)| !g.is_const && g.src.is_some())
         .map(|(g, vals)| {
             let s = g.src.as_ref().expect("filtered").scalar;
-            vals.iter().map(|&x| s.to_i128(x)).collect()
+            vals.iter().map(|&x| s.to_i128_wide(x)).collect()
         })
         .collect();
     // A program that never ends after its last input (the step limit)

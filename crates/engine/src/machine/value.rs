@@ -5,6 +5,7 @@
 //! values carry boolean-sorted expressions; wider integers carry bit-vectors.
 
 use pathwise_expr::{Expr, ExprId, ExprPool, Sort};
+use pathwise_ir::x87::X87;
 
 /// Index of a memory object in the current run's [`crate::memory::Memory`].
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -35,8 +36,15 @@ impl Pointer {
 /// A register or memory cell value.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum Value {
-    Int { conc: u64, sym: Option<ExprId> },
+    Int {
+        conc: u64,
+        sym: Option<ExprId>,
+    },
     Ptr(Pointer),
+    /// A `long double` (`f80`) that is not exactly a double, always
+    /// concrete: one that equals a double is an `Int` holding the double's
+    /// bits, symbolic or not (see [`Value::of_x87`]).
+    Ext(X87),
 }
 
 impl Value {
@@ -44,11 +52,40 @@ impl Value {
         Value::Int { conc, sym: None }
     }
 
-    /// The concrete integer bits (pointers: their offset; callers check types).
+    /// An `f80` value: a double's bits when it equals a double, else its
+    /// 80 bits.
+    pub fn of_x87(x: X87) -> Value {
+        match x.as_double() {
+            Some(d) => Value::int(d.to_bits()),
+            None => Value::Ext(x),
+        }
+    }
+
+    /// The exact value of an `f80` value.
+    pub fn x87(&self) -> X87 {
+        match *self {
+            Value::Ext(x) => x,
+            _ => X87::from_f64(f64::from_bits(self.conc())),
+        }
+    }
+
+    /// The concrete bits of a value of type `ty` as tests record them: an
+    /// `f80`'s 80 bits (`pathwise_ir::IntTy::to_i128_wide`), others' bits.
+    pub fn out_bits(&self, ty: Option<pathwise_ir::Type>) -> u128 {
+        match ty {
+            Some(pathwise_ir::Type::F80) => self.x87().0,
+            _ => u128::from(self.conc()),
+        }
+    }
+
+    /// The concrete integer bits (pointers: their offset; callers check
+    /// types; a non-double `long double`: the double nearest, for the
+    /// places that see any floating value as a double).
     pub fn conc(&self) -> u64 {
         match *self {
             Value::Int { conc, .. } => conc,
             Value::Ptr(p) => p.off,
+            Value::Ext(x) => x.to_f64().to_bits(),
         }
     }
 
@@ -56,6 +93,7 @@ impl Value {
         match *self {
             Value::Int { sym, .. } => sym,
             Value::Ptr(p) => p.off_sym,
+            Value::Ext(_) => None,
         }
     }
 
@@ -63,7 +101,9 @@ impl Value {
         match *self {
             Value::Ptr(p) => p,
             // Only the constant 0 converts to a pointer (the front end enforces it).
-            Value::Int { conc, .. } => Pointer { obj: None, off: conc, off_sym: None, base_sym: None, path: 0 },
+            Value::Int { .. } | Value::Ext(_) => {
+                Pointer { obj: None, off: self.conc(), off_sym: None, base_sym: None, path: 0 }
+            }
         }
     }
 }

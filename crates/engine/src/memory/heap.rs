@@ -436,6 +436,8 @@ impl Exec<'_, '_> {
         Ok(match v {
             Value::Ptr(q) => Value::Ptr(Pointer { base_sym: Some(sym), ..q }),
             Value::Int { conc, .. } => Value::Int { conc, sym: crate::value::non_const(self.pool, sym) },
+            // Written by the code under test: not an input's value.
+            v @ Value::Ext(_) => v,
         })
     }
 
@@ -515,6 +517,9 @@ impl Exec<'_, '_> {
                 _ if ty == Type::Ptr => self.base_expr(&v.as_ptr()),
                 Value::Ptr(q) => self.base_expr(&q),
                 Value::Int { conc, sym } => bv_of(self.pool, conc, sym, ty.bits()),
+                // A non-double `long double`, seen by aliased reads as the
+                // double nearest (their solver sort).
+                Value::Ext(_) => self.pool.bv_const(ty.bits(), v.conc()),
             };
             self.note_access(HeapAccess { base, off, ty, val });
         }

@@ -224,7 +224,7 @@ fn cell(
         _ => at.path.clone(),
     };
     let value = match (&at.cty, v) {
-        (CType::Int { ty: it, .. }, v) => HeapValue::Int(it.to_i128(v.conc())),
+        (CType::Int { ty: it, .. }, v) => HeapValue::Int(it.to_i128_wide(v.out_bits(Some(it.ty)))),
         (CType::Ptr(t), v) => pointer_value(mem, ids, &v, t, found),
         _ => return None,
     };
@@ -252,7 +252,7 @@ fn known_cells(mem: &Memory, o: ObjId, cty: &CType) -> Vec<(u64, Type, Value)> {
             mem.concrete_contents(o)
                 .into_iter()
                 .enumerate()
-                .map(|(i, v)| (i as u64 * es, obj.elem, Value::int(v)))
+                .map(|(i, v)| (i as u64 * es, obj.elem, Value::int(v as u64)))
                 .filter(|&(off, _, _)| obj.uninit_bytes(off, es) == 0)
                 .collect()
         }

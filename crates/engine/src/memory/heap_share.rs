@@ -52,6 +52,7 @@ impl Exec<'_, '_> {
         let (ObjKind::HeapInput { ident }, Some(cty)) = (o.kind, o.cty.clone()) else { return };
         let value = match init {
             Value::Int { conc, .. } => InitialValue::Int(conc),
+            Value::Ext(_) => InitialValue::Int(init.conc()),
             Value::Ptr(q) => match q.obj.map(|t| (self.ident_of(&q), self.mem.object(t).cty.clone())) {
                 Some((i, Some(c))) => InitialValue::Ref(i, c),
                 _ => InitialValue::Null,
@@ -59,6 +60,7 @@ impl Exec<'_, '_> {
         };
         let sym = match init {
             Value::Int { sym, .. } => sym,
+            Value::Ext(_) => None,
             Value::Ptr(q) => q.base_sym,
         };
         let base = self.symbolic.then(|| self.base_expr(p));

@@ -134,6 +134,6 @@ pub fn leak(
 fn pointee(v: &Value) -> Option<ObjId> {
     match v {
         Value::Ptr(p) => p.obj,
-        Value::Int { .. } => None,
+        Value::Int { .. } | Value::Ext(_) => None,
     }
 }

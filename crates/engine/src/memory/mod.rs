@@ -56,6 +56,7 @@ use pathwise_expr::{BvOp, ExprId, ExprPool};
 use pathwise_ir::{CType, Type};
 
 use crate::value::{ObjId, Pointer, Value};
+use pathwise_ir::x87::X87;
 
 /// Where an object comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -483,6 +484,9 @@ impl Memory {
                 _ => Err(AccessError::Unsupported(format!("pointer read at byte offset {off} of integer data"))),
             };
         }
+        if ty == Type::F80 {
+            return self.read_f80(id, off);
+        }
         let conc_val = self.read_conc(id, off, ty)?;
         let conc = conc_val & ty.mask();
         let o = &self.objects[id.0 as usize];
@@ -508,6 +512,21 @@ impl Memory {
         Ok(Value::Int { conc, sym })
     }
 
+    /// A `long double` at `off`: the cell's value when one was written
+    /// there, else the value of the 10 bytes there, concrete (a symbolic
+    /// byte contributes its current value: `long double`s put together
+    /// from input bytes are not modelled).
+    fn read_f80(&self, id: ObjId, off: u64) -> Result<Value, AccessError> {
+        if let Some(v) = self.exact(id, off, Type::F80) {
+            return Ok(v);
+        }
+        let mut b = [0u8; 10];
+        for (i, byte) in b.iter_mut().enumerate() {
+            *byte = self.byte_at(id, off + i as u64)?;
+        }
+        Ok(Value::of_x87(X87::from_le_bytes(b)))
+    }
+
     /// Concrete bits of `ty` at `off`, assembled from the cells that cover it.
     fn read_conc(&self, id: ObjId, off: u64, ty: Type) -> Result<u64, AccessError> {
         if let Some(v) = self.exact(id, off, ty) {
@@ -531,6 +550,7 @@ impl Memory {
             Some((_, _, Value::Ptr(p))) if p.obj.is_some() || p.off != 0 => {
                 Err(AccessError::Unsupported(format!("integer read of a pointer at byte offset {off}")))
             }
+            Some((s, Type::F80, v)) => Ok(v.x87().to_le_bytes()[(off - s) as usize]),
             Some((s, _, v)) => Ok((v.conc() >> (8 * (off - s))) as u8),
             None => {
                 let e = o.elem.bytes();
@@ -571,7 +591,7 @@ impl Memory {
             m.range(..=off).next_back().filter(|(&s, (t, _))| off < s + t.bytes()).map(|(&s, &(t, v))| (s, t, v))
         };
         match covering(&o.cells).or_else(|| covering(&o.initial_cells)) {
-            Some((s, t, v)) if v.sym().is_some() => {
+            Some((s, t, v)) if v.sym().is_some() && t != Type::F80 => {
                 *any_sym = true;
                 let e = crate::value::bv_of(pool, v.conc(), v.sym(), t.bits());
                 let lo = 8 * (off - s) as u32;
@@ -618,17 +638,20 @@ impl Memory {
                 return Err(AccessError::Unsupported(format!("access as {ty} to an array of {elem} elements")));
             }
             let mut arr = self.array_expr(pool, id);
-            let val = crate::value::bv_of(pool, v.conc(), v.sym(), ty.bits());
             match sym_off {
-                Some(offe) => arr = pool.store(arr, offe, val),
+                Some(offe) => {
+                    let val = crate::value::bv_of(pool, v.conc(), v.sym(), ty.bits());
+                    arr = pool.store(arr, offe, val)
+                }
                 None if ty == elem => {
+                    let val = crate::value::bv_of(pool, v.conc(), v.sym(), ty.bits());
                     let offe = pool.bv_const(64, off);
                     arr = pool.store(arr, offe, val);
                 }
                 None => {
                     for b in 0..ty.bytes() {
                         let offe = pool.bv_const(64, off + b);
-                        let byte = pool.extract(val, 8 * b as u32 + 7, 8 * b as u32);
+                        let byte = cell_byte(pool, ty, v, b);
                         arr = pool.store(arr, offe, byte);
                     }
                 }
@@ -662,6 +685,11 @@ impl Memory {
             for b in 0..t.bytes() {
                 let at = s + b;
                 if at >= off && at < end {
+                    continue;
+                }
+                if t == Type::F80 {
+                    let byte = v.x87().to_le_bytes()[b as usize];
+                    self.objects[id.0 as usize].cells.insert(at, (Type::I8, Value::int(u64::from(byte))));
                     continue;
                 }
                 let conc = (v.conc() >> (8 * b)) & 0xff;
@@ -699,10 +727,9 @@ impl Memory {
             } else if elem == Type::I8 && t != Type::Ptr {
                 // Byte storage holding a wider integer (a structure's
                 // field): its bytes, so that byte reads still see it.
-                let val = crate::value::bv_of(pool, v.conc(), v.sym(), t.bits());
                 for b in 0..t.bytes() {
                     let offe = pool.bv_const(64, off + b);
-                    let byte = pool.extract(val, 8 * b as u32 + 7, 8 * b as u32);
+                    let byte = cell_byte(pool, t, v, b);
                     arr = pool.store(arr, offe, byte);
                 }
             }
@@ -719,11 +746,19 @@ impl Memory {
         })
     }
 
-    /// Concrete contents of an object as elements of its type (for outputs).
-    pub fn concrete_contents(&self, id: ObjId) -> Vec<u64> {
+    /// The `long double`s of an object, one every `stride` bytes, as their
+    /// 80 bits (for outputs).
+    pub fn x87_contents(&self, id: ObjId, stride: u64) -> Vec<u128> {
+        let n = self.object(id).size_bytes() / stride.max(1);
+        (0..n).map(|i| self.read_f80(id, i * stride).map_or(0, |v| v.x87().0)).collect()
+    }
+
+    /// Concrete contents of an object as elements of its type (for
+    /// outputs; `long double` objects are byte storage).
+    pub fn concrete_contents(&self, id: ObjId) -> Vec<u128> {
         let o = self.object(id);
         let e = o.elem;
-        (0..o.count()).map(|i| self.read_conc(id, i * e.bytes(), e).unwrap_or(0)).collect()
+        (0..o.count()).map(|i| u128::from(self.read_conc(id, i * e.bytes(), e).unwrap_or(0))).collect()
     }
 }
 
@@ -743,6 +778,17 @@ fn little_endian(pool: &mut ExprPool, ty: Type, mut byte: impl FnMut(&mut ExprPo
         });
     }
     acc.expect("a type has at least one byte")
+}
+
+/// Byte `b` of a cell of type `ty` holding `v`: a `long double`'s from
+/// its 80 bits (concrete: a symbolic one is a double, whose x87 encoding
+/// is not modelled).
+fn cell_byte(pool: &mut ExprPool, ty: Type, v: Value, b: u64) -> ExprId {
+    if ty == Type::F80 {
+        return pool.bv_const(8, u64::from(v.x87().to_le_bytes()[b as usize]));
+    }
+    let val = crate::value::bv_of(pool, v.conc(), v.sym(), ty.bits());
+    pool.extract(val, 8 * b as u32 + 7, 8 * b as u32)
 }
 
 /// Whether any cell of `m` overlaps the bytes of a `ty` at `off`.
