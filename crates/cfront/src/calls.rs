@@ -236,11 +236,12 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                 let to = CType::Int(k.promote());
                 Ok(self.convert(v, &to, a.span, Conv::Implicit)?.op)
             }
-            // The library models read `double`s (`%Lf` is not modelled).
+            // `float` to `double`; a `long double` goes as it is (`%Lf`).
             CType::Float(k) if !k.is_long_double() => {
                 let to = CType::Float(crate::ctypes::FloatKind::Double);
                 Ok(self.convert(v, &to, a.span, Conv::Implicit)?.op)
             }
+            CType::Float(_) => Ok(v.op),
             CType::Ptr(_) => Ok(v.op),
             _ => Err(self.u.unsupported(a.span, format!("`{}` arguments of variadic functions", v.ty.spelling()))),
         }

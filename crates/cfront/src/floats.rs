@@ -518,9 +518,16 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             return Err(self.u.invalid(x.span, format!("`{name}` needs a floating argument")));
         }
         // A `float` keeps its format (a subnormal `float` is a normal
-        // `double`); other types convert to `double`.
+        // `double`), and a `long double` its own for `fpclassify` (a
+        // subnormal `double` is a normal `long double`); other types
+        // convert to `double`, which keeps their sign and class.
         let single = v.ty == CType::Float(FloatKind::Float);
-        let d = CType::Float(if single { FloatKind::Float } else { FloatKind::Double });
+        let extended = matches!(v.ty, CType::Float(k) if k.is_long_double()) && !name.starts_with("__builtin_signbit");
+        let d = match (single, extended) {
+            (true, _) => CType::Float(FloatKind::Float),
+            (_, true) => v.ty.clone(),
+            _ => CType::Float(FloatKind::Double),
+        };
         let v = self.convert(v, &d, span, crate::ops::Conv::Implicit)?;
         let op = if name == "__builtin_fpclassify" || name == "__builtin_isnormal" {
             let mut ops = Vec::new();
@@ -534,7 +541,11 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             }
             ops.push(v.op);
             let params = vec![INT, INT, INT, INT, INT, d];
-            let model = if single { "__pathwise_fpclassifyf" } else { "__pathwise_fpclassify" };
+            let model = match (single, extended) {
+                (true, _) => "__pathwise_fpclassifyf",
+                (_, true) => "__pathwise_fpclassifyl",
+                _ => "__pathwise_fpclassify",
+            };
             self.call_engine_value(model, (params, INT), ops, span)
         } else {
             let model = if single { "__pathwise_signbitf" } else { "__pathwise_signbit" };

@@ -440,7 +440,13 @@ fn lower_function<'a>(u: &mut Unit<'a>, idx: usize, fd: &'a Node<FunctionDefinit
         let span = spans.get(i).copied().unwrap_or(name_span);
         let loc = cx.loc(span);
         let ir = ty.abi_ir().unwrap_or(pathwise_ir::Type::I64);
-        let slot: Local = cx.b.local(pname.clone(), ir, 1);
+        // A `long double` parameter's object is the C object (16 or 12
+        // bytes, byte storage), which `&x` exposes, not its 10 value bytes.
+        let (elem, count) = match (ty, ty.storage()) {
+            (CType::Float(k), Some(storage)) if k.is_long_double() => storage,
+            _ => (ir, 1),
+        };
+        let slot: Local = cx.b.local(pname.clone(), elem, count);
         let addr = cx.b.addr_local(slot, loc);
         cx.b.store(ir, addr, Operand::Reg(Reg(i as u32)), loc);
         if let CType::Struct(_) = ty {

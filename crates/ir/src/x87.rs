@@ -181,6 +181,59 @@ impl X87 {
         X87(pick.0 | u128::from(QUIET_BIT))
     }
 
+    /// Rounded to an integral value: toward `-inf` (`floorl`), `+inf`
+    /// (`ceill`), zero (`truncl`), to nearest with ties away (`roundl`) or
+    /// to even (`rintl`); a NaN quieted.
+    pub fn round_to_integral(self, mode: Rounding) -> X87 {
+        if self.is_nan() {
+            return X87(self.0 | u128::from(QUIET_BIT));
+        }
+        let round = match mode {
+            Rounding::Down => Round::TowardNegative,
+            Rounding::Up => Round::TowardPositive,
+            Rounding::TowardZero => Round::TowardZero,
+            Rounding::NearestAway => Round::NearestTiesToAway,
+            Rounding::NearestEven => Round::NearestTiesToEven,
+        };
+        X87::of(self.ext().round_to_integral(round).value)
+    }
+
+    /// The square root, correctly rounded (`fsqrt`): the real indefinite
+    /// for a negative number, `-0` for `-0`.
+    pub fn sqrt(self) -> X87 {
+        if self.is_nan() {
+            return X87(self.0 | u128::from(QUIET_BIT));
+        }
+        if self.significand() == 0 || (self.is_infinite() && !self.sign()) {
+            return self;
+        }
+        if self.sign() {
+            return X87::INDEFINITE;
+        }
+        // value = m * 2^e; with s making e - s even and m * 2^s at least
+        // 2^130, isqrt(m * 2^s) has at least 65 bits, rounded once to 64.
+        let m = self.significand();
+        let e = i64::from(self.exponent().max(1)) - 16383 - 63;
+        let s = 130 + ((e - 130) & 1);
+        let n = num_bigint::BigUint::from(m) << s as u64;
+        let r = n.sqrt();
+        let exact = &r * &r == n;
+        let extra = r.bits() - 64;
+        let q: u64 = (&r >> extra).try_into().expect("64 bits");
+        let rem = &r - (num_bigint::BigUint::from(q) << extra);
+        let half = num_bigint::BigUint::from(1u8) << (extra - 1);
+        let up = rem > half || (rem == half && (!exact || q & 1 == 1));
+        let q = u128::from(q) + u128::from(up);
+        let mut v = X87::from_int(q as i128);
+        let mut rest = (e - s) / 2 + extra as i64;
+        while rest != 0 {
+            let step = rest.clamp(-1000, 1000);
+            v = X87::arith(FBinOp::FMul, v, X87::from_f64(2f64.powi(step as i32)));
+            rest -= step;
+        }
+        v
+    }
+
     /// `-self`: the sign bit flipped.
     pub fn neg(self) -> X87 {
         X87(self.0 ^ 1 << 79)
@@ -216,8 +269,15 @@ impl X87 {
     /// A decimal (`0.1`, `1e-3`) or hexadecimal (`0x1.8p1`) constant
     /// without sign or suffix, correctly rounded; `None` if malformed.
     pub fn parse(text: &str) -> Option<X87> {
+        X87::parse_checked(text).map(|(x, _)| x)
+    }
+
+    /// [`X87::parse`], and whether the value overflowed to infinity or is
+    /// tiny and inexact (where `strtold` sets `ERANGE`).
+    pub fn parse_checked(text: &str) -> Option<(X87, bool)> {
         let r = Ext::from_str_r(text, Round::NearestTiesToEven).ok()?;
-        Some(X87::of(r.value))
+        let range = r.status.intersects(Status::OVERFLOW | Status::UNDERFLOW);
+        Some((X87::of(r.value), range))
     }
 
     /// An exact C constant of type `long double`: a hexadecimal literal
@@ -242,6 +302,16 @@ impl X87 {
         let dot = if rest.is_empty() { String::new() } else { format!(".{rest}") };
         Some(format!("{sign}0x{lead}{dot}p{e:+}L"))
     }
+}
+
+/// A rounding direction to an integral value.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Rounding {
+    Down,
+    Up,
+    TowardZero,
+    NearestAway,
+    NearestEven,
 }
 
 fn mask(width: u32) -> u64 {
@@ -301,6 +371,30 @@ mod tests {
         let t = third();
         assert!(t.floor_double() < t.ceil_double() && t.floor_double() == 1.0 / 3.0);
         assert_eq!(X87::from_le_bytes(t.to_le_bytes()), t);
+        let r = |x: X87, m| x.round_to_integral(m).to_f64();
+        let d = |v: f64| X87::from_f64(v);
+        assert_eq!((r(d(-2.5), Rounding::NearestAway), r(d(-2.5), Rounding::NearestEven)), (-3.0, -2.0));
+        assert_eq!(
+            (r(d(-2.5), Rounding::Down), r(d(-2.5), Rounding::Up), r(d(-2.5), Rounding::TowardZero)),
+            (-3.0, -2.0, -2.0)
+        );
+    }
+
+    #[test]
+    fn square_roots_are_rounded_once() {
+        let d = |v: f64| X87::from_f64(v);
+        assert_eq!(d(4.0).sqrt(), d(2.0));
+        // sqrtl(2) = 0xb.504f333f9de6484p-3 (glibc's `%La`).
+        assert_eq!(d(2.0).sqrt().hex_literal().as_deref(), Some("0xb.504f333f9de6484p-3L"));
+        assert_eq!(d(-1.0).sqrt(), X87::INDEFINITE);
+        assert_eq!(d(-0.0).sqrt(), d(-0.0));
+        let third = X87::arith(FBinOp::FDiv, d(1.0), d(3.0));
+        assert_eq!(third.sqrt().hex_literal().as_deref(), Some("0x9.3cd3a2c8198e269p-4L"));
+        // A denormal's root (1e-4940L is below x87's normal range).
+        let tiny = X87::parse("1e-4940").unwrap();
+        assert_eq!(tiny.exponent(), 0);
+        assert_eq!(tiny.sqrt().hex_literal().as_deref(), Some("0xe.4bf1839e031b768p-8209L"));
+        assert_eq!(d(1e-310).sqrt().to_f64(), 1e-310f64.sqrt());
     }
 
     #[test]

@@ -29,7 +29,9 @@ pub(crate) mod host;
 mod builtin;
 mod ctype;
 mod errno;
+mod ldformat;
 mod math;
+mod mathl;
 mod stdio;
 mod stdlib;
 mod string;
@@ -68,6 +70,7 @@ const HEADERS: &[Header] = &[
     Header { names: errno::NAMES, call: errno::call },
     Header { names: stdio::NAMES, call: stdio::call },
     Header { names: math::NAMES, call: math::call },
+    Header { names: mathl::NAMES, call: mathl::call },
     Header { names: builtin::NAMES, call: builtin::call },
 ];
 

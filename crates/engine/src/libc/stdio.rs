@@ -21,6 +21,7 @@
 //! prints `(null)`, gcc's `puts` rewrite crashes): an error test.
 
 use pathwise_expr::{BvCmp, BvOp};
+use pathwise_ir::x87::X87;
 use pathwise_ir::Type;
 
 use super::{at, byte, pinned, strlen, ByteLoop, Call, Cond, Int, LibcHost, Outcome};
@@ -85,6 +86,8 @@ struct Spec {
     prec: Option<u64>,
     /// Width in bits of the integer argument (after `hh`, `h`, `l`...).
     bits: u32,
+    /// `L`: the floating argument is a `long double`.
+    long_double: bool,
     conv: u8,
 }
 
@@ -211,6 +214,7 @@ fn parse_spec(h: &mut dyn LibcHost, c: &Call<'_>, f: Pointer, i: &mut u64, next:
             b'l' => ls += 1,
             b'z' | b't' => s.bits = long,
             b'j' => s.bits = 64,
+            b'L' => s.long_double = true,
             _ => break,
         }
         ch = format_byte(h, f, i)?;
@@ -254,8 +258,11 @@ fn convert(
         }
         b'f' | b'F' | b'e' | b'E' | b'g' | b'G' => {
             *next += 1;
-            let bits = h.float(arg, Type::F64);
-            float_text(f64::from_bits(bits), s).into_iter().map(|b| Int::konst(u64::from(b), 8)).collect()
+            let text = match arg {
+                Value::Ext(x) if s.long_double => long_double_text(x, s),
+                _ => float_text(f64::from_bits(h.float(arg, if s.long_double { Type::F80 } else { Type::F64 })), s),
+            };
+            text.into_iter().map(|b| Int::konst(u64::from(b), 8)).collect()
         }
         b'c' => {
             *next += 1;
@@ -453,6 +460,39 @@ fn float_text(x: f64, s: &Spec) -> Vec<u8> {
         }
     };
     let body = if upper { body.to_uppercase() } else { body };
+    let len = (head.len() + body.len()) as u64;
+    if s.zero && !s.minus && len < s.width {
+        head.extend((len..s.width).map(|_| b'0'));
+    }
+    head.extend(body.bytes());
+    head
+}
+
+/// The text of a floating conversion of a `long double` that is no double
+/// (finite or NaN), as [`float_text`].
+fn long_double_text(x: X87, s: &Spec) -> Vec<u8> {
+    let sign = if x.sign() {
+        "-"
+    } else if s.plus {
+        "+"
+    } else if s.space {
+        " "
+    } else {
+        ""
+    };
+    let mut head = sign.as_bytes().to_vec();
+    let prec = s.prec.unwrap_or(6) as usize;
+    let body = match s.conv.to_ascii_lowercase() {
+        // A NaN's text has no zeros of padding.
+        _ if x.is_nan() => {
+            head.extend(if s.conv.is_ascii_uppercase() { b"NAN" } else { b"nan" });
+            return head;
+        }
+        b'f' => super::ldformat::fixed(x, prec, s.hash),
+        b'e' => super::ldformat::exponent(x, prec, s.hash),
+        _ => super::ldformat::general(x, prec.max(1), s.hash),
+    };
+    let body = if s.conv.is_ascii_uppercase() { body.to_uppercase() } else { body };
     let len = (head.len() + body.len()) as u64;
     if s.zero && !s.minus && len < s.width {
         head.extend((len..s.width).map(|_| b'0'));

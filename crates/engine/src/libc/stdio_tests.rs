@@ -40,6 +40,7 @@ fn spec(conv: u8, prec: Option<u64>, flags: u8, width: u64) -> Spec {
         width: if flags & (8 | 16) != 0 { width } else { 0 },
         prec,
         bits: 64,
+        long_double: false,
         conv,
     }
 }

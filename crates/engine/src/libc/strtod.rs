@@ -19,20 +19,39 @@
 //! payload) are fixed to this run's values and reported; the text is then
 //! converted by the host's `strtod`/`strtof` (glibc's, correctly rounded),
 //! which also says whether `errno` becomes `ERANGE` (overflow, or an
-//! inexact result in the subnormal range).
+//! inexact result in the subnormal range). `strtold` converts the same
+//! text to x87's 80 bits, correctly rounded as glibc's does
+//! (`pathwise_ir::x87`).
 
 use std::ffi::CString;
 
 use super::{byte, errno, pinned, ByteLoop, Call, Int, LibcHost, Outcome};
 use crate::path::End;
 use crate::value::{Pointer, Value};
+use pathwise_ir::x87::X87;
 
-pub(super) const NAMES: &[&str] = &["strtod", "strtof", "atof"];
+pub(super) const NAMES: &[&str] = &["strtod", "strtof", "strtold", "atof"];
 
 pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
-    let single = c.name == "strtof";
     let endptr = (c.name != "atof").then(|| c.ptr(1));
-    Some(strtod(h, c.ptr(0), endptr, single).map(|bits| Some(Value::int(bits))))
+    let text = match strtod(h, c.ptr(0), endptr) {
+        Ok(text) => text,
+        Err(end) => return Some(Err(end)),
+    };
+    let Some(text) = text else { return Some(Ok(Some(Value::int(0)))) };
+    let (value, range_error) = match c.name {
+        "strtold" => extended(&text),
+        name => {
+            let (bits, range_error) = host_strtod(&text, name == "strtof");
+            (Value::int(bits), range_error)
+        }
+    };
+    if range_error {
+        if let Err(end) = errno::set(h, errno::ERANGE) {
+            return Some(Err(end));
+        }
+    }
+    Some(Ok(Some(value)))
 }
 
 /// The scan so far: the string, the index of the next byte and the
@@ -105,8 +124,9 @@ impl Scan {
     }
 }
 
-/// `strtod(s, endptr)` (`strtof` with `single`): the result's bits.
-fn strtod(h: &mut dyn LibcHost, s: Pointer, endptr: Option<Pointer>, single: bool) -> Result<u64, End> {
+/// The scan of `strtod(s, endptr)` (and `strtof`, `strtold`): the text of
+/// the number, if there is one (`*endptr` is set).
+fn strtod(h: &mut dyn LibcHost, s: Pointer, endptr: Option<Pointer>) -> Result<Option<Vec<u8>>, End> {
     let s = pinned(h, s);
     let mut scan = Scan { s, i: 0, text: Vec::new() };
     let mut lp = ByteLoop::while_true();
@@ -133,14 +153,29 @@ fn strtod(h: &mut dyn LibcHost, s: Pointer, endptr: Option<Pointer>, single: boo
     if let Some(e) = endptr.filter(|&e| !h.is_null(e)) {
         h.store(e, pathwise_ir::Type::Ptr, Value::Ptr(super::at(s, at)))?;
     }
-    if !accepted {
-        return Ok(0);
-    }
-    let (bits, range_error) = host_strtod(&text, single);
-    if range_error {
-        errno::set(h, errno::ERANGE)?;
-    }
-    Ok(bits)
+    Ok(accepted.then_some(text))
+}
+
+/// `strtold`'s conversion of `text`, correctly rounded to x87's 64 bits
+/// as glibc's is (`pathwise_ir::x87`), and whether `errno` becomes
+/// `ERANGE` (an overflow, or a tiny inexact result).
+fn extended(text: &[u8]) -> (Value, bool) {
+    let text = String::from_utf8_lossy(text).to_ascii_lowercase();
+    let (negative, body) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text.strip_prefix('+').unwrap_or(&text)),
+    };
+    let (x, range_error) = if body.starts_with("inf") {
+        (X87::from_f64(f64::INFINITY), false)
+    } else if body.starts_with("nan") {
+        // The payload of `nan(...)` is left out (a quiet NaN).
+        (X87::from_f64(f64::NAN), false)
+    } else {
+        // A hexadecimal number may leave out its exponent; APFloat needs one.
+        let body = if body.starts_with("0x") && !body.contains('p') { format!("{body}p0") } else { body.to_string() };
+        X87::parse_checked(&body).unwrap_or((X87::from_f64(0.0), false))
+    };
+    (Value::of_x87(if negative { x.neg() } else { x }), range_error)
 }
 
 /// The number after the sign; whether there is one (else nothing is

@@ -140,7 +140,10 @@ impl Exec<'_, '_> {
     /// A conversion involving a floating type.
     fn float_cast(&mut self, op: FCastOp, from: Type, to: Type, a: &Operand, loc: Loc) -> Result<Value, End> {
         let v = self.operand(a);
-        let int_to_f80 = matches!(op, FCastOp::SIToFP | FCastOp::UIToFP) && to == Type::F80;
+        // An integer of up to 32 bits is exactly a double: converted as to
+        // `double`, symbolically; a 64-bit one may need the 64-bit
+        // significand.
+        let int_to_f80 = matches!(op, FCastOp::SIToFP | FCastOp::UIToFP) && to == Type::F80 && from.bits() > 32;
         if int_to_f80 || matches!(v, Value::Ext(_)) {
             return self.f80_cast(op, from, to, v, loc);
         }

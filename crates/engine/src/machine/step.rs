@@ -475,6 +475,7 @@ impl Exec<'_, '_> {
         // Memory holds floating values as their bits (see `Type::bits_type`).
         let ty = ty.bits_type();
         let (obj, off, sym_off) = self.access(p, ty, loc)?;
+        self.pin_f80_bytes(obj, off, ty, loc);
         let v = if matches!(self.mem.object(obj).kind, ObjKind::HeapInput { .. }) {
             self.heap_load(p, obj, off, ty, loc)?
         } else {
@@ -488,10 +489,20 @@ impl Exec<'_, '_> {
         Ok(v)
     }
 
+    /// Before an access of `ty` at `off` of `obj` that sees the bytes of a
+    /// symbolic `long double` (a union, a byte copy): pins that value, whose
+    /// x87 bytes memory computes concretely.
+    fn pin_f80_bytes(&mut self, obj: crate::value::ObjId, off: u64, ty: Type, loc: Loc) {
+        for v in self.mem.symbolic_f80_overlapping(obj, off, ty) {
+            self.pin(v, Type::F80, loc);
+        }
+    }
+
     /// Store `v` as a `ty` through `p`.
     pub(crate) fn store(&mut self, p: &Pointer, ty: Type, v: Value, loc: Loc) -> Result<(), End> {
         let ty = ty.bits_type();
         let (obj, off, sym_off) = self.access(p, ty, loc)?;
+        self.pin_f80_bytes(obj, off, ty, loc);
         self.extensions(|e, ex| {
             e.store(ex, (obj, off, sym_off.is_some()), ty, loc);
             None::<()>

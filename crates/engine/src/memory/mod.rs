@@ -753,6 +753,26 @@ impl Memory {
         (0..n).map(|i| self.read_f80(id, i * stride).map_or(0, |v| v.x87().0)).collect()
     }
 
+    /// The symbolic `long double` cells an access of `ty` at `off` sees
+    /// byte by byte (overlapping them, not exactly one of them): their
+    /// bytes are the x87 encoding of a symbolic double, which is not
+    /// modelled, so the executor pins those values first.
+    pub fn symbolic_f80_overlapping(&self, id: ObjId, off: u64, ty: Type) -> Vec<Value> {
+        let o = self.object(id);
+        let end = off + ty.bytes();
+        let hit = |m: &BTreeMap<u64, (Type, Value)>| -> Vec<Value> {
+            m.range(off.saturating_sub(Type::F80.bytes() - 1)..end)
+                .filter(|(&s, (t, v))| {
+                    *t == Type::F80 && v.sym().is_some() && s + t.bytes() > off && !(s == off && ty == Type::F80)
+                })
+                .map(|(_, &(_, v))| v)
+                .collect()
+        };
+        let mut found = hit(&o.cells);
+        found.extend(hit(&o.initial_cells));
+        found
+    }
+
     /// Concrete contents of an object as elements of its type (for
     /// outputs; `long double` objects are byte storage).
     pub fn concrete_contents(&self, id: ObjId) -> Vec<u128> {

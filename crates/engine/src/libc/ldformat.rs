@@ -1,0 +1,135 @@
+//! The decimal text of `long double` values that are no doubles, as
+//! glibc's `printf` writes them (`%Lf`, `%Le`, `%Lg`): digits of the exact
+//! binary value, rounded to nearest with ties to even (the default
+//! rounding mode), computed with big integers. A `long double` that equals
+//! a double prints as the double does (`stdio.rs`, Rust's exact
+//! formatting).
+
+use num_bigint::BigUint;
+use pathwise_ir::x87::X87;
+
+/// The magnitude of finite `x` as `m * 2^e`.
+fn parts(x: X87) -> (u64, i64) {
+    (x.significand(), i64::from(x.exponent().max(1)) - 16383 - 63)
+}
+
+/// `m * 2^e * 10^p`, rounded to an integer (ties to even).
+fn scaled(m: u64, e: i64, p: i64) -> BigUint {
+    let mut num = BigUint::from(m);
+    let mut den = BigUint::from(1u8);
+    if e >= 0 {
+        num <<= e as u64;
+    } else {
+        den <<= (-e) as u64;
+    }
+    let ten = BigUint::from(10u8);
+    if p >= 0 {
+        num *= ten.pow(p as u32);
+    } else {
+        den *= ten.pow((-p) as u32);
+    }
+    let (q, r) = (&num / &den, &num % &den);
+    let twice: BigUint = r << 1u8;
+    if twice > den || (twice == den && q.bit(0)) {
+        q + 1u8
+    } else {
+        q
+    }
+}
+
+/// `%.pf` of `|x|`: the digits and the point (`#`: the point even
+/// without digits after it).
+pub(super) fn fixed(x: X87, p: usize, hash: bool) -> String {
+    let (m, e) = parts(x);
+    let digits = scaled(m, e, p as i64).to_string();
+    let digits = format!("{digits:0>width$}", width = p + 1);
+    let (int, frac) = digits.split_at(digits.len() - p);
+    match (p, hash) {
+        (0, false) => int.to_string(),
+        _ => format!("{int}.{frac}"),
+    }
+}
+
+/// The `p + 1` significant digits of `|x|` and its decimal exponent after
+/// rounding (zero: `p + 1` zeros, exponent 0).
+fn significant(x: X87, p: usize) -> (String, i64) {
+    let (m, e) = parts(x);
+    if m == 0 {
+        return ("0".repeat(p + 1), 0);
+    }
+    let bits = 64 - i64::from(m.leading_zeros()) + e;
+    // 10^x <= |x| < 10^(x+1), estimated from the binary exponent, then
+    // corrected by the digit count the rounding gives.
+    let mut exp = ((bits - 1) as f64 * std::f64::consts::LOG10_2).floor() as i64;
+    loop {
+        let digits = scaled(m, e, p as i64 - exp).to_string();
+        match digits.len().cmp(&(p + 1)) {
+            std::cmp::Ordering::Greater => exp += 1,
+            std::cmp::Ordering::Less => exp -= 1,
+            std::cmp::Ordering::Equal => return (digits, exp),
+        }
+    }
+}
+
+/// `%.pe` of `|x|`: `d.ddde+XX` (at least two exponent digits).
+pub(super) fn exponent(x: X87, p: usize, hash: bool) -> String {
+    let (digits, exp) = significant(x, p);
+    let (lead, rest) = digits.split_at(1);
+    let point = if p > 0 || hash { "." } else { "" };
+    format!("{lead}{point}{rest}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.unsigned_abs())
+}
+
+/// `%.pg` of `|x|` (`p` at least 1): `%e` or `%f` by the exponent of the
+/// `%e` form, trailing zeros removed unless `#`.
+pub(super) fn general(x: X87, p: usize, hash: bool) -> String {
+    let (_, exp) = significant(x, p - 1);
+    let text = if (-4..p as i64).contains(&exp) {
+        fixed(x, (p as i64 - 1 - exp) as usize, hash)
+    } else {
+        exponent(x, p - 1, hash)
+    };
+    if hash {
+        return text;
+    }
+    let (mantissa, tail) = match text.find('e') {
+        Some(i) => text.split_at(i),
+        None => (text.as_str(), ""),
+    };
+    let mantissa = if mantissa.contains('.') { mantissa.trim_end_matches('0').trim_end_matches('.') } else { mantissa };
+    format!("{mantissa}{tail}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pathwise_ir::FBinOp;
+
+    fn ld(a: f64, op: FBinOp, b: f64) -> X87 {
+        X87::arith(op, X87::from_f64(a), X87::from_f64(b))
+    }
+
+    /// The texts glibc's printf gives (checked on this machine's glibc).
+    #[test]
+    fn texts_are_glibc_s() {
+        let third = ld(1.0, FBinOp::FDiv, 3.0);
+        assert_eq!(fixed(third, 6, false), "0.333333");
+        assert_eq!(fixed(third, 25, false), "0.3333333333333333333423684");
+        assert_eq!(exponent(third, 20, false), "3.33333333333333333342e-01");
+        assert_eq!(general(third, 6, false), "0.333333");
+        let tenth = X87::parse("0.1").unwrap();
+        assert_eq!(fixed(tenth, 0, false), "0");
+        assert_eq!(fixed(tenth, 0, true), "0.");
+        assert_eq!(fixed(tenth, 20, false), "0.10000000000000000000");
+        assert_eq!(general(tenth, 25, false), "0.1000000000000000000013553");
+        let big = ld(1e300, FBinOp::FMul, 1e300);
+        assert_eq!(exponent(big, 6, false), "1.000000e+600");
+        assert_eq!(general(big, 6, false), "1e+600");
+        let small = ld(1e-300, FBinOp::FMul, 1e-300);
+        assert_eq!(general(small, 3, true), "1.00e-600");
+        let two_thirds = ld(2.0, FBinOp::FDiv, 3.0);
+        assert_eq!(general(two_thirds, 1, false), "0.7");
+        assert_eq!(general(ld(2e5, FBinOp::FDiv, 3.0), 6, false), "66666.7");
+        assert_eq!(general(ld(2e6, FBinOp::FDiv, 3.0), 6, false), "666667");
+        assert_eq!(general(ld(2e7, FBinOp::FDiv, 3.0), 6, false), "6.66667e+06");
+    }
+}
