@@ -907,7 +907,7 @@ impl<'m, 'p> Exec<'m, 'p> {
                         crate::suite::CallArg::NonNull
                     }
                 } else {
-                    crate::suite::CallArg::Int(p.src.scalar.to_i128(v.conc()))
+                    crate::suite::CallArg::Int(p.src.scalar.to_i128_wide(v.out_bits(Some(p.src.scalar.ty))))
                 }
             })
             .collect();
