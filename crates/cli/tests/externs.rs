@@ -285,3 +285,33 @@ fn only_reachable_functions_get_stubs() {
     assert_eq!(build_and_run(out.path(), "verbose"), (0, format!("{n} passed, 0 failed\n")));
     replay_passes(out.path(), n);
 }
+
+/// Floating parameters and results (tests/c/externs_floating.c): the stubs
+/// have the declared floating types (an integer stub returns in the wrong
+/// register), check the arguments' bits, including a `long double` that is
+/// no double, and return the chosen values; every test passes natively.
+#[test]
+fn floating_externals_are_stubbed_with_their_types() {
+    // sense: v > 1.0, else gain() < 0 or not: 3 paths.
+    // improve: refine() > 1/3 or not: 2 paths (steps pinned by the 80-bit product).
+    for (function, externals, n) in [("sense", "calibrate,gain", 3), ("improve", "refine", 2)] {
+        let mut args = vec![];
+        for name in externals.split(',') {
+            args.extend(["--external", name]);
+        }
+        let (out, suite) = generate("externs_floating.c", function, &args);
+        assert_eq!(tests(&suite).len(), n, "{function}: {suite:#}");
+        let c = std::fs::read_to_string(out.path().join(format!("{function}_tests.c"))).unwrap();
+        for ty in [
+            "float pathwise_stub_gain(float",
+            "double pathwise_stub_calibrate(double",
+            "long double pathwise_stub_refine(long double",
+        ] {
+            let name = ty.split("pathwise_stub_").nth(1).unwrap().split('(').next().unwrap();
+            assert_eq!(c.contains(ty), externals.contains(name), "{ty}: {c}");
+        }
+        let (code, stdout) = build_and_run(out.path(), function);
+        assert_eq!((code, stdout.contains(&format!("{n} passed, 0 failed"))), (0, true), "{function}: {stdout}");
+        replay_passes(out.path(), n);
+    }
+}

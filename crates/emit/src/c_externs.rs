@@ -98,15 +98,26 @@ static const struct pathwise_call *pathwise_next_call(int func)
 "#;
 
 /// Argument check (emitted when some external function has parameters).
-/// `kind`: 0 unsigned, 1 signed, 2 pointer (0 null, 1 not).
-const CHECK_ARG: &str = r#"static void pathwise_check_arg(const struct pathwise_call *c, int index, unsigned long long got, int kind)
+/// `kind`: 0 unsigned, 1 signed, 2 pointer (0 null, 1 not), 3 a `float`'s
+/// bits, 4 a `double`'s (a `long double` as the double nearest): two NaNs
+/// are the same argument, whatever their sign and payload.
+const CHECK_ARG: &str = r#"static int pathwise_nan_bits(unsigned long long bits, int kind)
+{
+    unsigned long long exp = kind == 3 ? 0x7f800000ULL : 0x7ff0000000000000ULL;
+    unsigned long long frac = kind == 3 ? 0x7fffffULL : 0xfffffffffffffULL;
+    return (kind == 3 || kind == 4) && (bits & exp) == exp && (bits & frac) != 0;
+}
+
+static void pathwise_check_arg(const struct pathwise_call *c, int index, unsigned long long got, int kind)
 {
     unsigned long long expected = c->args[index];
-    if (expected == got)
+    if (expected == got || (pathwise_nan_bits(expected, kind) && pathwise_nan_bits(got, kind)))
         return;
     pathwise_printf("test %d: call %d (%s): argument %d expected ", pathwise_calls_test, pathwise_calls_made,
            pathwise_ext_names[c->func], index + 1);
-    if (kind == 2)
+    if (kind >= 3)
+        pathwise_printf("bits %#llx got %#llx\n", expected, got);
+    else if (kind == 2)
         pathwise_printf("%s got %s\n", expected ? "non-null" : "null", got ? "non-null" : "null");
     else if (kind == 1)
         pathwise_printf("%lld got %lld\n", (long long)expected, (long long)got);
@@ -139,6 +150,68 @@ static int pathwise_check_calls(void)
 
 "#;
 
+/// The bits of floating values and back, each emitted when a stub uses it
+/// (a `float` or `double` parameter, a `float` or `double` returned).
+const FLOAT_BITS: [(&str, &str); 4] = [
+    (
+        "pathwise_float_bits",
+        "static unsigned long long pathwise_float_bits(float x)\n{\n    union { float f; unsigned int u; } v;\n    v.f = x;\n    return v.u;\n}\n\n",
+    ),
+    (
+        "pathwise_double_bits",
+        "static unsigned long long pathwise_double_bits(double x)\n{\n    union { double d; unsigned long long u; } v;\n    v.d = x;\n    return v.u;\n}\n\n",
+    ),
+    (
+        "pathwise_float_of",
+        "static float pathwise_float_of(unsigned long long bits)\n{\n    union { float f; unsigned int u; } v;\n    v.u = (unsigned int)bits;\n    return v.f;\n}\n\n",
+    ),
+    (
+        "pathwise_double_of",
+        "static double pathwise_double_of(unsigned long long bits)\n{\n    union { double d; unsigned long long u; } v;\n    v.u = bits;\n    return v.d;\n}\n\n",
+    ),
+];
+
+/// The helpers of [`FLOAT_BITS`] the stubs of `suite` use, by name.
+fn float_helpers(suite: &TestSuite) -> Vec<&'static str> {
+    let mut used = Vec::new();
+    for f in &suite.externals {
+        for p in &f.params {
+            match floating(p) {
+                Some(Type::F32) => used.push("pathwise_float_bits"),
+                Some(_) => used.push("pathwise_double_bits"),
+                None => {}
+            }
+        }
+        match f.ret.as_ref().and_then(floating) {
+            Some(Type::F32) => used.push("pathwise_float_of"),
+            Some(Type::F64) => used.push("pathwise_double_of"),
+            _ => {}
+        }
+    }
+    used
+}
+
+/// The floating type of a scalar parameter or return value, if it is one.
+fn floating(src: &SrcVar) -> Option<Type> {
+    (src.shape == Shape::Scalar && src.scalar.ty.is_float()).then_some(src.scalar.ty)
+}
+
+/// Whether some external function returns a `long double`: the table's
+/// entries then have a `ret_ld` (80 bits do not fit `ret`).
+fn returns_long_double(suite: &TestSuite) -> bool {
+    suite.externals.iter().any(|f| f.ret.as_ref().and_then(floating) == Some(Type::F80))
+}
+
+/// A floating value of type `ty` as the bits a table entry holds (a
+/// `long double`: the double nearest's).
+fn float_bits_literal(value: i128, ty: Type) -> String {
+    match ty {
+        Type::F32 => format!("{:#x}ULL", value as u32),
+        Type::F80 => format!("{:#x}ULL", crate::literal::x87_value(value).to_f64().to_bits()),
+        _ => format!("{:#x}ULL", value as u64),
+    }
+}
+
 /// Whether the suite's tests need stubs.
 pub(crate) fn has_externals(suite: &TestSuite) -> bool {
     !suite.externals.is_empty()
@@ -154,6 +227,9 @@ fn stub_type(src: &SrcVar) -> &'static str {
         return "_Bool";
     }
     match (src.scalar.ty, is_unsigned(src.scalar)) {
+        (Type::F32, _) => "float",
+        (Type::F64, _) => "double",
+        (Type::F80, _) => "long double",
         (Type::I1 | Type::I8, false) => "signed char",
         (Type::I1 | Type::I8, true) => "unsigned char",
         (Type::I16, false) => "short",
@@ -187,12 +263,19 @@ pub(crate) fn write_stubs(out: &mut String, suite: &TestSuite) {
          * test is not running (gcov's runtime, the harness) go to the real function. */\n",
     );
     let nargs = suite.externals.iter().map(|f| f.params.len()).max().unwrap_or(0).max(1);
+    let ret_ld = if returns_long_double(suite) { "    long double ret_ld; /* a long double returned */\n" } else { "" };
     let _ = write!(
         out,
         "struct pathwise_call {{\n    int func; /* index in pathwise_ext_names */\n    \
-         unsigned long long args[{nargs}]; /* two's complement; pointers: 0 null, 1 not */\n    \
-         unsigned long long ret;\n    void *ret_pointer; /* what a function returning a pointer returns */\n}};\n\n"
+         unsigned long long args[{nargs}]; /* two's complement; floating: bits; pointers: 0 null, 1 not */\n    \
+         unsigned long long ret;\n    void *ret_pointer; /* what a function returning a pointer returns */\n{ret_ld}}};\n\n"
     );
+    let used = float_helpers(suite);
+    for (name, text) in FLOAT_BITS {
+        if used.contains(&name) {
+            out.push_str(text);
+        }
+    }
     let names: Vec<String> = suite.externals.iter().map(|f| format!("\"{}\"", f.name)).collect();
     let _ = writeln!(out, "static const char *const pathwise_ext_names[] = {{{}}};", names.join(", "));
     out.push_str(CALLS_HELPERS);
@@ -223,7 +306,13 @@ fn write_stub(out: &mut String, index: usize, f: &pathwise_suite::ExternalFuncti
         out.push_str("    if (pathwise_c) {\n");
         for (i, p) in f.params.iter().enumerate() {
             let a = format!("pathwise_a{}", i + 1);
-            let (got, kind) = if is_pointer(p) {
+            let (got, kind) = if let Some(ty) = floating(p) {
+                match ty {
+                    Type::F32 => (format!("pathwise_float_bits({a})"), 3),
+                    Type::F64 => (format!("pathwise_double_bits({a})"), 4),
+                    _ => (format!("pathwise_double_bits((double){a})"), 4),
+                }
+            } else if is_pointer(p) {
                 (format!("(unsigned long long)({a} != 0)"), 2)
             } else if is_unsigned(p.scalar) {
                 (format!("(unsigned long long){a}"), 0)
@@ -242,6 +331,14 @@ fn write_stub(out: &mut String, index: usize, f: &pathwise_suite::ExternalFuncti
     // behaviour.
     match &f.ret {
         Some(r) if is_pointer(r) => out.push_str("    return pathwise_c ? pathwise_c->ret_pointer : 0;\n"),
+        Some(r) if floating(r).is_some() => {
+            let value = match floating(r) {
+                Some(Type::F32) => "pathwise_float_of(pathwise_c->ret)",
+                Some(Type::F64) => "pathwise_double_of(pathwise_c->ret)",
+                _ => "pathwise_c->ret_ld",
+            };
+            let _ = writeln!(out, "    return pathwise_c ? {value} : 0;");
+        }
         Some(_) => {
             let _ = writeln!(out, "    return pathwise_c ? ({ret})pathwise_c->ret : 0;");
         }
@@ -293,6 +390,7 @@ fn call_text(suite: &TestSuite, call: &ExternalCall) -> String {
             CallArg::Null => "NULL".to_string(),
             CallArg::NonNull => "non-null".to_string(),
             CallArg::Int(v) => match f.and_then(|f| f.params.get(i)) {
+                Some(p) if p.scalar.ty.is_float() => crate::literal::display_value(*v, p.scalar),
                 Some(p) => normalize(*v, p.scalar).to_string(),
                 None => v.to_string(),
             },
@@ -300,7 +398,7 @@ fn call_text(suite: &TestSuite, call: &ExternalCall) -> String {
         .collect();
     let mut text = format!("{}({})", call.name, args.join(", "));
     if let (Some(v), Some(ret)) = (call.ret, f.and_then(|f| f.ret.as_ref())) {
-        let _ = write!(text, " returns {}", normalize(v, ret.scalar));
+        let _ = write!(text, " returns {}", crate::literal::display_value(v, ret.scalar));
     }
     match &call.ret_pointer {
         Some(pathwise_suite::HeapValue::Ref { obj, offset: 0 }) => {
@@ -343,20 +441,34 @@ pub(crate) fn write_expect_calls(out: &mut String, suite: &TestSuite, test: &Tes
             .map(|(a, p)| match a {
                 CallArg::Null => "0ULL".to_string(),
                 CallArg::NonNull => "1ULL".to_string(),
-                CallArg::Int(v) => bits_literal(*v, p),
+                CallArg::Int(v) => match floating(p) {
+                    Some(ty) => float_bits_literal(*v, ty),
+                    None => bits_literal(*v, p),
+                },
             })
             .collect();
         let args = if args.is_empty() { "0ULL".to_string() } else { args.join(", ") };
         let ret = match (call.ret, &f.ret) {
+            (Some(v), Some(src)) if floating(src).is_some_and(|t| t != Type::F80) => {
+                float_bits_literal(v, src.scalar.ty)
+            }
+            (Some(_), Some(src)) if floating(src).is_some() => "0ULL".to_string(),
             (Some(v), Some(src)) => bits_literal(v, src),
             _ => "0ULL".to_string(),
+        };
+        let ret_ld = match (call.ret, &f.ret) {
+            (Some(v), Some(src)) if floating(src) == Some(Type::F80) => {
+                format!(", {}", crate::literal::c_literal(v, src.scalar, &src.c_scalar))
+            }
+            _ if returns_long_double(suite) => ", 0".to_string(),
+            _ => String::new(),
         };
         let ret_pointer = match &call.ret_pointer {
             Some(v) => crate::c_heap::input_pointer_expr(suite, test, v, None),
             None => "0".to_string(),
         };
         let text = comment_safe(&call_text(suite, call));
-        let _ = writeln!(out, "        {{{index}, {{{args}}}, {ret}, {ret_pointer}}}, /* {text} */");
+        let _ = writeln!(out, "        {{{index}, {{{args}}}, {ret}, {ret_pointer}{ret_ld}}}, /* {text} */");
     }
     out.push_str("    };\n");
     let _ = writeln!(out, "    pathwise_expect_calls({}, pathwise_expected_calls, {n}, {});", test.id, u8::from(open));
