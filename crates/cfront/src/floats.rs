@@ -210,7 +210,8 @@ pub(crate) fn eval_num<'a>(cx: &mut dyn Ctx<'a>, e: &Node<Expression>) -> LResul
         Expression::UnaryOperator(u) if matches!(u.node.operator.node, UnaryOperator::Minus | UnaryOperator::Plus) => {
             match eval_num(cx, &u.node.operand)? {
                 Some(Num::Float(k, bits)) if u.node.operator.node == UnaryOperator::Minus => {
-                    Some(Num::Float(k, bits_of(k, x87_of(k, bits).neg())))
+                    // The sign bit flipped, a signalling NaN's too.
+                    Some(Num::Float(k, bits ^ (1 << (if k.is_long_double() { 79 } else { k.ir().bits() - 1 }))))
                 }
                 Some(Num::Float(k, bits)) => Some(Num::Float(k, bits)),
                 _ => consteval::eval(cx, e)?.map(Num::Int),

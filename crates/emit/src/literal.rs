@@ -84,7 +84,8 @@ fn long_double_literal(x: X87) -> String {
     match x.hex_literal() {
         Some(text) if x.sign() => format!("({text})"),
         Some(text) => text,
-        None => format!("{}__builtin_nanl(\"\")", if x.sign() { "-" } else { "" }),
+        None if x.sign() => "(-__builtin_nanl(\"\"))".to_string(),
+        None => "__builtin_nanl(\"\")".to_string(),
     }
 }
 

@@ -407,9 +407,6 @@ fn unreached_functions(program: &Program, info: &ProgramInfo, config: &Config, m
 /// The lines and branch sides one run covered (a test's replay).
 pub type RunCoverage = (FxHashSet<(FuncId, u32)>, FxHashSet<(FuncId, pathwise_ir::Block, bool)>);
 
-/// Build the suite from the search results; `per_test` holds what each
-/// test covers, in test order (the lines and sides before it are their
-
 /// The initial values of a global of `long double`s (byte storage: its
 /// initial bytes, 10 of every element's), as suites hold them.
 fn long_double_init(g: &pathwise_ir::GlobalData, src: &pathwise_ir::SrcVar) -> Vec<i128> {
@@ -426,6 +423,9 @@ fn long_double_init(g: &pathwise_ir::GlobalData, src: &pathwise_ir::SrcVar) -> V
         })
         .collect()
 }
+
+/// Build the suite from the search results; `per_test` holds what each
+/// test covers, in test order (the lines and sides before it are their
 /// union).
 #[allow(clippy::too_many_arguments)]
 pub fn assemble(
