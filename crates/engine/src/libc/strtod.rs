@@ -308,7 +308,28 @@ fn host_strtod(text: &[u8], single: bool) -> (u64, bool) {
 
 #[cfg(test)]
 mod tests {
-    use super::host_strtod;
+    use super::{extended, host_strtod};
+    use crate::value::Value;
+
+    /// `strtold` as glibc computes it (its `%La` and `errno` on this
+    /// machine for the same texts).
+    #[test]
+    fn strtold_rounds_to_64_bits_as_glibc_does() {
+        let text = |t: &str| {
+            let (v, range) = extended(t.as_bytes());
+            (v.x87().hex_literal(), range)
+        };
+        assert_eq!(text("0.1"), (Some("0xc.ccccccccccccccdp-7L".into()), false));
+        assert_eq!(text("-0x1.8"), (Some("-0xcp-3L".into()), false));
+        assert_eq!(text("3"), (Some("0xcp-2L".into()), false));
+        assert_eq!(text("1e5000"), (None, true));
+        assert_eq!(text("1e-4960"), (Some("0x0p+0L".into()), true));
+        let (tiny, range) = extended(b"1e-4940");
+        assert!(range && tiny.x87().exponent() == 0 && tiny.x87().significand() != 0);
+        let (nan, range) = extended(b"-nan");
+        assert!(!range && matches!(nan, Value::Int { .. }) && nan.x87().is_nan() && nan.x87().sign());
+        assert_eq!(extended(b"InF").0.x87(), pathwise_ir::x87::X87::from_f64(f64::INFINITY));
+    }
 
     #[test]
     fn the_host_converts_as_glibc_does() {
