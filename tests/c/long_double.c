@@ -80,3 +80,14 @@ long double parse_root(int which)
     long double v = strtold(texts[which], NULL);
     return sqrtl(v) + roundl(v * 10) + fminl(v, tenth);
 }
+
+/* isfinite, isnan and isinf of a long double stay symbolic: finite, NaN,
+ * infinite (not finite, not NaN and not infinite has no input). */
+int finite_kind(long double x)
+{
+    if (isfinite(x))
+        return 1;
+    if (isnan(x))
+        return 2;
+    return isinf(x) ? 3 : 4;
+}

@@ -566,6 +566,17 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                 let c = self.b.fcmp(FCmpOp::Une, ty, v.op, v.op, loc);
                 int(self, c)
             }
+            // `x - x == 0`; a `long double`'s subtraction would be computed
+            // in 80 bits (pinning an input), so `|x| < inf` in comparisons:
+            // `x > -inf && x < inf` (false for NaN).
+            "__builtin_isfinite" if ty == Type::F80 => {
+                let inf = Operand::Const(ty, float::from_f64(ty, f64::INFINITY));
+                let minus_inf = Operand::Const(ty, float::from_f64(ty, f64::NEG_INFINITY));
+                let above = self.b.fcmp(FCmpOp::Ogt, ty, v.op, minus_inf, loc);
+                let below = self.b.fcmp(FCmpOp::Olt, ty, v.op, inf, loc);
+                let (above, below) = (int(self, above), int(self, below));
+                self.b.bin(pathwise_ir::BinOp::And, Type::I32, above, below, loc)
+            }
             "__builtin_isfinite" => {
                 let d = self.b.fbin(FBinOp::FSub, ty, v.op, v.op, loc);
                 let c = self.b.fcmp(FCmpOp::Oeq, ty, d, Operand::Const(ty, 0), loc);

@@ -15,19 +15,23 @@
 //! - `show`: `digits < 0`, `> 30`, `> 20`, else; the precision is pinned:
 //!   4.
 //! - `parse_root`: `which < 0`, `> 3`, else (the index is pinned): 3.
+//! - `finite_kind`: finite, NaN, infinite (`isfinite` of a `long double`
+//!   is comparisons, not an 80-bit subtraction that would pin it): 3,
+//!   complete.
 
 mod common;
 
 use std::path::Path;
 
 /// One function: its tests, and whether the search is complete.
-const CASES: [(&str, usize, bool); 6] = [
+const CASES: [(&str, usize, bool); 7] = [
     ("near_tenth", 3, true),
     ("accumulate", 4, true),
     ("beyond_double", 2, false),
     ("kind", 4, true),
     ("show", 4, false),
     ("parse_root", 3, false),
+    ("finite_kind", 3, true),
 ];
 
 fn gen(function: &str, out: &Path) -> (String, serde_json::Value) {
