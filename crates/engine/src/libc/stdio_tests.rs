@@ -143,3 +143,43 @@ fn float_conversions_print_what_glibc_prints() {
     assert!(checked > 80_000, "{checked}");
     assert!(wrong.is_empty(), "{} of {checked} differ, e.g.:\n{}", wrong.len(), wrong.join("\n"));
 }
+
+/// `%a` and `%A` of doubles, exactly as glibc writes them (without a
+/// precision, which is not modelled), every flag; `%La` as glibc printed
+/// these `long double`s on this machine.
+#[test]
+fn hexadecimal_conversions_print_what_glibc_prints() {
+    use pathwise_ir::x87::X87;
+    let mut wrong = Vec::new();
+    for x in values() {
+        for conv in [b'a', b'A'] {
+            for flags in [0u8, 1, 2, 4, 8, 16, 1 | 4 | 8] {
+                let s = spec(conv, None, flags, 24);
+                let text = super::hex_text(X87::from_f64(x), &s);
+                let pad = (s.width as usize).saturating_sub(text.len());
+                let ours: Vec<u8> = std::iter::repeat_n(b' ', pad).chain(text).collect();
+                let theirs = glibc(x, &s);
+                if ours != theirs && wrong.len() < 20 {
+                    wrong.push(format!(
+                        "{x:e} %{}: ours {:?}, glibc {:?}",
+                        conv as char,
+                        String::from_utf8_lossy(&ours),
+                        String::from_utf8_lossy(&theirs)
+                    ));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+    let ld = |x: X87, conv: u8, flags: u8| {
+        let s = Spec { long_double: true, ..spec(conv, None, flags, 0) };
+        String::from_utf8(super::hex_text(x, &s)).unwrap()
+    };
+    let third = X87::arith(pathwise_ir::FBinOp::FDiv, X87::from_f64(1.0), X87::from_f64(3.0));
+    assert_eq!(ld(third, b'a', 0), "0xa.aaaaaaaaaaaaaabp-5");
+    assert_eq!(ld(X87::from_f64(0.0), b'a', 0), "0x0p+0");
+    assert_eq!(ld(X87::from_f64(-1.0), b'a', 0), "-0x8p-3");
+    assert_eq!(ld(X87::parse("0.1").unwrap(), b'A', 0), "0XC.CCCCCCCCCCCCCCDP-7");
+    assert_eq!(ld(X87::from_f64(1.0), b'a', 4), "0x8.p-3");
+    assert_eq!(ld(X87::parse("1e-4940").unwrap(), b'a', 0), "0x0.000000663278e62p-16385");
+}
