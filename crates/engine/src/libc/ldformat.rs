@@ -91,12 +91,7 @@ pub(super) fn general(x: X87, p: usize, hash: bool) -> String {
     if hash {
         return text;
     }
-    let (mantissa, tail) = match text.find('e') {
-        Some(i) => text.split_at(i),
-        None => (text.as_str(), ""),
-    };
-    let mantissa = if mantissa.contains('.') { mantissa.trim_end_matches('0').trim_end_matches('.') } else { mantissa };
-    format!("{mantissa}{tail}")
+    super::stdio::strip_zeros(&text)
 }
 
 #[cfg(test)]

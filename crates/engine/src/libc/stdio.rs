@@ -447,70 +447,34 @@ fn int_len(h: &mut dyn LibcHost, v: Int, s: &Spec) -> Int {
 /// The text of a floating conversion of `x`, padding by zeros included
 /// (spaces are added by the caller).
 fn float_text(x: f64, s: &Spec) -> Vec<u8> {
-    let upper = s.conv.is_ascii_uppercase();
-    let mut head: Vec<u8> = if x.is_sign_negative() {
-        vec![b'-']
-    } else if s.plus {
-        vec![b'+']
-    } else if s.space {
-        vec![b' ']
-    } else {
-        vec![]
-    };
+    let sign = sign_of(x.is_sign_negative(), s);
     let a = x.abs();
-    let body: String = if a.is_nan() || a.is_infinite() {
-        let t = if a.is_nan() { "nan" } else { "inf" };
-        let t = if upper { t.to_uppercase() } else { t.to_string() };
-        head.extend(t.bytes());
-        return head;
-    } else {
-        let prec = s.prec.unwrap_or(6) as usize;
-        match s.conv.to_ascii_lowercase() {
-            b'f' => point(format!("{a:.prec$}"), s.hash),
-            b'e' => exponent(a, prec, s.hash),
-            _ => general(a, prec.max(1), s.hash),
-        }
-    };
-    let body = if upper { body.to_uppercase() } else { body };
-    let len = (head.len() + body.len()) as u64;
-    if s.zero && !s.minus && len < s.width {
-        head.extend((len..s.width).map(|_| b'0'));
+    if a.is_nan() || a.is_infinite() {
+        return special(sign, a.is_nan(), s);
     }
-    head.extend(body.bytes());
-    head
+    let prec = s.prec.unwrap_or(6) as usize;
+    let body = match s.conv.to_ascii_lowercase() {
+        b'f' => point(format!("{a:.prec$}"), s.hash),
+        b'e' => exponent(a, prec, s.hash),
+        _ => general(a, prec.max(1), s.hash),
+    };
+    zero_padded(sign, &body, s)
 }
 
 /// The text of a floating conversion of a `long double` that is no double
 /// (finite or NaN), as [`float_text`].
 fn long_double_text(x: X87, s: &Spec) -> Vec<u8> {
-    let sign = if x.sign() {
-        "-"
-    } else if s.plus {
-        "+"
-    } else if s.space {
-        " "
-    } else {
-        ""
-    };
-    let mut head = sign.as_bytes().to_vec();
+    let sign = sign_of(x.sign(), s);
+    if x.is_nan() {
+        return special(sign, true, s);
+    }
     let prec = s.prec.unwrap_or(6) as usize;
     let body = match s.conv.to_ascii_lowercase() {
-        // A NaN's text has no zeros of padding.
-        _ if x.is_nan() => {
-            head.extend(if s.conv.is_ascii_uppercase() { b"NAN" } else { b"nan" });
-            return head;
-        }
         b'f' => super::ldformat::fixed(x, prec, s.hash),
         b'e' => super::ldformat::exponent(x, prec, s.hash),
         _ => super::ldformat::general(x, prec.max(1), s.hash),
     };
-    let body = if s.conv.is_ascii_uppercase() { body.to_uppercase() } else { body };
-    let len = (head.len() + body.len()) as u64;
-    if s.zero && !s.minus && len < s.width {
-        head.extend((len..s.width).map(|_| b'0'));
-    }
-    head.extend(body.bytes());
-    head
+    zero_padded(sign, &body, s)
 }
 
 /// `%a` (`%La` with `L`) of `x`, exactly, as glibc writes it: a double as
@@ -518,7 +482,32 @@ fn long_double_text(x: X87, s: &Spec) -> Vec<u8> {
 /// `long double` by its top four significand bits then the other sixty,
 /// `0xc.ccccccccccccccdp-7`; zeros of padding go after `0x`.
 fn hex_text(x: X87, s: &Spec) -> Vec<u8> {
-    let sign = if x.sign() {
+    let sign = sign_of(x.sign(), s);
+    if x.is_nan() || x.is_infinite() {
+        return special(sign, x.is_nan(), s);
+    }
+    let (lead, rest, exp) = if x.significand() == 0 {
+        ("0".to_string(), String::new(), 0)
+    } else if s.long_double {
+        let sig = x.significand();
+        let rest = format!("{:015x}", sig & ((1 << 60) - 1));
+        (format!("{:x}", sig >> 60), rest, i64::from(x.exponent().max(1)) - 16386)
+    } else {
+        let bits = x.to_f64().to_bits();
+        let (e, frac) = ((bits >> 52) & 0x7ff, bits & ((1 << 52) - 1));
+        let lead = if e == 0 { "0" } else { "1" };
+        (lead.to_string(), format!("{frac:013x}"), e.max(1) as i64 - 1023)
+    };
+    let rest = rest.trim_end_matches('0');
+    let point = if !rest.is_empty() || s.hash { "." } else { "" };
+    let sign_and_prefix = format!("{sign}0x");
+    zero_padded(&sign_and_prefix, &format!("{lead}{point}{rest}p{exp:+}"), s)
+}
+
+/// The sign a floating conversion writes: `-`, or `+` or a space by the
+/// flags.
+fn sign_of(negative: bool, s: &Spec) -> &'static str {
+    if negative {
         "-"
     } else if s.plus {
         "+"
@@ -526,33 +515,37 @@ fn hex_text(x: X87, s: &Spec) -> Vec<u8> {
         " "
     } else {
         ""
+    }
+}
+
+/// `inf` or `nan` after the sign (upper case for `%F`, `%E`...), never
+/// padded with zeros.
+fn special(sign: &str, nan: bool, s: &Spec) -> Vec<u8> {
+    let t = if nan { "nan" } else { "inf" };
+    let t = if s.conv.is_ascii_uppercase() { t.to_uppercase() } else { t.to_string() };
+    format!("{sign}{t}").into_bytes()
+}
+
+/// `head` (the sign, and `0x` for `%a`), the zeros of padding the `0`
+/// flag asks for to the width, then `body`; upper case for `%E`, `%A`...
+fn zero_padded(head: &str, body: &str, s: &Spec) -> Vec<u8> {
+    let text = format!("{head}{body}");
+    let text = if s.conv.is_ascii_uppercase() { text.to_uppercase() } else { text };
+    let (head, body) = text.split_at(head.len());
+    let len = text.len() as u64;
+    let zeros = if s.zero && !s.minus && len < s.width { (s.width - len) as usize } else { 0 };
+    [head.as_bytes(), &vec![b'0'; zeros], body.as_bytes()].concat()
+}
+
+/// `%g` without `#`: the mantissa's trailing zeros, and a point left bare,
+/// removed.
+pub(super) fn strip_zeros(text: &str) -> String {
+    let (num, exp) = match text.find(['e', 'E']) {
+        Some(i) => text.split_at(i),
+        None => (text, ""),
     };
-    let upper = s.conv == b'A';
-    let (digits, exp) = if x.is_nan() || x.is_infinite() {
-        let t = if x.is_nan() { "nan" } else { "inf" };
-        let t = if upper { t.to_uppercase() } else { t.to_string() };
-        return format!("{sign}{t}").into_bytes();
-    } else if x.significand() == 0 {
-        (("0".to_string(), String::new()), 0)
-    } else if s.long_double {
-        let sig = x.significand();
-        let rest = format!("{:015x}", sig & ((1 << 60) - 1));
-        ((format!("{:x}", sig >> 60), rest.trim_end_matches('0').to_string()), i64::from(x.exponent().max(1)) - 16386)
-    } else {
-        let bits = x.to_f64().to_bits();
-        let (e, frac) = ((bits >> 52) & 0x7ff, bits & ((1 << 52) - 1));
-        let lead = if e == 0 { "0" } else { "1" };
-        let rest = format!("{frac:013x}");
-        ((lead.to_string(), rest.trim_end_matches('0').to_string()), e.max(1) as i64 - 1023)
-    };
-    let ((lead, rest), exp) = (digits, exp);
-    let point = if !rest.is_empty() || s.hash { "." } else { "" };
-    let tail = format!("{lead}{point}{rest}p{exp:+}");
-    let tail = if upper { tail.to_uppercase() } else { tail };
-    let prefix = if upper { "0X" } else { "0x" };
-    let len = (sign.len() + prefix.len() + tail.len()) as u64;
-    let zeros = if s.zero && !s.minus && len < s.width { "0".repeat((s.width - len) as usize) } else { String::new() };
-    format!("{sign}{prefix}{zeros}{tail}").into_bytes()
+    let num = if num.contains('.') { num.trim_end_matches('0').trim_end_matches('.') } else { num };
+    format!("{num}{exp}")
 }
 
 /// `#` keeps a decimal point even without digits after it.
@@ -596,12 +589,7 @@ fn general(a: f64, p: usize, hash: bool) -> String {
     if hash {
         return text;
     }
-    let (num, exp) = match text.find('e') {
-        Some(i) => text.split_at(i),
-        None => (text.as_str(), ""),
-    };
-    let num = if num.contains('.') { num.trim_end_matches('0').trim_end_matches('.') } else { num };
-    format!("{num}{exp}")
+    strip_zeros(&text)
 }
 
 #[cfg(test)]
