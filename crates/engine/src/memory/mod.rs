@@ -243,6 +243,10 @@ pub struct Memory {
     heap_allocs: u32,
     /// The code object of each function whose address the run took.
     code: BTreeMap<pathwise_ir::FuncId, ObjId>,
+    /// Whether a symbolic `long double` was ever stored (the only cells
+    /// [`Memory::symbolic_f80_overlapping`] looks for: most runs have none,
+    /// and every access asks).
+    symbolic_f80: bool,
 }
 
 impl Memory {
@@ -417,6 +421,7 @@ impl Memory {
 
     /// Record the initial value of a heap input's scalar (first read).
     pub fn set_initial(&mut self, id: ObjId, off: u64, ty: Type, v: Value) {
+        self.symbolic_f80 |= ty == Type::F80 && v.sym().is_some();
         self.objects[id.0 as usize].initial_cells.insert(off, (ty, v));
     }
 
@@ -661,6 +666,7 @@ impl Memory {
         self.split_overlapping(pool, id, off, ty);
         let o = &mut self.objects[id.0 as usize];
         o.cells.insert(off, (ty, v));
+        self.symbolic_f80 |= ty == Type::F80 && v.sym().is_some();
         o.mark_init(off, ty.bytes());
         Ok(())
     }
@@ -758,6 +764,9 @@ impl Memory {
     /// bytes are the x87 encoding of a symbolic double, which is not
     /// modelled, so the executor pins those values first.
     pub fn symbolic_f80_overlapping(&self, id: ObjId, off: u64, ty: Type) -> Vec<Value> {
+        if !self.symbolic_f80 {
+            return Vec::new();
+        }
         let o = self.object(id);
         let end = off + ty.bytes();
         let hit = |m: &BTreeMap<u64, (Type, Value)>| -> Vec<Value> {
