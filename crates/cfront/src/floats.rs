@@ -306,13 +306,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         } else {
             0
         };
-        let pow = |step: i64| X87::from_f64(2f64.powi(step as i32));
-        let (mut w, mut rest) = (v, -s);
-        while rest != 0 {
-            let step = rest.clamp(-1000, 1000);
-            w = X87::arith(FBinOp::FMul, w, pow(step));
-            rest -= step;
-        }
+        let w = v.scaled(-s);
         let hi = w.to_f64();
         let lo = X87::arith(FBinOp::FSub, w, X87::from_f64(hi)).to_f64();
         let (hi, lo) = (Operand::Const(Type::F80, hi.to_bits()), Operand::Const(Type::F80, lo.to_bits()));

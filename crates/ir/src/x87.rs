@@ -224,14 +224,13 @@ impl X87 {
         let half = num_bigint::BigUint::from(1u8) << (extra - 1);
         let up = rem > half || (rem == half && (!exact || q & 1 == 1));
         let q = u128::from(q) + u128::from(up);
-        let mut v = X87::from_int(q as i128);
-        let mut rest = (e - s) / 2 + extra as i64;
-        while rest != 0 {
-            let step = rest.clamp(-1000, 1000);
-            v = X87::arith(FBinOp::FMul, v, X87::from_f64(2f64.powi(step as i32)));
-            rest -= step;
-        }
-        v
+        X87::from_int(q as i128).scaled((e - s) / 2 + extra as i64)
+    }
+
+    /// `self * 2^e`, exact unless it leaves the range (then rounded).
+    pub fn scaled(self, e: i64) -> X87 {
+        let e = e.clamp(-(1 << 20), 1 << 20) as i32;
+        X87::of(self.ext().scalbn(e))
     }
 
     /// `-self`: the sign bit flipped.
