@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use pathwise_engine::setup::RunCoverage;
@@ -47,7 +47,10 @@ impl Found {
 #[derive(Clone, Default)]
 pub struct Salvage {
     pub found: Arc<Mutex<Found>>,
-    returned: Arc<AtomicBool>,
+    /// Whether the search returned, with the watchdog's wake-up: it must
+    /// end as soon as the search does (the process waits for it), not at
+    /// its next look at the clock.
+    returned: Arc<(Mutex<bool>, Condvar)>,
 }
 
 /// Why the watchdog wrote the suite.
@@ -62,10 +65,16 @@ impl Salvage {
     /// of the tests it kept are dropped (a large suite is not held twice
     /// while it is written).
     pub fn returned(&self) {
-        self.returned.store(true, Ordering::SeqCst);
+        let (flag, wake) = &*self.returned;
+        *flag.lock().unwrap_or_else(PoisonError::into_inner) = true;
+        wake.notify_all();
         if let Ok(mut found) = self.found.lock() {
             found.take();
         }
+    }
+
+    fn has_returned(&self) -> bool {
+        *self.returned.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Waits until the search returns, or until it has not stopped `GRACE`
@@ -73,8 +82,9 @@ impl Salvage {
     /// with what was found. Runs on its own thread.
     pub fn watch(&self, deadline: Option<Instant>, interrupted: &AtomicBool, write: impl FnOnce(Cause, &mut Found)) {
         let mut asked: Option<(Instant, Cause)> = None;
+        let (flag, wake) = &*self.returned;
         loop {
-            if self.returned.load(Ordering::SeqCst) {
+            if self.has_returned() {
                 return;
             }
             let now = Instant::now();
@@ -88,13 +98,18 @@ impl Salvage {
             if let Some((at, cause)) = asked {
                 if now >= at + GRACE {
                     let mut found = self.found.lock().unwrap_or_else(|e| e.into_inner());
-                    if !self.returned.load(Ordering::SeqCst) {
+                    if !self.has_returned() {
                         write(cause, &mut found);
                     }
                     return;
                 }
             }
-            std::thread::sleep(Duration::from_millis(50));
+            // Signals and the deadline are looked at every 50 ms; the
+            // search's return wakes the watchdog at once.
+            let returned = flag.lock().unwrap_or_else(PoisonError::into_inner);
+            if !*returned {
+                drop(wake.wait_timeout(returned, Duration::from_millis(50)));
+            }
         }
     }
 }
