@@ -15,7 +15,8 @@
 //!    cost): makespan, speedup, efficiency, idle share; with the default
 //!    grain (`--subtree-runs 256`) and a finer one (32).
 //!
-//! `-- sim` runs the simulation only.
+//! `-- sim` runs the simulation only; other arguments keep the workloads
+//! whose name contains one of them (`-- sim merge url`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -185,10 +186,15 @@ fn sims(ws: &[Workload], subtree_runs: u64) {
 }
 
 fn main() {
-    let sim_only = std::env::args().any(|a| a == "sim");
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
+    let sim_only = args.iter().any(|a| a == "sim");
+    let names: Vec<String> = args.iter().filter(|a| *a != "sim").map(|a| a.to_lowercase()).collect();
     let diamonds = diamond_programs();
     let dir = diamonds.as_ref().map_or_else(PathBuf::new, |d| d.path().to_path_buf());
-    let ws = workloads(&dir);
+    let mut ws = workloads(&dir);
+    if !names.is_empty() {
+        ws.retain(|w| names.iter().any(|n| w.name.to_lowercase().contains(n)));
+    }
     if !sim_only {
         let st = Command::new("cargo")
             .args(["build", "--release", "-p", "pathwise-cli"])

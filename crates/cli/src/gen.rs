@@ -468,7 +468,6 @@ pub fn write_outputs_with(
         &owned
     };
     let include = source.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let text = with_build_flags(emit(suite, &include), flags, out);
     let name = &suite.function;
     let written = Written {
         c_file: out.join(format!("{name}_tests.c")),
@@ -476,20 +475,34 @@ pub fn write_outputs_with(
         header: out.join("pathwise.h"),
         cmocka_file: (flags.format == TestFormat::Cmocka).then(|| out.join(format!("{name}_cmocka.c"))),
     };
-    for (path, content) in [(&written.c_file, text.as_str()), (&written.header, frontend::PATHWISE_H)] {
-        std::fs::write(path, content).with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    drop(text);
-    if let Some(path) = &written.cmocka_file {
-        let text = with_build_flags(pathwise_emit::write_cmocka_tests(suite, &include), flags, out);
-        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    let json_file = &written.json_file;
-    let file = std::fs::File::create(json_file).with_context(|| format!("cannot write {}", json_file.display()))?;
-    let mut w = std::io::BufWriter::new(file);
-    pathwise_emit::json::write_suite_json(suite, &mut w)
-        .and_then(|()| std::io::Write::flush(&mut w))
-        .with_context(|| format!("cannot write {}", json_file.display()))?;
+    // The C file and the JSON are written side by side: for a large suite
+    // (url_decode of the corpus at k = 3: 5,056 tests, 11 MB of C and 30
+    // MB of JSON) writing them one after the other took a fifth of the run.
+    let c_files = || -> Result<()> {
+        let text = with_build_flags(emit(suite, &include), flags, out);
+        for (path, content) in [(&written.c_file, text.as_str()), (&written.header, frontend::PATHWISE_H)] {
+            std::fs::write(path, content).with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        drop(text);
+        if let Some(path) = &written.cmocka_file {
+            let text = with_build_flags(pathwise_emit::write_cmocka_tests(suite, &include), flags, out);
+            std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        Ok(())
+    };
+    let json = || -> Result<()> {
+        let json_file = &written.json_file;
+        let file = std::fs::File::create(json_file).with_context(|| format!("cannot write {}", json_file.display()))?;
+        let mut w = std::io::BufWriter::new(file);
+        pathwise_emit::json::write_suite_json(suite, &mut w)
+            .and_then(|()| std::io::Write::flush(&mut w))
+            .with_context(|| format!("cannot write {}", json_file.display()))
+    };
+    let (c_done, json_done) = std::thread::scope(|s| {
+        let json = s.spawn(json);
+        (c_files(), json.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+    });
+    c_done.and(json_done)?;
     Ok(written)
 }
 

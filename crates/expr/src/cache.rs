@@ -59,6 +59,7 @@ struct Key {
 }
 
 /// A result with the core as assumption ids (independent of order).
+#[derive(Clone)]
 enum Cached {
     Sat(Model),
     Unsat(Vec<ExprId>),
@@ -102,6 +103,41 @@ impl<B: SolverBackend> CachingSolver<B> {
     /// Forget all cached results (statistics are kept).
     pub fn clear_cache(&mut self) {
         self.cache.clear();
+    }
+
+    /// A copy of the cached results, for a solver working on a
+    /// [fork](ExprPool::fork) of the pool they were asked in.
+    pub fn snapshot(&self) -> QueryCache {
+        QueryCache(self.cache.clone())
+    }
+
+    /// Take `cache` as this solver's results for `pool`, which must be
+    /// the pool `cache` was taken in or a fork of it (its ids are the
+    /// keys).
+    pub fn adopt(&mut self, cache: QueryCache, pool: &ExprPool) {
+        self.cache = cache.0;
+        self.pool_uid = pool.uid();
+    }
+}
+
+/// The results a [`CachingSolver`] holds, apart from it (see
+/// [`CachingSolver::snapshot`]).
+#[derive(Clone, Default)]
+pub struct QueryCache(FxHashMap<Key, Cached>);
+
+impl QueryCache {
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl std::fmt::Debug for QueryCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "QueryCache({} results)", self.0.len())
     }
 }
 
@@ -236,6 +272,30 @@ mod tests {
         assert_eq!(s.check(&p, &q3), SolveResult::Unsat { core: vec![0] });
         assert_eq!(s.backend().calls, 2);
         assert_eq!(s.stats().cache_hits, 2);
+    }
+
+    #[test]
+    fn a_fork_of_the_pool_keeps_a_snapshot_of_the_answers() {
+        let (p, a, b, c) = setup();
+        let mut giver = CachingSolver::new(Double { bad: b, calls: 0 });
+        let q = Query { constraints: vec![a], assumptions: vec![c, b] };
+        let first = giver.check(&p, &q);
+        let mut fork = p.fork();
+        assert_ne!(fork.uid(), p.uid());
+        // The same ids mean the same terms; new terms get new ids.
+        let x = fork.var("x", Sort::Bv(8));
+        let k = fork.bv_const(8, 3);
+        assert_eq!(fork.cmp(BvCmp::Ult, x, k), a);
+        let k4 = fork.bv_const(8, 4);
+        assert_eq!(k4.0 as usize, p.len());
+        let mut taker = CachingSolver::new(Double { bad: b, calls: 0 });
+        taker.adopt(giver.snapshot(), &fork);
+        assert_eq!(taker.check(&fork, &q), first);
+        assert_eq!((taker.backend().calls, taker.stats().cache_hits), (0, 1));
+        // A query the giver never asked goes to the backend.
+        let d = fork.cmp(BvCmp::Ult, x, k4);
+        taker.check(&fork, &Query { constraints: vec![d], assumptions: vec![] });
+        assert_eq!(taker.backend().calls, 1);
     }
 
     #[test]

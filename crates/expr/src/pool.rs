@@ -191,6 +191,20 @@ impl ExprPool {
         ExprPool::default()
     }
 
+    /// A copy of this pool under an identity of its own: the same ids mean
+    /// the same terms in both, and each grows on its own from here (a
+    /// parallel search's subtree starts from its giver's pool, so that
+    /// what the giver learnt about its ids, its query cache, still holds).
+    pub fn fork(&self) -> ExprPool {
+        ExprPool {
+            nodes: self.nodes.clone(),
+            sorts: self.sorts.clone(),
+            floats: self.floats.clone(),
+            map: self.map.clone(),
+            ..ExprPool::default()
+        }
+    }
+
     /// An identity that no other pool of this process shares.
     ///
     /// Pools only grow, so an [`ExprId`] means the same term for the whole

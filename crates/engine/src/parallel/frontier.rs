@@ -115,12 +115,8 @@ mod tests {
         let shared = Shared::with_root();
         let root = shared.take().expect("the root");
         assert!(root.inputs.is_none());
-        let gift = |depth| WorkItem {
-            inputs: Some(Default::default()),
-            done: vec![true; 3],
-            depth,
-            slots: Default::default(),
-        };
+        let gift =
+            |depth| WorkItem { inputs: Some(Default::default()), done: vec![true; 3], depth, ..WorkItem::root() };
         shared.give(gift(2));
         shared.give(gift(1));
         // The shallowest first.
@@ -140,12 +136,7 @@ mod tests {
             let waiter = s.spawn(|| shared.take().map(|i| i.depth));
             // Time for the waiter to block (it gets the same answer if not).
             std::thread::sleep(std::time::Duration::from_millis(50));
-            shared.give(WorkItem {
-                inputs: Some(Default::default()),
-                done: vec![false],
-                depth: 0,
-                slots: Default::default(),
-            });
+            shared.give(WorkItem { inputs: Some(Default::default()), done: vec![false], depth: 0, ..WorkItem::root() });
             assert_eq!(waiter.join().unwrap(), Some(0));
         });
         shared.finished();

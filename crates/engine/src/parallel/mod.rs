@@ -10,10 +10,12 @@
 //!
 //! **Determinism.** Z3's answers depend on everything its context was
 //! asked before, and the solver's answers decide the inputs, hence the
-//! runs, hence the later prefixes. So each subtree's search is fresh: a
-//! new expression pool, a new solver backend in a new Z3 context (a
-//! thread of its own: the `z3` crate's context is per thread), the heap
-//! slot table its giver had. A subtree's tests, and the subtrees it
+//! runs, hence the later prefixes. So each subtree's search has a new
+//! solver backend in a new Z3 context (a thread of its own: the `z3`
+//! crate's context is per thread), and starts from what its giver had
+//! when it gave (the heap slot table, a fork of the expression pool and
+//! the query cache: [`crate::search::shared::Warm`]), which the giver's
+//! own item and run count decide. A subtree's tests, and the subtrees it
 //! gives, then depend on its own inputs only, and the split points on
 //! its run count only: the set of subtrees and of tests is the same
 //! whatever the number of workers and however they were scheduled. The
@@ -383,7 +385,7 @@ struct Subtree {
     stopped: Option<StopReason>,
 }
 
-/// Explore the subtree `item` with a fresh search (see the module doc),
+/// Explore the subtree `item` with a search of its own (see the module doc),
 /// giving subtrees to `frontier` and tests to `tx` as it goes.
 fn explore_subtree(
     ctx: &Ctx<'_>,
@@ -392,11 +394,14 @@ fn explore_subtree(
     (mut observer, tx): (impl Observer, &mpsc::Sender<Found>),
 ) -> Subtree {
     let mut backend = (ctx.backends)();
-    let mut pool = ExprPool::new();
+    let mut pool = item.warm.as_ref().map_or_else(ExprPool::new, |w| w.pool.fork());
     let machine = ctx.machine(item.slots.clone());
     let spec = InputSpec::new(&mut pool, ctx.program, ctx.main, ctx.config);
     let parts = Parts { main: ctx.main, pre: ctx.pre, start: ctx.start, observer: &mut observer };
     let mut search = Search::new(&machine, &spec, pool, &mut *backend, parts);
+    if let Some(warm) = &item.warm {
+        search.adopt(warm);
+    }
     let mut found = Vec::new();
     let mut tests = 0;
     let mut send = |found: &mut Vec<Found>| {

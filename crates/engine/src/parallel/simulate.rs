@@ -147,12 +147,15 @@ fn subtrees(ctx: &Ctx<'_>) -> Vec<Sub> {
         let item = queue[next].clone();
         next += 1;
         let mut backend = (ctx.backends)();
-        let mut pool = ExprPool::new();
+        let mut pool = item.warm.as_ref().map_or_else(ExprPool::new, |w| w.pool.fork());
         let machine = ctx.machine(item.slots.clone());
         let spec = InputSpec::new(&mut pool, ctx.program, ctx.main, ctx.config);
         let mut observer = NoObserver;
         let parts = Parts { main: ctx.main, pre: ctx.pre, start: ctx.start, observer: &mut observer };
         let mut search = Search::new(&machine, &spec, pool, &mut *backend, parts);
+        if let Some(warm) = &item.warm {
+            search.adopt(warm);
+        }
         let recorder = Recorder::default();
         let mut found = Vec::new();
         if let Some(mut cur) = search.start_item(&item, &mut found) {
