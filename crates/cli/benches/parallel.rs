@@ -4,7 +4,7 @@
 //! 1. Wall time as a user meets it: the `pathwise` process, best of 3,
 //!    without `--jobs` (the single search), with `--jobs 1` and with
 //!    `--jobs 2`, on Merge with all paths of arrays up to 6 elements
-//!    (k = 6, 769 tests), the ten 5-diamond programs of
+//!    (k = 6, 769 tests) and up to 8 (k = 8, 4,097 tests), the ten 5-diamond programs of
 //!    `gen_diamonds.py --seed 1` (`--k 1 --no-error-search`, summed), and
 //!    two parsers of the corpus: `next_token` (k = 4, 3,134 tests, about
 //!    10 s) and `url_decode` (k = 3, 5,056 tests); the speedup of 2
@@ -12,11 +12,16 @@
 //! 2. The simulated curve (`pathwise_engine::parallel::simulate`): the
 //!    same searches with N = 1, 2, 4, ..., 64 virtual workers, time in
 //!    instructions (solver calls and fresh searches at their calibrated
-//!    cost): makespan, speedup, efficiency, idle share; with the default
-//!    grain (`--subtree-runs 256`) and a finer one (32).
+//!    cost): makespan, speedup and efficiency over one worker, idle share,
+//!    speedup and efficiency over the single search; with the default
+//!    grain (`--subtree-runs 256`) and a finer one (32). Merge at k = 8
+//!    (4,097 tests) is simulated beside k = 6: at 0.5 s of work, k = 6 is
+//!    too small to cut for 16 workers.
 //!
 //! `-- sim` runs the simulation only; other arguments keep the workloads
 //! whose name contains one of them (`-- sim merge url`).
+//!
+//! The figures are in docs/src/benchmarks.md.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -48,6 +53,14 @@ fn workloads(diamonds: &Path) -> Vec<Workload> {
             function: "Merge",
             precondition: Some("merge_pre"),
             k: 6,
+            extra: &[],
+        },
+        Workload {
+            name: "Merge, k = 8",
+            files: vec![root().join("tests/bench/merge.c")],
+            function: "Merge",
+            precondition: Some("merge_pre"),
+            k: 8,
             extra: &[],
         },
         Workload {
@@ -171,15 +184,25 @@ fn sims(ws: &[Workload], subtree_runs: u64) {
             curve.call_cost,
             curve.search_cost
         );
-        println!("  {:>7} {:>12} {:>8} {:>10} {:>6}", "workers", "makespan M", "speedup", "efficiency", "idle");
+        println!(
+            "  the single search: {:.1} M instructions (the subtrees' own costs add {:.0}%)",
+            curve.single_work as f64 / 1e6,
+            (curve.work as f64 / curve.single_work.max(1) as f64 - 1.0) * 100.0
+        );
+        println!(
+            "  {:>7} {:>12} {:>8} {:>10} {:>6} {:>10} {:>14}",
+            "workers", "makespan M", "speedup", "efficiency", "idle", "vs single", "eff. vs single"
+        );
         for p in &curve.points {
             println!(
-                "  {:>7} {:>12.1} {:>7.2}x {:>9.0}% {:>5.0}%",
+                "  {:>7} {:>12.1} {:>7.2}x {:>9.0}% {:>5.0}% {:>9.2}x {:>13.0}%",
                 p.workers,
                 p.makespan as f64 / 1e6,
                 p.speedup,
                 p.efficiency * 100.0,
-                p.idle * 100.0
+                p.idle * 100.0,
+                p.vs_single,
+                p.vs_single / p.workers as f64 * 100.0
             );
         }
     }

@@ -499,9 +499,12 @@ pub fn write_outputs_with(
             .with_context(|| format!("cannot write {}", json_file.display()))
     };
     let (c_done, json_done) = std::thread::scope(|s| {
-        let json = s.spawn(json);
-        (c_files(), json.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-    });
+        let json = std::thread::Builder::new()
+            .name("pathwise-json".into())
+            .spawn_scoped(s, json)
+            .map_err(|e| anyhow!("cannot start the thread writing the JSON: {e}"))?;
+        Ok::<_, anyhow::Error>((c_files(), json.join().unwrap_or_else(|p| std::panic::resume_unwind(p))))
+    })?;
     c_done.and(json_done)?;
     Ok(written)
 }

@@ -287,7 +287,10 @@ fn explore(
         let handles: Vec<_> = (0..jobs)
             .map(|_| {
                 let tx = tx.clone();
-                s.spawn(move || work(ctx, shared, tx))
+                std::thread::Builder::new()
+                    .name("pathwise-worker".into())
+                    .spawn_scoped(s, move || work(ctx, shared, tx))
+                    .expect("a worker thread")
             })
             .collect();
         drop(tx);
@@ -355,7 +358,10 @@ fn work(ctx: &Ctx<'_>, shared: &frontier::Shared, tx: mpsc::Sender<Found>) -> Wo
     while let Some(item) = shared.take() {
         let began = Instant::now();
         let sub = std::thread::scope(|s| {
-            s.spawn(|| explore_subtree(ctx, &item, shared, (WorkerObserver { shared }, &tx)))
+            std::thread::Builder::new()
+                .name("pathwise-subtree".into())
+                .spawn_scoped(s, || explore_subtree(ctx, &item, shared, (WorkerObserver { shared }, &tx)))
+                .expect("a subtree's thread")
                 .join()
                 .expect("a subtree's search panicked")
         });

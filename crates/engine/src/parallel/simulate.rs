@@ -16,6 +16,11 @@
 //! per solver call and per fresh search over the time per instruction.
 //! A gift is available from the instant of its giver's step that made
 //! it; the taker pays its run of the gift's inputs.
+//!
+//! The speedup over one worker measures how well the subtrees spread;
+//! the speedup over the single search (`gen` without `--jobs`, run here at
+//! the same costs) also charges the subtrees' own cost (their Z3 contexts,
+//! the solver state they build again), which is what a user gains.
 
 use std::cell::{Cell, RefCell};
 use std::time::Instant;
@@ -40,6 +45,9 @@ pub struct Point {
     pub speedup: f64,
     /// `speedup / workers`.
     pub efficiency: f64,
+    /// The single search's time (one search, no subtrees) over this
+    /// makespan: what a user gains over not asking for `--jobs`.
+    pub vs_single: f64,
     /// Share of the workers' time spent waiting for a subtree.
     pub idle: f64,
 }
@@ -54,6 +62,8 @@ pub struct Curve {
     /// What a solver call and a fresh search cost, in instructions.
     pub call_cost: u64,
     pub search_cost: u64,
+    /// The single search's work, at the same costs.
+    pub single_work: u64,
     pub points: Vec<Point>,
 }
 
@@ -92,6 +102,7 @@ pub fn simulate(
         })
         .collect();
     let work = jobs.iter().map(|j| j.cost).sum();
+    let single_work = search_cost + cost(alone(&ctx));
     let one = schedule(&jobs, 1).0;
     let mut points: Vec<Point> = Vec::new();
     for &n in workers {
@@ -103,11 +114,12 @@ pub fn simulate(
             makespan,
             speedup,
             efficiency: speedup / n as f64,
+            vs_single: single_work as f64 / makespan.max(1) as f64,
             idle: idle as f64 / (makespan.max(1) * n as u64) as f64,
         });
     }
     let tests = tree.iter().map(|s| s.tests).sum();
-    Ok(Curve { subtrees: tree.len(), tests, work, call_cost, search_cost, points })
+    Ok(Curve { subtrees: tree.len(), tests, work, call_cost, search_cost, single_work, points })
 }
 
 /// One subtree as the simulation needs it.
@@ -183,6 +195,27 @@ fn subtrees(ctx: &Ctx<'_>) -> Vec<Sub> {
         out.push(sub);
     }
     out
+}
+
+/// The work (instructions, solver calls) of the whole search in one
+/// search that gives nothing away, as `gen` without `--jobs` does it.
+fn alone(ctx: &Ctx<'_>) -> (u64, u64) {
+    let mut backend = (ctx.backends)();
+    let mut pool = ExprPool::new();
+    let machine = ctx.machine(Default::default());
+    let spec = InputSpec::new(&mut pool, ctx.program, ctx.main, ctx.config);
+    let mut observer = NoObserver;
+    let parts = Parts { main: ctx.main, pre: ctx.pre, start: ctx.start, observer: &mut observer };
+    let mut search = Search::new(&machine, &spec, pool, &mut *backend, parts);
+    let root = WorkItem::root();
+    let mut found = Vec::new();
+    if let Some(mut cur) = search.start_item(&root, &mut found) {
+        let mut never = crate::search::shared::Splits::never();
+        while search.advance(&mut cur, (&Recorder::default(), &mut never), &mut found) {
+            found.clear();
+        }
+    }
+    search.work_done()
 }
 
 /// A fresh search's own cost: a thread, a Z3 context, a backend and its
