@@ -4,16 +4,18 @@
 //!
 //! The subtrees of a parallel search, their work and the subtrees each
 //! gives away, and when, do not depend on the schedule (see [`super`]).
-//! So they are computed once, on this thread, and the schedule of N
+//! So they are computed once, one after the other, and the schedule of N
 //! workers is then simulated over them: a worker that is free takes the
 //! shallowest subtree given so far (as [`super::frontier`] hands them
 //! out), and waits, idle, while none is.
 //!
 //! Time is counted, not measured: a subtree costs the instructions its
 //! runs executed, plus a fixed cost per solver backend call, plus a fixed
-//! cost for its fresh search (a thread, a Z3 context and its solvers),
-//! all in instructions, calibrated on this machine: the in-process time
-//! per solver call and per fresh search over the time per instruction.
+//! cost for its own search (a thread, a Z3 context and its solvers),
+//! all in instructions, calibrated on the subtrees themselves: the time
+//! per solver call and per new search over the time per instruction.
+//! Each subtree runs on a thread of its own as in `gen --jobs`, so its
+//! Z3 starts cold and asks what a real run's would.
 //! A gift is available from the instant of its giver's step that made
 //! it; the taker pays its run of the gift's inputs.
 //!
@@ -25,7 +27,7 @@
 use std::cell::{Cell, RefCell};
 use std::time::Instant;
 
-use pathwise_expr::{ExprPool, Query};
+use pathwise_expr::ExprPool;
 use pathwise_ir::Program;
 
 use super::{Backends, Ctx};
@@ -82,16 +84,17 @@ pub fn simulate(
     let info = ProgramInfo::compute(program);
     let config = Config { one_error_test_per_site: false, timeout: None, ..config.clone() };
     let ctx = Ctx { program, info: &info, config: &config, main, pre, start: Instant::now(), backends };
-    let began = Instant::now();
     let tree = subtrees(&ctx);
-    let total = began.elapsed().as_secs_f64();
-    // Calibration: time per instruction, per solver call, per fresh search.
+    // Calibration: time per instruction, per solver call, per new search
+    // (its thread's Z3 context and backend), measured on the subtrees.
     let steps: u64 = tree.iter().map(|s| s.steps).sum();
     let calls: u64 = tree.iter().map(|s| s.calls).sum();
     let solver_secs: f64 = tree.iter().map(|s| s.solver_secs).sum();
-    let per_step = (total - solver_secs).max(1e-9) / steps.max(1) as f64;
+    let setup_secs: f64 = tree.iter().map(|s| s.setup_secs).sum();
+    let total: f64 = tree.iter().map(|s| s.secs).sum();
+    let per_step = (total - solver_secs - setup_secs).max(1e-9) / steps.max(1) as f64;
     let call_cost = ((solver_secs / calls.max(1) as f64) / per_step).round() as u64;
-    let search_cost = (fresh_search_secs(backends) / per_step).round() as u64;
+    let search_cost = ((setup_secs / tree.len().max(1) as f64) / per_step).round() as u64;
     let cost = |(steps, calls): (u64, u64)| steps + call_cost * calls;
     let jobs: Vec<Job> = tree
         .iter()
@@ -102,7 +105,8 @@ pub fn simulate(
         })
         .collect();
     let work = jobs.iter().map(|j| j.cost).sum();
-    let single_work = search_cost + cost(alone(&ctx));
+    let single = alone(&ctx);
+    let single_work = search_cost + cost((single.steps, single.calls));
     let one = schedule(&jobs, 1).0;
     let mut points: Vec<Point> = Vec::new();
     for &n in workers {
@@ -128,6 +132,9 @@ struct Sub {
     steps: u64,
     calls: u64,
     solver_secs: f64,
+    /// Making its backend (and its thread's Z3 context), and all of it.
+    setup_secs: f64,
+    secs: f64,
     tests: usize,
     /// Each gift: the work done when it was given (instructions, solver
     /// calls), and the index of the subtree it is.
@@ -147,10 +154,10 @@ impl Frontier for Recorder {
     }
 }
 
-/// Every subtree of the search, explored one after the other on this
-/// thread, each by a fresh search (with a fresh backend; the Z3 context
-/// is this thread's, so models may differ from a real run's, but not the
-/// kind of work).
+/// Every subtree of the search, explored one after the other, each by a
+/// search of its own on a thread of its own, as `gen --jobs` explores
+/// them: the same subtrees, the same Z3 contexts started cold, the same
+/// queries.
 fn subtrees(ctx: &Ctx<'_>) -> Vec<Sub> {
     let mut queue: Vec<WorkItem> = vec![WorkItem::root()];
     let mut out = Vec::new();
@@ -158,7 +165,34 @@ fn subtrees(ctx: &Ctx<'_>) -> Vec<Sub> {
     while next < queue.len() {
         let item = queue[next].clone();
         next += 1;
+        let splits = crate::search::shared::Splits::of(&item, ctx.config.subtree_runs);
+        let (mut sub, gifts) = on_its_thread(ctx, &item, splits);
+        for (gift, at) in gifts {
+            sub.gifts.push((at, queue.len()));
+            queue.push(gift);
+        }
+        out.push(sub);
+    }
+    out
+}
+
+/// The whole search in one search that gives nothing away, as `gen`
+/// without `--jobs` runs it.
+fn alone(ctx: &Ctx<'_>) -> Sub {
+    on_its_thread(ctx, &WorkItem::root(), crate::search::shared::Splits::never()).0
+}
+
+/// Explore `item` on a new thread (hence a new Z3 context), giving at
+/// `splits`; the gifts come back with the work done when each was made.
+fn on_its_thread(
+    ctx: &Ctx<'_>,
+    item: &WorkItem,
+    mut splits: crate::search::shared::Splits,
+) -> (Sub, Vec<(WorkItem, (u64, u64))>) {
+    let explore = || {
+        let began = Instant::now();
         let mut backend = (ctx.backends)();
+        let setup_secs = began.elapsed().as_secs_f64();
         let mut pool = item.warm.as_ref().map_or_else(ExprPool::new, |w| w.pool.fork());
         let machine = ctx.machine(item.slots.clone());
         let spec = InputSpec::new(&mut pool, ctx.program, ctx.main, ctx.config);
@@ -170,9 +204,11 @@ fn subtrees(ctx: &Ctx<'_>) -> Vec<Sub> {
         }
         let recorder = Recorder::default();
         let mut found = Vec::new();
-        if let Some(mut cur) = search.start_item(&item, &mut found) {
-            let mut splits = crate::search::shared::Splits::of(&item, ctx.config.subtree_runs);
+        let mut tests = 0;
+        if let Some(mut cur) = search.start_item(item, &mut found) {
             loop {
+                tests += found.len();
+                found.clear();
                 recorder.now.set(search.work_done());
                 if !search.advance(&mut cur, (&recorder, &mut splits), &mut found) {
                     break;
@@ -180,62 +216,19 @@ fn subtrees(ctx: &Ctx<'_>) -> Vec<Sub> {
             }
         }
         let (steps, calls) = search.work_done();
-        let mut sub = Sub {
+        let sub = Sub {
             depth: item.depth,
             steps,
             calls,
-            solver_secs: search.figures().solver_ms as f64 / 1000.0,
-            tests: found.len(),
+            solver_secs: search.solver_time().as_secs_f64(),
+            setup_secs,
+            secs: began.elapsed().as_secs_f64(),
+            tests: tests + found.len(),
             gifts: Vec::new(),
         };
-        for (gift, at) in recorder.gifts.into_inner() {
-            sub.gifts.push((at, queue.len()));
-            queue.push(gift);
-        }
-        out.push(sub);
-    }
-    out
-}
-
-/// The work (instructions, solver calls) of the whole search in one
-/// search that gives nothing away, as `gen` without `--jobs` does it.
-fn alone(ctx: &Ctx<'_>) -> (u64, u64) {
-    let mut backend = (ctx.backends)();
-    let mut pool = ExprPool::new();
-    let machine = ctx.machine(Default::default());
-    let spec = InputSpec::new(&mut pool, ctx.program, ctx.main, ctx.config);
-    let mut observer = NoObserver;
-    let parts = Parts { main: ctx.main, pre: ctx.pre, start: ctx.start, observer: &mut observer };
-    let mut search = Search::new(&machine, &spec, pool, &mut *backend, parts);
-    let root = WorkItem::root();
-    let mut found = Vec::new();
-    if let Some(mut cur) = search.start_item(&root, &mut found) {
-        let mut never = crate::search::shared::Splits::never();
-        while search.advance(&mut cur, (&Recorder::default(), &mut never), &mut found) {
-            found.clear();
-        }
-    }
-    search.work_done()
-}
-
-/// A fresh search's own cost: a thread, a Z3 context, a backend and its
-/// first query (the best of 5).
-fn fresh_search_secs(backends: &Backends<'_>) -> f64 {
-    (0..5)
-        .map(|_| {
-            let began = Instant::now();
-            std::thread::scope(|s| {
-                s.spawn(|| {
-                    let mut pool = ExprPool::new();
-                    let x = pool.var("x", pathwise_expr::Sort::Bv(32));
-                    let zero = pool.bv_const(32, 0);
-                    let c = pool.cmp(pathwise_expr::BvCmp::Ult, zero, x);
-                    (backends)().check(&pool, &Query { constraints: vec![c], assumptions: Vec::new() });
-                });
-            });
-            began.elapsed().as_secs_f64()
-        })
-        .fold(f64::INFINITY, f64::min)
+        (sub, recorder.gifts.into_inner())
+    };
+    std::thread::scope(|s| s.spawn(explore).join().expect("a subtree's search panicked"))
 }
 
 /// A subtree for the scheduler: its depth, its cost, and when (after its

@@ -269,6 +269,11 @@ impl Search<'_, '_> {
         (self.steps, self.solver.stats().backend_calls)
     }
 
+    /// Time spent in the solver backend so far.
+    pub(crate) fn solver_time(&self) -> std::time::Duration {
+        self.solver.stats().backend_time
+    }
+
     /// Why this worker stopped, if it did.
     pub(crate) fn stopped(&self) -> Option<StopReason> {
         self.stopped.clone()
