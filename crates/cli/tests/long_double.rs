@@ -18,13 +18,15 @@
 //! - `finite_kind`: finite, NaN, infinite (`isfinite` of a `long double`
 //!   is comparisons, not an 80-bit subtraction that would pin it): 3,
 //!   complete.
+//! - `transcendental`: `n < 0`, `> 8`, else (the host libm's `sinl`,
+//!   `expl`, `powl`... pin `n`): 3.
 
 mod common;
 
 use std::path::Path;
 
 /// One function: its tests, and whether the search is complete.
-const CASES: [(&str, usize, bool); 7] = [
+const CASES: [(&str, usize, bool); 8] = [
     ("near_tenth", 3, true),
     ("accumulate", 4, true),
     ("beyond_double", 2, false),
@@ -32,6 +34,7 @@ const CASES: [(&str, usize, bool); 7] = [
     ("show", 4, false),
     ("parse_root", 3, false),
     ("finite_kind", 3, true),
+    ("transcendental", 3, false),
 ];
 
 fn gen(function: &str, out: &Path) -> (String, serde_json::Value) {

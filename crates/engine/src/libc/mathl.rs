@@ -7,8 +7,14 @@
 //! function's result (a double), so they are `math.rs`' symbolic models;
 //! `sqrtl` rounds to 64 bits instead and is computed in 80 (its argument
 //! pinned), as every function is when an argument is no double
-//! (`pathwise_ir::x87`, glibc's x87 results). The other functions (`sinl`,
-//! `expl`...) have no model: glibc's 80-bit results are not reproduced.
+//! (`pathwise_ir::x87`, glibc's x87 results).
+//!
+//! The functions `math.rs` computes concretely for `double` (`sinl`,
+//! `expl`, `powl`...: [`HOST_NAMES`]) are computed by the host's libm in
+//! 80 bits, their arguments pinned, through a C shim (`csrc/host_mathl.c`:
+//! Rust's FFI has no `long double`). Like the `double` ones, they leave
+//! `errno` alone. On a host whose `long double` is not x87's (not x86),
+//! they have no model.
 
 use pathwise_ir::x87::{Rounding, X87};
 use pathwise_ir::{FCmpOp, Type};
@@ -61,6 +67,42 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
         _ => return None,
     };
     Some(Ok(Some(Value::of_x87(r))))
+}
+
+/// The functions the host's libm computes (see the module doc), in the
+/// order of `csrc/host_mathl.c`.
+#[cfg(host_mathl)]
+pub(super) const HOST_NAMES: &[&str] = &[
+    "sinl", "cosl", "tanl", "asinl", "acosl", "atanl", "atan2l", "sinhl", "coshl", "tanhl", "expl", "exp2l", "expm1l",
+    "logl", "log2l", "log10l", "log1pl", "powl", "cbrtl", "hypotl", "fmodl",
+];
+#[cfg(not(host_mathl))]
+pub(super) const HOST_NAMES: &[&str] = &[];
+
+/// A function of [`HOST_NAMES`] on this run's arguments (pinned).
+pub(super) fn host_call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
+    let op = HOST_NAMES.iter().position(|&n| n == c.name)?;
+    let x: Vec<X87> = c.args.iter().map(|&a| exact(h, a)).collect();
+    let second = x.get(1).copied().unwrap_or(X87(0));
+    Some(Ok(Some(Value::of_x87(host(op, x[0], second)))))
+}
+
+#[cfg(host_mathl)]
+fn host(op: usize, x: X87, y: X87) -> X87 {
+    extern "C" {
+        fn pathwise_host_mathl(op: i32, x: *const u8, y: *const u8, out: *mut u8);
+    }
+    let (x, y) = (x.to_le_bytes(), y.to_le_bytes());
+    let mut out = [0u8; 10];
+    // SAFETY: the shim reads 10 bytes from each input and writes 10 to
+    // `out`, all of them arrays of 10 bytes; `op` indexes its switch.
+    unsafe { pathwise_host_mathl(op as i32, x.as_ptr(), y.as_ptr(), out.as_mut_ptr()) };
+    X87::from_le_bytes(out)
+}
+
+#[cfg(not(host_mathl))]
+fn host(_op: usize, _x: X87, _y: X87) -> X87 {
+    unreachable!("no function is modelled by the host without the shim")
 }
 
 /// The exact value of an argument, pinning a symbolic (double) one.

@@ -71,6 +71,7 @@ const HEADERS: &[Header] = &[
     Header { names: stdio::NAMES, call: stdio::call },
     Header { names: math::NAMES, call: math::call },
     Header { names: mathl::NAMES, call: mathl::call },
+    Header { names: mathl::HOST_NAMES, call: mathl::host_call },
     Header { names: builtin::NAMES, call: builtin::call },
 ];
 
