@@ -69,14 +69,16 @@ enum Cached {
 /// Memoises a backend's answers; see the module doc.
 pub struct CachingSolver<B: SolverBackend> {
     backend: B,
-    cache: FxHashMap<Key, Cached>,
+    /// Each answer with when it was stored (see [`CachingSolver::snapshot`]).
+    cache: FxHashMap<Key, (Cached, u64)>,
+    stored: u64,
     stats: SolverStats,
     pool_uid: u64,
 }
 
 impl<B: SolverBackend> CachingSolver<B> {
     pub fn new(backend: B) -> CachingSolver<B> {
-        CachingSolver { backend, cache: FxHashMap::default(), stats: SolverStats::default(), pool_uid: 0 }
+        CachingSolver { backend, cache: FxHashMap::default(), stored: 0, stats: SolverStats::default(), pool_uid: 0 }
     }
 
     pub fn stats(&self) -> SolverStats {
@@ -105,16 +107,25 @@ impl<B: SolverBackend> CachingSolver<B> {
         self.cache.clear();
     }
 
-    /// A copy of the cached results, for a solver working on a
-    /// [fork](ExprPool::fork) of the pool they were asked in.
-    pub fn snapshot(&self) -> QueryCache {
-        QueryCache(self.cache.clone())
+    /// A copy of the `limit` results stored last, for a solver working on
+    /// a [fork](ExprPool::fork) of the pool they were asked in (the
+    /// latest, because they are about the part of the search the copy
+    /// is for; at most `limit`, so that copies waiting to be used stay
+    /// small).
+    pub fn snapshot(&self, limit: usize) -> QueryCache {
+        if self.cache.len() <= limit {
+            return QueryCache(self.cache.clone());
+        }
+        let mut latest: Vec<(&Key, &(Cached, u64))> = self.cache.iter().collect();
+        latest.sort_unstable_by_key(|(_, (_, at))| std::cmp::Reverse(*at));
+        QueryCache(latest.into_iter().take(limit).map(|(k, v)| (k.clone(), v.clone())).collect())
     }
 
     /// Take `cache` as this solver's results for `pool`, which must be
     /// the pool `cache` was taken in or a fork of it (its ids are the
     /// keys).
     pub fn adopt(&mut self, cache: QueryCache, pool: &ExprPool) {
+        self.stored = cache.0.values().map(|(_, at)| at + 1).max().unwrap_or(0);
         self.cache = cache.0;
         self.pool_uid = pool.uid();
     }
@@ -123,7 +134,7 @@ impl<B: SolverBackend> CachingSolver<B> {
 /// The results a [`CachingSolver`] holds, apart from it (see
 /// [`CachingSolver::snapshot`]).
 #[derive(Clone, Default)]
-pub struct QueryCache(FxHashMap<Key, Cached>);
+pub struct QueryCache(FxHashMap<Key, (Cached, u64)>);
 
 impl QueryCache {
     pub fn len(&self) -> usize {
@@ -192,7 +203,7 @@ impl<B: SolverBackend> SolverBackend for CachingSolver<B> {
             self.stats.trivial += 1;
             return SolveResult::Sat(Model::default());
         }
-        if let Some(c) = self.cache.get(&key) {
+        if let Some((c, _)) = self.cache.get(&key) {
             self.stats.cache_hits += 1;
             return answer(c, query);
         }
@@ -212,7 +223,8 @@ impl<B: SolverBackend> SolverBackend for CachingSolver<B> {
             SolveResult::Unknown(r) => Cached::Unknown(r),
         };
         let out = answer(&cached, query);
-        self.cache.insert(key, cached);
+        self.cache.insert(key, (cached, self.stored));
+        self.stored += 1;
         out
     }
 }
@@ -289,12 +301,33 @@ mod tests {
         let k4 = fork.bv_const(8, 4);
         assert_eq!(k4.0 as usize, p.len());
         let mut taker = CachingSolver::new(Double { bad: b, calls: 0 });
-        taker.adopt(giver.snapshot(), &fork);
+        taker.adopt(giver.snapshot(8), &fork);
         assert_eq!(taker.check(&fork, &q), first);
         assert_eq!((taker.backend().calls, taker.stats().cache_hits), (0, 1));
         // A query the giver never asked goes to the backend.
         let d = fork.cmp(BvCmp::Ult, x, k4);
         taker.check(&fork, &Query { constraints: vec![d], assumptions: vec![] });
+        assert_eq!(taker.backend().calls, 1);
+    }
+
+    #[test]
+    fn a_snapshot_keeps_the_answers_stored_last() {
+        let (p, a, b, c) = setup();
+        let mut giver = CachingSolver::new(Double { bad: b, calls: 0 });
+        let queries = [vec![a], vec![c], vec![a, c]].map(|cs| Query { constraints: cs, assumptions: vec![] });
+        for q in &queries {
+            giver.check(&p, q);
+        }
+        let mut taker = CachingSolver::new(Double { bad: b, calls: 0 });
+        let fork = p.fork();
+        taker.adopt(giver.snapshot(2), &fork);
+        assert_eq!(taker.cache_len(), 2);
+        // The first query is the one left out: the backend answers it.
+        for q in &queries[1..] {
+            taker.check(&fork, q);
+        }
+        assert_eq!(taker.backend().calls, 0);
+        taker.check(&fork, &queries[0]);
         assert_eq!(taker.backend().calls, 1);
     }
 

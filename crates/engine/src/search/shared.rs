@@ -59,13 +59,23 @@ impl WorkItem {
 /// nothing. A fresh search asks the solver again what its giver already
 /// knew, and these repeats made most of the cost of cutting a search
 /// (Merge at k = 6: 564 solver calls over 8 subtrees against 301 in one
-/// search). The snapshot is taken at the gift, which a subtree makes at
-/// a fixed run count: like the rest of the item, it does not depend on
-/// the schedule.
+/// search; 439 with this). The snapshot is taken at the gift, which a
+/// subtree makes at a fixed run count: like the rest of the item, it does
+/// not depend on the schedule. Its size is bounded ([`MAX_WARM_TERMS`],
+/// [`MAX_WARM_ANSWERS`]).
 pub struct Warm {
     pub pool: ExprPool,
     pub cache: QueryCache,
 }
+
+/// The largest pool a gift copies: beyond, the taker starts from nothing
+/// (a gift waits in the frontier until a worker takes it, and thousands
+/// may wait in a long search). The pools of the corpus's parsers hold a
+/// few hundred terms.
+const MAX_WARM_TERMS: usize = 1 << 16;
+
+/// The answers a gift copies at most, the giver's latest.
+const MAX_WARM_ANSWERS: usize = 4096;
 
 impl std::fmt::Debug for Warm {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -224,7 +234,8 @@ impl Search<'_, '_> {
                 continue;
             }
             let inputs = Some(PortableModel::export(&self.pool, &inputs));
-            let warm = Some(Arc::new(Warm { pool: self.pool.fork(), cache: self.solver.snapshot() }));
+            let warm = (self.pool.len() <= MAX_WARM_TERMS)
+                .then(|| Arc::new(Warm { pool: self.pool.fork(), cache: self.solver.snapshot(MAX_WARM_ANSWERS) }));
             let slots = self.m.slots.borrow().clone();
             return Some(WorkItem { inputs, done, depth: aligned.flipped, slots, warm });
         }
