@@ -4,8 +4,9 @@
 //! 1. Wall time as a user meets it: the `pathwise` process, best of 3,
 //!    without `--jobs` (the single search), with `--jobs 1` and with
 //!    `--jobs 2`, on Merge with all paths of arrays up to 6 elements
-//!    (k = 6, 769 tests) and up to 8 (k = 8, 4,097 tests), the ten 5-diamond programs of
-//!    `gen_diamonds.py --seed 1` (`--k 1 --no-error-search`, summed), and
+//!    (k = 6, 769 tests) and up to 8 (k = 8, 4,097 tests), the ten
+//!    5-diamond programs of `gen_diamonds.py --seed 1` (`--k 1
+//!    --no-error-search`, summed), and
 //!    two parsers of the corpus: `next_token` (k = 4, 3,134 tests, about
 //!    10 s) and `url_decode` (k = 3, 5,056 tests); the speedup of 2
 //!    workers over 1.

@@ -102,9 +102,10 @@ impl Splits {
     /// [`FIRST_GIFT`], so that all workers have work soon.
     ///
     /// The grain is a trade. A gift costs its taker a search of its own (a
-    /// thread, a Z3 context and solvers: 1 to 8 ms, and the Z3 state its
-    /// giver had built) and one run. Measured (before [`Warm`]) on `url_decode` of the
-    /// corpus at k = 3 (5,153 runs): one worker 1,598 / 1,383 / 1,293 ms
+    /// thread, a Z3 context and solvers: about 1 ms, up to 9 ms for the
+    /// first few; and the Z3 state its giver had built) and one run.
+    /// Measured (before [`Warm`]) on `url_decode` of the corpus at k = 3
+    /// (5,153 runs): one worker 1,598 / 1,383 / 1,293 ms
     /// with a gift every 64 / 256 / 1,024 runs, two workers 937 / 809 /
     /// 1,025 ms; the simulated efficiency at 16 workers (`cargo bench
     /// --bench parallel`) is 18% with 256 and 73% with 32.
