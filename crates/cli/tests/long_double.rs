@@ -20,13 +20,16 @@
 //!   complete.
 //! - `transcendental`: `n < 0`, `> 8`, else (the host libm's `sinl`,
 //!   `expl`, `powl`... pin `n`): 3.
+//! - `math_errno`: the four cases and the default; each returns what
+//!   glibc's `errno` is after `log(0)`, `acos(2)`, `logl(0)`,
+//!   `powl(-1, 0.5)` (a test expecting it unchanged fails natively): 5.
 
 mod common;
 
 use std::path::Path;
 
 /// One function: its tests, and whether the search is complete.
-const CASES: [(&str, usize, bool); 8] = [
+const CASES: [(&str, usize, bool); 9] = [
     ("near_tenth", 3, true),
     ("accumulate", 4, true),
     ("beyond_double", 2, false),
@@ -35,6 +38,7 @@ const CASES: [(&str, usize, bool); 8] = [
     ("parse_root", 3, false),
     ("finite_kind", 3, true),
     ("transcendental", 3, false),
+    ("math_errno", 5, false),
 ];
 
 fn gen(function: &str, out: &Path) -> (String, serde_json::Value) {

@@ -1,16 +1,55 @@
-/* The host libm's `long double` functions on x87 80-bit values, for the
- * engine's library models (crates/engine/src/libc/mathl.rs): Rust's FFI has
- * no `long double`, so values cross as their 10 little-endian bytes. */
+/* The host libm's functions that Pathwise does not model symbolically
+ * (crates/engine/src/libc/math.rs and mathl.rs): their results and the
+ * errno they set, exactly. Rust's FFI has no `long double`, so those
+ * values cross as their 10 little-endian bytes; and Rust's own `f64::ln`
+ * and the like give the value but not glibc's errno. */
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
-/* The function numbered `op` (the order of `CONCRETE` in mathl.rs) of `x`
- * and, for two-argument functions, `y`; the result's 10 bytes in `out`. */
-void pathwise_host_mathl(int op, const unsigned char *x, const unsigned char *y, unsigned char *out)
+/* The double function numbered `op` (the order of `CONCRETE` in math.rs)
+ * of `a` and, for two-argument functions, `b`, in `*out`; returns the
+ * errno it set (0: none). */
+int pathwise_host_math(int op, double a, double b, double *out)
+{
+    double r;
+    errno = 0;
+    switch (op) {
+    case 0: r = sin(a); break;
+    case 1: r = cos(a); break;
+    case 2: r = tan(a); break;
+    case 3: r = asin(a); break;
+    case 4: r = acos(a); break;
+    case 5: r = atan(a); break;
+    case 6: r = atan2(a, b); break;
+    case 7: r = sinh(a); break;
+    case 8: r = cosh(a); break;
+    case 9: r = tanh(a); break;
+    case 10: r = exp(a); break;
+    case 11: r = exp2(a); break;
+    case 12: r = expm1(a); break;
+    case 13: r = log(a); break;
+    case 14: r = log2(a); break;
+    case 15: r = log10(a); break;
+    case 16: r = log1p(a); break;
+    case 17: r = pow(a, b); break;
+    case 18: r = cbrt(a); break;
+    case 19: r = hypot(a, b); break;
+    default: r = fmod(a, b); break;
+    }
+    *out = r;
+    return errno;
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+/* The same for `long double` (the order of `HOST_NAMES` in mathl.rs), on
+ * x87 values: 10 bytes from `x` and `y`, the result's 10 in `out`. */
+int pathwise_host_mathl(int op, const unsigned char *x, const unsigned char *y, unsigned char *out)
 {
     long double a = 0, b = 0, r;
     memcpy(&a, x, 10);
     memcpy(&b, y, 10);
+    errno = 0;
     switch (op) {
     case 0: r = sinl(a); break;
     case 1: r = cosl(a); break;
@@ -35,4 +74,6 @@ void pathwise_host_mathl(int op, const unsigned char *x, const unsigned char *y,
     default: r = fmodl(a, b); break;
     }
     memcpy(out, &r, 10);
+    return errno;
 }
+#endif

@@ -12,9 +12,8 @@
 //! The functions `math.rs` computes concretely for `double` (`sinl`,
 //! `expl`, `powl`...: [`HOST_NAMES`]) are computed by the host's libm in
 //! 80 bits, their arguments pinned, through a C shim (`csrc/host_mathl.c`:
-//! Rust's FFI has no `long double`). Like the `double` ones, they leave
-//! `errno` alone. On a host whose `long double` is not x87's (not x86),
-//! they have no model.
+//! Rust's FFI has no `long double`), with the `errno` glibc sets. On a
+//! host whose `long double` is not x87's (not x86), they have no model.
 
 use pathwise_ir::x87::{Rounding, X87};
 use pathwise_ir::{FCmpOp, Type};
@@ -84,24 +83,31 @@ pub(super) fn host_call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
     let op = HOST_NAMES.iter().position(|&n| n == c.name)?;
     let x: Vec<X87> = c.args.iter().map(|&a| exact(h, a)).collect();
     let second = x.get(1).copied().unwrap_or(X87(0));
-    Some(Ok(Some(Value::of_x87(host(op, x[0], second)))))
+    let (r, error) = host(op, x[0], second);
+    if error != 0 {
+        if let Err(end) = errno::set(h, error) {
+            return Some(Err(end));
+        }
+    }
+    Some(Ok(Some(Value::of_x87(r))))
 }
 
+/// The result, and the `errno` the host set (0: none).
 #[cfg(host_mathl)]
-fn host(op: usize, x: X87, y: X87) -> X87 {
+fn host(op: usize, x: X87, y: X87) -> (X87, u64) {
     extern "C" {
-        fn pathwise_host_mathl(op: i32, x: *const u8, y: *const u8, out: *mut u8);
+        fn pathwise_host_mathl(op: i32, x: *const u8, y: *const u8, out: *mut u8) -> i32;
     }
     let (x, y) = (x.to_le_bytes(), y.to_le_bytes());
     let mut out = [0u8; 10];
     // SAFETY: the shim reads 10 bytes from each input and writes 10 to
     // `out`, all of them arrays of 10 bytes; `op` indexes its switch.
-    unsafe { pathwise_host_mathl(op as i32, x.as_ptr(), y.as_ptr(), out.as_mut_ptr()) };
-    X87::from_le_bytes(out)
+    let error = unsafe { pathwise_host_mathl(op as i32, x.as_ptr(), y.as_ptr(), out.as_mut_ptr()) };
+    (X87::from_le_bytes(out), error as u64)
 }
 
 #[cfg(not(host_mathl))]
-fn host(_op: usize, _x: X87, _y: X87) -> X87 {
+fn host(_op: usize, _x: X87, _y: X87) -> (X87, u64) {
     unreachable!("no function is modelled by the host without the shim")
 }
 
