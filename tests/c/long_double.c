@@ -123,3 +123,15 @@ int math_errno(int which)
     }
     return -1;
 }
+
+/* The float forms, computed in float by the host: sinf, expf, powf, and
+ * logf's pole error (ERANGE) at 0. */
+int float_forms(int which)
+{
+    float v = which / 4;
+    errno = 0;
+    if (which < 0 || which > 1)
+        return -1;
+    float r = which == 0 ? sinf(v + 0.5f) + expf(v + 1) + powf(v + 2, 1.5f) : logf(v);
+    return (r > 3.5f) + 2 * (r < 0) + 4 * errno;
+}

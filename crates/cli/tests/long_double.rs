@@ -23,13 +23,15 @@
 //! - `math_errno`: the four cases and the default; each returns what
 //!   glibc's `errno` is after `log(0)`, `acos(2)`, `logl(0)`,
 //!   `powl(-1, 0.5)` (a test expecting it unchanged fails natively): 5.
+//! - `float_forms`: `which < 0`, `> 1`, 0 (`sinf`, `expf`, `powf`), 1
+//!   (`logf(0)`, ERANGE): 4.
 
 mod common;
 
 use std::path::Path;
 
 /// One function: its tests, and whether the search is complete.
-const CASES: [(&str, usize, bool); 9] = [
+const CASES: [(&str, usize, bool); 10] = [
     ("near_tenth", 3, true),
     ("accumulate", 4, true),
     ("beyond_double", 2, false),
@@ -39,6 +41,7 @@ const CASES: [(&str, usize, bool); 9] = [
     ("finite_kind", 3, true),
     ("transcendental", 3, false),
     ("math_errno", 5, false),
+    ("float_forms", 4, false),
 ];
 
 fn gen(function: &str, out: &Path) -> (String, serde_json::Value) {

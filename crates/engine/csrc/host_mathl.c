@@ -41,6 +41,38 @@ int pathwise_host_math(int op, double a, double b, double *out)
     return errno;
 }
 
+/* The same for `float` (sinf, expf...). */
+int pathwise_host_mathf(int op, float a, float b, float *out)
+{
+    float r;
+    errno = 0;
+    switch (op) {
+    case 0: r = sinf(a); break;
+    case 1: r = cosf(a); break;
+    case 2: r = tanf(a); break;
+    case 3: r = asinf(a); break;
+    case 4: r = acosf(a); break;
+    case 5: r = atanf(a); break;
+    case 6: r = atan2f(a, b); break;
+    case 7: r = sinhf(a); break;
+    case 8: r = coshf(a); break;
+    case 9: r = tanhf(a); break;
+    case 10: r = expf(a); break;
+    case 11: r = exp2f(a); break;
+    case 12: r = expm1f(a); break;
+    case 13: r = logf(a); break;
+    case 14: r = log2f(a); break;
+    case 15: r = log10f(a); break;
+    case 16: r = log1pf(a); break;
+    case 17: r = powf(a, b); break;
+    case 18: r = cbrtf(a); break;
+    case 19: r = hypotf(a, b); break;
+    default: r = fmodf(a, b); break;
+    }
+    *out = r;
+    return errno;
+}
+
 #if defined(__x86_64__) || defined(__i386__)
 /* The same for `long double` (the order of `HOST_NAMES` in mathl.rs), on
  * x87 values: 10 bytes from `x` and `y`, the result's 10 in `out`. */

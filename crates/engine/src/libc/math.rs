@@ -82,10 +82,31 @@ pub(super) const NAMES: &[&str] = &[
     "cbrt",
     "hypot",
     "fmod",
+    "sinf",
+    "cosf",
+    "tanf",
+    "asinf",
+    "acosf",
+    "atanf",
+    "atan2f",
+    "sinhf",
+    "coshf",
+    "tanhf",
+    "expf",
+    "exp2f",
+    "expm1f",
+    "logf",
+    "log2f",
+    "log10f",
+    "log1pf",
+    "powf",
+    "cbrtf",
+    "hypotf",
+    "fmodf",
 ];
 
 /// The functions computed concretely by the host's libm (see the module
-/// doc), `double` only.
+/// doc), named by their `double` forms (the `float` ones end in `f`).
 const CONCRETE: &[&str] = &[
     "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "exp", "exp2", "expm1", "log",
     "log2", "log10", "log1p", "pow", "cbrt", "hypot", "fmod",
@@ -103,6 +124,7 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
         }
         "__pathwise_fpclassify" | "__pathwise_fpclassifyf" => return Some(Ok(Some(fpclassify(h, c, fmt).value()))),
         name if CONCRETE.contains(&name) => return Some(concrete(h, c)),
+        name if name.strip_suffix('f').is_some_and(|b| CONCRETE.contains(&b)) => return Some(concrete_f32(h, c)),
         _ => {}
     }
     let (base, fmt) = match c.name.strip_suffix('f') {
@@ -243,6 +265,25 @@ fn concrete(h: &mut dyn LibcHost, c: &Call<'_>) -> Outcome {
         errno::set(h, error)?;
     }
     Ok(Some(Value::int(r.to_bits())))
+}
+
+/// [`concrete`] for the `float` forms (`sinf`, `expf`...).
+fn concrete_f32(h: &mut dyn LibcHost, c: &Call<'_>) -> Outcome {
+    extern "C" {
+        fn pathwise_host_mathf(op: i32, a: f32, b: f32, out: *mut f32) -> i32;
+    }
+    let base = c.name.strip_suffix('f').unwrap_or(c.name);
+    let x = f32::from_bits(h.float(c.arg(0), Type::F32) as u32);
+    let two = matches!(base, "atan2" | "pow" | "hypot" | "fmod");
+    let y = if two { f32::from_bits(h.float(c.arg(1), Type::F32) as u32) } else { 0.0 };
+    let op = CONCRETE.iter().position(|&n| n == base).unwrap_or(CONCRETE.len() - 1);
+    let mut r = 0.0f32;
+    // SAFETY: the shim writes one float to `r`; `op` indexes its switch.
+    let error = unsafe { pathwise_host_mathf(op as i32, x, y, &mut r) };
+    if error != 0 {
+        errno::set(h, error as u64)?;
+    }
+    Ok(Some(Value::int(u64::from(r.to_bits()))))
 }
 
 /// The host libm's `CONCRETE[op]` of `x` (and `y`), and the errno it set
