@@ -7,36 +7,32 @@
 #include <math.h>
 #include <string.h>
 
-/* The double function numbered `op` (the order of `CONCRETE` in math.rs)
- * of `a` and, for two-argument functions, `b`, in `*out`; returns the
- * errno it set (0: none). */
+/* The functions, in the order of `CONCRETE` in math.rs (an operation's
+ * number is its place here); ONE takes one argument, TWO two. */
+#define PATHWISE_FUNCTIONS(ONE, TWO, S)                                                               \
+    ONE(0, sin##S) ONE(1, cos##S) ONE(2, tan##S) ONE(3, asin##S) ONE(4, acos##S) ONE(5, atan##S)      \
+    TWO(6, atan2##S) ONE(7, sinh##S) ONE(8, cosh##S) ONE(9, tanh##S) ONE(10, exp##S) ONE(11, exp2##S) \
+    ONE(12, expm1##S) ONE(13, log##S) ONE(14, log2##S) ONE(15, log10##S) ONE(16, log1p##S)           \
+    TWO(17, pow##S) ONE(18, cbrt##S) TWO(19, hypot##S) TWO(20, fmod##S)
+
+#define PATHWISE_ONE(n, f) case n: r = f(a); break;
+#define PATHWISE_TWO(n, f) case n: r = f(a, b); break;
+
+/* The function numbered `op` of `a` and, for two-argument functions, `b`:
+ * its result in `r`, errno cleared first. */
+#define PATHWISE_CALL(S)                                      \
+    errno = 0;                                                \
+    switch (op) {                                             \
+        PATHWISE_FUNCTIONS(PATHWISE_ONE, PATHWISE_TWO, S)     \
+    default: r = 0; break;                                    \
+    }
+
+/* The double function numbered `op`, in `*out`; returns the errno it set
+ * (0: none). */
 int pathwise_host_math(int op, double a, double b, double *out)
 {
     double r;
-    errno = 0;
-    switch (op) {
-    case 0: r = sin(a); break;
-    case 1: r = cos(a); break;
-    case 2: r = tan(a); break;
-    case 3: r = asin(a); break;
-    case 4: r = acos(a); break;
-    case 5: r = atan(a); break;
-    case 6: r = atan2(a, b); break;
-    case 7: r = sinh(a); break;
-    case 8: r = cosh(a); break;
-    case 9: r = tanh(a); break;
-    case 10: r = exp(a); break;
-    case 11: r = exp2(a); break;
-    case 12: r = expm1(a); break;
-    case 13: r = log(a); break;
-    case 14: r = log2(a); break;
-    case 15: r = log10(a); break;
-    case 16: r = log1p(a); break;
-    case 17: r = pow(a, b); break;
-    case 18: r = cbrt(a); break;
-    case 19: r = hypot(a, b); break;
-    default: r = fmod(a, b); break;
-    }
+    PATHWISE_CALL()
     *out = r;
     return errno;
 }
@@ -45,66 +41,20 @@ int pathwise_host_math(int op, double a, double b, double *out)
 int pathwise_host_mathf(int op, float a, float b, float *out)
 {
     float r;
-    errno = 0;
-    switch (op) {
-    case 0: r = sinf(a); break;
-    case 1: r = cosf(a); break;
-    case 2: r = tanf(a); break;
-    case 3: r = asinf(a); break;
-    case 4: r = acosf(a); break;
-    case 5: r = atanf(a); break;
-    case 6: r = atan2f(a, b); break;
-    case 7: r = sinhf(a); break;
-    case 8: r = coshf(a); break;
-    case 9: r = tanhf(a); break;
-    case 10: r = expf(a); break;
-    case 11: r = exp2f(a); break;
-    case 12: r = expm1f(a); break;
-    case 13: r = logf(a); break;
-    case 14: r = log2f(a); break;
-    case 15: r = log10f(a); break;
-    case 16: r = log1pf(a); break;
-    case 17: r = powf(a, b); break;
-    case 18: r = cbrtf(a); break;
-    case 19: r = hypotf(a, b); break;
-    default: r = fmodf(a, b); break;
-    }
+    PATHWISE_CALL(f)
     *out = r;
     return errno;
 }
 
 #if defined(__x86_64__) || defined(__i386__)
-/* The same for `long double` (the order of `HOST_NAMES` in mathl.rs), on
- * x87 values: 10 bytes from `x` and `y`, the result's 10 in `out`. */
+/* The same for `long double` (sinl, expl...), on x87 values: 10 bytes
+ * from `x` and `y`, the result's 10 in `out`. */
 int pathwise_host_mathl(int op, const unsigned char *x, const unsigned char *y, unsigned char *out)
 {
     long double a = 0, b = 0, r;
     memcpy(&a, x, 10);
     memcpy(&b, y, 10);
-    errno = 0;
-    switch (op) {
-    case 0: r = sinl(a); break;
-    case 1: r = cosl(a); break;
-    case 2: r = tanl(a); break;
-    case 3: r = asinl(a); break;
-    case 4: r = acosl(a); break;
-    case 5: r = atanl(a); break;
-    case 6: r = atan2l(a, b); break;
-    case 7: r = sinhl(a); break;
-    case 8: r = coshl(a); break;
-    case 9: r = tanhl(a); break;
-    case 10: r = expl(a); break;
-    case 11: r = exp2l(a); break;
-    case 12: r = expm1l(a); break;
-    case 13: r = logl(a); break;
-    case 14: r = log2l(a); break;
-    case 15: r = log10l(a); break;
-    case 16: r = log1pl(a); break;
-    case 17: r = powl(a, b); break;
-    case 18: r = cbrtl(a); break;
-    case 19: r = hypotl(a, b); break;
-    default: r = fmodl(a, b); break;
-    }
+    PATHWISE_CALL(l)
     memcpy(out, &r, 10);
     return errno;
 }

@@ -123,8 +123,9 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
             return Some(Ok(Some(Int::from_cond(h.pool(), neg, 32).value())));
         }
         "__pathwise_fpclassify" | "__pathwise_fpclassifyf" => return Some(Ok(Some(fpclassify(h, c, fmt).value()))),
-        name if CONCRETE.contains(&name) => return Some(concrete(h, c)),
-        name if name.strip_suffix('f').is_some_and(|b| CONCRETE.contains(&b)) => return Some(concrete_f32(h, c)),
+        name if CONCRETE.contains(&name) || name.strip_suffix('f').is_some_and(|b| CONCRETE.contains(&b)) => {
+            return Some(concrete(h, c))
+        }
         _ => {}
     }
     let (base, fmt) = match c.name.strip_suffix('f') {
@@ -252,49 +253,50 @@ fn fpclassify(h: &mut dyn LibcHost, c: &Call<'_>, fmt: FpFmt) -> Int {
     Int::ite(p, nan, codes[0], r)
 }
 
-/// A function of the host's libm on this run's arguments (pinned).
+/// A function of the host's libm on this run's arguments (pinned), its
+/// `double` or `float` form (`sin`, `sinf`).
 fn concrete(h: &mut dyn LibcHost, c: &Call<'_>) -> Outcome {
-    let x = f64::from_bits(h.float(c.arg(0), Type::F64));
-    let two = matches!(c.name, "atan2" | "pow" | "hypot" | "fmod");
-    let y = if two { f64::from_bits(h.float(c.arg(1), Type::F64)) } else { 0.0 };
-    let op = CONCRETE.iter().position(|&n| n == c.name).unwrap_or(CONCRETE.len() - 1);
-    let (r, error) = host(op, x, y);
+    let (base, ty) = match c.name.strip_suffix('f') {
+        Some(base) if CONCRETE.contains(&base) => (base, Type::F32),
+        _ => (c.name, Type::F64),
+    };
+    let x = h.float(c.arg(0), ty);
+    let two = matches!(base, "atan2" | "pow" | "hypot" | "fmod");
+    let y = if two { h.float(c.arg(1), ty) } else { 0 };
+    let op = host_op(base).unwrap_or(CONCRETE.len() - 1);
+    let (r, error) = host(op, ty, (x, y));
     // glibc sets errno on a domain, pole or range error (`log(0)`: ERANGE),
     // and a program may read it: a test that expects it unchanged fails.
     if error != 0 {
         errno::set(h, error)?;
     }
-    Ok(Some(Value::int(r.to_bits())))
+    Ok(Some(Value::int(r)))
 }
 
-/// [`concrete`] for the `float` forms (`sinf`, `expf`...).
-fn concrete_f32(h: &mut dyn LibcHost, c: &Call<'_>) -> Outcome {
-    extern "C" {
-        fn pathwise_host_mathf(op: i32, a: f32, b: f32, out: *mut f32) -> i32;
-    }
-    let base = c.name.strip_suffix('f').unwrap_or(c.name);
-    let x = f32::from_bits(h.float(c.arg(0), Type::F32) as u32);
-    let two = matches!(base, "atan2" | "pow" | "hypot" | "fmod");
-    let y = if two { f32::from_bits(h.float(c.arg(1), Type::F32) as u32) } else { 0.0 };
-    let op = CONCRETE.iter().position(|&n| n == base).unwrap_or(CONCRETE.len() - 1);
-    let mut r = 0.0f32;
-    // SAFETY: the shim writes one float to `r`; `op` indexes its switch.
-    let error = unsafe { pathwise_host_mathf(op as i32, x, y, &mut r) };
-    if error != 0 {
-        errno::set(h, error as u64)?;
-    }
-    Ok(Some(Value::int(u64::from(r.to_bits()))))
+/// The number `csrc/host_mathl.c` gives the function whose `double` form
+/// is `base`.
+pub(super) fn host_op(base: &str) -> Option<usize> {
+    CONCRETE.iter().position(|&n| n == base)
 }
 
-/// The host libm's `CONCRETE[op]` of `x` (and `y`), and the errno it set
-/// (0: none), through `csrc/host_mathl.c`: Rust's `f64::ln` and the like
-/// give glibc's value but not its errno.
-fn host(op: usize, x: f64, y: f64) -> (f64, u64) {
+/// The host libm's `CONCRETE[op]` of `x` (and `y`), as bits of `ty`
+/// (`F64` or `F32`), and the errno it set (0: none), through
+/// `csrc/host_mathl.c`: Rust's `f64::ln` and the like give glibc's value
+/// but not its errno.
+fn host(op: usize, ty: Type, (x, y): (u64, u64)) -> (u64, u64) {
     extern "C" {
         fn pathwise_host_math(op: i32, a: f64, b: f64, out: *mut f64) -> i32;
+        fn pathwise_host_mathf(op: i32, a: f32, b: f32, out: *mut f32) -> i32;
+    }
+    if ty == Type::F32 {
+        let (a, b) = (f32::from_bits(x as u32), f32::from_bits(y as u32));
+        let mut out = 0.0f32;
+        // SAFETY: the shim writes one float to `out`; `op` indexes its switch.
+        let error = unsafe { pathwise_host_mathf(op as i32, a, b, &mut out) };
+        return (u64::from(out.to_bits()), error as u64);
     }
     let mut out = 0.0;
     // SAFETY: the shim writes one double to `out`; `op` indexes its switch.
-    let error = unsafe { pathwise_host_math(op as i32, x, y, &mut out) };
-    (out, error as u64)
+    let error = unsafe { pathwise_host_math(op as i32, f64::from_bits(x), f64::from_bits(y), &mut out) };
+    (out.to_bits(), error as u64)
 }
