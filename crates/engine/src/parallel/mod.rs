@@ -242,6 +242,25 @@ struct Ctx<'c> {
 }
 
 impl Ctx<'_> {
+    /// `f` on the search of `item`: a fork of its giver's pool and
+    /// answers (see the module doc) on `backend`, made on this thread.
+    fn with_search<R>(
+        &self,
+        item: &WorkItem,
+        (backend, observer): (&mut dyn SolverBackend, &mut dyn Observer),
+        f: impl FnOnce(&mut Search<'_, '_>) -> R,
+    ) -> R {
+        let mut pool = item.warm.as_ref().map_or_else(ExprPool::new, |w| w.pool.fork());
+        let machine = self.machine(item.slots.clone());
+        let spec = InputSpec::new(&mut pool, self.program, self.main, self.config);
+        let parts = Parts { main: self.main, pre: self.pre, start: self.start, observer };
+        let mut search = Search::new(&machine, &spec, pool, backend, parts);
+        if let Some(warm) = &item.warm {
+            search.adopt(warm);
+        }
+        f(&mut search)
+    }
+
     /// A machine for a subtree's search, with the slot table it starts from.
     fn machine(&self, slots: crate::heap::SlotTable) -> Machine<'_> {
         Machine {
@@ -400,14 +419,16 @@ fn explore_subtree(
     (mut observer, tx): (impl Observer, &mpsc::Sender<Found>),
 ) -> Subtree {
     let mut backend = (ctx.backends)();
-    let mut pool = item.warm.as_ref().map_or_else(ExprPool::new, |w| w.pool.fork());
-    let machine = ctx.machine(item.slots.clone());
-    let spec = InputSpec::new(&mut pool, ctx.program, ctx.main, ctx.config);
-    let parts = Parts { main: ctx.main, pre: ctx.pre, start: ctx.start, observer: &mut observer };
-    let mut search = Search::new(&machine, &spec, pool, &mut *backend, parts);
-    if let Some(warm) = &item.warm {
-        search.adopt(warm);
-    }
+    ctx.with_search(item, (&mut *backend, &mut observer), |search| explore_with(ctx, search, item, (frontier, tx)))
+}
+
+/// [`explore_subtree`]'s search of `item`.
+fn explore_with(
+    ctx: &Ctx<'_>,
+    search: &mut Search<'_, '_>,
+    item: &WorkItem,
+    (frontier, tx): (&dyn crate::search::shared::Frontier, &mpsc::Sender<Found>),
+) -> Subtree {
     let mut found = Vec::new();
     let mut tests = 0;
     let mut send = |found: &mut Vec<Found>| {

@@ -27,15 +27,13 @@
 use std::cell::{Cell, RefCell};
 use std::time::Instant;
 
-use pathwise_expr::ExprPool;
 use pathwise_ir::Program;
 
 use super::{Backends, Ctx};
 use crate::analysis::ProgramInfo;
 use crate::config::Config;
-use crate::run::InputSpec;
 use crate::search::shared::{Frontier, WorkItem};
-use crate::search::{EngineError, NoObserver, Parts, Search};
+use crate::search::{EngineError, NoObserver, Search};
 
 /// The simulated search with one number of workers.
 #[derive(Clone, Debug)]
@@ -193,42 +191,46 @@ fn on_its_thread(
         let began = Instant::now();
         let mut backend = (ctx.backends)();
         let setup_secs = began.elapsed().as_secs_f64();
-        let mut pool = item.warm.as_ref().map_or_else(ExprPool::new, |w| w.pool.fork());
-        let machine = ctx.machine(item.slots.clone());
-        let spec = InputSpec::new(&mut pool, ctx.program, ctx.main, ctx.config);
         let mut observer = NoObserver;
-        let parts = Parts { main: ctx.main, pre: ctx.pre, start: ctx.start, observer: &mut observer };
-        let mut search = Search::new(&machine, &spec, pool, &mut *backend, parts);
-        if let Some(warm) = &item.warm {
-            search.adopt(warm);
-        }
-        let recorder = Recorder::default();
-        let mut found = Vec::new();
-        let mut tests = 0;
-        if let Some(mut cur) = search.start_item(item, &mut found) {
-            loop {
-                tests += found.len();
-                found.clear();
-                recorder.now.set(search.work_done());
-                if !search.advance(&mut cur, (&recorder, &mut splits), &mut found) {
-                    break;
-                }
-            }
-        }
-        let (steps, calls) = search.work_done();
-        let sub = Sub {
-            depth: item.depth,
-            steps,
-            calls,
-            solver_secs: search.solver_time().as_secs_f64(),
-            setup_secs,
-            secs: began.elapsed().as_secs_f64(),
-            tests: tests + found.len(),
-            gifts: Vec::new(),
-        };
-        (sub, recorder.gifts.into_inner())
+        ctx.with_search(item, (&mut *backend, &mut observer), |search| {
+            record(search, item, &mut splits, (began, setup_secs))
+        })
     };
     std::thread::scope(|s| s.spawn(explore).join().expect("a subtree's search panicked"))
+}
+
+/// [`on_its_thread`]'s search of `item`.
+fn record(
+    search: &mut Search<'_, '_>,
+    item: &WorkItem,
+    splits: &mut crate::search::shared::Splits,
+    (began, setup_secs): (Instant, f64),
+) -> (Sub, Vec<(WorkItem, (u64, u64))>) {
+    let recorder = Recorder::default();
+    let mut found = Vec::new();
+    let mut tests = 0;
+    if let Some(mut cur) = search.start_item(item, &mut found) {
+        loop {
+            tests += found.len();
+            found.clear();
+            recorder.now.set(search.work_done());
+            if !search.advance(&mut cur, (&recorder, splits), &mut found) {
+                break;
+            }
+        }
+    }
+    let (steps, calls) = search.work_done();
+    let sub = Sub {
+        depth: item.depth,
+        steps,
+        calls,
+        solver_secs: search.solver_time().as_secs_f64(),
+        setup_secs,
+        secs: began.elapsed().as_secs_f64(),
+        tests: tests + found.len(),
+        gifts: Vec::new(),
+    };
+    (sub, recorder.gifts.into_inner())
 }
 
 /// A subtree for the scheduler: its depth, its cost, and when (after its
