@@ -812,11 +812,17 @@ pub fn error_lines(suite: &TestSuite) -> String {
     if errors.is_empty() {
         return out;
     }
-    let folded = suite.stats.error_paths_folded;
-    let per_site = if folded > 0 {
-        format!(", one per kind and location; {folded} more path(s) end in those errors (--all-error-tests keeps them)")
-    } else {
-        String::new()
+    let (folded, repeated) = (suite.stats.error_paths_folded, suite.stats.error_checks_repeated);
+    let mut more = Vec::new();
+    if folded > 0 {
+        more.push(format!("{folded} more path(s) end in those errors"));
+    }
+    if repeated > 0 {
+        more.push(format!("{repeated} repeated check(s) in loops not solved"));
+    }
+    let per_site = match more.is_empty() {
+        true => String::new(),
+        false => format!(", one per kind and location; {} (--all-error-tests keeps them)", more.join(", ")),
     };
     out.push_str(&format!(
         "  {:<20} {} (checks solved: {}, impossible: {}{per_site})\n",

@@ -250,11 +250,13 @@ fn a_composed_calls_error_keeps_its_composition_so_nested_summaries_return() {
 /// or not). Their summaries' cases range over those objects' cells (and
 /// whether the pointer is null); a composed call writes its cells' new
 /// values. Same errors and branch coverage as the monolithic search, in
-/// fewer runs.
+/// fewer runs. (The monolithic search of `twice` does not solve the
+/// overflow of `total` in add's second call when the first call's can
+/// happen: the same site, on a shorter path; see `repeated_checks.rs`.)
 #[test]
 fn callees_writing_through_pointer_parameters_are_summarised() {
     let file = "tests/c/summary_cells.c";
-    for (f, mono_runs, comp_runs) in [("run3", 41, 13), ("twice", 21, 18)] {
+    for (f, mono_runs, comp_runs) in [("run3", 41, 13), ("twice", 20, 18)] {
         let (_, mono) = generate_and_check(file, f, &[]);
         assert_eq!(runs(&mono), mono_runs, "{f}");
         for mode in ["top-down", "bottom-up"] {

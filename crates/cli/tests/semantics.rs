@@ -24,7 +24,7 @@ const FUNCTIONS: &[Expected] = &[
     ("shifts", 3, &[]),           // s >= 32; then r < 0 or not
     // b == 0; a == LONG_MIN && b == -1 (T, F); then r < 0 (T/F) twice; the
     // 64-bit `q * 10` overflows on both sides of r < 0
-    ("div_mod", 6, &[(SO, 40), (SO, 39), (SO, 40), (SO, 39)]),
+    ("div_mod", 6, &[(SO, 40), (SO, 39), (SO, 39), (SO, 40)]),
     ("narrow", 3, &[(SO, 45)]),
     ("bools", 4, &[]),
     ("big", 4, &[]),

@@ -508,6 +508,10 @@ pub struct StatsJson {
     pub error_checks: u64,
     #[serde(default)]
     pub error_checks_infeasible: u64,
+    /// Checks whose violation was not solved for: an earlier check of the
+    /// same path, place and operation can be violated.
+    #[serde(default)]
+    pub error_checks_repeated: u64,
     pub runs: u64,
     #[serde(default)]
     pub array_limit_prunes: u64,
@@ -886,6 +890,7 @@ impl StatsJson {
             error_paths_folded: s.error_paths_folded,
             error_checks: s.error_checks,
             error_checks_infeasible: s.error_checks_infeasible,
+            error_checks_repeated: s.error_checks_repeated,
             runs: s.runs,
             array_limit_prunes: s.array_limit_prunes,
             prefixes_explored: s.prefixes_explored,

@@ -19,7 +19,8 @@
 //! - [`slice`]: independence slicing of queries.
 //! - [`cache`]: [`CachingSolver`], a memoising wrapper around a backend, with
 //!   statistics and a fast path for trivial queries.
-//! - [`linear`]: when a bit-vector query means the same over the integers.
+//! - [`linear`]: when a bit-vector query means the same over the integers;
+//!   [`overflow`]: the signed-overflow condition of sums it reads.
 //! - [`smtlib`]: SMT-LIB2 dumps of queries for debugging and bug reports.
 //!
 //! **Architecture invariant:** nothing here links a solver; the only crate
@@ -33,6 +34,7 @@ pub mod float_search;
 pub mod intervals;
 pub mod linear;
 pub mod ops;
+pub mod overflow;
 pub mod pool;
 pub mod portable;
 pub mod range;

@@ -13,6 +13,18 @@
 //! exactly the same assignments. [`integer_exact`] decides this; the Z3
 //! backend translates such queries to integers (see its `lia` module).
 //!
+//! **Asserted sums.** A sum or difference interval arithmetic cannot
+//! bound is exact all the same when the query asserts, as a conjunct, that
+//! it does not overflow (the sign rule of [`crate::overflow`]): every
+//! assignment that satisfies the query leaves it unwrapped. The condition
+//! itself reads its operands only, as "the exact result is out of range"
+//! (or within it), never the wrapped result. A path through a loop that
+//! accumulates a symbolic sum and checks it in every iteration is a chain
+//! of such sums: a 256-element checksum's deepest prefix was beyond Z3's
+//! bit-vector solver in 30 s, and is a millisecond's work over the
+//! integers. (Such an assertion justifies the sum only; a proof that used
+//! an assumption's statement names it in `assumptions_used`.)
+//!
 //! Operators the integer reading cannot express exactly (bitwise logic,
 //! division, products of two variables, reads at symbolic indices, array
 //! terms) make the answer `None`: the query keeps its bit-vector reading.
@@ -31,6 +43,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::intervals::{apply, atoms, Bounds};
 use crate::ops::to_signed;
+use crate::overflow::recognise;
 use crate::pool::{children, Expr, ExprId, ExprPool, Sort};
 use crate::range::{exact, fits, full};
 use crate::solver::Query;
@@ -54,8 +67,9 @@ pub struct IntegerExact {
 /// as the signed number it denotes (see the module doc).
 pub fn integer_exact(pool: &ExprPool, query: &Query) -> Option<IntegerExact> {
     let conjuncts: Vec<ExprId> = query.constraints.iter().chain(&query.assumptions).copied().collect();
-    let nodes = reachable(pool, &conjuncts);
+    let nodes = reachable(pool, &conjuncts, true);
     let bounds = var_bounds(pool, &conjuncts, query.constraints.len())?;
+    let asserted = asserted_no_overflow(pool, &conjuncts, query.constraints.len());
     let mut with = FxHashMap::default(); // ranges under the query's bounds
     let mut without = FxHashMap::default(); // ranges from the structure alone
                                             // The assumptions bounding the variables under each node.
@@ -63,16 +77,21 @@ pub fn integer_exact(pool: &ExprPool, query: &Query) -> Option<IntegerExact> {
     let mut used = Vec::new();
     let mut sums_variables = false;
     for &id in &nodes {
-        let (r, ok) = node_range(pool, id, &with, &|v| bounds.get(&v).map(|b| b.range))?;
-        if !ok {
-            return None;
-        }
-        with.insert(id, r);
+        let sources = sources_below(pool, id, &below, &bounds);
         let (r0, ok0) = node_range(pool, id, &without, &|_| None)?;
         without.insert(id, if ok0 { r0 } else { full_of(pool, id) });
-        let sources = sources_below(pool, id, &below, &bounds);
-        if may_wrap(pool, id) && !ok0 {
-            used.extend(&sources);
+        let (r, ok) = node_range(pool, id, &with, &|v| bounds.get(&v).map(|b| b.range))?;
+        if ok {
+            with.insert(id, r);
+            if may_wrap(pool, id) && !ok0 {
+                used.extend(&sources);
+            }
+        } else {
+            // The query asserts that this sum does not wrap: exact, with
+            // the width's range, under the assertion alone.
+            let &by = asserted.get(&id)?;
+            with.insert(id, full_of(pool, id));
+            used.extend(by);
         }
         below.insert(id, sources);
         sums_variables |= match *pool.get(id) {
@@ -98,7 +117,7 @@ pub fn integer_exact(pool: &ExprPool, query: &Query) -> Option<IntegerExact> {
 /// per operation, are all decided by the inputs' bounds.)
 pub fn simplify_under_bounds(pool: &mut ExprPool, roots: &[ExprId]) -> Vec<ExprId> {
     let Some(bounds) = var_bounds(pool, roots, roots.len()) else { return roots.to_vec() };
-    let nodes = reachable(pool, roots);
+    let nodes = reachable(pool, roots, false);
     let mut ranges: FxHashMap<ExprId, (i128, i128)> = FxHashMap::default();
     for &id in &nodes {
         let r = match node_range(pool, id, &ranges, &|v| bounds.get(&v).map(|b| b.range)) {
@@ -237,12 +256,17 @@ fn var_bounds(pool: &ExprPool, conjuncts: &[ExprId], n_constraints: usize) -> Op
 }
 
 /// The nodes reachable from `roots`, children before parents (pool ids
-/// are created children first, so ascending order is a topological one).
-fn reachable(pool: &ExprPool, roots: &[ExprId]) -> Vec<ExprId> {
+/// are created children first, so ascending order is a topological one);
+/// with `reading`, through [`reading_children`].
+fn reachable(pool: &ExprPool, roots: &[ExprId], reading: bool) -> Vec<ExprId> {
     let mut seen = FxHashSet::default();
     let mut stack: Vec<ExprId> = roots.to_vec();
     while let Some(id) = stack.pop() {
         if !seen.insert(id) {
+            continue;
+        }
+        if reading {
+            stack.extend(reading_children(pool, id));
             continue;
         }
         // The array and index of a constant-index read are not values of
@@ -257,6 +281,48 @@ fn reachable(pool: &ExprPool, roots: &[ExprId]) -> Vec<ExprId> {
     let mut nodes: Vec<ExprId> = seen.into_iter().collect();
     nodes.sort_unstable();
     nodes
+}
+
+/// The children of `id` that its integer reading reads: none for a
+/// constant-index read of an array variable (a leaf), the operands of the
+/// sum for a signed-overflow condition (`a op b` out of range: its sign
+/// bits and wrapped result are not read, see [`overflow`](crate::overflow)),
+/// else all of them.
+pub fn reading_children(pool: &ExprPool, id: ExprId) -> Vec<ExprId> {
+    match *pool.get(id) {
+        Expr::Select { array, index } if is_leaf_read(pool, array, index) => Vec::new(),
+        Expr::And(..) | Expr::Not(_) | Expr::Eq(..) => match recognise(pool, id) {
+            Some(o) if o.a == o.b => vec![o.a],
+            Some(o) => vec![o.a, o.b],
+            None => children(pool.get(id)),
+        },
+        ref e => children(e),
+    }
+}
+
+/// The sums and differences whose no-overflow condition is a conjunct
+/// of the query, each with the assumption that states it (`None`: a
+/// constraint). Their wrapped results are exact wherever the query holds.
+fn asserted_no_overflow(
+    pool: &ExprPool,
+    conjuncts: &[ExprId],
+    n_constraints: usize,
+) -> FxHashMap<ExprId, Option<usize>> {
+    let mut out: FxHashMap<ExprId, Option<usize>> = FxHashMap::default();
+    for (i, &c) in conjuncts.iter().enumerate() {
+        let holds = match *pool.get(c) {
+            Expr::Not(bad) => recognise(pool, bad).filter(|o| o.overflows),
+            _ => recognise(pool, c).filter(|o| !o.overflows),
+        };
+        let Some(r) = holds.map(|o| o.r) else { continue };
+        let by = i.checked_sub(n_constraints);
+        // A constraint's statement needs no assumption.
+        let e = out.entry(r).or_insert(by);
+        if by.is_none() {
+            *e = None;
+        }
+    }
+    out
 }
 
 /// A read of an array variable at a constant index: an unknown value of

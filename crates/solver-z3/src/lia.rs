@@ -21,15 +21,19 @@
 //!   comparisons compare such unsigned readings;
 //! - a signed-multiplication no-overflow predicate is `true` (the
 //!   analysis proved the product fits);
-//! - a constant-index read of an array variable is a fresh integer.
+//! - a constant-index read of an array variable is a fresh integer;
+//! - the signed-overflow condition of `a + b` or `a - b` (the sign rule
+//!   of [`pathwise_expr::overflow`]) is the exact result out of the
+//!   width's signed range: its wrapped result is not read.
 //!
 //! Every leaf is constrained to its width's signed range. The model is
 //! read back as two's complement bit-vectors and validated like every
 //! other model; an unsatisfiable core is completed as
 //! [`pathwise_expr::linear`] says ("Cores").
 
-use pathwise_expr::linear::{is_leaf_read, IntegerExact};
+use pathwise_expr::linear::{is_leaf_read, reading_children, IntegerExact};
 use pathwise_expr::ops::mask;
+use pathwise_expr::overflow::recognise;
 use pathwise_expr::{ArrayValue, BvCmp, BvOp, Expr, ExprId, ExprPool, Model, Query, SolveResult, Sort};
 use rustc_hash::FxHashMap;
 use z3::ast::{Bool, Dynamic, Int};
@@ -64,12 +68,7 @@ impl LiaTranslator {
             }
             if !expanded {
                 stack.push((id, true));
-                if let Expr::Select { array, index } = *pool.get(id) {
-                    if is_leaf_read(pool, array, index) {
-                        continue;
-                    }
-                }
-                stack.extend(pathwise_expr::pool::children(pool.get(id)).into_iter().map(|k| (k, false)));
+                stack.extend(reading_children(pool, id).into_iter().map(|k| (k, false)));
                 continue;
             }
             let t = self.build(pool, id);
@@ -107,6 +106,12 @@ impl LiaTranslator {
     }
 
     fn build(&self, pool: &ExprPool, id: ExprId) -> Dynamic {
+        if let Some(o) = recognise(pool, id) {
+            let (a, b) = (self.int(o.a), self.int(o.b));
+            let exact = if o.op == BvOp::Add { Int::add(&[a, b]) } else { Int::sub(&[a, b]) };
+            let fits = domain(&exact, pool.width(o.a));
+            return if o.overflows { fits.not() } else { fits }.into();
+        }
         match *pool.get(id) {
             Expr::BoolConst(b) => Bool::from_bool(b).into(),
             Expr::BvConst { width, value } => Int::from_i64(pathwise_expr::ops::to_signed(value, width)).into(),

@@ -685,6 +685,10 @@ pub struct Stats {
     /// `prefixes_explored`/`infeasible_prefixes`, which count decisions.
     pub error_checks: u64,
     pub error_checks_infeasible: u64,
+    /// Checks whose violation was not solved for: an earlier check of the
+    /// same path, same place and operation, can be violated and gives the
+    /// site a shorter path (a sum's overflow in each iteration of a loop).
+    pub error_checks_repeated: u64,
     /// Concolic executions performed.
     pub runs: u64,
     /// Path prefixes solved (of the function, and of the precondition when
@@ -784,6 +788,7 @@ impl Stats {
             error_paths_folded,
             error_checks,
             error_checks_infeasible,
+            error_checks_repeated,
             runs,
             prefixes_explored,
             queries,
@@ -825,6 +830,7 @@ impl Stats {
             (&mut self.error_paths_folded, error_paths_folded),
             (&mut self.error_checks, error_checks),
             (&mut self.error_checks_infeasible, error_checks_infeasible),
+            (&mut self.error_checks_repeated, error_checks_repeated),
             (&mut self.runs, runs),
             (&mut self.prefixes_explored, prefixes_explored),
             (&mut self.queries, queries),

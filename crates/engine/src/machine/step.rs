@@ -312,14 +312,8 @@ impl Exec<'_, '_> {
         let neg = |p: &mut pathwise_expr::ExprPool, x: ExprId| p.cmp(BvCmp::Slt, x, zero);
         match op {
             BinOp::Add | BinOp::Sub => {
-                let (na, nb, nr) = (neg(p, a), neg(p, b), neg(p, r));
-                // add: same operand signs and a different result sign;
-                // sub: different operand signs and a result sign unlike a's.
-                let same = p.eq(na, nb);
-                let signs = if op == BinOp::Add { same } else { p.not(same) };
-                let flipped = p.eq(nr, na);
-                let flipped = p.not(flipped);
-                let bad = p.and(signs, flipped);
+                let op = if op == BinOp::Add { BvOp::Add } else { BvOp::Sub };
+                let bad = pathwise_expr::overflow::add_sub_overflow(p, op, a, b, r);
                 p.not(bad)
             }
             BinOp::Mul => p.smul_no_overflow(a, b),

@@ -45,6 +45,7 @@ mod guided;
 mod local;
 mod partial;
 mod readable;
+mod repeated_checks;
 pub(crate) mod shared;
 mod targeted;
 mod traces;
@@ -673,6 +674,10 @@ impl<'a> Search<'a, '_> {
         // Error checks are counted apart from decision prefixes, so that the
         // decision figures stay comparable with seed 002's.
         if is_error_check(&cur.run.main_entries[j]) {
+            if self.repeats_violable_check(cur, j) {
+                self.stats.error_checks_repeated += 1;
+                return None;
+            }
             let s = &self.stats;
             let before = (s.prefixes_explored, s.infeasible_prefixes, s.array_limit_prunes);
             self.solving_error_check = Some(match cur.run.main_entries[j].kind {

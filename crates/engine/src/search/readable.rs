@@ -21,7 +21,7 @@
 //! is observed when the test runs. `Config::raw_values` (`gen
 //! --raw-values`) turns this off.
 
-use pathwise_expr::{BvCmp, BvOp, ExprId, ExprPool, Model, SolveResult};
+use pathwise_expr::{BvCmp, ExprId, ExprPool, Model, SolveResult};
 use pathwise_ir::{Program, Type};
 
 use super::Search;
@@ -78,31 +78,41 @@ impl Readable {
         }
     }
 
-    /// The preference as a constraint on `x` (`width` bits).
+    /// The preference as a constraint on `x` (`width` bits). Ranges are
+    /// comparisons of `x` with constants, not an offset and one unsigned
+    /// comparison (`x + 128 <= 383`): a sum that may wrap has no integer
+    /// reading, and a query that asks for 256 readable summands of a
+    /// checked sum is only fast over the integers (see
+    /// [`pathwise_expr::linear`]).
     fn constraint(self, pool: &mut ExprPool, x: ExprId, width: u32) -> ExprId {
+        let k = |pool: &mut ExprPool, v: i64| pool.bv_const(width, v as u64);
+        let within = |pool: &mut ExprPool, cmp: BvCmp, lo: i64, hi: i64| {
+            let (lo, hi) = (k(pool, lo), k(pool, hi));
+            let above = pool.cmp(cmp, lo, x);
+            let below = pool.cmp(cmp, x, hi);
+            pool.and(above, below)
+        };
         match self {
             Readable::Text => {
-                let zero = pool.bv_const(width, 0);
+                let zero = k(pool, 0);
                 let nul = pool.eq(x, zero);
-                let lo = pool.bv_const(width, 0x20);
-                let span = pool.bv_const(width, 0x7e - 0x20);
-                let off = pool.bin(BvOp::Sub, x, lo);
-                let printable = pool.cmp(BvCmp::Ule, off, span);
+                let printable = within(pool, BvCmp::Ule, 0x20, 0x7e);
                 pool.or(nul, printable)
             }
-            Readable::Small { signed } => {
-                let (shift, top) = if signed { (128, 383) } else { (0, 255) };
-                let c = pool.bv_const(width, shift);
-                let shifted = pool.bin(BvOp::Add, x, c);
-                let top = pool.bv_const(width, top);
-                pool.cmp(BvCmp::Ule, shifted, top)
+            Readable::Small { signed: true } => within(pool, BvCmp::Sle, -128, 255),
+            Readable::Small { signed: false } => {
+                let top = k(pool, 255);
+                pool.cmp(BvCmp::Ule, x, top)
             }
-            Readable::Far { signed } => {
-                let (shift, low) = if signed { (FAR - 1, 2 * FAR - 1) } else { (0, FAR) };
-                let c = pool.bv_const(width, shift);
-                let shifted = pool.bin(BvOp::Add, x, c);
-                let low = pool.bv_const(width, low);
-                pool.cmp(BvCmp::Ule, low, shifted)
+            Readable::Far { signed: true } => {
+                let (lo, hi) = (k(pool, -(FAR as i64)), k(pool, FAR as i64));
+                let below = pool.cmp(BvCmp::Sle, x, lo);
+                let above = pool.cmp(BvCmp::Sle, hi, x);
+                pool.or(below, above)
+            }
+            Readable::Far { signed: false } => {
+                let low = k(pool, FAR as i64);
+                pool.cmp(BvCmp::Ule, low, x)
             }
         }
     }
