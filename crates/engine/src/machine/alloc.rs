@@ -9,7 +9,10 @@
 //! checked (an out-of-bounds error when it can exceed it), so that
 //! `p = malloc(n); if (n > 4) ...` keeps both sides. Lengths of fills and
 //! copies are fixed to this run's value by a guard (the bytes they write
-//! would otherwise depend on the length), except a length that is the
+//! would otherwise depend on the length), after a check of the room their
+//! objects have (`fits_object`: an error search solves for a length that
+//! overflows a fixed buffer; a length no object can hold is an error at
+//! once, not a million-byte walk), except a length that is the
 //! destination's whole symbolic size (`memset(p, 0, n)` after
 //! `p = malloc(n)`), which writes every byte whatever it is. Allocation
 //! never fails. `malloc`'d bytes read as zero until written (what the
@@ -35,16 +38,57 @@ pub(crate) const MAX_ALLOC: u64 = 1 << 28;
 pub(crate) type Size = (u64, Option<ExprId>);
 
 impl Exec<'_, '_> {
-    /// A size argument's value in this run, fixed by a guard when symbolic.
-    pub(crate) fn concrete_size(&mut self, v: Value, loc: Loc) -> Result<u64, End> {
+    /// A copy's or fill's length in this run, fixed by a guard when
+    /// symbolic.
+    fn concrete_len(&mut self, v: Value, loc: Loc) -> Result<u64, End> {
         if let Some(e) = v.sym() {
             self.concretise(e, v.conc(), loc);
         }
         if v.conc() > MAX_ALLOC {
-            let message = format!("allocation or copy of {} bytes (more than modelled)", v.conc() as i64);
+            let message = format!("copy of {} bytes at an unknown offset (more than modelled)", v.conc());
             return Err(self.error(ErrorKind::Unsupported, message, loc));
         }
         Ok(v.conc())
+    }
+
+    /// A copy or fill of `n` bytes at `p` (`what`: "from", "into") that
+    /// cannot fit its object, however long it may be (an input array
+    /// grown as far as it can be), is an out-of-bounds error at once, as
+    /// natively: `memcpy(d, s, cap - 1)` with `cap == 0` copies 2^64 - 1
+    /// bytes, which byte by byte would read a million bytes of a growing
+    /// input first. Null pointers and symbolic offsets are left to the
+    /// accesses.
+    ///
+    /// A symbolic length into (or from) an object of fixed size is checked
+    /// against the room there is before it is fixed to this run's value,
+    /// so that the error search solves for a length that overflows it
+    /// (`memcpy(buf, s, n)` with `n > sizeof buf`, the classic overflow).
+    fn fits_object(&mut self, p: Pointer, n: Value, what: &str, loc: Loc) -> Result<(), End> {
+        let (Some(o), None) = (p.obj, p.off_sym) else { return Ok(()) };
+        let obj = self.mem.object(o);
+        let (size, fixed) = (obj.size_bytes(), obj.input.is_none() && obj.size_sym.is_none());
+        let longest = match obj.input {
+            Some(_) => size.max(self.m.config.max_grown_array_len.saturating_mul(obj.elem.bytes().max(1))),
+            None => size,
+        };
+        let start = (p.off as i64) >= 0 && p.off <= size;
+        // Nothing copied touches nothing, wherever the pointer is.
+        let holds = n.conc() == 0 || (start && p.off.saturating_add(n.conc()) <= longest);
+        let message = format!(
+            "out-of-bounds access: {} bytes {what} byte offset {} of a {size}-byte object",
+            n.conc(),
+            p.off as i64
+        );
+        if let (Some(_), true, true) = (n.sym(), fixed && self.symbolic, start) {
+            let e = crate::value::bv_of(self.pool, n.conc(), n.sym(), 64);
+            let room = self.pool.bv_const(64, size - p.off);
+            let ok = self.pool.cmp(BvCmp::Ule, e, room);
+            return self.check_defined(ok, holds, (ErrorKind::OutOfBounds, &message), loc);
+        }
+        if holds {
+            return Ok(());
+        }
+        Err(self.error(ErrorKind::OutOfBounds, message, loc))
     }
 
     /// `count` elements of `size` bytes of fresh heap storage (`zeroed`:
@@ -137,7 +181,8 @@ impl Exec<'_, '_> {
                 return Ok((v.conc(), Some(e)));
             }
         }
-        Ok((self.concrete_size(v, loc)?, None))
+        self.fits_object(d, v, "into", loc)?;
+        Ok((self.concrete_len(v, loc)?, None))
     }
 
     /// `memset(d, byte, n)`: `n` copies of the low byte of `byte`.
@@ -160,6 +205,7 @@ impl Exec<'_, '_> {
     /// `memcpy(d, s, n)` / `memmove`: the source is read whole before
     /// anything is written, so overlapping ranges copy as `memmove` does.
     pub(crate) fn copy_n(&mut self, d: Pointer, s: Pointer, n: Value, loc: Loc) -> Result<(), End> {
+        self.fits_object(s, n, "from", loc)?;
         let (n, sym) = self.copy_len(n, d, loc)?;
         if let Some(e) = sym {
             self.check_range(s, e, n, loc)?;

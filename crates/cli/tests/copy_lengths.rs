@@ -1,0 +1,69 @@
+//! Copies and fills whose length the inputs set (`tests/c/trust3/copy_len.c`),
+//! met sweeping common C patterns:
+//! - `n = cap - 1` with `cap == 0` gives `memcpy` a length of 2^64 - 1:
+//!   an out-of-bounds error test that faults natively (before: the run
+//!   stopped as an unsupported "copy of -1 bytes", and the bug had no
+//!   test; a length the growing input arrays could follow read a million
+//!   bytes first and ran past the time limit);
+//! - `memcpy(h, packet, n)` and `memset(buf + 8, 0, n)` with `n` from the
+//!   inputs: the length is checked against the room in the fixed-size
+//!   buffer before the run fixes it, so the error search asks for an `n`
+//!   that overflows it (before: no test overflowed).
+
+mod common;
+
+fn generate(function: &str) -> (tempfile::TempDir, serde_json::Value) {
+    let out = tempfile::tempdir().unwrap();
+    let (_, suite) = common::gen("tests/c/trust3/copy_len.c", function, &[], out.path());
+    (out, suite)
+}
+
+/// The error tests' (kind, line, message).
+fn errors(suite: &serde_json::Value) -> Vec<(String, u64, String)> {
+    suite["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| {
+            let e = t.get("error")?;
+            let kind = e["kind"].as_str().unwrap().to_string();
+            Some((kind, e["line"].as_u64().unwrap(), e["message"].as_str().unwrap().to_string()))
+        })
+        .collect()
+}
+
+fn count(suite: &serde_json::Value) -> usize {
+    suite["tests"].as_array().unwrap().len()
+}
+
+#[test]
+fn a_length_that_wrapped_below_zero_is_an_out_of_bounds_test() {
+    let (out, suite) = generate("field_of_line");
+    let errs = errors(&suite);
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    let (kind, line, message) = &errs[0];
+    assert_eq!((kind.as_str(), *line), ("out-of-bounds", 13));
+    assert!(message.contains("18446744073709551615 bytes"), "{message}");
+    assert!(suite["stats"]["unsupported"].as_array().is_none_or(|u| u.is_empty()), "{:#}", suite["stats"]);
+    // Both sides of `n >= cap`, and of `cap > sizeof field`.
+    for f in suite["coverage"]["functions"].as_array().unwrap() {
+        assert_eq!(f["branches_covered"], 2, "{f:#}");
+    }
+    common::replay_passes(out.path(), count(&suite), vec![], true);
+}
+
+#[test]
+fn an_input_length_into_a_fixed_buffer_is_solved_to_overflow_it() {
+    for (function, line, object) in [("header", 34, "of a 4-byte object"), ("clear_tail", 44, "of a 16-byte object")] {
+        let (out, suite) = generate(function);
+        let errs = errors(&suite);
+        assert_eq!(errs.len(), 1, "{function}: {errs:?}");
+        let (kind, l, message) = &errs[0];
+        assert_eq!((kind.as_str(), *l), ("out-of-bounds", line), "{function}");
+        assert!(message.contains(object), "{function}: {message}");
+        // The length within the buffer, the length the guard refuses, and
+        // the overflow.
+        assert_eq!(count(&suite), 3, "{function}: {suite:#}");
+        common::replay_passes(out.path(), 3, vec![], true);
+    }
+}
