@@ -23,7 +23,14 @@
 //! of such sums: a 256-element checksum's deepest prefix was beyond Z3's
 //! bit-vector solver in 30 s, and is a millisecond's work over the
 //! integers. (Such an assertion justifies the sum only; a proof that used
-//! an assumption's statement names it in `assumptions_used`.)
+//! an assumption's statement names it in `assumptions_used`.) Where the
+//! bounds prove a sum in range, its no-overflow conjunct is implied and
+//! not sent ([`IntegerExact::implied`]), and a conjunct stating its
+//! overflow (the error search's question) refutes the query without a
+//! solver ([`IntegerExact::refuted`]): read as ranges of exact sums, such
+//! conjuncts made the integer solver twice as slow on the random
+//! diamonds, and without them their error search is 30% faster than
+//! before this reading (0.60 s against 0.86 s on `diamonds_5_1`).
 //!
 //! Operators the integer reading cannot express exactly (bitwise logic,
 //! division, products of two variables, reads at symbolic indices, array
@@ -61,6 +68,17 @@ pub struct IntegerExact {
     /// constants (`i + 1`) the bit-vector solver is as fast, and its
     /// models are the ones the rest of the search was tuned with.
     pub sums_variables: bool,
+    /// Indices (into the constraints, then the assumptions) of the
+    /// conjuncts that state that a sum does not overflow where the
+    /// query's bounds prove it: implied by the query, they need not be
+    /// sent (as ranges of exact sums they made the integer solver twice as
+    /// slow on the random diamonds).
+    pub implied: Vec<usize>,
+    /// The query is unsatisfiable: a conjunct states that a sum
+    /// overflows where the bounds prove it does not (the error search
+    /// asks that of every checked sum). The core: the assumptions that
+    /// set those bounds, and the conjunct's if it is an assumption.
+    pub refuted: Option<Vec<usize>>,
 }
 
 /// Whether `query` means the same over the integers, each bit-vector read
@@ -103,7 +121,22 @@ pub fn integer_exact(pool: &ExprPool, query: &Query) -> Option<IntegerExact> {
     }
     used.sort_unstable();
     used.dedup();
-    Some(IntegerExact { assumptions_used: used, sums_variables })
+    // The overflow conditions the bounds decide.
+    let fits_bounds = |o: &crate::overflow::AddSubOverflow| {
+        exact(o.op, with[&o.a], with[&o.b]).is_some_and(|range| fits(range, pool.width(o.a)))
+    };
+    let implied = (0..conjuncts.len())
+        .filter(|&i| no_overflow_stated(pool, conjuncts[i]).is_some_and(|o| fits_bounds(&o)))
+        .collect();
+    let n = query.constraints.len();
+    let refuted = conjuncts.iter().enumerate().find_map(|(i, &c)| {
+        let o = recognise(pool, c).filter(|o| o.overflows && fits_bounds(o))?;
+        let mut core: Vec<usize> = below[&o.a].iter().chain(&below[&o.b]).copied().chain(i.checked_sub(n)).collect();
+        core.sort_unstable();
+        core.dedup();
+        Some(core)
+    });
+    Some(IntegerExact { assumptions_used: used, sums_variables, implied, refuted })
 }
 
 /// `roots` simplified under the variable bounds their own top-level atoms
@@ -310,11 +343,7 @@ fn asserted_no_overflow(
 ) -> FxHashMap<ExprId, Option<usize>> {
     let mut out: FxHashMap<ExprId, Option<usize>> = FxHashMap::default();
     for (i, &c) in conjuncts.iter().enumerate() {
-        let holds = match *pool.get(c) {
-            Expr::Not(bad) => recognise(pool, bad).filter(|o| o.overflows),
-            _ => recognise(pool, c).filter(|o| !o.overflows),
-        };
-        let Some(r) = holds.map(|o| o.r) else { continue };
+        let Some(r) = no_overflow_stated(pool, c).map(|o| o.r) else { continue };
         let by = i.checked_sub(n_constraints);
         // A constraint's statement needs no assumption.
         let e = out.entry(r).or_insert(by);
@@ -323,6 +352,14 @@ fn asserted_no_overflow(
         }
     }
     out
+}
+
+/// The sum whose no-overflow condition `c` is, if it is one.
+fn no_overflow_stated(pool: &ExprPool, c: ExprId) -> Option<crate::overflow::AddSubOverflow> {
+    match *pool.get(c) {
+        Expr::Not(bad) => recognise(pool, bad).filter(|o| o.overflows),
+        _ => recognise(pool, c).filter(|o| !o.overflows),
+    }
 }
 
 /// A read of an array variable at a constant index: an unknown value of
@@ -481,6 +518,34 @@ mod tests {
         // Without y's bounds the sum may wrap.
         let q = Query { constraints: vec![c, xl, xh], assumptions: vec![] };
         assert_eq!(integer_exact(&p, &q), None);
+    }
+
+    #[test]
+    fn a_sum_asserted_not_to_overflow_is_exact_and_bounds_decide_overflow_conditions() {
+        let mut p = ExprPool::new();
+        let x = p.var("x", Sort::Bv(32));
+        let y = p.var("y", Sort::Bv(32));
+        let s = p.bin(BvOp::Add, x, y);
+        let bad = crate::overflow::add_sub_overflow(&mut p, BvOp::Add, x, y, s);
+        let ok = p.not(bad);
+        let zero = p.bv_const(32, 0);
+        let neg = p.cmp(BvCmp::Slt, s, zero);
+        // Unbounded: the sum is exact only because `ok` is asserted.
+        let q = Query { constraints: vec![ok, neg], assumptions: vec![] };
+        let ex = integer_exact(&p, &q).expect("exact");
+        assert!(ex.implied.is_empty() && ex.refuted.is_none(), "{ex:?}");
+        assert_eq!(integer_exact(&p, &Query { constraints: vec![neg], assumptions: vec![] }), None);
+        // As an assumption, its index is what the proof used.
+        let q = Query { constraints: vec![neg], assumptions: vec![ok] };
+        assert_eq!(integer_exact(&p, &q).expect("exact").assumptions_used, vec![0]);
+        // Bounded by assumptions: the no-overflow conjunct is implied, and
+        // its violation refuted by the bounds' assumptions.
+        let (xl, xh) = bounded(&mut p, x, -100, 100);
+        let (yl, yh) = bounded(&mut p, y, -100, 100);
+        let q = Query { constraints: vec![ok, neg], assumptions: vec![xl, xh, yl, yh] };
+        assert_eq!(integer_exact(&p, &q).expect("exact").implied, vec![0]);
+        let q = Query { constraints: vec![xl, xh], assumptions: vec![yl, yh, bad] };
+        assert_eq!(integer_exact(&p, &q).expect("exact").refuted, Some(vec![0, 1, 2]));
     }
 
     #[test]

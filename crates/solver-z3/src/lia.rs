@@ -234,10 +234,16 @@ pub(crate) fn check(
     let mut lits = Vec::with_capacity(roots.len());
     // Assumption literals to their first index (constraints' are always on).
     let mut lit_index: FxHashMap<Bool, usize> = FxHashMap::default();
-    for &c in &query.constraints {
-        lits.push(s.ensure(terms, pool, c));
+    let n = query.constraints.len();
+    for (i, &c) in query.constraints.iter().enumerate() {
+        if exact.implied.binary_search(&i).is_err() {
+            lits.push(s.ensure(terms, pool, c));
+        }
     }
     for (i, &a) in query.assumptions.iter().enumerate() {
+        if exact.implied.binary_search(&(n + i)).is_ok() {
+            continue;
+        }
         let p = s.ensure(terms, pool, a);
         if query.constraints.contains(&a) || lit_index.contains_key(&p) {
             continue;

@@ -514,7 +514,14 @@ impl Z3Backend {
     /// decide (the bit-vector solver then has its turn).
     fn over_integers(&mut self, pool: &ExprPool, query: &Query) -> Option<SolveResult> {
         let solver = self.integers.as_mut()?;
-        let exact = pathwise_expr::linear::integer_exact(pool, query).filter(|e| e.sums_variables)?;
+        let exact = pathwise_expr::linear::integer_exact(pool, query)?;
+        if let Some(core) = exact.refuted {
+            self.stats.unsat += 1;
+            return Some(SolveResult::Unsat { core });
+        }
+        if !exact.sums_variables {
+            return None;
+        }
         self.stats.integer_checks += 1;
         let start = Instant::now();
         let r = lia::check(solver, &mut self.terms, pool, query, &exact);
