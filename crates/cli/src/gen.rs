@@ -842,6 +842,21 @@ pub fn error_lines(suite: &TestSuite) -> String {
     out
 }
 
+/// Where symbolic values were concretised (the places the stop line
+/// counts), the first few.
+fn concretised_line(suite: &TestSuite) -> Option<String> {
+    const SHOWN: usize = 5;
+    let at = &suite.stats.concretised_at;
+    if at.is_empty() {
+        return None;
+    }
+    let mut places: Vec<String> = at.iter().take(SHOWN).map(|&l| program_loc(&suite.files, l)).collect();
+    if at.len() > SHOWN {
+        places.push(format!("and {} more", at.len() - SHOWN));
+    }
+    Some(format!("  {:<20} {}\n", "concretised at:", places.join(", ")))
+}
+
 fn program_loc(files: &[String], loc: pathwise_ir::Loc) -> String {
     let file = files.get(loc.file as usize).map_or("?", |f| f.as_str());
     format!("{file}:{}:{}", loc.line, loc.col)
@@ -961,6 +976,9 @@ pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
 ",
             "stopped at:"
         ));
+    }
+    if let Some(line) = concretised_line(suite) {
+        out.push_str(&line);
     }
     out.push_str(&error_lines(suite));
     out.push_str(&free_field_lines(suite));

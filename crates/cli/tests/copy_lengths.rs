@@ -8,14 +8,20 @@
 //! - `memcpy(h, packet, n)` and `memset(buf + 8, 0, n)` with `n` from the
 //!   inputs: the length is checked against the room in the fixed-size
 //!   buffer before the run fixes it, so the error search asks for an `n`
-//!   that overflows it (before: no test overflowed).
+//!   that overflows it (before: no test overflowed);
+//! - the summary names the places where a symbolic value was concretised
+//!   (`concretised at:`), which the stop line only counted.
 
 mod common;
 
 fn generate(function: &str) -> (tempfile::TempDir, serde_json::Value) {
+    generate_with_summary(function).1
+}
+
+fn generate_with_summary(function: &str) -> (String, (tempfile::TempDir, serde_json::Value)) {
     let out = tempfile::tempdir().unwrap();
-    let (_, suite) = common::gen("tests/c/trust3/copy_len.c", function, &[], out.path());
-    (out, suite)
+    let (stdout, suite) = common::gen("tests/c/trust3/copy_len.c", function, &[], out.path());
+    (stdout, (out, suite))
 }
 
 /// The error tests' (kind, line, message).
@@ -55,7 +61,12 @@ fn a_length_that_wrapped_below_zero_is_an_out_of_bounds_test() {
 #[test]
 fn an_input_length_into_a_fixed_buffer_is_solved_to_overflow_it() {
     for (function, line, object) in [("header", 34, "of a 4-byte object"), ("clear_tail", 44, "of a 16-byte object")] {
-        let (out, suite) = generate(function);
+        let (stdout, (out, suite)) = generate_with_summary(function);
+        // The search is not complete (other lengths' values are not
+        // explored), and the summary names the place that fixed the length.
+        assert_eq!(suite["stop"], "explored", "{function}");
+        let at = format!("  concretised at:      tests/c/trust3/copy_len.c:{line}:5\n");
+        assert!(stdout.contains(&at), "{function}: {stdout}");
         let errs = errors(&suite);
         assert_eq!(errs.len(), 1, "{function}: {errs:?}");
         let (kind, l, message) = &errs[0];

@@ -731,6 +731,8 @@ pub struct Stats {
     /// size, a copy length, an offset into an input object) was fixed to
     /// its value on a run, so that other values' paths went unexplored.
     pub values_concretised: u64,
+    /// Those places, in source order, for the summary to name.
+    pub concretised_at: Vec<Loc>,
     /// Runs that compared (`<`, `<=`, `>`, `>=`) or subtracted pointers
     /// into different input objects that no inputs can make one (two heap
     /// pointers, arrays of different element types): C defines neither, so
@@ -805,6 +807,7 @@ impl Stats {
             float_inputs_concretised,
             float_values_concretised,
             values_concretised,
+            concretised_at,
             unrelated_pointer_runs,
             unrelated_pointer_site,
             nonnull_assumed,
@@ -855,6 +858,9 @@ impl Stats {
             *mine += theirs;
         }
         self.elapsed_ms = self.elapsed_ms.max(*elapsed_ms);
+        self.concretised_at.extend(concretised_at);
+        self.concretised_at.sort_unstable();
+        self.concretised_at.dedup();
         for (loc, message, n) in unsupported {
             match self.unsupported.iter_mut().find(|u| u.0 == *loc) {
                 Some(u) => u.2 += n,

@@ -173,6 +173,7 @@ fn generate_inner(
     stats.float_inputs_concretised = float_inputs_pinned.len() as u64;
     stats.float_values_concretised = float_sites.len() as u64;
     stats.values_concretised = pin_sites.len() as u64;
+    stats.concretised_at = sorted(&pin_sites);
     // "Complete" is a claim about every feasible path: never made when a
     // prefix went undecided or a symbolic value was concretised (unless a
     // cover stopped because every goal has a test, which stays true).
@@ -1168,6 +1169,13 @@ enum ErrorCheck {
     Guard,
     /// An access out of an input object's bounds.
     Bounds,
+}
+
+/// The places of `sites` in source order.
+fn sorted(sites: &FxHashSet<pathwise_ir::Loc>) -> Vec<pathwise_ir::Loc> {
+    let mut v: Vec<_> = sites.iter().copied().collect();
+    v.sort_unstable();
+    v
 }
 
 fn is_error_check(e: &Entry) -> bool {

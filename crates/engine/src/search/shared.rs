@@ -271,6 +271,7 @@ impl Search<'_, '_> {
         stats.float_inputs_concretised = self.float_inputs_pinned.len() as u64;
         stats.float_values_concretised = self.float_sites.len() as u64;
         stats.values_concretised = self.pin_sites.len() as u64;
+        stats.concretised_at = super::sorted(&self.pin_sites);
         stats.elapsed_ms = self.start.elapsed().as_millis() as u64;
         stats
     }
