@@ -16,6 +16,11 @@
 //! - 40 sequential `if`s whose paths reach 14 division sites, `--timeout
 //!   10`: tests, error tests (one per site) and folded paths, the JSON's
 //!   size.
+//! - A checksum over N input ints (`sum += v[i]`, N = 64 .. 4,096,
+//!   `--timeout 30`): every iteration checks the sum for overflow. Before
+//!   the integer reading of checked sums and the repeated-check rule
+//!   (`search/repeated_checks.rs`), N = 64 already ran into the timeout
+//!   (30.2 s, 291 MB) and N = 256 used 3.9 GB.
 
 use std::path::Path;
 use std::process::Command;
@@ -89,4 +94,21 @@ fn main() {
         stat(&suite, "error_paths_folded"),
         json / 1024
     );
+    println!("\nchecksum over N ints (sum += v[i]), --timeout 30");
+    println!("{:>6} {:>7} {:>6} {:>6} {:>9}  stop", "N", "wall s", "tests", "errors", "repeated");
+    for n in [64u64, 256, 1_024, 4_096] {
+        let src = format!(
+            "int checksum(const int v[{n}])\n{{\n    int s = 0;\n    for (int i = 0; i < {n}; i++)\n        \
+             s += v[i];\n    return s;\n}}\n"
+        );
+        std::fs::write(d.join("sum.c"), src).expect("write");
+        let (wall, suite, _) = gen(d, "sum.c", "checksum", &["--timeout", "30", "--max-array-len", "4096"]);
+        println!(
+            "{n:>6} {wall:>7.2} {:>6} {:>6} {:>9}  {}",
+            stat(&suite, "tests"),
+            stat(&suite, "error_tests"),
+            stat(&suite, "error_checks_repeated"),
+            suite["stop"]
+        );
+    }
 }
