@@ -806,7 +806,8 @@ impl Stats {
             float_searched,
             float_inputs_concretised,
             float_values_concretised,
-            values_concretised,
+            // The count of the places below, which two searches may share.
+            values_concretised: _,
             concretised_at,
             unrelated_pointer_runs,
             unrelated_pointer_site,
@@ -848,7 +849,6 @@ impl Stats {
             (&mut self.float_searched, float_searched),
             (&mut self.float_inputs_concretised, float_inputs_concretised),
             (&mut self.float_values_concretised, float_values_concretised),
-            (&mut self.values_concretised, values_concretised),
             (&mut self.unrelated_pointer_runs, unrelated_pointer_runs),
             (&mut self.nonnull_assumed_runs, nonnull_assumed_runs),
             (&mut self.unknown_prefixes, unknown_prefixes),
@@ -861,6 +861,7 @@ impl Stats {
         self.concretised_at.extend(concretised_at);
         self.concretised_at.sort_unstable();
         self.concretised_at.dedup();
+        self.values_concretised = self.concretised_at.len() as u64;
         for (loc, message, n) in unsupported {
             match self.unsupported.iter_mut().find(|u| u.0 == *loc) {
                 Some(u) => u.2 += n,

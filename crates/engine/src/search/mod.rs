@@ -696,8 +696,10 @@ impl<'a> Search<'a, '_> {
         self.solve_prefix_inner(cur, j)
     }
 
-    fn solve_prefix_inner(&mut self, cur: &Current, j: usize) -> Option<(Model, RunRecord)> {
-        self.stats.prefixes_explored += 1;
+    /// The query of `cur`'s prefix with entry `j` negated: the
+    /// constraints (the hard ones, the entries before `j`, the negation
+    /// last), the precondition's entries as assumptions, and the negation.
+    fn prefix_query(&mut self, cur: &Current, j: usize) -> (Vec<ExprId>, Vec<ExprId>, ExprId) {
         let ctx = crate::compose::context_hashes(&cur.run.main_entries[..=j]);
         let cond = match &self.m.summaries {
             Some(sums) => sums.borrow().refresh(&mut self.pool, cur.run.main_entries[j].cond, ctx[j]),
@@ -716,6 +718,12 @@ impl<'a> Search<'a, '_> {
         }
         base.push(neg);
         let assumptions: Vec<ExprId> = cur.run.pre_entries.iter().map(|e| e.cond).collect();
+        (base, assumptions, neg)
+    }
+
+    fn solve_prefix_inner(&mut self, cur: &Current, j: usize) -> Option<(Model, RunRecord)> {
+        self.stats.prefixes_explored += 1;
+        let (base, assumptions, neg) = self.prefix_query(cur, j);
         match self.check(&base, &assumptions, &[neg], &cur.inputs) {
             SolveResult::Sat(model) => {
                 let all: Vec<ExprId> = base.iter().chain(&assumptions).copied().collect();

@@ -18,7 +18,7 @@
 //! ask, so the cache answers that later solve.
 
 use pathwise_expr::overflow::recognise;
-use pathwise_expr::{BvOp, Expr, ExprId, ExprPool, SolveResult};
+use pathwise_expr::{BvOp, Expr, ExprPool, SolveResult};
 use pathwise_ir::Loc;
 
 use super::{Current, Search};
@@ -45,12 +45,7 @@ impl Search<'_, '_> {
     /// Whether check `i` of `cur` can be violated after the path's prefix
     /// before it: the query that solving it asks.
     fn violable(&mut self, cur: &Current, i: usize) -> bool {
-        let entries = &cur.run.main_entries;
-        let neg = self.pool.not(entries[i].cond);
-        let mut base: Vec<ExprId> = self.spec.hard.clone();
-        base.extend(entries[..i].iter().map(|e| e.cond));
-        base.push(neg);
-        let assumptions: Vec<ExprId> = cur.run.pre_entries.iter().map(|e| e.cond).collect();
+        let (base, assumptions, neg) = self.prefix_query(cur, i);
         matches!(self.check(&base, &assumptions, &[neg], &cur.inputs), SolveResult::Sat(_))
     }
 }
