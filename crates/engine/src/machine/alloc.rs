@@ -74,21 +74,23 @@ impl Exec<'_, '_> {
         let start = (p.off as i64) >= 0 && p.off <= size;
         // Nothing copied touches nothing, wherever the pointer is.
         let holds = n.conc() == 0 || (start && p.off.saturating_add(n.conc()) <= longest);
-        let message = format!(
-            "out-of-bounds access: {} bytes {what} byte offset {} of a {size}-byte object",
-            n.conc(),
-            p.off as i64
-        );
+        let message = || {
+            format!(
+                "out-of-bounds access: {} bytes {what} byte offset {} of a {size}-byte object",
+                n.conc(),
+                p.off as i64
+            )
+        };
         if let (Some(_), true, true) = (n.sym(), fixed && self.symbolic, start) {
             let e = crate::value::bv_of(self.pool, n.conc(), n.sym(), 64);
             let room = self.pool.bv_const(64, size - p.off);
             let ok = self.pool.cmp(BvCmp::Ule, e, room);
-            return self.check_defined(ok, holds, (ErrorKind::OutOfBounds, &message), loc);
+            return self.check_defined(ok, holds, (ErrorKind::OutOfBounds, &message()), loc);
         }
         if holds {
             return Ok(());
         }
-        Err(self.error(ErrorKind::OutOfBounds, message, loc))
+        Err(self.error(ErrorKind::OutOfBounds, message(), loc))
     }
 
     /// `count` elements of `size` bytes of fresh heap storage (`zeroed`:
