@@ -459,6 +459,7 @@ impl Renumber {
             }
             InstKind::PtrDiff { a, b } => InstKind::PtrDiff { a: self.operand(a), b: self.operand(b) },
             InstKind::Load { ty, ptr } => InstKind::Load { ty, ptr: self.operand(ptr) },
+            InstKind::CheckIndex { index, len, end } => InstKind::CheckIndex { index: self.operand(index), len, end },
             InstKind::Alloca { elem, count } => InstKind::Alloca { elem, count: self.operand(count) },
             InstKind::Store { ty, ptr, value } => {
                 InstKind::Store { ty, ptr: self.operand(ptr), value: self.operand(value) }

@@ -51,6 +51,19 @@ pub(crate) struct LVal {
     pub bits: Option<(u32, u32)>,
 }
 
+/// How the element a subscript designates is used, which sets the bound C
+/// puts on the index of a checked array (see [`FnCtx::subscript`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Subscripted {
+    /// Read or written, or a row subscripted again: `i < n`.
+    Accessed,
+    /// Only its address is taken (`&a[i]`): `i <= n`.
+    AddressTaken,
+    /// Its value: accessed, unless it is an array, which decays to its
+    /// address.
+    Valued,
+}
+
 impl LVal {
     /// An object's lvalue (not a bit-field).
     pub fn at(ptr: Operand, ty: CType) -> LVal {
@@ -226,19 +239,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                 }
             }
             Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
-                let l = self.rvalue(&b.node.lhs)?;
-                let r = self.rvalue(&b.node.rhs)?;
-                let (p, i) = match (&l.ty, &r.ty) {
-                    (CType::Ptr(_), CType::Int(_)) => (l, r),
-                    (CType::Int(_), CType::Ptr(_)) => (r, l),
-                    _ => return Err(self.u.invalid(e.span, "subscripted value is not an array or pointer")),
-                };
-                let p = self.ptr_offset(p, i, false, e.span)?;
-                let ty = p.ty.pointee().cloned().unwrap_or(CType::Void);
-                if ty == CType::Void {
-                    return Err(self.u.invalid(e.span, "subscript of a `void *` pointer"));
-                }
-                Ok(LVal::at(p.op, ty))
+                self.subscript(e, b, Subscripted::Accessed)
             }
             Expression::StringLiteral(s) => {
                 let bytes = literals::string_bytes(&s.node).map_err(|m| match m.strip_prefix("unsupported: ") {
@@ -251,6 +252,68 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             Expression::Member(m) => self.member(m),
             _ => Err(self.u.invalid(e.span, "expression is not assignable")),
         }
+    }
+
+    /// `a[i]` (or `i[a]`) as an lvalue, used as `used` says. When `a` is a
+    /// declared array inside a larger object (a structure member that is
+    /// not the last one, a row of a multidimensional array), the index is
+    /// checked against its length (`checkindex`), as `-fsanitize=bounds`
+    /// checks it: the object's own bounds would let `r->buf[8]` of `int
+    /// buf[8]` read the member after it. A whole object's array needs no
+    /// such check (its bounds are the object's).
+    fn subscript(
+        &mut self,
+        e: &Node<Expression>,
+        b: &Node<BinaryOperatorExpression>,
+        used: Subscripted,
+    ) -> LResult<LVal> {
+        let (l, bound) = self.subscripted(&b.node.lhs)?;
+        let r = self.rvalue(&b.node.rhs)?;
+        let (p, i, bound) = match (&l.ty, &r.ty) {
+            (CType::Ptr(_), CType::Int(_)) => (l, r, bound),
+            (CType::Int(_), CType::Ptr(_)) => (r, l, None),
+            _ => return Err(self.u.invalid(e.span, "subscripted value is not an array or pointer")),
+        };
+        let ty = p.ty.pointee().cloned().unwrap_or(CType::Void);
+        if ty == CType::Void {
+            return Err(self.u.invalid(e.span, "subscript of a `void *` pointer"));
+        }
+        let idx = self.wide_index(i, e.span)?;
+        if let Some(len) = bound {
+            let end = match used {
+                Subscripted::Accessed => false,
+                Subscripted::AddressTaken => true,
+                Subscripted::Valued => matches!(ty, CType::Array(..) | CType::Vla(..)),
+            };
+            // A constant index within the bound (`s.v[0]`) needs no check.
+            if !matches!(idx, Operand::Const(_, c) if c < len.saturating_add(end as u64)) {
+                let loc = self.loc(e.span);
+                self.b.effect(InstKind::CheckIndex { index: idx, len, end }, loc);
+            }
+        }
+        let p = self.ptr_offset_wide(p, idx, false, e.span)?;
+        Ok(LVal::at(p.op, ty))
+    }
+
+    /// The subscripted operand of `a[i]` as a pointer, and the length of
+    /// the declared array it decays from when `subscript` checks it.
+    fn subscripted(&mut self, a: &Node<Expression>) -> LResult<(Val, Option<u64>)> {
+        let lv = match &a.node {
+            Expression::Member(m) => match self.member_placed(m)? {
+                (lv, false) => lv,
+                (lv, true) => return Ok((self.load(lv, a.span)?, None)),
+            },
+            // A row is accessed when it is subscripted again.
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                self.subscript(a, b, Subscripted::Accessed)?
+            }
+            _ => return Ok((self.rvalue(a)?, None)),
+        };
+        let bound = match lv.ty {
+            CType::Array(_, Some(n)) if n > 0 => Some(n),
+            _ => None,
+        };
+        Ok((self.load(lv, a.span)?, bound))
     }
 
     /// A compound literal (C11 6.5.2.5): an unnamed automatic object, a slot
@@ -338,7 +401,12 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             UnaryOperator::PreIncrement => self.incdec(e, operand, true, true),
             UnaryOperator::PreDecrement => self.incdec(e, operand, true, false),
             UnaryOperator::Address => {
-                let lv = self.lvalue(operand)?;
+                let lv = match &operand.node {
+                    Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                        self.subscript(operand, b, Subscripted::AddressTaken)?
+                    }
+                    _ => self.lvalue(operand)?,
+                };
                 if lv.bits.is_some() {
                     return Err(self.u.invalid(e.span, "cannot take the address of a bit-field"));
                 }
@@ -413,7 +481,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         let (lhs, rhs) = (&b.node.lhs, &b.node.rhs);
         match &b.node.operator.node {
             B::Index => {
-                let lv = self.lvalue(e)?;
+                let lv = self.subscript(e, b, Subscripted::Valued)?;
                 self.load(lv, e.span)
             }
             B::LogicalAnd | B::LogicalOr => match consteval::eval(self, e)? {

@@ -24,6 +24,12 @@ const MAX_COPY_CELLS: usize = 4096;
 impl<'u, 'a> FnCtx<'u, 'a> {
     /// `s.f` or `p->f` as an lvalue.
     pub fn member(&mut self, m: &Node<MemberExpression>) -> LResult<LVal> {
+        self.member_placed(m).map(|(lv, _)| lv)
+    }
+
+    /// `s.f` or `p->f` as an lvalue, and whether no member follows it (see
+    /// [`structs::StructRef::is_last_at`]).
+    pub fn member_placed(&mut self, m: &Node<MemberExpression>) -> LResult<(LVal, bool)> {
         let base = self.rvalue(&m.node.expression)?;
         let (ptr, sty) = match (&m.node.operator.node, base.ty) {
             (MemberOperator::Direct, t @ CType::Struct(_)) => (base.op, t),
@@ -46,14 +52,15 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             let msg = format!("no member named `{name}` in `{}`", s.name());
             return Err(self.u.invalid(m.node.identifier.span, msg));
         };
+        let last = s.is_last_at(offset);
         let loc = self.loc(m.span);
-        let Some(b) = bits else { return Ok(LVal::at(self.offset_ptr(ptr, offset, loc), ty)) };
+        let Some(b) = bits else { return Ok((LVal::at(self.offset_ptr(ptr, offset, loc), ty), last)) };
         let shift = (b.bit % 8) as u32;
         if shift + b.width > 64 {
             // Only a packed structure can put a 64-bit field across 9 bytes.
             return Err(self.u.unsupported(m.span, "bit-fields spanning more than 8 bytes"));
         }
-        Ok(LVal { ptr: self.offset_ptr(ptr, b.bit / 8, loc), ty, bits: Some((shift, b.width)) })
+        Ok((LVal { ptr: self.offset_ptr(ptr, b.bit / 8, loc), ty, bits: Some((shift, b.width)) }, last))
     }
 
     /// `p + offset` bytes (`p` itself for 0).

@@ -257,14 +257,24 @@ impl<'u, 'a> FnCtx<'u, 'a> {
 
     /// `p + i` (or `p - i`): a byte offset of `i * sizeof *p`.
     pub fn ptr_offset(&mut self, p: Val, i: Val, negate: bool, span: Span) -> LResult<Val> {
-        let size = self.elem_stride(&p.ty, span)?;
+        let idx = self.wide_index(i, span)?;
+        self.ptr_offset_wide(p, idx, negate, span)
+    }
+
+    /// The integer `i` as the IR's 64-bit index (in both data models).
+    pub fn wide_index(&mut self, i: Val, span: Span) -> LResult<Operand> {
         let Some(k) = i.ty.int_kind() else {
             return Err(self.u.invalid(span, "pointer offset must be an integer"));
         };
-        let loc = self.loc(span);
-        // The IR's offsets are 64-bit in both data models.
         let wide = if k.signed() { IntKind::LongLong } else { IntKind::ULongLong };
-        let idx = self.int_conv(i.op, k, wide, loc);
+        let loc = self.loc(span);
+        Ok(self.int_conv(i.op, k, wide, loc))
+    }
+
+    /// `p + idx` elements (`p - idx` with `negate`), `idx` a 64-bit index.
+    pub fn ptr_offset_wide(&mut self, p: Val, idx: Operand, negate: bool, span: Span) -> LResult<Val> {
+        let size = self.elem_stride(&p.ty, span)?;
+        let loc = self.loc(span);
         let off = match size {
             Operand::Const(_, size) => {
                 let scale = if negate { size.wrapping_neg() } else { size };

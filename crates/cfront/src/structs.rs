@@ -180,6 +180,15 @@ impl StructRef {
         None
     }
 
+    /// Whether no member of the structure starts after byte `offset` (that
+    /// of a member found by [`Self::member`]): an array there may be used
+    /// as a flexible array member (`char data[1]` allocated longer), and
+    /// `-fsanitize=bounds` does not check its subscripts. Every member of a
+    /// union is such a member.
+    pub fn is_last_at(&self, offset: u64) -> bool {
+        self.fields().is_none_or(|fs| fs.iter().all(|f| f.offset <= offset))
+    }
+
     /// The bytes holding named bit-fields.
     pub fn storage(&self) -> Vec<u64> {
         self.0.borrow().layout.as_ref().map(|l| l.storage.clone()).unwrap_or_default()

@@ -531,3 +531,44 @@ fn loop_headers_are_the_condition_blocks_or_the_do_body() {
     assert_eq!(latches, vec![2, 1, 1, 1], "{}", print(&p, f));
     assert_eq!(interp::Interp::new(&p).call_by_name("f", &[4]), Some(6));
 }
+
+/// The `(len, end)` of each `checkindex` of `f`, in order.
+fn index_checks(f: &pathwise_ir::FuncData) -> Vec<(u64, bool)> {
+    insts(f)
+        .filter_map(|i| match i.kind {
+            InstKind::CheckIndex { len, end, .. } => Some((len, end)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn subscripts_of_arrays_inside_objects_are_checked_against_their_length() {
+    let p = program(
+        "struct r { int buf[8]; unsigned head; };\n\
+         struct m { unsigned len; char text[1]; };\n\
+         int member(struct r *r, int i) { return r->buf[i]; }\n\
+         int *address(struct r *r, int i) { return &r->buf[i]; }\n\
+         int constant(struct r *r) { return r->buf[0] + r->buf[7]; }\n\
+         int trailing(struct m *m, int i) { return m->text[i]; }\n\
+         int whole(int i) { int a[4] = {0}; return a[i]; }\n\
+         int rows(int i, int j) { int m[3][4] = {{0}}; return m[i][j]; }\n\
+         int *row(int i) { static int m[3][4]; return m[i]; }\n\
+         int nested(struct r rs[2], int i, int j) { struct r t[2][2]; (void)rs; t[0][1] = rs[1]; return t[i][j].buf[0]; }\n",
+    );
+    // A member that others follow: i < 8; its address: i <= 8.
+    assert_eq!(index_checks(func(&p, "member")), vec![(8, false)]);
+    assert_eq!(index_checks(func(&p, "address")), vec![(8, true)]);
+    // Constants within the bound need no check.
+    assert_eq!(index_checks(func(&p, "constant")), vec![]);
+    // A trailing array may be a flexible array member; a whole object's
+    // bounds are checked at the access.
+    assert_eq!(index_checks(func(&p, "trailing")), vec![]);
+    assert_eq!(index_checks(func(&p, "whole")), vec![]);
+    // A row is inside the array: its subscript is checked, the row index
+    // is the object's; a row that decays may point one past the end.
+    assert_eq!(index_checks(func(&p, "rows")), vec![(4, false)]);
+    assert_eq!(index_checks(func(&p, "row")), vec![]);
+    // t[i] is a row of two structures inside t, accessed through.
+    assert_eq!(index_checks(func(&p, "nested")), vec![(2, false)]);
+}

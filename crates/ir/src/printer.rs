@@ -429,6 +429,10 @@ fn fmt_inst(p: &Program, inst: &Inst) -> String {
             format!("ptradd {}, {}", fmt_operand(base), fmt_operand(offset))
         }
         InstKind::PtrDiff { a, b } => format!("ptrdiff {}, {}", fmt_operand(a), fmt_operand(b)),
+        InstKind::CheckIndex { index, len, end } => {
+            let flag = if *end { " end" } else { "" };
+            format!("checkindex{flag} {}, {len}", fmt_operand(index))
+        }
         InstKind::Load { ty, ptr } => format!("load {ty} {}", fmt_operand(ptr)),
         InstKind::Alloca { elem, count } => format!("alloca {elem}, {}", fmt_operand(count)),
         InstKind::Store { ty, ptr, value } => {

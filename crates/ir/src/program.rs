@@ -235,6 +235,16 @@ pub enum InstKind {
     AddrFunc { func: FuncId },
     /// `%r = ptradd p, off`: `p` plus a signed byte offset of type `i64`.
     PtrAdd { base: Operand, offset: Operand },
+    /// `checkindex i, n` (no result): C's bound on a subscript of a declared
+    /// array of `n` elements that lies inside a larger object (a structure
+    /// member, a row of a multidimensional array): the access `a[i]` needs
+    /// `0 <= i < n` (an `i64` index, compared unsigned), and `end`
+    /// (`checkindex end i, n`) allows `i == n` too, for an address one past
+    /// the end (`&a[n]`, a row that decays to a pointer). The object's own
+    /// bounds do not catch such an index: `r->buf[8]` of `int buf[8]`
+    /// followed by other members reads those members. A run-time error
+    /// when it does not hold, as under `-fsanitize=bounds`.
+    CheckIndex { index: Operand, len: u64, end: bool },
     /// `%r = ptrdiff a, b`: byte distance `a - b` as `i64`; both must point
     /// into the same object.
     PtrDiff { a: Operand, b: Operand },

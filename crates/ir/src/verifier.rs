@@ -490,6 +490,10 @@ impl<'a> FnChecker<'a> {
                 self.expect_ty(*a, Type::Ptr, "first ptrdiff operand");
                 self.expect_ty(*b, Type::Ptr, "second ptrdiff operand");
             }
+            InstKind::CheckIndex { index, .. } => {
+                self.expect_ty(*index, Type::I64, "checkindex index");
+                return self.check_result(result, false, "checkindex");
+            }
             InstKind::Load { ptr, .. } => self.expect_ty(*ptr, Type::Ptr, "load address"),
             InstKind::Alloca { count, .. } => self.expect_ty(*count, Type::I64, "alloca count"),
             InstKind::Store { ty, ptr, value } => {

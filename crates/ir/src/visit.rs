@@ -29,6 +29,7 @@ impl InstKind {
             InstKind::AddrLocal { .. } | InstKind::AddrGlobal { .. } | InstKind::AddrFunc { .. } => vec![],
             InstKind::PtrAdd { base, offset } => vec![*base, *offset],
             InstKind::Load { ptr, .. } => vec![*ptr],
+            InstKind::CheckIndex { index, .. } => vec![*index],
             InstKind::Alloca { count, .. } => vec![*count],
             InstKind::Store { ptr, value, .. } => vec![*ptr, *value],
             InstKind::Call { args, .. } => args.clone(),
@@ -56,7 +57,7 @@ impl InstKind {
             | InstKind::PtrAdd { .. }
             | InstKind::Alloca { .. } => Some(Type::Ptr),
             InstKind::PtrDiff { .. } => Some(Type::I64),
-            InstKind::Store { .. } => None,
+            InstKind::Store { .. } | InstKind::CheckIndex { .. } => None,
             InstKind::Call { func, .. } => program.and_then(|p| p.funcs.get(func.0 as usize)).and_then(|f| f.ret),
             InstKind::CallPtr { ret, .. } => *ret,
         }

@@ -114,6 +114,8 @@ fn sum_bb3() -> BlockData {
         insts: vec![
             inst(Some(14), InstKind::Load { ty: Type::I32, ptr: r(3) }, at(6, 10)),
             inst(Some(15), InstKind::PtrDiff { a: r(0), b: r(0) }, Loc::NONE),
+            inst(None, InstKind::CheckIndex { index: r(15), len: 8, end: false }, at(6, 10)),
+            inst(None, InstKind::CheckIndex { index: c(Type::I64, 3), len: 4, end: true }, Loc::NONE),
             inst(Some(16), InstKind::Cast { op: CastOp::Trunc, from: Type::I64, to: Type::I8, a: r(15) }, Loc::NONE),
             inst(Some(17), InstKind::Cast { op: CastOp::ZExt, from: Type::I8, to: Type::I16, a: r(16) }, Loc::NONE),
         ],

@@ -9,7 +9,8 @@
 //! length, which the engine lengthens instead) or a *check*, the condition
 //! under which the concolic search reports no runtime error there (division
 //! by zero and overflow, signed overflow, shifts out of range, an access
-//! before an input array or past one whose length is tied). The path cover
+//! before an input array or past one whose length is tied, a subscript
+//! out of its declared array's bounds). The path cover
 //! cuts the paths on which a check fails; the error cover (see
 //! [`crate::errors`]) solves for them.
 
@@ -282,6 +283,12 @@ pub fn step(
             (Some(Val::Ptr(ba, oa)), Some(Val::Ptr(bb, ob))) if ba == bb => Some(Val::E(pool.bin(BvOp::Sub, oa, ob))),
             _ => return unsupported(inst, "a difference of pointers into different objects"),
         },
+        InstKind::CheckIndex { index, len, end } => {
+            let i = expr(pool, env, index, inst)?;
+            let limit = pool.bv_const(64, len.saturating_add(*end as u64));
+            assume.push(checked(pool.cmp(BvCmp::Ult, i, limit), ErrorKind::OutOfBounds, inst.loc));
+            None
+        }
         InstKind::Load { ty, ptr } => Some(load(pool, cx, env, inst, *ty, ptr, assume)?),
         InstKind::Store { ty, ptr, value } => {
             store(pool, cx, env, inst, *ty, ptr, value, assume)?;

@@ -142,6 +142,11 @@ impl<'p> Interp<'p> {
                         Some(((x & 0xFFFF_FFFF) as i64 - (y & 0xFFFF_FFFF) as i64) as u64)
                     }
                     InstKind::Load { ty, ptr } => Some(self.read(val(ptr, &regs), *ty)),
+                    InstKind::CheckIndex { index, len, end } => {
+                        let i = val(index, &regs);
+                        assert!(i < len + u64::from(*end), "index {i} out of an array of {len} in {}", f.name);
+                        None
+                    }
                     InstKind::Alloca { elem, count } => {
                         let n = val(count, &regs);
                         assert!(n <= 1 << 24, "alloca of {n} elements");

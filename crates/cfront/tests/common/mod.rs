@@ -107,7 +107,7 @@ fn result_type(p: &Program, kind: &InstKind) -> Option<Type> {
         | InstKind::PtrAdd { .. }
         | InstKind::Alloca { .. } => Some(Type::Ptr),
         InstKind::PtrDiff { .. } => Some(Type::I64),
-        InstKind::Store { .. } => None,
+        InstKind::Store { .. } | InstKind::CheckIndex { .. } => None,
         InstKind::Call { func, .. } => p.func(*func).ret,
         InstKind::CallPtr { ret, .. } => *ret,
     }
@@ -172,6 +172,7 @@ fn check_inst(
             check(b, Some(Type::Ptr));
         }
         InstKind::Load { ptr, .. } => check(ptr, Some(Type::Ptr)),
+        InstKind::CheckIndex { index, .. } => check(index, Some(Type::I64)),
         InstKind::Alloca { count, .. } => check(count, Some(Type::I64)),
         InstKind::Store { ty, ptr, value } => {
             check(ptr, Some(Type::Ptr));

@@ -24,6 +24,13 @@ fn cannot_overflow(pool: &pathwise_expr::ExprPool, op: BinOp, w: u32, a: ExprId,
 
 pub use crate::config::MAX_GROWN_LEN;
 
+/// What an out-of-range subscript of a declared array reports (the words
+/// of `-fsanitize=bounds`, with the array's length for its type).
+fn index_message(i: u64, len: u64, end: bool) -> String {
+    let place = if end { "past the end of" } else { "out of bounds of" };
+    format!("out-of-bounds access: index {} {place} an array of {len} elements", i as i64)
+}
+
 impl Exec<'_, '_> {
     /// Execute a non-call instruction; `Ok(Some(v))` is its result.
     pub(crate) fn exec_inst(&mut self, kind: &InstKind, loc: Loc) -> Result<Option<Value>, End> {
@@ -93,6 +100,11 @@ impl Exec<'_, '_> {
                 let p = self.operand(ptr).as_ptr();
                 let v = self.operand(value);
                 self.store(&p, *ty, v, loc)?;
+                return Ok(None);
+            }
+            InstKind::CheckIndex { index, len, end } => {
+                let i = self.operand(index);
+                self.check_index(i, *len, *end, loc)?;
                 return Ok(None);
             }
             InstKind::Alloca { elem, count } => {
@@ -271,6 +283,36 @@ impl Exec<'_, '_> {
         Err(self.error(what.0, what.1, loc))
     }
 
+    /// C's bound on the subscript `i` of a declared array of `len` elements
+    /// inside a larger object (`checkindex`; `end`: one past the end is an
+    /// address, not an access). The object's own bounds, checked at the
+    /// access, would let `r->buf[8]` read the member after `buf`.
+    fn check_index(&mut self, i: Value, len: u64, end: bool, loc: Loc) -> Result<(), End> {
+        let limit = len.saturating_add(end as u64);
+        let holds = i.conc() < limit;
+        let Some(s) = i.sym() else {
+            return if holds { Ok(()) } else { Err(self.index_error(i.conc(), len, end, loc)) };
+        };
+        // An index whose range the bound covers (a zero-extended byte into
+        // 256 elements) needs no check.
+        let (lo, hi) = pathwise_expr::range::signed_range(self.pool, s);
+        if lo >= 0 && hi < limit as i128 {
+            return Ok(());
+        }
+        let bound = self.pool.bv_const(64, limit);
+        let ok = self.pool.cmp(BvCmp::Ult, s, bound);
+        if holds {
+            return self.check_defined(ok, true, (ErrorKind::OutOfBounds, ""), loc);
+        }
+        let message = index_message(i.conc(), len, end);
+        self.check_defined(ok, false, (ErrorKind::OutOfBounds, &message), loc)
+    }
+
+    fn index_error(&mut self, i: u64, len: u64, end: bool, loc: Loc) -> End {
+        let message = index_message(i, len, end);
+        self.error(ErrorKind::OutOfBounds, &message, loc)
+    }
+
     /// C's undefined signed overflow of `a op b` (an `nsw` operation whose
     /// wrapped result is `r`).
     fn check_overflow(&mut self, op: BinOp, ty: Type, a: Value, b: Value, r: Value, loc: Loc) -> Result<(), End> {
@@ -341,13 +383,17 @@ impl Exec<'_, '_> {
         }
         let o = self.mem.object(obj);
         let heap_input = matches!(o.kind, ObjKind::HeapInput { .. });
+        // An object of fixed size: not an input array or object, whose
+        // length the inputs choose, but a structure passed by value is one.
+        let fixed = (o.input.is_none() && !heap_input) || (heap_input && self.is_by_value(obj));
+        let o = self.mem.object(obj);
         if let (Some(s), true) = (p.off_sym, ty != o.elem || ty == Type::Ptr || heap_input) {
             // Only element-typed accesses index the whole-array content:
             // others are fixed to the offset this run takes (and so are all
             // accesses to input objects, whose fields the heap solver names
             // by offset). Bounds are checked first, with the symbolic offset,
             // so that the fix does not hide the out-of-bounds side.
-            if o.input.is_none() && !heap_input {
+            if fixed {
                 let size = match o.size_sym {
                     Some(e) => e,
                     None => self.pool.bv_const(64, o.size_bytes()),
@@ -397,6 +443,9 @@ impl Exec<'_, '_> {
                     self.checked_upto.insert(obj, p.off);
                 }
             }
+        } else if heap_input && fixed {
+            let size = self.pool.bv_const(64, o.size_bytes());
+            self.sized_bounds(&p, obj, size, ty, loc)?;
         } else if heap_input {
             self.heap_bounds(&p, obj, ty, loc)?;
         } else if let Some(size) = o.size_sym {

@@ -73,6 +73,13 @@ impl SlotTable {
         &self.names[id as usize - 1]
     }
 
+    /// Whether objects of `tag` are structures passed by value (see
+    /// [`by_value_key`]).
+    pub(crate) fn is_by_value_tag(&self, tag: u64) -> bool {
+        let i = tag.wrapping_sub(1) as usize;
+        self.tags.get(i).is_some_and(|t| matches!(t, CType::Array(_, 0)))
+    }
+
     /// The tag of a pointee type (1-based; identities of its objects are
     /// `tag << 20 | n`).
     pub(crate) fn tag(&mut self, cty: &CType) -> u64 {
@@ -193,7 +200,24 @@ impl crate::exec::Machine<'_> {
     }
 }
 
+/// The tag key of structures of type `pointee` passed by value: a type no
+/// pointer's target is (an array of none of them), so that by-value objects
+/// get a tag of their own.
+fn by_value_key(pointee: &CType) -> CType {
+    CType::Array(Box::new(pointee.clone()), 0)
+}
+
 impl Exec<'_, '_> {
+    /// Whether `obj` is a structure passed by value to the function under
+    /// test: one object of its type, which no count lengthens (see
+    /// `heap_count`), as the caller's copy is.
+    pub(crate) fn is_by_value(&self, obj: ObjId) -> bool {
+        match self.mem.object(obj).kind {
+            ObjKind::HeapInput { ident } => self.m.slots.borrow().is_by_value_tag(u64::from(ident) >> TAG_SHIFT),
+            _ => false,
+        }
+    }
+
     fn slot_name(&self, id: u32) -> String {
         self.m.slots.borrow().name(id).to_string()
     }
@@ -236,9 +260,7 @@ impl Exec<'_, '_> {
     pub(crate) fn by_value_input(&mut self, name: &str, pointee: &CType) -> Result<Value, End> {
         let size = pointee.size(&self.m.program.structs);
         let sid = self.m.slots.borrow_mut().id(name);
-        // A key no pointer's target type is: by-value objects get their own tag.
-        let key = CType::Array(Box::new(pointee.clone()), 0);
-        let tag = self.m.slots.borrow_mut().tag(&key);
+        let tag = self.m.slots.borrow_mut().tag(&by_value_key(pointee));
         let obj = self.input_object((tag << TAG_SHIFT) | sid as u64, pointee, size)?;
         Ok(Value::Ptr(Pointer { obj: Some(obj), off: 0, off_sym: None, base_sym: None, path: sid }))
     }

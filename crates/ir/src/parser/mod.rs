@@ -804,6 +804,12 @@ impl Parser {
                 let (a, b) = self.two_operands()?;
                 InstKind::PtrDiff { a, b }
             }
+            "checkindex" => {
+                let end = self.eat_kw("end");
+                let index = self.operand()?;
+                self.expect(&Tok::Comma)?;
+                InstKind::CheckIndex { index, len: self.int("an array length")?, end }
+            }
             "load" => {
                 let ty = self.ty()?;
                 InstKind::Load { ty, ptr: self.operand()? }

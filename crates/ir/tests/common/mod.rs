@@ -155,7 +155,7 @@ pub fn operand(r: &mut Rng, n: u32) -> Operand {
 pub fn inst_kind(r: &mut Rng, n: u32, nfuncs: u32, nglobals: u32) -> InstKind {
     let mut op = || operand(r, n);
     let (a, b) = (op(), op());
-    match r.below(15) {
+    match r.below(16) {
         0 => {
             let op = r.pick(&BinOp::ALL);
             let nsw = matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Shl) && r.below(2) == 0;
@@ -170,6 +170,7 @@ pub fn inst_kind(r: &mut Rng, n: u32, nfuncs: u32, nglobals: u32) -> InstKind {
         7 => InstKind::Load { ty: ty(r), ptr: a },
         8 => InstKind::Store { ty: ty(r), ptr: a, value: b },
         9 => InstKind::Alloca { elem: ty(r), count: a },
+        10 => InstKind::CheckIndex { index: a, len: r.below(1 << 20), end: r.below(2) == 0 },
         11 => InstKind::FBin { op: r.pick(&FBinOp::ALL), ty: ty(r), a, b },
         12 => InstKind::FNeg { ty: ty(r), a },
         13 => InstKind::FCmp { op: r.pick(&FCmpOp::ALL), ty: ty(r), a, b },
