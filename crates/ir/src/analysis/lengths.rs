@@ -7,7 +7,10 @@
 //! constant offset or scale, `len - 1`) also indexes the pointer
 //! (`for (i = 0; i < len; i++) sum += buf[i];`), or a pointer into the
 //! array is compared with one `len` elements past its start (`end = buf +
-//! len; while (p < end)`), or both are passed to a callee that pairs them.
+//! len; while (p < end)`), or both are passed to a callee that pairs them,
+//! or the array is accessed at every constant index below `c` and the
+//! (unsigned) length is compared with `c` (`if (size < 2) return 0; v =
+//! data[0] | data[1] << 8;`, a decoder's guard on its header).
 //! The length must come after the array in the parameter list: in
 //! `copy(dst, dst_size, src)` the string `src` read while `i < dst_size` is
 //! not `dst_size` long. A parameter the array is read or written at
@@ -202,6 +205,9 @@ fn pairs(program: &Program, func: FuncId, memo: &mut Memo<Vec<LengthParam>>) -> 
     for (&pair, &loc) in &a.ends {
         found.entry(pair).or_insert(loc);
     }
+    for (pair, loc) in guarded_prefixes(program, f, &a) {
+        found.entry(pair).or_insert(loc);
+    }
     found.retain(|pair, _| !a.accessed_at.contains(pair) && !a.nul_checked.contains(&pair.0));
     for (callee, args, loc) in a.calls(program) {
         for lp in pairs(program, callee, memo) {
@@ -224,6 +230,158 @@ fn pairs(program: &Program, func: FuncId, memo: &mut Memo<Vec<LengthParam>>) -> 
     out.dedup_by_key(|lp| lp.array);
     memo.insert(func, Some(out.clone()));
     out
+}
+
+/// Length parameters a guard on a constant prefix shows: the array is
+/// read or written at every constant index below `c`, and a later
+/// unsigned integer parameter is compared with `c` (`if (size < 2) return
+/// 0; v = data[0] | data[1] << 8;`), the check a decoder makes before it
+/// reads a header from `(data, size)`. Without the pairing, the read past
+/// the header (`data[2 + v]`, or `data[4]` after a 4-byte guard) was never
+/// out of bounds: the array grew. Only the parameters' own values count
+/// (not `p + i`, not `size - 1`), so that the guard and the header agree
+/// by construction, not by the coincidence of an unrelated flag's range.
+fn guarded_prefixes(program: &Program, f: &FuncData, a: &Analysis<'_>) -> Vec<((usize, usize), Loc)> {
+    let exact = exact_params(f, a);
+    let exact_of = |op: &Operand| match op {
+        Operand::Reg(r) => exact.get(r).copied(),
+        Operand::Const(..) => None,
+    };
+    // Per pointer parameter: the bytes its constant-offset accesses cover.
+    let mut covered: BTreeMap<usize, BTreeSet<u64>> = BTreeMap::new();
+    // Per integer parameter: the element counts it is compared with, and
+    // where.
+    let mut bounds: BTreeMap<(usize, u64), Loc> = BTreeMap::new();
+    for inst in f.blocks.iter().flat_map(|b| &b.insts) {
+        match &inst.kind {
+            InstKind::Load { ty, ptr } | InstKind::Store { ty, ptr, .. } => {
+                let at = match exact_of(ptr) {
+                    Some(p) => Some((p, 0)),
+                    None => ptr.reg().and_then(|r| a.ptradds.get(r.0 as usize).copied().flatten()).and_then(
+                        |(base, off)| match off {
+                            Operand::Const(_, c) if (c as i64) >= 0 => exact_of(&base).map(|p| (p, c)),
+                            _ => None,
+                        },
+                    ),
+                };
+                if let Some((p, off)) = at.filter(|&(_, off)| off < MAX_PREFIX) {
+                    covered.entry(p).or_default().extend(off..off + ty.bytes());
+                }
+            }
+            // `memcmp(data, "\x89PNG", 4)`, `memcpy(&h, data, sizeof h)`.
+            InstKind::Call { func, args } if BLOCK_ACCESSES.contains(&program.func(*func).name.as_str()) => {
+                if let Some(&Operand::Const(_, n)) = args.get(2).filter(|_| args.len() == 3) {
+                    for p in args[..2].iter().filter_map(|x| exact_of(x)) {
+                        covered.entry(p).or_default().extend(0..n.min(MAX_PREFIX));
+                    }
+                }
+            }
+            InstKind::Cmp { op, a: x, b: y, .. } => {
+                let (lhs, c, op) = match (x, y) {
+                    (x, Operand::Const(_, c)) => (x, *c, *op),
+                    (Operand::Const(_, c), y) => (y, *c, mirrored(*op)),
+                    _ => continue,
+                };
+                // `n < c` and `n >= c` bound n by c; `n > c`, `n <= c` by c + 1.
+                let count = match op {
+                    crate::CmpOp::Ult | crate::CmpOp::Uge | crate::CmpOp::Slt | crate::CmpOp::Sge => c,
+                    crate::CmpOp::Ugt | crate::CmpOp::Ule | crate::CmpOp::Sgt | crate::CmpOp::Sle => c.wrapping_add(1),
+                    crate::CmpOp::Eq | crate::CmpOp::Ne => continue,
+                };
+                if !(1..MAX_PREFIX).contains(&count) {
+                    continue;
+                }
+                if let Operand::Reg(r) = lhs {
+                    if let Some(n) = a.param_value(*r) {
+                        bounds.entry((n, count)).or_insert(inst.loc);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for (&p, bytes) in &covered {
+        let Some(src) = f.params.get(p).map(|q| &q.src) else { continue };
+        let elem = src.scalar.ty.bytes().max(1);
+        for (n, q) in f.params.iter().enumerate().skip(p + 1) {
+            if q.src.shape != crate::Shape::Scalar || q.src.scalar.signed {
+                continue;
+            }
+            // The first count the accesses read whole (more may be read
+            // after them: the over-read sought is often one).
+            let read_whole = |&(&(m, count), _): &(&(usize, u64), &Loc)| {
+                m == n && (0..count.saturating_mul(elem)).all(|b| bytes.contains(&b))
+            };
+            if let Some((_, &loc)) = bounds.iter().find(read_whole) {
+                out.push(((p, n), loc));
+            }
+        }
+    }
+    out
+}
+
+/// The C library functions that access the first `n` bytes of their two
+/// pointer arguments, `n` their third.
+const BLOCK_ACCESSES: &[&str] = &["memcmp", "memcpy", "memmove", "bcmp"];
+
+/// The largest header (in bytes, and in elements compared) the guard rule
+/// looks at.
+const MAX_PREFIX: u64 = 4096;
+
+/// `op` with its operands swapped: `c < n` is `n > c`.
+fn mirrored(op: crate::CmpOp) -> crate::CmpOp {
+    use crate::CmpOp::*;
+    match op {
+        Ult => Ugt,
+        Ugt => Ult,
+        Ule => Uge,
+        Uge => Ule,
+        Slt => Sgt,
+        Sgt => Slt,
+        Sle => Sge,
+        Sge => Sle,
+        o => o,
+    }
+}
+
+/// The registers that hold a pointer parameter's own value: the parameter,
+/// and loads of a C variable every store to which is that value (`data`
+/// kept in its slot), with the parameter's index.
+fn exact_params(f: &FuncData, a: &Analysis<'_>) -> BTreeMap<Reg, usize> {
+    let params: BTreeMap<Reg, usize> =
+        f.params.iter().enumerate().filter(|(_, p)| p.ty == Type::Ptr).map(|(i, p)| (p.reg, i)).collect();
+    let mut exact = params.clone();
+    // Slots only gain a parameter as registers do: a fixed point, reached
+    // in a few rounds (bounded all the same).
+    for _ in 0..16 {
+        // A slot holds parameter p when every store to it stores p.
+        let mut slots: BTreeMap<Local, Option<usize>> = BTreeMap::new();
+        for inst in f.blocks.iter().flat_map(|b| &b.insts) {
+            if let InstKind::Store { ptr, value, .. } = &inst.kind {
+                if let Some(l) = a.slot_of(ptr) {
+                    let v = value.reg().and_then(|r| exact.get(&r).copied());
+                    let entry = slots.entry(l).or_insert(v);
+                    if *entry != v {
+                        *entry = None;
+                    }
+                }
+            }
+        }
+        let mut next = params.clone();
+        for inst in f.blocks.iter().flat_map(|b| &b.insts) {
+            if let (InstKind::Load { ptr, .. }, Some(r)) = (&inst.kind, inst.result) {
+                if let Some(Some(p)) = a.slot_of(ptr).and_then(|l| slots.get(&l)) {
+                    next.insert(r, *p);
+                }
+            }
+        }
+        if next == exact {
+            break;
+        }
+        exact = next;
+    }
+    exact
 }
 
 struct Analysis<'f> {
@@ -291,6 +449,18 @@ impl<'f> Analysis<'f> {
             Operand::Reg(r) => self.regs.get(r.0 as usize).cloned().unwrap_or_default(),
             Operand::Const(..) => Origins::new(),
         }
+    }
+
+    /// The integer parameter whose own value (converted, not offset or
+    /// scaled) register `r` holds, if it holds one and nothing else.
+    fn param_value(&self, r: Reg) -> Option<usize> {
+        let o = self.regs.get(r.0 as usize)?;
+        let mut at = o.iter().filter_map(|o| if let Origin::LenAt(n) = o { Some(*n) } else { None });
+        let n = at.next()?;
+        let only = at.next().is_none()
+            && o.iter()
+                .all(|x| matches!(x, Origin::Len(m) | Origin::LenAt(m) if *m == n) || matches!(x, Origin::Idx(_)));
+        only.then_some(n)
     }
 
     fn slot_of(&self, op: &Operand) -> Option<Local> {
