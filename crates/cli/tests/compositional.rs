@@ -375,12 +375,12 @@ fn both_modes_cover_the_monolithic_branch_sides() {
 
 /// The error kinds of a search of `function`, whether it completed, and
 /// the branch sides its tests cover.
-fn error_kinds(program: &pathwise_ir::Program, config: &Config) -> Option<(Vec<&'static str>, bool, u64)> {
+fn error_kinds(program: &pathwise_ir::Program, config: &Config) -> Option<(Vec<&'static str>, StopReason, u64)> {
     let mut backend = pathwise_solver_z3::Z3Backend::new(None);
     let suite = generate(program, config, &mut backend, &mut NoObserver).ok()?;
     let kinds = suite.error_kinds();
     let branches = suite.coverage.functions.iter().map(|f| f.branches_covered).sum();
-    Some((kinds, suite.stop == StopReason::Complete, branches))
+    Some((kinds, suite.stop, branches))
 }
 
 /// Seed 004, Theorem 3 (SMART finds the errors DART finds), on every
@@ -399,7 +399,7 @@ fn every_monolithic_error_kind_is_found_compositionally() {
     }
     files.sort();
     let include = [common::root().join("crates/cfront/include")];
-    let (mut compared, mut missing) = (0, Vec::new());
+    let (mut compared, mut missing, mut timed_out) = (0, Vec::new(), Vec::new());
     for file in files {
         let Ok(fe) = pathwise_cli::frontend::compile(&file, &include, &[]) else { continue };
         let p = &fe.program;
@@ -409,7 +409,7 @@ fn every_monolithic_error_kind_is_found_compositionally() {
             }
             let mut config = Config::new(&f.name, 2);
             config.timeout = Some(Duration::from_secs(2));
-            let Some((mono, true, mono_branches)) = error_kinds(p, &config) else { continue };
+            let Some((mono, StopReason::Complete, mono_branches)) = error_kinds(p, &config) else { continue };
             for bottom_up in [false, true] {
                 let mut c = config.clone();
                 c.compositional = true;
@@ -418,11 +418,18 @@ fn every_monolithic_error_kind_is_found_compositionally() {
                 // compositional search stopped by its timeout may miss
                 // what the monolithic one found within its own.
                 c.timeout = Some(Duration::from_secs(10));
-                let Some((comp, done, branches)) = error_kinds(p, &c) else { continue };
+                let Some((comp, stop, branches)) = error_kinds(p, &c) else { continue };
                 compared += 1;
+                let done = stop == StopReason::Complete;
+                if stop == StopReason::Timeout {
+                    // Stopped by the clock, which a loaded machine moves
+                    // (seen once in a full run: `simplify2`, 0.7 s alone).
+                    timed_out.push(format!("{} {} (bottom-up: {bottom_up})", file.display(), f.name));
+                    continue;
+                }
                 if mono.iter().any(|k| !comp.contains(k)) {
                     missing.push(format!(
-                        "{} {} (bottom-up: {bottom_up}): {mono:?} vs {comp:?}",
+                        "{} {} (bottom-up: {bottom_up}, stop {stop:?}): {mono:?} vs {comp:?}",
                         file.display(),
                         f.name
                     ));
@@ -440,6 +447,9 @@ fn every_monolithic_error_kind_is_found_compositionally() {
     }
     assert!(compared > 400, "{compared} searches compared");
     assert!(missing.is_empty(), "{missing:#?}");
+    // A few searches at most may meet the clock, or the comparison is
+    // vacuous.
+    assert!(timed_out.len() * 50 <= compared, "{timed_out:#?}");
 }
 
 /// The `summary store:` line of a run: (reused, computed and saved).
