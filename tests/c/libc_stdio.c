@@ -154,3 +154,17 @@ int show_name(const struct named *n)
 {
     return printf("<%s>\n", n->name);
 }
+
+/* A buffer size from the inputs: whether the output fits is a decision of
+ * the path (the size was fixed to its first value, and the output always
+ * fitted or never did). */
+int fits(size_t cap)
+{
+    char buf[16];
+    if (cap > sizeof buf)
+        return -1;
+    int n = snprintf(buf, cap, "%s", "abc");
+    if ((size_t)n >= cap)
+        return 0;
+    return n;
+}

@@ -41,7 +41,6 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
         "snprintf" => {
             let long = h.target().long_bits;
             let n = c.int(h.pool(), 1, long);
-            let n = h.concretise(n);
             format_into(h, c, c.ptr(0), Some(n), 2).map(int)
         }
         // glibc's `puts` returns the bytes written (the newline included),
@@ -108,7 +107,14 @@ fn print(h: &mut dyn LibcHost, c: &Call<'_>, fmt: usize) -> Result<Int, End> {
 /// `sprintf(d, ...)` (no limit) and `snprintf(d, n, ...)`: at most `n - 1`
 /// bytes and a terminator (nothing when `n` is 0); returns the length of
 /// the whole output.
-fn format_into(h: &mut dyn LibcHost, c: &Call<'_>, d: Pointer, limit: Option<u64>, fmt: usize) -> Result<Int, End> {
+///
+/// A symbolic `n` matters only through whether the output fits, which is a
+/// decision of the path (`n > length`): the side where it fits keeps `n`
+/// symbolic, so that the caller's own test of the result against `n`
+/// (`if (r >= n)`) has both sides; the truncated side fixes `n`, whose
+/// value is then the length written. Before, `n` was fixed in every run,
+/// and a buffer size from the inputs stayed at its first value.
+fn format_into(h: &mut dyn LibcHost, c: &Call<'_>, d: Pointer, limit: Option<Int>, fmt: usize) -> Result<Int, End> {
     let pieces = format(h, c, fmt, Dest::Buffer)?;
     let bytes: Vec<Int> = pieces
         .into_iter()
@@ -119,9 +125,19 @@ fn format_into(h: &mut dyn LibcHost, c: &Call<'_>, d: Pointer, limit: Option<u64
         .collect();
     let total = bytes.len() as u64;
     let written = match limit {
-        Some(0) => return Ok(Int::konst(total, 32)),
-        Some(n) => total.min(n - 1),
         None => total,
+        Some(n) => {
+            let pool = h.pool();
+            let fits = Int::konst(total, n.w).cmp(pool, BvCmp::Ult, n);
+            if h.decide(fits)? {
+                total
+            } else {
+                match h.concretise(n) {
+                    0 => return Ok(Int::konst(total, 32)),
+                    n => total.min(n - 1),
+                }
+            }
+        }
     };
     let d = pinned(h, d);
     for (i, b) in bytes.iter().take(written as usize).enumerate() {
