@@ -42,3 +42,13 @@ int last_of_row(int n, int m, int a[n][m])
         return a[r][1];
     return -1;
 }
+
+/* An array type named by a typedef is declared with its length too. */
+typedef int vec3[3];
+
+int first_of(const vec3 v)
+{
+    if (v[0] > 5)
+        return 1;
+    return 0;
+}

@@ -358,7 +358,7 @@ fn param_declarations(fd: &Node<FunctionDefinition>) -> Option<&[Node<lang_c::as
 }
 
 /// Describe array parameters with their declared length (`int a[10]`,
-/// `int m[3][4]`) as arrays of it, which the emitted tests allocate at
+/// `int m[3][4]`, `vec3 a` of an array type) as arrays of it, which the emitted tests allocate at
 /// least (gcc checks calls against the declared size: a test passing a
 /// shorter input array would not build with `-Werror`).
 fn declared_array_params(cx: &mut FnCtx<'_, '_>, fd: &Node<FunctionDefinition>, params: &mut [Param]) {
@@ -368,7 +368,7 @@ fn declared_array_params(cx: &mut FnCtx<'_, '_>, fd: &Node<FunctionDefinition>, 
         if p.src.shape != pathwise_ir::Shape::Pointer {
             continue;
         }
-        let Some(n) = typespec::declared_param_len(cx, d) else { continue };
+        let Some(n) = typespec::declared_param_len(cx, &decl.node.specifiers, d) else { continue };
         let Some(CType::Ptr(elem)) = cx.u.lookup(&p.src.name).and_then(|s| match s {
             Sym::Local { ty, .. } => Some(ty.clone()),
             _ => None,

@@ -494,13 +494,28 @@ fn leading_array_sizes<'d>(
 /// The constant length of the array a parameter declarator declares
 /// (`int a[10]`: 10, `int m[3][4]`: 3) before its adjustment to a
 /// pointer; `None` for a pointer, `[]`, `[*]` or a varying length.
-pub(crate) fn declared_param_len<'a>(cx: &mut dyn Ctx<'a>, d: &Node<Declarator>) -> Option<u64> {
+pub(crate) fn declared_param_len<'a>(
+    cx: &mut dyn Ctx<'a>,
+    specifiers: &[Node<DeclarationSpecifier>],
+    d: &Node<Declarator>,
+) -> Option<u64> {
     if !matches!(d.node.kind.node, DeclaratorKind::Identifier(_)) {
         return None;
     }
-    match &d.node.derived.first()?.node {
-        DerivedDeclarator::Array(a) => array_len(cx, &a.node.size).ok().flatten().flatten(),
-        _ => None,
+    match d.node.derived.first().map(|x| &x.node) {
+        Some(DerivedDeclarator::Array(a)) => array_len(cx, &a.node.size).ok().flatten().flatten(),
+        Some(_) => None,
+        // `const vec3 a` with `typedef int vec3[3]`.
+        None => specifiers.iter().find_map(|s| match &s.node {
+            DeclarationSpecifier::TypeSpecifier(t) => match &t.node {
+                TypeSpecifier::TypedefName(id) => match cx.unit_ref().lookup(&id.node.name) {
+                    Some(Sym::Typedef(CType::Array(_, Some(n)), _)) => Some(*n),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        }),
     }
 }
 

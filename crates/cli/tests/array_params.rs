@@ -1,6 +1,7 @@
 //! Array parameters end to end (`tests/c/array_params.c`): rows of
 //! variable length (`int a[n][m]`, `int (*a)[n]`, the lengths read on
-//! entry) and arrays declared with a length (`int a[3][4]`, `int a[10]`).
+//! entry) and arrays declared with a length (`int a[3][4]`, `int a[10]`,
+//! `const vec3 v` of `typedef int vec3[3]`).
 //! The input is one flat array; the test file passes it through `void *`
 //! where the parameter points to rows (gcc 14 rejects the implicit
 //! conversion), with at least the declared length (gcc checks calls
@@ -68,7 +69,7 @@ fn the_row_length_is_read_on_entry() {
 
 #[test]
 fn arrays_declared_with_a_length() {
-    for function in ["cell", "head"] {
+    for function in ["cell", "head", "first_of"] {
         // The element read is greater than 5 or not.
         assert_eq!(generate_and_replay(function).len(), 2, "{function}");
     }
