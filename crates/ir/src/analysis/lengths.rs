@@ -451,8 +451,8 @@ impl<'f> Analysis<'f> {
         }
     }
 
-    /// The integer parameter whose own value (converted, not offset or
-    /// scaled) register `r` holds, if it holds one and nothing else.
+    /// The integer parameter whose value register `r` holds (converted, or
+    /// scaled by a constant: `LenAt`), if it derives from that one alone.
     fn param_value(&self, r: Reg) -> Option<usize> {
         let o = self.regs.get(r.0 as usize)?;
         let mut at = o.iter().filter_map(|o| if let Origin::LenAt(n) = o { Some(*n) } else { None });
