@@ -152,3 +152,26 @@ int keyword(const char *s)
         return 2;
     return 0;
 }
+
+/* Sizes from the inputs bound the byte loops: each `i < n` is a decision
+ * (n was fixed to its first value, and each function had one test). */
+int find_colon(const char *buf, size_t n)
+{
+    const char *p = memchr(buf, ':', n);
+    if (!p)
+        return -1;
+    return (int)(p - buf);
+}
+
+int same_prefix(const char *a, const char *b, size_t n)
+{
+    return strncmp(a, b, n) == 0;
+}
+
+/* strncpy pads with zeros up to n: n > 4 overflows t. */
+int padded(const char *src, size_t n)
+{
+    char t[4];
+    strncpy(t, src, n);
+    return n > 0 && t[0] == 'x';
+}

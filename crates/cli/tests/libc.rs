@@ -83,11 +83,35 @@ fn string_functions_replay() {
         // no 'n', or "on" and a third byte that is no terminator, or "on"
         // itself (iterations on the literal's bytes are not bounded by k).
         ("keyword", 6),
+        // A size from the inputs: n = 0; n = 1 without ':'; n = 2 without,
+        // with ':' second, with ':' first (k = 2 bounds the `i < n` tests).
+        ("find_colon", 5),
+        // n = 0; a difference first; equal terminators first; n = 1 after an
+        // equal byte; then at the second byte a difference, terminators,
+        // or n = 2.
+        ("same_prefix", 7),
     ] {
         let suite = run("libc_string.c", function);
         assert_eq!(tests(&suite), n, "{function}");
         assert!(complete(&suite), "{function}: {}", suite["stop"]);
     }
+}
+
+/// `strncpy(t, src, n)` pads `t` with zeros up to `n`: with `n` from the
+/// inputs, the padding is checked against `t`'s 4 bytes before it is
+/// fixed, and the overflow is an error test (`n` was fixed to its first
+/// value, and the function had one test).
+#[test]
+fn strncpy_padding_past_its_buffer_is_an_error_test() {
+    let suite = run("libc_string.c", "padded");
+    assert_eq!(tests(&suite), 9);
+    let errors: Vec<(&str, u64)> = suite["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t.get("error").map(|e| (e["kind"].as_str().unwrap(), e["line"].as_u64().unwrap())))
+        .collect();
+    assert_eq!(errors, vec![("out-of-bounds", 175)]);
 }
 
 /// `strtol` over an input string with an end pointer: per path, the

@@ -18,16 +18,18 @@
 //! are `strcmp(s, "GET")` or `strchr("!#$", c)`: an iteration that tests
 //! a byte of a concrete string is bounded by that string. The loops
 //! bounded by a size argument (`memcmp`, `strncmp`, `strnlen`, `memchr`...)
-//! are unrolled up to that size, which is concrete (fixed by a guard when
-//! symbolic), without the k bound: `memcmp(p, q, sizeof *p)` must be able
-//! to find its operands equal. Comparisons return the difference of the
+//! are unrolled up to a concrete size without the k bound: `memcmp(p, q,
+//! sizeof *p)` must be able to find its operands equal. A size from the
+//! inputs stays symbolic: each iteration's `i < n` is a decision that k
+//! bounds, as a loop of the program ([`Limit`]), and `strncpy`'s padding
+//! is checked against the room in its destination before it is fixed. Comparisons return the difference of the
 //! first differing bytes as `unsigned char`s (glibc's result; C fixes only
 //! its sign); the case-insensitive ones compare the bytes as `tolower`
 //! leaves them in the "C" locale (`A`..`Z` folded, nothing else), as
 //! glibc's do. Results never depend on how glibc is optimised: `strstr` is
 //! the first occurrence, whatever the algorithm finding it.
 
-use pathwise_expr::BvOp;
+use pathwise_expr::{BvCmp, BvOp};
 use pathwise_ir::Type;
 
 use super::{at, byte, pinned, strlen, ByteLoop, Call, Cond, Int, LibcHost, Outcome};
@@ -52,7 +54,7 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
             strlen(h, s).map(size)
         }
         "strnlen" => {
-            let n = limit(h, c, 1);
+            let n = Limit::of(h, c, 1);
             strnlen(h, c.ptr(0), n).map(size)
         }
         "strcmp" | "strcasecmp" => {
@@ -60,7 +62,7 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
             compare(h, c.ptr(0), c.ptr(1), None, kind).map(|v| Some(v.value()))
         }
         "strncmp" | "strncasecmp" | "memcmp" => {
-            let n = limit(h, c, 2);
+            let n = Limit::of(h, c, 2);
             let kind = match c.name {
                 "strncmp" => Compare::Strings,
                 "strncasecmp" => Compare::Folded,
@@ -70,16 +72,16 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
         }
         "strcpy" => copy_string(h, c.ptr(0), c.ptr(1), None).map(|_| Some(c.arg(0))),
         "strncpy" => {
-            let n = limit(h, c, 2);
+            let n = Limit::of(h, c, 2);
             copy_string(h, c.ptr(0), c.ptr(1), Some(n)).map(|_| Some(c.arg(0)))
         }
         "strcat" | "strncat" => {
-            let n = (c.name == "strncat").then(|| limit(h, c, 2));
+            let n = (c.name == "strncat").then(|| Limit::of(h, c, 2));
             concat(h, c.ptr(0), c.ptr(1), n).map(|_| Some(c.arg(0)))
         }
         "strdup" => duplicate(h, c.ptr(0), None).map(ptr),
         "strndup" => {
-            let n = limit(h, c, 1);
+            let n = Limit::of(h, c, 1);
             duplicate(h, c.ptr(0), Some(n)).map(ptr)
         }
         "strchr" | "strrchr" => {
@@ -87,7 +89,7 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
             find_char(h, c.ptr(0), ch, c.name == "strrchr").map(ptr)
         }
         "memchr" => {
-            let (ch, n) = (c.int(h.pool(), 1, 8), limit(h, c, 2));
+            let (ch, n) = (c.int(h.pool(), 1, 8), Limit::of(h, c, 2));
             memchr(h, c.ptr(0), ch, n).map(ptr)
         }
         "strstr" => strstr(h, c.ptr(0), c.ptr(1)).map(ptr),
@@ -112,26 +114,50 @@ fn length(h: &mut dyn LibcHost, c: &Call<'_>, i: usize) -> Value {
     c.int(pool, i, long).zext(pool, 64).value()
 }
 
-/// A `size_t` argument bounding a loop: this run's value (fixed and
-/// reported when symbolic). The loop still ends at the data (a terminator,
-/// a difference, the end of an object), so a large bound is no cost.
-fn limit(h: &mut dyn LibcHost, c: &Call<'_>, i: usize) -> u64 {
-    let long = h.target().long_bits;
-    let v = c.int(h.pool(), i, long);
-    h.concretise(v)
+/// A `size_t` argument bounding a byte loop (`strncmp`, `memchr`,
+/// `strncpy`...). The loop still ends at the data (a terminator, a
+/// difference, the end of an object), so a large bound is no cost. A
+/// symbolic bound stays symbolic: each iteration's `i < n` is a decision,
+/// bounded by k as a loop of the program is, so that the sizes a caller
+/// passes are explored (fixed to their first value, `memchr(buf, ':', n)`
+/// and `strncmp(a, b, n)` had one test each).
+struct Limit {
+    n: Int,
+    lp: ByteLoop,
+}
+
+impl Limit {
+    /// Argument `i` of the call.
+    fn of(h: &mut dyn LibcHost, c: &Call<'_>, i: usize) -> Limit {
+        let long = h.target().long_bits;
+        let pool = h.pool();
+        Limit { n: c.int(pool, i, long).zext(pool, 64), lp: ByteLoop::while_true() }
+    }
+
+    /// Whether byte `i` is within the bound (`i < n`).
+    fn admits(&mut self, h: &mut dyn LibcHost, i: u64) -> Result<bool, End> {
+        if self.n.sym.is_none() {
+            return Ok(i < self.n.conc);
+        }
+        let within = Int::konst(i, 64).cmp(h.pool(), BvCmp::Ult, self.n);
+        h.decide_loop(within, &mut self.lp)
+    }
 }
 
 /// `strnlen(s, n)`: the length, at most `n`, reading no byte beyond.
-fn strnlen(h: &mut dyn LibcHost, s: Pointer, n: u64) -> Result<u64, End> {
+fn strnlen(h: &mut dyn LibcHost, s: Pointer, mut n: Limit) -> Result<u64, End> {
     let s = pinned(h, s);
-    for i in 0..n {
+    let mut i = 0;
+    // Past the bound, `i == n` on this path.
+    while n.admits(h, i)? {
         let b = byte(h, s, i)?;
         let zero = b.is_zero(h.pool());
         if h.decide(zero)? {
             return Ok(i);
         }
+        i += 1;
     }
-    Ok(n)
+    Ok(i)
 }
 
 /// What a comparison compares.
@@ -150,11 +176,11 @@ enum Compare {
 /// the `n` forms) and `memcmp` (bytes, with a size): the difference of the
 /// first differing bytes as `unsigned char`s (lower-cased for the
 /// case-insensitive ones), or 0.
-fn compare(h: &mut dyn LibcHost, a: Pointer, b: Pointer, limit: Option<u64>, kind: Compare) -> Result<Int, End> {
+fn compare(h: &mut dyn LibcHost, a: Pointer, b: Pointer, mut limit: Option<Limit>, kind: Compare) -> Result<Int, End> {
     let (a, b) = (pinned(h, a), pinned(h, b));
     let mut lp = ByteLoop::while_true();
     let mut i = 0u64;
-    while limit.is_none_or(|n| i < n) {
+    while limit.as_mut().map_or(Ok(true), |n| n.admits(h, i))? {
         let (mut x, mut y) = (byte(h, a, i)?, byte(h, b, i)?);
         if kind == Compare::Folded {
             (x, y) = (fold_case(h, x), fold_case(h, y));
@@ -200,11 +226,11 @@ fn fold_case(h: &mut dyn LibcHost, b: Int) -> Int {
 /// including the terminator; `strncpy` pads with zeros up to `n` bytes and
 /// writes no terminator when `s` is `n` bytes or longer. Returns the
 /// number of bytes copied from `s`, the terminator included if copied.
-fn copy_string(h: &mut dyn LibcHost, d: Pointer, s: Pointer, limit: Option<u64>) -> Result<u64, End> {
+fn copy_string(h: &mut dyn LibcHost, d: Pointer, s: Pointer, mut limit: Option<Limit>) -> Result<u64, End> {
     let (d, s) = (pinned(h, d), pinned(h, s));
     let mut lp = ByteLoop::until_true();
     let mut i = 0u64;
-    while limit.is_none_or(|n| i < n) {
+    while limit.as_mut().map_or(Ok(true), |n| n.admits(h, i))? {
         let b = byte(h, s, i)?;
         h.store(at(d, i), Type::I8, b.value())?;
         let zero = b.is_zero(h.pool());
@@ -218,25 +244,34 @@ fn copy_string(h: &mut dyn LibcHost, d: Pointer, s: Pointer, limit: Option<u64>)
         }
     }
     let copied = i;
-    if let Some(n) = limit {
-        for j in i..n {
-            h.store(at(d, j), Type::I8, Value::int(0))?;
+    match limit {
+        // The `n - i` zeros that pad `d`: a symbolic count is checked
+        // against the room in `d` before the fill fixes it, as `memset`'s.
+        Some(Limit { n, .. }) if n.sym.is_some() => {
+            let rest = n.binc(h.pool(), BvOp::Sub, i);
+            h.fill(at(d, i), Value::int(0), rest.value())?;
         }
+        Some(Limit { n, .. }) => {
+            for j in i..n.conc {
+                h.store(at(d, j), Type::I8, Value::int(0))?;
+            }
+        }
+        None => {}
     }
     Ok(copied)
 }
 
 /// `strcat(d, s)` and `strncat(d, s, n)` (at most `n` bytes of `s`, then a
 /// terminator always).
-fn concat(h: &mut dyn LibcHost, d: Pointer, s: Pointer, limit: Option<u64>) -> Result<(), End> {
+fn concat(h: &mut dyn LibcHost, d: Pointer, s: Pointer, limit: Option<Limit>) -> Result<(), End> {
     let d = pinned(h, d);
     let end = at(d, strlen(h, d)?);
     match limit {
         None => copy_string(h, end, s, None).map(|_| ()),
-        Some(n) => {
+        Some(mut n) => {
             let s = pinned(h, s);
             let mut i = 0u64;
-            while i < n {
+            while n.admits(h, i)? {
                 let b = byte(h, s, i)?;
                 let zero = b.is_zero(h.pool());
                 if h.decide(zero)? {
@@ -252,7 +287,7 @@ fn concat(h: &mut dyn LibcHost, d: Pointer, s: Pointer, limit: Option<u64>) -> R
 
 /// `strdup(s)` and `strndup(s, n)`: a new heap object with the (at most
 /// `n`) bytes of `s` and a terminator.
-fn duplicate(h: &mut dyn LibcHost, s: Pointer, limit: Option<u64>) -> Result<Pointer, End> {
+fn duplicate(h: &mut dyn LibcHost, s: Pointer, limit: Option<Limit>) -> Result<Pointer, End> {
     let s = pinned(h, s);
     let n = match limit {
         None => strlen(h, s)?,
@@ -300,14 +335,16 @@ fn find_char(h: &mut dyn LibcHost, s: Pointer, c: Int, last: bool) -> Result<Poi
 
 /// `memchr(s, c, n)`: the first of the `n` bytes equal to `(unsigned char)
 /// c`, or null.
-fn memchr(h: &mut dyn LibcHost, s: Pointer, c: Int, n: u64) -> Result<Pointer, End> {
+fn memchr(h: &mut dyn LibcHost, s: Pointer, c: Int, mut n: Limit) -> Result<Pointer, End> {
     let s = pinned(h, s);
-    for i in 0..n {
+    let mut i = 0;
+    while n.admits(h, i)? {
         let b = byte(h, s, i)?;
         let hit = b.eq(h.pool(), c);
         if h.decide(hit)? {
             return Ok(at(s, i));
         }
+        i += 1;
     }
     Ok(Pointer::NULL)
 }
