@@ -22,9 +22,9 @@
 //! sizeof *p)` must be able to find its operands equal. A size from the
 //! inputs stays symbolic: each iteration's `i < n` is a decision that k
 //! bounds, as a loop of the program ([`Limit`]), and `strncpy`'s padding
-//! is checked against the room in its destination before it is fixed. Comparisons return the difference of the
-//! first differing bytes as `unsigned char`s (glibc's result; C fixes only
-//! its sign); the case-insensitive ones compare the bytes as `tolower`
+//! is checked against the room in its destination before it is fixed.
+//! Comparisons return the difference of the first differing bytes as
+//! `unsigned char`s (glibc's result; C fixes only its sign); the case-insensitive ones compare the bytes as `tolower`
 //! leaves them in the "C" locale (`A`..`Z` folded, nothing else), as
 //! glibc's do. Results never depend on how glibc is optimised: `strstr` is
 //! the first occurrence, whatever the algorithm finding it.
