@@ -51,3 +51,13 @@ fn a_flag_compared_with_a_constant_is_no_length() {
         assert_eq!(kind, "out-of-bounds");
     }
 }
+
+#[test]
+fn a_string_read_under_a_flag_is_no_array_of_the_flag() {
+    let (stdout, out, suite) = generate("opt_len");
+    assert!(!stdout.contains("has flags elements"), "{stdout}");
+    assert!(stdout.contains("s is a NUL-terminated string"), "{stdout}");
+    // strlen reads to the NUL the tests pass: no error.
+    assert!(errors(&suite).is_empty(), "{suite:#}");
+    common::replay_passes(out.path(), suite["tests"].as_array().unwrap().len(), vec![], true);
+}

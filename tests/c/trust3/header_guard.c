@@ -47,3 +47,12 @@ int after_magic(const uint8_t *d, size_t sz)
         return 0;
     return d[4] == 13;
 }
+
+/* A string passed to strlen is no array of `flags` elements, though its
+ * first byte is read under `flags > 0`. */
+int opt_len(const char *s, unsigned flags)
+{
+    if (flags > 0 && s[0] == '-')
+        return (int)strlen(s);
+    return 0;
+}

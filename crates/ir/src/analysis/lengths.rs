@@ -240,7 +240,9 @@ fn pairs(program: &Program, func: FuncId, memo: &mut Memo<Vec<LengthParam>>) -> 
 /// the header (`data[2 + v]`, or `data[4]` after a 4-byte guard) was never
 /// out of bounds: the array grew. Only the parameters' own values count
 /// (not `p + i`, not `size - 1`), so that the guard and the header agree
-/// by construction, not by the coincidence of an unrelated flag's range.
+/// by construction, not by the coincidence of an unrelated flag's range;
+/// and a string the function passes to `strlen` or `strcmp` is no such
+/// array (`if (flags > 0 && s[0] == '-') return strlen(s);`).
 fn guarded_prefixes(program: &Program, f: &FuncData, a: &Analysis<'_>) -> Vec<((usize, usize), Loc)> {
     let exact = exact_params(f, a);
     let exact_of = |op: &Operand| match op {
@@ -300,8 +302,24 @@ fn guarded_prefixes(program: &Program, f: &FuncData, a: &Analysis<'_>) -> Vec<((
             _ => {}
         }
     }
+    // A string (passed to `strlen`, `strcmp`...) ends at its NUL, whatever
+    // a flag compared with its prefix's length says.
+    let strings: BTreeSet<usize> = f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .filter_map(|inst| match &inst.kind {
+            InstKind::Call { func, args } => {
+                let name = program.func(*func).name.as_str();
+                READS_ONLY.iter().find(|(n, _)| *n == name).map(|(_, at)| (args, *at))
+            }
+            _ => None,
+        })
+        .flat_map(|(args, at)| at.iter().filter_map(|&i| args.get(i)).flat_map(|x| a.of(x)))
+        .filter_map(|o| if let Origin::Ptr(p) = o { Some(p) } else { None })
+        .collect();
     let mut out = Vec::new();
-    for (&p, bytes) in &covered {
+    for (&p, bytes) in covered.iter().filter(|(p, _)| !strings.contains(p)) {
         let Some(src) = f.params.get(p).map(|q| &q.src) else { continue };
         let elem = src.scalar.ty.bytes().max(1);
         for (n, q) in f.params.iter().enumerate().skip(p + 1) {
