@@ -53,6 +53,16 @@ fn a_flag_compared_with_a_constant_is_no_length() {
 }
 
 #[test]
+fn a_flag_tested_against_zero_is_no_length() {
+    let (stdout, out, suite) = generate("get");
+    assert!(!stdout.contains("has verbose elements"), "{stdout}");
+    // `verbose > 0` or not; table[0] is always there.
+    assert!(errors(&suite).is_empty(), "{suite:#}");
+    assert_eq!(suite["tests"].as_array().unwrap().len(), 2, "{suite:#}");
+    common::replay_passes(out.path(), 2, vec![], true);
+}
+
+#[test]
 fn a_string_read_under_a_flag_is_no_array_of_the_flag() {
     let (stdout, out, suite) = generate("opt_len");
     assert!(!stdout.contains("has flags elements"), "{stdout}");

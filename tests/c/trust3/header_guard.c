@@ -56,3 +56,12 @@ int opt_len(const char *s, unsigned flags)
         return (int)strlen(s);
     return 0;
 }
+
+/* A flag tested against 0 is no length of an array read at index 0. */
+int get(const int *table, unsigned verbose)
+{
+    int r = table[0];
+    if (verbose > 0)
+        r = 1;
+    return r;
+}

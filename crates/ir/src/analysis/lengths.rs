@@ -233,8 +233,8 @@ fn pairs(program: &Program, func: FuncId, memo: &mut Memo<Vec<LengthParam>>) -> 
 }
 
 /// Length parameters a guard on a constant prefix shows: the array is
-/// read or written at every constant index below `c`, and a later
-/// unsigned integer parameter is compared with `c` (`if (size < 2) return
+/// read or written at every constant index below `c` (2 or more), and a
+/// later unsigned integer parameter is compared with `c` (`if (size < 2) return
 /// 0; v = data[0] | data[1] << 8;`), the check a decoder makes before it
 /// reads a header from `(data, size)`. Without the pairing, the read past
 /// the header (`data[2 + v]`, or `data[4]` after a 4-byte guard) was never
@@ -290,7 +290,10 @@ fn guarded_prefixes(program: &Program, f: &FuncData, a: &Analysis<'_>) -> Vec<((
                     crate::CmpOp::Ugt | crate::CmpOp::Ule | crate::CmpOp::Sgt | crate::CmpOp::Sle => c.wrapping_add(1),
                     crate::CmpOp::Eq | crate::CmpOp::Ne => continue,
                 };
-                if !(1..MAX_PREFIX).contains(&count) {
+                // A count of 1 (`flags > 0` and a read of `p[0]`) is too
+                // common to mean a length: `get(table, verbose)` made
+                // `table` an array of `verbose` elements.
+                if !(2..MAX_PREFIX).contains(&count) {
                     continue;
                 }
                 if let Operand::Reg(r) = lhs {
