@@ -1,10 +1,12 @@
 //! A decoder's guard on its header (`tests/c/trust3/header_guard.c`): a
-//! pointer parameter read at every constant index below `c`, and a later
-//! unsigned parameter compared with `c` (`if (size < 2) return 0;`), is a
-//! `(data, size)` pair, so the read past the header is out of bounds when
-//! `size` says so. Before, `data` grew to whatever the path read and the
-//! over-read, which libFuzzer finds at once, had no test. A header read
-//! by `memcmp` or `memcpy` with a constant length counts as read.
+//! pointer parameter read at every constant index below `c` (2 or more),
+//! and a later unsigned parameter compared with `c` (`if (size < 2)
+//! return 0;`), is a `(data, size)` pair, so the read past the header is
+//! out of bounds when `size` says so. Before, `data` grew to whatever the
+//! path read and the over-read, which libFuzzer finds at once, had no
+//! test. A header read by `memcmp` or `memcpy` with a constant length
+//! counts as read. A flag (signed, tested against 0, or not matching the
+//! reads) and a string passed to `strlen` make no pair.
 
 mod common;
 
