@@ -358,9 +358,10 @@ fn param_declarations(fd: &Node<FunctionDefinition>) -> Option<&[Node<lang_c::as
 }
 
 /// Describe array parameters with their declared length (`int a[10]`,
-/// `int m[3][4]`, `vec3 a` of an array type) as arrays of it, which the emitted tests allocate at
-/// least (gcc checks calls against the declared size: a test passing a
-/// shorter input array would not build with `-Werror`).
+/// `int m[3][4]`, `vec3 a` of an array type) as arrays of it, which the
+/// emitted tests allocate at least (gcc checks calls against the declared
+/// size: a test passing a shorter input array would not build with
+/// `-Werror`).
 fn declared_array_params(cx: &mut FnCtx<'_, '_>, fd: &Node<FunctionDefinition>, params: &mut [Param]) {
     let Some(list) = param_declarations(fd) else { return };
     for (p, decl) in params.iter_mut().zip(list) {

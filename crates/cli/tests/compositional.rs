@@ -373,8 +373,8 @@ fn both_modes_cover_the_monolithic_branch_sides() {
     }
 }
 
-/// The error kinds of a search of `function`, whether it completed, and
-/// the branch sides its tests cover.
+/// The error kinds of a search of `function`, how it stopped, and the
+/// branch sides its tests cover.
 fn error_kinds(program: &pathwise_ir::Program, config: &Config) -> Option<(Vec<&'static str>, StopReason, u64)> {
     let mut backend = pathwise_solver_z3::Z3Backend::new(None);
     let suite = generate(program, config, &mut backend, &mut NoObserver).ok()?;
