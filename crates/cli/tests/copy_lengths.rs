@@ -24,20 +24,6 @@ fn generate_with_summary(function: &str) -> (String, (tempfile::TempDir, serde_j
     (stdout, (out, suite))
 }
 
-/// The error tests' (kind, line, message).
-fn errors(suite: &serde_json::Value) -> Vec<(String, u64, String)> {
-    suite["tests"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|t| {
-            let e = t.get("error")?;
-            let kind = e["kind"].as_str().unwrap().to_string();
-            Some((kind, e["line"].as_u64().unwrap(), e["message"].as_str().unwrap().to_string()))
-        })
-        .collect()
-}
-
 fn count(suite: &serde_json::Value) -> usize {
     suite["tests"].as_array().unwrap().len()
 }
@@ -45,7 +31,7 @@ fn count(suite: &serde_json::Value) -> usize {
 #[test]
 fn a_length_that_wrapped_below_zero_is_an_out_of_bounds_test() {
     let (out, suite) = generate("field_of_line");
-    let errs = errors(&suite);
+    let errs = common::error_messages(&suite);
     assert_eq!(errs.len(), 1, "{errs:?}");
     let (kind, line, message) = &errs[0];
     assert_eq!((kind.as_str(), *line), ("out-of-bounds", 13));
@@ -67,7 +53,7 @@ fn an_input_length_into_a_fixed_buffer_is_solved_to_overflow_it() {
         assert_eq!(suite["stop"], "explored", "{function}");
         let at = format!("  concretised at:      tests/c/trust3/copy_len.c:{line}:5\n");
         assert!(stdout.contains(&at), "{function}: {stdout}");
-        let errs = errors(&suite);
+        let errs = common::error_messages(&suite);
         assert_eq!(errs.len(), 1, "{function}: {errs:?}");
         let (kind, l, message) = &errs[0];
         assert_eq!((kind.as_str(), *l), ("out-of-bounds", line), "{function}");

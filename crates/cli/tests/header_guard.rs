@@ -16,15 +16,6 @@ fn generate(function: &str) -> (String, tempfile::TempDir, serde_json::Value) {
     (stdout, out, suite)
 }
 
-/// The error tests' (kind, line).
-fn errors(suite: &serde_json::Value) -> Vec<(String, u64)> {
-    let tests = suite["tests"].as_array().unwrap();
-    tests
-        .iter()
-        .filter_map(|t| t.get("error").map(|e| (e["kind"].as_str().unwrap().to_string(), e["line"].as_u64().unwrap())))
-        .collect()
-}
-
 #[test]
 fn the_read_past_a_guarded_header_is_out_of_bounds() {
     for (function, contract, tests, line) in [
@@ -35,7 +26,7 @@ fn the_read_past_a_guarded_header_is_out_of_bounds() {
     ] {
         let (stdout, out, suite) = generate(function);
         assert!(stdout.contains(contract), "{function}: {stdout}");
-        assert_eq!(errors(&suite), vec![("out-of-bounds".to_string(), line)], "{function}");
+        assert_eq!(common::errors(&suite), vec![("out-of-bounds".to_string(), line)], "{function}");
         assert_eq!(suite["tests"].as_array().unwrap().len(), tests, "{function}: {suite:#}");
         // The over-read faults natively: the array ends at a guard page.
         let outcome = common::replay_passes(out.path(), tests, vec![], true);
@@ -49,7 +40,7 @@ fn a_flag_compared_with_a_constant_is_no_length() {
     assert!(!stdout.contains("has mode elements") && !stdout.contains("has level elements"), "{stdout}");
     assert!(stdout.contains("s is a NUL-terminated string"), "{stdout}");
     // Only reads past the string's NUL are errors.
-    for (kind, _) in errors(&suite) {
+    for (kind, _) in common::errors(&suite) {
         assert_eq!(kind, "out-of-bounds");
     }
 }
@@ -59,7 +50,7 @@ fn a_flag_tested_against_zero_is_no_length() {
     let (stdout, out, suite) = generate("get");
     assert!(!stdout.contains("has verbose elements"), "{stdout}");
     // `verbose > 0` or not; table[0] is always there.
-    assert!(errors(&suite).is_empty(), "{suite:#}");
+    assert!(common::errors(&suite).is_empty(), "{suite:#}");
     assert_eq!(suite["tests"].as_array().unwrap().len(), 2, "{suite:#}");
     common::replay_passes(out.path(), 2, vec![], true);
 }
@@ -70,6 +61,6 @@ fn a_string_read_under_a_flag_is_no_array_of_the_flag() {
     assert!(!stdout.contains("has flags elements"), "{stdout}");
     assert!(stdout.contains("s is a NUL-terminated string"), "{stdout}");
     // strlen reads to the NUL the tests pass: no error.
-    assert!(errors(&suite).is_empty(), "{suite:#}");
+    assert!(common::errors(&suite).is_empty(), "{suite:#}");
     common::replay_passes(out.path(), suite["tests"].as_array().unwrap().len(), vec![], true);
 }

@@ -105,13 +105,7 @@ fn string_functions_replay() {
 fn strncpy_padding_past_its_buffer_is_an_error_test() {
     let suite = run("libc_string.c", "padded");
     assert_eq!(tests(&suite), 9);
-    let errors: Vec<(&str, u64)> = suite["tests"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|t| t.get("error").map(|e| (e["kind"].as_str().unwrap(), e["line"].as_u64().unwrap())))
-        .collect();
-    assert_eq!(errors, vec![("out-of-bounds", 175)]);
+    assert_eq!(common::errors(&suite), vec![("out-of-bounds".to_string(), 175)]);
 }
 
 /// `strtol` over an input string with an end pointer: per path, the

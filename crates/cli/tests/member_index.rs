@@ -18,20 +18,6 @@ fn generate(function: &str) -> (tempfile::TempDir, serde_json::Value) {
     (out, suite)
 }
 
-/// The error tests' (kind, line, message).
-fn errors(suite: &serde_json::Value) -> Vec<(String, u64, String)> {
-    suite["tests"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|t| {
-            let e = t.get("error")?;
-            let kind = e["kind"].as_str().unwrap().to_string();
-            Some((kind, e["line"].as_u64().unwrap(), e["message"].as_str().unwrap().to_string()))
-        })
-        .collect()
-}
-
 fn count(suite: &serde_json::Value) -> usize {
     suite["tests"].as_array().unwrap().len()
 }
@@ -42,7 +28,7 @@ fn count(suite: &serde_json::Value) -> usize {
 fn check(function: &str, tests: usize, error: Option<(u64, &str)>) -> String {
     let (out, suite) = generate(function);
     assert_eq!(count(&suite), tests, "{function}: {suite:#}");
-    let errs = errors(&suite);
+    let errs = common::error_messages(&suite);
     match error {
         Some((line, words)) => {
             assert_eq!(errs.len(), 1, "{function}: {errs:?}");

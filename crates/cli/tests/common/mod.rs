@@ -103,6 +103,25 @@ pub fn errors(suite: &serde_json::Value) -> Vec<(String, u64)> {
         .collect()
 }
 
+/// The error tests of a suite with their messages: (kind, line, message),
+/// in test order.
+pub fn error_messages(suite: &serde_json::Value) -> Vec<(String, u64, String)> {
+    suite["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["outcome"] == "error")
+        .map(|t| {
+            let e = &t["error"];
+            (
+                e["kind"].as_str().unwrap().to_string(),
+                e["line"].as_u64().unwrap(),
+                e["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
 /// The parameters a suite assumes non-null, with the line of the
 /// dereference its contract names (`assumes non-null: p (dereferenced
 /// without a test at FILE:LINE:COL; ...)`), in parameter order.
