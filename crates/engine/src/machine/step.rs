@@ -386,7 +386,6 @@ impl Exec<'_, '_> {
         // An object of fixed size: not an input array or object, whose
         // length the inputs choose, but a structure passed by value is one.
         let fixed = (o.input.is_none() && !heap_input) || (heap_input && self.is_by_value(obj));
-        let o = self.mem.object(obj);
         if let (Some(s), true) = (p.off_sym, ty != o.elem || ty == Type::Ptr || heap_input) {
             // Only element-typed accesses index the whole-array content:
             // others are fixed to the offset this run takes (and so are all
@@ -443,10 +442,9 @@ impl Exec<'_, '_> {
                     self.checked_upto.insert(obj, p.off);
                 }
             }
-        } else if heap_input && fixed {
-            let size = self.pool.bv_const(64, o.size_bytes());
-            self.sized_bounds(&p, obj, size, ty, loc)?;
-        } else if heap_input {
+        } else if heap_input && !fixed {
+            // (A structure passed by value is bounded as a local is, by
+            // `locate` at a concrete offset.)
             self.heap_bounds(&p, obj, ty, loc)?;
         } else if let Some(size) = o.size_sym {
             self.sized_bounds(&p, obj, size, ty, loc)?;
