@@ -291,7 +291,11 @@ impl Exec<'_, '_> {
         let limit = len.saturating_add(end as u64);
         let holds = i.conc() < limit;
         let Some(s) = i.sym() else {
-            return if holds { Ok(()) } else { Err(self.index_error(i.conc(), len, end, loc)) };
+            return if holds {
+                Ok(())
+            } else {
+                Err(self.error(ErrorKind::OutOfBounds, index_message(i.conc(), len, end), loc))
+            };
         };
         // An index whose range the bound covers (a zero-extended byte into
         // 256 elements) needs no check.
@@ -306,11 +310,6 @@ impl Exec<'_, '_> {
         }
         let message = index_message(i.conc(), len, end);
         self.check_defined(ok, false, (ErrorKind::OutOfBounds, &message), loc)
-    }
-
-    fn index_error(&mut self, i: u64, len: u64, end: bool, loc: Loc) -> End {
-        let message = index_message(i, len, end);
-        self.error(ErrorKind::OutOfBounds, &message, loc)
     }
 
     /// C's undefined signed overflow of `a op b` (an `nsw` operation whose
