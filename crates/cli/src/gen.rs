@@ -129,6 +129,11 @@ pub struct GenArgs {
     /// contract), `errors` (an error test) or `references` (the papers' model).
     #[arg(long, value_enum, default_value = "assume")]
     pub null_args: NullArgsArg,
+    /// Which allocations may fail (return NULL): `checked` (where the code tests the
+    /// result against NULL), `all` (also an unchecked use is a null-dereference error
+    /// test) or `never`.
+    #[arg(long, value_enum, default_value = "checked")]
+    pub alloc_fail: AllocFailArg,
     /// Report memory leaks: an allocation unreachable when the function returns makes a
     /// `memory-leak` error test.
     #[arg(long)]
@@ -1122,6 +1127,7 @@ pub(crate) fn base_config(args: &GenArgs, fe: &Frontend) -> Result<Config> {
         one_error_test_per_site: !args.all_error_tests,
         infer_contracts: !args.no_inferred_contracts,
         null_args: args.null_args.engine(),
+        alloc_fail: args.alloc_fail.engine(),
         long_bits: 64,
         program_mode: None,
         max_heap_objects: args.max_heap_objects,
@@ -1279,6 +1285,25 @@ fn float_checks(args: &GenArgs) -> Result<pathwise_engine::config::FloatChecks> 
         }
     }
     Ok(checks)
+}
+
+/// `--alloc-fail`: see [`pathwise_engine::config::AllocFail`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum AllocFailArg {
+    Never,
+    Checked,
+    All,
+}
+
+impl AllocFailArg {
+    fn engine(self) -> pathwise_engine::config::AllocFail {
+        use pathwise_engine::config::AllocFail;
+        match self {
+            AllocFailArg::Never => AllocFail::Never,
+            AllocFailArg::Checked => AllocFail::Checked,
+            AllocFailArg::All => AllocFail::All,
+        }
+    }
 }
 
 /// `--null-args`: see [`pathwise_engine::config::NullArgs`].

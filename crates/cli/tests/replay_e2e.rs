@@ -52,6 +52,7 @@ fn test(id: usize, x: i128, ret: i128, path: Vec<PathStep>) -> TestCase {
         coverage: vec![],
         cost: vec![],
         same_error_paths: 0,
+        failed_allocations: Vec::new(),
     }
 }
 

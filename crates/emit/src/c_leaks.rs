@@ -20,25 +20,36 @@
 //! The native test cannot see reachability; it observes that the object is
 //! never freed, and the comment above the test says where it was
 //! allocated and why the generator found it lost.
+//!
+//! The same wrappers make allocations fail: a test whose run had some
+//! allocation calls return null (see `pathwise_engine::alloc_fail`) names
+//! their ordinals (`pathwise_fail_allocation(2)`) before the call, and the
+//! wrapper returns null for exactly those calls of the code under test
+//! (counting them, as the generator does); a failing `realloc` leaves its
+//! block alone, as the C library's does.
 
 use std::fmt::Write as _;
 
-use pathwise_suite::{ErrorKind, Outcome, TestSuite};
+use pathwise_suite::{ErrorKind, Outcome, TestCase, TestSuite};
 
-/// Whether some test of the suite expects a leak.
-pub(crate) fn has_leak_tests(suite: &TestSuite) -> bool {
-    suite
-        .tests
-        .iter()
-        .any(|t| matches!(&t.outcome, Outcome::Error(e) if matches!(e.kind, ErrorKind::MemoryLeak { .. })))
+use crate::describe::comment_safe;
+
+/// Whether some test of the suite expects a leak or makes an allocation
+/// fail: then the code's allocations go through the wrappers.
+pub(crate) fn needs_wrappers(suite: &TestSuite) -> bool {
+    suite.tests.iter().any(|t| {
+        !t.failed_allocations.is_empty()
+            || matches!(&t.outcome, Outcome::Error(e) if matches!(e.kind, ErrorKind::MemoryLeak { .. }))
+    })
 }
 
 /// Before the code under test's `#include`: the wrappers' prototypes and
 /// the renaming macros.
 pub(crate) fn write_renames(out: &mut String) {
     out.push_str(
-        "/* Memory-leak tests count the code's allocations: its allocation\n \
-         * functions are renamed to counting wrappers (defined below). */\n\
+        "/* Memory-leak tests and tests of failing allocations count the code's\n \
+         * allocations: its allocation functions are renamed to counting\n \
+         * wrappers (defined below). */\n\
          void *pathwise_malloc(size_t pathwise_size);\n\
          void *pathwise_calloc(size_t pathwise_count, size_t pathwise_size);\n\
          void *pathwise_realloc(void *pathwise_ptr, size_t pathwise_size);\n\
@@ -56,9 +67,21 @@ pub(crate) fn write_wrappers(out: &mut String) {
     out.push_str(WRAPPERS);
 }
 
-/// The call of the function under test starts counting allocations.
-pub(crate) fn write_track(out: &mut String) {
+/// The call of the function under test starts counting allocations;
+/// those of `test.failed_allocations` will return null.
+pub(crate) fn write_track(out: &mut String, suite: &TestSuite, test: &TestCase) {
     out.push_str("    pathwise_track_allocations();\n");
+    for f in &test.failed_allocations {
+        let at = comment_safe(&crate::describe::loc_string(&suite.files, f.loc));
+        let _ = writeln!(out, "    pathwise_fail_allocation({}); /* {} at {at} returns NULL */", f.ordinal, f.function);
+    }
+}
+
+/// After a returning call that made allocations fail (without a leak
+/// check, which ends the tracking itself): the harness's checks are not
+/// the code's calls.
+pub(crate) fn write_untrack(out: &mut String) {
+    out.push_str("    pathwise_tracking = 0;\n");
 }
 
 /// After the call: the leaked allocation must still be there.
@@ -86,10 +109,33 @@ static struct pathwise_allocation {
 } pathwise_allocations[PATHWISE_MAX_ALLOCATIONS];
 static int pathwise_allocation_count, pathwise_tracking;
 
+#define PATHWISE_MAX_FAILURES 64
+/* The ordinals of the allocation calls that return NULL in this test. */
+static int pathwise_failures[PATHWISE_MAX_FAILURES], pathwise_failure_count;
+
 static void pathwise_track_allocations(void)
 {
     pathwise_allocation_count = 0;
+    pathwise_failure_count = 0;
     pathwise_tracking = 1;
+}
+
+/* (Unused in a suite whose tests only leak, as the leak check is in one
+ * whose tests only fail allocations.) */
+__attribute__((__unused__)) static void pathwise_fail_allocation(int ordinal)
+{
+    if (pathwise_failure_count < PATHWISE_MAX_FAILURES)
+        pathwise_failures[pathwise_failure_count++] = ordinal;
+}
+
+/* Whether the code's next allocation call is one that fails. */
+static int pathwise_next_fails(void)
+{
+    int i;
+    for (i = 0; pathwise_tracking && i < pathwise_failure_count; i++)
+        if (pathwise_failures[i] == pathwise_allocation_count + 1)
+            return 1;
+    return 0;
 }
 
 /* Every allocation call counts, as in the generator, even one that fails. */
@@ -116,21 +162,27 @@ static void pathwise_released(void *ptr)
 
 void *pathwise_malloc(size_t size)
 {
-    void *p = pathwise_libc_malloc(size);
+    void *p = pathwise_next_fails() ? 0 : pathwise_libc_malloc(size);
     pathwise_allocated(p, size);
     return p;
 }
 
 void *pathwise_calloc(size_t count, size_t size)
 {
-    void *p = pathwise_libc_calloc(count, size);
+    void *p = pathwise_next_fails() ? 0 : pathwise_libc_calloc(count, size);
     pathwise_allocated(p, (unsigned long long)count * size);
     return p;
 }
 
 void *pathwise_realloc(void *ptr, size_t size)
 {
-    void *p = pathwise_libc_realloc(ptr, size);
+    void *p;
+    if (pathwise_next_fails()) {
+        /* The block stays as it was. */
+        pathwise_allocated(0, size);
+        return 0;
+    }
+    p = pathwise_libc_realloc(ptr, size);
     pathwise_released(ptr);
     pathwise_allocated(p, size);
     return p;
@@ -161,7 +213,7 @@ char *pathwise_strdup(const char *s)
     return pathwise_strndup(s, (size_t)-1);
 }
 
-static int pathwise_check_leak(int test, int allocation, unsigned long long size, const char *site)
+__attribute__((__unused__)) static int pathwise_check_leak(int test, int allocation, unsigned long long size, const char *site)
 {
     struct pathwise_allocation *a;
     pathwise_tracking = 0;

@@ -157,7 +157,7 @@ fn write_prologue(out: &mut String, suite: &TestSuite, source_include: &str, har
     out.push_str("#include <stdio.h>\n\n");
     out.push_str(OUTPUT_DECLARATIONS);
     write_weak_declarations(out, suite);
-    let leaks = crate::c_leaks::has_leak_tests(suite);
+    let leaks = crate::c_leaks::needs_wrappers(suite);
     if leaks {
         crate::c_leaks::write_renames(out);
     }
@@ -424,6 +424,13 @@ fn test_comment(suite: &TestSuite, test: &TestCase) -> String {
     inputs.extend(other_objects_summary(suite, test, &shown));
     let inputs = if inputs.is_empty() { "(none)".to_string() } else { inputs.join(", ") };
     out.push_str(&format!(" * inputs: {inputs}\n"));
+    for f in &test.failed_allocations {
+        let at = crate::describe::short_loc(&suite.files, f.loc);
+        out.push_str(&format!(
+            " * out of memory: the {} at {at} (allocation {}) returns NULL\n",
+            f.function, f.ordinal
+        ));
+    }
     if test.same_error_paths > 0 {
         out.push_str(&format!(
             " * {} other path(s) end in this error here; this test has the shortest\n",
@@ -708,10 +715,13 @@ fn write_test(out: &mut String, (suite, name): (&TestSuite, &str), test: &TestCa
         },
         _ => None,
     };
+    let failing = !test.failed_allocations.is_empty();
+    if leak.is_some() || failing {
+        crate::c_leaks::write_track(out, suite, test);
+    }
     if let Some((e, _, _)) = leak {
         let at = crate::describe::loc_string(&suite.files, e.loc);
         let _ = writeln!(out, "    /* expected: {} at {at}: {} */", e.kind.name(), comment_safe(&e.message));
-        crate::c_leaks::write_track(out);
     } else if let Outcome::Error(e) = &test.outcome {
         // The run ends in the error: nothing after the call is observed.
         let at = crate::describe::loc_string(&suite.files, e.loc);
@@ -790,6 +800,8 @@ fn write_test(out: &mut String, (suite, name): (&TestSuite, &str), test: &TestCa
     if let Some((e, allocation, bytes)) = leak {
         let at = crate::describe::loc_string(&suite.files, e.loc);
         crate::c_leaks::write_leak_check(out, id, allocation, bytes, &at);
+    } else if failing {
+        crate::c_leaks::write_untrack(out);
     }
     crate::c_externs::write_calls_check(out, suite);
     let allocated = write_heap_checks(out, used, suite, test, ret_var);

@@ -58,6 +58,7 @@ pub(crate) fn case(id: usize, inputs: Vec<InputValue>, ret: Option<i128>) -> Tes
         coverage: Vec::new(),
         cost: Vec::new(),
         same_error_paths: 0,
+        failed_allocations: Vec::new(),
         path: vec![
             PathStep { func: "f".into(), loc: Loc { file: 0, line: 3, col: 9 }, taken: true, loop_iter: None },
             PathStep {

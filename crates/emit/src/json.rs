@@ -284,6 +284,10 @@ pub struct TestJson {
     /// it made none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub calls: Vec<CallJson>,
+    /// The allocation calls that return NULL in this test, in call order
+    /// (absent when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failed_allocations: Vec<FailedAllocationJson>,
     pub path: Vec<StepJson>,
     /// The test's cost per `--cost` model (absent without one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -292,6 +296,16 @@ pub struct TestJson {
     /// written before it existed).
     #[serde(default)]
     pub coverage: Vec<TestCoverageJson>,
+}
+
+/// An allocation call that returns NULL in a test.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FailedAllocationJson {
+    /// 1 for the first `malloc`/`calloc`/`realloc`/`strdup`/`strndup`
+    /// call of the code under test, 2 for the second...
+    pub allocation: u32,
+    pub function: String,
+    pub location: String,
 }
 
 /// The lines and branch sides one test covers in one function.
@@ -839,6 +853,15 @@ fn test_json(suite: &TestSuite, test: &TestCase, name: &str) -> TestJson {
             heap_out: heap_json(suite, &test.heap_out),
         },
         calls: test.calls.iter().map(|c| call_json(suite, c)).collect(),
+        failed_allocations: test
+            .failed_allocations
+            .iter()
+            .map(|f| FailedAllocationJson {
+                allocation: f.ordinal,
+                function: f.function.clone(),
+                location: loc_string(&suite.files, f.loc),
+            })
+            .collect(),
         path: test.path.iter().map(|s| step_json(suite, s)).collect(),
         cost: crate::json_goals::test_cost(test),
         coverage: test

@@ -61,6 +61,8 @@ pub struct Config {
     pub infer_contracts: bool,
     /// What a null pointer parameter is: see [`NullArgs`].
     pub null_args: NullArgs,
+    /// Which allocations of the code under test may fail: see [`AllocFail`].
+    pub alloc_fail: AllocFail,
     /// Width of C's `long` (64 under LP64, 32 under ILP32).
     pub long_bits: u32,
     /// Whole-program mode (Test-Comp): see [`ProgramMode`].
@@ -145,6 +147,7 @@ impl Config {
             one_error_test_per_site: false,
             infer_contracts: true,
             null_args: NullArgs::References,
+            alloc_fail: AllocFail::Never,
             long_bits: 64,
             program_mode: None,
             max_heap_objects: 32,
@@ -191,6 +194,7 @@ impl Config {
             one_error_test_per_site: _,
             infer_contracts,
             null_args: _,
+            alloc_fail: _,
             long_bits,
             program_mode: _,
             max_heap_objects,
@@ -224,6 +228,9 @@ impl Config {
             one_error_test_per_site: false,
             infer_contracts,
             null_args: NullArgs::References,
+            // Summaries are of the papers' model (compositional searches
+            // make no allocation fail, see `Config::allocations_may_fail`).
+            alloc_fail: AllocFail::Never,
             long_bits,
             program_mode: None,
             max_heap_objects,
@@ -240,6 +247,13 @@ impl Config {
             jobs: None,
             subtree_runs,
         }
+    }
+
+    /// Whether this search makes allocations fail: not compositional
+    /// searches (a summary's cases are over the callee's own inputs) nor
+    /// whole programs (Test-Comp's harness cannot make `malloc` fail).
+    pub fn allocations_may_fail(&self) -> bool {
+        self.alloc_fail != AllocFail::Never && !self.compositional && self.program_mode.is_none()
     }
 
     /// The options that can change a summary of a function, as text (the
@@ -268,6 +282,9 @@ impl Config {
             one_error_test_per_site,
             infer_contracts,
             null_args,
+            // No summary depends on it: compositional searches make no
+            // allocation fail (`allocations_may_fail`).
+            alloc_fail: _,
             long_bits,
             program_mode: _,
             max_heap_objects,
@@ -381,6 +398,24 @@ pub enum NullArgs {
     Errors,
 }
 
+/// Which allocation calls of the code under test (`malloc`, `calloc`,
+/// `realloc`, `strdup`, `strndup`) may return null (see
+/// [`crate::alloc_fail`]). Each call's failure is a 1-bit input of the
+/// test, and the C test makes exactly the failing calls fail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AllocFail {
+    /// Allocation never fails (the papers' model, `Config::new`).
+    Never,
+    /// An allocation fails where the code tests its result against null
+    /// (`if (!p) return -1;`, `gen`'s default): the test is a decision on
+    /// the failure, so both sides are covered; a result used without a
+    /// test is a valid object, as it is when memory is plentiful.
+    Checked,
+    /// Every allocation may fail: also a use of the result without a test
+    /// is a null-dereference error test (`gen --alloc-fail all`).
+    All,
+}
+
 /// The order in which the plain k-path (or block-k) search takes the
 /// alternatives its runs leave open. Every order explores the same
 /// prefixes, so a search that ends by itself finds the same paths; the
@@ -482,6 +517,7 @@ mod tests {
             max_tests: Some(4),
             one_error_test_per_site: true,
             null_args: NullArgs::Assume,
+            alloc_fail: AllocFail::All,
             compose: ComposeOptions { bottom_up: true, store: Some("s".into()) },
             ..Config::new("f", 2)
         };
@@ -493,6 +529,7 @@ mod tests {
         assert_eq!((inner.precondition, inner.max_tests), (None, None));
         assert!(!inner.one_error_test_per_site && inner.compositional);
         assert_eq!(inner.null_args, NullArgs::References);
+        assert_eq!(inner.alloc_fail, AllocFail::Never);
         assert_eq!(inner.compose, ComposeOptions::default());
     }
 }

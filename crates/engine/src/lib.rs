@@ -55,4 +55,6 @@ pub(crate) use analysis::{loop_decisions, loop_exits, reject};
 pub(crate) use machine::{blockk, exec, extension, meter, observed, testcase, value};
 pub use machine::{fnptr, path, replay_models, run, setup, step};
 pub use memory::contracts;
-pub(crate) use memory::{heap, heap_assume, heap_count, heap_out, heap_share, heap_tail, joins, memcheck, null_params};
+pub(crate) use memory::{
+    alloc_fail, heap, heap_assume, heap_count, heap_out, heap_share, heap_tail, joins, memcheck, null_params,
+};

@@ -113,6 +113,19 @@ pub struct ExternalCall {
     pub ret_pointer: Option<HeapValue>,
 }
 
+/// An allocation call that returns null in a test.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FailedAllocation {
+    /// Which allocation call of the run fails: 1 for the first `malloc`,
+    /// `calloc`, `realloc`, `strdup` or `strndup` call of the code under
+    /// test, 2 for the second... (what the C test counts, as for leaks).
+    pub ordinal: u32,
+    /// The function called (`malloc`, `realloc`...).
+    pub function: String,
+    /// Where the code calls it.
+    pub loc: Loc,
+}
+
 /// An argument of an external call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CallArg {
@@ -174,6 +187,10 @@ pub struct TestCase {
     /// under test made, in order: the C test checks them and its stubs
     /// return the recorded values.
     pub calls: Vec<ExternalCall>,
+    /// The allocations of the code under test that fail (return null) in
+    /// this test, in call order (see `pathwise_engine::config::AllocFail`):
+    /// the C test makes exactly these calls fail.
+    pub failed_allocations: Vec<FailedAllocation>,
     /// What this test alone covers, per function of [`Coverage`] (only
     /// functions it enters): `replay` predicts the coverage of the tests
     /// whose native runs record any, when others cannot (a run stopped

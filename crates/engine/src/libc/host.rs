@@ -29,7 +29,9 @@ impl Exec<'_, '_> {
     /// declaration's return type.
     pub(crate) fn libc_call(&mut self, name: &str, ret: Option<Type>, args: &[Value], loc: Loc) -> Option<Outcome> {
         let mut host = ExecHost { exec: self, loc };
-        super::call(&mut host, &Call { name, args, ret })
+        let outcome = super::call(&mut host, &Call { name, args, ret });
+        self.allocation_returned();
+        outcome
     }
 }
 
@@ -131,6 +133,10 @@ impl LibcHost for ExecHost<'_, '_, '_> {
 
     fn allocate(&mut self, count: Value, size: Value, zeroed: bool) -> Result<Pointer, End> {
         self.exec.heap_alloc(count, size, zeroed, self.loc)
+    }
+
+    fn allocation_fails(&mut self, what: &'static str, made: Option<Pointer>) -> Option<Pointer> {
+        self.exec.allocation_fails(what, made, self.loc)
     }
 
     fn object_size(&mut self, p: Pointer) -> Option<u64> {

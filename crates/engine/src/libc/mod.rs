@@ -223,6 +223,12 @@ pub(crate) trait LibcHost {
     /// stay symbolic), zeroed or indeterminate; never fails.
     fn allocate(&mut self, count: Value, size: Value, zeroed: bool) -> Result<Pointer, End>;
 
+    /// Whether the allocation call `what` fails in this run (see
+    /// [`crate::alloc_fail`]): the null it returns, or `None` and the
+    /// object of the next [`Self::allocate`] is this call's; with `made`,
+    /// the object the call allocated already (discarded when it fails).
+    fn allocation_fails(&mut self, what: &'static str, made: Option<Pointer>) -> Option<Pointer>;
+
     /// The size of the heap object `p` points to (fixed if symbolic);
     /// `None` for null.
     fn object_size(&mut self, p: Pointer) -> Option<u64>;

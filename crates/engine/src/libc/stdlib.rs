@@ -19,7 +19,9 @@
 //! digits were read for the value to exceed the limit at all. `atoi(s)` is
 //! glibc's `(int) strtol(s, NULL, 10)` (so `errno` is set as by `strtol`).
 //!
-//! Allocation never fails; sizes may stay symbolic (see [`crate::alloc`]).
+//! Allocation fails where the configuration says (see
+//! [`crate::alloc_fail`]: a failing `realloc` leaves its block as it was);
+//! sizes may stay symbolic (see [`crate::alloc`]).
 //! `realloc(p, 0)` with `p` not null frees `p` and returns null, as glibc's
 //! does; `realloc(NULL, n)` is `malloc(n)`.
 
@@ -51,11 +53,19 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
     Some(match c.name {
         "malloc" => {
             let n = size(h, 0);
-            h.allocate(Value::int(1), n, false).map(ptr)
+            match h.allocation_fails("malloc", None) {
+                Some(null) => Ok(null),
+                None => h.allocate(Value::int(1), n, false),
+            }
+            .map(ptr)
         }
         "calloc" => {
             let (a, b) = (size(h, 0), size(h, 1));
-            h.allocate(a, b, true).map(ptr)
+            match h.allocation_fails("calloc", None) {
+                Some(null) => Ok(null),
+                None => h.allocate(a, b, true),
+            }
+            .map(ptr)
         }
         "realloc" => {
             let n = size(h, 1);
@@ -83,7 +93,10 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
 /// stays symbolic (the path only keeps whether it is below the old one).
 fn realloc(h: &mut dyn LibcHost, p: Pointer, n: Value) -> Result<Pointer, End> {
     if h.is_null(p) {
-        return h.allocate(Value::int(1), n, false);
+        return match h.allocation_fails("realloc", None) {
+            Some(null) => Ok(null),
+            None => h.allocate(Value::int(1), n, false),
+        };
     }
     let n = Int::of(h.pool(), n, 64);
     let zero = n.is_zero(h.pool());
@@ -109,6 +122,11 @@ fn realloc(h: &mut dyn LibcHost, p: Pointer, n: Value) -> Result<Pointer, End> {
     // for a length realloc never copies, and negating it diverged).
     let len = if n.conc >= old { Value::int(old) } else { n.value() };
     h.copy(new, p, len)?;
+    // Decided after the copy, whose checks both sides then record: a
+    // failing call discards the copy and leaves the old object as it is.
+    if let Some(null) = h.allocation_fails("realloc", Some(new)) {
+        return Ok(null);
+    }
     h.release(p)?;
     Ok(new)
 }

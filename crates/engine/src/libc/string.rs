@@ -289,10 +289,14 @@ fn concat(h: &mut dyn LibcHost, d: Pointer, s: Pointer, limit: Option<Limit>) ->
 /// `n`) bytes of `s` and a terminator.
 fn duplicate(h: &mut dyn LibcHost, s: Pointer, limit: Option<Limit>) -> Result<Pointer, End> {
     let s = pinned(h, s);
+    let what = if limit.is_some() { "strndup" } else { "strdup" };
     let n = match limit {
         None => strlen(h, s)?,
         Some(n) => strnlen(h, s, n)?,
     };
+    if let Some(null) = h.allocation_fails(what, None) {
+        return Ok(null);
+    }
     let p = h.allocate(Value::int(1), Value::int(n + 1), false)?;
     h.copy(p, s, Value::int(n))?;
     h.store(at(p, n), Type::I8, Value::int(0))?;

@@ -149,6 +149,7 @@ impl Exec<'_, '_> {
 
     fn allocate(&mut self, (n, sym): Size, loc: Loc, uninit: bool) -> Pointer {
         let o = self.mem.alloc_heap(n, loc, uninit);
+        self.note_allocated(o);
         let sym = sym.and_then(|e| crate::value::non_const(self.pool, e));
         self.mem.object_mut(o).size_sym = sym;
         self.extensions(|e, _| {

@@ -868,7 +868,7 @@ impl<'m, 'p> Exec<'m, 'p> {
 
     /// The variable named `name` of an input of type `ty`, and its value in
     /// this run's inputs (0 when they do not mention it).
-    fn fresh_input(&mut self, name: &str, ty: pathwise_ir::IntTy, is_bool: bool, loc: Loc) -> (ExprId, u64) {
+    pub(crate) fn fresh_input(&mut self, name: &str, ty: pathwise_ir::IntTy, is_bool: bool, loc: Loc) -> (ExprId, u64) {
         let w = ty.ty.bits();
         let var = self.pool.var(name, pathwise_expr::Sort::Bv(w));
         let mut value = (self.input_lens)(var) & ty.ty.mask();

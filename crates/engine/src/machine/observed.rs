@@ -25,6 +25,8 @@ pub struct Observed {
     pub nondets: Vec<Nondet>,
     /// Calls of external functions, in order (see `Exec::external_call`).
     pub calls: Vec<crate::suite::ExternalCall>,
+    /// The allocation calls that returned null (see [`crate::alloc_fail`]).
+    pub failed_allocations: Vec<crate::suite::FailedAllocation>,
     /// Symbolic values concretised by floating operations (see `fp.rs`).
     pub float_pins: Vec<FloatPin>,
     /// Places where another symbolic value was fixed to this run's value

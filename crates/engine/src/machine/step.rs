@@ -184,6 +184,9 @@ impl Exec<'_, '_> {
             (Type::Ptr, a, b) => {
                 let (pa, pb) = (a.as_ptr(), b.as_ptr());
                 let equality = matches!(op, CmpOp::Eq | CmpOp::Ne);
+                if let Some(v) = equality.then(|| self.compare_fallible(op == CmpOp::Eq, &pa, &pb)).flatten() {
+                    return Ok(v);
+                }
                 if let Some(v) = equality.then(|| self.compare_null_param(op == CmpOp::Eq, &pa, &pb)).flatten() {
                     return Ok(v);
                 }

@@ -152,6 +152,7 @@ fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRe
         heap_out: replay.heap.heap_out.clone(),
         ret_pointer: replay.heap.ret.clone(),
         calls: replay.seen.calls.clone(),
+        failed_allocations: replay.seen.failed_allocations.clone(),
         // Filled in when the suite is assembled.
         coverage: Vec::new(),
         // Filled in by the search (it needs the symbolic run).

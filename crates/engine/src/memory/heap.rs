@@ -135,6 +135,9 @@ pub struct HeapState {
     pub(crate) joins: crate::joins::JoinState,
     /// Pointer parameters that may be null (see [`crate::null_params`]).
     pub(crate) null_params: crate::null_params::NullParams,
+    /// Allocations that may fail, and those that failed (see
+    /// [`crate::alloc_fail`]).
+    pub(crate) alloc_fail: crate::alloc_fail::Fallible,
 }
 
 /// See [`Exec::field_layout`].
@@ -332,6 +335,9 @@ impl Exec<'_, '_> {
 
     /// Null check of a dereference of a pointer read from an input slot.
     pub(crate) fn check_nonnull(&mut self, p: &Pointer, loc: Loc) -> Result<(), End> {
+        if let Some(checked) = self.fallible_deref(p, loc) {
+            return checked;
+        }
         if let Some(checked) = self.null_param_deref(p, loc) {
             return checked;
         }

@@ -39,6 +39,7 @@
 
 // The input heaps, aliasing and the checks of memory built on the object
 // model of this module.
+pub mod alloc_fail;
 pub mod contracts;
 pub mod heap;
 pub mod heap_assume;
@@ -332,6 +333,18 @@ impl Memory {
 
     /// Allocate `size` bytes for the program's `malloc` (`uninit`: its
     /// content is indeterminate) or `calloc` (zero) at `site`.
+    /// The allocation calls of the run so far.
+    pub fn allocations(&self) -> u32 {
+        self.heap_allocs
+    }
+
+    /// Count an allocation call that returns null (it has an ordinal, as
+    /// natively, but no object): its ordinal.
+    pub fn failed_alloc(&mut self) -> u32 {
+        self.heap_allocs += 1;
+        self.heap_allocs
+    }
+
     pub fn alloc_heap(&mut self, size: u64, site: pathwise_ir::Loc, uninit: bool) -> ObjId {
         let id = self.alloc_bytes(ObjKind::Heap, Type::I8, size);
         self.heap_allocs += 1;

@@ -183,7 +183,7 @@ impl Exec<'_, '_> {
 
     /// Where the user's code is at `loc`: the call of the library code
     /// (`qsort`'s lowered C) that `loc` is in, if any.
-    fn user_loc(&self, loc: Loc) -> Loc {
+    pub(crate) fn user_loc(&self, loc: Loc) -> Loc {
         let program = self.m.program;
         if !self.frames.last().is_some_and(|f| program.is_library(f.func)) {
             return loc;
