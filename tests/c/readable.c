@@ -84,3 +84,23 @@ int ticks_to_green(enum light l, int limit)
     }
     return n;
 }
+
+/* An input structure's integer fields read as the parameters' do: the
+ * name's bytes printable or NUL, the numbers small where the path allows. */
+struct record {
+    char name[8];
+    int id;
+    unsigned short flags;
+    long balance;
+};
+
+int classify_record(const struct record *r)
+{
+    if (r->name[0] == 'x' && r->id > 1000)
+        return 2;
+    if (r->name[1] != 0 && r->flags > 3)
+        return 1;
+    if (r->balance < 0)
+        return -1;
+    return 0;
+}

@@ -51,7 +51,7 @@ fn replay_covers_every_branch(out: &Path, function: &str, n: usize) {
 fn a_tested_allocation_fails_in_a_test_of_its_own() {
     for (function, never, checked, failing) in [
         // realloc: the failing test returns -1 and keeps the old block.
-        ("vec_push", 5, 7, vec![(1, "realloc", 16); 2]),
+        ("vec_push", 6, 8, vec![(1, "realloc", 16); 2]),
         // calloc's result stored in the structure, tested there.
         ("vec_init", 2, 4, vec![(1, "calloc", 33); 2]),
         // The first malloc fails once; strdup after each string length.
@@ -98,7 +98,7 @@ fn the_test_of_a_failing_realloc_checks_the_old_block_kept() {
         let (code, stdout) =
             common::build_and_run_with(cc, out.path(), "vec_push", &common::root().join("tests/c/trust3"), &[]);
         assert_eq!(code, 0, "{cc}: {stdout}");
-        assert!(stdout.contains("7 passed, 0 failed"), "{cc}: {stdout}");
+        assert!(stdout.contains("8 passed, 0 failed"), "{cc}: {stdout}");
     }
 }
 
@@ -121,6 +121,18 @@ fn an_error_path_that_leaks_is_a_leak_test() {
     assert_eq!(failures(&suite)[leaks[0]], vec![(2, "malloc".to_string(), 66)]);
     // Natively the second call fails and the first block is still live.
     replay_covers_every_branch(out.path(), "pair_new_leaky", 3);
+    // The SARIF result of the leak says which call returned NULL.
+    let sarif = out.path().join("leaks.sarif");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_pathwise"))
+        .arg("report")
+        .arg(out.path())
+        .arg("--sarif")
+        .arg(&sarif)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let log = std::fs::read_to_string(&sarif).unwrap();
+    assert!(log.contains("malloc at tests/c/trust3/alloc_fail.c:66:15 returns NULL"), "{log}");
 }
 
 #[test]

@@ -49,7 +49,11 @@ fn bit_field_inputs_are_set_and_checked_by_name() {
                 assert!(c.contains("\"o1->tag\", (signed char)5, pathwise_o1->tag)"), "{c}");
             }
             "route" => {
-                assert!(c.contains("->len = 101U;"), "{c}");
+                // A 12-bit `len` above 100, set by name (its value is the
+                // solver's: bit-fields get no readable-value preference).
+                let lens: Vec<u64> =
+                    c.split("->len = ").skip(1).filter_map(|rest| rest.split('U').next()?.parse().ok()).collect();
+                assert!(lens.iter().any(|&n| (101..4096).contains(&n)), "{c}");
                 assert!(c.contains("\"o1->f.ready\", (_Bool)1, pathwise_o1->f.ready)"), "{c}");
                 assert!(c.contains("\"o1->id\", 9223372036854775808ULL, pathwise_o1->id)"), "{c}");
             }

@@ -123,6 +123,28 @@ fn integers_are_small_and_errors_named() {
     assert_eq!(tests(&raw).len(), tests(&suite).len());
 }
 
+/// An input structure's integer fields read as parameters do: its
+/// `char` array printable or NUL, its numbers small where the path allows
+/// (before: `name[1] = 2`, `balance = -9223372036854775808`).
+#[test]
+fn fields_of_input_objects_are_readable_too() {
+    let (_dir, _text, suite) = generate("classify_record", &["--k", "2"]);
+    assert_eq!(tests(&suite).len(), 11);
+    for t in tests(&suite) {
+        for f in t["heap_in"][0]["fields"].as_array().unwrap() {
+            let (path, v) = (f["path"].as_str().unwrap(), f["value"].as_i64().unwrap());
+            if path.starts_with(".name") {
+                assert!(v == 0 || (0x20..=0x7e).contains(&v), "{path} = {v}: {t:#}");
+            } else if path == ".id" && t["expected"]["return"] == 2 {
+                // The path needs id > 1000: the preference cannot hold.
+                assert!(v > 1000, "{t:#}");
+            } else {
+                assert!((-128..=255).contains(&v), "{path} = {v}: {t:#}");
+            }
+        }
+    }
+}
+
 /// Enumeration inputs and results by their constants' names; a value no
 /// constant has is a cast.
 #[test]

@@ -91,6 +91,10 @@ pub fn inputs_text(test: &TestJson) -> String {
     if !test.heap_in.is_empty() {
         parts.push(format!("heap: {} object(s)", test.heap_in.len()));
     }
+    // Out of memory is an input too: which calls return NULL.
+    for f in &test.failed_allocations {
+        parts.push(format!("{} at {} returns NULL", f.function, f.location));
+    }
     if parts.is_empty() {
         "no inputs".into()
     } else {

@@ -3,7 +3,8 @@
 //!
 //! C code tests the result (`if (!p) return -1;`), and a generator whose
 //! allocations always succeed leaves that side of every such test without
-//! a test, as gcov shows (a `vec_push` covering 5 of its 6 branch sides).
+//! a test, as gcov shows (`vec_push` of `tests/c/trust3/alloc_fail.c`:
+//! 7 of 8 branch sides, all but `if (!d)`'s true one).
 //! Under [`AllocFail::Checked`] (`gen`'s default) and [`AllocFail::All`]:
 //! - each allocation call of the function under test (and its callees,
 //!   not of a precondition) has a 1-bit input `alloc<n>.fails`, `n` its

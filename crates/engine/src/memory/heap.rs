@@ -50,6 +50,10 @@ pub struct SlotTable {
     names: Vec<String>,
     index: FxHashMap<String, u32>,
     tags: Vec<CType>,
+    /// The integer type of the slots that are scalar fields of input
+    /// objects (their variables have the slot's name): what reads well
+    /// for them (see `search/readable.rs`).
+    scalars: FxHashMap<u32, pathwise_ir::IntTy>,
 }
 
 impl SlotTable {
@@ -71,6 +75,17 @@ impl SlotTable {
 
     pub fn name(&self, id: u32) -> &str {
         &self.names[id as usize - 1]
+    }
+
+    /// Note that slot `id` is an integer field of type `ty`.
+    pub(crate) fn note_scalar(&mut self, id: u32, ty: pathwise_ir::IntTy) {
+        self.scalars.insert(id, ty);
+    }
+
+    /// The integer type of the input field named `name`, if it is one
+    /// (not a `_Bool` or a bit-field's storage).
+    pub fn scalar(&self, name: &str) -> Option<pathwise_ir::IntTy> {
+        self.scalars.get(self.index.get(name)?).copied()
     }
 
     /// Whether objects of `tag` are structures passed by value (see
@@ -423,6 +438,9 @@ impl Exec<'_, '_> {
                 }
             } else {
                 let var = self.pool.var(&field, Sort::Bv(ty.bits()));
+                if let Some(int) = self.plain_integer_field(obj, off, ty) {
+                    self.m.slots.borrow_mut().note_scalar(fsid, int);
+                }
                 let conc = self.model_bits(var) & ty.mask();
                 // Symbolic in a concrete replay too (see `Exec::nondet`).
                 Value::Int { conc, sym: Some(var) }
@@ -467,6 +485,15 @@ impl Exec<'_, '_> {
             // Written by the code under test: not an input's value.
             v @ Value::Ext(_) => v,
         })
+    }
+
+    /// The type of the integer field at `off` of input object `obj` when
+    /// it is a plain one: not a `_Bool` or the storage of bit-fields.
+    fn plain_integer_field(&self, obj: ObjId, off: u64, ty: Type) -> Option<pathwise_ir::IntTy> {
+        let s = self.obj_scalar_typed(obj, off, ty)?;
+        let CType::Int { c_name, ty: int } = &s.cty else { return None };
+        let plain = c_name != "_Bool" && !s.path.contains(pathwise_ir::BIT_STORAGE);
+        plain.then_some(*int)
     }
 
     /// Where a `ty` read at byte `off` of input object `obj` falls in its

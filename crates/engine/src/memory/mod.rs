@@ -331,8 +331,6 @@ impl Memory {
         fits
     }
 
-    /// Allocate `size` bytes for the program's `malloc` (`uninit`: its
-    /// content is indeterminate) or `calloc` (zero) at `site`.
     /// The allocation calls of the run so far.
     pub fn allocations(&self) -> u32 {
         self.heap_allocs
@@ -345,6 +343,8 @@ impl Memory {
         self.heap_allocs
     }
 
+    /// Allocate `size` bytes for the program's `malloc` (`uninit`: its
+    /// content is indeterminate) or `calloc` (zero) at `site`.
     pub fn alloc_heap(&mut self, size: u64, site: pathwise_ir::Loc, uninit: bool) -> ObjId {
         let id = self.alloc_bytes(ObjKind::Heap, Type::I8, size);
         self.heap_allocs += 1;

@@ -5,8 +5,9 @@
 //! integers (`7`, not `-1979711485`).
 //!
 //! The solver's first model is kept when every value of the function's
-//! parameters it gives (scalars, and the cells of input arrays it lists) is
-//! already readable: most models are, at no cost. Otherwise the same query
+//! inputs it gives (scalars, the cells of input arrays it lists, and the
+//! integer fields of input objects: `o1->name[0]`, `o1->len`) is already
+//! readable: most models are, at no cost. Otherwise the same query
 //! is asked again with one preference per unreadable value as a tracked
 //! assumption; when that is unsatisfiable the preferences of its core are
 //! dropped and it is asked once more, and when that fails too the first
@@ -122,7 +123,7 @@ impl Readable {
 /// it gives that does not read well (see the module doc).
 fn unmet(
     pool: &mut ExprPool,
-    program: &Program,
+    (program, slots): (&Program, &crate::heap::SlotTable),
     (main, spec): (FuncId, &InputSpec),
     model: &Model,
     far: bool,
@@ -156,6 +157,22 @@ fn unmet(
             ParamInput::Heap { .. } | ParamInput::Function { .. } => {}
         }
     }
+    // The integer fields of input objects (`o1->name[0]`, `o1->len`), in
+    // variable order (the model's map has none).
+    let mut fields: Vec<(ExprId, u64, pathwise_ir::IntTy)> = model
+        .bv
+        .iter()
+        .filter_map(|(&var, &v)| match pool.get(var) {
+            pathwise_expr::Expr::Var { name, .. } => Some((var, v, slots.scalar(name)?)),
+            _ => None,
+        })
+        .collect();
+    fields.sort_by_key(|f| f.0);
+    for (var, v, ty) in fields {
+        if let Some(want) = Readable::of(ty.ty, ty.signed, far).filter(|w| !w.holds(v, ty.ty.bits())) {
+            out.push(want.constraint(pool, var, ty.ty.bits()));
+        }
+    }
     out
 }
 
@@ -185,7 +202,9 @@ impl Search<'_, '_> {
         // error test are preferred far from 0 instead, so that the test's
         // access faults and its error is observed natively.
         let far = self.solving_error_check == Some(super::ErrorCheck::Bounds);
-        let mut prefs = unmet(&mut self.pool, self.m.program, (self.main, self.spec), &model, far);
+        let slots = self.m.slots.borrow();
+        let mut prefs = unmet(&mut self.pool, (self.m.program, &slots), (self.main, self.spec), &model, far);
+        drop(slots);
         if far {
             return self.one_by_one(constraints, assumptions, seeds, (model, prefs));
         }
