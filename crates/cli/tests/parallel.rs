@@ -152,6 +152,10 @@ fn heap_errors_and_block_k_have_one_suite_for_every_number_of_workers() {
         &["--precondition", "merge_pre", "--k", "2", "--criterion", "block-k"],
     );
     assert!(tests_of(&blockk) > 1);
+    // Allocations that fail: per-call inputs, the same in every subtree.
+    let (oom, _) = same_for_every_n(&c("tests/c/trust3/alloc_fail.c"), "pair_new", &["--k", "3"]);
+    let failing = oom["tests"].as_array().unwrap().iter().filter(|t| t["failed_allocations"].is_array()).count();
+    assert_eq!(failing, 5, "strdup after each of 4 string lengths, and the first malloc");
 }
 
 #[test]
