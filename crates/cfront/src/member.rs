@@ -27,8 +27,8 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         self.member_placed(m).map(|(lv, _)| lv)
     }
 
-    /// `s.f` or `p->f` as an lvalue, and whether no member follows it (see
-    /// [`structs::StructRef::is_last_at`]).
+    /// `s.f` or `p->f` as an lvalue, and whether it may be a flexible
+    /// array member (see [`structs::StructRef::may_be_flexible`]).
     pub fn member_placed(&mut self, m: &Node<MemberExpression>) -> LResult<(LVal, bool)> {
         let base = self.rvalue(&m.node.expression)?;
         let (ptr, sty) = match (&m.node.operator.node, base.ty) {
@@ -52,7 +52,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             let msg = format!("no member named `{name}` in `{}`", s.name());
             return Err(self.u.invalid(m.node.identifier.span, msg));
         };
-        let last = s.is_last_at(offset);
+        let last = s.may_be_flexible(offset, &ty);
         let loc = self.loc(m.span);
         let Some(b) = bits else { return Ok((LVal::at(self.offset_ptr(ptr, offset, loc), ty), last)) };
         let shift = (b.bit % 8) as u32;

@@ -181,12 +181,25 @@ impl StructRef {
     }
 
     /// Whether no member of the structure starts after byte `offset` (that
-    /// of a member found by [`Self::member`]): an array there may be used
-    /// as a flexible array member (`char data[1]` allocated longer), and
-    /// `-fsanitize=bounds` does not check its subscripts. Every member of a
-    /// union is such a member.
+    /// of a member found by [`Self::member`]). Every member of a union is
+    /// such a member.
     pub fn is_last_at(&self, offset: u64) -> bool {
         self.fields().is_none_or(|fs| fs.iter().all(|f| f.offset <= offset))
+    }
+
+    /// Whether member `ty` at `offset` may be a flexible array member,
+    /// whose subscripts are not checked against its declared length: `[]`,
+    /// or the older idioms `[0]` and `[1]` (`char data[1]` allocated
+    /// longer), last in a structure, or any member of a union (a view of
+    /// the same bytes). A trailing `int buf[8]` is no such member: C gives
+    /// it 8 elements (gcc's `-fstrict-flex-arrays=1`), and `r->buf[8]`
+    /// reads past it even when the caller's object goes on.
+    pub fn may_be_flexible(&self, offset: u64, ty: &CType) -> bool {
+        let declared = match ty {
+            CType::Array(_, Some(n)) => *n,
+            _ => 0,
+        };
+        self.is_last_at(offset) && (self.is_union() || declared <= 1)
     }
 
     /// The bytes holding named bit-fields.

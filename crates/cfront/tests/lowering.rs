@@ -547,6 +547,10 @@ fn subscripts_of_arrays_inside_objects_are_checked_against_their_length() {
     let p = program(
         "struct r { int buf[8]; unsigned head; };\n\
          struct m { unsigned len; char text[1]; };\n\
+         struct t { unsigned head; int ring[8]; };\n\
+         union u { int w[2]; char b[8]; };\n\
+         int fixed_tail(struct t *t, int i) { return t->ring[i]; }\n\
+         int in_union(union u *u, int i) { return u->w[i]; }\n\
          int member(struct r *r, int i) { return r->buf[i]; }\n\
          int *address(struct r *r, int i) { return &r->buf[i]; }\n\
          int constant(struct r *r) { return r->buf[0] + r->buf[7]; }\n\
@@ -564,6 +568,10 @@ fn subscripts_of_arrays_inside_objects_are_checked_against_their_length() {
     // A trailing array may be a flexible array member; a whole object's
     // bounds are checked at the access.
     assert_eq!(index_checks(func(&p, "trailing")), vec![]);
+    // A trailing array of 8 is no flexible array member; a union's
+    // members are views of the same bytes.
+    assert_eq!(index_checks(func(&p, "fixed_tail")), vec![(8, false)]);
+    assert_eq!(index_checks(func(&p, "in_union")), vec![]);
     assert_eq!(index_checks(func(&p, "whole")), vec![]);
     // A row is inside the array: its subscript is checked, the row index
     // is the object's; a row that decays may point one past the end.

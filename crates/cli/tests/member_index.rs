@@ -8,7 +8,8 @@
 //!   of bounds (the run used to lengthen it into an array of two, and the
 //!   test's expected result then depended on the caller's stack);
 //! - the address one past the end, and a trailing one-element array (the
-//!   pre-C99 flexible array member), are not errors.
+//!   pre-C99 flexible array member), are not errors; a trailing array of
+//!   8 is checked as any other member (gcc's `-fstrict-flex-arrays=1`).
 
 mod common;
 
@@ -55,8 +56,12 @@ fn the_address_one_past_the_end_is_no_error() {
 
 #[test]
 fn a_structure_passed_by_value_is_one_object() {
-    let c = check("lookup", 4, Some((41, "of a 20-byte object")));
+    // `vals` is no flexible array member (it has 4 elements).
+    let c = check("lookup", 4, Some((41, "out of bounds of an array of 4 elements")));
     // No test builds `t` from an array of structures.
+    assert!(!c.contains("pathwise_o1[1]") && !c.contains("2 * sizeof(struct table)"), "{c}");
+    // Through a pointer, the copy's own size bounds the index.
+    let c = check("lookup_ptr", 4, Some((90, "of a 20-byte object")));
     assert!(!c.contains("pathwise_o1[1]") && !c.contains("2 * sizeof(struct table)"), "{c}");
 }
 
@@ -68,4 +73,10 @@ fn a_row_index_past_its_row_is_out_of_bounds_inside_the_array() {
 #[test]
 fn a_trailing_one_element_array_is_a_flexible_array_member() {
     check("last_char", 3, None);
+}
+
+#[test]
+fn a_trailing_array_of_eight_is_no_flexible_array_member() {
+    // i >= used, i < used within slots, and i past slots (used > 8).
+    check("pool_get", 3, Some((80, "out of bounds of an array of 8 elements")));
 }

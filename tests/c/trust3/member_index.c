@@ -64,3 +64,28 @@ int last_char(const struct message *m)
         return -1;
     return m->text[m->len - 1];
 }
+
+/* A trailing array of 8 is no flexible array member: C gives it 8
+ * elements, and slots[8] reads past it (the heap model let the caller's
+ * object be an array of two, and the read went on into the second). */
+struct pool {
+    unsigned used;
+    int slots[N];
+};
+
+int pool_get(const struct pool *p, unsigned i)
+{
+    if (i >= p->used)
+        return -1;
+    return p->slots[i];
+}
+
+/* Through a pointer, only the object bounds the index: vals[i] for
+ * i >= 4 is then past the 20-byte copy. */
+int lookup_ptr(struct table t, int i)
+{
+    const int *v = t.vals;
+    if (i < 0 || i > 10)
+        return 0;
+    return v[i];
+}
