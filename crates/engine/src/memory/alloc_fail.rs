@@ -28,9 +28,9 @@
 //! error search negates: every unchecked allocation gets its
 //! null-dereference test.
 //!
-//! The search's own runs decide nothing else: the failing calls are the
-//! test's [`crate::suite::TestCase::failed_allocations`], and the emitted
-//! C test makes exactly those calls of the code return null (see
+//! A run's failed calls become its test's
+//! [`crate::suite::TestCase::failed_allocations`], and the emitted C test
+//! makes exactly those calls of the code return null (see
 //! `pathwise-emit`'s allocation wrappers).
 
 use pathwise_expr::ExprId;
