@@ -847,6 +847,29 @@ pub fn error_lines(suite: &TestSuite) -> String {
     out
 }
 
+/// How many tests make an allocation fail (`--alloc-fail`), and at
+/// which calls (the first few).
+fn out_of_memory_line(suite: &TestSuite) -> String {
+    const SHOWN: usize = 5;
+    let failing: Vec<_> = suite.tests.iter().filter(|t| !t.failed_allocations.is_empty()).collect();
+    if failing.is_empty() {
+        return String::new();
+    }
+    let mut calls: Vec<String> = Vec::new();
+    for f in failing.iter().flat_map(|t| &t.failed_allocations) {
+        let call = format!("{} at {}", f.function, program_loc(&suite.files, f.loc));
+        if !calls.contains(&call) {
+            calls.push(call);
+        }
+    }
+    let more = calls.len().saturating_sub(SHOWN);
+    calls.truncate(SHOWN);
+    if more > 0 {
+        calls.push(format!("and {more} more"));
+    }
+    format!("  {:<20} {} test(s) where {} returns NULL\n", "out of memory:", failing.len(), calls.join(", "))
+}
+
 /// Where symbolic values were concretised (the places the stop line
 /// counts), the first few.
 fn concretised_line(suite: &TestSuite) -> Option<String> {
@@ -986,6 +1009,7 @@ pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
         out.push_str(&line);
     }
     out.push_str(&error_lines(suite));
+    out.push_str(&out_of_memory_line(suite));
     out.push_str(&free_field_lines(suite));
     if suite.goals.criterion_name().is_none() {
         let c_lines = std::fs::read_to_string(&written.c_file).ok().map(|t| t.lines().count());
