@@ -867,7 +867,8 @@ fn out_of_memory_line(suite: &TestSuite) -> String {
     if more > 0 {
         calls.push(format!("and {more} more"));
     }
-    format!("  {:<20} {} test(s) where {} returns NULL\n", "out of memory:", failing.len(), calls.join(", "))
+    let n = failing.len();
+    format!("  {:<20} {n} test(s) where an allocation returns NULL: {}\n", "out of memory:", calls.join(", "))
 }
 
 /// Where symbolic values were concretised (the places the stop line

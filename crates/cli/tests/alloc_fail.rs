@@ -89,8 +89,9 @@ fn the_test_of_a_failing_realloc_checks_the_old_block_kept() {
     }
     let (stdout, _) = common::gen("tests/c/trust3/alloc_fail.c", "vec_push", &[], out.path());
     assert!(
-        stdout
-            .contains("out of memory:       2 test(s) where realloc at tests/c/trust3/alloc_fail.c:16:18 returns NULL"),
+        stdout.contains(
+            "out of memory:       2 test(s) where an allocation returns NULL: realloc at tests/c/trust3/alloc_fail.c:16:18\n"
+        ),
         "{stdout}"
     );
     let c = std::fs::read_to_string(out.path().join("vec_push_tests.c")).unwrap();
