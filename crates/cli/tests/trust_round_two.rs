@@ -189,18 +189,11 @@ fn the_report_is_printed_whatever_the_code_defines_printf_as() {
 /// The error tests of a suite: (kind, line, same_error_paths), in test
 /// order.
 fn error_sites(suite: &serde_json::Value) -> Vec<(String, u64, u64)> {
-    suite["tests"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|t| t["outcome"] == "error")
-        .map(|t| {
-            let e = &t["error"];
-            (
-                e["kind"].as_str().unwrap().to_string(),
-                e["line"].as_u64().unwrap(),
-                e["same_error_paths"].as_u64().unwrap_or(0),
-            )
+    common::error_objects(suite)
+        .into_iter()
+        .map(|e| {
+            let (kind, line) = (e["kind"].as_str().unwrap().to_string(), e["line"].as_u64().unwrap());
+            (kind, line, e["same_error_paths"].as_u64().unwrap_or(0))
         })
         .collect()
 }

@@ -92,32 +92,27 @@ pub fn generate_and_replay(file: &str, function: &str, extra: &[&str], compare_c
     suite
 }
 
+/// The `error` objects of a suite's error tests, in test order.
+pub fn error_objects(suite: &serde_json::Value) -> Vec<&serde_json::Value> {
+    suite["tests"].as_array().unwrap().iter().filter(|t| t["outcome"] == "error").map(|t| &t["error"]).collect()
+}
+
 /// The error tests of a suite: (kind, line), in test order.
 pub fn errors(suite: &serde_json::Value) -> Vec<(String, u64)> {
-    suite["tests"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|t| t["outcome"] == "error")
-        .map(|t| (t["error"]["kind"].as_str().unwrap().to_string(), t["error"]["line"].as_u64().unwrap()))
+    error_objects(suite)
+        .into_iter()
+        .map(|e| (e["kind"].as_str().unwrap().to_string(), e["line"].as_u64().unwrap()))
         .collect()
 }
 
 /// The error tests of a suite with their messages: (kind, line, message),
 /// in test order.
 pub fn error_messages(suite: &serde_json::Value) -> Vec<(String, u64, String)> {
-    suite["tests"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|t| t["outcome"] == "error")
-        .map(|t| {
-            let e = &t["error"];
-            (
-                e["kind"].as_str().unwrap().to_string(),
-                e["line"].as_u64().unwrap(),
-                e["message"].as_str().unwrap().to_string(),
-            )
+    error_objects(suite)
+        .into_iter()
+        .map(|e| {
+            let (kind, line) = (e["kind"].as_str().unwrap().to_string(), e["line"].as_u64().unwrap());
+            (kind, line, e["message"].as_str().unwrap().to_string())
         })
         .collect()
 }
