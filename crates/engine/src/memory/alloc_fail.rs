@@ -99,7 +99,7 @@ impl Exec<'_, '_> {
             // Gone without a trace: nothing can reach it, and natively the
             // call allocated nothing (it still counts as a call).
             Some(o) => self.mem.object_mut(o).freed = true,
-            None => _ = self.mem.failed_alloc(),
+            None => self.mem.failed_alloc(),
         }
         let zero = self.pool.bv_const(32, 0);
         let ident = self.pool.bv_const(32, FAILED_IDENT_BASE + u64::from(ordinal));

@@ -336,11 +336,10 @@ impl Memory {
         self.heap_allocs
     }
 
-    /// Count an allocation call that returns null (it has an ordinal, as
-    /// natively, but no object): its ordinal.
-    pub fn failed_alloc(&mut self) -> u32 {
+    /// Count an allocation call that returns null: it has an ordinal, as
+    /// natively, but no object.
+    pub fn failed_alloc(&mut self) {
         self.heap_allocs += 1;
-        self.heap_allocs
     }
 
     /// Allocate `size` bytes for the program's `malloc` (`uninit`: its
