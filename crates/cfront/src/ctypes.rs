@@ -560,10 +560,31 @@ fn is_heap_pointer(ty: &CType) -> bool {
     matches!(ty, CType::Ptr(p) if matches!(**p, CType::Struct(_) | CType::Ptr(_)))
 }
 
-/// The [`SrcVar`] of a parameter or return value of type `ty`: as
-/// [`src_var`], but a pointer to a structure, union or pointer is a
-/// [`Shape::Heap`].
+/// The [`SrcVar`] of a parameter of type `ty`: as [`src_var`], but a
+/// pointer to a structure, union or pointer is a [`Shape::Heap`], and a
+/// `FILE *` a [`Shape::Stream`].
 pub(crate) fn param_src(name: &str, ty: &CType) -> Option<SrcVar> {
+    if is_stream(ty) {
+        return Some(SrcVar {
+            name: name.to_string(),
+            c_scalar: "unsigned char".to_string(),
+            scalar: IntTy { ty: Type::I8, signed: false },
+            shape: Shape::Stream,
+            cty: ir_ctype(ty),
+        });
+    }
+    value_src(name, ty)
+}
+
+/// Whether `ty` is glibc's `FILE *` (`struct _IO_FILE *`): a parameter of
+/// this type is an input stream ([`Shape::Stream`]).
+fn is_stream(ty: &CType) -> bool {
+    matches!(ty, CType::Ptr(p) if matches!(&**p, CType::Struct(s) if s.name() == "struct _IO_FILE"))
+}
+
+/// [`param_src`] without streams: a `FILE *` result is a pointer to a
+/// structure like any other.
+fn value_src(name: &str, ty: &CType) -> Option<SrcVar> {
     if let CType::Struct(s) = ty {
         // Passed by value: the IR value points to an object holding it.
         return Some(SrcVar {
@@ -585,7 +606,7 @@ pub(crate) fn param_src(name: &str, ty: &CType) -> Option<SrcVar> {
 /// the full C type of every pointer (an external function's result is an
 /// input pointer, and a `void *` one has no type to build).
 pub(crate) fn ret_src(ty: &CType) -> Option<SrcVar> {
-    let mut sv = param_src("", ty)?;
+    let mut sv = value_src("", ty)?;
     if sv.cty.is_none() && matches!(ty, CType::Ptr(_)) {
         sv.cty = ir_ctype(ty);
     }

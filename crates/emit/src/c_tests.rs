@@ -56,6 +56,8 @@ pub(crate) struct Used {
     pub(crate) frame: bool,
     /// `pathwise_guarded` (input arrays before an inaccessible page).
     guarded: bool,
+    /// `pathwise_stream` (`FILE *` inputs).
+    stream: bool,
     /// `pathwise_feenableexcept` (error tests of IEEE exceptions).
     fp_traps: bool,
 }
@@ -228,6 +230,9 @@ fn write_weak_declarations(out: &mut String, suite: &TestSuite) {
 fn write_helpers(out: &mut String, used: &Used) {
     if used.guarded {
         out.push_str(GUARDED_HELPER);
+    }
+    if used.stream {
+        out.push_str(STREAM_HELPER);
     }
     if used.fp_traps {
         // glibc's (libm); declared under a harness name, as the runner's
@@ -466,6 +471,12 @@ fn input_summary(value: Option<&InputValue>, src: &SrcVar, enums: &[pathwise_ir:
                 .map_or_else(|| display_value(*v, src.scalar), str::to_string),
             None => display_value(*v, src.scalar),
         },
+        // A stream's content, as the file's text.
+        Some(InputValue::Array(vs)) if src.shape == pathwise_ir::Shape::Stream => {
+            let text: Vec<u8> = vs.iter().take(4 * SHOWN).map(|&v| v as u8).collect();
+            let more = if vs.len() > text.len() { format!(" ... ({} bytes)", vs.len()) } else { String::new() };
+            format!("{}{more}", crate::literal::c_string_literal(&text))
+        }
         Some(InputValue::Array(vs)) => {
             if let Some(text) = crate::literal::text_bytes(vs, src.scalar).filter(|t| t.len() <= 4 * SHOWN) {
                 return crate::literal::c_string_literal(&text);
@@ -568,6 +579,10 @@ fn write_input(
         let _ = writeln!(out, "    {decl} = {target};");
         return;
     }
+    if p.shape == pathwise_ir::Shape::Stream {
+        write_stream_input(out, p, local, value);
+        return;
+    }
     if is_array_param(p) {
         let values: Vec<i128> = match value {
             Some(InputValue::Array(vs)) => vs.clone(),
@@ -613,6 +628,49 @@ fn write_input(
         let _ = writeln!(out, "    {} {local} = {};", p.c_scalar, crate::literal::c_value(v, p, enums));
     }
 }
+
+/// A `FILE *` input: a temporary file holding the content the test
+/// chose (`pathwise_stream`), read from its start.
+fn write_stream_input(out: &mut String, p: &SrcVar, local: &str, value: Option<&InputValue>) {
+    let bytes = match value {
+        Some(InputValue::Array(vs)) => vs.as_slice(),
+        _ => &[],
+    };
+    if bytes.is_empty() {
+        let _ = writeln!(out, "    FILE *{local} = pathwise_stream(\"\", 0); /* an empty file */");
+        return;
+    }
+    // A literal keeps its terminator (gcc's `-Wextra` reports one that
+    // an exact-size array drops), which the file leaves out.
+    if bytes.len() < 1000 {
+        let text: Vec<u8> = bytes.iter().map(|&v| v as u8).collect();
+        let literal = crate::literal::c_string_literal(&text);
+        let _ = writeln!(out, "    static const char pathwise_in_{local}[] = {literal};");
+        let _ =
+            writeln!(out, "    FILE *{local} = pathwise_stream(pathwise_in_{local}, sizeof pathwise_in_{local} - 1);");
+    } else {
+        let _ = writeln!(
+            out,
+            "    static const unsigned char pathwise_in_{local}[{}] = {};",
+            bytes.len(),
+            initializer(bytes, p)
+        );
+        let _ = writeln!(out, "    FILE *{local} = pathwise_stream(pathwise_in_{local}, sizeof pathwise_in_{local});");
+    }
+}
+
+/// `pathwise_stream(content, size)`: a temporary file holding `size`
+/// bytes, positioned at its start, for a `FILE *` input. Never closed: the
+/// code under test may close it, and the test's process ends anyway.
+const STREAM_HELPER: &str = "static FILE *pathwise_stream(const void *content, unsigned long size)\n\
+{\n\
+    FILE *f = tmpfile();\n\
+    if (f == NULL || fwrite(content, 1, size, f) != size || fseek(f, 0L, SEEK_SET) != 0) {\n\
+        perror(\"pathwise: a temporary file for an input stream\");\n\
+        __builtin_abort();\n\
+    }\n\
+    return f;\n\
+}\n\n";
 
 /// Emit the check of one scalar value (`got` is a C expression).
 pub(crate) fn write_scalar_check(
@@ -689,6 +747,7 @@ fn write_test(out: &mut String, (suite, name): (&TestSuite, &str), test: &TestCa
         } else if joined_input(suite, test, i, &locals).is_none() {
             let guarded = is_array_param(p) && reads_past_an_input(test);
             used.guarded |= guarded;
+            used.stream |= p.shape == pathwise_ir::Shape::Stream;
             write_input(out, (p, &suite.enums), &locals[i], test.inputs.get(i), guarded);
         }
     }

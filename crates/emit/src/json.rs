@@ -652,6 +652,7 @@ impl VarJson {
             Shape::Heap => ("heap", None),
             Shape::ByValue => ("struct", None),
             Shape::Function => ("function", None),
+            Shape::Stream => ("stream", None),
         };
         VarJson {
             name,
@@ -659,6 +660,7 @@ impl VarJson {
             c_type: match (&src.shape, &src.cty) {
                 (Shape::Heap, Some(cty)) => type_name(structs, cty),
                 (Shape::ByValue, Some(cty)) => type_name(structs, cty.pointee().unwrap_or(cty)),
+                (Shape::Stream, _) => "FILE *".to_string(),
                 _ => src.c_scalar.clone(),
             },
             shape: shape.to_string(),

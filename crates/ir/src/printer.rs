@@ -266,6 +266,7 @@ fn fmt_src(s: &SrcVar) -> String {
         Shape::Heap => "heap".to_string(),
         Shape::ByValue => "byvalue".to_string(),
         Shape::Function => "function".to_string(),
+        Shape::Stream => "stream".to_string(),
     };
     let sign = if s.scalar.signed { "signed" } else { "unsigned" };
     let cty = s.cty.as_ref().map(|t| format!(", type({})", fmt_cty(t))).unwrap_or_default();

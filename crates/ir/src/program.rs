@@ -349,6 +349,11 @@ pub enum Shape {
     /// A pointer to a function ([`SrcVar::cty`] is `Ptr(Func { .. })`): as
     /// an input, null or one of the unit's functions of that C type.
     Function,
+    /// A `FILE *` parameter: an input stream open for reading, its
+    /// content an input array of `unsigned char` (`scalar`) whose length
+    /// is the file's size. Only the modelled `<stdio.h>` functions read
+    /// it (`fgetc`, `fgets`, `fread`...); it is never null.
+    Stream,
 }
 
 /// A stack slot: `count` elements of type `elem`.

@@ -143,6 +143,7 @@ fn inputs(
             Shape::Scalar | Shape::Pointer => return bad("floating-point input"),
             Shape::Heap | Shape::ByValue => return bad("a structure or pointer to a structure (input heap)"),
             Shape::Function => return bad("a function pointer"),
+            Shape::Stream => return bad("a stream (`FILE *`)"),
             Shape::Array(_) => return bad("an array"),
         }
     }

@@ -11,7 +11,7 @@
 use pathwise_expr::ExprPool;
 use pathwise_ir::{Loc, Type};
 
-use super::{ByteLoop, Call, Cond, Int, LibcHost, Outcome, Target};
+use super::{ByteLoop, Call, Cond, InputStream, Int, LibcHost, Outcome, Target};
 use crate::exec::Exec;
 use crate::memory::ObjKind;
 use crate::path::{End, EntryKind, Region};
@@ -173,6 +173,22 @@ impl LibcHost for ExecHost<'_, '_, '_> {
             }
         };
         Pointer { obj: Some(id), off: 0, off_sym: None, base_sym: None, path: 0 }
+    }
+
+    fn input_stream(&mut self, f: Pointer) -> Option<InputStream> {
+        let ex = &*self.exec;
+        let obj = f.obj.filter(|_| f.off == 0 && f.off_sym.is_none())?;
+        let o = ex.mem.object(obj);
+        let ObjKind::Input { param } = o.kind else { return None };
+        // The parameters of the function under test (or of its
+        // precondition, which has the same), the run's first frame.
+        let root = ex.frames.first()?.func;
+        let p = ex.m.program.func(root).params.get(param)?;
+        if p.src.shape != pathwise_ir::Shape::Stream {
+            return None;
+        }
+        let len = Int { conc: o.size_bytes(), sym: Some(o.input?.len), w: 64 };
+        Some(InputStream { param, data: f, len })
     }
 
     fn error(&self, kind: ErrorKind, message: String) -> End {

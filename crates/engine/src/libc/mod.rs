@@ -34,12 +34,14 @@ mod math;
 mod mathl;
 mod stdio;
 mod stdlib;
+mod streams;
 mod string;
 mod strtod;
 mod sym;
 mod wchar;
 mod wctype;
 
+pub(crate) use streams::InputStream;
 pub(crate) use sym::{Cond, Int};
 
 use pathwise_expr::ExprPool;
@@ -69,6 +71,7 @@ const HEADERS: &[Header] = &[
     Header { names: wchar::NAMES, call: wchar::call },
     Header { names: errno::NAMES, call: errno::call },
     Header { names: stdio::NAMES, call: stdio::call },
+    Header { names: streams::NAMES, call: streams::call },
     Header { names: math::NAMES, call: math::call },
     Header { names: mathl::NAMES, call: mathl::call },
     Header { names: mathl::HOST_NAMES, call: mathl::host_call },
@@ -242,6 +245,10 @@ pub(crate) trait LibcHost {
 
     /// Write `n` copies of the low byte of `byte` from `d`.
     fn fill(&mut self, d: Pointer, byte: Value, n: Value) -> Result<(), End>;
+
+    /// The `FILE *` parameter of the function under test that `f` points
+    /// to (see [`streams`]); `None` for any other pointer.
+    fn input_stream(&mut self, f: Pointer) -> Option<InputStream>;
 
     /// The library's static object `name` of this run (created with the
     /// elements `init` gives on first use): `errno`, the ctype tables.

@@ -115,17 +115,21 @@ impl InputSpec {
                     hard.push(crate::fnptr::domain(pool, var, &candidates));
                     ParamInput::Function { var, candidates }
                 }
+                // A stream's content is an input array the stdio models
+                // read (see `libc::streams`): never null, no contract.
+                Shape::Stream => {
+                    let (input, len_limit) = input_array(pool, &p.src.name, Type::I8, max_array_len);
+                    len_limits.push(len_limit);
+                    ParamInput::Array { input, elem: Type::I8, contract: None, null: None }
+                }
                 Shape::Pointer => {
                     let elem = p.src.scalar.ty;
-                    let w = elem.bits();
-                    let array = pool.var(&p.src.name, Sort::Array { index: 64, elem: w });
-                    let len = pool.var(&format!("{}.len", p.src.name), Sort::Bv(64));
-                    let max = pool.bv_const(64, max_array_len as u64);
-                    len_limits.push(pool.cmp(pathwise_expr::BvCmp::Ule, len, max));
+                    let (input, len_limit) = input_array(pool, &p.src.name, elem, max_array_len);
+                    len_limits.push(len_limit);
                     let contract = contracts.iter().find(|c| c.0 == i).map(|c| c.1);
                     let null = crate::null_params::arrays_nullable(config)
                         .then(|| crate::null_params::null_var(pool, &p.src.name));
-                    ParamInput::Array { input: InputArray { array, len }, elem, contract, null }
+                    ParamInput::Array { input, elem, contract, null }
                 }
                 _ => {
                     let var = pool.var(&p.src.name, Sort::Bv(p.ty.bits()));
@@ -169,6 +173,15 @@ impl InputSpec {
     pub fn len_of(inputs: &Model, len_var: ExprId, max: u32) -> u64 {
         inputs.bv.get(&len_var).copied().unwrap_or(0).min(crate::step::MAX_GROWN_LEN.max(u64::from(max)))
     }
+}
+
+/// The variables of input array `name` of `elem`s, and the bound
+/// `--max-array-len` (`max`) puts on its length.
+fn input_array(pool: &mut ExprPool, name: &str, elem: Type, max: u32) -> (InputArray, ExprId) {
+    let array = pool.var(name, Sort::Array { index: 64, elem: elem.bits() });
+    let len = pool.var(&format!("{name}.len"), Sort::Bv(64));
+    let max = pool.bv_const(64, u64::from(max));
+    (InputArray { array, len }, pool.cmp(pathwise_expr::BvCmp::Ule, len, max))
 }
 
 /// Everything one run observed.
@@ -505,6 +518,15 @@ fn global_contents(mem: &Memory, id: ObjId, g: &pathwise_ir::GlobalData) -> Vec<
 
 /// Allocate globals and input arrays; return (global objects, arguments,
 /// input object per parameter).
+/// Whether `g` is the C library's `stdin`, `stdout` or `stderr` (glibc's
+/// `extern FILE *stdin;`, defined by the library, not by the unit).
+pub(crate) fn is_std_stream(g: &pathwise_ir::GlobalData) -> bool {
+    matches!(g.name.as_str(), "stdin" | "stdout" | "stderr")
+        && g.count == 1
+        && g.elem == pathwise_ir::Type::Ptr
+        && g.relocs.is_empty()
+}
+
 fn build_memory(
     program: &Program,
     mem: &mut Memory,
@@ -523,6 +545,15 @@ fn build_memory(
             id
         })
         .collect();
+    // `stdin`, `stdout` and `stderr` are never null: each points to an
+    // object of its own (which only the stdio models look at).
+    for (g, &id) in program.globals.iter().zip(&globals) {
+        if is_std_stream(g) {
+            let stream = mem.alloc(ObjKind::Global, pathwise_ir::Type::I8, 1);
+            mem.init_cell(stream, 0, Value::int(0));
+            mem.init_pointer(id, 0, Pointer { obj: Some(stream), ..Pointer::NULL });
+        }
+    }
     // Pointers in initial contents, once every global has its object.
     for (g, &id) in program.globals.iter().zip(&globals) {
         for r in &g.relocs {

@@ -105,6 +105,7 @@ pub fn check(program: &Program, config: &Config) -> Result<(FuncId, Option<FuncI
             Shape::Function => {
                 matches!(p.src.cty.as_ref().and_then(|c| c.pointee()), Some(pathwise_ir::CType::Func { .. }))
             }
+            Shape::Stream => p.src.scalar.ty == Type::I8,
             Shape::Array(_) => false,
         };
         if !ok {

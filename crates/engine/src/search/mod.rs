@@ -475,6 +475,7 @@ impl<'a> Search<'a, '_> {
     /// query allows (see [`crate::joins`] and [`crate::heap`]).
     fn prefer(&self, query: &[ExprId], model: Model, null_first: bool) -> Model {
         let model = crate::joins::prefer_unjoined(&self.spec.joins, &self.pool, query, model);
+        let model = self.text_streams(query, model);
         self.m.prefer_fresh(&self.pool, query, model, null_first)
     }
 

@@ -40,6 +40,9 @@ const MAX_RETRIES: usize = 2;
 enum Readable {
     /// 8 bits: a printable ASCII character or NUL.
     Text,
+    /// The bytes of a stream (a `FILE *` input): a printable ASCII
+    /// character, a newline or a tab, so that the file is text.
+    Line,
     /// Wider integers: -128..=255 (signed) or 0..=255 (unsigned).
     Small { signed: bool },
     /// Wider integers of an out-of-bounds error test: at least
@@ -47,6 +50,9 @@ enum Readable {
     /// elements out reads or writes other memory silently).
     Far { signed: bool },
 }
+
+/// The bytes of a stream that get [`Readable::Line`] preferences at most.
+const MAX_LINE_BYTES: u64 = 4096;
 
 /// How far from 0 [`Readable::Far`] values are: 2^20 elements is beyond
 /// any stack frame and guard page.
@@ -71,6 +77,7 @@ impl Readable {
         let v = v & mask;
         match self {
             Readable::Text => v == 0 || (0x20..=0x7e).contains(&v),
+            Readable::Line => v == 9 || v == 10 || (0x20..=0x7e).contains(&v),
             Readable::Small { signed: false } => v <= 255,
             Readable::Small { signed: true } => (v.wrapping_add(128) & mask) <= 383,
             Readable::Far { signed: false } => v >= FAR,
@@ -99,6 +106,11 @@ impl Readable {
                 let nul = pool.eq(x, zero);
                 let printable = within(pool, BvCmp::Ule, 0x20, 0x7e);
                 pool.or(nul, printable)
+            }
+            Readable::Line => {
+                let spacing = within(pool, BvCmp::Ule, 9, 10);
+                let printable = within(pool, BvCmp::Ule, 0x20, 0x7e);
+                pool.or(spacing, printable)
             }
             Readable::Small { signed: true } => within(pool, BvCmp::Sle, -128, 255),
             Readable::Small { signed: false } => {
@@ -141,9 +153,13 @@ fn unmet(
                 }
             }
             ParamInput::Array { input, elem, .. } => {
-                let (Some(want), Some(value)) =
-                    (Readable::of(*elem, p.src.scalar.signed, false), model.arrays.get(&input.array))
-                else {
+                let want = match p.src.shape {
+                    pathwise_ir::Shape::Stream => Some(Readable::Line),
+                    _ => Readable::of(*elem, p.src.scalar.signed, false),
+                };
+                // (A stream's bytes that the model does not list are
+                // made readable by `text_streams`.)
+                let (Some(want), Some(value)) = (want, model.arrays.get(&input.array)) else {
                     continue;
                 };
                 for (&at, &v) in &value.entries {
@@ -238,6 +254,40 @@ impl Search<'_, '_> {
 }
 
 impl Search<'_, '_> {
+    /// `model` (the inputs of the next run) with the bytes of each stream
+    /// that no constraint of `query` reads, and that the solver left at
+    /// its array's default (often NUL), set to a letter: the file of
+    /// `"#\0\0"` is `"#aa"`. Kept only when `query` still holds.
+    pub(super) fn text_streams(&self, query: &[ExprId], mut model: Model) -> Model {
+        if self.config.raw_values {
+            return model;
+        }
+        let f = self.m.program.func(self.main);
+        let before = model.clone();
+        let mut changed = false;
+        for (p, input) in f.params.iter().zip(&self.spec.params) {
+            let ParamInput::Array { input, .. } = input else { continue };
+            if p.src.shape != pathwise_ir::Shape::Stream {
+                continue;
+            }
+            let len = model.bv.get(&input.len).copied().unwrap_or(0).min(MAX_LINE_BYTES);
+            let value = model.arrays.entry(input.array).or_default();
+            if Readable::Line.holds(value.default, 8) {
+                continue;
+            }
+            for at in 0..len {
+                if !value.entries.contains_key(&at) {
+                    value.entries.insert(at, u64::from(b'a'));
+                    changed = true;
+                }
+            }
+        }
+        if changed && !pathwise_expr::eval::satisfies(&self.pool, query, &model) {
+            return before;
+        }
+        model
+    }
+
     /// The model of the query with as many of `prefs` as hold together,
     /// taken one at a time in parameter order (a solver's core need not be
     /// minimal: dropping it whole could drop the one preference that

@@ -348,8 +348,10 @@ impl Parser {
             Shape::ByValue
         } else if self.eat_kw("function") {
             Shape::Function
+        } else if self.eat_kw("stream") {
+            Shape::Stream
         } else {
-            return Err(self.expected("`scalar`, `pointer`, `array N`, `heap`, `byvalue` or `function`"));
+            return Err(self.expected("`scalar`, `pointer`, `array N`, `heap`, `byvalue`, `function` or `stream`"));
         };
         let cty = if self.eat(&Tok::Comma) {
             self.expect_kw("type")?;

@@ -1,0 +1,139 @@
+//! `FILE *` parameters (`tests/c/trust4/streams.c`): the file's content
+//! and size are inputs, the `<stdio.h>` reading functions are modelled as
+//! glibc reads a file, and each test passes its content through
+//! `tmpfile()`. Before, such a function was refused ("`fgetc` has no body
+//! and no built-in model").
+
+mod common;
+
+use std::path::Path;
+
+const FILE: &str = "tests/c/trust4/streams.c";
+
+/// The content of each test's stream (the JSON's list of bytes), with
+/// what the test returns.
+fn files(suite: &serde_json::Value) -> Vec<(String, i64)> {
+    let mut out: Vec<(String, i64)> = suite["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            let bytes: Vec<u8> =
+                t["inputs"]["f"].as_array().unwrap().iter().map(|b| b.as_u64().unwrap() as u8).collect();
+            (String::from_utf8_lossy(&bytes).into_owned(), t["expected"]["return"].as_i64().unwrap())
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Generate at k, replay natively (every test passes, gcov agrees and,
+/// unless k is 1, covers every branch side), build with gcc and clang
+/// under `-Werror`.
+fn generate(function: &str, k: &str, out: &Path) -> serde_json::Value {
+    let (_, suite) = common::gen(FILE, function, &["--k", k], out);
+    let n = suite["tests"].as_array().unwrap().len();
+    let outcome = common::replay_passes(out, n, vec![], true);
+    let row = outcome.rows.iter().find(|r| r.function == function).unwrap();
+    let (covered, total) = row.measured_branches.unwrap();
+    if k != "1" {
+        assert_eq!(covered, total, "{function}: {:?}", outcome.rows);
+    }
+    for cc in ["gcc", "clang-16"] {
+        let (code, stdout) = common::build_and_run_with(cc, out, function, &common::root().join("tests/c/trust4"), &[]);
+        assert_eq!(code, 0, "{cc}, {function}: {stdout}");
+    }
+    suite
+}
+
+fn expect(want: &[(&str, i64)]) -> Vec<(String, i64)> {
+    let mut want: Vec<(String, i64)> = want.iter().map(|&(f, r)| (f.to_string(), r)).collect();
+    want.sort();
+    want
+}
+
+#[test]
+fn a_character_loop_gets_one_file_per_path() {
+    let out = tempfile::tempdir().unwrap();
+    let suite = generate("count_lines", "2", out.path());
+    // At most two characters, each a newline or not, then the end.
+    let want = [("", 0), ("a", 0), ("\n", 1), ("aa", 0), ("a\n", 1), ("\n\n", 2), ("\n#", 1)];
+    assert_eq!(files(&suite), expect(&want));
+    // The test reads a real file, written as a string literal.
+    let c = std::fs::read_to_string(out.path().join("count_lines_tests.c")).unwrap();
+    assert!(c.contains("static const char pathwise_in_f[] = \"\\n\\n\";"), "{c}");
+    assert!(c.contains("FILE *f = pathwise_stream(pathwise_in_f, sizeof pathwise_in_f - 1);"), "{c}");
+    assert!(c.contains("FILE *f = pathwise_stream(\"\", 0); /* an empty file */"), "{c}");
+    assert_eq!(suite["params"][0]["shape"], "stream");
+    assert_eq!(suite["params"][0]["c_type"], "FILE *");
+}
+
+#[test]
+fn lines_end_at_a_newline_the_end_of_the_file_or_a_full_buffer() {
+    let out = tempfile::tempdir().unwrap();
+    let suite = generate("config_n", "1", out.path());
+    // k = 1: one line of at most one character before its newline.
+    let want = [("", -1), ("\n", -1), ("#", -1), ("n", -1), ("a", -1), ("#\n", -1), ("n\n", -1), ("3\n", -1)];
+    assert_eq!(files(&suite), expect(&want));
+    let out = tempfile::tempdir().unwrap();
+    let suite = generate("config_n", "2", out.path());
+    let found = files(&suite);
+    assert_eq!(found.len(), 121);
+    // `fgets` of 4 bytes stops after three: `n=` and a digit fill it.
+    assert!(found.iter().any(|(f, r)| f.starts_with("n=") && f.len() == 3 && *r == i64::from(f.as_bytes()[2]) - 48));
+    // A comment line, then the setting on the next line.
+    assert!(found.iter().any(|(f, r)| f.starts_with("#\nn=") && *r != -1), "{found:?}");
+}
+
+#[test]
+fn fread_reads_a_whole_header_or_what_is_left() {
+    let out = tempfile::tempdir().unwrap();
+    let suite = generate("read_header", "2", out.path());
+    let found = files(&suite);
+    // Short reads of 0, 1 and 2 bytes (a loop the data ends: at most k),
+    // then the whole header: bad magic twice, and a version.
+    let short: Vec<&str> = found.iter().filter(|(_, r)| *r == -1).map(|(f, _)| f.as_str()).collect();
+    assert_eq!(short.iter().map(|f| f.len()).collect::<Vec<_>>(), [0, 1, 2]);
+    assert_eq!(found.iter().filter(|(_, r)| *r == -2).count(), 2);
+    assert!(found.iter().any(|(f, r)| f.starts_with("PW") && *r == i64::from(f.as_bytes()[2])));
+    assert_eq!(found.len(), 6);
+}
+
+#[test]
+fn ungetc_pushes_back_and_end_of_file_is_sticky() {
+    let out = tempfile::tempdir().unwrap();
+    let suite = generate("peek", "2", out.path());
+    let found = files(&suite);
+    // The comment loop: 0, 1 or 2 characters, then a newline or the end
+    // (6); one character put back, `x` or not (2); the empty file, whose
+    // `ungetc(EOF)` does nothing (1).
+    assert_eq!(found.iter().filter(|(f, r)| f.starts_with('#') && *r == 1).count(), 6);
+    assert!(found.contains(&("x".to_string(), 2)));
+    assert!(found.contains(&(String::new(), 0)));
+    assert_eq!(found.len(), 9);
+}
+
+#[test]
+fn a_stream_the_function_closes_is_not_closed_again() {
+    let out = tempfile::tempdir().unwrap();
+    let suite = generate("read_and_close", "2", out.path());
+    let want = [("", 0), ("a", 1), ("aa", 3)];
+    let found = files(&suite);
+    assert_eq!(found.len(), 4);
+    for w in expect(&want) {
+        assert!(found.contains(&w), "{found:?}");
+    }
+    assert!(found.iter().any(|(f, r)| f.len() == 2 && f.as_bytes()[0] != f.as_bytes()[1] && *r == 2));
+}
+
+#[test]
+fn stdin_is_reported_not_tested() {
+    let out = tempfile::tempdir().unwrap();
+    let (stdout, suite) = common::gen(FILE, "yes_on_stdin", &[], out.path());
+    assert_eq!(suite["tests"].as_array().unwrap().len(), 0);
+    assert!(stdout.contains("1 run(s) stopped at an unsupported construct"), "{stdout}");
+    assert!(
+        stdout.contains("`fgetc` reads a stream that is not a `FILE *` parameter of the function under test"),
+        "{stdout}"
+    );
+}

@@ -1,0 +1,311 @@
+//! `<stdio.h>` input: reading the `FILE *` parameters of the function
+//! under test ([`pathwise_ir::Shape::Stream`]), as glibc reads a file.
+//!
+//! A stream's content is an input array of bytes whose length is the
+//! file's size, so the search chooses both what the file holds and where
+//! it ends. Each read past what the path has read so far asks whether the
+//! file has one more byte (`pos < len`): a decision of the path, whose
+//! false side is end-of-file. `fgetc`, `getc`, `fgets`, `fread`, `ungetc`,
+//! `feof`, `ferror`, `clearerr` and `fclose` are modelled (with their
+//! `_unlocked` forms); the tests pass the content through `tmpfile()`, so
+//! the code reads a real `FILE`.
+//!
+//! glibc's behaviour, which the models follow:
+//! - end-of-file is sticky (glibc 2.28 and later): once a read has seen
+//!   it, every read returns `EOF` until `clearerr` or `ungetc`;
+//! - `fgets` stops after a newline or `n - 1` bytes, returns NULL when it
+//!   read nothing (the buffer unchanged), and `fgets(s, 1, f)` stores an
+//!   empty string;
+//! - `fread` of `size * n` bytes copies what the file still holds and
+//!   returns the whole items among them;
+//! - `ungetc` pushes back one byte (a second push-back before a read is
+//!   reported unsupported) and clears end-of-file; `ungetc(EOF, f)` does
+//!   nothing.
+//!
+//! Reads never fail (`ferror` is 0). The bytes a line or a short `fread`
+//! reads are a loop that only the data ends, bounded by k like `strlen`'s;
+//! `fgetc` alone is a single decision, bounded by the program's own loop.
+//! A `FILE *` that is no parameter of the function under test (a field of
+//! an input structure, `stdin`, the result of `fopen`) is reported as
+//! unsupported.
+
+use pathwise_expr::BvCmp;
+use pathwise_ir::Type;
+
+use super::{at, ByteLoop, Call, Int, LibcHost, Outcome};
+use crate::path::End;
+use crate::suite::ErrorKind;
+use crate::value::{Pointer, Value};
+
+pub(super) const NAMES: &[&str] = &[
+    "fgetc",
+    "getc",
+    "fgetc_unlocked",
+    "getc_unlocked",
+    "fgets",
+    "fgets_unlocked",
+    "fread",
+    "fread_unlocked",
+    "ungetc",
+    "feof",
+    "feof_unlocked",
+    "ferror",
+    "ferror_unlocked",
+    "clearerr",
+    "clearerr_unlocked",
+    "fclose",
+];
+
+/// `EOF` as the 32-bit `int` the functions return.
+const EOF: u64 = 0xFFFF_FFFF;
+
+/// A `FILE *` parameter of the function under test, as the host finds it.
+#[derive(Clone, Copy)]
+pub(crate) struct InputStream {
+    /// The parameter's index.
+    pub param: usize,
+    /// The first byte of its content.
+    pub data: Pointer,
+    /// The content's length: the file's size (its expression is the input
+    /// array's length variable).
+    pub len: Int,
+}
+
+/// The end-of-file indicator is set.
+const EOF_SEEN: u64 = 1;
+/// `fclose` closed the stream.
+const CLOSED: u64 = 2;
+/// The path has decided that the file ends at `pos`: later reads need
+/// no decision.
+const AT_END: u64 = 4;
+
+/// The state of a stream in this run, kept in a library static object
+/// (`STATE_CELLS` cells per parameter) so that callees see what their
+/// callers read.
+struct State {
+    pos: u64,
+    flags: u64,
+    /// The byte `ungetc` pushed back, if any.
+    unget: Option<Int>,
+}
+
+const STATE_CELLS: u64 = 4;
+/// Parameters beyond this one keep no state (no C function has so many
+/// `FILE *` parameters).
+const MAX_PARAMS: u64 = 64;
+
+pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
+    let base = c.name.strip_suffix("_unlocked").unwrap_or(c.name);
+    let file_arg = match base {
+        "fgets" => 2,
+        "fread" => 3,
+        "ungetc" => 1,
+        _ => 0,
+    };
+    Some(run(h, c, base, file_arg))
+}
+
+fn run(h: &mut dyn LibcHost, c: &Call<'_>, base: &str, file_arg: usize) -> Outcome {
+    let s = stream(h, c.ptr(file_arg), c.name)?;
+    let mut st = load_state(h, s.param)?;
+    if st.flags & CLOSED != 0 {
+        return Err(h.error(ErrorKind::UseAfterFree, format!("`{}` on a stream after `fclose`", c.name)));
+    }
+    let int = |v: u64| Ok(Some(Value::int(v)));
+    let out = match base {
+        "fgetc" | "getc" => match next_byte(h, &s, &mut st, None)? {
+            Some(b) => Ok(Some(b.zext(h.pool(), 32).value())),
+            None => int(EOF),
+        },
+        "fgets" => fgets(h, c, &s, &mut st),
+        "fread" => fread(h, c, &s, &mut st),
+        "ungetc" => ungetc(h, c, &mut st),
+        "feof" => int(u64::from(st.flags & EOF_SEEN != 0)),
+        "ferror" => int(0),
+        "clearerr" => {
+            st.flags &= !EOF_SEEN;
+            Ok(None)
+        }
+        "fclose" => {
+            st.flags |= CLOSED;
+            int(0)
+        }
+        _ => unreachable!("not a stream function: {base}"),
+    }?;
+    store_state(h, s.param, &st)?;
+    Ok(out)
+}
+
+/// The input stream `f` points to, or the run's end: a null stream is a
+/// null dereference (as the program's own, so that a pointer the inputs
+/// make null is a decision), any other stream is unsupported.
+fn stream(h: &mut dyn LibcHost, f: Pointer, name: &str) -> Result<InputStream, End> {
+    match h.input_stream(f) {
+        Some(s) if s.param < MAX_PARAMS as usize => Ok(s),
+        _ => {
+            h.load(f, Type::I8)?;
+            Err(h.error(
+                ErrorKind::Unsupported,
+                format!(
+                    "`{name}` reads a stream that is not a `FILE *` parameter of the function under test \
+                     (`stdin`, a `FILE *` field or variable): pass it as a parameter"
+                ),
+            ))
+        }
+    }
+}
+
+/// The static object holding every stream's state.
+fn state_object(h: &mut dyn LibcHost) -> Pointer {
+    h.static_object("pathwise.streams", Type::I64, &|| vec![Value::int(0); (STATE_CELLS * MAX_PARAMS) as usize])
+}
+
+fn cell(h: &mut dyn LibcHost, param: usize, i: u64) -> Pointer {
+    at(state_object(h), (param as u64 * STATE_CELLS + i) * 8)
+}
+
+fn load_state(h: &mut dyn LibcHost, param: usize) -> Result<State, End> {
+    let get = |h: &mut dyn LibcHost, i| {
+        let p = cell(h, param, i);
+        h.load(p, Type::I64)
+    };
+    let pos = get(h, 0)?.conc();
+    let flags = get(h, 1)?.conc();
+    let has_unget = get(h, 2)?.conc() != 0;
+    let unget = get(h, 3)?;
+    let unget = has_unget.then(|| Int::of(h.pool(), unget, 8));
+    Ok(State { pos, flags, unget })
+}
+
+fn store_state(h: &mut dyn LibcHost, param: usize, st: &State) -> Result<(), End> {
+    let cells = [
+        Value::int(st.pos),
+        Value::int(st.flags),
+        Value::int(u64::from(st.unget.is_some())),
+        st.unget.map_or(Value::int(0), |b| b.value()),
+    ];
+    for (i, v) in cells.into_iter().enumerate() {
+        let p = cell(h, param, i as u64);
+        h.store(p, Type::I64, v)?;
+    }
+    Ok(())
+}
+
+/// The next byte of the stream, or `None` at end-of-file (setting the
+/// indicator). Whether the file has a byte at `pos` is a decision; with
+/// `lp`, one of a loop that only the data ends.
+fn next_byte(
+    h: &mut dyn LibcHost,
+    s: &InputStream,
+    st: &mut State,
+    lp: Option<&mut ByteLoop>,
+) -> Result<Option<Int>, End> {
+    if let Some(b) = st.unget.take() {
+        return Ok(Some(b));
+    }
+    if st.flags & (EOF_SEEN | AT_END) != 0 {
+        st.flags |= EOF_SEEN;
+        return Ok(None);
+    }
+    let pool = h.pool();
+    let more = Int::konst(st.pos, 64).cmp(pool, BvCmp::Ult, s.len);
+    let more = match lp {
+        Some(lp) => h.decide_loop(more, lp)?,
+        None => h.decide(more)?,
+    };
+    if !more {
+        st.flags |= EOF_SEEN | AT_END;
+        return Ok(None);
+    }
+    let v = h.load(at(s.data, st.pos), Type::I8)?;
+    st.pos += 1;
+    Ok(Some(Int::of(h.pool(), v, 8)))
+}
+
+/// `fgets(buf, n, f)`.
+fn fgets(h: &mut dyn LibcHost, c: &Call<'_>, s: &InputStream, st: &mut State) -> Outcome {
+    let buf = super::pinned(h, c.ptr(0));
+    let n = c.int(h.pool(), 1, 32);
+    let n = h.concretise(n) as u32 as i32;
+    if n <= 0 {
+        return Ok(Some(Value::Ptr(Pointer::NULL)));
+    }
+    let mut count = 0u64;
+    let mut lp = ByteLoop::until_true();
+    while count + 1 < n as u64 {
+        let Some(b) = next_byte(h, s, st, None)? else { break };
+        h.store(at(buf, count), Type::I8, b.value())?;
+        count += 1;
+        // A full buffer ends the line whatever the byte is.
+        if count + 1 >= n as u64 {
+            break;
+        }
+        let newline = b.eqc(h.pool(), u64::from(b'\n'));
+        if h.decide_loop(newline, &mut lp)? {
+            break;
+        }
+    }
+    if count == 0 && n > 1 {
+        return Ok(Some(Value::Ptr(Pointer::NULL)));
+    }
+    h.store(at(buf, count), Type::I8, Value::int(0))?;
+    Ok(Some(Value::Ptr(buf)))
+}
+
+/// `fread(buf, size, n, f)`: the whole request when the file holds it (one
+/// decision), else the bytes left, counted by a loop the data ends.
+fn fread(h: &mut dyn LibcHost, c: &Call<'_>, s: &InputStream, st: &mut State) -> Outcome {
+    let long = h.target().long_bits;
+    let buf = super::pinned(h, c.ptr(0));
+    let size = c.int(h.pool(), 1, long);
+    let size = h.concretise(size);
+    let items = c.int(h.pool(), 2, long);
+    let items = h.concretise(items);
+    let Some(want) = size.checked_mul(items).filter(|&w| w > 0) else {
+        return Ok(Some(Value::int(0)));
+    };
+    let mut got = 0u64;
+    if let Some(b) = st.unget.take() {
+        h.store(buf, Type::I8, b.value())?;
+        got = 1;
+    }
+    let rest = want - got;
+    let whole = rest > 0 && st.flags & (EOF_SEEN | AT_END) == 0 && {
+        let pool = h.pool();
+        let end = Int::konst(st.pos.saturating_add(rest), 64);
+        let fits = end.cmp(pool, BvCmp::Ule, s.len);
+        h.decide(fits)?
+    };
+    if whole {
+        for i in 0..rest {
+            let v = h.load(at(s.data, st.pos + i), Type::I8)?;
+            h.store(at(buf, got + i), Type::I8, v)?;
+        }
+        st.pos += rest;
+        got = want;
+    } else {
+        let mut lp = ByteLoop::while_true();
+        while got < want {
+            let Some(b) = next_byte(h, s, st, Some(&mut lp))? else { break };
+            h.store(at(buf, got), Type::I8, b.value())?;
+            got += 1;
+        }
+    }
+    Ok(Some(Value::int(got / size)))
+}
+
+/// `ungetc(c, f)`.
+fn ungetc(h: &mut dyn LibcHost, c: &Call<'_>, st: &mut State) -> Outcome {
+    let v = c.int(h.pool(), 0, 32);
+    let is_eof = v.eqc(h.pool(), EOF);
+    if h.decide(is_eof)? {
+        return Ok(Some(Value::int(EOF)));
+    }
+    if st.unget.is_some() {
+        return Err(h.error(ErrorKind::Unsupported, "a second `ungetc` before a read".to_string()));
+    }
+    let b = v.trunc(h.pool(), 8);
+    st.unget = Some(b);
+    st.flags &= !EOF_SEEN;
+    Ok(Some(b.zext(h.pool(), 32).value()))
+}

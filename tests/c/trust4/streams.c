@@ -1,0 +1,81 @@
+/* Functions that read a `FILE *` parameter, as C code reads files: a
+ * character loop, a line parser, a binary header, a tokenizer with
+ * one character of look-ahead, a reader that closes its stream, and
+ * readers of `stdin` and of a stream kept in a structure (not modelled:
+ * reported, never a test). */
+#include <stdio.h>
+#include <string.h>
+
+/* Newlines in the file. */
+int count_lines(FILE *f)
+{
+    int c, n = 0;
+    while ((c = fgetc(f)) != EOF) {
+        if (c == '\n')
+            n++;
+    }
+    return n;
+}
+
+/* `key=value` lines; `#` starts a comment; returns the digit of the
+ * first `n=` line, -1 without one. */
+int config_n(FILE *f)
+{
+    char line[4];
+    while (fgets(line, sizeof line, f) != NULL) {
+        if (line[0] == '#')
+            continue;
+        if (line[0] == 'n' && line[1] == '=')
+            return line[2] - '0';
+    }
+    return -1;
+}
+
+struct header {
+    unsigned char magic[2];
+    unsigned char version;
+};
+
+/* A three-byte header: -1 short, -2 bad magic, else its version. */
+int read_header(FILE *f)
+{
+    struct header h;
+    if (fread(&h, sizeof h, 1, f) != 1)
+        return -1;
+    if (h.magic[0] != 'P' || h.magic[1] != 'W')
+        return -2;
+    return h.version;
+}
+
+/* A comment line is skipped; else one character is looked at and put
+ * back. */
+int peek(FILE *f)
+{
+    int c = getc(f);
+    if (c == '#') {
+        while ((c = getc(f)) != EOF && c != '\n')
+            ;
+        return 1;
+    }
+    ungetc(c, f);
+    return fgetc(f) == 'x' ? 2 : 0;
+}
+
+/* Reads two characters, closes the stream, and says whether the file
+ * ended before them. */
+int read_and_close(FILE *f)
+{
+    int a = fgetc(f);
+    int b = fgetc(f);
+    int ended = feof(f) != 0;
+    fclose(f);
+    if (ended)
+        return a == EOF ? 0 : 1;
+    return a == b ? 3 : 2;
+}
+
+/* Not modelled: reported as unsupported, with no test. */
+int yes_on_stdin(void)
+{
+    return fgetc(stdin) == 'y';
+}
