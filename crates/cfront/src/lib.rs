@@ -48,10 +48,12 @@ mod consteval;
 mod ctypes;
 mod enums;
 mod expr;
+mod features;
 mod floats;
 mod func;
 mod globals;
 mod init;
+mod libc_sources;
 mod literals;
 mod locals;
 mod locations;
@@ -179,6 +181,9 @@ pub struct Compiled {
     /// The enumeration types the unit names (see `enums.rs`): a parameter
     /// or result of one has its name as `c_scalar`.
     pub enums: Vec<pathwise_ir::EnumDef>,
+    /// The feature-test macros the main file defines before its first
+    /// `#include` (see `features.rs`), as `#define` lines.
+    pub feature_macros: Vec<String>,
 }
 
 impl Compiled {
@@ -201,8 +206,15 @@ pub fn compile_file(path: &Path, opts: &FrontendOptions) -> Result<Compiled, Dia
         // markers (the original `.c` file, usually absent): an empty original
         // text keeps columns from being aligned with unrelated lines.
         let original = preprocess::is_preprocessed(path).then_some("");
-        compile_preprocessed(&display, pre, original, opts.data_model)
+        compile_preprocessed(&display, pre, original, opts.data_model).map(|c| with_features(c, path))
     })
+}
+
+/// `c` with the feature-test macros of the file at `path` (none when it
+/// cannot be read: the preprocessor read it already).
+fn with_features(mut c: Compiled, path: &Path) -> Compiled {
+    c.feature_macros = std::fs::read_to_string(path).map(|t| features::feature_macros(&t)).unwrap_or_default();
+    c
 }
 
 /// Compiles a C file followed by `appended` C files, each preprocessed on
@@ -228,7 +240,7 @@ pub fn compile_file_with(path: &Path, appended: &[PathBuf], opts: &FrontendOptio
             pre.text.push_str(&text);
         }
         let original = preprocess::is_preprocessed(path).then_some("");
-        compile_preprocessed(&display, pre, original, opts.data_model)
+        compile_preprocessed(&display, pre, original, opts.data_model).map(|c| with_features(c, path))
     })
 }
 
@@ -238,7 +250,9 @@ pub fn compile_file_with(path: &Path, appended: &[PathBuf], opts: &FrontendOptio
 pub fn compile_source(file_name: &str, source: &str, opts: &FrontendOptions) -> Result<Compiled, Diagnostics> {
     guarded(file_name, || {
         let pre = preprocess::preprocess(preprocess::Input::Text(source), file_name, opts).map_err(Diagnostics)?;
-        compile_preprocessed(file_name, pre, Some(source), opts.data_model)
+        let mut c = compile_preprocessed(file_name, pre, Some(source), opts.data_model)?;
+        c.feature_macros = features::feature_macros(source);
+        Ok(c)
     })
 }
 
@@ -287,7 +301,7 @@ fn compile_preprocessed(
     let mut defined = defined_names(&parse.unit);
     // Library functions that call back into the unit are C code lowered
     // with it (see `libc_sources`): parse again with them appended.
-    if let Some(extra) = libc_sources(&parse.source, &defined, model) {
+    if let Some(extra) = libc_sources::appended(&parse.source, &defined, model) {
         let text = format!("{}{extra}", parse.source);
         (lines, parse) = parse_text(text)?;
         defined = defined_names(&parse.unit);
@@ -315,7 +329,7 @@ fn compile_preprocessed(
     if !errors.is_empty() {
         return Err(Diagnostics(errors));
     }
-    Ok(Compiled { program, unsupported, unsupported_globals, declared_only, enums })
+    Ok(Compiled { program, unsupported, unsupported_globals, declared_only, enums, feature_macros: Vec::new() })
 }
 
 /// The names of the functions a translation unit defines.
@@ -327,52 +341,6 @@ fn defined_names(unit: &lang_c::ast::TranslationUnit) -> rustc_hash::FxHashSet<S
             _ => None,
         })
         .collect()
-}
-
-/// The C source of `qsort` and `bsearch` (`libc/search.c`): their
-/// comparator is a function of the unit, which the engine runs only as
-/// code, so these two library functions are C code lowered with the unit
-/// (as glibc 2.36 runs them: the comparator is called in the same order).
-const SEARCH_C: &str = include_str!("../libc/search.c");
-
-/// The library sources to lower with a unit whose preprocessed `text`
-/// mentions `qsort` or `bsearch` without defining them, as a system header
-/// (line-marker flag 3): its functions are kept only when called, and the
-/// emitters and `replay` leave them out like other library code.
-fn libc_sources(text: &str, defined: &rustc_hash::FxHashSet<String>, model: DataModel) -> Option<String> {
-    // `<stdlib.h>` declares both once: a unit uses one only if it names it
-    // again (a call, or its address), which spares units that merely
-    // include the header a second parse.
-    let mentions = |name: &str| {
-        let word = |(i, _): &(usize, &str)| {
-            let before = text[..*i].chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == '_');
-            let after = text[i + name.len()..].chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_');
-            !before && !after
-        };
-        text.match_indices(name).filter(word).count() >= 2
-    };
-    let wanted = ["qsort", "bsearch"].iter().any(|n| mentions(n) && !defined.contains(*n));
-    if !wanted || ["qsort", "bsearch", "pathwise_msort"].iter().any(|n| defined.contains(*n)) {
-        return None;
-    }
-    let size_t = model.size_t().spelling();
-    let code = without_comments(SEARCH_C).replace("PW_SIZE_T", size_t);
-    Some(format!("\n# 1 \"<pathwise-libc>/search.c\" 3\n{code}"))
-}
-
-/// `src` with its `/* */` comments blanked (newlines kept, so that lines
-/// keep their numbers): the parser reads preprocessed text.
-fn without_comments(src: &str) -> String {
-    let mut out = String::with_capacity(src.len());
-    let mut rest = src;
-    while let Some(i) = rest.find("/*") {
-        out.push_str(&rest[..i]);
-        let end = rest[i..].find("*/").map_or(rest.len(), |j| i + j + 2);
-        out.extend(rest[i..end].chars().map(|c| if c == '\n' { '\n' } else { ' ' }));
-        rest = &rest[end..];
-    }
-    out.push_str(rest);
-    out
 }
 
 /// A lang-c syntax error, located in the original source.

@@ -24,6 +24,20 @@ pub struct Frontend {
     pub declared_only: Vec<String>,
     /// See [`pathwise_cfront::Compiled::enums`].
     pub enums: Vec<pathwise_ir::EnumDef>,
+    /// See [`pathwise_cfront::Compiled::feature_macros`].
+    pub feature_macros: Vec<String>,
+}
+
+impl From<pathwise_cfront::Compiled> for Frontend {
+    fn from(c: pathwise_cfront::Compiled) -> Frontend {
+        Frontend {
+            program: c.program,
+            unsupported: c.unsupported,
+            declared_only: c.declared_only,
+            enums: c.enums,
+            feature_macros: c.feature_macros,
+        }
+    }
 }
 
 impl Frontend {
@@ -108,12 +122,7 @@ pub fn compile_appended(
 /// (`pathwise project`: a compilation database's `-std` and `-include`).
 pub fn compile_options(file: &Path, appended: &[PathBuf], opts: &FrontendOptions) -> Result<Frontend> {
     match pathwise_cfront::compile_file_with(file, appended, opts) {
-        Ok(c) => Ok(Frontend {
-            program: c.program,
-            unsupported: c.unsupported,
-            declared_only: c.declared_only,
-            enums: c.enums,
-        }),
+        Ok(c) => Ok(Frontend::from(c)),
         Err(diags) => {
             for d in &diags.0 {
                 eprintln!("{}", show(d));

@@ -306,7 +306,7 @@ pub(crate) fn search(
             _ => anyhow!("{e}"),
         }
     })?;
-    weak_functions(fe, &mut suite);
+    unit_facts(fe, &mut suite);
     // The deadline is ours: the engine only sees "the observer said stop".
     if suite.stop == StopReason::Interrupted && observer.timed_out() && !observer.interrupted() {
         suite.stop = StopReason::Timeout;
@@ -332,13 +332,16 @@ fn workers_text(report: &pathwise_engine::parallel::Report) -> String {
     )
 }
 
-/// The functions the test file declares weak: the engine's (body-less
-/// functions of the program the tests never call), less those with a body
-/// the front end could not lower (the test file includes that body: they
-/// are not "defined elsewhere"), plus those the unit declares that no
-/// lowered code calls (an unlowered body may: the file must link alone).
-fn weak_functions(fe: &Frontend, suite: &mut TestSuite) {
+/// What the suite takes from the front end: the enumerations it names,
+/// the file's feature-test macros, and the functions the test file
+/// declares weak: the engine's (body-less functions of the program the
+/// tests never call), less those with a body the front end could not
+/// lower (the test file includes that body: they are not "defined
+/// elsewhere"), plus those the unit declares that no lowered code calls
+/// (an unlowered body may: the file must link alone).
+fn unit_facts(fe: &Frontend, suite: &mut TestSuite) {
     name_enums(&fe.enums, suite);
+    suite.feature_macros = fe.feature_macros.clone();
     suite.unreached_functions.retain(|n| !fe.unsupported.iter().any(|u| &u.name == n));
     // pathwise.h's annotations are static inline functions natively: not
     // defined elsewhere (clang warns on a weak one).
@@ -375,7 +378,7 @@ fn write_salvaged(
     let written = pathwise_engine::setup::salvage(&fe.program, config, tests, stats, stop)
         .map_err(|e| anyhow!("{e}"))
         .and_then(|mut suite| {
-            weak_functions(fe, &mut suite);
+            unit_facts(fe, &mut suite);
             suite.postcondition = args.postcondition.clone();
             set_source(&mut suite, &args.file, &args.out);
             let written = write_outputs(&suite, &args.file, args.build_flags(), &args.out)?;

@@ -89,6 +89,7 @@ fn suite(lines_covered: Vec<u32>, second_ret: i128) -> TestSuite {
         unreached_functions: vec![],
         contracts: vec![],
         source: None,
+        feature_macros: Vec::new(),
         goals: Default::default(),
         bound: Default::default(),
     }

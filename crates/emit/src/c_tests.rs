@@ -156,6 +156,11 @@ fn write_prologue(out: &mut String, suite: &TestSuite, source_include: &str, har
         comment_safe(&include),
         suite.function
     );
+    // Before any header, as in the file under test (see
+    // `TestSuite::feature_macros`).
+    for line in &suite.feature_macros {
+        let _ = writeln!(out, "{line}");
+    }
     out.push_str("#include <stdio.h>\n\n");
     out.push_str(OUTPUT_DECLARATIONS);
     write_weak_declarations(out, suite);

@@ -38,6 +38,7 @@ pub(crate) fn suite(function: &str, params: Vec<SrcVar>, ret: Option<SrcVar>, gl
         unreached_functions: Vec::new(),
         contracts: Vec::new(),
         source: None,
+        feature_macros: Vec::new(),
         goals: Default::default(),
         bound: Default::default(),
     }

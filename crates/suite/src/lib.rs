@@ -59,6 +59,11 @@ pub struct TestSuite {
     /// file includes it by its name alone, to be found through `-I` its
     /// directory, so that the output directory can move.
     pub source: Option<String>,
+    /// The feature-test macros the C file defines before its first
+    /// `#include` (`#define _GNU_SOURCE`, set by the CLI): the test file
+    /// defines them before its own first header, so that the code sees
+    /// the declarations it sees when built alone.
+    pub feature_macros: Vec<String>,
     /// Costs, policies and targets (see `pathwise_engine::cost`).
     pub goals: GoalReport,
     /// What the k bound reached: deepening, and where the bound cut paths.

@@ -60,12 +60,7 @@ pub fn compile(unit: &compdb::Unit, root: &Path, preconditions: Option<&Path>) -
     let appended: Vec<PathBuf> = preconditions.map(Path::to_path_buf).into_iter().collect();
     let frontend = if unit.file.is_file() {
         match pathwise_cfront::compile_file_with(&unit.file, &appended, &opts) {
-            Ok(c) => Ok(Frontend {
-                program: c.program,
-                unsupported: c.unsupported,
-                declared_only: c.declared_only,
-                enums: c.enums,
-            }),
+            Ok(c) => Ok(Frontend::from(c)),
             Err(diags) => Err(format!(
                 "the file could not be compiled: {}",
                 diags.0.iter().map(crate::frontend::show).collect::<Vec<_>>().join("; ")

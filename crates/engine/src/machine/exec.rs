@@ -398,8 +398,16 @@ impl<'m, 'p> Exec<'m, 'p> {
         self.guard(fixed, loc);
     }
 
+    /// The end of the run in an error of `kind` at `loc`; an error inside
+    /// the C library's lowered code (`strtok`'s) is the user's call's,
+    /// and its message names the function.
     pub(crate) fn error(&self, kind: ErrorKind, message: impl Into<String>, loc: Loc) -> End {
-        End::Error(RuntimeError { kind, message: message.into(), loc })
+        let mut message = message.into();
+        let at = self.user_loc(loc);
+        if let Some(f) = self.library_entry().filter(|_| at != loc) {
+            message = format!("{message} (in `{}`)", self.m.program.func(f).name);
+        }
+        End::Error(RuntimeError { kind, message, loc: at })
     }
 
     fn terminator(&mut self, func: FuncId, block: Block, term: &Terminator, loc: Loc) -> Flow {

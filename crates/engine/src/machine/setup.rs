@@ -489,6 +489,7 @@ pub fn assemble(
         unreached_functions: unreached_functions(program, info, config, main),
         contracts,
         source: None,
+        feature_macros: Vec::new(),
         goals: Default::default(),
         bound: Default::default(),
     }

@@ -195,6 +195,14 @@ impl Exec<'_, '_> {
             .map_or(loc, |i| i.loc)
     }
 
+    /// The library function the user's code called, when the run is in
+    /// the C library's lowered code (`strtok` while in `strtok_r`).
+    pub(crate) fn library_entry(&self) -> Option<pathwise_ir::FuncId> {
+        let program = self.m.program;
+        let user = self.frames.iter().rposition(|f| !program.is_library(f.func))?;
+        self.frames.get(user + 1).map(|f| f.func)
+    }
+
     /// A call through function pointer `p`, null on this run: the
     /// contract when `p` is a parameter and null is assumed away (`None`
     /// otherwise: a null-dereference error).
