@@ -168,6 +168,12 @@ fn written(program: &Program, func: FuncId, memo: &mut Memo<BTreeSet<usize>>) ->
                     for (i, arg) in args.iter().enumerate() {
                         if callee_written.contains(&i) || i >= program.func(*callee).params.len() {
                             out.extend(ptrs(&a.of(arg)));
+                            // The address of a slot holding the pointer
+                            // (`strsep(&p, ",")` with `p = line`): the
+                            // callee may write through what it holds.
+                            if let Some(slot) = a.slot_of(arg) {
+                                out.extend(ptrs(&a.slots.get(&slot).cloned().unwrap_or_default()));
+                            }
                         }
                     }
                 }
