@@ -32,6 +32,7 @@ mod errno;
 mod ldformat;
 mod math;
 mod mathl;
+mod scan;
 mod stdio;
 mod stdlib;
 mod streams;
@@ -72,6 +73,7 @@ const HEADERS: &[Header] = &[
     Header { names: errno::NAMES, call: errno::call },
     Header { names: stdio::NAMES, call: stdio::call },
     Header { names: streams::NAMES, call: streams::call },
+    Header { names: scan::NAMES, call: scan::call },
     Header { names: math::NAMES, call: math::call },
     Header { names: mathl::NAMES, call: mathl::call },
     Header { names: mathl::HOST_NAMES, call: mathl::host_call },

@@ -1,0 +1,455 @@
+//! `sscanf`: formatted input from a string, as glibc 2.36's `vfscanf`
+//! reads it.
+//!
+//! The format must be concrete (a symbolic byte is fixed and reported);
+//! the input string is symbolic, each test on one of its bytes a decision:
+//! - white space in the format skips any white space of the input, a loop
+//!   that only the data ends (at most k bytes, as `strlen` reads);
+//! - another character must match the input's next byte;
+//! - `%d %i %u %o %x %X` skip white space, then read glibc's way: a sign,
+//!   a `0` and, in base 16 (or 0, which it then selects), an `x` or `X`
+//!   that is consumed but is no digit (`"0xg"` reads 0 and leaves `g`),
+//!   then digits, at most the field width of characters; the value is
+//!   glibc's `strtol` of those characters, truncated to the argument's
+//!   type (`hh h l ll j z t`); no number is a matching failure;
+//! - `%c` (a width of characters, no terminator), `%s` (white space
+//!   skipped, then non-space bytes and a NUL), `%[set]` and `%[^set]`
+//!   store through their pointer argument with the program's checks, so a
+//!   field longer than its buffer is an out-of-bounds error test;
+//! - `%n` stores the bytes read so far; `*` suppresses an assignment;
+//!   `%%` matches a `%`.
+//!
+//! The result is the number of assignments, or `EOF` when the input ended
+//! (a NUL) before the first one. As glibc, the whole string is read up to
+//! its NUL, the bytes after the conversions' as a loop bounded by k. Floating conversions, `%p` and wide ones
+//! (`%ls`) are unsupported (the run ends without a test, reported). A
+//! number of more digits than a `long` holds without overflow (18, or 9
+//! when `long` has 32 bits) is unsupported too: glibc would clamp it.
+
+use pathwise_expr::BvOp;
+use pathwise_ir::Type;
+
+use super::stdlib::{digit, is_space};
+use super::{at, byte, pinned, ByteLoop, Call, Cond, Int, LibcHost, Outcome};
+use crate::path::End;
+use crate::suite::ErrorKind;
+use crate::value::{Pointer, Value};
+
+pub(super) const NAMES: &[&str] = &["sscanf", "__isoc99_sscanf", "__isoc23_sscanf"];
+
+/// `EOF` as the 32-bit `int` result.
+const EOF: u64 = 0xFFFF_FFFF;
+
+pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
+    Some(sscanf(h, c).map(|n| Some(Value::int(n))))
+}
+
+/// How the scan of the format ended early.
+enum Stop {
+    /// The input ended (a NUL) where a byte was needed.
+    Input,
+    /// A byte did not match.
+    Matching,
+}
+
+/// The input string and the bytes read so far.
+struct Input {
+    s: Pointer,
+    pos: u64,
+}
+
+impl Input {
+    fn peek(&self, h: &mut dyn LibcHost) -> Result<Int, End> {
+        byte(h, self.s, self.pos)
+    }
+
+    /// Skip white space (a loop the data ends).
+    fn skip_space(&mut self, h: &mut dyn LibcHost) -> Result<(), End> {
+        let mut lp = ByteLoop::while_true();
+        loop {
+            let b = self.peek(h)?;
+            let space = is_space(h, b);
+            if !h.decide_loop(space, &mut lp)? {
+                return Ok(());
+            }
+            self.pos += 1;
+        }
+    }
+
+    /// Whether the next byte is the end of the input (a decision).
+    fn at_end(&self, h: &mut dyn LibcHost) -> Result<bool, End> {
+        let b = self.peek(h)?;
+        let nul = b.is_zero(h.pool());
+        h.decide(nul)
+    }
+}
+
+/// One conversion specification.
+struct Spec {
+    suppress: bool,
+    width: Option<u64>,
+    /// Bits of the integer argument (`hh h l ll j z t`).
+    bits: u32,
+    wide: bool,
+    conv: u8,
+}
+
+fn sscanf(h: &mut dyn LibcHost, c: &Call<'_>) -> Result<u64, End> {
+    let mut input = Input { s: pinned(h, c.ptr(0)), pos: 0 };
+    let f = pinned(h, c.ptr(1));
+    let (mut i, mut next, mut done) = (0u64, 2usize, 0u64);
+    let stop = loop {
+        let ch = format_byte(h, f, &mut i)?;
+        if ch == 0 {
+            break None;
+        }
+        if ch.is_ascii_whitespace() {
+            input.skip_space(h)?;
+            continue;
+        }
+        if ch != b'%' {
+            if let Some(stop) = literal(h, &mut input, ch)? {
+                break Some(stop);
+            }
+            continue;
+        }
+        let spec = parse_spec(h, f, &mut i)?;
+        let arg = if spec.suppress || spec.conv == b'%' {
+            None
+        } else {
+            next += 1;
+            Some(c.ptr(next - 1))
+        };
+        match convert(h, &mut input, &spec, arg, f, &mut i)? {
+            Ok(assigned) => done += u64::from(assigned),
+            Err(stop) => break Some(stop),
+        }
+    };
+    // glibc reads the whole string first (its length: `rawmemchr`), so
+    // the bytes after those the conversions read must lead to a NUL too:
+    // a loop the data ends, as `strlen`'s (the test's string is then
+    // terminated, never read past its end natively).
+    super::strlen(h, at(input.s, input.pos))?;
+    Ok(match stop {
+        Some(Stop::Input) if done == 0 => EOF,
+        _ => done,
+    })
+}
+
+/// Byte `*i` of the format (fixed if symbolic); advances `*i`.
+fn format_byte(h: &mut dyn LibcHost, f: Pointer, i: &mut u64) -> Result<u8, End> {
+    let b = byte(h, f, *i)?;
+    *i += 1;
+    Ok(h.concretise(b) as u8)
+}
+
+/// A character of the format other than white space and `%`.
+fn literal(h: &mut dyn LibcHost, input: &mut Input, ch: u8) -> Result<Option<Stop>, End> {
+    let b = input.peek(h)?;
+    let same = b.eqc(h.pool(), u64::from(ch));
+    if h.decide(same)? {
+        input.pos += 1;
+        return Ok(None);
+    }
+    Ok(Some(if input.at_end(h)? { Stop::Input } else { Stop::Matching }))
+}
+
+fn parse_spec(h: &mut dyn LibcHost, f: Pointer, i: &mut u64) -> Result<Spec, End> {
+    let mut s = Spec { suppress: false, width: None, bits: 32, wide: false, conv: 0 };
+    let mut ch = format_byte(h, f, i)?;
+    if ch == b'*' {
+        s.suppress = true;
+        ch = format_byte(h, f, i)?;
+    }
+    while ch.is_ascii_digit() {
+        let w = s.width.unwrap_or(0).saturating_mul(10).saturating_add(u64::from(ch - b'0'));
+        s.width = Some(w);
+        ch = format_byte(h, f, i)?;
+    }
+    let long = h.target().long_bits;
+    let (mut hs, mut ls) = (0, 0);
+    loop {
+        match ch {
+            b'h' => hs += 1,
+            b'l' => ls += 1,
+            b'L' | b'q' => ls = 2,
+            b'z' | b't' => s.bits = long,
+            b'j' => s.bits = 64,
+            _ => break,
+        }
+        ch = format_byte(h, f, i)?;
+    }
+    s.bits = match (hs, ls) {
+        (_, 2..) => 64,
+        (_, 1) => long,
+        (2.., _) => 8,
+        (1, _) => 16,
+        _ => s.bits,
+    };
+    s.wide = ls > 0;
+    s.conv = ch;
+    Ok(s)
+}
+
+/// Run one conversion: whether it assigned, or why the scan stops.
+fn convert(
+    h: &mut dyn LibcHost,
+    input: &mut Input,
+    s: &Spec,
+    arg: Option<Pointer>,
+    f: Pointer,
+    i: &mut u64,
+) -> Result<Result<bool, Stop>, End> {
+    let unsupported = |h: &mut dyn LibcHost, what: String| Err(h.error(ErrorKind::Unsupported, what));
+    if s.wide && matches!(s.conv, b'c' | b's' | b'[') {
+        return unsupported(h, format!("sscanf of wide characters (`%l{}`) is not modelled", s.conv as char));
+    }
+    match s.conv {
+        b'%' => {
+            input.skip_space(h)?;
+            Ok(literal(h, input, b'%')?.map_or(Ok(false), Err))
+        }
+        b'd' => integer(h, input, s, arg, 10),
+        b'i' => integer(h, input, s, arg, 0),
+        b'u' => integer(h, input, s, arg, 10),
+        b'o' => integer(h, input, s, arg, 8),
+        b'x' | b'X' => integer(h, input, s, arg, 16),
+        b'n' => {
+            if let Some(p) = arg {
+                let v = Int::konst(input.pos, s.bits).value();
+                h.store(p, int_type(s.bits), v)?;
+            }
+            Ok(Ok(false))
+        }
+        b'c' => chars(h, input, s, arg),
+        b's' => string(h, input, s, arg, None),
+        b'[' => {
+            let set = scanset(h, f, i)?;
+            string(h, input, s, arg, Some(&set))
+        }
+        conv => unsupported(h, format!("sscanf conversion `%{}` is not modelled", conv as char)),
+    }
+}
+
+fn int_type(bits: u32) -> Type {
+    match bits {
+        8 => Type::I8,
+        16 => Type::I16,
+        32 => Type::I32,
+        _ => Type::I64,
+    }
+}
+
+/// An integer conversion in `base` (0: from the prefix), as glibc's
+/// `vfscanf` collects its characters and `strtol` converts them.
+fn integer(
+    h: &mut dyn LibcHost,
+    input: &mut Input,
+    s: &Spec,
+    arg: Option<Pointer>,
+    mut base: u64,
+) -> Result<Result<bool, Stop>, End> {
+    input.skip_space(h)?;
+    if input.at_end(h)? {
+        return Ok(Err(Stop::Input));
+    }
+    let mut width = s.width.unwrap_or(u64::MAX);
+    if width == 0 {
+        width = u64::MAX;
+    }
+    // Characters collected: a sign, then the number's own.
+    let mut number = 0u64;
+    let b = input.peek(h)?;
+    let minus = b.eqc(h.pool(), u64::from(b'-'));
+    let negative = h.decide(minus)?;
+    let sign = negative || {
+        let plus = b.eqc(h.pool(), u64::from(b'+'));
+        h.decide(plus)?
+    };
+    if sign {
+        input.pos += 1;
+        width -= 1;
+    }
+    if width != 0 {
+        let b = input.peek(h)?;
+        let zero = b.eqc(h.pool(), u64::from(b'0'));
+        if h.decide(zero)? {
+            input.pos += 1;
+            width -= 1;
+            number += 1;
+            if width != 0 {
+                let x = input.peek(h)?;
+                let pool = h.pool();
+                let is_x = x.binc(pool, BvOp::Or, 0x20).eqc(pool, u64::from(b'x'));
+                if h.decide(is_x)? {
+                    if base == 0 {
+                        base = 16;
+                    }
+                    if base == 16 {
+                        input.pos += 1;
+                        width -= 1;
+                    }
+                } else if base == 0 {
+                    base = 8;
+                }
+            } else if base == 0 {
+                base = 8;
+            }
+        }
+    }
+    if base == 0 {
+        base = 10;
+    }
+    let long = h.target().long_bits;
+    let max_digits = if long == 64 { 18 } else { 9 };
+    let mut acc = Int::konst(0, 64);
+    let mut lp = ByteLoop::while_true();
+    while width != 0 {
+        let b = input.peek(h)?;
+        let (is_digit, d) = digit(h, b, base, 64);
+        if !h.decide_loop(is_digit, &mut lp)? {
+            break;
+        }
+        if number >= max_digits {
+            let what = format!("sscanf of a number of more than {max_digits} digits (glibc clamps it) is not modelled");
+            return Err(h.error(ErrorKind::Unsupported, what));
+        }
+        let pool = h.pool();
+        acc = acc.binc(pool, BvOp::Mul, base).bin(pool, BvOp::Add, d);
+        input.pos += 1;
+        width -= 1;
+        number += 1;
+    }
+    if number == 0 {
+        return Ok(Err(Stop::Matching));
+    }
+    let Some(p) = arg else { return Ok(Ok(false)) };
+    let pool = h.pool();
+    if negative {
+        acc = Int::konst(0, 64).bin(pool, BvOp::Sub, acc);
+    }
+    let v = acc.trunc(pool, s.bits);
+    h.store(p, int_type(s.bits), v.value())?;
+    Ok(Ok(true))
+}
+
+/// `%c`: the width's bytes (1 by default), no terminator.
+fn chars(h: &mut dyn LibcHost, input: &mut Input, s: &Spec, arg: Option<Pointer>) -> Result<Result<bool, Stop>, End> {
+    let n = s.width.filter(|&w| w > 0).unwrap_or(1);
+    for j in 0..n {
+        if input.at_end(h)? {
+            // glibc stores what it read, and counts the conversion only
+            // when it read something.
+            return Ok(if j == 0 { Err(Stop::Input) } else { Ok(arg.is_some()) });
+        }
+        let b = input.peek(h)?;
+        if let Some(p) = arg {
+            h.store(at(p, j), Type::I8, b.value())?;
+        }
+        input.pos += 1;
+    }
+    Ok(Ok(arg.is_some()))
+}
+
+/// `%s` (white space skipped, then non-space bytes) and `%[set]`: at most
+/// the width's bytes, then a NUL.
+fn string(
+    h: &mut dyn LibcHost,
+    input: &mut Input,
+    s: &Spec,
+    arg: Option<Pointer>,
+    set: Option<&Scanset>,
+) -> Result<Result<bool, Stop>, End> {
+    if set.is_none() {
+        input.skip_space(h)?;
+    }
+    if input.at_end(h)? {
+        return Ok(Err(Stop::Input));
+    }
+    let width = s.width.filter(|&w| w > 0).unwrap_or(u64::MAX);
+    let mut lp = ByteLoop::while_true();
+    let mut n = 0u64;
+    while n < width {
+        let b = input.peek(h)?;
+        let not_nul = b.is_zero(h.pool()).not(h.pool());
+        let more = match set {
+            None => is_space(h, b).not(h.pool()),
+            Some(set) => set.contains(h, b),
+        };
+        let more = more.and(h.pool(), not_nul);
+        if !h.decide_loop(more, &mut lp)? {
+            break;
+        }
+        if let Some(p) = arg {
+            h.store(at(p, n), Type::I8, b.value())?;
+        }
+        input.pos += 1;
+        n += 1;
+    }
+    if n == 0 {
+        // Only `%[` can stop at once here: `%s` saw a non-space byte.
+        return Ok(Err(Stop::Matching));
+    }
+    let Some(p) = arg else { return Ok(Ok(false)) };
+    h.store(at(p, n), Type::I8, Value::int(0))?;
+    Ok(Ok(true))
+}
+
+/// A `%[...]` set: its bytes, complemented after `^`.
+struct Scanset {
+    negated: bool,
+    bytes: [bool; 256],
+}
+
+impl Scanset {
+    fn contains(&self, h: &mut dyn LibcHost, b: Int) -> Cond {
+        let pool = h.pool();
+        let members: Vec<Cond> = (0..256u64).filter(|&v| self.bytes[v as usize]).map(|v| b.eqc(pool, v)).collect();
+        let any = Cond::any(pool, members);
+        if self.negated {
+            any.not(pool)
+        } else {
+            any
+        }
+    }
+}
+
+/// Parse a scanset after `%[` as glibc does: `]` or `-` first is a
+/// member, `a-z` a range when its ends are in order, up to the closing `]`.
+fn scanset(h: &mut dyn LibcHost, f: Pointer, i: &mut u64) -> Result<Scanset, End> {
+    let mut set = Scanset { negated: false, bytes: [false; 256] };
+    let mut ch = format_byte(h, f, i)?;
+    if ch == b'^' {
+        set.negated = true;
+        ch = format_byte(h, f, i)?;
+    }
+    let mut prev = 0u8;
+    if ch == b']' || ch == b'-' {
+        set.bytes[usize::from(ch)] = true;
+        prev = ch;
+        ch = format_byte(h, f, i)?;
+    }
+    loop {
+        match ch {
+            0 => return Err(h.error(ErrorKind::Unsupported, "sscanf: a `%[` without its `]`".to_string())),
+            b']' => return Ok(set),
+            b'-' => {
+                let hi = format_byte(h, f, i)?;
+                if hi != 0 && hi != b']' && prev <= hi {
+                    for v in prev..hi {
+                        set.bytes[usize::from(v)] = true;
+                    }
+                } else {
+                    set.bytes[usize::from(b'-')] = true;
+                }
+                prev = b'-';
+                ch = hi;
+            }
+            _ => {
+                set.bytes[usize::from(ch)] = true;
+                prev = ch;
+                ch = format_byte(h, f, i)?;
+            }
+        }
+    }
+}
