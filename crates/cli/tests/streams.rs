@@ -137,3 +137,19 @@ fn stdin_is_reported_not_tested() {
         "{stdout}"
     );
 }
+
+#[test]
+fn fscanf_reads_the_stream_as_glibc_does() {
+    let out = tempfile::tempdir().unwrap();
+    // k = 1: every sign, leading zero, `0x` and blank of glibc's integer
+    // fields, at most one digit or blank in a row; each test's outputs
+    // are checked against glibc's fscanf natively.
+    let suite = generate("area", "1", out.path());
+    let found = files(&suite);
+    assert_eq!(found.len(), 1134);
+    assert!(found.contains(&("6 2\n".to_string(), 12)), "{found:?}");
+    // The byte after the numbers stays in the stream for `fgetc`.
+    assert!(found.contains(&("6 2@".to_string(), -2)), "{found:?}");
+    // Fewer than two numbers; a sign alone is no number.
+    assert!(found.contains(&(String::new(), -1)) && found.contains(&("6 +x".to_string(), -1)), "{found:?}");
+}

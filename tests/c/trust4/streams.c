@@ -79,3 +79,13 @@ int yes_on_stdin(void)
 {
     return fgetc(stdin) == 'y';
 }
+
+/* "W H" then a newline: the area; -1 without two numbers, -2 without the
+ * newline right after them. */
+int area(FILE *f)
+{
+    int w, h;
+    if (fscanf(f, "%d %d", &w, &h) != 2)
+        return -1;
+    return fgetc(f) == '\n' ? w * h : -2;
+}

@@ -1,8 +1,9 @@
-//! `sscanf`: formatted input from a string, as glibc 2.36's `vfscanf`
-//! reads it.
+//! `sscanf` and `fscanf`: formatted input from a string or from a `FILE *`
+//! parameter (see [`super::streams`]), as glibc 2.36's `vfscanf` reads it.
 //!
 //! The format must be concrete (a symbolic byte is fixed and reported);
-//! the input string is symbolic, each test on one of its bytes a decision:
+//! the input is symbolic, each test on one of its bytes a decision (and,
+//! in a stream, each byte's existence, whose other side is end-of-file):
 //! - white space in the format skips any white space of the input, a loop
 //!   that only the data ends (at most k bytes, as `strlen` reads);
 //! - another character must match the input's next byte;
@@ -20,8 +21,10 @@
 //!   `%%` matches a `%`.
 //!
 //! The result is the number of assignments, or `EOF` when the input ended
-//! (a NUL) before the first one. As glibc, the whole string is read up to
-//! its NUL, the bytes after the conversions' as a loop bounded by k. Floating conversions, `%p` and wide ones
+//! (a NUL, end-of-file) before the first one. As glibc, the whole string
+//! is read up to its NUL, the bytes after the conversions' as a loop
+//! bounded by k; a stream keeps the byte that ended the last field pushed
+//! back. Floating conversions, `%p` and wide ones
 //! (`%ls`) are unsupported (the run ends without a test, reported). A
 //! number of more digits than a `long` holds without overflow (18, or 9
 //! when `long` has 32 bits) is unsupported too: glibc would clamp it.
@@ -35,52 +38,94 @@ use crate::path::End;
 use crate::suite::ErrorKind;
 use crate::value::{Pointer, Value};
 
-pub(super) const NAMES: &[&str] = &["sscanf", "__isoc99_sscanf", "__isoc23_sscanf"];
+pub(super) const NAMES: &[&str] =
+    &["sscanf", "__isoc99_sscanf", "__isoc23_sscanf", "fscanf", "__isoc99_fscanf", "__isoc23_fscanf"];
 
 /// `EOF` as the 32-bit `int` result.
 const EOF: u64 = 0xFFFF_FFFF;
 
 pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
-    Some(sscanf(h, c).map(|n| Some(Value::int(n))))
+    Some(scan(h, c).map(|n| Some(Value::int(n))))
 }
 
 /// How the scan of the format ended early.
 enum Stop {
-    /// The input ended (a NUL) where a byte was needed.
+    /// The input ended (a NUL, or end-of-file) where a byte was needed.
     Input,
     /// A byte did not match.
     Matching,
 }
 
-/// The input string and the bytes read so far.
+/// What is read: a string up to its NUL (`sscanf`), or an input stream
+/// (`fscanf`, see [`super::streams`]), with the bytes consumed so far.
 struct Input {
-    s: Pointer,
-    pos: u64,
+    source: Source,
+    read: u64,
+}
+
+enum Source {
+    Str(Pointer),
+    Stream(super::streams::Cursor),
 }
 
 impl Input {
-    fn peek(&self, h: &mut dyn LibcHost) -> Result<Int, End> {
-        byte(h, self.s, self.pos)
+    /// The next byte, not consumed: `None` at the end of a stream (a
+    /// decision); a string's NUL is a byte that no test accepts.
+    fn peek(&mut self, h: &mut dyn LibcHost) -> Result<Option<Int>, End> {
+        match &mut self.source {
+            Source::Str(s) => byte(h, *s, self.read).map(Some),
+            Source::Stream(c) => c.peek(h),
+        }
+    }
+
+    fn advance(&mut self) {
+        if let Source::Stream(c) = &mut self.source {
+            c.advance();
+        }
+        self.read += 1;
+    }
+
+    /// The next byte when `cond` holds of it (a decision; with `lp`, one of
+    /// a loop the data ends); the end of the input holds nothing.
+    fn test(
+        &mut self,
+        h: &mut dyn LibcHost,
+        cond: &dyn Fn(&mut dyn LibcHost, Int) -> Cond,
+        lp: Option<&mut ByteLoop>,
+    ) -> Result<Option<Int>, End> {
+        let Some(b) = self.peek(h)? else { return Ok(None) };
+        let mut c = cond(h, b);
+        if matches!(self.source, Source::Str(_)) {
+            // A string's NUL ends it.
+            let not_nul = b.is_zero(h.pool()).not(h.pool());
+            c = c.and(h.pool(), not_nul);
+        }
+        let holds = match lp {
+            Some(lp) => h.decide_loop(c, lp)?,
+            None => h.decide(c)?,
+        };
+        Ok(holds.then_some(b))
     }
 
     /// Skip white space (a loop the data ends).
     fn skip_space(&mut self, h: &mut dyn LibcHost) -> Result<(), End> {
         let mut lp = ByteLoop::while_true();
-        loop {
-            let b = self.peek(h)?;
-            let space = is_space(h, b);
-            if !h.decide_loop(space, &mut lp)? {
-                return Ok(());
-            }
-            self.pos += 1;
+        while self.test(h, &is_space, Some(&mut lp))?.is_some() {
+            self.advance();
         }
+        Ok(())
     }
 
-    /// Whether the next byte is the end of the input (a decision).
-    fn at_end(&self, h: &mut dyn LibcHost) -> Result<bool, End> {
-        let b = self.peek(h)?;
-        let nul = b.is_zero(h.pool());
-        h.decide(nul)
+    /// Whether the input is at its end (a decision).
+    fn at_end(&mut self, h: &mut dyn LibcHost) -> Result<bool, End> {
+        match self.peek(h)? {
+            None => Ok(true),
+            Some(b) if matches!(self.source, Source::Str(_)) => {
+                let nul = b.is_zero(h.pool());
+                h.decide(nul)
+            }
+            Some(_) => Ok(false),
+        }
     }
 }
 
@@ -94,8 +139,13 @@ struct Spec {
     conv: u8,
 }
 
-fn sscanf(h: &mut dyn LibcHost, c: &Call<'_>) -> Result<u64, End> {
-    let mut input = Input { s: pinned(h, c.ptr(0)), pos: 0 };
+fn scan(h: &mut dyn LibcHost, c: &Call<'_>) -> Result<u64, End> {
+    let source = if c.name.contains("fscanf") {
+        Source::Stream(super::streams::open(h, c.ptr(0), c.name)?)
+    } else {
+        Source::Str(pinned(h, c.ptr(0)))
+    };
+    let mut input = Input { source, read: 0 };
     let f = pinned(h, c.ptr(1));
     let (mut i, mut next, mut done) = (0u64, 2usize, 0u64);
     let stop = loop {
@@ -125,11 +175,17 @@ fn sscanf(h: &mut dyn LibcHost, c: &Call<'_>) -> Result<u64, End> {
             Err(stop) => break Some(stop),
         }
     };
-    // glibc reads the whole string first (its length: `rawmemchr`), so
-    // the bytes after those the conversions read must lead to a NUL too:
-    // a loop the data ends, as `strlen`'s (the test's string is then
-    // terminated, never read past its end natively).
-    super::strlen(h, at(input.s, input.pos))?;
+    match input.source {
+        // glibc reads the whole string first (its length: `rawmemchr`),
+        // so the bytes after those the conversions read must lead to a
+        // NUL too: a loop the data ends, as `strlen`'s (the test's string
+        // is then terminated, never read past its end natively).
+        Source::Str(s) => {
+            super::strlen(h, at(s, input.read))?;
+        }
+        // The byte looked at last stays pushed back, as glibc's `ungetc`.
+        Source::Stream(c) => super::streams::close(h, c)?,
+    }
     Ok(match stop {
         Some(Stop::Input) if done == 0 => EOF,
         _ => done,
@@ -145,10 +201,9 @@ fn format_byte(h: &mut dyn LibcHost, f: Pointer, i: &mut u64) -> Result<u8, End>
 
 /// A character of the format other than white space and `%`.
 fn literal(h: &mut dyn LibcHost, input: &mut Input, ch: u8) -> Result<Option<Stop>, End> {
-    let b = input.peek(h)?;
-    let same = b.eqc(h.pool(), u64::from(ch));
-    if h.decide(same)? {
-        input.pos += 1;
+    let same = move |h: &mut dyn LibcHost, b: Int| b.eqc(h.pool(), u64::from(ch));
+    if input.test(h, &same, None)?.is_some() {
+        input.advance();
         return Ok(None);
     }
     Ok(Some(if input.at_end(h)? { Stop::Input } else { Stop::Matching }))
@@ -216,7 +271,7 @@ fn convert(
         b'x' | b'X' => integer(h, input, s, arg, 16),
         b'n' => {
             if let Some(p) = arg {
-                let v = Int::konst(input.pos, s.bits).value();
+                let v = Int::konst(input.read, s.bits).value();
                 h.store(p, int_type(s.bits), v)?;
             }
             Ok(Ok(false))
@@ -259,42 +314,30 @@ fn integer(
     }
     // Characters collected: a sign, then the number's own.
     let mut number = 0u64;
-    let b = input.peek(h)?;
-    let minus = b.eqc(h.pool(), u64::from(b'-'));
-    let negative = h.decide(minus)?;
-    let sign = negative || {
-        let plus = b.eqc(h.pool(), u64::from(b'+'));
-        h.decide(plus)?
-    };
-    if sign {
-        input.pos += 1;
+    let is = |ch: u8| move |h: &mut dyn LibcHost, b: Int| b.eqc(h.pool(), u64::from(ch));
+    let negative = input.test(h, &is(b'-'), None)?.is_some();
+    if negative || input.test(h, &is(b'+'), None)?.is_some() {
+        input.advance();
         width -= 1;
     }
-    if width != 0 {
-        let b = input.peek(h)?;
-        let zero = b.eqc(h.pool(), u64::from(b'0'));
-        if h.decide(zero)? {
-            input.pos += 1;
-            width -= 1;
-            number += 1;
-            if width != 0 {
-                let x = input.peek(h)?;
-                let pool = h.pool();
-                let is_x = x.binc(pool, BvOp::Or, 0x20).eqc(pool, u64::from(b'x'));
-                if h.decide(is_x)? {
-                    if base == 0 {
-                        base = 16;
-                    }
-                    if base == 16 {
-                        input.pos += 1;
-                        width -= 1;
-                    }
-                } else if base == 0 {
-                    base = 8;
-                }
-            } else if base == 0 {
-                base = 8;
+    if width != 0 && input.test(h, &is(b'0'), None)?.is_some() {
+        input.advance();
+        width -= 1;
+        number += 1;
+        let is_x = |h: &mut dyn LibcHost, b: Int| {
+            let pool = h.pool();
+            b.binc(pool, BvOp::Or, 0x20).eqc(pool, u64::from(b'x'))
+        };
+        if width != 0 && input.test(h, &is_x, None)?.is_some() {
+            if base == 0 {
+                base = 16;
             }
+            if base == 16 {
+                input.advance();
+                width -= 1;
+            }
+        } else if base == 0 {
+            base = 8;
         }
     }
     if base == 0 {
@@ -304,19 +347,17 @@ fn integer(
     let max_digits = if long == 64 { 18 } else { 9 };
     let mut acc = Int::konst(0, 64);
     let mut lp = ByteLoop::while_true();
+    let is_digit = move |h: &mut dyn LibcHost, b: Int| digit(h, b, base, 64).0;
     while width != 0 {
-        let b = input.peek(h)?;
-        let (is_digit, d) = digit(h, b, base, 64);
-        if !h.decide_loop(is_digit, &mut lp)? {
-            break;
-        }
+        let Some(b) = input.test(h, &is_digit, Some(&mut lp))? else { break };
+        let (_, d) = digit(h, b, base, 64);
         if number >= max_digits {
             let what = format!("sscanf of a number of more than {max_digits} digits (glibc clamps it) is not modelled");
             return Err(h.error(ErrorKind::Unsupported, what));
         }
         let pool = h.pool();
         acc = acc.binc(pool, BvOp::Mul, base).bin(pool, BvOp::Add, d);
-        input.pos += 1;
+        input.advance();
         width -= 1;
         number += 1;
     }
@@ -337,16 +378,16 @@ fn integer(
 fn chars(h: &mut dyn LibcHost, input: &mut Input, s: &Spec, arg: Option<Pointer>) -> Result<Result<bool, Stop>, End> {
     let n = s.width.filter(|&w| w > 0).unwrap_or(1);
     for j in 0..n {
-        if input.at_end(h)? {
+        let b = match input.peek(h)? {
+            Some(b) if !input.at_end(h)? => b,
             // glibc stores what it read, and counts the conversion only
             // when it read something.
-            return Ok(if j == 0 { Err(Stop::Input) } else { Ok(arg.is_some()) });
-        }
-        let b = input.peek(h)?;
+            _ => return Ok(if j == 0 { Err(Stop::Input) } else { Ok(arg.is_some()) }),
+        };
         if let Some(p) = arg {
             h.store(at(p, j), Type::I8, b.value())?;
         }
-        input.pos += 1;
+        input.advance();
     }
     Ok(Ok(arg.is_some()))
 }
@@ -369,21 +410,16 @@ fn string(
     let width = s.width.filter(|&w| w > 0).unwrap_or(u64::MAX);
     let mut lp = ByteLoop::while_true();
     let mut n = 0u64;
+    let member = |h: &mut dyn LibcHost, b: Int| match set {
+        None => is_space(h, b).not(h.pool()),
+        Some(set) => set.contains(h, b),
+    };
     while n < width {
-        let b = input.peek(h)?;
-        let not_nul = b.is_zero(h.pool()).not(h.pool());
-        let more = match set {
-            None => is_space(h, b).not(h.pool()),
-            Some(set) => set.contains(h, b),
-        };
-        let more = more.and(h.pool(), not_nul);
-        if !h.decide_loop(more, &mut lp)? {
-            break;
-        }
+        let Some(b) = input.test(h, &member, Some(&mut lp))? else { break };
         if let Some(p) = arg {
             h.store(at(p, n), Type::I8, b.value())?;
         }
-        input.pos += 1;
+        input.advance();
         n += 1;
     }
     if n == 0 {

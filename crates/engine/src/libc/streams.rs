@@ -105,12 +105,54 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
     Some(run(h, c, base, file_arg))
 }
 
-fn run(h: &mut dyn LibcHost, c: &Call<'_>, base: &str, file_arg: usize) -> Outcome {
-    let s = stream(h, c.ptr(file_arg), c.name)?;
-    let mut st = load_state(h, s.param)?;
-    if st.flags & CLOSED != 0 {
-        return Err(h.error(ErrorKind::UseAfterFree, format!("`{}` on a stream after `fclose`", c.name)));
+/// A stream read byte by byte with one byte of look-ahead, as `fscanf`
+/// reads (see [`super::scan`]): [`open`] it, then [`close`] it to keep
+/// its state; a byte looked at and not consumed stays pushed back.
+pub(super) struct Cursor {
+    s: InputStream,
+    st: State,
+}
+
+/// The input stream `f` (the `FILE *` argument of `name`) as a cursor.
+pub(super) fn open(h: &mut dyn LibcHost, f: Pointer, name: &str) -> Result<Cursor, End> {
+    let (s, st) = open_state(h, f, name)?;
+    Ok(Cursor { s, st })
+}
+
+/// Keep the cursor's position, flags and look-ahead in the stream.
+pub(super) fn close(h: &mut dyn LibcHost, c: Cursor) -> Result<(), End> {
+    store_state(h, c.s.param, &c.st)
+}
+
+impl Cursor {
+    /// The next byte, not consumed; `None` at end-of-file (a decision).
+    pub(super) fn peek(&mut self, h: &mut dyn LibcHost) -> Result<Option<Int>, End> {
+        if let Some(b) = self.st.unget {
+            return Ok(Some(b));
+        }
+        let b = next_byte(h, &self.s, &mut self.st, None)?;
+        self.st.unget = b;
+        Ok(b)
     }
+
+    /// Consume the byte [`Self::peek`] returned.
+    pub(super) fn advance(&mut self) {
+        self.st.unget = None;
+    }
+}
+
+/// Stream `f`'s parameter and state; a closed stream is an error.
+fn open_state(h: &mut dyn LibcHost, f: Pointer, name: &str) -> Result<(InputStream, State), End> {
+    let s = stream(h, f, name)?;
+    let st = load_state(h, s.param)?;
+    if st.flags & CLOSED != 0 {
+        return Err(h.error(ErrorKind::UseAfterFree, format!("`{name}` on a stream after `fclose`")));
+    }
+    Ok((s, st))
+}
+
+fn run(h: &mut dyn LibcHost, c: &Call<'_>, base: &str, file_arg: usize) -> Outcome {
+    let (s, mut st) = open_state(h, c.ptr(file_arg), c.name)?;
     let int = |v: u64| Ok(Some(Value::int(v)));
     let out = match base {
         "fgetc" | "getc" => match next_byte(h, &s, &mut st, None)? {
