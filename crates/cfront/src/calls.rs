@@ -74,6 +74,9 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         let args = &c.node.arguments;
         let loc = self.loc(c.span);
         if name.starts_with("__builtin_") && self.u.lookup(name).is_none() {
+            if let Some(v) = self.va_builtin(name, c)? {
+                return Ok(v);
+            }
             if let Some(v) = self.float_builtin(name, args, c.span)? {
                 return Ok(v);
             }
@@ -114,9 +117,6 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         let entry = &self.u.funcs[idx];
         let (sig, noreturn) = (entry.sig.clone(), entry.noreturn);
         let has_body = entry.def.is_some() || self.u.defined_names.contains(name);
-        if sig.variadic && has_body {
-            return Err(self.u.unsupported(c.span, format!("calls to variadic functions with a body (`{name}`)")));
-        }
         if !sig.prototyped && !args.is_empty() {
             return Err(self
                 .u
@@ -142,9 +142,13 @@ impl<'u, 'a> FnCtx<'u, 'a> {
             let op = self.prototyped_arg(a, pty)?;
             ops.push(op);
         }
-        for a in &args[sig.params.len()..] {
-            let op = self.variadic_arg(a)?;
-            ops.push(op);
+        if sig.variadic && has_body {
+            // The unit's own: its arguments go in an area (`varargs.rs`).
+            ops.push(self.argument_area(&args[sig.params.len()..], c.span)?);
+        } else {
+            for a in &args[sig.params.len()..] {
+                ops.push(self.promoted_arg(a)?.op);
+            }
         }
         let func = self.u.func_id(idx);
         let kind = InstKind::Call { func, args: ops };
@@ -196,7 +200,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         if !sig.prototyped {
             // `int (*f)()`: the arguments after the default promotions; the
             // engine checks them against the function reached.
-            let ops = args.iter().map(|a| self.variadic_arg(a)).collect::<LResult<Vec<_>>>()?;
+            let ops = args.iter().map(|a| self.promoted_arg(a).map(|v| v.op)).collect::<LResult<Vec<_>>>()?;
             let kind = InstKind::CallPtr { callee: callee.op, args: ops, ret: sig.ret.abi_ir() };
             return self.call_result(kind, &sig.ret, c.span);
         }
@@ -222,28 +226,6 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         match pty {
             CType::Struct(_) => self.struct_temp(v, a.span),
             _ => Ok(v.op),
-        }
-    }
-
-    /// An argument matching a variadic function's `...`: the default
-    /// argument promotions (C11 6.5.2.2p6: integers narrower than `int` to
-    /// `int`, `float` to `double`); arrays have decayed already. The
-    /// callee (a library model) reads each as its format says.
-    fn variadic_arg(&mut self, a: &Node<Expression>) -> LResult<Operand> {
-        let v = self.rvalue(a)?;
-        match &v.ty {
-            CType::Int(k) => {
-                let to = CType::Int(k.promote());
-                Ok(self.convert(v, &to, a.span, Conv::Implicit)?.op)
-            }
-            // `float` to `double`; a `long double` goes as it is (`%Lf`).
-            CType::Float(k) if !k.is_long_double() => {
-                let to = CType::Float(crate::ctypes::FloatKind::Double);
-                Ok(self.convert(v, &to, a.span, Conv::Implicit)?.op)
-            }
-            CType::Float(_) => Ok(v.op),
-            CType::Ptr(_) => Ok(v.op),
-            _ => Err(self.u.unsupported(a.span, format!("`{}` arguments of variadic functions", v.ty.spelling()))),
         }
     }
 }

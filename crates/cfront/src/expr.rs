@@ -147,7 +147,7 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                 Some(v) => Ok(Val::constant(v)),
                 None => Err(self.u.unsupported(e.span, "offsetof with a non-constant array index")),
             },
-            Expression::VaArg(_) => Err(self.u.unsupported(e.span, "va_arg")),
+            Expression::VaArg(v) => self.va_arg(v, e.span),
             Expression::Statement(s) => self.statement_expr(s),
         }
     }

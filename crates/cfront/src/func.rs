@@ -284,9 +284,6 @@ pub(crate) fn definition<'a>(u: &mut Unit<'a>, fd: &'a Node<FunctionDefinition>)
         if !fd.node.declarations.is_empty() {
             return Err(u.unsupported(fd.node.declarator.span, "K&R-style function definitions"));
         }
-        if sig.variadic {
-            return Err(u.unsupported(d.name_span, "variadic function definitions"));
-        }
         check_sig(u, &sig, &d.params, d.name_span)?;
         let is_static = spec.storage == Some(StorageClassSpecifier::Static);
         let name = d.name.unwrap_or_default();
@@ -424,7 +421,8 @@ fn lower_function<'a>(u: &mut Unit<'a>, idx: usize, fd: &'a Node<FunctionDefinit
     let (name, sig, names, spans) = (e.name.clone(), e.sig.clone(), e.param_names.clone(), e.param_spans.clone());
     let name_span = e.name_span;
     let mut cx = FnCtx {
-        b: FuncBuilder::new(sig.params.len() as u32),
+        // A variadic function's argument area is one more parameter.
+        b: FuncBuilder::new(sig.params.len() as u32 + u32::from(sig.variadic)),
         ret: sig.ret.clone(),
         breaks: Vec::new(),
         continues: Vec::new(),
@@ -464,6 +462,9 @@ fn lower_function<'a>(u: &mut Unit<'a>, idx: usize, fd: &'a Node<FunctionDefinit
             ty: ir,
             src: param_src(&pname, ty).unwrap_or_else(|| placeholder_src(&pname)),
         });
+    }
+    if sig.variadic {
+        params.push(cx.argument_area_param(sig.params.len(), name_span));
     }
     bind_vla_params(&mut cx, fd, &sig, &names, &spans)?;
     declared_array_params(&mut cx, fd, &mut params);

@@ -65,6 +65,7 @@ mod stmt;
 mod structs;
 mod typespec;
 mod unit;
+mod varargs;
 mod vla;
 
 use std::fmt;

@@ -131,13 +131,10 @@ pub(crate) struct Unit<'a> {
 
 impl<'a> Unit<'a> {
     pub fn new(lines: &'a LineMap, main_name: &str, model: DataModel) -> Unit<'a> {
-        // gcc's built-in type names (those lang-c parses): known, so that a
-        // header's `typedef __builtin_va_list va_list;` is an unsupported
-        // declaration, not an unknown type (headers are user code in a `.i`
-        // file without line markers).
+        // gcc's built-in type names (those lang-c parses): `va_list` is a
+        // pointer into a variadic call's argument area (see `varargs.rs`).
         let mut file_scope = FxHashMap::default();
-        let va_list = Diagnostic::new("<built-in>", 0, 0, "unsupported: variable argument lists (`__builtin_va_list`)");
-        file_scope.insert("__builtin_va_list".to_string(), Sym::Unsupported(va_list));
+        file_scope.insert("__builtin_va_list".to_string(), Sym::Typedef(crate::varargs::va_list_type(), false));
         Unit {
             lines,
             model,

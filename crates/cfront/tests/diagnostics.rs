@@ -159,7 +159,10 @@ fn other_unsupported_constructs_have_locations() {
             "test.c:4:16: error: unsupported: `struct p` arguments of variadic functions",
         ),
         ("int f(x) int x; { return x; }", "test.c:1:6: error: unsupported: K&R-style function definitions"),
-        ("int f(int n, ...) { return n; }", "test.c:1:5: error: unsupported: variadic function definitions"),
+        (
+            "struct s { int a; };\nint f(int n, ...) { __builtin_va_list ap; __builtin_va_start(ap, n); struct s v = __builtin_va_arg(ap, struct s); return v.a; }",
+            "test.c:2:83: error: unsupported: `va_arg` of a `struct s`",
+        ),
         ("int f(int *p) { return (long)p; }", "test.c:1:24: error: unsupported: conversions from pointers to integers"),
         (
             "int g(void);\nint f(void) { char *c = (char *)g; return *c; }",

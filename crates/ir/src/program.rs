@@ -458,6 +458,15 @@ impl FuncData {
 /// coverage; natively the real library runs).
 pub const LIBRARY_FILE_PREFIX: &str = "<pathwise-libc>/";
 
+/// The name of a variadic function's last parameter, which the front end
+/// adds after its declared ones: the address of the call's argument area
+/// (see cfront's `varargs.rs`; a space, so no C identifier names it).
+pub const VA_AREA: &str = "va area";
+
+/// Bytes per argument in a variadic call's argument area (every promoted
+/// argument but a `long double` fits).
+pub const VA_SLOT: u64 = 8;
+
 /// The name prefix of the front end's declarations that stand for a
 /// callback member of an input structure (`pathwise_stub_field_S_m`): the
 /// engine calls them where such a member is called, and the emitted tests

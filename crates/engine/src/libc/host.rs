@@ -175,6 +175,22 @@ impl LibcHost for ExecHost<'_, '_, '_> {
         Pointer { obj: Some(id), off: 0, off_sym: None, base_sym: None, path: 0 }
     }
 
+    fn va_args(&mut self, ap: Pointer) -> Result<Vec<Value>, End> {
+        let ap = super::pinned(self, ap);
+        let Some(obj) = ap.obj else {
+            return Err(self.error(ErrorKind::NullDereference, "a null `va_list`".to_string()));
+        };
+        let mut out = Vec::new();
+        let mut off = ap.off;
+        loop {
+            let o = self.exec.mem.object(obj);
+            let Some(ty) = o.cell_type_at(off).filter(|_| off < o.size_bytes()) else { break };
+            out.push(self.load(Pointer { off, ..ap }, ty)?);
+            off += pathwise_ir::VA_SLOT;
+        }
+        Ok(out)
+    }
+
     fn input_stream(&mut self, f: Pointer) -> Option<InputStream> {
         let ex = &*self.exec;
         let obj = f.obj.filter(|_| f.off == 0 && f.off_sym.is_none())?;

@@ -252,6 +252,11 @@ pub(crate) trait LibcHost {
     /// to (see [`streams`]); `None` for any other pointer.
     fn input_stream(&mut self, f: Pointer) -> Option<InputStream>;
 
+    /// The arguments a `va_list` points to (see `pathwise_ir::VA_AREA`):
+    /// the slots of its call's argument area from `ap` on, each read as the
+    /// caller stored it.
+    fn va_args(&mut self, ap: Pointer) -> Result<Vec<Value>, End>;
+
     /// The library's static object `name` of this run (created with the
     /// elements `init` gives on first use): `errno`, the ctype tables.
     fn static_object(&mut self, name: &'static str, elem: Type, init: &dyn Fn() -> Vec<Value>) -> Pointer;

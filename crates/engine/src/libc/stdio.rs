@@ -29,10 +29,35 @@ use crate::path::End;
 use crate::suite::ErrorKind;
 use crate::value::{Pointer, Value};
 
-pub(super) const NAMES: &[&str] =
-    &["printf", "fprintf", "sprintf", "snprintf", "puts", "fputs", "putchar", "fputc", "putc", "fflush"];
+pub(super) const NAMES: &[&str] = &[
+    "printf",
+    "fprintf",
+    "sprintf",
+    "snprintf",
+    "vprintf",
+    "vfprintf",
+    "vsprintf",
+    "vsnprintf",
+    "puts",
+    "fputs",
+    "putchar",
+    "fputc",
+    "putc",
+    "fflush",
+];
 
 pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
+    if let Some(plain) = c.name.strip_prefix('v') {
+        // `vsnprintf(buf, n, fmt, ap)` is `snprintf(buf, n, fmt, ...)` with
+        // the arguments `ap` points to.
+        let fixed = c.args.len().saturating_sub(1);
+        let mut args = c.args[..fixed].to_vec();
+        match h.va_args(c.ptr(fixed)) {
+            Ok(more) => args.extend(more),
+            Err(end) => return Some(Err(end)),
+        }
+        return call(h, &Call { name: plain, args: &args, ret: c.ret });
+    }
     let int = |v: Int| Some(v.value());
     Some(match c.name {
         "printf" => print(h, c, 0).map(int),

@@ -93,6 +93,13 @@ pub fn check(program: &Program, config: &Config) -> Result<(FuncId, Option<FuncI
     let f = program.func(main);
     // A whole program's inputs are its nondet calls, not main's parameters.
     let params = if config.program_mode.is_some() { &[][..] } else { &f.params[..] };
+    if params.last().is_some_and(|p| p.src.name == pathwise_ir::VA_AREA) {
+        return err(format!(
+            "{}: `{}` is variadic: its `...` arguments are no inputs; test it through a function that calls it",
+            program.describe_loc(f.loc),
+            f.name
+        ));
+    }
     for p in params {
         let ok = match p.src.shape {
             Shape::Scalar => p.ty.is_int() || p.ty.is_float(),
