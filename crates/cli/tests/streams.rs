@@ -153,3 +153,16 @@ fn fscanf_reads_the_stream_as_glibc_does() {
     // Fewer than two numbers; a sign alone is no number.
     assert!(found.contains(&(String::new(), -1)) && found.contains(&("6 +x".to_string(), -1)), "{found:?}");
 }
+
+#[test]
+fn the_new_branches_first_order_keeps_the_files_end() {
+    // The generational search lengthens free input arrays to the longest
+    // seen; a file made longer ends elsewhere, so its runs diverged (24
+    // of them here) and paths were lost. Both orders find the same paths.
+    for order in ["depth-first", "new-branches-first"] {
+        let out = tempfile::tempdir().unwrap();
+        let (_, suite) = common::gen(FILE, "config_n", &["--k", "2", "--order", order], out.path());
+        assert_eq!(suite["tests"].as_array().unwrap().len(), 121, "{order}");
+        assert_eq!(suite["stop"], "complete", "{order}");
+    }
+}

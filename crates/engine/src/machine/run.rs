@@ -63,6 +63,10 @@ pub struct InputSpec {
     /// pointer parameters that may point into another input's object (see
     /// [`crate::joins`]).
     pub joins: Vec<Option<crate::joins::JoinVars>>,
+    /// The length variables of the streams' contents (`FILE *`
+    /// parameters): a file's size is where it ends, so no search makes
+    /// it longer than a model gives (see `libc::streams`).
+    pub stream_lens: Vec<ExprId>,
 }
 
 impl InputSpec {
@@ -149,7 +153,16 @@ impl InputSpec {
             }
         }
         let joins = crate::joins::join_vars(pool, program, func, &params);
-        InputSpec { params, hard, len_limits, joins }
+        let stream_lens = f
+            .params
+            .iter()
+            .zip(&params)
+            .filter_map(|(p, input)| match input {
+                ParamInput::Array { input, .. } if p.src.shape == Shape::Stream => Some(input.len),
+                _ => None,
+            })
+            .collect();
+        InputSpec { params, hard, len_limits, joins, stream_lens }
     }
 
     /// The length variables of the input arrays under `contract` (any
@@ -164,7 +177,13 @@ impl InputSpec {
 
     /// No inputs (a whole program's are its `__VERIFIER_nondet_*()` calls).
     pub fn empty() -> InputSpec {
-        InputSpec { params: Vec::new(), hard: Vec::new(), len_limits: Vec::new(), joins: Vec::new() }
+        InputSpec {
+            params: Vec::new(),
+            hard: Vec::new(),
+            len_limits: Vec::new(),
+            joins: Vec::new(),
+            stream_lens: Vec::new(),
+        }
     }
 
     /// The length `inputs` give an input array: at most `--max-array-len`

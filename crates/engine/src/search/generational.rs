@@ -162,6 +162,11 @@ impl Lengths {
     fn note(&mut self, spec: &InputSpec, inputs: &Model) {
         for p in &spec.params {
             if let ParamInput::Array { input, .. } = p {
+                // A stream's length is where the file ends, a decision of
+                // the path: a longer file would take another path.
+                if spec.stream_lens.contains(&input.len) {
+                    continue;
+                }
                 if let Some(&n) = inputs.bv.get(&input.len) {
                     let longest = self.0.entry(input.len).or_default();
                     *longest = (*longest).max(n);
