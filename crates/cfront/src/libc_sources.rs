@@ -35,6 +35,14 @@ const SOURCES: &[Source] = &[
     Source { file: "stpcpy.c", text: include_str!("../libc/stpcpy.c"), names: &["stpcpy", "stpncpy"], helpers: &[] },
     Source { file: "memrchr.c", text: include_str!("../libc/memrchr.c"), names: &["memrchr"], helpers: &[] },
     Source { file: "div.c", text: include_str!("../libc/div.c"), names: &["div", "ldiv", "lldiv"], helpers: &[] },
+    Source { file: "memmem.c", text: include_str!("../libc/memmem.c"), names: &["memmem"], helpers: &[] },
+    Source { file: "strchrnul.c", text: include_str!("../libc/strchrnul.c"), names: &["strchrnul"], helpers: &[] },
+    Source {
+        file: "strcasestr.c",
+        text: include_str!("../libc/strcasestr.c"),
+        names: &["strcasestr"],
+        helpers: &["pathwise_fold"],
+    },
 ];
 
 /// The library sources to lower with a unit whose preprocessed `text`

@@ -94,3 +94,26 @@ fn div_and_ldiv_check_their_division() {
     assert_eq!(common::errors(&suite), [("division-by-zero".to_string(), 68), ("division-overflow".to_string(), 68)]);
     assert!(common::error_messages(&suite).iter().all(|e| e.2.ends_with("(in `ldiv`)")));
 }
+
+#[test]
+fn memmem_strchrnul_and_strcasestr() {
+    let out = tempfile::tempdir().unwrap();
+    let (_, suite) = common::gen(FILE, "is_content_type", &["--k", "3"], out.path());
+    assert_eq!(count(&suite), 340);
+    let mut rets = common::returns(&suite);
+    rets.dedup();
+    // At the start ("CT:" in any case), further on, or not at all.
+    assert_eq!(rets, [0, 1, 2]);
+    let outcome = common::replay_passes(out.path(), 340, vec![], true);
+    let row = outcome.rows.iter().find(|r| r.function == "is_content_type").unwrap();
+    assert_eq!(row.measured_branches, Some((4, 4)));
+    let out = tempfile::tempdir().unwrap();
+    let suite = generate("field_len", "2", out.path());
+    assert_eq!(count(&suite), 6);
+    let out = tempfile::tempdir().unwrap();
+    let suite = generate("has_marker", "2", out.path());
+    assert_eq!(count(&suite), 23);
+    let mut rets = common::returns(&suite);
+    rets.dedup();
+    assert_eq!(rets, [0, 1]);
+}

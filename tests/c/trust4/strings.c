@@ -68,3 +68,23 @@ long per(long total, long parts)
     ldiv_t d = ldiv(total, parts);
     return d.quot;
 }
+
+/* Whether a record holds the two-byte marker "ab" in its first n bytes. */
+int has_marker(const char *rec, unsigned n)
+{
+    return memmem(rec, n, "ab", 2) != NULL ? 1 : 0;
+}
+
+/* The length of the first comma-separated field. */
+int field_len(const char *s)
+{
+    return (int)(strchrnul(s, ',') - s);
+}
+
+/* Whether a header line names the content type, in any case. */
+int is_content_type(const char *line)
+{
+    if (strcasestr(line, "ct:") == line)
+        return 1;
+    return strcasestr(line, "ct:") != NULL ? 2 : 0;
+}

@@ -1,5 +1,7 @@
 //! `<errno.h>`: glibc's `errno` is `(*__errno_location ())`, so the model
-//! is that function, returning a pointer to one `int` per run.
+//! is that function, returning a pointer to one `int` per run; and
+//! `strerror`, the host glibc's message of a (fixed) error number in a
+//! static string of its own.
 //!
 //! The object starts at 0 (a test process has not failed a library call
 //! before the code under test runs; code that reads `errno` without setting
@@ -14,7 +16,7 @@ use super::{Call, LibcHost, Outcome};
 use crate::path::End;
 use crate::value::{Pointer, Value};
 
-pub(super) const NAMES: &[&str] = &["__errno_location"];
+pub(super) const NAMES: &[&str] = &["__errno_location", "strerror"];
 
 /// glibc's (Linux's) values.
 pub(super) const EDOM: u64 = 33;
@@ -24,8 +26,25 @@ pub(super) const ERANGE: u64 = 34;
 pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
     match c.name {
         "__errno_location" => Some(Ok(Some(Value::Ptr(location(h))))),
+        "strerror" => {
+            let e = c.int(h.pool(), 0, 32);
+            let e = h.concretise(e) as u32 as i32;
+            let text = message(e);
+            let p = h.static_object(&format!("strerror.{e}"), Type::I8, &|| {
+                text.bytes().chain([0]).map(|b| Value::int(u64::from(b))).collect()
+            });
+            Some(Ok(Some(Value::Ptr(p))))
+        }
         _ => None,
     }
+}
+
+/// glibc's message for error number `e` (`strerror`'s text), from the
+/// host's library through the standard library's `strerror_r`.
+fn message(e: i32) -> String {
+    let text = std::io::Error::from_raw_os_error(e).to_string();
+    let suffix = format!(" (os error {e})");
+    text.strip_suffix(&suffix).map_or(text.clone(), str::to_string)
 }
 
 /// The run's `errno` object.

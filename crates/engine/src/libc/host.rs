@@ -158,7 +158,7 @@ impl LibcHost for ExecHost<'_, '_, '_> {
     /// Static objects are `Global` objects outside the program's globals:
     /// the emitters neither reset nor check them, and the leak check sees
     /// no heap object in them.
-    fn static_object(&mut self, name: &'static str, elem: Type, init: &dyn Fn() -> Vec<Value>) -> Pointer {
+    fn static_object(&mut self, name: &str, elem: Type, init: &dyn Fn() -> Vec<Value>) -> Pointer {
         let ex = &mut *self.exec;
         let id = match ex.libc_objects.get(name) {
             Some(&id) => id,
@@ -168,7 +168,7 @@ impl LibcHost for ExecHost<'_, '_, '_> {
                 for (i, v) in cells.into_iter().enumerate() {
                     ex.mem.init_cell(id, i as u64, v);
                 }
-                ex.libc_objects.insert(name, id);
+                ex.libc_objects.insert(name.to_string(), id);
                 id
             }
         };

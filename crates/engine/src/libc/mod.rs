@@ -32,6 +32,7 @@ mod errno;
 mod ldformat;
 mod math;
 mod mathl;
+mod rand;
 mod scan;
 mod stdio;
 mod stdlib;
@@ -74,6 +75,7 @@ const HEADERS: &[Header] = &[
     Header { names: stdio::NAMES, call: stdio::call },
     Header { names: streams::NAMES, call: streams::call },
     Header { names: scan::NAMES, call: scan::call },
+    Header { names: rand::NAMES, call: rand::call },
     Header { names: math::NAMES, call: math::call },
     Header { names: mathl::NAMES, call: mathl::call },
     Header { names: mathl::HOST_NAMES, call: mathl::host_call },
@@ -259,7 +261,7 @@ pub(crate) trait LibcHost {
 
     /// The library's static object `name` of this run (created with the
     /// elements `init` gives on first use): `errno`, the ctype tables.
-    fn static_object(&mut self, name: &'static str, elem: Type, init: &dyn Fn() -> Vec<Value>) -> Pointer;
+    fn static_object(&mut self, name: &str, elem: Type, init: &dyn Fn() -> Vec<Value>) -> Pointer;
 
     /// The end of the run in an error of `kind`.
     fn error(&self, kind: ErrorKind, message: String) -> End;

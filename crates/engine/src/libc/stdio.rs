@@ -40,6 +40,8 @@ pub(super) const NAMES: &[&str] = &[
     "vsnprintf",
     "puts",
     "fputs",
+    "perror",
+    "fwrite",
     "putchar",
     "fputc",
     "putc",
@@ -73,6 +75,32 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
         "puts" | "fputs" => {
             let s = pinned(h, c.ptr(0));
             strlen(h, s).map(|n| int(Int::konst(if c.name == "puts" { n + 1 } else { 1 }, 32)))
+        }
+        // Prints `s: ` (unless `s` is null or empty), the message of
+        // `errno` and a newline on stderr.
+        "perror" => {
+            if !h.is_null(c.ptr(0)) {
+                let s = pinned(h, c.ptr(0));
+                if let Err(end) = strlen(h, s) {
+                    return Some(Err(end));
+                }
+            }
+            Ok(None)
+        }
+        // Writes the `size * n` bytes (each read as the program would)
+        // and returns `n`: output streams never fail.
+        "fwrite" => {
+            let long = h.target().long_bits;
+            let size = c.int(h.pool(), 1, long);
+            let n = c.int(h.pool(), 2, long);
+            let (size, n) = (h.concretise(size), h.concretise(n));
+            let p = pinned(h, c.ptr(0));
+            for i in 0..size.saturating_mul(n) {
+                if let Err(end) = byte(h, p, i) {
+                    return Some(Err(end));
+                }
+            }
+            Ok(int(Int::konst(n, long)))
         }
         "putchar" | "fputc" | "putc" => {
             let pool = h.pool();

@@ -169,7 +169,7 @@ pub struct Exec<'m, 'p> {
     pub(crate) uninit_copies: rustc_hash::FxHashMap<(usize, Reg), u8>,
     /// The C library's static objects of this run (`errno`, the ctype
     /// tables), by name (see [`crate::libc::LibcHost::static_object`]).
-    pub(crate) libc_objects: rustc_hash::FxHashMap<&'static str, ObjId>,
+    pub(crate) libc_objects: rustc_hash::FxHashMap<String, ObjId>,
     /// The run's extensions (see [`crate::extension`]); a slot is empty
     /// while its extension handles an event.
     pub(crate) exts: Vec<Option<Box<dyn crate::extension::Extension>>>,
