@@ -909,6 +909,11 @@ fn write_test(out: &mut String, (suite, name): (&TestSuite, &str), test: &TestCa
 /// declared under harness names bound to the libc symbols, so that no
 /// header can clash with the code under test.
 ///
+/// A child that runs longer than `PATHWISE_TEST_SECONDS` (10 unless the
+/// build defines it) is stopped by `SIGALRM`: a test that hangs (after
+/// the undefined behaviour it expects, a smashed stack) cannot stall the
+/// others; it fails unless it expects undefined behaviour.
+///
 /// A test expecting an error says how the child must end: `exit(status)`,
 /// `SIGABRT` (abort, failed assert), or any abnormal end for undefined
 /// behaviour. A plain build may not trap the latter (`-fsanitize=undefined
@@ -941,6 +946,10 @@ extern void pathwise_exit(int status) __asm__("exit");
 extern void pathwise_quick_exit(int status) __asm__("_exit");
 extern void (*pathwise_signal(int sig, void (*handler)(int)))(int) __asm__("signal");
 extern int pathwise_raise(int sig) __asm__("raise");
+extern unsigned int pathwise_alarm(unsigned int seconds) __asm__("alarm");
+#ifndef PATHWISE_TEST_SECONDS
+#define PATHWISE_TEST_SECONDS 10 /* a test's child that runs longer is stopped (SIGALRM) */
+#endif
 #ifdef PATHWISE_GCOV
 extern void __gcov_dump(void);
 #endif
@@ -964,9 +973,12 @@ static int pathwise_verdict(int id, int expect, int value, const char *error, in
 {
     if (sig == 0 && code == PATHWISE_CALLS_FAILED && !(expect == PATHWISE_EXPECT_EXIT && (value & 0xff) == code))
         return 1; /* a stub saw a call the test did not expect (message printed) */
+    if (sig == 14)
+        pathwise_printf("test %d: stopped after %d s%s\n", id, PATHWISE_TEST_SECONDS,
+                        expect == PATHWISE_EXPECT_UB ? " (after the undefined behaviour it expects)" : "");
     switch (expect) {
     case PATHWISE_EXPECT_RETURN:
-        if (sig != 0)
+        if (sig != 0 && sig != 14)
             pathwise_printf("test %d: crashed (signal %d)\n", id, sig);
         return sig != 0 || code != 0;
     case PATHWISE_EXPECT_EXIT:
@@ -1001,6 +1013,7 @@ static int pathwise_run(int id, int (*test)(void), int expect, int value, const 
         for (sig = 4; sig <= 11; sig++)
             if (sig != 9)
                 pathwise_signal(sig, pathwise_on_signal);
+        pathwise_alarm(PATHWISE_TEST_SECONDS);
         result = test();
         pathwise_fflush(stdout);
         if (result == PATHWISE_RETURNED)
