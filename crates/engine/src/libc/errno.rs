@@ -43,8 +43,10 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
 /// host's library through the standard library's `strerror_r`.
 fn message(e: i32) -> String {
     let text = std::io::Error::from_raw_os_error(e).to_string();
-    let suffix = format!(" (os error {e})");
-    text.strip_suffix(&suffix).map_or(text.clone(), str::to_string)
+    match text.strip_suffix(&format!(" (os error {e})")) {
+        Some(message) => message.to_string(),
+        None => text,
+    }
 }
 
 /// The run's `errno` object.

@@ -535,8 +535,6 @@ fn global_contents(mem: &Memory, id: ObjId, g: &pathwise_ir::GlobalData) -> Vec<
     }
 }
 
-/// Allocate globals and input arrays; return (global objects, arguments,
-/// input object per parameter).
 /// Whether `g` is the C library's `stdin`, `stdout` or `stderr` (glibc's
 /// `extern FILE *stdin;`, defined by the library, not by the unit).
 pub(crate) fn is_std_stream(g: &pathwise_ir::GlobalData) -> bool {
@@ -546,6 +544,8 @@ pub(crate) fn is_std_stream(g: &pathwise_ir::GlobalData) -> bool {
         && g.relocs.is_empty()
 }
 
+/// Allocate globals and input arrays; return (global objects, arguments,
+/// input object per parameter).
 fn build_memory(
     program: &Program,
     mem: &mut Memory,
