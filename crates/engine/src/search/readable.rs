@@ -51,7 +51,7 @@ enum Readable {
     Far { signed: bool },
 }
 
-/// The bytes of a stream that get [`Readable::Line`] preferences at most.
+/// The bytes of a stream that [`Search::text_streams`] fills at most.
 const MAX_LINE_BYTES: u64 = 4096;
 
 /// How far from 0 [`Readable::Far`] values are: 2^20 elements is beyond
@@ -276,8 +276,8 @@ impl Search<'_, '_> {
                 continue;
             }
             for at in 0..len {
-                if !value.entries.contains_key(&at) {
-                    value.entries.insert(at, u64::from(b'a'));
+                if let std::collections::btree_map::Entry::Vacant(e) = value.entries.entry(at) {
+                    e.insert(u64::from(b'a'));
                     changed = true;
                 }
             }
