@@ -12,26 +12,14 @@ use std::path::Path;
 
 const FILE: &str = "tests/c/trust4/strings.c";
 
-/// Generate at k, replay natively (gcov agrees and covers every branch
-/// side at k = 2), build with gcc and clang under `-Werror`.
+/// Generate at k, check the suite natively (see `common::gen_checked`);
+/// gcov covers every branch side at k = 2.
 fn generate(function: &str, k: &str, out: &Path) -> serde_json::Value {
-    let (_, suite) = common::gen(FILE, function, &["--k", k], out);
-    let n = suite["tests"].as_array().unwrap().len();
-    let outcome = common::replay_passes(out, n, vec![], true);
-    let row = outcome.rows.iter().find(|r| r.function == function).unwrap();
-    let (covered, total) = row.measured_branches.unwrap();
+    let (suite, outcome) = common::gen_checked(FILE, function, k, out);
     if k == "2" {
-        assert_eq!(covered, total, "{function}: {:?}", outcome.rows);
-    }
-    for cc in ["gcc", "clang-16"] {
-        let (code, stdout) = common::build_and_run_with(cc, out, function, &common::root().join("tests/c/trust4"), &[]);
-        assert_eq!(code, 0, "{cc}, {function}: {stdout}");
+        assert_eq!(common::branches_covered(&outcome, function), Some(true), "{function}: {:?}", outcome.rows);
     }
     suite
-}
-
-fn count(suite: &serde_json::Value) -> usize {
-    suite["tests"].as_array().unwrap().len()
 }
 
 #[test]
@@ -40,13 +28,13 @@ fn strsep_splits_symbolic_lines() {
     // k = 1: the empty line, one character (strcspn's loop once), NULL
     // (strsep returns NULL at once).
     let suite = generate("count_fields", "1", out.path());
-    assert_eq!(count(&suite), 3);
+    assert_eq!(common::test_count(&suite), 3);
     assert_eq!(common::returns(&suite), [0, 1, 1]);
     // strsep writes into the line through `&p`: no read-only string.
     assert!(suite["contracts"].as_array().is_none_or(|c| c.is_empty()), "{:#}", suite["contracts"]);
     let out = tempfile::tempdir().unwrap();
     let suite = generate("count_fields", "2", out.path());
-    assert_eq!(count(&suite), 13);
+    assert_eq!(common::test_count(&suite), 13);
     assert_eq!(*common::returns(&suite).last().unwrap(), 2);
 }
 
@@ -54,14 +42,14 @@ fn strsep_splits_symbolic_lines() {
 fn an_error_in_strtok_is_the_callers() {
     let out = tempfile::tempdir().unwrap();
     let suite = generate("first_word_len", "2", out.path());
-    assert_eq!(count(&suite), 16);
+    assert_eq!(common::test_count(&suite), 16);
     assert_eq!(
         common::error_messages(&suite),
         [("null-dereference".to_string(), 22, "null pointer dereference (in `strtok_r`)".to_string())]
     );
     let out = tempfile::tempdir().unwrap();
     let suite = generate("pairs", "1", out.path());
-    assert_eq!(count(&suite), 33);
+    assert_eq!(common::test_count(&suite), 33);
     assert_eq!(
         common::error_messages(&suite),
         [("null-dereference".to_string(), 32, "null pointer dereference (in `strtok`)".to_string())]
@@ -71,10 +59,10 @@ fn an_error_in_strtok_is_the_callers() {
 #[test]
 fn stpcpy_and_memrchr_as_glibc_computes_them() {
     let out = tempfile::tempdir().unwrap();
-    assert_eq!(count(&generate("join", "2", out.path())), 9);
+    assert_eq!(common::test_count(&generate("join", "2", out.path())), 9);
     let out = tempfile::tempdir().unwrap();
     let suite = generate("extension", "2", out.path());
-    assert_eq!(count(&suite), 7);
+    assert_eq!(common::test_count(&suite), 7);
     // `memrchr` is declared under `_GNU_SOURCE` only, which the file
     // defines before its first header: so does the test file, or the
     // call would return an `int` (the native results differed).
@@ -87,7 +75,7 @@ fn stpcpy_and_memrchr_as_glibc_computes_them() {
 fn div_and_ldiv_check_their_division() {
     let out = tempfile::tempdir().unwrap();
     let suite = generate("minutes", "2", out.path());
-    assert_eq!(count(&suite), 3);
+    assert_eq!(common::test_count(&suite), 3);
     assert!(common::returns(&suite).contains(&-1));
     let out = tempfile::tempdir().unwrap();
     let suite = generate("per", "2", out.path());
@@ -99,7 +87,7 @@ fn div_and_ldiv_check_their_division() {
 fn memmem_strchrnul_and_strcasestr() {
     let out = tempfile::tempdir().unwrap();
     let (_, suite) = common::gen(FILE, "is_content_type", &["--k", "3"], out.path());
-    assert_eq!(count(&suite), 340);
+    assert_eq!(common::test_count(&suite), 340);
     let mut rets = common::returns(&suite);
     rets.dedup();
     // At the start ("CT:" in any case), further on, or not at all.
@@ -109,10 +97,10 @@ fn memmem_strchrnul_and_strcasestr() {
     assert_eq!(row.measured_branches, Some((4, 4)));
     let out = tempfile::tempdir().unwrap();
     let suite = generate("field_len", "2", out.path());
-    assert_eq!(count(&suite), 6);
+    assert_eq!(common::test_count(&suite), 6);
     let out = tempfile::tempdir().unwrap();
     let suite = generate("has_marker", "2", out.path());
-    assert_eq!(count(&suite), 23);
+    assert_eq!(common::test_count(&suite), 23);
     let mut rets = common::returns(&suite);
     rets.dedup();
     assert_eq!(rets, [0, 1]);

@@ -9,36 +9,17 @@ use std::path::Path;
 
 const FILE: &str = "tests/c/trust4/scan.c";
 
-/// Generate at k, replay natively (gcov agrees and covers every branch
-/// side), build with gcc and clang under `-Werror`.
+/// Generate at k, check the suite natively (see `common::gen_checked`);
+/// gcov covers every branch side.
 fn generate(function: &str, k: &str, out: &Path) -> serde_json::Value {
-    let (_, suite) = common::gen(FILE, function, &["--k", k], out);
-    let n = suite["tests"].as_array().unwrap().len();
-    let outcome = common::replay_passes(out, n, vec![], true);
-    let row = outcome.rows.iter().find(|r| r.function == function).unwrap();
-    let (covered, total) = row.measured_branches.unwrap();
-    assert_eq!(covered, total, "{function}: {:?}", outcome.rows);
-    for cc in ["gcc", "clang-16"] {
-        let (code, stdout) = common::build_and_run_with(cc, out, function, &common::root().join("tests/c/trust4"), &[]);
-        assert_eq!(code, 0, "{cc}, {function}: {stdout}");
-    }
+    let (suite, outcome) = common::gen_checked(FILE, function, k, out);
+    assert_eq!(common::branches_covered(&outcome, function), Some(true), "{function}: {:?}", outcome.rows);
     suite
 }
 
 /// Each test's string (up to its NUL) and return value.
 fn strings(suite: &serde_json::Value) -> Vec<(String, i64)> {
-    let mut out: Vec<(String, i64)> = suite["tests"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|t| {
-            let bytes: Vec<u8> = t["inputs"]["s"].as_array()?.iter().map(|b| b.as_u64().unwrap() as u8).collect();
-            let text = bytes.split(|&b| b == 0).next().unwrap_or_default();
-            Some((String::from_utf8_lossy(text).into_owned(), t["expected"]["return"].as_i64()?))
-        })
-        .collect();
-    out.sort();
-    out
+    common::text_inputs(suite, "s", true)
 }
 
 #[test]

@@ -11,37 +11,19 @@ use std::path::Path;
 const FILE: &str = "tests/c/trust4/streams.c";
 
 /// The content of each test's stream (the JSON's list of bytes), with
-/// what the test returns.
+/// what the test returns (every test returns).
 fn files(suite: &serde_json::Value) -> Vec<(String, i64)> {
-    let mut out: Vec<(String, i64)> = suite["tests"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| {
-            let bytes: Vec<u8> =
-                t["inputs"]["f"].as_array().unwrap().iter().map(|b| b.as_u64().unwrap() as u8).collect();
-            (String::from_utf8_lossy(&bytes).into_owned(), t["expected"]["return"].as_i64().unwrap())
-        })
-        .collect();
-    out.sort();
-    out
+    let found = common::text_inputs(suite, "f", false);
+    assert_eq!(found.len(), common::test_count(suite));
+    found
 }
 
-/// Generate at k, replay natively (every test passes, gcov agrees and,
-/// unless k is 1, covers every branch side), build with gcc and clang
-/// under `-Werror`.
+/// Generate at k, check the suite natively (see `common::gen_checked`);
+/// gcov covers every branch side unless k is 1.
 fn generate(function: &str, k: &str, out: &Path) -> serde_json::Value {
-    let (_, suite) = common::gen(FILE, function, &["--k", k], out);
-    let n = suite["tests"].as_array().unwrap().len();
-    let outcome = common::replay_passes(out, n, vec![], true);
-    let row = outcome.rows.iter().find(|r| r.function == function).unwrap();
-    let (covered, total) = row.measured_branches.unwrap();
+    let (suite, outcome) = common::gen_checked(FILE, function, k, out);
     if k != "1" {
-        assert_eq!(covered, total, "{function}: {:?}", outcome.rows);
-    }
-    for cc in ["gcc", "clang-16"] {
-        let (code, stdout) = common::build_and_run_with(cc, out, function, &common::root().join("tests/c/trust4"), &[]);
-        assert_eq!(code, 0, "{cc}, {function}: {stdout}");
+        assert_eq!(common::branches_covered(&outcome, function), Some(true), "{function}: {:?}", outcome.rows);
     }
     suite
 }

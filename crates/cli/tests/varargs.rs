@@ -11,36 +11,23 @@ use std::path::Path;
 
 const FILE: &str = "tests/c/trust4/varargs.c";
 
-/// Generate at k = 2 and replay natively: gcov agrees and, unless every
-/// test is an error test (whose native runs record no coverage), covers
-/// every branch side of `function`; gcc and clang build the file under
-/// `-Werror`.
+/// Generate at k = 2, check the suite natively (see
+/// `common::gen_checked`); gcov covers every branch side of `function`
+/// unless every test is an error test (whose native runs record no
+/// coverage) or it has no branch.
 fn generate(function: &str, out: &Path) -> serde_json::Value {
-    let (_, suite) = common::gen(FILE, function, &[], out);
-    let n = suite["tests"].as_array().unwrap().len();
-    let outcome = common::replay_passes(out, n, vec![], true);
-    if common::errors(&suite).len() < n {
-        let row = outcome.rows.iter().find(|r| r.function == function).unwrap();
-        // (A function without a branch has no measured branches.)
-        let (covered, total) = row.measured_branches.unwrap_or_default();
-        assert_eq!(covered, total, "{function}: {:?}", outcome.rows);
-    }
-    for cc in ["gcc", "clang-16"] {
-        let (code, stdout) = common::build_and_run_with(cc, out, function, &common::root().join("tests/c/trust4"), &[]);
-        assert!(code == 0 || stdout.contains("not observed natively"), "{cc}, {function}: {stdout}");
+    let (suite, outcome) = common::gen_checked(FILE, function, "2", out);
+    if common::errors(&suite).len() < common::test_count(&suite) {
+        assert_ne!(common::branches_covered(&outcome, function), Some(false), "{function}: {:?}", outcome.rows);
     }
     suite
-}
-
-fn count(suite: &serde_json::Value) -> usize {
-    suite["tests"].as_array().unwrap().len()
 }
 
 #[test]
 fn callers_of_a_variadic_logger_are_tested() {
     let out = tempfile::tempdir().unwrap();
     let suite = generate("clamp", out.path());
-    assert_eq!(count(&suite), 3);
+    assert_eq!(common::test_count(&suite), 3);
     assert_eq!(common::returns(&suite).len(), 3);
 }
 
@@ -51,7 +38,7 @@ fn vsnprintf_formats_the_arguments_passed() {
     // code < 0 with `who` empty or not ("%s" reads it, a loop bounded by
     // k), code >= 0: the lengths are vsnprintf's, and the global buffer
     // each test checks natively holds its text.
-    assert_eq!(count(&suite), 4);
+    assert_eq!(common::test_count(&suite), 4);
     let c = std::fs::read_to_string(out.path().join("report_tests.c")).unwrap();
     assert!(c.contains("last"), "the buffer is an output: {c}");
 }
@@ -60,7 +47,7 @@ fn vsnprintf_formats_the_arguments_passed() {
 fn va_arg_reads_each_argument_and_not_more() {
     let out = tempfile::tempdir().unwrap();
     let suite = generate("pair_sum", out.path());
-    assert_eq!(count(&suite), 2);
+    assert_eq!(common::test_count(&suite), 2);
     assert_eq!(common::errors(&suite), [("signed-overflow".to_string(), 52)]);
     let out = tempfile::tempdir().unwrap();
     let suite = generate("short_sum", out.path());

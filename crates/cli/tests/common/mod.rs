@@ -172,3 +172,54 @@ pub fn build_and_run_with(cc: &str, dir: &Path, function: &str, include: &Path, 
     let run = std::process::Command::new(&exe).output().unwrap();
     (run.status.code().unwrap_or(-1), String::from_utf8_lossy(&run.stdout).into_owned())
 }
+
+/// The number of tests of a suite.
+pub fn test_count(suite: &serde_json::Value) -> usize {
+    suite["tests"].as_array().unwrap().len()
+}
+
+/// [`gen`] (`--k k`), then the native checks of a suite: `replay` (every
+/// test passes or is an error not observed natively, and gcov agrees with
+/// the prediction), and the test file built by gcc and clang-16 under
+/// `-Werror` (`-I` the source's directory) and run (exit 0). Returns the
+/// suite and the replay's outcome.
+pub fn gen_checked(
+    file: &str,
+    function: &str,
+    k: &str,
+    out: &Path,
+) -> (serde_json::Value, pathwise_cli::replay::ReplayOutcome) {
+    let (_, suite) = gen(file, function, &["--k", k], out);
+    let outcome = replay_passes(out, test_count(&suite), vec![], true);
+    let include = root().join(file).parent().unwrap().to_path_buf();
+    for cc in ["gcc", "clang-16"] {
+        let (code, stdout) = build_and_run_with(cc, out, function, &include, &[]);
+        assert_eq!(code, 0, "{cc}, {function}: {stdout}");
+    }
+    (suite, outcome)
+}
+
+/// Whether gcov measured every branch side of `function` covered (`None`:
+/// gcov measured no branch of it); the replay must have its row.
+pub fn branches_covered(outcome: &pathwise_cli::replay::ReplayOutcome, function: &str) -> Option<bool> {
+    let row = outcome.rows.iter().find(|r| r.function == function);
+    let row = row.unwrap_or_else(|| panic!("{function}: no coverage row in {:?}", outcome.rows));
+    row.measured_branches.map(|(covered, total)| covered == total)
+}
+
+/// Each test's input `param` as text (its bytes, up to the first NUL with
+/// `to_nul`), with the test's return value, sorted.
+pub fn text_inputs(suite: &serde_json::Value, param: &str, to_nul: bool) -> Vec<(String, i64)> {
+    let mut out: Vec<(String, i64)> = suite["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| {
+            let bytes: Vec<u8> = t["inputs"][param].as_array()?.iter().map(|b| b.as_u64().unwrap() as u8).collect();
+            let text = if to_nul { bytes.split(|&b| b == 0).next().unwrap_or_default() } else { &bytes[..] };
+            Some((String::from_utf8_lossy(text).into_owned(), t["expected"]["return"].as_i64()?))
+        })
+        .collect();
+    out.sort();
+    out
+}
