@@ -281,6 +281,53 @@ pub(crate) fn pinned(h: &mut dyn LibcHost, p: Pointer) -> Pointer {
     Pointer { off_sym: None, ..p }
 }
 
+/// Byte `*i` of a format (fixed if symbolic); advances `*i`.
+pub(crate) fn format_byte(h: &mut dyn LibcHost, f: Pointer, i: &mut u64) -> Result<u8, End> {
+    let b = byte(h, f, *i)?;
+    *i += 1;
+    Ok(h.concretise(b) as u8)
+}
+
+/// The length modifiers of a `printf` or `scanf` conversion.
+pub(crate) struct Lengths {
+    /// The bits of its integer argument (`hh h l ll q j z t`), `None`
+    /// without a modifier that sets them.
+    pub bits: Option<u32>,
+    /// An `l` was given (a wide `%lc`, `%ls`; a `double` in `%lf`).
+    pub long: bool,
+    /// An `L`: `long double`.
+    pub big_l: bool,
+    /// The conversion character after them.
+    pub conv: u8,
+}
+
+/// Read the length modifiers of a conversion from format byte `ch` (read
+/// already) on, the conversion character included.
+pub(crate) fn lengths(h: &mut dyn LibcHost, f: Pointer, i: &mut u64, mut ch: u8) -> Result<Lengths, End> {
+    let long_bits = h.target().long_bits;
+    let (mut hs, mut ls, mut big_l, mut bits) = (0, 0, false, None);
+    loop {
+        match ch {
+            b'h' => hs += 1,
+            b'l' => ls += 1,
+            b'q' => ls = 2,
+            b'L' => big_l = true,
+            b'z' | b't' => bits = Some(long_bits),
+            b'j' => bits = Some(64),
+            _ => break,
+        }
+        ch = format_byte(h, f, i)?;
+    }
+    let bits = match (hs, ls) {
+        (_, 2..) => Some(64),
+        (_, 1) => Some(long_bits),
+        (2.., _) => Some(8),
+        (1, _) => Some(16),
+        _ => bits,
+    };
+    Ok(Lengths { bits, long: ls > 0, big_l, conv: ch })
+}
+
 /// Byte `i` of the string at `p`, read as the program would.
 pub(crate) fn byte(h: &mut dyn LibcHost, p: Pointer, i: u64) -> Result<Int, End> {
     let v = h.load(at(p, i), Type::I8)?;

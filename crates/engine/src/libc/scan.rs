@@ -33,7 +33,7 @@ use pathwise_expr::BvOp;
 use pathwise_ir::Type;
 
 use super::stdlib::{digit, is_space};
-use super::{at, byte, pinned, ByteLoop, Call, Cond, Int, LibcHost, Outcome};
+use super::{at, byte, format_byte, pinned, ByteLoop, Call, Cond, Int, LibcHost, Outcome};
 use crate::path::End;
 use crate::suite::ErrorKind;
 use crate::value::{Pointer, Value};
@@ -192,13 +192,6 @@ fn scan(h: &mut dyn LibcHost, c: &Call<'_>) -> Result<u64, End> {
     })
 }
 
-/// Byte `*i` of the format (fixed if symbolic); advances `*i`.
-fn format_byte(h: &mut dyn LibcHost, f: Pointer, i: &mut u64) -> Result<u8, End> {
-    let b = byte(h, f, *i)?;
-    *i += 1;
-    Ok(h.concretise(b) as u8)
-}
-
 /// A character of the format other than white space and `%`.
 fn literal(h: &mut dyn LibcHost, input: &mut Input, ch: u8) -> Result<Option<Stop>, End> {
     let same = move |h: &mut dyn LibcHost, b: Int| b.eqc(h.pool(), u64::from(ch));
@@ -221,28 +214,11 @@ fn parse_spec(h: &mut dyn LibcHost, f: Pointer, i: &mut u64) -> Result<Spec, End
         s.width = Some(w);
         ch = format_byte(h, f, i)?;
     }
-    let long = h.target().long_bits;
-    let (mut hs, mut ls) = (0, 0);
-    loop {
-        match ch {
-            b'h' => hs += 1,
-            b'l' => ls += 1,
-            b'L' | b'q' => ls = 2,
-            b'z' | b't' => s.bits = long,
-            b'j' => s.bits = 64,
-            _ => break,
-        }
-        ch = format_byte(h, f, i)?;
-    }
-    s.bits = match (hs, ls) {
-        (_, 2..) => 64,
-        (_, 1) => long,
-        (2.., _) => 8,
-        (1, _) => 16,
-        _ => s.bits,
-    };
-    s.wide = ls > 0;
-    s.conv = ch;
+    // glibc's `L` is `ll` for integers.
+    let l = super::lengths(h, f, i, ch)?;
+    s.bits = if l.big_l { 64 } else { l.bits.unwrap_or(32) };
+    s.wide = l.long || l.big_l;
+    s.conv = l.conv;
     Ok(s)
 }
 

@@ -24,7 +24,7 @@ use pathwise_expr::{BvCmp, BvOp};
 use pathwise_ir::x87::X87;
 use pathwise_ir::Type;
 
-use super::{at, byte, pinned, strlen, ByteLoop, Call, Cond, Int, LibcHost, Outcome};
+use super::{at, byte, format_byte, pinned, strlen, ByteLoop, Call, Cond, Int, LibcHost, Outcome};
 use crate::path::End;
 use crate::suite::ErrorKind;
 use crate::value::{Pointer, Value};
@@ -219,13 +219,6 @@ fn format(h: &mut dyn LibcHost, c: &Call<'_>, fmt: usize, dest: Dest) -> Result<
     }
 }
 
-/// Byte `*i` of the format (fixed if symbolic); advances `*i`.
-fn format_byte(h: &mut dyn LibcHost, f: Pointer, i: &mut u64) -> Result<u8, End> {
-    let b = byte(h, f, *i)?;
-    *i += 1;
-    Ok(h.concretise(b) as u8)
-}
-
 /// An `int` argument for `*` (fixed if symbolic), as a signed value.
 fn star(h: &mut dyn LibcHost, c: &Call<'_>, next: &mut usize) -> i64 {
     let v = c.int(h.pool(), *next, 32);
@@ -275,27 +268,11 @@ fn parse_spec(h: &mut dyn LibcHost, c: &Call<'_>, f: Pointer, i: &mut u64, next:
             s.prec = Some(p);
         }
     }
-    let long = h.target().long_bits;
-    let (mut hs, mut ls) = (0, 0);
-    loop {
-        match ch {
-            b'h' => hs += 1,
-            b'l' => ls += 1,
-            b'z' | b't' => s.bits = long,
-            b'j' => s.bits = 64,
-            b'L' => s.long_double = true,
-            _ => break,
-        }
-        ch = format_byte(h, f, i)?;
-    }
-    s.bits = match (hs, ls) {
-        (_, 2..) => 64,
-        (_, 1) => long,
-        (2.., _) => 8,
-        (1, _) => 16,
-        _ => s.bits,
-    };
-    if ls > 0 && (ch == b'c' || ch == b's') {
+    let l = super::lengths(h, f, i, ch)?;
+    s.bits = l.bits.unwrap_or(s.bits);
+    s.long_double = l.big_l;
+    let ch = l.conv;
+    if l.long && (ch == b'c' || ch == b's') {
         let message = "printf of wide characters (`%lc`, `%ls`) is not modelled".to_string();
         return Err(h.error(ErrorKind::Unsupported, message));
     }
