@@ -259,15 +259,15 @@ impl Search<'_, '_> {
     /// its array's default (often NUL), set to a letter: the file of
     /// `"#\0\0"` is `"#aa"`. Kept only when `query` still holds.
     pub(super) fn text_streams(&self, query: &[ExprId], mut model: Model) -> Model {
-        if self.config.raw_values {
+        // (Every solved model passes here: most functions read no stream.)
+        if self.config.raw_values || self.spec.stream_lens.is_empty() {
             return model;
         }
-        let f = self.m.program.func(self.main);
         let before = model.clone();
         let mut changed = false;
-        for (p, input) in f.params.iter().zip(&self.spec.params) {
+        for input in &self.spec.params {
             let ParamInput::Array { input, .. } = input else { continue };
-            if p.src.shape != pathwise_ir::Shape::Stream {
+            if !self.spec.stream_lens.contains(&input.len) {
                 continue;
             }
             let len = model.bv.get(&input.len).copied().unwrap_or(0).min(MAX_LINE_BYTES);
