@@ -299,7 +299,7 @@ fn explore(
     jobs: usize,
     (observer, forwarded): (&mut dyn Observer, &mut FxHashSet<PathKey>),
 ) -> Explored {
-    let (tx, rx) = mpsc::channel::<Found>();
+    let (tx, rx) = mpsc::channel::<Vec<Found>>();
     let mut found = Vec::new();
     let mut stop = None;
     let outs = std::thread::scope(|s| {
@@ -316,13 +316,15 @@ fn explore(
         let mut seen = Stats::default();
         loop {
             match rx.recv_timeout(Duration::from_millis(20)) {
-                Ok(mut f) => {
-                    if forwarded.insert(f.key.clone()) {
-                        seen.tests = forwarded.len() as u64;
-                        f.test.id = forwarded.len();
-                        observer.on_test(&f.test, &f.coverage, &seen);
+                Ok(batch) => {
+                    for mut f in batch {
+                        if forwarded.insert(f.key.clone()) {
+                            seen.tests = forwarded.len() as u64;
+                            f.test.id = forwarded.len();
+                            observer.on_test(&f.test, &f.coverage, &seen);
+                        }
+                        found.push(f);
                     }
-                    found.push(f);
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
@@ -370,7 +372,7 @@ impl WorkerReport {
 
 /// A worker: take subtrees and explore each, on a fresh thread, until the
 /// frontier is done.
-fn work(ctx: &Ctx<'_>, shared: &frontier::Shared, tx: mpsc::Sender<Found>) -> WorkerOut {
+fn work(ctx: &Ctx<'_>, shared: &frontier::Shared, tx: mpsc::Sender<Vec<Found>>) -> WorkerOut {
     let mut out =
         WorkerOut { stats: Stats::default(), bound_sites: Default::default(), report: WorkerReport::default() };
     let mut busy = Duration::ZERO;
@@ -416,7 +418,7 @@ fn explore_subtree(
     ctx: &Ctx<'_>,
     item: &WorkItem,
     frontier: &dyn crate::search::shared::Frontier,
-    (mut observer, tx): (impl Observer, &mpsc::Sender<Found>),
+    (mut observer, tx): (impl Observer, &mpsc::Sender<Vec<Found>>),
 ) -> Subtree {
     let mut backend = (ctx.backends)();
     ctx.with_search(item, (&mut *backend, &mut observer), |search| explore_with(ctx, search, item, (frontier, tx)))
@@ -427,25 +429,56 @@ fn explore_with(
     ctx: &Ctx<'_>,
     search: &mut Search<'_, '_>,
     item: &WorkItem,
-    (frontier, tx): (&dyn crate::search::shared::Frontier, &mpsc::Sender<Found>),
+    (frontier, tx): (&dyn crate::search::shared::Frontier, &mpsc::Sender<Vec<Found>>),
 ) -> Subtree {
     let mut found = Vec::new();
     let mut tests = 0;
-    let mut send = |found: &mut Vec<Found>| {
-        tests += found.len() as u64;
-        // The coordinator is gone only when the search is over.
-        found.drain(..).for_each(|f| drop(tx.send(f)));
-    };
+    let mut batch = Batch::default();
     if let Some(mut cur) = search.start_item(item, &mut found) {
-        send(&mut found);
+        tests += found.len() as u64;
+        batch.add(&mut found, tx, false);
         let mut splits = crate::search::shared::Splits::of(item, ctx.config.subtree_runs);
         while search.advance(&mut cur, (frontier, &mut splits), &mut found) {
-            send(&mut found);
+            tests += found.len() as u64;
+            batch.add(&mut found, tx, false);
         }
     }
-    send(&mut found);
+    tests += found.len() as u64;
+    batch.add(&mut found, tx, true);
     let stats = search.figures();
     Subtree { tests, stats, bound_sites: search.bound_sites().clone(), stopped: search.stopped() }
+}
+
+/// A subtree's tests on their way to the coordinating thread, sent
+/// together: one message per test woke that thread for each (url_decode
+/// of the corpus at k = 3: 11,000 context switches with 2 workers in
+/// 1 s, against 85 for the single search), taking a core from the
+/// workers. A batch goes when it is [`Batch::SIZE`] tests or
+/// [`Batch::WAIT`] old, so that progress and salvage still see tests
+/// as found, and when the subtree ends.
+#[derive(Default)]
+struct Batch {
+    tests: Vec<Found>,
+    since: Option<Instant>,
+}
+
+impl Batch {
+    const SIZE: usize = 256;
+    const WAIT: Duration = Duration::from_millis(20);
+
+    /// Take `found`; send the batch if it is due (or `last`).
+    fn add(&mut self, found: &mut Vec<Found>, tx: &mpsc::Sender<Vec<Found>>, last: bool) {
+        if !found.is_empty() {
+            self.since.get_or_insert_with(Instant::now);
+            self.tests.append(found);
+        }
+        let due = self.tests.len() >= Self::SIZE || self.since.is_some_and(|t| t.elapsed() >= Self::WAIT);
+        if !self.tests.is_empty() && (last || due) {
+            self.since = None;
+            // The coordinator is gone only when the search is over.
+            drop(tx.send(std::mem::take(&mut self.tests)));
+        }
+    }
 }
 
 /// A worker's observer: the shared stop stops the worker (the tests go
