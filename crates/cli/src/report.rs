@@ -101,7 +101,7 @@ fn source_names(suite: &SuiteJson) -> Vec<String> {
     others.extend(suite.coverage.functions.iter().map(|f| f.file.clone().unwrap_or_default()));
     for t in &suite.tests {
         others.extend(t.error.iter().map(|e| e.file.clone()));
-        others.extend(t.path.iter().map(|s| s.file.clone()));
+        others.extend(t.path.iter().map(|s| s.file.to_string()));
     }
     others.remove(&first);
     std::iter::once(first).chain(others).collect()

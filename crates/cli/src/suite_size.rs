@@ -35,15 +35,14 @@ pub fn branch_cover_size(suite: &TestSuite) -> (usize, usize) {
 
 /// The summary's line on a large suite (`c_lines`: lines of the test
 /// file), or nothing for a suite of a size a person keeps.
-pub fn note(suite: &TestSuite, c_lines: Option<usize>) -> Option<String> {
+pub fn note(suite: &TestSuite, c_lines: usize) -> Option<String> {
     if suite.tests.len() <= LARGE_SUITE {
         return None;
     }
     let (kept, sides) = branch_cover_size(suite);
-    let size = c_lines.map_or(String::new(), |n| format!(" ({n} lines of C)"));
     let covers = if kept == 1 { "test covers" } else { "tests cover" };
     Some(format!(
-        "  {:<20} {} tests{size}; {kept} {covers} the same {sides} branch sides: \
+        "  {:<20} {} tests ({c_lines} lines of C); {kept} {covers} the same {sides} branch sides: \
          `--criterion branches` keeps a suite that size\n",
         "large suite:",
         suite.tests.len()

@@ -33,7 +33,7 @@ use crate::c_heap::{
     heap_input_summary, is_heap, other_objects_summary, pointer_decl, write_heap_allocs, write_heap_checks,
     write_heap_helpers, write_heap_param, write_heap_stores,
 };
-use crate::describe::{comment_safe, is_array_param, param_locals, param_name, path_summary};
+use crate::describe::{comment_safe, for_each_step_summary, is_array_param, param_locals, param_name};
 use crate::literal::{c_literal, display_value, is_unsigned};
 
 /// Which comparison helpers the tests use (each is emitted only if used).
@@ -391,21 +391,30 @@ fn write_reset_globals(out: &mut String, globals: &[GlobalInfo]) {
 /// The comment above a test: its path and its inputs.
 fn test_comment(suite: &TestSuite, test: &TestCase) -> String {
     let mut out = format!(" test {}\n", test.id);
-    let steps = path_summary(suite, &test.path);
-    let mut line = String::from(" * path:");
-    if steps.is_empty() {
-        line.push_str(" (no decisions)");
+    // Lines of at most 96 characters, each step whole; written as the
+    // steps are described (a large suite has hundreds of thousands).
+    let mut line_start = out.len();
+    out.push_str(" * path:");
+    if test.path.is_empty() {
+        out.push_str(" (no decisions)");
     }
-    for (i, step) in steps.iter().enumerate() {
-        let piece = if i + 1 < steps.len() { format!(" {step},") } else { format!(" {step}") };
-        if line.len() + piece.len() > 96 && line.len() > 10 {
-            out.push_str(&line);
+    let last = test.path.len().saturating_sub(1);
+    let mut i = 0;
+    for_each_step_summary(suite, &test.path, |step| {
+        let piece = 1 + step.len() + usize::from(i < last);
+        let line_len = out.len() - line_start;
+        if line_len + piece > 96 && line_len > 10 {
             out.push('\n');
-            line = String::from(" *      ");
+            line_start = out.len();
+            out.push_str(" *      ");
         }
-        line.push_str(&piece);
-    }
-    out.push_str(&line);
+        out.push(' ');
+        out.push_str(step);
+        if i < last {
+            out.push(',');
+        }
+        i += 1;
+    });
     out.push('\n');
     let mut shown = std::collections::BTreeSet::new();
     let mut inputs: Vec<String> = suite

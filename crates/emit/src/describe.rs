@@ -4,6 +4,7 @@
 //! and its JSON record name the same parameters and describe the same path.
 
 use std::collections::HashSet;
+use std::fmt::Write as _;
 
 use pathwise_ir::{Loc, Shape, SrcVar};
 use pathwise_suite::{PathStep, TestSuite};
@@ -66,12 +67,20 @@ pub fn loc_string(files: &[String], loc: Loc) -> String {
 
 /// `base:line` with the file's base name only: compact, for comments.
 pub fn short_loc(files: &[String], loc: Loc) -> String {
+    let mut out = String::new();
+    push_short_loc(&mut out, files, loc);
+    out
+}
+
+/// [`short_loc`] onto `out`.
+fn push_short_loc(out: &mut String, files: &[String], loc: Loc) {
     if loc.is_none() {
-        return "?".to_string();
+        out.push('?');
+        return;
     }
     let file = file_of(files, loc);
     let base = file.rsplit(['/', '\\']).next().unwrap_or(file);
-    format!("{base}:{}", loc.line)
+    let _ = write!(out, "{base}:{}", loc.line);
 }
 
 /// One decision, compactly: `merge.c:19 T`, with ` [it 2]` for the second
@@ -79,18 +88,24 @@ pub fn short_loc(files: &[String], loc: Loc) -> String {
 /// `with_col` adds the column (`merge.c:19:12 T`), for lines holding several
 /// conditions (`a && b`).
 pub fn step_summary(suite: &TestSuite, step: &PathStep, with_col: bool) -> String {
-    let mut loc = short_loc(&suite.files, step.loc);
+    let mut out = String::new();
+    push_step_summary(&mut out, suite, step, with_col);
+    out
+}
+
+/// [`step_summary`] onto `out`.
+fn push_step_summary(out: &mut String, suite: &TestSuite, step: &PathStep, with_col: bool) {
+    push_short_loc(out, &suite.files, step.loc);
     if with_col && !step.loc.is_none() {
-        loc.push_str(&format!(":{}", step.loc.col));
+        let _ = write!(out, ":{}", step.loc.col);
     }
-    let mut s = format!("{loc} {}", if step.taken { 'T' } else { 'F' });
+    out.push_str(if step.taken { " T" } else { " F" });
     if let Some((_, iter)) = step.loop_iter {
-        s.push_str(&format!(" [it {iter}]"));
+        let _ = write!(out, " [it {iter}]");
     }
     if step.func != suite.function {
-        s.push_str(&format!(" (in {})", step.func));
+        let _ = write!(out, " (in {})", step.func);
     }
-    s
 }
 
 /// Make text safe inside a C block comment: no premature `*/`, and no
@@ -111,6 +126,15 @@ mod comment_tests {
 /// Compact descriptions of all steps of a path; a step shows its column
 /// when another condition of the same line appears on the path.
 pub fn path_summary(suite: &TestSuite, path: &[PathStep]) -> Vec<String> {
+    let mut steps = Vec::with_capacity(path.len());
+    for_each_step_summary(suite, path, |s| steps.push(s.to_string()));
+    steps
+}
+
+/// [`path_summary`]'s descriptions, each passed to `each` in a buffer
+/// reused from step to step: a large suite's test file describes
+/// hundreds of thousands of steps.
+pub fn for_each_step_summary(suite: &TestSuite, path: &[PathStep], mut each: impl FnMut(&str)) {
     // Lines where the path decides at more than one column (linear: a
     // path of a 100,000-iteration loop has as many steps).
     let mut cols: std::collections::HashMap<(u32, u32), (u32, bool)> = std::collections::HashMap::new();
@@ -118,7 +142,12 @@ pub fn path_summary(suite: &TestSuite, path: &[PathStep]) -> Vec<String> {
         let e = cols.entry((step.loc.file, step.loc.line)).or_insert((step.loc.col, false));
         e.1 |= e.0 != step.loc.col;
     }
-    path.iter().map(|step| step_summary(suite, step, cols[&(step.loc.file, step.loc.line)].1)).collect()
+    let mut buf = String::new();
+    for step in path {
+        buf.clear();
+        push_step_summary(&mut buf, suite, step, cols[&(step.loc.file, step.loc.line)].1);
+        each(&buf);
+    }
 }
 
 /// The C function of each test, in test order, named for what it checks:
