@@ -31,3 +31,14 @@ fn rand_draws_glibcs_numbers() {
     // glibc's srand(3) draws 1 then 2 (mod 6, plus 1), srand(7) 4 twice.
     assert_eq!(returns_natively("dice"), [3, 104]);
 }
+
+#[test]
+fn ll_and_q_are_long_double_for_printf() {
+    // "-1.25|-1.25|-1.25000000000000000000e+00" and
+    // "1.0000000000000000009|1.0000000000000000009|1.00000000000000000087e+00"
+    // (the suite runs natively): read as a `double`, 1 + 2^-60 is 1 and
+    // the first field "1" (50 characters).
+    let mut lengths = returns_natively("long_double_text");
+    lengths.sort_unstable();
+    assert_eq!(lengths, [39, 70]);
+}

@@ -89,3 +89,86 @@ fn a_string_longer_than_its_buffer_is_an_error_test() {
     );
     common::replay_passes(out.path(), 81, vec![], true);
 }
+
+/// The floating conversions (`tests/c/trust4/scan_float.c`).
+const FLOATS: &str = "tests/c/trust4/scan_float.c";
+
+/// Each test's string and return value, for a function of `FLOATS`.
+fn float_suite(function: &str, k: &str, out: &Path) -> Vec<(String, i64)> {
+    let (suite, _) = common::gen_checked(FLOATS, function, k, out);
+    strings(&suite)
+}
+
+#[test]
+fn a_one_character_float_field_at_k_1() {
+    let out = tempfile::tempdir().unwrap();
+    let found = float_suite("width_one", "1", out.path());
+    // After no blank or one (k = 1), by the first character: the end
+    // (EOF); a digit, the only number of one character, with or without
+    // a character after it (1); a point, a sign, an `n` or an `i`, each
+    // with or without a character after it, or another character (0):
+    // 2 x (1 + 2 + 2 x 5 + 1) paths.
+    assert_eq!(found.len(), 28, "{found:?}");
+    for (s, r) in &found {
+        let first = s.trim_start_matches(' ').bytes().next();
+        let expected = match first {
+            None => -1,
+            Some(b) if b.is_ascii_digit() => 1,
+            Some(_) => 0,
+        };
+        assert_eq!(*r, expected, "{s:?}");
+    }
+    assert_eq!(found.iter().filter(|f| f.1 == 1).count(), 4, "{found:?}");
+    for lead in [".", "+", "-", "n", "i"] {
+        let n = found.iter().filter(|f| f.0.trim_start_matches(' ').starts_with(lead)).count();
+        assert_eq!(n, 4, "{lead}: {found:?}");
+    }
+}
+
+#[test]
+fn a_field_takes_what_glibc_collects() {
+    let out = tempfile::tempdir().unwrap();
+    let found = float_suite("taken", "2", out.path());
+    // The return is 10 x assignments + characters taken (-1: none).
+    // glibc takes an exponent letter without digits, and converts the
+    // number before it (the suite runs against glibc's sscanf natively).
+    let exponent = |s: &str| {
+        let b = s.as_bytes();
+        b.len() >= 2 && b[0].is_ascii_digit() && b[1].eq_ignore_ascii_case(&b'e')
+    };
+    let dangling: Vec<_> = found.iter().filter(|f| exponent(&f.0)).collect();
+    assert!(!dangling.is_empty(), "{found:?}");
+    for (s, r) in &dangling {
+        assert!(*r >= 12, "{s:?} takes the digit and the letter at least: {r}");
+    }
+    // `0x` and no hexadecimal digit or point: no number at all.
+    let bare: Vec<_> = found
+        .iter()
+        .filter(|f| f.0.len() >= 2 && f.0[..2].eq_ignore_ascii_case("0x"))
+        .filter(|f| !f.0[2..].starts_with(|c: char| c.is_ascii_hexdigit() || c == '.'))
+        .collect();
+    assert!(!bare.is_empty(), "{found:?}");
+    assert!(bare.iter().all(|f| f.1 == -1), "{bare:?}");
+}
+
+#[test]
+fn readings_and_long_doubles_pass_against_glibc() {
+    for (function, k) in [("too_hot", "2"), ("extended", "1")] {
+        let out = tempfile::tempdir().unwrap();
+        let (suite, outcome) = common::gen_checked(FLOATS, function, k, out.path());
+        assert_eq!(common::branches_covered(&outcome, function), Some(true), "{function}: {:?}", outcome.rows);
+        assert!(common::test_count(&suite) > 100, "{function}");
+    }
+}
+
+#[test]
+fn fscanf_leaves_the_stream_as_glibc_does() {
+    let out = tempfile::tempdir().unwrap();
+    let (suite, _) = common::gen_checked(FLOATS, "then_next", "1", out.path());
+    let files = common::text_inputs(&suite, "f", false);
+    // A point that no digit follows: glibc consumed it, and the
+    // character after it is read next.
+    let point = files.iter().find(|f| f.0.len() == 2 && f.0.starts_with('.') && f.1 % 1000 != 999);
+    let (text, r) = point.unwrap_or_else(|| panic!("{files:?}"));
+    assert_eq!(*r, i64::from(text.as_bytes()[1]), "{text:?}");
+}

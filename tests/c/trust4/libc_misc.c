@@ -41,3 +41,12 @@ int dice(int lucky)
         return 100 + a;
     return a + b;
 }
+
+/* glibc's printf reads a `long double` for `%llg` and `%qe`, as for
+   `%Lg`: the length of the text (1 + 2^-60 has no `double`). */
+int long_double_text(int fine)
+{
+    char buf[80];
+    long double v = fine ? 1.0L + 0x1p-60L : -1.25L;
+    return snprintf(buf, sizeof buf, "%.20llg|%.20Lg|%.20qe", v, v, v);
+}

@@ -295,8 +295,11 @@ pub(crate) struct Lengths {
     pub bits: Option<u32>,
     /// An `l` was given (a wide `%lc`, `%ls`; a `double` in `%lf`).
     pub long: bool,
-    /// An `L`: `long double`.
-    pub big_l: bool,
+    /// An `L`, `ll` or `q`: glibc's `long double` flag (`%Lf`, and
+    /// `%llf` too).
+    pub long_double: bool,
+    /// A `j`, `z` or `t`: an integer type's size.
+    pub sized: bool,
     /// The conversion character after them.
     pub conv: u8,
 }
@@ -305,15 +308,15 @@ pub(crate) struct Lengths {
 /// already) on, the conversion character included.
 pub(crate) fn lengths(h: &mut dyn LibcHost, f: Pointer, i: &mut u64, mut ch: u8) -> Result<Lengths, End> {
     let long_bits = h.target().long_bits;
-    let (mut hs, mut ls, mut big_l, mut bits) = (0, 0, false, None);
+    let (mut hs, mut ls, mut big_l, mut bits, mut sized) = (0, 0, false, None, false);
     loop {
         match ch {
             b'h' => hs += 1,
             b'l' => ls += 1,
             b'q' => ls = 2,
             b'L' => big_l = true,
-            b'z' | b't' => bits = Some(long_bits),
-            b'j' => bits = Some(64),
+            b'z' | b't' => (bits, sized) = (Some(long_bits), true),
+            b'j' => (bits, sized) = (Some(64), true),
             _ => break,
         }
         ch = format_byte(h, f, i)?;
@@ -325,7 +328,7 @@ pub(crate) fn lengths(h: &mut dyn LibcHost, f: Pointer, i: &mut u64, mut ch: u8)
         (1, _) => Some(16),
         _ => bits,
     };
-    Ok(Lengths { bits, long: ls > 0, big_l, conv: ch })
+    Ok(Lengths { bits, long: ls > 0, long_double: big_l || ls >= 2, sized, conv: ch })
 }
 
 /// Byte `i` of the string at `p`, read as the program would.

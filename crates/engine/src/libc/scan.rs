@@ -24,7 +24,8 @@
 //! (a NUL, end-of-file) before the first one. As glibc, the whole string
 //! is read up to its NUL, the bytes after the conversions' as a loop
 //! bounded by k; a stream keeps the byte that ended the last field pushed
-//! back. Floating conversions, `%p` and wide ones
+//! back. Floating conversions (`%f %lf %Lf %e %g %a`) collect and
+//! convert as glibc's do (see `scan_float.rs`). `%p` and wide ones
 //! (`%ls`) are unsupported (the run ends without a test, reported). A
 //! number of more digits than a `long` holds without overflow (18, or 9
 //! when `long` has 32 bits) is unsupported too: glibc would clamp it.
@@ -37,6 +38,9 @@ use super::{at, byte, format_byte, pinned, ByteLoop, Call, Cond, Int, LibcHost, 
 use crate::path::End;
 use crate::suite::ErrorKind;
 use crate::value::{Pointer, Value};
+
+#[path = "scan_float.rs"]
+mod float;
 
 pub(super) const NAMES: &[&str] =
     &["sscanf", "__isoc99_sscanf", "__isoc23_sscanf", "fscanf", "__isoc99_fscanf", "__isoc23_fscanf"];
@@ -136,6 +140,8 @@ struct Spec {
     /// Bits of the integer argument (`hh h l ll j z t`).
     bits: u32,
     wide: bool,
+    /// The floating argument's type, `None` for `j z t` (unsupported).
+    float: Option<float::FloatArg>,
     conv: u8,
 }
 
@@ -203,7 +209,7 @@ fn literal(h: &mut dyn LibcHost, input: &mut Input, ch: u8) -> Result<Option<Sto
 }
 
 fn parse_spec(h: &mut dyn LibcHost, f: Pointer, i: &mut u64) -> Result<Spec, End> {
-    let mut s = Spec { suppress: false, width: None, bits: 32, wide: false, conv: 0 };
+    let mut s = Spec { suppress: false, width: None, bits: 32, wide: false, float: None, conv: 0 };
     let mut ch = format_byte(h, f, i)?;
     if ch == b'*' {
         s.suppress = true;
@@ -216,8 +222,14 @@ fn parse_spec(h: &mut dyn LibcHost, f: Pointer, i: &mut u64) -> Result<Spec, End
     }
     // glibc's `L` is `ll` for integers.
     let l = super::lengths(h, f, i, ch)?;
-    s.bits = if l.big_l { 64 } else { l.bits.unwrap_or(32) };
-    s.wide = l.long || l.big_l;
+    s.bits = if l.long_double { 64 } else { l.bits.unwrap_or(32) };
+    s.wide = l.long || l.long_double;
+    s.float = match (l.sized, l.long_double, l.long) {
+        (true, ..) => None,
+        (_, true, _) => Some(float::FloatArg::LongDouble),
+        (_, _, true) => Some(float::FloatArg::Double),
+        _ => Some(float::FloatArg::Float),
+    };
     s.conv = l.conv;
     Ok(s)
 }
@@ -258,6 +270,10 @@ fn convert(
             let set = scanset(h, f, i)?;
             string(h, input, s, arg, Some(&set))
         }
+        b'e' | b'E' | b'f' | b'F' | b'g' | b'G' | b'a' | b'A' => match s.float {
+            Some(kind) => float::float(h, input, s, arg, kind),
+            None => unsupported(h, format!("sscanf of `%{}` with `j`, `z` or `t` is not modelled", s.conv as char)),
+        },
         conv => unsupported(h, format!("sscanf conversion `%{}` is not modelled", conv as char)),
     }
 }

@@ -270,7 +270,7 @@ fn parse_spec(h: &mut dyn LibcHost, c: &Call<'_>, f: Pointer, i: &mut u64, next:
     }
     let l = super::lengths(h, f, i, ch)?;
     s.bits = l.bits.unwrap_or(s.bits);
-    s.long_double = l.big_l;
+    s.long_double = l.long_double;
     let ch = l.conv;
     if l.long && (ch == b'c' || ch == b's') {
         let message = "printf of wide characters (`%lc`, `%ls`) is not modelled".to_string();

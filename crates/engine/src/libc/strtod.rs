@@ -159,7 +159,7 @@ fn strtod(h: &mut dyn LibcHost, s: Pointer, endptr: Option<Pointer>) -> Result<O
 /// `strtold`'s conversion of `text`, correctly rounded to x87's 64 bits
 /// as glibc's is (`pathwise_ir::x87`), and whether `errno` becomes
 /// `ERANGE` (an overflow, or a tiny inexact result).
-fn extended(text: &[u8]) -> (Value, bool) {
+pub(super) fn extended(text: &[u8]) -> (Value, bool) {
     let text = String::from_utf8_lossy(text).to_ascii_lowercase();
     let (negative, body) = match text.strip_prefix('-') {
         Some(rest) => (true, rest),
@@ -291,7 +291,7 @@ fn nan_payload(h: &mut dyn LibcHost, scan: &mut Scan) -> Result<(), End> {
 
 /// The host C library's conversion of `text` (a whole number as the scan
 /// accepted it): the result's bits and whether `errno` became `ERANGE`.
-fn host_strtod(text: &[u8], single: bool) -> (u64, bool) {
+pub(super) fn host_strtod(text: &[u8], single: bool) -> (u64, bool) {
     let c = CString::new(text).expect("the scan takes no NUL byte");
     // SAFETY: `c` is a NUL-terminated string that outlives the calls, the
     // end pointer may be null, and `errno` is the calling thread's own.
@@ -306,9 +306,23 @@ fn host_strtod(text: &[u8], single: bool) -> (u64, bool) {
     }
 }
 
+/// How many bytes of `text` the host's `strtod` converts: `scanf`
+/// collects texts with more (`"1e+"`, `"0x8p"`) or nothing to convert (a
+/// point alone).
+pub(super) fn accepted_len(text: &[u8]) -> usize {
+    let Ok(c) = CString::new(text) else { return 0 };
+    let mut end: *mut libc::c_char = std::ptr::null_mut();
+    // SAFETY: `c` is a NUL-terminated string that outlives the call, and
+    // `end` a valid place for the end pointer, which points into `c`.
+    unsafe {
+        libc::strtod(c.as_ptr(), &mut end);
+        usize::try_from(end.offset_from(c.as_ptr())).unwrap_or(0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{extended, host_strtod};
+    use super::{accepted_len, extended, host_strtod};
     use crate::value::Value;
 
     /// `strtold` as glibc computes it (its `%La` and `errno` on this
@@ -329,6 +343,16 @@ mod tests {
         let (nan, range) = extended(b"-nan");
         assert!(!range && matches!(nan, Value::Int { .. }) && nan.x87().is_nan() && nan.x87().sign());
         assert_eq!(extended(b"InF").0.x87(), pathwise_ir::x87::X87::from_f64(f64::INFINITY));
+    }
+
+    #[test]
+    fn scanf_texts_convert_their_prefix() {
+        assert_eq!(accepted_len(b"."), 0);
+        assert_eq!(accepted_len(b"-."), 0);
+        assert_eq!(accepted_len(b"0x."), 1);
+        assert_eq!(accepted_len(b"1e+"), 1);
+        assert_eq!(accepted_len(b"0x8p"), 3);
+        assert_eq!(accepted_len(b"-inf"), 4);
     }
 
     #[test]
