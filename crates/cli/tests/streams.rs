@@ -148,3 +148,43 @@ fn the_new_branches_first_order_keeps_the_files_end() {
         assert_eq!(suite["stop"], "complete", "{order}");
     }
 }
+
+#[test]
+fn seeking_decides_the_size_and_moves_as_glibc_does() {
+    let out = tempfile::tempdir().unwrap();
+    let (suite, _) = common::gen_checked(FILE, "size_then_first", "1", out.path());
+    // SEEK_END: a path per size, 0 to --max-array-len (16); ftell gives
+    // it, and after rewind the first byte is read again.
+    let found = files(&suite);
+    let mut sizes: Vec<usize> = found.iter().map(|f| f.0.len()).collect();
+    sizes.sort_unstable();
+    assert_eq!(sizes, (0..=16).collect::<Vec<_>>());
+    for (f, r) in &found {
+        let first = f.bytes().next().map_or(-1, i64::from);
+        assert_eq!(*r, f.len() as i64 * 1000 + first, "{f:?}");
+    }
+
+    // k = 1 (one pass of the loop): no '#' (end or another byte), then
+    // after the skipped byte the end, or one byte, 'x' or not.
+    let out = tempfile::tempdir().unwrap();
+    let suite = generate("skip_one", "1", out.path());
+    let found = files(&suite);
+    assert_eq!(found.len(), 5, "{found:?}");
+    assert_eq!(found.iter().filter(|f| f.1 == -1).count(), 2);
+    // Skipping past the end of a one-byte file: ftell says 2.
+    assert!(found.contains(&("#".to_string(), 2)), "{found:?}");
+    assert!(found.iter().any(|(f, r)| f.len() == 3 && f.ends_with('x') && *r == 103), "{found:?}");
+
+    // The failed seek: the byte pushed back is gone, the next read is the
+    // file's second byte (or its end).
+    let out = tempfile::tempdir().unwrap();
+    let suite = generate("failed_seek", "1", out.path());
+    for (f, r) in files(&suite) {
+        let expected = match f.as_bytes() {
+            [] => -2,
+            [_] => -1,
+            [_, second, ..] => i64::from(*second),
+        };
+        assert_eq!(r, expected, "{f:?}");
+    }
+}

@@ -89,3 +89,41 @@ int area(FILE *f)
         return -1;
     return fgetc(f) == '\n' ? w * h : -2;
 }
+
+/* The file's size, the way C programs ask for it, then its first byte
+ * read again from the start. */
+long size_then_first(FILE *f)
+{
+    if (fseek(f, 0, SEEK_END) != 0)
+        return -1;
+    long n = ftell(f);
+    rewind(f);
+    int c = fgetc(f);
+    return n * 1000 + c;
+}
+
+/* A '#', a byte skipped with SEEK_CUR (the file may end before it),
+ * then the 'x' bytes up to the end, and where the end was. */
+int skip_one(FILE *f)
+{
+    if (fgetc(f) != '#')
+        return -1;
+    fseek(f, 1, SEEK_CUR);
+    int n = 0, c;
+    while ((c = fgetc(f)) != EOF)
+        if (c == 'x')
+            n++;
+    return n * 100 + (int)ftell(f);
+}
+
+/* glibc drops a pushed-back byte even when fseek fails. */
+int failed_seek(FILE *f)
+{
+    if (fgetc(f) == EOF)
+        return -2;
+    ungetc('z', f);
+    long at = ftell(f);
+    if (fseek(f, -5, SEEK_CUR) == 0)
+        return 99;
+    return (int)at * 1000 + fgetc(f);
+}

@@ -20,7 +20,12 @@
 //!   returns the whole items among them;
 //! - `ungetc` pushes back one byte (a second push-back before a read is
 //!   reported unsupported) and clears end-of-file; `ungetc(EOF, f)` does
-//!   nothing.
+//!   nothing;
+//! - `fseek` and `rewind` drop a pushed-back byte and clear end-of-file;
+//!   a position past the end is allowed (reads there find the end), one
+//!   before the start is `EINVAL` (see [`fseek`]); the position is a
+//!   number of the run, not a symbolic one, so `SEEK_END` decides the
+//!   file's size among 0, 1, 2, ... (a path for each).
 //!
 //! Reads never fail (`ferror` is 0). The bytes a line or a short `fread`
 //! reads are a loop that only the data ends, bounded by k like `strlen`'s;
@@ -54,6 +59,11 @@ pub(super) const NAMES: &[&str] = &[
     "clearerr",
     "clearerr_unlocked",
     "fclose",
+    "fseek",
+    "fseeko",
+    "ftell",
+    "ftello",
+    "rewind",
 ];
 
 /// `EOF` as the 32-bit `int` the functions return.
@@ -171,6 +181,12 @@ fn run(h: &mut dyn LibcHost, c: &Call<'_>, base: &str, file_arg: usize) -> Outco
         "fclose" => {
             st.flags |= CLOSED;
             int(0)
+        }
+        "fseek" | "fseeko" => fseek(h, c, &s, &mut st),
+        "ftell" | "ftello" => ftell(h, &st),
+        "rewind" => {
+            seek_to(&mut st, 0);
+            Ok(None)
         }
         _ => unreachable!("not a stream function: {base}"),
     }?;
@@ -334,6 +350,82 @@ fn fread(h: &mut dyn LibcHost, c: &Call<'_>, s: &InputStream, st: &mut State) ->
         }
     }
     Ok(Some(Value::int(got / size)))
+}
+
+/// The position `ftell` gives: a byte pushed back (by `ungetc`, or
+/// looked at by `fscanf`) is one before the file's position; at the
+/// start, there is no such position (`None`: glibc's -1 and `EINVAL`).
+fn tell(st: &State) -> Option<u64> {
+    match (st.unget, st.pos) {
+        (None, pos) => Some(pos),
+        (Some(_), 0) => None,
+        (Some(_), pos) => Some(pos - 1),
+    }
+}
+
+/// `ftell(f)` (and `ftello`).
+fn ftell(h: &mut dyn LibcHost, st: &State) -> Outcome {
+    match tell(st) {
+        Some(pos) => Ok(Some(Value::int(pos))),
+        None => {
+            super::errno::set(h, super::errno::EINVAL)?;
+            Ok(Some(Value::int(u64::MAX)))
+        }
+    }
+}
+
+/// Move to `pos`, as glibc's `fseek` does: the pushed-back byte goes and
+/// end-of-file is cleared (the file may end before `pos`: reads there
+/// find its end).
+fn seek_to(st: &mut State, pos: u64) {
+    st.pos = pos;
+    st.unget = None;
+    st.flags &= !(EOF_SEEN | AT_END);
+}
+
+/// `fseek(f, offset, whence)` (and `fseeko`), as glibc 2.36's: from the
+/// start, the position or the end (the file's size decided, see
+/// [`size`]). An unknown `whence`, or a
+/// position before the start, is -1 and `EINVAL`; in the second case,
+/// unless the current position itself is before the start, glibc has
+/// already dropped the pushed-back byte (checked against glibc: the next
+/// read is the file's byte at the position).
+fn fseek(h: &mut dyn LibcHost, c: &Call<'_>, s: &InputStream, st: &mut State) -> Outcome {
+    let long = h.target().long_bits;
+    let off = c.int(h.pool(), 1, long);
+    let off = pathwise_expr::ops::to_signed(h.concretise(off), long);
+    let whence = c.int(h.pool(), 2, 32);
+    let base = match h.concretise(whence) {
+        0 => Some(0),
+        1 => tell(st),
+        2 => Some(size(h, s)?),
+        _ => None,
+    };
+    let to = base.map(|b| i64::try_from(b).ok().and_then(|b| b.checked_add(off)).filter(|&p| p >= 0));
+    match to {
+        Some(Some(to)) => seek_to(st, to as u64),
+        failed => {
+            if failed.is_some() {
+                st.unget = None;
+            }
+            super::errno::set(h, super::errno::EINVAL)?;
+            return Ok(Some(Value::int(u64::MAX)));
+        }
+    }
+    Ok(Some(Value::int(0)))
+}
+
+/// The file's size as a number of the run: which of 0, 1, 2, ... it is,
+/// each a decision, so that the search gives every size a path (the
+/// sizes are bounded by `--max-array-len`).
+fn size(h: &mut dyn LibcHost, s: &InputStream) -> Result<u64, End> {
+    for v in 0..=s.len.conc {
+        let is = s.len.eqc(h.pool(), v);
+        if h.decide(is)? {
+            return Ok(v);
+        }
+    }
+    unreachable!("the run's size is one of them")
 }
 
 /// `ungetc(c, f)`.
