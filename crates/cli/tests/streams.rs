@@ -188,3 +188,29 @@ fn seeking_decides_the_size_and_moves_as_glibc_does() {
         assert_eq!(r, expected, "{f:?}");
     }
 }
+
+#[test]
+fn getline_allocates_as_glibc_does_outside_the_tests_counts() {
+    let out = tempfile::tempdir().unwrap();
+    let suite = generate("comment_lines", "2", out.path());
+    let found = files(&suite);
+    assert!(found.len() > 10, "{found:?}");
+    // Each test returns the lines of its file that start with '#'.
+    for (f, r) in &found {
+        let lines = f.split_inclusive('\n').filter(|l| l.starts_with('#')).count();
+        assert_eq!(*r, lines as i64, "{f:?}");
+    }
+    assert!(found.iter().any(|f| f.1 == 2), "{found:?}");
+
+    // Under --check-leaks, the code's own malloc leaks: allocation 1,
+    // observed natively (getline's buffer, freed, is glibc's).
+    let out = tempfile::tempdir().unwrap();
+    let (_, suite) = common::gen(FILE, "line_then_leak", &["--k", "1", "--check-leaks"], out.path());
+    let errors = common::error_objects(&suite);
+    assert!(!errors.is_empty(), "{suite:#}");
+    for e in &errors {
+        assert_eq!((e["kind"].as_str(), e["allocation"].as_u64()), (Some("memory-leak"), Some(1)), "{e:#}");
+    }
+    let outcome = common::replay_passes(out.path(), common::test_count(&suite), vec![], true);
+    assert_eq!(outcome.not_observed, 0, "the leak is observed natively: {:?}", outcome.failures);
+}

@@ -4,7 +4,9 @@
  * readers of `stdin` and of a stream kept in a structure (not modelled:
  * reported, never a test). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 /* Newlines in the file. */
 int count_lines(FILE *f)
@@ -126,4 +128,34 @@ int failed_seek(FILE *f)
     if (fseek(f, -5, SEEK_CUR) == 0)
         return 99;
     return (int)at * 1000 + fgetc(f);
+}
+
+/* The lines that start with '#', read with getline (its buffer is
+ * glibc's, freed here). */
+int comment_lines(FILE *f)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    int count = 0;
+    while (getline(&line, &cap, f) != -1)
+        if (line[0] == '#')
+            count++;
+    free(line);
+    return count;
+}
+
+/* getline's buffer freed, then an allocation of the code's own that
+ * leaks: for the tests it is allocation 1 (glibc's malloc inside getline
+ * is not counted). */
+int line_then_leak(FILE *f)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n = getline(&line, &cap, f);
+    free(line);
+    char *p = malloc(4);
+    if (!p)
+        return -9;
+    p[0] = 'a';
+    return (int)n;
 }

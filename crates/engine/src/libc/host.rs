@@ -139,6 +139,11 @@ impl LibcHost for ExecHost<'_, '_, '_> {
         self.exec.allocation_fails(what, made, self.loc)
     }
 
+    fn allocate_internal(&mut self, size: u64) -> Pointer {
+        let o = self.exec.mem.alloc_library_heap(size);
+        Pointer { obj: Some(o), off: 0, off_sym: None, base_sym: None, path: 0 }
+    }
+
     fn object_size(&mut self, p: Pointer) -> Option<u64> {
         self.exec.heap_object_size(p, self.loc)
     }

@@ -355,6 +355,17 @@ impl Memory {
         id
     }
 
+    /// A heap object the C library allocates with its own `malloc`
+    /// (`getline`'s buffer): no allocation the tests count (no ordinal),
+    /// and no leak the tests could observe (see `memcheck::leak`).
+    pub fn alloc_library_heap(&mut self, size: u64) -> ObjId {
+        let id = self.alloc_bytes(ObjKind::Heap, Type::I8, size);
+        if size > 0 {
+            self.objects[id.0 as usize].uninit.insert(0, size);
+        }
+        id
+    }
+
     /// Mark byte `off` of an object uninitialised (a copy of an
     /// uninitialised heap byte); its cell, if any, goes.
     pub fn mark_uninit(&mut self, pool: &mut ExprPool, id: ObjId, off: u64) {
