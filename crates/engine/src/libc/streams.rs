@@ -329,9 +329,10 @@ const GETLINE_FIRST: u64 = 120;
 /// the result is their number, or -1 when there was none. The buffer is
 /// allocated inside glibc, by its own `malloc` (which the tests' wrappers
 /// do not see): a heap object the code may free, but no allocation the
-/// tests count or make fail, nor a leak they report. A line that would need a larger
-/// buffer (more than `*cap - 1` bytes) is unsupported: glibc would
-/// `realloc` the caller's buffer where the tests' checks cannot see it.
+/// tests count or make fail, nor a leak they report. A line that would
+/// need a larger buffer (more than `*cap - 1` bytes) is unsupported:
+/// glibc would `realloc` the buffer where the tests' checks cannot see
+/// it.
 fn getdelim(h: &mut dyn LibcHost, c: &Call<'_>, delim: Int, (s, st): (&InputStream, &mut State)) -> Outcome {
     let long = h.target().long_bits;
     let (lineptr, capptr) = (c.ptr(0), c.ptr(1));
@@ -446,11 +447,11 @@ fn seek_to(st: &mut State, pos: u64) {
 
 /// `fseek(f, offset, whence)` (and `fseeko`), as glibc 2.36's: from the
 /// start, the position or the end (the file's size decided, see
-/// [`size`]). An unknown `whence`, or a
-/// position before the start, is -1 and `EINVAL`; in the second case,
-/// unless the current position itself is before the start, glibc has
-/// already dropped the pushed-back byte (checked against glibc: the next
-/// read is the file's byte at the position).
+/// [`size`]). An unknown `whence`, or a position before the start, is -1
+/// and `EINVAL`; in the second case, unless the current position itself
+/// is before the start, glibc has already dropped the pushed-back byte
+/// (checked against glibc: the next read is the file's byte at the
+/// position).
 fn fseek(h: &mut dyn LibcHost, c: &Call<'_>, s: &InputStream, st: &mut State) -> Outcome {
     let long = h.target().long_bits;
     let off = c.int(h.pool(), 1, long);
