@@ -175,6 +175,17 @@ fn seeking_decides_the_size_and_moves_as_glibc_does() {
     assert!(found.contains(&("#".to_string(), 2)), "{found:?}");
     assert!(found.iter().any(|(f, r)| f.len() == 3 && f.ends_with('x') && *r == 103), "{found:?}");
 
+    // fgetpos and fsetpos: the second byte read twice, the same (or the
+    // end twice: EOF).
+    let out = tempfile::tempdir().unwrap();
+    let (suite, _) = common::gen_checked(FILE, "reread", "1", out.path());
+    let found = files(&suite);
+    assert_eq!(found.len(), 3, "{found:?}");
+    for (f, r) in &found {
+        let expected = f.as_bytes().get(1).map_or(-1, |&b| i64::from(b));
+        assert_eq!(*r, expected, "{f:?}");
+    }
+
     // The failed seek: the byte pushed back is gone, the next read is the
     // file's second byte (or its end).
     let out = tempfile::tempdir().unwrap();

@@ -159,3 +159,18 @@ int line_then_leak(FILE *f)
     p[0] = 'a';
     return (int)n;
 }
+
+/* The position after the first byte kept with fgetpos, the second byte
+ * read, then read again after fsetpos. */
+int reread(FILE *f)
+{
+    fpos_t at;
+    if (fgetc(f) == EOF)
+        return -1;
+    if (fgetpos(f, &at) != 0)
+        return -2;
+    int a = fgetc(f);
+    fsetpos(f, &at);
+    int b = fgetc(f);
+    return a == b ? a : -3;
+}

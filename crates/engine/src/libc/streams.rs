@@ -66,6 +66,8 @@ pub(super) const NAMES: &[&str] = &[
     "ftell",
     "ftello",
     "rewind",
+    "fgetpos",
+    "fsetpos",
 ];
 
 /// `EOF` as the 32-bit `int` the functions return.
@@ -196,6 +198,15 @@ fn run(h: &mut dyn LibcHost, c: &Call<'_>, base: &str, file_arg: usize) -> Outco
         "rewind" => {
             seek_to(&mut st, 0);
             Ok(None)
+        }
+        "fgetpos" => fgetpos(h, c, &st),
+        "fsetpos" => {
+            let off = position_type(h);
+            let pos = h.load(c.ptr(1), off)?;
+            let pos = Int::of(h.pool(), pos, off.bits());
+            let pos = h.concretise(pos);
+            seek_to(&mut st, pos);
+            int(0)
         }
         _ => unreachable!("not a stream function: {base}"),
     }?;
@@ -434,6 +445,33 @@ fn ftell(h: &mut dyn LibcHost, st: &State) -> Outcome {
             Ok(Some(Value::int(u64::MAX)))
         }
     }
+}
+
+/// glibc's `fpos_t` starts with the position, an `off_t` (a `long`),
+/// then a conversion state.
+fn position_type(h: &mut dyn LibcHost) -> Type {
+    if h.target().long_bits == 64 {
+        Type::I64
+    } else {
+        Type::I32
+    }
+}
+
+/// `fgetpos(f, &pos)`: the position `ftell` gives, with a zero conversion
+/// state (glibc's `fpos_t` for a byte stream); -1 and `EINVAL` where
+/// `ftell` has none.
+fn fgetpos(h: &mut dyn LibcHost, c: &Call<'_>, st: &State) -> Outcome {
+    let Some(pos) = tell(st) else {
+        super::errno::set(h, super::errno::EINVAL)?;
+        return Ok(Some(Value::int(u64::MAX)));
+    };
+    let off = position_type(h);
+    let p = c.ptr(1);
+    h.store(p, off, Value::int(pos))?;
+    // The state: 8 bytes after the position (`__mbstate_t`).
+    let state = at(p, u64::from(off.bits() / 8));
+    h.store(state, Type::I64, Value::int(0))?;
+    Ok(Some(Value::int(0)))
 }
 
 /// Move to `pos`, as glibc's `fseek` does: the pushed-back byte goes and
