@@ -83,17 +83,10 @@ fn push_short_loc(out: &mut String, files: &[String], loc: Loc) {
     let _ = write!(out, "{base}:{}", loc.line);
 }
 
-/// One decision, compactly: `merge.c:19 T`, with ` [it 2]` for the second
-/// iteration of its innermost loop and ` (in g)` for a decision of a callee.
-/// `with_col` adds the column (`merge.c:19:12 T`), for lines holding several
-/// conditions (`a && b`).
-pub fn step_summary(suite: &TestSuite, step: &PathStep, with_col: bool) -> String {
-    let mut out = String::new();
-    push_step_summary(&mut out, suite, step, with_col);
-    out
-}
-
-/// [`step_summary`] onto `out`.
+/// One decision onto `out`, compactly: `merge.c:19 T`, with ` [it 2]` for
+/// the second iteration of its innermost loop and ` (in g)` for a decision
+/// of a callee. `with_col` adds the column (`merge.c:19:12 T`), for lines
+/// holding several conditions (`a && b`).
 fn push_step_summary(out: &mut String, suite: &TestSuite, step: &PathStep, with_col: bool) {
     push_short_loc(out, &suite.files, step.loc);
     if with_col && !step.loc.is_none() {
@@ -123,17 +116,10 @@ mod comment_tests {
     }
 }
 
-/// Compact descriptions of all steps of a path; a step shows its column
-/// when another condition of the same line appears on the path.
-pub fn path_summary(suite: &TestSuite, path: &[PathStep]) -> Vec<String> {
-    let mut steps = Vec::with_capacity(path.len());
-    for_each_step_summary(suite, path, |s| steps.push(s.to_string()));
-    steps
-}
-
-/// [`path_summary`]'s descriptions, each passed to `each` in a buffer
-/// reused from step to step: a large suite's test file describes
-/// hundreds of thousands of steps.
+/// The compact description of each step of a path (a step shows its
+/// column when another condition of the same line appears on the path),
+/// passed to `each` in a buffer reused from step to step: a large suite's
+/// test file describes hundreds of thousands of steps.
 pub fn for_each_step_summary(suite: &TestSuite, path: &[PathStep], mut each: impl FnMut(&str)) {
     // Lines where the path decides at more than one column (linear: a
     // path of a 100,000-iteration loop has as many steps).

@@ -501,18 +501,18 @@ fn fseek(h: &mut dyn LibcHost, c: &Call<'_>, s: &InputStream, st: &mut State) ->
         2 => Some(size(h, s)?),
         _ => None,
     };
-    let to = base.map(|b| i64::try_from(b).ok().and_then(|b| b.checked_add(off)).filter(|&p| p >= 0));
-    match to {
-        Some(Some(to)) => seek_to(st, to as u64),
-        failed => {
-            if failed.is_some() {
-                st.unget = None;
-            }
-            super::errno::set(h, super::errno::EINVAL)?;
-            return Ok(Some(Value::int(u64::MAX)));
+    if let Some(base) = base {
+        // From here on glibc has left the pushed-back byte, whether the
+        // seek succeeds or not.
+        st.unget = None;
+        let to = i64::try_from(base).ok().and_then(|b| b.checked_add(off)).filter(|&p| p >= 0);
+        if let Some(to) = to {
+            seek_to(st, to as u64);
+            return Ok(Some(Value::int(0)));
         }
     }
-    Ok(Some(Value::int(0)))
+    super::errno::set(h, super::errno::EINVAL)?;
+    Ok(Some(Value::int(u64::MAX)))
 }
 
 /// The file's size as a number of the run: which of 0, 1, 2, ... it is,

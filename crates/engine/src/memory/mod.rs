@@ -345,13 +345,9 @@ impl Memory {
     /// Allocate `size` bytes for the program's `malloc` (`uninit`: its
     /// content is indeterminate) or `calloc` (zero) at `site`.
     pub fn alloc_heap(&mut self, size: u64, site: pathwise_ir::Loc, uninit: bool) -> ObjId {
-        let id = self.alloc_bytes(ObjKind::Heap, Type::I8, size);
+        let id = self.unnumbered_heap(size, uninit);
         self.heap_allocs += 1;
-        let o = &mut self.objects[id.0 as usize];
-        o.alloc = Some(Allocation { site, ordinal: self.heap_allocs });
-        if uninit && size > 0 {
-            o.uninit.insert(0, size);
-        }
+        self.objects[id.0 as usize].alloc = Some(Allocation { site, ordinal: self.heap_allocs });
         id
     }
 
@@ -359,8 +355,14 @@ impl Memory {
     /// (`getline`'s buffer): no allocation the tests count (no ordinal),
     /// and no leak the tests could observe (see `memcheck::leak`).
     pub fn alloc_library_heap(&mut self, size: u64) -> ObjId {
+        self.unnumbered_heap(size, true)
+    }
+
+    /// A heap object of `size` bytes, uninitialised if asked, without an
+    /// allocation record.
+    fn unnumbered_heap(&mut self, size: u64, uninit: bool) -> ObjId {
         let id = self.alloc_bytes(ObjKind::Heap, Type::I8, size);
-        if size > 0 {
+        if uninit && size > 0 {
             self.objects[id.0 as usize].uninit.insert(0, size);
         }
         id
