@@ -335,7 +335,9 @@ fn compare_function(
     out: &mut Vec<String>,
     not_compared: &mut Vec<String>,
 ) -> CoverageRow {
-    let m = report.functions.get(&p.name);
+    // The program's `main` runs renamed, beside the test file's own.
+    let gcov_name = if p.name == "main" { pathwise_emit::c_tests::RENAMED_MAIN } else { p.name.as_str() };
+    let m = report.functions.get(gcov_name);
     let row = CoverageRow {
         function: p.name.clone(),
         measured_lines: m.map(|m| (m.lines_covered().count(), m.lines.len())),

@@ -36,6 +36,10 @@ use crate::c_heap::{
 use crate::describe::{comment_safe, for_each_step_summary, is_array_param, param_locals, param_name};
 use crate::literal::{c_literal, display_value, is_unsigned};
 
+/// The name a program's `main` takes in the test file (the file has its
+/// own `main`); gcov reports its coverage under this name.
+pub const RENAMED_MAIN: &str = "pathwise_original_main";
+
 /// Which comparison helpers the tests use (each is emitted only if used).
 #[derive(Default)]
 pub(crate) struct Used {
@@ -58,6 +62,8 @@ pub(crate) struct Used {
     guarded: bool,
     /// `pathwise_stream` (`FILE *` inputs).
     stream: bool,
+    /// `pathwise_stdin` (the standard input).
+    stdin: bool,
     /// `pathwise_feenableexcept` (error tests of IEEE exceptions).
     fp_traps: bool,
 }
@@ -169,7 +175,7 @@ fn write_prologue(out: &mut String, suite: &TestSuite, source_include: &str, har
         crate::c_leaks::write_renames(out);
     }
     out.push_str("/* The code under test, with its main() (if any) out of the way. */\n");
-    out.push_str("#define main pathwise_original_main\n");
+    let _ = writeln!(out, "#define main {RENAMED_MAIN}");
     let _ = writeln!(out, "#include \"{include}\"");
     out.push_str("#undef main\n\n");
     write_callback_declarations(out, suite);
@@ -236,8 +242,11 @@ fn write_helpers(out: &mut String, used: &Used) {
     if used.guarded {
         out.push_str(GUARDED_HELPER);
     }
-    if used.stream {
+    if used.stream || used.stdin {
         out.push_str(STREAM_HELPER);
+    }
+    if used.stdin {
+        out.push_str(STDIN_HELPER);
     }
     if used.fp_traps {
         // glibc's (libm); declared under a harness name, as the runner's
@@ -441,6 +450,9 @@ fn test_comment(suite: &TestSuite, test: &TestCase) -> String {
         })
         .collect();
     inputs.extend(other_objects_summary(suite, test, &shown));
+    if let Some(bytes) = &test.stdin {
+        inputs.push(format!("stdin = {}", file_summary(bytes)));
+    }
     let inputs = if inputs.is_empty() { "(none)".to_string() } else { inputs.join(", ") };
     out.push_str(&format!(" * inputs: {inputs}\n"));
     for f in &test.failed_allocations {
@@ -473,6 +485,13 @@ fn test_comment(suite: &TestSuite, test: &TestCase) -> String {
     format!("/*{} */\n", comment_safe(&out))
 }
 
+/// A file's content as its text, up to 128 bytes of it.
+fn file_summary(bytes: &[u8]) -> String {
+    let text = &bytes[..bytes.len().min(128)];
+    let more = if bytes.len() > text.len() { format!(" ... ({} bytes)", bytes.len()) } else { String::new() };
+    format!("{}{more}", crate::literal::c_string_literal(text))
+}
+
 fn input_summary(value: Option<&InputValue>, src: &SrcVar, enums: &[pathwise_ir::EnumDef]) -> String {
     const SHOWN: usize = 32;
     match value {
@@ -487,9 +506,7 @@ fn input_summary(value: Option<&InputValue>, src: &SrcVar, enums: &[pathwise_ir:
         },
         // A stream's content, as the file's text.
         Some(InputValue::Array(vs)) if src.shape == pathwise_ir::Shape::Stream => {
-            let text: Vec<u8> = vs.iter().take(4 * SHOWN).map(|&v| v as u8).collect();
-            let more = if vs.len() > text.len() { format!(" ... ({} bytes)", vs.len()) } else { String::new() };
-            format!("{}{more}", crate::literal::c_string_literal(&text))
+            file_summary(&vs.iter().map(|&v| v as u8).collect::<Vec<u8>>())
         }
         Some(InputValue::Array(vs)) => {
             if let Some(text) = crate::literal::text_bytes(vs, src.scalar).filter(|t| t.len() <= 4 * SHOWN) {
@@ -594,7 +611,7 @@ fn write_input(
         return;
     }
     if p.shape == pathwise_ir::Shape::Stream {
-        write_stream_input(out, p, local, value);
+        write_stream_input(out, local, value);
         return;
     }
     if is_array_param(p) {
@@ -645,31 +662,40 @@ fn write_input(
 
 /// A `FILE *` input: a temporary file holding the content the test
 /// chose (`pathwise_stream`), read from its start.
-fn write_stream_input(out: &mut String, p: &SrcVar, local: &str, value: Option<&InputValue>) {
-    let bytes = match value {
-        Some(InputValue::Array(vs)) => vs.as_slice(),
-        _ => &[],
+fn write_stream_input(out: &mut String, local: &str, value: Option<&InputValue>) {
+    let bytes: Vec<u8> = match value {
+        Some(InputValue::Array(vs)) => vs.iter().map(|&v| v as u8).collect(),
+        _ => Vec::new(),
     };
+    write_file_content(out, local, &bytes, &|content, size| {
+        format!("FILE *{local} = pathwise_stream({content}, {size});")
+    });
+}
+
+/// The standard input the test chose: fd 0 reads a temporary file of it
+/// (`pathwise_stdin`), from its start.
+fn write_stdin(out: &mut String, bytes: &[u8]) {
+    write_file_content(out, "stdin", bytes, &|content, size| format!("pathwise_stdin({content}, {size});"));
+}
+
+/// The statements giving a file the content `bytes`: a constant
+/// `pathwise_in_{name}` and the statement `open(content, size)` makes.
+fn write_file_content(out: &mut String, name: &str, bytes: &[u8], open: &dyn Fn(&str, &str) -> String) {
     if bytes.is_empty() {
-        let _ = writeln!(out, "    FILE *{local} = pathwise_stream(\"\", 0); /* an empty file */");
+        let _ = writeln!(out, "    {} /* an empty file */", open("\"\"", "0"));
         return;
     }
+    let content = format!("pathwise_in_{name}");
     // A literal keeps its terminator (gcc's `-Wextra` reports one that
     // an exact-size array drops), which the file leaves out.
     if bytes.len() < 1000 {
-        let text: Vec<u8> = bytes.iter().map(|&v| v as u8).collect();
-        let literal = crate::literal::c_string_literal(&text);
-        let _ = writeln!(out, "    static const char pathwise_in_{local}[] = {literal};");
-        let _ =
-            writeln!(out, "    FILE *{local} = pathwise_stream(pathwise_in_{local}, sizeof pathwise_in_{local} - 1);");
+        let literal = crate::literal::c_string_literal(bytes);
+        let _ = writeln!(out, "    static const char {content}[] = {literal};");
+        let _ = writeln!(out, "    {}", open(&content, &format!("sizeof {content} - 1")));
     } else {
-        let _ = writeln!(
-            out,
-            "    static const unsigned char pathwise_in_{local}[{}] = {};",
-            bytes.len(),
-            initializer(bytes, p)
-        );
-        let _ = writeln!(out, "    FILE *{local} = pathwise_stream(pathwise_in_{local}, sizeof pathwise_in_{local});");
+        let items: Vec<String> = bytes.iter().map(u8::to_string).collect();
+        let _ = writeln!(out, "    static const unsigned char {content}[{}] = {{{}}};", bytes.len(), items.join(", "));
+        let _ = writeln!(out, "    {}", open(&content, &format!("sizeof {content}")));
     }
 }
 
@@ -684,6 +710,23 @@ const STREAM_HELPER: &str = "static FILE *pathwise_stream(const void *content, u
         __builtin_abort();\n\
     }\n\
     return f;\n\
+}\n\n";
+
+/// `pathwise_stdin(content, size)`: the standard input reads `size`
+/// bytes from its start (the test runs in a process of its own: see
+/// `RUNNER`). `fileno` and `dup2` are POSIX's, declared under harness
+/// names as the runner's calls are.
+const STDIN_HELPER: &str = "extern int pathwise_fileno(FILE *stream) __asm__(\"fileno\");\n\
+extern int pathwise_dup2(int fd, int to) __asm__(\"dup2\");\n\
+static void pathwise_stdin(const void *content, unsigned long size)\n\
+{\n\
+    FILE *f = pathwise_stream(content, size);\n\
+    if (pathwise_dup2(pathwise_fileno(f), 0) < 0 || fseek(stdin, 0L, SEEK_SET) != 0) {\n\
+        perror(\"pathwise: the standard input\");\n\
+        __builtin_abort();\n\
+    }\n\
+    clearerr(stdin);\n\
+    fclose(f);\n\
 }\n\n";
 
 /// Emit the check of one scalar value (`got` is a C expression).
@@ -765,6 +808,10 @@ fn write_test(out: &mut String, (suite, name): (&TestSuite, &str), test: &TestCa
             write_input(out, (p, &suite.enums), &locals[i], test.inputs.get(i), guarded);
         }
     }
+    if let Some(bytes) = &test.stdin {
+        used.stdin = true;
+        write_stdin(out, bytes);
+    }
     // Pointers into another input's array, once every array exists.
     for (i, p) in suite.params.iter().enumerate() {
         if let (false, Some(target)) = (is_heap(p), joined_input(suite, test, i, &locals)) {
@@ -779,7 +826,7 @@ fn write_test(out: &mut String, (suite, name): (&TestSuite, &str), test: &TestCa
     out.push_str("    pathwise_reset_globals();\n");
     crate::c_externs::write_expect_calls(out, suite, test);
     // The renamed `main` of the code under test is reached by its new name.
-    let callee = if suite.function == "main" { "pathwise_original_main" } else { suite.function.as_str() };
+    let callee = if suite.function == "main" { RENAMED_MAIN } else { suite.function.as_str() };
     let call = format!("{callee}({})", call_args(suite, &locals).join(", "));
     let leak = match &test.outcome {
         Outcome::Error(e) => match e.kind {

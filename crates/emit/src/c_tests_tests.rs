@@ -48,6 +48,7 @@ pub(crate) fn case(id: usize, inputs: Vec<InputValue>, ret: Option<i128>) -> Tes
     TestCase {
         id,
         inputs,
+        stdin: None,
         outcome: Outcome::Returned,
         ret,
         array_outputs: Vec::new(),

@@ -274,6 +274,10 @@ pub struct TestJson {
     #[serde(default)]
     pub name: String,
     pub inputs: OrderedMap<NumOrList>,
+    /// The bytes of the standard input, when the path reads it (absent
+    /// otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stdin: Option<Vec<u8>>,
     /// The objects heap parameters reach, with the cells the path reads.
     #[serde(default)]
     pub heap_in: Vec<HeapObjectJson>,
@@ -842,6 +846,7 @@ fn test_json(suite: &TestSuite, test: &TestCase, name: &str, texts: &mut StepTex
         id: test.id,
         name: name.to_string(),
         inputs: OrderedMap(inputs),
+        stdin: test.stdin.clone(),
         heap_in: heap_json(suite, &test.heap_in),
         outcome: variant_name(&format!("{:?}", test.outcome)),
         error: match &test.outcome {

@@ -157,6 +157,9 @@ pub struct TestCase {
     pub id: usize,
     /// One value per parameter, in parameter order.
     pub inputs: Vec<InputValue>,
+    /// The content of the standard input, when the path reads it (the
+    /// test passes it as a file; its size is where the input ends).
+    pub stdin: Option<Vec<u8>>,
     pub outcome: Outcome,
     /// Return value (`None` for `void` or when the run did not return).
     pub ret: Option<i128>,

@@ -1,8 +1,8 @@
 /* Functions that read a `FILE *` parameter, as C code reads files: a
  * character loop, a line parser, a binary header, a tokenizer with
- * one character of look-ahead, a reader that closes its stream, and
- * readers of `stdin` and of a stream kept in a structure (not modelled:
- * reported, never a test). */
+ * one character of look-ahead, a reader that closes its stream, and a
+ * reader of a stream kept in a structure (not modelled: reported, never
+ * a test). The standard input is tested in stdin.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,12 +74,6 @@ int read_and_close(FILE *f)
     if (ended)
         return a == EOF ? 0 : 1;
     return a == b ? 3 : 2;
-}
-
-/* Not modelled: reported as unsupported, with no test. */
-int yes_on_stdin(void)
-{
-    return fgetc(stdin) == 'y';
 }
 
 /* "W H" then a newline: the area; -1 without two numbers, -2 without the
@@ -173,4 +167,15 @@ int reread(FILE *f)
     fsetpos(f, &at);
     int b = fgetc(f);
     return a == b ? a : -3;
+}
+
+/* Not modelled: a stream kept in a structure is reported, with no test. */
+struct reader {
+    FILE *in;
+    int lines;
+};
+
+int next_is_y(struct reader *r)
+{
+    return fgetc(r->in) == 'y';
 }

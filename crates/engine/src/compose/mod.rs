@@ -668,6 +668,16 @@ pub fn summarisable(program: &Program, func: FuncId, stack: &mut Vec<FuncId>) ->
                 InstKind::AddrFunc { .. } | InstKind::CallPtr { .. } => {
                     Some(format!("uses a function pointer at line {}", inst.loc.line))
                 }
+                // The stream's position is state no formula over the
+                // parameters carries.
+                InstKind::AddrGlobal { global } if crate::run::is_stdin(&program.globals[global.0 as usize]) => {
+                    Some(format!("reads the standard input at line {}", inst.loc.line))
+                }
+                InstKind::Call { func: g, .. }
+                    if crate::run::STDIN_READERS.contains(&program.func(*g).name.as_str()) =>
+                {
+                    Some(format!("reads the standard input at line {}", inst.loc.line))
+                }
                 InstKind::Call { func: g, .. } if program.func(*g).is_declaration() => {
                     let name = &program.func(*g).name;
                     (!crate::setup::has_model(name) || name.starts_with("__VERIFIER_nondet"))

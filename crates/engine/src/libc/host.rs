@@ -202,14 +202,20 @@ impl LibcHost for ExecHost<'_, '_, '_> {
         let o = ex.mem.object(obj);
         let ObjKind::Input { param } = o.kind else { return None };
         // The parameters of the function under test (or of its
-        // precondition, which has the same), the run's first frame.
+        // precondition, which has the same), the run's first frame; the
+        // only input past them is `stdin`'s content.
         let root = ex.frames.first()?.func;
-        let p = ex.m.program.func(root).params.get(param)?;
-        if p.src.shape != pathwise_ir::Shape::Stream {
+        let shape = ex.m.program.func(root).params.get(param).map(|p| p.src.shape);
+        if shape.is_some_and(|s| s != pathwise_ir::Shape::Stream) {
             return None;
         }
         let len = Int { conc: o.size_bytes(), sym: Some(o.input?.len), w: 64 };
         Some(InputStream { param, data: f, len })
+    }
+
+    fn stdin(&mut self) -> Option<Pointer> {
+        let &obj = self.exec.libc_objects.get(super::streams::STDIN_OBJECT)?;
+        Some(Pointer { obj: Some(obj), ..Pointer::NULL })
     }
 
     fn error(&self, kind: ErrorKind, message: String) -> End {

@@ -37,6 +37,7 @@ mod scan;
 mod stdio;
 mod stdlib;
 mod streams;
+pub(crate) use streams::{was_used as stream_used, STDIN_OBJECT};
 mod string;
 mod strtod;
 mod sym;
@@ -258,6 +259,9 @@ pub(crate) trait LibcHost {
     /// The `FILE *` parameter of the function under test that `f` points
     /// to (see [`streams`]); `None` for any other pointer.
     fn input_stream(&mut self, f: Pointer) -> Option<InputStream>;
+
+    /// `stdin`, when it is an input of the run (see [`streams`]).
+    fn stdin(&mut self) -> Option<Pointer>;
 
     /// The arguments a `va_list` points to (see `pathwise_ir::VA_AREA`):
     /// the slots of its call's argument area from `ap` on, each read as the

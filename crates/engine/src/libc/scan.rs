@@ -1,5 +1,5 @@
-//! `sscanf` and `fscanf`: formatted input from a string or from a `FILE *`
-//! parameter (see [`super::streams`]), as glibc 2.36's `vfscanf` reads it.
+//! `sscanf`, `fscanf` and `scanf`: formatted input from a string, a `FILE *`
+//! parameter or `stdin` (see [`super::streams`]), as glibc 2.36's `vfscanf` reads it.
 //!
 //! The format must be concrete (a symbolic byte is fixed and reported);
 //! the input is symbolic, each test on one of its bytes a decision (and,
@@ -42,8 +42,17 @@ use crate::value::{Pointer, Value};
 #[path = "scan_float.rs"]
 mod float;
 
-pub(super) const NAMES: &[&str] =
-    &["sscanf", "__isoc99_sscanf", "__isoc23_sscanf", "fscanf", "__isoc99_fscanf", "__isoc23_fscanf"];
+pub(super) const NAMES: &[&str] = &[
+    "sscanf",
+    "__isoc99_sscanf",
+    "__isoc23_sscanf",
+    "fscanf",
+    "__isoc99_fscanf",
+    "__isoc23_fscanf",
+    "scanf",
+    "__isoc99_scanf",
+    "__isoc23_scanf",
+];
 
 /// `EOF` as the 32-bit `int` result.
 const EOF: u64 = 0xFFFF_FFFF;
@@ -146,14 +155,18 @@ struct Spec {
 }
 
 fn scan(h: &mut dyn LibcHost, c: &Call<'_>) -> Result<u64, End> {
-    let source = if c.name.contains("fscanf") {
-        Source::Stream(super::streams::open(h, c.ptr(0), c.name)?)
+    // The format's argument: `scanf` reads `stdin`, the others their first.
+    let (source, format) = if c.name.contains("fscanf") {
+        (Source::Stream(super::streams::open(h, c.ptr(0), c.name)?), 1)
+    } else if c.name.contains("sscanf") {
+        (Source::Str(pinned(h, c.ptr(0))), 1)
     } else {
-        Source::Str(pinned(h, c.ptr(0)))
+        let stdin = super::streams::stdin(h, c.name)?;
+        (Source::Stream(super::streams::open(h, stdin, c.name)?), 0)
     };
     let mut input = Input { source, read: 0 };
-    let f = pinned(h, c.ptr(1));
-    let (mut i, mut next, mut done) = (0u64, 2usize, 0u64);
+    let f = pinned(h, c.ptr(format));
+    let (mut i, mut next, mut done) = (0u64, format + 1, 0u64);
     let stop = loop {
         let ch = format_byte(h, f, &mut i)?;
         if ch == 0 {

@@ -45,6 +45,8 @@ use crate::value::{Pointer, Value};
 pub(super) const NAMES: &[&str] = &[
     "fgetc",
     "getc",
+    "getchar",
+    "getchar_unlocked",
     "fgetc_unlocked",
     "getc_unlocked",
     "fgets",
@@ -92,6 +94,8 @@ const CLOSED: u64 = 2;
 /// The path has decided that the file ends at `pos`: later reads need
 /// no decision.
 const AT_END: u64 = 4;
+/// The path has used the stream (see [`was_used`]).
+const USED: u64 = 8;
 
 /// The state of a stream in this run, kept in a library static object
 /// (`STATE_CELLS` cells per parameter) so that callees see what their
@@ -104,19 +108,52 @@ struct State {
 }
 
 const STATE_CELLS: u64 = 4;
+/// The name of the library's object holding the streams' states.
+const STATE_OBJECT: &str = "pathwise.streams";
 /// Parameters beyond this one keep no state (no C function has so many
 /// `FILE *` parameters).
 const MAX_PARAMS: u64 = 64;
 
 pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
     let base = c.name.strip_suffix("_unlocked").unwrap_or(c.name);
-    let file_arg = match base {
-        "fgets" | "getline" => 2,
-        "fread" | "getdelim" => 3,
-        "ungetc" => 1,
-        _ => 0,
+    let file = match base {
+        "getchar" => match stdin(h, c.name) {
+            Ok(f) => return Some(run(h, c, "fgetc", f)),
+            Err(end) => return Some(Err(end)),
+        },
+        "fgets" | "getline" => c.ptr(2),
+        "fread" | "getdelim" => c.ptr(3),
+        "ungetc" => c.ptr(1),
+        _ => c.ptr(0),
     };
-    Some(run(h, c, base, file_arg))
+    Some(run(h, c, base, file))
+}
+
+/// The name under which the run keeps `stdin`'s content among the
+/// library's objects (see `run::build_memory`).
+pub(crate) const STDIN_OBJECT: &str = "pathwise.stdin";
+
+/// `stdin` for `name` (`getchar`, `scanf`), which reads it without naming
+/// it: the standard input is an input of the function under test only.
+pub(super) fn stdin(h: &mut dyn LibcHost, name: &str) -> Result<Pointer, End> {
+    h.stdin().ok_or_else(|| {
+        h.error(
+            ErrorKind::Unsupported,
+            format!("`{name}` reads the standard input, an input of `gen` only (not of a whole program's run)"),
+        )
+    })
+}
+
+/// Whether the run read (or looked at) stream `param` (`mem` holds the
+/// library's `objects`): a test passes `stdin` only when its path did.
+pub(crate) fn was_used(
+    mem: &crate::memory::Memory,
+    objects: &rustc_hash::FxHashMap<String, crate::value::ObjId>,
+    param: usize,
+) -> bool {
+    let Some(&id) = objects.get(STATE_OBJECT) else { return false };
+    let flags = mem.read_conc(id, (param as u64 * STATE_CELLS + 1) * 8, Type::I64).unwrap_or(0);
+    flags & USED != 0
 }
 
 /// A stream read byte by byte with one byte of look-ahead, as `fscanf`
@@ -165,8 +202,8 @@ fn open_state(h: &mut dyn LibcHost, f: Pointer, name: &str) -> Result<(InputStre
     Ok((s, st))
 }
 
-fn run(h: &mut dyn LibcHost, c: &Call<'_>, base: &str, file_arg: usize) -> Outcome {
-    let (s, mut st) = open_state(h, c.ptr(file_arg), c.name)?;
+fn run(h: &mut dyn LibcHost, c: &Call<'_>, base: &str, file: Pointer) -> Outcome {
+    let (s, mut st) = open_state(h, file, c.name)?;
     let int = |v: u64| Ok(Some(Value::int(v)));
     let out = match base {
         "fgetc" | "getc" => match next_byte(h, &s, &mut st, None)? {
@@ -225,8 +262,8 @@ fn stream(h: &mut dyn LibcHost, f: Pointer, name: &str) -> Result<InputStream, E
             Err(h.error(
                 ErrorKind::Unsupported,
                 format!(
-                    "`{name}` reads a stream that is not a `FILE *` parameter of the function under test \
-                     (`stdin`, a `FILE *` field or variable): pass it as a parameter"
+                    "`{name}` reads a stream that is neither the standard input nor a `FILE *` parameter \
+                     of the function under test (a `FILE *` field or variable): pass it as a parameter"
                 ),
             ))
         }
@@ -235,7 +272,7 @@ fn stream(h: &mut dyn LibcHost, f: Pointer, name: &str) -> Result<InputStream, E
 
 /// The static object holding every stream's state.
 fn state_object(h: &mut dyn LibcHost) -> Pointer {
-    h.static_object("pathwise.streams", Type::I64, &|| vec![Value::int(0); (STATE_CELLS * MAX_PARAMS) as usize])
+    h.static_object(STATE_OBJECT, Type::I64, &|| vec![Value::int(0); (STATE_CELLS * MAX_PARAMS) as usize])
 }
 
 fn cell(h: &mut dyn LibcHost, param: usize, i: u64) -> Pointer {
@@ -258,7 +295,7 @@ fn load_state(h: &mut dyn LibcHost, param: usize) -> Result<State, End> {
 fn store_state(h: &mut dyn LibcHost, param: usize, st: &State) -> Result<(), End> {
     let cells = [
         Value::int(st.pos),
-        Value::int(st.flags),
+        Value::int(st.flags | USED),
         Value::int(u64::from(st.unget.is_some())),
         st.unget.map_or(Value::int(0), |b| b.value()),
     ];

@@ -51,7 +51,12 @@ pub enum ParamInput {
 
 /// The inputs of the function under test, as solver variables.
 pub struct InputSpec {
+    /// One input per parameter of the function, then, when the program
+    /// reads the standard input, the content of `stdin` (an input array
+    /// of bytes, read as a `FILE *` parameter's: see `libc::streams`).
     pub params: Vec<ParamInput>,
+    /// The index in `params` of `stdin`'s content, if any.
+    pub stdin: Option<usize>,
     /// Constraints every input satisfies (`_Bool` inputs are 0 or 1).
     pub hard: Vec<ExprId>,
     /// `len <= --max-array-len` for each input array, in parameter order:
@@ -153,7 +158,8 @@ impl InputSpec {
             }
         }
         let joins = crate::joins::join_vars(pool, program, func, &params);
-        let stream_lens = f
+        let mut params = params;
+        let mut stream_lens: Vec<ExprId> = f
             .params
             .iter()
             .zip(&params)
@@ -162,7 +168,22 @@ impl InputSpec {
                 _ => None,
             })
             .collect();
-        InputSpec { params, hard, len_limits, joins, stream_lens }
+        let stdin = reads_stdin(program, func).then(|| {
+            let (input, len_limit) = input_array(pool, "stdin", Type::I8, max_array_len);
+            len_limits.push(len_limit);
+            stream_lens.push(input.len);
+            params.push(ParamInput::Array { input, elem: Type::I8, contract: None, null: None });
+            params.len() - 1
+        });
+        InputSpec { params, stdin, hard, len_limits, joins, stream_lens }
+    }
+
+    /// The input array of `stdin`'s content, if the program reads it.
+    pub fn stdin_input(&self) -> Option<InputArray> {
+        match self.params.get(self.stdin?) {
+            Some(ParamInput::Array { input, .. }) => Some(*input),
+            _ => None,
+        }
     }
 
     /// The length variables of the input arrays under `contract` (any
@@ -179,6 +200,7 @@ impl InputSpec {
     pub fn empty() -> InputSpec {
         InputSpec {
             params: Vec::new(),
+            stdin: None,
             hard: Vec::new(),
             len_limits: Vec::new(),
             joins: Vec::new(),
@@ -223,6 +245,8 @@ pub struct RunRecord {
     pub global_outputs: Vec<Vec<u128>>,
     /// Elements of each input array touched by either execution.
     pub touched_len: Vec<u64>,
+    /// The function under test read `stdin` (see [`InputSpec::stdin`]).
+    pub stdin_read: bool,
     /// Input and output heaps of the function's execution.
     pub heap: crate::heap_out::HeapRecord,
     /// The parameter a dereference assumed non-null, and where: the run
@@ -303,6 +327,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         array_outputs: Vec::new(),
         global_outputs: Vec::new(),
         touched_len: vec![0; setup.spec.params.len()],
+        stdin_read: false,
         heap: Default::default(),
         nonnull_assumed: None,
         leak_returned: None,
@@ -322,6 +347,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         let (globals, args, mut objs) = build_memory(m.program, &mut mem, setup.spec, inputs, max);
         let mut exec =
             Exec::new(m, pool, &mut mem, &mut rec.pre_entries, (Region::Pre, setup.symbolic), &lens, globals);
+        give_stdin(&mut exec, setup.spec, &objs);
         exec.seen.tied_lens.extend(setup.spec.contract_lens(false));
         exec.strings = crate::contracts::Strings::new(setup.spec.contract_lens(true));
         let end = match heap_args(&mut exec, setup.spec, (args, &mut objs), pre) {
@@ -349,6 +375,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     let (globals, args, mut objs) = build_memory(m.program, &mut mem, setup.spec, inputs, max);
     let mut exec =
         Exec::new(m, pool, &mut mem, &mut rec.main_entries, (Region::Main, setup.symbolic), &lens, globals.clone());
+    give_stdin(&mut exec, setup.spec, &objs);
     exec.heap.assume.inherit(declared);
     exec.inherit_initial_reads(initial_reads, tied_counts);
     // Lengths the precondition or the contract tied are not grown
@@ -377,6 +404,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     let call_pointers = std::mem::take(&mut exec.call_pointers);
     rec.unrelated = rec.unrelated.or(exec.heap.joins.unrelated);
     let choices = std::mem::take(&mut exec.heap.joins.choices);
+    rec.stdin_read = setup.spec.stdin.is_some_and(|i| crate::libc::stream_used(exec.mem, &exec.libc_objects, i));
     exec.complete_input_heap();
     drop(exec);
     rec.heap = heap_record(m.program, &mem, setup.main, (&param_values, &globals), returned, &call_pointers);
@@ -535,6 +563,32 @@ fn global_contents(mem: &Memory, id: ObjId, g: &pathwise_ir::GlobalData) -> Vec<
     }
 }
 
+/// The C library's functions that read `stdin` without naming it.
+pub(crate) const STDIN_READERS: &[&str] = &["getchar", "getchar_unlocked", "scanf", "__isoc99_scanf", "__isoc23_scanf"];
+
+/// Whether `func` (or a function it may call) reads the standard input:
+/// it uses `stdin` or calls a function that reads it.
+fn reads_stdin(program: &Program, func: FuncId) -> bool {
+    let declared = |n: &&str| program.func_by_name(n).is_some_and(|f| program.func(f).is_declaration());
+    // The front end declares only what the unit uses: most never do.
+    if !program.globals.iter().any(is_stdin) && !STDIN_READERS.iter().any(declared) {
+        return false;
+    }
+    let graph = pathwise_ir::analysis::CallGraph::compute(program);
+    graph.reachable_from(func).into_iter().any(|f| {
+        program.func(f).blocks.iter().flat_map(|b| &b.insts).any(|i| match &i.kind {
+            pathwise_ir::InstKind::AddrGlobal { global } => is_stdin(&program.globals[global.0 as usize]),
+            pathwise_ir::InstKind::Call { func, .. } => STDIN_READERS.contains(&program.func(*func).name.as_str()),
+            _ => false,
+        })
+    })
+}
+
+/// Whether `g` is the C library's `stdin`.
+pub(crate) fn is_stdin(g: &pathwise_ir::GlobalData) -> bool {
+    g.name == "stdin" && is_std_stream(g)
+}
+
 /// Whether `g` is the C library's `stdin`, `stdout` or `stderr` (glibc's
 /// `extern FILE *stdin;`, defined by the library, not by the unit).
 pub(crate) fn is_std_stream(g: &pathwise_ir::GlobalData) -> bool {
@@ -564,15 +618,6 @@ fn build_memory(
             id
         })
         .collect();
-    // `stdin`, `stdout` and `stderr` are never null: each points to an
-    // object of its own (which only the stdio models look at).
-    for (g, &id) in program.globals.iter().zip(&globals) {
-        if is_std_stream(g) {
-            let stream = mem.alloc(ObjKind::Global, pathwise_ir::Type::I8, 1);
-            mem.init_cell(stream, 0, Value::int(0));
-            mem.init_pointer(id, 0, Pointer { obj: Some(stream), ..Pointer::NULL });
-        }
-    }
     // Pointers in initial contents, once every global has its object.
     for (g, &id) in program.globals.iter().zip(&globals) {
         for r in &g.relocs {
@@ -613,12 +658,40 @@ fn build_memory(
                 let count = InputSpec::len_of(inputs, input.len, max);
                 let init = inputs.arrays.get(&input.array).cloned().unwrap_or_else(ArrayValue::default);
                 let id = mem.alloc_input(i, elem, count, init, input);
-                args.push(Value::Ptr(Pointer { obj: Some(id), off: 0, off_sym: None, base_sym: None, path: 0 }));
+                // `stdin`'s content is no argument.
+                if spec.stdin != Some(i) {
+                    args.push(Value::Ptr(Pointer { obj: Some(id), off: 0, off_sym: None, base_sym: None, path: 0 }));
+                }
                 objs.push(Some(id));
             }
         }
     }
+    // `stdin`, `stdout` and `stderr` are never null: `stdin` points to its
+    // content when the program reads it, the others (and an unread
+    // `stdin`) to an object of their own (which only the stdio models
+    // look at).
+    for (g, &id) in program.globals.iter().zip(&globals) {
+        if is_std_stream(g) {
+            let stream = match spec.stdin.and_then(|i| objs[i]) {
+                Some(content) if is_stdin(g) => content,
+                _ => {
+                    let stream = mem.alloc(ObjKind::Global, pathwise_ir::Type::I8, 1);
+                    mem.init_cell(stream, 0, Value::int(0));
+                    stream
+                }
+            };
+            mem.init_pointer(id, 0, Pointer { obj: Some(stream), ..Pointer::NULL });
+        }
+    }
     (globals, args, objs)
+}
+
+/// `stdin`'s content, for the models that read it without naming it
+/// (`getchar`, `scanf`).
+fn give_stdin(exec: &mut Exec<'_, '_>, spec: &InputSpec, objs: &[Option<ObjId>]) {
+    if let Some(id) = spec.stdin.and_then(|i| objs[i]) {
+        exec.libc_objects.insert(crate::libc::STDIN_OBJECT.to_string(), id);
+    }
 }
 
 fn note_touched(mem: &Memory, objs: &[Option<ObjId>], touched: &mut [u64]) {

@@ -142,9 +142,17 @@ fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRe
         Some(crate::path::End::BoundExceeded | crate::path::End::StepLimit) => Outcome::BoundReached,
         _ => Outcome::Returned,
     };
+    // The standard input as the test passes it: a file of the bytes the
+    // run's content holds (its length is where it ends).
+    let stdin = setup.spec.stdin_input().filter(|_| replay.stdin_read).map(|input| {
+        let n = crate::run::InputSpec::len_of(inputs, input.len, m.config.max_array_len);
+        let arr = inputs.arrays.get(&input.array);
+        (0..n).map(|i| arr.map_or(0, |a| a.get(i)) as u8).collect()
+    });
     TestCase {
         id: 0,
         inputs: inputs_v,
+        stdin,
         outcome,
         ret,
         array_outputs,

@@ -558,7 +558,7 @@ impl Memory {
     }
 
     /// Concrete bits of `ty` at `off`, assembled from the cells that cover it.
-    fn read_conc(&self, id: ObjId, off: u64, ty: Type) -> Result<u64, AccessError> {
+    pub(crate) fn read_conc(&self, id: ObjId, off: u64, ty: Type) -> Result<u64, AccessError> {
         if let Some(v) = self.exact(id, off, ty) {
             return Ok(v.conc());
         }

@@ -65,7 +65,8 @@ impl Exec<'_, '_> {
         let n = spec.params.len();
         self.heap.null_params.conds = vec![None; n];
         self.heap.null_params.checked = vec![false; n];
-        for (i, p) in spec.params.iter().enumerate() {
+        // (`stdin`'s content, past the parameters, is no argument.)
+        for (i, p) in spec.params.iter().enumerate().take(args.len()) {
             let ptr = args[i].as_ptr();
             match *p {
                 ParamInput::Array { null: Some(var), .. } => {
