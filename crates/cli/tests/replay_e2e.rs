@@ -39,6 +39,7 @@ fn test(id: usize, x: i128, ret: i128, path: Vec<PathStep>) -> TestCase {
         id,
         inputs: vec![InputValue::Scalar(x)],
         stdin: None,
+        stdout: None,
         outcome: Outcome::Returned,
         ret: Some(ret),
         array_outputs: vec![None],

@@ -131,4 +131,16 @@ fn a_whole_program_reads_its_input() {
         assert_eq!(*ret, i64::from(digit.is_some()), "{bytes:?}");
         assert!(digit.is_none_or(|d| d + 1 == bytes.len()), "{bytes:?}");
     }
+    // What it echoed, upper-cased, is each test's expected output (the
+    // native runs compared it).
+    for t in suite["tests"].as_array().unwrap() {
+        let input: Vec<u8> = t["stdin"].as_array().unwrap().iter().map(|b| b.as_u64().unwrap() as u8).collect();
+        let echoed: Vec<u64> =
+            input.iter().take_while(|b| !b.is_ascii_digit()).map(|b| u64::from(b.to_ascii_uppercase())).collect();
+        let written: Vec<u64> = match t["expected"].get("stdout") {
+            Some(s) => s.as_array().unwrap().iter().map(|b| b.as_u64().unwrap()).collect(),
+            None => Vec::new(),
+        };
+        assert_eq!(written, echoed, "{t}");
+    }
 }

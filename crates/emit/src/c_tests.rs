@@ -60,10 +60,8 @@ pub(crate) struct Used {
     pub(crate) frame: bool,
     /// `pathwise_guarded` (input arrays before an inaccessible page).
     guarded: bool,
-    /// `pathwise_stream` (`FILE *` inputs).
-    stream: bool,
-    /// `pathwise_stdin` (the standard input).
-    stdin: bool,
+    /// The files' helpers (see `c_streams`).
+    streams: crate::c_streams::StreamsUsed,
     /// `pathwise_feenableexcept` (error tests of IEEE exceptions).
     fp_traps: bool,
 }
@@ -242,12 +240,7 @@ fn write_helpers(out: &mut String, used: &Used) {
     if used.guarded {
         out.push_str(GUARDED_HELPER);
     }
-    if used.stream || used.stdin {
-        out.push_str(STREAM_HELPER);
-    }
-    if used.stdin {
-        out.push_str(STDIN_HELPER);
-    }
+    crate::c_streams::write_helpers(out, &used.streams);
     if used.fp_traps {
         // glibc's (libm); declared under a harness name, as the runner's
         // POSIX calls are, so that `<fenv.h>` and `_GNU_SOURCE` are not needed.
@@ -610,10 +603,6 @@ fn write_input(
         let _ = writeln!(out, "    {decl} = {target};");
         return;
     }
-    if p.shape == pathwise_ir::Shape::Stream {
-        write_stream_input(out, local, value);
-        return;
-    }
     if is_array_param(p) {
         let values: Vec<i128> = match value {
             Some(InputValue::Array(vs)) => vs.clone(),
@@ -659,75 +648,6 @@ fn write_input(
         let _ = writeln!(out, "    {} {local} = {};", p.c_scalar, crate::literal::c_value(v, p, enums));
     }
 }
-
-/// A `FILE *` input: a temporary file holding the content the test
-/// chose (`pathwise_stream`), read from its start.
-fn write_stream_input(out: &mut String, local: &str, value: Option<&InputValue>) {
-    let bytes: Vec<u8> = match value {
-        Some(InputValue::Array(vs)) => vs.iter().map(|&v| v as u8).collect(),
-        _ => Vec::new(),
-    };
-    write_file_content(out, local, &bytes, &|content, size| {
-        format!("FILE *{local} = pathwise_stream({content}, {size});")
-    });
-}
-
-/// The standard input the test chose: fd 0 reads a temporary file of it
-/// (`pathwise_stdin`), from its start.
-fn write_stdin(out: &mut String, bytes: &[u8]) {
-    write_file_content(out, "stdin", bytes, &|content, size| format!("pathwise_stdin({content}, {size});"));
-}
-
-/// The statements giving a file the content `bytes`: a constant
-/// `pathwise_in_{name}` and the statement `open(content, size)` makes.
-fn write_file_content(out: &mut String, name: &str, bytes: &[u8], open: &dyn Fn(&str, &str) -> String) {
-    if bytes.is_empty() {
-        let _ = writeln!(out, "    {} /* an empty file */", open("\"\"", "0"));
-        return;
-    }
-    let content = format!("pathwise_in_{name}");
-    // A literal keeps its terminator (gcc's `-Wextra` reports one that
-    // an exact-size array drops), which the file leaves out.
-    if bytes.len() < 1000 {
-        let literal = crate::literal::c_string_literal(bytes);
-        let _ = writeln!(out, "    static const char {content}[] = {literal};");
-        let _ = writeln!(out, "    {}", open(&content, &format!("sizeof {content} - 1")));
-    } else {
-        let items: Vec<String> = bytes.iter().map(u8::to_string).collect();
-        let _ = writeln!(out, "    static const unsigned char {content}[{}] = {{{}}};", bytes.len(), items.join(", "));
-        let _ = writeln!(out, "    {}", open(&content, &format!("sizeof {content}")));
-    }
-}
-
-/// `pathwise_stream(content, size)`: a temporary file holding `size`
-/// bytes, positioned at its start, for a `FILE *` input. Never closed: the
-/// code under test may close it, and the test's process ends anyway.
-const STREAM_HELPER: &str = "static FILE *pathwise_stream(const void *content, unsigned long size)\n\
-{\n\
-    FILE *f = tmpfile();\n\
-    if (f == NULL || fwrite(content, 1, size, f) != size || fseek(f, 0L, SEEK_SET) != 0) {\n\
-        perror(\"pathwise: a temporary file for an input stream\");\n\
-        __builtin_abort();\n\
-    }\n\
-    return f;\n\
-}\n\n";
-
-/// `pathwise_stdin(content, size)`: the standard input reads `size`
-/// bytes from its start (the test runs in a process of its own: see
-/// `RUNNER`). `fileno` and `dup2` are POSIX's, declared under harness
-/// names as the runner's calls are.
-const STDIN_HELPER: &str = "extern int pathwise_fileno(FILE *stream) __asm__(\"fileno\");\n\
-extern int pathwise_dup2(int fd, int to) __asm__(\"dup2\");\n\
-static void pathwise_stdin(const void *content, unsigned long size)\n\
-{\n\
-    FILE *f = pathwise_stream(content, size);\n\
-    if (pathwise_dup2(pathwise_fileno(f), 0) < 0 || fseek(stdin, 0L, SEEK_SET) != 0) {\n\
-        perror(\"pathwise: the standard input\");\n\
-        __builtin_abort();\n\
-    }\n\
-    clearerr(stdin);\n\
-    fclose(f);\n\
-}\n\n";
 
 /// Emit the check of one scalar value (`got` is a C expression).
 pub(crate) fn write_scalar_check(
@@ -801,16 +721,16 @@ fn write_test(out: &mut String, (suite, name): (&TestSuite, &str), test: &TestCa
             // Copied below, once the input heap holds its values.
         } else if is_heap(p) {
             write_heap_param(out, suite, test, p, &locals[i], test.inputs.get(i));
+        } else if p.shape == pathwise_ir::Shape::Stream {
+            crate::c_streams::write_stream_input(out, &mut used.streams, &locals[i], test.inputs.get(i));
         } else if joined_input(suite, test, i, &locals).is_none() {
             let guarded = is_array_param(p) && reads_past_an_input(test);
             used.guarded |= guarded;
-            used.stream |= p.shape == pathwise_ir::Shape::Stream;
             write_input(out, (p, &suite.enums), &locals[i], test.inputs.get(i), guarded);
         }
     }
     if let Some(bytes) = &test.stdin {
-        used.stdin = true;
-        write_stdin(out, bytes);
+        crate::c_streams::write_stdin(out, &mut used.streams, bytes);
     }
     // Pointers into another input's array, once every array exists.
     for (i, p) in suite.params.iter().enumerate() {
@@ -888,10 +808,14 @@ fn write_test(out: &mut String, (suite, name): (&TestSuite, &str), test: &TestCa
     }
     let mut ret_var = None;
     let mut result = None;
+    if test.stdout.is_some() {
+        crate::c_streams::write_stdout_capture(out, &mut used.streams);
+    }
+    let mut ret_check = None;
     match (&suite.ret, test.ret, &test.ret_pointer) {
         (Some(ret), Some(expected), _) => {
             let _ = writeln!(out, "    {} pathwise_ret = {call};", ret.c_scalar);
-            write_scalar_check(out, used, id, "return", (ret, &suite.enums), expected, "pathwise_ret");
+            ret_check = Some((ret, expected));
             result = Some("pathwise_ret");
         }
         (Some(ret), None, Some(HeapValue::Ref { .. })) if ret.shape == pathwise_ir::Shape::ByValue => {
@@ -916,6 +840,13 @@ fn write_test(out: &mut String, (suite, name): (&TestSuite, &str), test: &TestCa
             // `void` function, or a run without a return value to compare.
             let _ = writeln!(out, "    {call};");
         }
+    }
+    // The output first: the checks print.
+    if let Some(bytes) = &test.stdout {
+        crate::c_streams::write_stdout_check(out, id, bytes);
+    }
+    if let Some((ret, expected)) = ret_check {
+        write_scalar_check(out, used, id, "return", (ret, &suite.enums), expected, "pathwise_ret");
     }
     if let Some((e, allocation, bytes)) = leak {
         let at = crate::describe::loc_string(&suite.files, e.loc);

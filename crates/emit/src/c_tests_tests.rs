@@ -49,6 +49,7 @@ pub(crate) fn case(id: usize, inputs: Vec<InputValue>, ret: Option<i128>) -> Tes
         id,
         inputs,
         stdin: None,
+        stdout: None,
         outcome: Outcome::Returned,
         ret,
         array_outputs: Vec::new(),

@@ -368,6 +368,10 @@ pub struct ExpectedJson {
     /// values and the returned pointer, with their final contents.
     #[serde(default)]
     pub heap_out: Vec<HeapObjectJson>,
+    /// The bytes the function wrote on the standard output (present only
+    /// when the run returned and wrote there).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stdout: Option<Vec<u8>>,
 }
 
 /// A field that is present (even as `null`) deserialises to `Some`.
@@ -882,6 +886,7 @@ fn test_json(suite: &TestSuite, test: &TestCase, name: &str, texts: &mut StepTex
             globals: OrderedMap(globals),
             return_pointer: test.ret_pointer.as_ref().map(|v| heap_value_json(suite, v, None)),
             heap_out: heap_json(suite, &test.heap_out),
+            stdout: test.stdout.clone(),
         },
         calls: test.calls.iter().map(|c| call_json(suite, c)).collect(),
         failed_allocations: test

@@ -42,6 +42,7 @@ mod c_externs;
 mod c_frame;
 mod c_heap;
 mod c_leaks;
+mod c_streams;
 pub mod c_tests;
 pub mod describe;
 pub mod heap;

@@ -161,6 +161,9 @@ pub struct TestCase {
     /// test passes it as a file; its size is where the input ends).
     pub stdin: Option<Vec<u8>>,
     pub outcome: Outcome,
+    /// What a returning run wrote on the standard output, when it wrote
+    /// there (the test compares it).
+    pub stdout: Option<Vec<u8>>,
     /// Return value (`None` for `void` or when the run did not return).
     pub ret: Option<i128>,
     /// Final contents of every pointer parameter's array, in parameter order

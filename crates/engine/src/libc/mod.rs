@@ -37,7 +37,7 @@ mod scan;
 mod stdio;
 mod stdlib;
 mod streams;
-pub(crate) use streams::{was_used as stream_used, STDIN_OBJECT};
+pub(crate) use streams::{was_used as stream_used, STDIN_OBJECT, STDOUT_OBJECT};
 mod string;
 mod strtod;
 mod sym;
@@ -262,6 +262,13 @@ pub(crate) trait LibcHost {
 
     /// `stdin`, when it is an input of the run (see [`streams`]).
     fn stdin(&mut self) -> Option<Pointer>;
+
+    /// Whether `f` is `stdout`.
+    fn is_stdout(&mut self, f: Pointer) -> bool;
+
+    /// Record `bytes` written on the standard output (the tests compare
+    /// what the function writes there).
+    fn write_stdout(&mut self, bytes: &[u8]);
 
     /// The arguments a `va_list` points to (see `pathwise_ir::VA_AREA`):
     /// the slots of its call's argument area from `ap` on, each read as the

@@ -1,8 +1,9 @@
 //! `<stdio.h>` output: `snprintf`/`sprintf` into a buffer, and `printf`,
-//! `fprintf`, `puts`, `fputs`, `putchar`, `fputc`, `putc`, `fflush` as
-//! calls without effect on the program's memory that return what glibc
-//! returns (so a program that prints is not rejected; the emitted tests
-//! print for real).
+//! `fprintf`, `puts`, `fputs`, `putchar`, `fputc`, `putc`, `fwrite`,
+//! `fflush` as calls without effect on the program's memory that return
+//! what glibc returns. What goes to `stdout` is recorded, byte for byte as
+//! glibc writes it with the run's values (`LibcHost::write_stdout`), and
+//! the tests compare it; `stderr` and other streams are not checked.
 //!
 //! Conversions: `%d %i %u %x %X %o %c %s %%` with the flags `- + space # 0`,
 //! a width and a precision (both may be `*`), the length modifiers `hh h
@@ -62,8 +63,11 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
     }
     let int = |v: Int| Some(v.value());
     Some(match c.name {
-        "printf" => print(h, c, 0).map(int),
-        "fprintf" => print(h, c, 1).map(int),
+        "printf" => print(h, c, 0, true).map(int),
+        "fprintf" => {
+            let out = h.is_stdout(c.ptr(0));
+            print(h, c, 1, out).map(int)
+        }
         "sprintf" => format_into(h, c, c.ptr(0), None, 1).map(int),
         "snprintf" => {
             let long = h.target().long_bits;
@@ -74,7 +78,16 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
         // its `fputs` 1.
         "puts" | "fputs" => {
             let s = pinned(h, c.ptr(0));
-            strlen(h, s).map(|n| int(Int::konst(if c.name == "puts" { n + 1 } else { 1 }, 32)))
+            let out = c.name == "puts" || h.is_stdout(c.ptr(1));
+            strlen(h, s).and_then(|n| {
+                if out {
+                    write_bytes(h, s, n)?;
+                    if c.name == "puts" {
+                        h.write_stdout(b"\n");
+                    }
+                }
+                Ok(int(Int::konst(if c.name == "puts" { n + 1 } else { 1 }, 32)))
+            })
         }
         // Prints `s: ` (unless `s` is null or empty), the message of
         // `errno` and a newline on stderr.
@@ -95,16 +108,24 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
             let n = c.int(h.pool(), 2, long);
             let (size, n) = (h.concretise(size), h.concretise(n));
             let p = pinned(h, c.ptr(0));
+            let mut text = Vec::new();
             for i in 0..size.saturating_mul(n) {
-                if let Err(end) = byte(h, p, i) {
-                    return Some(Err(end));
+                match byte(h, p, i) {
+                    Ok(b) => text.push(b.conc as u8),
+                    Err(end) => return Some(Err(end)),
                 }
+            }
+            if h.is_stdout(c.ptr(3)) {
+                h.write_stdout(&text);
             }
             Ok(int(Int::konst(n, long)))
         }
         "putchar" | "fputc" | "putc" => {
-            let pool = h.pool();
-            Ok(int(c.int(pool, 0, 8).zext(pool, 32)))
+            let b = c.int(h.pool(), 0, 8);
+            if c.name == "putchar" || h.is_stdout(c.ptr(1)) {
+                h.write_stdout(&[b.conc as u8]);
+            }
+            Ok(int(b.zext(h.pool(), 32)))
         }
         "fflush" => Ok(int(Int::konst(0, 32))),
         _ => return None,
@@ -120,10 +141,10 @@ enum Dest {
 }
 
 /// A piece of output: a byte, or (streams only) the 32-bit length of the
-/// text of a symbolic integer.
+/// text of a symbolic integer with that text for the run's value.
 enum Piece {
     Byte(Int),
-    Len(Int),
+    Len(Int, Vec<u8>),
 }
 
 /// A parsed conversion specification.
@@ -143,18 +164,40 @@ struct Spec {
     conv: u8,
 }
 
-/// `printf` (`fmt` argument 0) and `fprintf` (1): the length of the output.
-fn print(h: &mut dyn LibcHost, c: &Call<'_>, fmt: usize) -> Result<Int, End> {
+/// `printf` (`fmt` argument 0) and `fprintf` (1): the length of the
+/// output, which goes to `stdout` when `out`.
+fn print(h: &mut dyn LibcHost, c: &Call<'_>, fmt: usize, out: bool) -> Result<Int, End> {
     let pieces = format(h, c, fmt, Dest::Stream)?;
+    let mut text = Vec::new();
     let pool = h.pool();
     let mut n = Int::konst(0, 32);
     for p in pieces {
         n = match p {
-            Piece::Byte(_) => n.binc(pool, BvOp::Add, 1),
-            Piece::Len(l) => n.bin(pool, BvOp::Add, l),
+            Piece::Byte(b) => {
+                text.push(b.conc as u8);
+                n.binc(pool, BvOp::Add, 1)
+            }
+            Piece::Len(l, t) => {
+                text.extend(t);
+                n.bin(pool, BvOp::Add, l)
+            }
         };
     }
+    if out {
+        h.write_stdout(&text);
+    }
     Ok(n)
+}
+
+/// Record the `n` bytes at `s` on the standard output (as the run has
+/// them: they were read already).
+fn write_bytes(h: &mut dyn LibcHost, s: Pointer, n: u64) -> Result<(), End> {
+    let mut text = Vec::with_capacity(n as usize);
+    for i in 0..n {
+        text.push(byte(h, s, i)?.conc as u8);
+    }
+    h.write_stdout(&text);
+    Ok(())
 }
 
 /// `sprintf(d, ...)` (no limit) and `snprintf(d, n, ...)`: at most `n - 1`
@@ -173,7 +216,7 @@ fn format_into(h: &mut dyn LibcHost, c: &Call<'_>, d: Pointer, limit: Option<Int
         .into_iter()
         .filter_map(|p| match p {
             Piece::Byte(b) => Some(b),
-            Piece::Len(_) => None,
+            Piece::Len(..) => None,
         })
         .collect();
     let total = bytes.len() as u64;
@@ -296,7 +339,11 @@ fn convert(
             *next += 1;
             let v = Int::of(h.pool(), arg, s.bits);
             if v.sym.is_some() && dest == Dest::Stream {
-                out.push(Piece::Len(int_len(h, v, s)));
+                let mut text = int_text(v, s);
+                let pad = s.width.saturating_sub(text.len() as u64) as usize;
+                let at = if s.minus { text.len() } else { 0 };
+                text.splice(at..at, std::iter::repeat_n(b' ', pad));
+                out.push(Piece::Len(int_len(h, v, s), text));
                 return Ok(());
             }
             h.concretise(v);

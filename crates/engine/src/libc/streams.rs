@@ -132,6 +132,8 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
 /// The name under which the run keeps `stdin`'s content among the
 /// library's objects (see `run::build_memory`).
 pub(crate) const STDIN_OBJECT: &str = "pathwise.stdin";
+/// The object `stdout` points to (see `run::give_std_streams`).
+pub(crate) const STDOUT_OBJECT: &str = "pathwise.stdout";
 
 /// `stdin` for `name` (`getchar`, `scanf`), which reads it without naming
 /// it: the standard input is an input of the function under test only.

@@ -46,6 +46,9 @@ pub struct Observed {
     /// Where the k bound cut this run or blocked a side of one of its
     /// decisions (Main region; see `Exec::at_bound`).
     pub bound_sites: Vec<crate::suite::BoundSite>,
+    /// What the run wrote on the standard output (Main region), as glibc
+    /// formats it; `None` until a write to it.
+    pub stdout: Option<Vec<u8>>,
 }
 
 impl Observed {

@@ -347,7 +347,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
         let (globals, args, mut objs) = build_memory(m.program, &mut mem, setup.spec, inputs, max);
         let mut exec =
             Exec::new(m, pool, &mut mem, &mut rec.pre_entries, (Region::Pre, setup.symbolic), &lens, globals);
-        give_stdin(&mut exec, setup.spec, &objs);
+        give_std_streams(&mut exec, setup.spec, &objs);
         exec.seen.tied_lens.extend(setup.spec.contract_lens(false));
         exec.strings = crate::contracts::Strings::new(setup.spec.contract_lens(true));
         let end = match heap_args(&mut exec, setup.spec, (args, &mut objs), pre) {
@@ -375,7 +375,7 @@ pub fn run_once(m: &Machine<'_>, pool: &mut ExprPool, setup: &RunSetup<'_>, inpu
     let (globals, args, mut objs) = build_memory(m.program, &mut mem, setup.spec, inputs, max);
     let mut exec =
         Exec::new(m, pool, &mut mem, &mut rec.main_entries, (Region::Main, setup.symbolic), &lens, globals.clone());
-    give_stdin(&mut exec, setup.spec, &objs);
+    give_std_streams(&mut exec, setup.spec, &objs);
     exec.heap.assume.inherit(declared);
     exec.inherit_initial_reads(initial_reads, tied_counts);
     // Lengths the precondition or the contract tied are not grown
@@ -687,10 +687,22 @@ fn build_memory(
 }
 
 /// `stdin`'s content, for the models that read it without naming it
-/// (`getchar`, `scanf`).
-fn give_stdin(exec: &mut Exec<'_, '_>, spec: &InputSpec, objs: &[Option<ObjId>]) {
+/// (`getchar`, `scanf`), and the object `stdout` points to, for the
+/// models that write to it.
+fn give_std_streams(exec: &mut Exec<'_, '_>, spec: &InputSpec, objs: &[Option<ObjId>]) {
     if let Some(id) = spec.stdin.and_then(|i| objs[i]) {
         exec.libc_objects.insert(crate::libc::STDIN_OBJECT.to_string(), id);
+    }
+    let program = exec.m.program;
+    let stdout = program.globals.iter().zip(&exec.globals).find(|(g, _)| g.name == "stdout" && is_std_stream(g));
+    if let Some((_, &id)) = stdout {
+        let target = exec.mem.object(id).current_cells().into_iter().find_map(|(off, _, v)| match v {
+            Value::Ptr(p) if off == 0 => p.obj,
+            _ => None,
+        });
+        if let Some(obj) = target {
+            exec.libc_objects.insert(crate::libc::STDOUT_OBJECT.to_string(), obj);
+        }
     }
 }
 

@@ -153,6 +153,7 @@ fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRe
         id: 0,
         inputs: inputs_v,
         stdin,
+        stdout: replay.seen.stdout.clone().filter(|_| outcome == Outcome::Returned),
         outcome,
         ret,
         array_outputs,
