@@ -225,12 +225,26 @@ fn with_features(mut c: Compiled, path: &Path) -> Compiled {
 /// declared twice, which the lowering accepts. Diagnostics name each file
 /// as given.
 pub fn compile_file_with(path: &Path, appended: &[PathBuf], opts: &FrontendOptions) -> Result<Compiled, Diagnostics> {
+    compile_file_appending(path, appended, None, opts)
+}
+
+/// [`compile_file_with`], then the C source `text` (named `name` in
+/// diagnostics and locations) read last: code Pathwise adds to the unit,
+/// such as the contract of `main`'s arguments.
+pub fn compile_file_appending(
+    path: &Path,
+    appended: &[PathBuf],
+    text: Option<(&str, &str)>,
+    opts: &FrontendOptions,
+) -> Result<Compiled, Diagnostics> {
     let display = path.to_string_lossy().into_owned();
     guarded(&display, || {
         let mut pre = preprocess::preprocess(preprocess::Input::File(path), &display, opts).map_err(Diagnostics)?;
-        for extra in appended {
-            let name = extra.to_string_lossy().into_owned();
-            let more = preprocess::preprocess(preprocess::Input::File(extra), &name, opts).map_err(Diagnostics)?;
+        let names: Vec<String> = appended.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+        let files = appended.iter().zip(&names).map(|(p, n)| (preprocess::Input::File(p), n.as_str()));
+        let texts = text.map(|(name, text)| (preprocess::Input::Text(text), name));
+        for (input, name) in files.chain(texts) {
+            let more = preprocess::preprocess(input, name, opts).map_err(Diagnostics)?;
             // One name for `pathwise.h` wherever it was included from.
             let text = if more.header_dir.is_empty() || pre.header_dir.is_empty() {
                 more.text

@@ -121,7 +121,32 @@ pub fn compile_appended(
 /// [`compile_appended`] with every preprocessor option given
 /// (`pathwise project`: a compilation database's `-std` and `-include`).
 pub fn compile_options(file: &Path, appended: &[PathBuf], opts: &FrontendOptions) -> Result<Frontend> {
-    match pathwise_cfront::compile_file_with(file, appended, opts) {
+    compile_parts(file, appended, None, opts)
+}
+
+/// [`compile`], then the C source `text` named `name` (code Pathwise adds
+/// to the unit: see [`crate::main_args`]).
+pub fn compile_adding(
+    file: &Path,
+    (include_dirs, defines): (&[PathBuf], &[String]),
+    (name, text): (&str, &str),
+) -> Result<Frontend> {
+    let opts = FrontendOptions {
+        include_dirs: include_dirs.to_vec(),
+        defines: defines.to_vec(),
+        data_model: pathwise_cfront::DataModel::Lp64,
+        extra_args: Vec::new(),
+    };
+    compile_parts(file, &[], Some((name, text)), &opts)
+}
+
+fn compile_parts(
+    file: &Path,
+    appended: &[PathBuf],
+    text: Option<(&str, &str)>,
+    opts: &FrontendOptions,
+) -> Result<Frontend> {
+    match pathwise_cfront::compile_file_appending(file, appended, text, opts) {
         Ok(c) => Ok(Frontend::from(c)),
         Err(diags) => {
             for d in &diags.0 {

@@ -1208,6 +1208,9 @@ pub(crate) fn concolic_config(args: &GenArgs, mut config: Config) -> Config {
 /// recorded relative to `args.out`.
 pub(crate) fn finish_suite(args: &GenArgs, suite: &mut TestSuite, budget_is_normal_end: bool) {
     suite.postcondition = args.postcondition.clone();
+    if args.precondition.as_deref() == Some(crate::main_args::PRECONDITION) {
+        suite.contracts.push(crate::main_args::contract());
+    }
     if budget_is_normal_end {
         deepening_budget_ended(suite);
     }
@@ -1227,6 +1230,8 @@ pub fn run(args: &GenArgs) -> Result<i32> {
     } else {
         crate::handwritten::compile(args)?
     };
+    let (args, fe) = crate::main_args::adopt(args, fe)?;
+    let args = args.as_ref();
     let config = base_config(args, &fe)?;
     if args.method == "vc" && !summaries.is_empty() {
         bail!("--summary works with the concolic method only (not --method vc)");

@@ -32,6 +32,7 @@ pub mod gcov;
 pub mod gen;
 pub mod goals;
 pub mod handwritten;
+pub mod main_args;
 pub mod paths_cmd;
 pub mod predict;
 pub mod progress;

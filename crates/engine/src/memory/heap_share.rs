@@ -111,6 +111,15 @@ impl Exec<'_, '_> {
             if self.mem.object(obj).initial_cells().any(|(o, _, _)| o == r.off) {
                 continue;
             }
+            // An element only the precondition read (`argv[argc]`): the
+            // test builds the object that far, or its input is not one
+            // the precondition accepted.
+            let end = r.off + r.ty.bytes();
+            if end > self.mem.object(obj).size_bytes() {
+                let (base, es, _) = crate::heap_tail::count_layout(&self.m.program.structs, Some(&r.cty));
+                let es = es.max(1);
+                self.mem.grow(obj, base + end.saturating_sub(base).div_ceil(es) * es);
+            }
             let v = match &r.value {
                 InitialValue::Int(c) => Value::int(*c),
                 InitialValue::Null => Value::Ptr(Pointer::NULL),
