@@ -1214,9 +1214,15 @@ impl SolverBackend for DynBackend<'_> {
 /// The inputs `base` updated with the model's values.
 ///
 /// Array elements the model does not list explicitly keep their previous
-/// values when the query still holds that way: the solver's default for an
-/// array is arbitrary, while known-good elements (of a sorted or
-/// range-checked input, say) spare precondition runs that would fail.
+/// values unless that breaks a condition of the query the solver's array
+/// holds: the solver's default for an array is arbitrary, while known-good
+/// elements (of a sorted or range-checked input, say) spare precondition
+/// runs that would fail. Conditions neither holds (over variables the
+/// run decides itself, such as a heap object's element count, which read
+/// as zero here) do not choose: when the solver's model covered only the
+/// slice of the query the negated condition depends on, its array lacks
+/// the elements the rest of the prefix fixed (`hay[0] == p[0]` when the
+/// flip asks `hay[1] != p[1]`), and taking it whole diverged.
 fn merge(pool: &ExprPool, query: &[ExprId], base: &Model, model: Model) -> Model {
     let mut plain = base.clone();
     plain.bv.extend(model.bv.iter().map(|(k, v)| (*k, *v)));
@@ -1227,7 +1233,8 @@ fn merge(pool: &ExprPool, query: &[ExprId], base: &Model, model: Model) -> Model
         merged.entries.extend(value.entries);
         kept.arrays.insert(var, merged);
     }
-    if pathwise_expr::eval::satisfies(pool, query, &kept) {
+    let holds = |m: &Model, e: ExprId| pathwise_expr::eval::satisfies(pool, &[e], m);
+    if query.iter().all(|&e| holds(&kept, e) || !holds(&plain, e)) {
         kept
     } else {
         plain
