@@ -53,13 +53,21 @@ fn an_input_length_into_a_fixed_buffer_is_solved_to_overflow_it() {
         assert_eq!(suite["stop"], "explored", "{function}");
         let at = format!("  concretised at:      tests/c/trust3/copy_len.c:{line}:5\n");
         assert!(stdout.contains(&at), "{function}: {stdout}");
-        let errs = common::error_messages(&suite);
+        let mut errs = common::error_messages(&suite);
+        // `header` with n = 0 copies nothing and returns `h[0]`, which is
+        // indeterminate: an error test (it was a test expecting 0, which
+        // natively read whatever the stack held, and failed at random).
+        if function == "header" {
+            let (kind, l, message) = errs.remove(0);
+            assert_eq!((kind.as_str(), l), ("uninitialised-read", 35), "{function}");
+            assert!(message.contains("of a 4-byte local variable never written there"), "{message}");
+        }
         assert_eq!(errs.len(), 1, "{function}: {errs:?}");
         let (kind, l, message) = &errs[0];
         assert_eq!((kind.as_str(), *l), ("out-of-bounds", line), "{function}");
         assert!(message.contains(object), "{function}: {message}");
-        // The length within the buffer, the length the guard refuses, and
-        // the overflow.
+        // The length within the buffer (for `header`, the copy of no
+        // byte), the length the guard refuses, and the overflow.
         assert_eq!(count(&suite), 3, "{function}: {suite:#}");
         common::replay_passes(out.path(), 3, vec![], true);
     }

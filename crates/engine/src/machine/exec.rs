@@ -262,7 +262,20 @@ impl<'m, 'p> Exec<'m, 'p> {
         for (p, a) in f.params.iter().zip(args) {
             regs[p.reg.index()] = Some(a);
         }
-        let locals = f.locals.iter().map(|l| self.mem.alloc(crate::memory::ObjKind::Local, l.elem, l.count)).collect();
+        let uninit = self.m.config.check_uninit;
+        let locals = f
+            .locals
+            .iter()
+            .map(|l| {
+                let obj = self.mem.alloc(crate::memory::ObjKind::Local, l.elem, l.count);
+                // Indeterminate until written (C11 6.7.9p10): the front
+                // end stores a declaration's initialiser, all of it.
+                if uninit {
+                    self.mem.mark_unwritten(obj);
+                }
+                obj
+            })
+            .collect();
         let bound = &self.m.info.func(func).bound;
         let nloops = bound.len();
         self.frames.push(Frame {

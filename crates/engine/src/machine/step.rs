@@ -123,6 +123,11 @@ impl Exec<'_, '_> {
                     ));
                 }
                 let obj = self.mem.alloc(crate::memory::ObjKind::Local, *elem, n.conc());
+                if self.m.config.check_uninit {
+                    // Indeterminate until written: the front end stores a
+                    // declaration's initialiser (all of it) after this.
+                    self.mem.mark_unwritten(obj);
+                }
                 if let (Some(_), true) = (n.sym(), self.symbolic) {
                     let e = bv_of(self.pool, n.conc(), n.sym(), 64);
                     let limit = self.pool.bv_const(64, MAX_VLA_COUNT);

@@ -1,10 +1,12 @@
 //! Memory checks beyond the single access: reads of uninitialised heap
-//! memory ([`crate::config::Config::check_uninit`]) and leaks
+//! and local memory ([`crate::config::Config::check_uninit`]) and leaks
 //! ([`crate::config::Config::check_leaks`]).
 //!
 //! Uninitialised reads. `malloc`'d bytes (and those `realloc` adds) are
-//! indeterminate until written; [`crate::memory`] keeps, per heap object,
-//! the byte ranges never written. Only a *use* of such bytes is reported,
+//! indeterminate until written, and so are a frame's local objects (the
+//! front end stores a declaration's initialiser, all of it, so only a
+//! declaration without one leaves bytes unwritten); [`crate::memory`]
+//! keeps, per object, the byte ranges never written. Only a *use* of such bytes is reported,
 //! never a copy, because copying indeterminate bytes is what correct C
 //! does all the time (a structure with padding or unset fields assigned or
 //! `memcpy`'d): library copies carry the state byte by byte, and a `load`
@@ -80,10 +82,11 @@ impl Exec<'_, '_> {
         if n == 0 {
             return Ok(());
         }
-        let what = match obj.alloc {
-            Some(a) => format!("heap object allocated at {}", self.m.program.describe_loc(a.site)),
-            // A local or global that a copy filled from unwritten heap bytes.
-            None => "object holding a copy of heap memory never written".to_string(),
+        let what = match (obj.alloc, obj.kind) {
+            (Some(a), _) => format!("heap object allocated at {}", self.m.program.describe_loc(a.site)),
+            (None, ObjKind::Local) => "local variable never written there".to_string(),
+            // A global that a copy filled from unwritten heap bytes.
+            (None, _) => "object holding a copy of heap memory never written".to_string(),
         };
         let message =
             format!("read of {n} uninitialised byte(s) at byte offset {} of a {}-byte {what}", p.off, obj.size_bytes());

@@ -368,6 +368,17 @@ impl Memory {
         id
     }
 
+    /// Mark every byte of object `id` uninitialised (a local variable
+    /// without an initialiser: its value is indeterminate, C11 6.7.9p10).
+    pub fn mark_unwritten(&mut self, id: ObjId) {
+        let o = &mut self.objects[id.0 as usize];
+        let size = o.size_bytes();
+        if size > 0 {
+            o.uninit.clear();
+            o.uninit.insert(0, size);
+        }
+    }
+
     /// Mark byte `off` of an object uninitialised (a copy of an
     /// uninitialised heap byte); its cell, if any, goes.
     pub fn mark_uninit(&mut self, pool: &mut ExprPool, id: ObjId, off: u64) {

@@ -1234,7 +1234,9 @@ fn merge(pool: &ExprPool, query: &[ExprId], base: &Model, model: Model) -> Model
         kept.arrays.insert(var, merged);
     }
     let holds = |m: &Model, e: ExprId| pathwise_expr::eval::satisfies(pool, &[e], m);
-    if query.iter().all(|&e| holds(&kept, e) || !holds(&plain, e)) {
+    // The whole query first: it holds with the kept elements most often.
+    if pathwise_expr::eval::satisfies(pool, query, &kept) || query.iter().all(|&e| holds(&kept, e) || !holds(&plain, e))
+    {
         kept
     } else {
         plain
