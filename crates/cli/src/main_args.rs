@@ -7,10 +7,9 @@
 //! unit (C text compiled after the file, named `<pathwise: main's
 //! arguments>`): `argc` from 1 to [`MAX_ARGC`], `argv[0]` to
 //! `argv[argc - 1]` non-null and distinct and `argv[argc]` null (C11
-//! 5.1.2.2.1), and,
-//! for a third parameter `envp`, an empty environment. The search then
-//! explores each `argc` a path needs, and the tests pass an `argv` of
-//! `argc + 1` pointers.
+//! 5.1.2.2.1), and, for a third parameter `envp`, an empty environment.
+//! The search then explores each `argc` a path needs, and the tests pass
+//! an `argv` of `argc + 1` pointers.
 
 use std::borrow::Cow;
 
