@@ -534,3 +534,36 @@ fn a_signal_stops_the_run_and_the_index_is_written() {
     let not_started = names(&index, |e| e["reason"] == "not started: interrupted");
     assert_eq!(not_started, vec!["a.c:twice".to_string(), "a.c:neg".to_string()]);
 }
+
+/// A project's `main(argc, argv)` is tested as the C runtime calls it, as
+/// `gen` tests it: `argv[1]` read after `argc` is checked is no null
+/// dereference, and every test passes `argc` strings, then NULL.
+#[test]
+fn main_gets_its_arguments_contract() {
+    let program = "#include <string.h>\n\
+                   int main(int argc, char **argv) {\n  if (argc < 2)\n    return 2;\n\
+                   return strcmp(argv[1], \"-v\") == 0;\n}\n";
+    let tmp = small_project(&[("prog.c", program), ("a.c", GOOD)], None);
+    let out = tmp.path().join("out");
+    let (_, index) = project(tmp.path(), &out, &["--k", "2"], 0);
+    // The contract's own function is not a function of the project.
+    assert_eq!(names(&index, |_| true), ["a.c:twice", "a.c:neg", "prog.c:main"]);
+    let main = suite(&out, &index, "main");
+    assert_eq!(main["precondition"], "pathwise_main_arguments", "{main}");
+    let tests = main["tests"].as_array().unwrap();
+    assert!(tests.iter().all(|t| t["outcome"] == "returned"), "{main}");
+    // argc 1 (the usage), then strcmp's paths over argv[1]: one says "-v".
+    let returns: Vec<(i64, i64)> = tests
+        .iter()
+        .map(|t| (t["inputs"]["argc"].as_i64().unwrap(), t["expected"]["return"].as_i64().unwrap()))
+        .collect();
+    assert_eq!(returns.iter().filter(|r| r.1 == 2).collect::<Vec<_>>(), [&(1, 2)], "{returns:?}");
+    assert_eq!(returns.iter().filter(|r| r.1 == 1).count(), 1, "{returns:?}");
+    assert!(returns.iter().all(|r| r.1 == 2 || r.0 >= 2), "{returns:?}");
+    assert_eq!(main["stats"]["tests"], 5, "{main}");
+    // A `main_pre` of the user's replaces the contract.
+    let own = format!("{program}int main_pre(int argc, char **argv) {{ return argc == 1 && argv[1] == 0; }}\n");
+    let tmp = small_project(&[("prog.c", &own)], None);
+    let (_, index) = project(tmp.path(), &out, &["--k", "2"], 0);
+    assert_eq!(suite(&out, &index, "main")["precondition"], "main_pre");
+}

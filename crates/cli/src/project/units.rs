@@ -58,14 +58,28 @@ pub fn compile(unit: &compdb::Unit, root: &Path, preconditions: Option<&Path>) -
         extra_args: unit.flags.extra.clone(),
     };
     let appended: Vec<PathBuf> = preconditions.map(Path::to_path_buf).into_iter().collect();
+    let failed = |diags: pathwise_cfront::Diagnostics| {
+        format!(
+            "the file could not be compiled: {}",
+            diags.0.iter().map(crate::frontend::show).collect::<Vec<_>>().join("; ")
+        )
+    };
     let frontend = if unit.file.is_file() {
-        match pathwise_cfront::compile_file_with(&unit.file, &appended, &opts) {
-            Ok(c) => Ok(Frontend::from(c)),
-            Err(diags) => Err(format!(
-                "the file could not be compiled: {}",
-                diags.0.iter().map(crate::frontend::show).collect::<Vec<_>>().join("; ")
-            )),
-        }
+        pathwise_cfront::compile_file_with(&unit.file, &appended, &opts).map_err(failed).and_then(|c| {
+            // A `main(argc, argv)` is tested as the C runtime calls it, as
+            // `gen` does: the unit again, with the arguments' contract.
+            match crate::main_args::precondition_for(&c.program, "main") {
+                Some(text) => pathwise_cfront::compile_file_appending(
+                    &unit.file,
+                    &appended,
+                    Some((crate::main_args::SOURCE_NAME, &text)),
+                    &opts,
+                )
+                .map_err(failed),
+                None => Ok(c),
+            }
+            .map(Frontend::from)
+        })
     } else {
         Err("the file could not be compiled: no such file".to_string())
     };
@@ -111,11 +125,16 @@ pub fn functions_of(at: usize, unit: &CompiledUnit, named: &BTreeSet<String>) ->
 }
 
 /// The precondition of `name` by convention: `NAME_pre` when the unit
-/// defines it.
+/// defines it, else for `main` the arguments' contract when [`compile`]
+/// added it.
 pub fn conventional_precondition(fe: &Frontend, name: &str) -> Option<String> {
+    let defined = |pre: &str| fe.program.func_by_name(pre).is_some_and(|id| !fe.program.func(id).is_declaration());
     let pre = format!("{name}_pre");
-    let id = fe.program.func_by_name(&pre)?;
-    (!fe.program.func(id).is_declaration()).then_some(pre)
+    if defined(&pre) {
+        return Some(pre);
+    }
+    // The contract `compile` added for a `main(argc, argv)`.
+    (name == "main" && defined(crate::main_args::PRECONDITION)).then(|| crate::main_args::PRECONDITION.to_string())
 }
 
 /// The hash of function `name` (see the module doc): `options` is the
