@@ -137,3 +137,39 @@ fn a_function_that_never_writes_has_no_output_check() {
     let c = std::fs::read_to_string(out.path().join("quiet_tests.c")).unwrap();
     assert!(!c.contains("pathwise_stdout"), "{c}");
 }
+
+#[test]
+fn what_exit_flushes_is_compared_what_exit_discards_is_not() {
+    let out = tempfile::tempdir().unwrap();
+    // (gcov agrees; the `_exit` test's coverage is not recorded natively.)
+    let (suite, outcome) = common::gen_checked(FILE, "check_or_die", "1", out.path());
+    let exits_quickly = tests(&suite).iter().find(|t| int(t, "x") == 7).unwrap()["id"].as_u64().unwrap();
+    assert_eq!(outcome.unrecorded, [format!("test {exits_quickly}: _exit writes no counters")]);
+    assert_eq!(tests(&suite).len(), 3);
+    for t in tests(&suite) {
+        let x = int(t, "x");
+        let want = match x {
+            _ if x < 0 => Some(format!("bad value {x}\n")),
+            7 => None,
+            _ => Some(format!("ok {x}\n")),
+        };
+        assert_eq!(stdout(t), want, "{t}");
+    }
+    let path = out.path().join("check_or_die_tests.c");
+    let c = std::fs::read_to_string(&path).unwrap();
+    let negative = tests(&suite).iter().find(|t| int(t, "x") < 0).unwrap();
+    let (x, id) = (int(negative, "x"), negative["id"].as_u64().unwrap());
+    assert!(c.contains(&format!("pathwise_stdout_at_exit({id}, pathwise_out, sizeof pathwise_out - 1);")), "{c}");
+    // The expected text edited: the exiting child must notice.
+    let literal = format!("\"bad value {x}\\n\"");
+    assert!(c.contains(&literal), "{c}");
+    std::fs::write(&path, c.replace(&literal, &format!("\"bad walue {x}\\n\""))).unwrap();
+    let include = common::root().join(FILE).parent().unwrap().to_path_buf();
+    let (code, stdout) = common::build_and_run_with("gcc", out.path(), "check_or_die", &include, &[]);
+    assert_ne!(code, 0, "{stdout}");
+    assert!(
+        stdout.contains(&format!("test {id}: standard output differs at byte 4: expected 119, got 118")),
+        "{stdout}"
+    );
+    assert!(stdout.contains("2 passed, 1 failed"), "{stdout}");
+}

@@ -19,6 +19,8 @@ pub(crate) struct StreamsUsed {
     pub stdin: bool,
     /// `pathwise_stdout_capture` and `pathwise_stdout_check`.
     pub stdout: bool,
+    /// `pathwise_stdout_at_exit` (with those).
+    pub stdout_at_exit: bool,
 }
 
 /// A `FILE *` input: a temporary file holding the content the test
@@ -52,6 +54,19 @@ pub(crate) fn write_stdout_capture(out: &mut String, used: &mut StreamsUsed) {
 pub(crate) fn write_stdout_check(out: &mut String, id: usize, bytes: &[u8]) {
     write_content(out, "pathwise_out", bytes, &|content, size| {
         format!("pathwise_failed |= pathwise_stdout_check({id}, {content}, {size});")
+    });
+}
+
+/// Before a call that ends in `exit`: its standard output goes to a
+/// temporary file, compared with `bytes` when `exit` runs the handlers
+/// registered with `atexit` (before it flushes and closes the streams: the
+/// check flushes `stdout` itself). A difference ends the process with
+/// `PATHWISE_CALLS_FAILED`, which fails the test.
+pub(crate) fn write_stdout_at_exit(out: &mut String, used: &mut StreamsUsed, id: usize, bytes: &[u8]) {
+    used.stdout = true;
+    used.stdout_at_exit = true;
+    write_content(out, "pathwise_out", bytes, &|content, size| {
+        format!("pathwise_stdout_at_exit({id}, {content}, {size});")
     });
 }
 
@@ -89,6 +104,9 @@ pub(crate) fn write_helpers(out: &mut String, used: &StreamsUsed) {
     }
     if used.stdout {
         out.push_str(STDOUT_HELPER);
+    }
+    if used.stdout_at_exit {
+        out.push_str(STDOUT_AT_EXIT_HELPER);
     }
 }
 
@@ -168,6 +186,44 @@ static int pathwise_stdout_check(int test, const char *expected, unsigned long s
     pathwise_printf("test %d: standard output differs at byte %lu: expected %d, got %d (-1: the end)\n", test, i,
                     i < size ? (unsigned char)expected[i] : -1, c);
     return 1;
+}
+
+"#;
+
+/// `pathwise_stdout_at_exit(test, expected, size)` captures the standard
+/// output and registers its check for when the code calls `exit`. The
+/// handler runs before gcov's (registered earlier), so a failing check
+/// writes the counters itself before it ends the process.
+const STDOUT_AT_EXIT_HELPER: &str = r#"extern int pathwise_atexit(void (*handler)(void)) __asm__("atexit");
+extern void pathwise_end_now(int status) __asm__("_exit");
+#ifdef PATHWISE_GCOV
+extern void __gcov_dump(void);
+#endif
+static int pathwise_exit_test;
+static const char *pathwise_exit_expected;
+static unsigned long pathwise_exit_size;
+
+static void pathwise_stdout_exit_check(void)
+{
+    if (pathwise_stdout_check(pathwise_exit_test, pathwise_exit_expected, pathwise_exit_size)) {
+        pathwise_fflush(stdout);
+#ifdef PATHWISE_GCOV
+        __gcov_dump();
+#endif
+        pathwise_end_now(PATHWISE_CALLS_FAILED);
+    }
+}
+
+static void pathwise_stdout_at_exit(int test, const char *expected, unsigned long size)
+{
+    pathwise_exit_test = test;
+    pathwise_exit_expected = expected;
+    pathwise_exit_size = size;
+    pathwise_stdout_capture();
+    if (pathwise_atexit(pathwise_stdout_exit_check) != 0) {
+        perror("pathwise: checking the standard output at exit");
+        __builtin_abort();
+    }
 }
 
 "#;

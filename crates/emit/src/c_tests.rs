@@ -766,6 +766,19 @@ fn write_test(out: &mut String, (suite, name): (&TestSuite, &str), test: &TestCa
         // The run ends in the error: nothing after the call is observed.
         let at = crate::describe::loc_string(&suite.files, e.loc);
         let _ = writeln!(out, "    /* expected: {} at {at}: {} */", e.kind.name(), comment_safe(&e.message));
+        if let (ErrorKind::Exit(_), Some(bytes)) = (e.kind, &test.stdout) {
+            crate::c_streams::write_stdout_at_exit(out, &mut used.streams, id, bytes);
+        }
+        if matches!(e.kind, ErrorKind::Exit(_)) && e.message.starts_with("_exit(") {
+            // The process ends without writing gcov's counters.
+            let _ = writeln!(
+                out,
+                "#ifdef PATHWISE_GCOV
+    pathwise_printf(\"coverage: test {id} not recorded (_exit writes no counters)\\n\");
+    pathwise_fflush(stdout);
+#endif"
+            );
+        }
         match fp_trap(e.kind) {
             Some((mask, name)) => {
                 used.fp_traps = true;

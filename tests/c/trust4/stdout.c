@@ -51,3 +51,21 @@ int quiet(int x)
 {
     return x > 3;
 }
+
+/* Output, then `exit`: the test compares what `exit` flushes. `_exit`
+ * discards the buffer: nothing to compare. */
+#include <stdlib.h>
+#include <unistd.h>
+int check_or_die(int x)
+{
+    if (x < 0) {
+        printf("bad value %d\n", x);
+        exit(2);
+    }
+    if (x == 7) {
+        printf("lost");
+        _exit(3);
+    }
+    printf("ok %d\n", x);
+    return 0;
+}

@@ -153,7 +153,13 @@ fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRe
         id: 0,
         inputs: inputs_v,
         stdin,
-        stdout: replay.seen.stdout.clone().filter(|_| outcome == Outcome::Returned),
+        // What the code wrote before it returned, or before `exit` flushed
+        // it (an error ends the process with the output unflushed).
+        stdout: replay.seen.stdout.clone().filter(|_| match &outcome {
+            Outcome::Returned => true,
+            Outcome::Error(e) => matches!(e.kind, crate::suite::ErrorKind::Exit(_)),
+            Outcome::BoundReached => false,
+        }),
         outcome,
         ret,
         array_outputs,
