@@ -6,9 +6,15 @@
 //! `memrchr` returns an `int`).
 
 /// The `#define` lines of feature-test macros that `text` has before its
-/// first `#include`, as written (a value kept: `_POSIX_C_SOURCE 200809L`).
+/// first `#include`, as written (a value kept: `_POSIX_C_SOURCE 200809L`),
+/// and `#undef __SIZEOF_INT128__` when the file tests that macro: Pathwise
+/// preprocesses without it (it has no 128-bit integers), so the code
+/// takes its portable branch, and the tests must build that branch too.
 pub fn feature_macros(text: &str) -> Vec<String> {
     let mut out = Vec::new();
+    if text.contains(crate::preprocess::NO_INT128) {
+        out.push(format!("#undef {}", crate::preprocess::NO_INT128));
+    }
     for line in text.lines() {
         let Some(directive) = line.trim_start().strip_prefix('#') else { continue };
         let directive = directive.trim_start();
@@ -47,5 +53,7 @@ mod tests {
                     #include <string.h>\n#define _DEFAULT_SOURCE\n";
         assert_eq!(feature_macros(text), ["#define _GNU_SOURCE", "#define _POSIX_C_SOURCE 200809L"]);
         assert!(feature_macros("#include <stdio.h>\n#define _GNU_SOURCE\n").is_empty());
+        let guarded = "#include <stdint.h>\n#ifdef __SIZEOF_INT128__\n#endif\n";
+        assert_eq!(feature_macros(guarded), ["#undef __SIZEOF_INT128__"]);
     }
 }

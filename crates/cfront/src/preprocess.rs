@@ -3,7 +3,7 @@
 //! The command line is lang-c's gcc configuration ([`Config::with_gcc`]) plus
 //! `-I` for a private temporary directory holding `pathwise.h` (so that every
 //! input can include it), `-I` for each user include directory,
-//! `-D__PATHWISE__` and the user's defines. Sources given as text are piped
+//! `-D__PATHWISE__`, `-U__SIZEOF_INT128__` and the user's defines. Sources given as text are piped
 //! to `gcc -E -x c -`. Files named `*.i` are already preprocessed and are
 //! read as they are. We run the command ourselves rather than through
 //! `lang_c::driver::parse` so that gcc's own `file:line:col: error:` messages
@@ -17,6 +17,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use lang_c::driver::Config;
 
 use crate::{DataModel, Diagnostic, FrontendOptions, PATHWISE_H};
+
+/// The predefined macro that says `__int128` exists, undefined for the
+/// code Pathwise reads.
+pub(crate) const NO_INT128: &str = "__SIZEOF_INT128__";
 
 /// What to preprocess.
 pub(crate) enum Input<'s> {
@@ -87,6 +91,9 @@ pub(crate) fn preprocess(
         cmd.arg("-I").arg(inc);
     }
     cmd.arg("-D__PATHWISE__");
+    // No `__int128` (values are 64 bits at most): code that tests for it
+    // takes its portable branch (see `features::feature_macros`).
+    cmd.arg(format!("-U{NO_INT128}"));
     for d in &opts.defines {
         if d.starts_with("-D") || d.starts_with("-U") {
             cmd.arg(d);

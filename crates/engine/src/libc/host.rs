@@ -160,6 +160,10 @@ impl LibcHost for ExecHost<'_, '_, '_> {
         self.exec.fill(d, byte, n, self.loc)
     }
 
+    fn read_rest(&mut self, p: Pointer, from: u64, n: Value) -> Result<(), End> {
+        self.exec.read_rest(p, from, n, self.loc)
+    }
+
     /// Static objects are `Global` objects outside the program's globals:
     /// the emitters neither reset nor check them, and the leak check sees
     /// no heap object in them.

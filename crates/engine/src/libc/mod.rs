@@ -256,6 +256,11 @@ pub(crate) trait LibcHost {
     /// Write `n` copies of the low byte of `byte` from `d`.
     fn fill(&mut self, d: Pointer, byte: Value, n: Value) -> Result<(), End>;
 
+    /// Read bytes `from..n` of `p` (their values unused), as a function
+    /// that reads its `n` bytes whole does (`memcmp`), with `n` checked
+    /// against the room from `p` first.
+    fn read_rest(&mut self, p: Pointer, from: u64, n: Value) -> Result<(), End>;
+
     /// The `FILE *` parameter of the function under test that `f` points
     /// to (see [`streams`]); `None` for any other pointer.
     fn input_stream(&mut self, f: Pointer) -> Option<InputStream>;

@@ -195,6 +195,12 @@ fn compare(h: &mut dyn LibcHost, a: Pointer, b: Pointer, mut limit: Option<Limit
             _ => h.decide(equal)?,
         };
         if !same {
+            if let (Compare::Bytes, Some(n)) = (kind, &limit) {
+                // `memcmp` reads both operands whole.
+                let n = n.n.value();
+                h.read_rest(a, i + 1, n)?;
+                h.read_rest(b, i + 1, n)?;
+            }
             let pool = h.pool();
             let (wx, wy) = (x.zext(pool, 32), y.zext(pool, 32));
             return Ok(wx.bin(pool, BvOp::Sub, wy));

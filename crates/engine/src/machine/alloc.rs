@@ -216,6 +216,21 @@ impl Exec<'_, '_> {
         self.copy(d, s, n, loc)
     }
 
+    /// Bytes `from..n` of `p` read, as `memcmp` reads its operands whole
+    /// (C11 7.24.4.1 compares `n` bytes of each; glibc reads them in
+    /// words, ASan checks the whole range) although the result depends on
+    /// the bytes up to the first difference only. `n` is checked against
+    /// the room from `p` (symbolic for an object of fixed size, as
+    /// `memcpy`'s source), then each byte is loaded, so that an input
+    /// array grows to it or the read past its end is an error.
+    pub(crate) fn read_rest(&mut self, p: Pointer, from: u64, n: Value, loc: Loc) -> Result<(), End> {
+        self.fits_object(p, n, "from", loc)?;
+        for i in from..n.conc() {
+            self.load_at(p, i, Type::I8, loc)?;
+        }
+        Ok(())
+    }
+
     /// One bounds check for the `len` bytes (`n` in this run) from `p`, in
     /// an object of symbolic size, instead of one per byte.
     fn check_range(&mut self, p: Pointer, len: ExprId, n: u64, loc: Loc) -> Result<(), End> {

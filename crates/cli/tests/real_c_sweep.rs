@@ -1,0 +1,65 @@
+//! What a sweep of library-style C found against ASan, `_FORTIFY_SOURCE`
+//! and libFuzzer (`tests/c/trust5/`): each suite is checked natively
+//! (gcc and clang under `-Werror`, gcov agrees) and its tests replay under
+//! AddressSanitizer, which is what found them.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+const READS: &str = "tests/c/trust5/reads.c";
+
+/// The suite's test file built with clang's AddressSanitizer and run: its
+/// output, which must say every test passed.
+fn passes_under_asan(out: &Path, function: &str, source_dir: &Path) -> String {
+    let exe = out.join("asan");
+    let build = Command::new("clang-16")
+        .args(["-g", "-fsanitize=address", "-I"])
+        .arg(out)
+        .arg("-I")
+        .arg(source_dir)
+        .arg(out.join(format!("{function}_tests.c")))
+        .args(["-lm", "-o"])
+        .arg(&exe)
+        .output()
+        .unwrap();
+    assert!(build.status.success(), "{}", String::from_utf8_lossy(&build.stderr));
+    let run = Command::new(&exe).output().unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&run.stdout), String::from_utf8_lossy(&run.stderr));
+    assert!(run.status.success() && text.contains(" 0 failed") && !text.contains("AddressSanitizer"), "{text}");
+    text
+}
+
+#[test]
+fn memcmp_reads_its_operands_whole() {
+    let out = tempfile::tempdir().unwrap();
+    let (suite, _) = common::gen_checked(READS, "has_magic", "2", out.path());
+    assert_eq!(common::errors(&suite), [("out-of-bounds".to_string(), 15)]);
+    let error = suite["tests"].as_array().unwrap().iter().find(|t| t["outcome"] == "error").unwrap();
+    let message = error["error"]["message"].as_str().unwrap();
+    assert!(message.contains("bytes from byte offset 0 of a 4-byte object"), "{message}");
+
+    // In bounds: every test's haystack and needle hold what memcmp reads.
+    let out = tempfile::tempdir().unwrap();
+    let (suite, _) = common::gen_checked(READS, "find_bytes", "2", out.path());
+    let tests = suite["tests"].as_array().unwrap();
+    assert!(tests.iter().all(|t| t["outcome"] == "returned"), "{suite}");
+    let dir = common::root().join(READS).parent().unwrap().to_path_buf();
+    passes_under_asan(out.path(), "find_bytes", &dir);
+}
+
+#[test]
+fn code_testing_for_int128_takes_its_portable_branch() {
+    let out = tempfile::tempdir().unwrap();
+    let (suite, outcome) = common::gen_checked(READS, "mul_high", "1", out.path());
+    assert_eq!(suite["tests"].as_array().unwrap().len(), 3, "{suite}");
+    assert_eq!(common::branches_covered(&outcome, "mul_high"), Some(true), "{:?}", outcome.rows);
+    for t in suite["tests"].as_array().unwrap() {
+        let (a, b) = (t["inputs"]["a"].as_u64().unwrap(), t["inputs"]["b"].as_u64().unwrap());
+        let want = ((u128::from(a) * u128::from(b)) >> 64) as u64;
+        assert_eq!(t["expected"]["return"].as_u64(), Some(want), "{t}");
+    }
+    let c = std::fs::read_to_string(out.path().join("mul_high_tests.c")).unwrap();
+    assert!(c.contains("#undef __SIZEOF_INT128__"), "{c}");
+}
