@@ -117,6 +117,11 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         let entry = &self.u.funcs[idx];
         let (sig, noreturn) = (entry.sig.clone(), entry.noreturn);
         let has_body = entry.def.is_some() || self.u.defined_names.contains(name);
+        if !has_body && args.len() == 1 && sig.params.len() == 1 {
+            if let Some(v) = self.glibc_classifier(name, &sig.params[0], &args[0], c.span)? {
+                return Ok(v);
+            }
+        }
         if !sig.prototyped && !args.is_empty() {
             return Err(self
                 .u

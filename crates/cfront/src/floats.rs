@@ -549,6 +549,33 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         Ok(Val { op, ty: INT })
     }
 
+    /// glibc's own classification functions, which older `<math.h>`
+    /// headers (and preprocessed sv-benchmarks tasks) call for `isnan`,
+    /// `isinf` and `isfinite`: `__isnan`, `__isinff`, `__finitel`...
+    /// (`__isinf` returns -1 for minus infinity, as `isinf_sign`). `None`
+    /// for other names.
+    pub fn glibc_classifier(
+        &mut self,
+        name: &str,
+        param: &CType,
+        arg: &Node<Expression>,
+        span: Span,
+    ) -> LResult<Option<Val>> {
+        let base = name.strip_suffix(['f', 'l']).filter(|b| matches!(*b, "__isnan" | "__isinf" | "__finite"));
+        let builtin = match base.unwrap_or(name) {
+            "__isnan" => "__builtin_isnan",
+            "__isinf" => "__builtin_isinf_sign",
+            "__finite" => "__builtin_isfinite",
+            _ => return Ok(None),
+        };
+        if !matches!(param, CType::Float(_)) {
+            return Ok(None);
+        }
+        let v = self.rvalue(arg)?;
+        let v = self.convert(v, param, arg.span, crate::ops::Conv::Implicit)?;
+        Ok(Some(self.classify(builtin, &v, span)))
+    }
+
     /// `isnan` (`x != x`), `isfinite` (`x - x == 0`), `isinf` and
     /// `isinf_sign` (comparisons with the infinities) as an `int`.
     fn classify(&mut self, name: &str, v: &Val, span: Span) -> Val {

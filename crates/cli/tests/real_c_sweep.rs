@@ -63,3 +63,46 @@ fn code_testing_for_int128_takes_its_portable_branch() {
     let c = std::fs::read_to_string(out.path().join("mul_high_tests.c")).unwrap();
     assert!(c.contains("#undef __SIZEOF_INT128__"), "{c}");
 }
+
+/// `pathwise testcomp PROGRAM` with the Test-Comp branch property: its
+/// exit status and output.
+fn testcomp(program: &str, out: &Path) -> (Option<i32>, String) {
+    let prp = common::root().join("tests/testcomp/coverage-branches.prp");
+    let o = Command::new(env!("CARGO_BIN_EXE_pathwise"))
+        .args(["testcomp", "--property"])
+        .arg(prp)
+        .arg("--out")
+        .arg(out)
+        .arg(program)
+        .current_dir(common::root())
+        .output()
+        .unwrap();
+    (o.status.code(), format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr)))
+}
+
+#[test]
+fn glibcs_classification_functions_are_the_builtins() {
+    let out = tempfile::tempdir().unwrap();
+    let (code, text) = testcomp("tests/c/trust5/classify_task.c", out.path());
+    assert_eq!(code, Some(0), "{text}");
+    // Every branch side but `fesetround`'s failure (5 tests).
+    assert!(text.contains("5 tests") && text.contains("branches covered:   9/10"), "{text}");
+    assert!(text.contains("stop:               Complete"), "{text}");
+}
+
+#[test]
+fn testcomps_hint_names_its_own_option() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = dir.path().join("p.c");
+    std::fs::write(
+        &program,
+        "extern int probe(int);\nextern int __VERIFIER_nondet_int(void);\n\
+                              int main(void) { return probe(__VERIFIER_nondet_int()) > 0; }\n",
+    )
+    .unwrap();
+    let (code, text) = testcomp(program.to_str().unwrap(), &dir.path().join("out"));
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("call to `probe`, which has no body and no built-in model"), "{text}");
+    assert!(text.contains("`--external concretise` makes each call return the next input"), "{text}");
+    assert!(!text.contains("--external-all") && !text.contains("--external probe"), "{text}");
+}

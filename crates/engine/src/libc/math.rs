@@ -3,7 +3,8 @@
 //! `sqrt` (correctly rounded), `floor`, `ceil`, `trunc`, `round`, `rint`,
 //! `fmin`, `fmax`, each in its `double` and `float` forms, and the
 //! classification the front end lowers `signbit`, `isnormal` and
-//! `fpclassify` to (`__pathwise_signbit`, `__pathwise_fpclassify`). Their
+//! `fpclassify` to (`__pathwise_signbit`, `__pathwise_fpclassify`), and
+//! `fegetround`/`fesetround` of the default rounding only. Their
 //! results are expressions of the arguments' bits (the pool's floating
 //! operators and bit tests), never decisions: a program's branch on them is
 //! the decision.
@@ -103,6 +104,8 @@ pub(super) const NAMES: &[&str] = &[
     "cbrtf",
     "hypotf",
     "fmodf",
+    "fegetround",
+    "fesetround",
 ];
 
 /// The functions computed concretely by the host's libm (see the module
@@ -116,6 +119,19 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
     let single = c.name.ends_with('f');
     let fmt = if single { FpFmt::F32 } else { FpFmt::F64 };
     match c.name {
+        // Arithmetic here rounds to nearest, C's default (`FE_TONEAREST`,
+        // 0 on x86): a program may ask for it and read it back, not change
+        // it.
+        "fegetround" => return Some(Ok(Some(Value::int(0)))),
+        "fesetround" => {
+            let mode = c.int(h.pool(), 0, 32);
+            let mode = h.concretise(mode);
+            if mode != 0 {
+                let message = format!("`fesetround({mode:#x})`: rounding other than to nearest is not modelled");
+                return Some(Err(h.error(crate::suite::ErrorKind::Unsupported, message)));
+            }
+            return Some(Ok(Some(Value::int(0))));
+        }
         "__pathwise_signbit" | "__pathwise_signbitf" => {
             let w = fmt.bits();
             let x = c.int(h.pool(), 0, w);

@@ -325,7 +325,11 @@ fn check_externals(program: &Program, roots: &[Option<FuncId>], config: &Config)
         }
     }
     message += &format!("{} function(s) without a body or a model can be called", missing.len());
-    if !external.is_empty() {
+    if !external.is_empty() && config.program_mode.is_some() {
+        // `testcomp`'s option takes no names.
+        message += "; for functions that change no memory the code under test can see, \
+                    `--external concretise` makes each call return the next input; otherwise define them in the file";
+    } else if !external.is_empty() {
         message += &format!(
             "; for one that changes no memory the code under test can see, `{}` (or `--external-all` for all) \
              makes each call return a fresh input; otherwise define it in the file",
