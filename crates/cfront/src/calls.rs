@@ -155,6 +155,9 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                 ops.push(self.promoted_arg(a)?.op);
             }
         }
+        if !has_body {
+            self.note_member_room(name, args, c.span)?;
+        }
         let func = self.u.func_id(idx);
         let kind = InstKind::Call { func, args: ops };
         let val = self.call_result(kind, &sig.ret, c.span)?;

@@ -58,6 +58,7 @@ mod literals;
 mod locals;
 mod locations;
 mod member;
+mod member_room;
 mod ops;
 mod packed;
 mod preprocess;

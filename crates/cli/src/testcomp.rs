@@ -135,6 +135,32 @@ impl Observer for SuiteObserver {
     }
 }
 
+/// The watchdog's way out (see [`crate::salvage`]): the search did not stop
+/// within the grace period after `--timeout` or a signal (a solver check
+/// that ignores the interrupt). Its tests are on disk already, written as
+/// they were found: they are zipped, and the process ends with the code a
+/// stopped run has.
+fn zip_salvaged(out: &std::path::Path, cause: crate::salvage::Cause) {
+    match pathwise_emit::testcomp::zip_suite(out) {
+        Ok(zip) => {
+            eprintln!(
+                "\nnote: the search did not stop within {} s (a solver check that ignores the interrupt); \
+                 zipped the tests written so far: {}",
+                crate::salvage::GRACE.as_secs(),
+                zip.display()
+            );
+            std::process::exit(match cause {
+                crate::salvage::Cause::Timeout => crate::exit::COMPLETE,
+                crate::salvage::Cause::Interrupted => crate::exit::SIGNAL,
+            });
+        }
+        Err(e) => {
+            eprintln!("error: the search did not stop, and its tests could not be zipped: {e}");
+            std::process::exit(crate::exit::BAD_INPUT);
+        }
+    }
+}
+
 /// Run `pathwise testcomp`; returns the process exit code.
 pub fn run(args: &TestCompArgs) -> Result<i32> {
     let text = std::fs::read_to_string(&args.property)
@@ -181,7 +207,14 @@ pub fn run(args: &TestCompArgs) -> Result<i32> {
         .with_float_budget(crate::gen::float_budget(args.timeout))
         .interrupt_when(observer.progress.stop_flag());
     let mut backend = CountingBackend { inner, calls };
-    let result = pathwise_engine::search::generate(&fe.program, &config, &mut backend, &mut observer);
+    let salvage = crate::salvage::Salvage::default();
+    let (deadline, flag) = (observer.progress.deadline(), observer.progress.stop_flag());
+    let result = std::thread::scope(|scope| {
+        scope.spawn(|| salvage.watch(deadline, &flag, |cause, _| zip_salvaged(&args.out, cause)));
+        let result = pathwise_engine::search::generate(&fe.program, &config, &mut backend, &mut observer);
+        salvage.returned();
+        result
+    });
     observer.progress.finish();
     let SuiteObserver { progress, writer, error, duplicates, .. } = observer;
     // The tests already written stay valid whatever happens next: zip them.

@@ -106,3 +106,68 @@ fn testcomps_hint_names_its_own_option() {
     assert!(text.contains("`--external concretise` makes each call return the next input"), "{text}");
     assert!(!text.contains("--external-all") && !text.contains("--external probe"), "{text}");
 }
+
+/// The suite built as distributions build code (`-O2
+/// -D_FORTIFY_SOURCE=2`) and run: its output, which must say every test
+/// passed.
+fn passes_fortified(out: &Path, function: &str, source_dir: &Path) -> String {
+    let exe = out.join("fortified");
+    let build = Command::new("gcc")
+        .args(["-O2", "-D_FORTIFY_SOURCE=2", "-I"])
+        .arg(out)
+        .arg("-I")
+        .arg(source_dir)
+        .arg(out.join(format!("{function}_tests.c")))
+        .args(["-lm", "-o"])
+        .arg(&exe)
+        .output()
+        .unwrap();
+    assert!(build.status.success(), "{}", String::from_utf8_lossy(&build.stderr));
+    let run = Command::new(&exe).output().unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&run.stdout), String::from_utf8_lossy(&run.stderr));
+    assert!(run.status.success() && text.contains(" 0 failed"), "{text}");
+    text
+}
+
+#[test]
+fn a_buffer_passed_with_its_size_to_snprintf_or_fgets_has_that_size() {
+    let dir = common::root().join("tests/c/trust5");
+    for (function, buffer, size) in [("format_id", "buf", "cap"), ("first_line_length", "line", "size")] {
+        let out = tempfile::tempdir().unwrap();
+        let (suite, _) = common::gen_checked("tests/c/trust5/sizes.c", function, "2", out.path());
+        let text = std::fs::read_to_string(out.path().join(format!("{function}_tests.c"))).unwrap();
+        assert!(text.contains(&format!("{buffer} has {size} elements (inferred from")), "{text}");
+        for t in suite["tests"].as_array().unwrap() {
+            let n = t["inputs"][size].as_i64().unwrap();
+            // (A null buffer is a test of a path that never uses it.)
+            let Some(buf) = t["inputs"][buffer].as_array() else { continue };
+            assert!(n <= 0 || buf.len() as i64 == n, "{function}: {t}");
+        }
+        passes_fortified(out.path(), function, &dir);
+        passes_under_asan(out.path(), function, &dir);
+    }
+}
+
+#[test]
+fn string_functions_write_within_an_array_member_or_row() {
+    const FILE: &str = "tests/c/trust5/members.c";
+    let dir = common::root().join("tests/c/trust5");
+    for (function, k, errors) in [
+        ("set_name", "9", vec![("out-of-bounds".to_string(), 18)]),
+        ("set_name_checked", "9", vec![]),
+        ("label", "2", vec![]),
+        ("clear", "1", vec![]),
+        ("keep", "5", vec![("out-of-bounds".to_string(), 49)]),
+    ] {
+        let out = tempfile::tempdir().unwrap();
+        let (suite, _) = common::gen_checked(FILE, function, k, out.path());
+        assert_eq!(common::errors(&suite), errors, "{function}: {suite}");
+        for t in suite["tests"].as_array().unwrap().iter().filter(|t| t["outcome"] == "error") {
+            let message = t["error"]["message"].as_str().unwrap();
+            assert!(message.contains("inside a larger object"), "{message}");
+        }
+        if errors.is_empty() {
+            passes_fortified(out.path(), function, &dir);
+        }
+    }
+}

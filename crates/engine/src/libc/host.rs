@@ -22,20 +22,63 @@ use crate::value::{Pointer, Value};
 struct ExecHost<'e, 'm, 'p> {
     exec: &'e mut Exec<'m, 'p>,
     loc: Loc,
+    /// The member its destination may write (see [`LibcHost::limit_writes`]).
+    limit: Option<WriteLimit>,
+}
+
+/// Writes into `obj` from byte `start` must end by byte `end`.
+#[derive(Clone, Copy)]
+struct WriteLimit {
+    obj: crate::value::ObjId,
+    start: u64,
+    end: u64,
 }
 
 impl Exec<'_, '_> {
     /// Run the library model of `name` (`None`: no model): `ret` is the
     /// declaration's return type.
     pub(crate) fn libc_call(&mut self, name: &str, ret: Option<Type>, args: &[Value], loc: Loc) -> Option<Outcome> {
-        let mut host = ExecHost { exec: self, loc };
+        let mut host = ExecHost { exec: self, loc, limit: None };
         let outcome = super::call(&mut host, &Call { name, args, ret });
         self.allocation_returned();
         outcome
     }
 }
 
+/// The message of a write at byte `at` of an array of `room` bytes that
+/// a larger object holds.
+fn member_overflow(at: u64, room: u64) -> String {
+    format!(
+        "out-of-bounds write: byte {at} of an array of {room} bytes inside a larger object \
+         (a structure member or an array row; the bytes after it are not the array's)"
+    )
+}
+
 impl ExecHost<'_, '_, '_> {
+    /// The check of a write of `n` bytes (`len` symbolically) at `p`
+    /// against the limit: the call writes through its destination only,
+    /// from the member's start on.
+    fn within_limit(&mut self, p: Pointer, n: u64, len: Option<pathwise_expr::ExprId>) -> Result<(), End> {
+        let Some(l) = self.limit else { return Ok(()) };
+        // (Offsets are this run's: the models pin their pointers.)
+        if p.obj != Some(l.obj) || p.off < l.start {
+            return Ok(());
+        }
+        if p.off >= l.end {
+            let message = member_overflow(p.off - l.start, l.end - l.start);
+            return Err(self.error(ErrorKind::OutOfBounds, message));
+        }
+        let (room, at) = (l.end - l.start, p.off - l.start);
+        let message = member_overflow(at + n.max(1) - 1, room);
+        let Some(len) = len else {
+            return if p.off + n <= l.end { Ok(()) } else { Err(self.error(ErrorKind::OutOfBounds, message)) };
+        };
+        let pool = &mut *self.exec.pool;
+        let left = pool.bv_const(64, l.end - p.off);
+        let ok = pool.cmp(pathwise_expr::BvCmp::Ule, len, left);
+        self.exec.check_defined(ok, p.off + n <= l.end, (ErrorKind::OutOfBounds, &message), self.loc)
+    }
+
     /// Record a library decision that took side `holds` of `c`; `exceeds`:
     /// this side starts an iteration beyond k (the run ends after the
     /// record), `alt_blocked`: the other side would.
@@ -71,7 +114,14 @@ impl LibcHost for ExecHost<'_, '_, '_> {
     }
 
     fn store(&mut self, p: Pointer, ty: Type, v: Value) -> Result<(), End> {
+        self.within_limit(p, ty.bytes(), None)?;
         self.exec.store(&p, ty, v, self.loc)
+    }
+
+    fn limit_writes(&mut self, p: Pointer, room: u64) {
+        if let Some(obj) = p.obj {
+            self.limit = Some(WriteLimit { obj, start: p.off, end: p.off.saturating_add(room) });
+        }
     }
 
     fn decide(&mut self, c: Cond) -> Result<bool, End> {
@@ -153,10 +203,12 @@ impl LibcHost for ExecHost<'_, '_, '_> {
     }
 
     fn copy(&mut self, d: Pointer, s: Pointer, n: Value) -> Result<(), End> {
+        self.within_limit(d, n.conc(), n.sym())?;
         self.exec.copy_n(d, s, n, self.loc)
     }
 
     fn fill(&mut self, d: Pointer, byte: Value, n: Value) -> Result<(), End> {
+        self.within_limit(d, n.conc(), n.sym())?;
         self.exec.fill(d, byte, n, self.loc)
     }
 

@@ -32,6 +32,7 @@ mod errno;
 mod ldformat;
 mod math;
 mod mathl;
+mod member_room;
 mod rand;
 mod scan;
 mod stdio;
@@ -81,6 +82,7 @@ const HEADERS: &[Header] = &[
     Header { names: mathl::NAMES, call: mathl::call },
     Header { names: mathl::HOST_NAMES, call: mathl::host_call },
     Header { names: builtin::NAMES, call: builtin::call },
+    Header { names: member_room::NAMES, call: member_room::call },
 ];
 
 /// Whether `name` is a modelled library function.
@@ -120,6 +122,9 @@ pub fn modelled() -> impl Iterator<Item = &'static str> {
 /// Run the model of `c.name` (`None`: not a modelled function).
 pub(crate) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
     let header = HEADERS.iter().find(|hd| hd.names.contains(&c.name))?;
+    if let Err(end) = member_room::apply(h, c) {
+        return Some(Err(end));
+    }
     (header.call)(h, c)
 }
 
@@ -255,6 +260,10 @@ pub(crate) trait LibcHost {
 
     /// Write `n` copies of the low byte of `byte` from `d`.
     fn fill(&mut self, d: Pointer, byte: Value, n: Value) -> Result<(), End>;
+
+    /// Limit this call's writes through `p` to the `room` bytes from it:
+    /// a write past them is an out-of-bounds error (see [`member_room`]).
+    fn limit_writes(&mut self, p: Pointer, room: u64);
 
     /// Read bytes `from..n` of `p` (their values unused), as a function
     /// that reads its `n` bytes whole does (`memcmp`), with `n` checked

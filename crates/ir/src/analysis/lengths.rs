@@ -215,13 +215,24 @@ fn pairs(program: &Program, func: FuncId, memo: &mut Memo<Vec<LengthParam>>) -> 
         found.entry(pair).or_insert(loc);
     }
     found.retain(|pair, _| !a.accessed_at.contains(pair) && !a.nul_checked.contains(&pair.0));
+    // (array, length) argument positions a call pairs, with its arguments'
+    // origins and place: a defined callee's pairs, and the library's.
+    let mut paired: Vec<((usize, usize), Vec<Origins>, Loc)> = Vec::new();
     for (callee, args, loc) in a.calls(program) {
         for lp in pairs(program, callee, memo) {
-            let (Some(pa), Some(na)) = (args.get(lp.array), args.get(lp.length)) else { continue };
-            for p in pa.iter().filter_map(|o| if let Origin::Ptr(p) = o { Some(*p) } else { None }) {
-                for n in na.iter().filter_map(|o| if let Origin::Len(n) = o { Some(*n) } else { None }) {
-                    found.entry((p, n)).or_insert(loc);
-                }
+            paired.push(((lp.array, lp.length), args.clone(), loc));
+        }
+    }
+    for (name, args, loc) in a.library_calls(program) {
+        for &(_, array, length) in SIZED_BUFFERS.iter().filter(|(n, ..)| *n == name) {
+            paired.push(((array, length), args.clone(), loc));
+        }
+    }
+    for ((array, length), args, loc) in paired {
+        let (Some(pa), Some(na)) = (args.get(array), args.get(length)) else { continue };
+        for p in pa.iter().filter_map(|o| if let Origin::Ptr(p) = o { Some(*p) } else { None }) {
+            for n in na.iter().filter_map(|o| if let Origin::Len(n) = o { Some(*n) } else { None }) {
+                found.entry((p, n)).or_insert(loc);
             }
         }
     }
@@ -351,6 +362,25 @@ fn guarded_prefixes(program: &Program, f: &FuncData, a: &Analysis<'_>) -> Vec<((
 /// The C library functions that access the first `n` bytes of their two
 /// pointer arguments, `n` their third.
 const BLOCK_ACCESSES: &[&str] = &["memcmp", "memcpy", "memmove", "bcmp"];
+
+/// C library functions whose size argument is, by definition, the room in
+/// a buffer argument (function, buffer, size): a function that passes its
+/// own `(buf, size)` to them pairs them (`snprintf(buf, cap, ...)`), so
+/// that its tests pass a buffer of `size` bytes. `_FORTIFY_SOURCE` aborts
+/// a call whose size exceeds its buffer, and a test passing a 5-byte
+/// buffer with a size of 14 is no call a correct caller makes.
+const SIZED_BUFFERS: &[(&str, usize, usize)] = &[
+    ("snprintf", 0, 1),
+    ("vsnprintf", 0, 1),
+    ("fgets", 0, 1),
+    ("fgets_unlocked", 0, 1),
+    ("strftime", 0, 1),
+    ("getcwd", 0, 1),
+    ("strlcpy", 0, 2),
+    ("strlcat", 0, 2),
+    ("readlink", 1, 2),
+    ("gethostname", 0, 1),
+];
 
 /// The largest header (in bytes, and in elements compared) the guard rule
 /// looks at.
@@ -622,6 +652,21 @@ impl<'f> Analysis<'f> {
             }
             _ => {}
         }
+    }
+
+    /// The calls of C library functions (declarations), by name, with the
+    /// origins of their arguments.
+    fn library_calls<'p>(&self, program: &'p Program) -> Vec<(&'p str, Vec<Origins>, Loc)> {
+        let mut out = Vec::new();
+        for inst in self.f.blocks.iter().flat_map(|b| &b.insts) {
+            if let InstKind::Call { func, args } = &inst.kind {
+                let callee = program.func(*func);
+                if callee.is_declaration() {
+                    out.push((callee.name.as_str(), args.iter().map(|a| self.of(a)).collect(), inst.loc));
+                }
+            }
+        }
+        out
     }
 
     /// The calls of defined functions, with the origins of their arguments.
