@@ -108,7 +108,10 @@ impl<'u, 'a> FnCtx<'u, 'a> {
                 let lv = self.lvalue(e)?;
                 self.load(lv, e.span)
             }
-            Expression::GenericSelection(_) => Err(self.u.unsupported(e.span, "_Generic")),
+            Expression::GenericSelection(g) => {
+                let chosen = self.generic_choice(g)?;
+                self.rvalue(chosen)
+            }
             Expression::Member(_) => {
                 let lv = self.lvalue(e)?;
                 self.load(lv, e.span)

@@ -51,6 +51,7 @@ mod expr;
 mod features;
 mod floats;
 mod func;
+mod generic;
 mod globals;
 mod init;
 mod libc_sources;

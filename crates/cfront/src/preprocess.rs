@@ -94,6 +94,8 @@ pub(crate) fn preprocess(
     // No `__int128` (values are 64 bits at most): code that tests for it
     // takes its portable branch (see `features::feature_macros`).
     cmd.arg(format!("-U{NO_INT128}"));
+    // gcc's `__thread` is C11's `_Thread_local`, which the parser knows.
+    cmd.arg("-D__thread=_Thread_local");
     for d in &opts.defines {
         if d.starts_with("-D") || d.starts_with("-U") {
             cmd.arg(d);

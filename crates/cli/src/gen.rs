@@ -800,13 +800,15 @@ fn free_field_lines(suite: &TestSuite) -> String {
             }
         }
     }
+    // With a precondition, the fields are what it allows: no advice to
+    // write one.
+    let why = match &suite.precondition {
+        Some(pre) => format!("any value {pre} accepts"),
+        None => "any value; state what an initialiser guarantees in a --precondition".to_string(),
+    };
     let mut out = String::new();
     for (param, fields) in per_param.iter().filter(|(_, f)| !f.is_empty()) {
-        out.push_str(&format!(
-            "  {:<20} {param}: {} (any value; state what an initialiser guarantees in a --precondition)\n",
-            "free fields:",
-            fields.join(", ")
-        ));
+        out.push_str(&format!("  {:<20} {param}: {} ({why})\n", "free fields:", fields.join(", ")));
     }
     out
 }

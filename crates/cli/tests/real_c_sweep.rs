@@ -171,3 +171,60 @@ fn string_functions_write_within_an_array_member_or_row() {
         }
     }
 }
+
+#[test]
+fn pointers_stored_into_an_input_or_a_static_buffer_are_checked() {
+    const FILE: &str = "tests/c/trust5/outputs.c";
+    for (function, check) in [("find_value", "\"line + "), ("borrow", "\"scratch")] {
+        let out = tempfile::tempdir().unwrap();
+        let (suite, _) = common::gen_checked(FILE, function, "2", out.path());
+        let c = std::fs::read_to_string(out.path().join(format!("{function}_tests.c"))).unwrap();
+        assert!(!c.contains("not checked"), "{c}");
+        // `*strchr(line, '=') = 0` writes `line`.
+        assert!(!c.contains("(read only"), "{c}");
+        let stored = suite["tests"].as_array().unwrap().iter().filter(|t| t["expected"]["return"] != -1).count();
+        let checks = c.lines().filter(|l| l.contains("pathwise_check_pointer(") && l.contains(check)).count();
+        assert_eq!(checks, stored, "{function}: {c}");
+    }
+}
+
+#[test]
+fn thread_local_objects_are_the_threads_static_ones() {
+    let out = tempfile::tempdir().unwrap();
+    let (suite, outcome) = common::gen_checked("tests/c/trust5/thread_local.c", "enter", "1", out.path());
+    // From the globals' initial values: one call, `depth > 3` is false;
+    // the other test is `x + calls` overflowing.
+    assert_eq!(common::errors(&suite), [("signed-overflow".to_string(), 12)]);
+    assert!(outcome.rows.iter().any(|r| r.function == "enter"), "{:?}", outcome.rows);
+    let returned = suite["tests"].as_array().unwrap().iter().find(|t| t["outcome"] == "returned").unwrap();
+    let x = returned["inputs"]["x"].as_i64().unwrap();
+    assert_eq!(returned["expected"]["return"].as_i64(), Some(x + 1), "{returned}");
+    assert_eq!(returned["expected"]["globals"]["depth"], 1, "{returned}");
+    assert_eq!(returned["expected"]["globals"]["calls"], 1, "{returned}");
+    let globals: Vec<&str> = suite["globals"].as_array().unwrap().iter().map(|g| g["name"].as_str().unwrap()).collect();
+    assert_eq!(globals, ["depth", "calls"], "{suite}");
+}
+
+#[test]
+fn free_fields_under_a_precondition_are_what_it_accepts() {
+    let out = tempfile::tempdir().unwrap();
+    let file = "tests/c/trust5/members.c";
+    let (stdout, _) = common::gen(file, "set_name", &["--k", "1"], out.path());
+    assert!(stdout.contains("free fields:         u: id (any value; state what an initialiser"), "{stdout}");
+    let pre = ["--k", "1", "--precondition", "set_name_pre"];
+    let (stdout, suite) = common::gen(file, "set_name", &pre, out.path());
+    assert!(stdout.contains("free fields:         u: id (any value set_name_pre accepts)"), "{stdout}");
+    assert!(suite["tests"].as_array().unwrap().iter().all(|t| t["expected"]["return"] != 0), "{suite}");
+}
+
+#[test]
+fn generic_selection_picks_the_association_of_the_type() {
+    let out = tempfile::tempdir().unwrap();
+    let (suite, outcome) = common::gen_checked("tests/c/trust5/generic.c", "kinds", "1", out.path());
+    assert_eq!(common::branches_covered(&outcome, "kinds"), Some(true), "{:?}", outcome.rows);
+    for t in suite["tests"].as_array().unwrap().iter().filter(|t| t["outcome"] == "returned") {
+        // KIND(a++) does not evaluate a++: k = 1 + 20 + 300 + 0 + 1.
+        let (a, ret) = (t["inputs"]["a"].as_i64().unwrap(), t["expected"]["return"].as_i64().unwrap());
+        assert!(ret == 322 + a || ret == -322 - a, "{t}");
+    }
+}

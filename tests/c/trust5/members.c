@@ -49,3 +49,10 @@ int keep(int i, const char *w)
     strcpy(rows[i], w);
     return (int)strlen(rows[i]);
 }
+
+/* A precondition of set_name's: the summary's free fields are what it
+ * accepts, with no advice to write one. */
+int set_name_pre(struct user *u, const char *name)
+{
+    return u != 0 && name != 0 && u->id > 0;
+}

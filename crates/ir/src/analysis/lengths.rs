@@ -75,7 +75,7 @@ pub fn relates_pointer_params(program: &Program, func: FuncId) -> bool {
     if f.is_declaration() {
         return false;
     }
-    let mut a = Analysis::new(f);
+    let mut a = Analysis::new(program, f);
     a.solve();
     let params = |o: &Origins| {
         o.iter().filter_map(|o| if let Origin::Ptr(p) = o { Some(*p) } else { None }).collect::<BTreeSet<_>>()
@@ -151,7 +151,7 @@ fn written(program: &Program, func: FuncId, memo: &mut Memo<BTreeSet<usize>>) ->
         None => {}
     }
     memo.insert(func, None);
-    let mut a = Analysis::new(f);
+    let mut a = Analysis::new(program, f);
     a.solve();
     let ptrs =
         |o: &Origins| o.iter().filter_map(|o| if let Origin::Ptr(p) = o { Some(*p) } else { None }).collect::<Vec<_>>();
@@ -198,7 +198,7 @@ fn pairs(program: &Program, func: FuncId, memo: &mut Memo<Vec<LengthParam>>) -> 
         None => {}
     }
     memo.insert(func, None);
-    let mut a = Analysis::new(f);
+    let mut a = Analysis::new(program, f);
     a.solve();
     let mut found: BTreeMap<(usize, usize), Loc> = BTreeMap::new();
     for (&(slot, n), &loc) in &a.compared {
@@ -460,10 +460,19 @@ struct Analysis<'f> {
     accessed_at: BTreeSet<(usize, usize)>,
     /// Pointer parameters whose elements are compared with 0.
     nul_checked: BTreeSet<usize>,
+    /// The argument a library call's result points into (`strchr(s, c)`
+    /// returns a pointer into `s`), by result register.
+    interior: Vec<Option<Operand>>,
 }
 
+/// C library functions that return a pointer into their first argument:
+/// what the program writes through the result, it writes into that
+/// argument (`*strchr(line, '=') = '\0'`).
+const INTERIOR_RESULTS: &[&str] =
+    &["strchr", "strrchr", "strstr", "strpbrk", "memchr", "memrchr", "strchrnul", "rawmemchr", "strcasestr"];
+
 impl<'f> Analysis<'f> {
-    fn new(f: &'f FuncData) -> Self {
+    fn new(program: &Program, f: &'f FuncData) -> Self {
         let n = f.num_regs as usize;
         let mut regs = vec![Origins::new(); n];
         for (i, p) in f.params.iter().enumerate() {
@@ -477,12 +486,16 @@ impl<'f> Analysis<'f> {
         }
         let mut slot_addr = vec![None; n];
         let mut ptradds = vec![None; n];
+        let mut interior = vec![None; n];
         for b in &f.blocks {
             for inst in &b.insts {
                 let Some(r) = inst.result.map(|r| r.0 as usize).filter(|&r| r < n) else { continue };
                 match &inst.kind {
                     InstKind::AddrLocal { local } => slot_addr[r] = Some(*local),
                     InstKind::PtrAdd { base, offset } => ptradds[r] = Some((*base, *offset)),
+                    InstKind::Call { func, args } if INTERIOR_RESULTS.contains(&program.func(*func).name.as_str()) => {
+                        interior[r] = args.first().copied();
+                    }
                     _ => {}
                 }
             }
@@ -498,6 +511,7 @@ impl<'f> Analysis<'f> {
             ptradds,
             accessed_at: BTreeSet::new(),
             nul_checked: BTreeSet::new(),
+            interior,
         }
     }
 
@@ -584,6 +598,14 @@ impl<'f> Analysis<'f> {
                 o.extend(self.of(offset).into_iter().filter(|o| matches!(o, Origin::Len(_))));
                 o
             }
+            InstKind::Call { .. } => match result.and_then(|r| self.interior.get(r.0 as usize).copied().flatten()) {
+                Some(arg) => {
+                    let mut o = self.of(&arg);
+                    o.retain(|o| matches!(o, Origin::Ptr(_)));
+                    o
+                }
+                None => return false,
+            },
             InstKind::Store { ptr, value, .. } => {
                 let Some(l) = self.slot_of(ptr) else { return false };
                 let add = self.of(value);
