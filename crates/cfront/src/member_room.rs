@@ -24,38 +24,23 @@ use crate::ctypes::CType;
 use crate::func::FnCtx;
 use crate::unit::{Ctx, LResult};
 
-/// The functions whose first argument is a destination limited to its
-/// member (glibc's `__*_chk` forms that take `__bos(dst)`).
-const LIMITED: &[&str] = &[
-    "strcpy",
-    "stpcpy",
-    "strncpy",
-    "stpncpy",
-    "strcat",
-    "strncat",
-    "sprintf",
-    "snprintf",
-    "vsprintf",
-    "vsnprintf",
-    "fgets",
-    "gets",
-];
-
-/// The engine model that limits the next string function's writes.
-pub const MODEL: &str = "__pathwise_member_room";
-
 impl FnCtx<'_, '_> {
     /// Before a call of the C library's `name` (no body in the unit) with
     /// `args`: when its destination is an array member, or a constant
     /// index into one, say how many bytes it has from there.
     pub(crate) fn note_member_room(&mut self, name: &str, args: &[Node<Expression>], span: Span) -> LResult<()> {
-        if !LIMITED.contains(&name) {
+        if !pathwise_ir::MEMBER_ROOM_LIMITED.contains(&name) {
             return Ok(());
         }
         let Some(dst) = args.first() else { return Ok(()) };
         if let Some(room) = self.member_room(dst)? {
             let size_t = CType::Int(self.u.model.size_t());
-            self.call_engine_model(MODEL, vec![size_t], vec![Operand::Const(Type::I64, room)], span);
+            self.call_engine_model(
+                pathwise_ir::MEMBER_ROOM_MODEL,
+                vec![size_t],
+                vec![Operand::Const(Type::I64, room)],
+                span,
+            );
         }
         Ok(())
     }

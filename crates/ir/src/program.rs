@@ -458,6 +458,31 @@ impl FuncData {
 /// coverage; natively the real library runs).
 pub const LIBRARY_FILE_PREFIX: &str = "<pathwise-libc>/";
 
+/// The engine model the front end calls right before a string function
+/// whose destination is an array member or row, with the bytes that array
+/// has from there: the next call's writes through its destination stay
+/// within them (C's array ends there; `_FORTIFY_SOURCE=2` checks it).
+pub const MEMBER_ROOM_MODEL: &str = "__pathwise_member_room";
+
+/// The string functions [`MEMBER_ROOM_MODEL`] limits: those whose first
+/// argument is a destination glibc's fortified forms check against the
+/// enclosing member (`__builtin_object_size(dst, 1)`); `memcpy` and
+/// `memset` are checked against the whole object, so not here.
+pub const MEMBER_ROOM_LIMITED: &[&str] = &[
+    "strcpy",
+    "stpcpy",
+    "strncpy",
+    "stpncpy",
+    "strcat",
+    "strncat",
+    "sprintf",
+    "snprintf",
+    "vsprintf",
+    "vsnprintf",
+    "fgets",
+    "gets",
+];
+
 /// The name of a variadic function's last parameter, which the front end
 /// adds after its declared ones: the address of the call's argument area
 /// (see cfront's `varargs.rs`; a space, so no C identifier names it).

@@ -11,23 +11,7 @@ use pathwise_ir::Type;
 use super::{Call, LibcHost, Outcome};
 use crate::value::Value;
 
-pub(super) const NAMES: &[&str] = &["__pathwise_member_room"];
-
-/// The functions a room applies to (the front end's list).
-pub(super) const LIMITED: &[&str] = &[
-    "strcpy",
-    "stpcpy",
-    "strncpy",
-    "stpncpy",
-    "strcat",
-    "strncat",
-    "sprintf",
-    "snprintf",
-    "vsprintf",
-    "vsnprintf",
-    "fgets",
-    "gets",
-];
+pub(super) const NAMES: &[&str] = &[pathwise_ir::MEMBER_ROOM_MODEL];
 
 /// The static object holding the pending room plus one (0: none).
 const OBJECT: &str = "pathwise.member_room";
@@ -44,7 +28,7 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
 /// Before the model of `c`: a pending room becomes the limit of its
 /// writes through its first argument (and is used up).
 pub(super) fn apply(h: &mut dyn LibcHost, c: &Call<'_>) -> Result<(), crate::path::End> {
-    if !LIMITED.contains(&c.name) {
+    if !pathwise_ir::MEMBER_ROOM_LIMITED.contains(&c.name) {
         return Ok(());
     }
     let cell = h.static_object(OBJECT, Type::I64, &|| vec![Value::int(0)]);
