@@ -14,7 +14,8 @@
 //!   subnormal `long double`): 4, complete.
 //! - `show`: `digits < 0`, `> 30`, `> 20`, else; the precision is pinned:
 //!   4.
-//! - `parse_root`: `which < 0`, `> 3`, else (the index is pinned): 3.
+//! - `parse_root`: `which < 0`, `> 3`, and each of the 4 texts (a table
+//!   of strings indexed by an input has a path per entry): 6, complete.
 //! - `finite_kind`: finite, NaN, infinite (`isfinite` of a `long double`
 //!   is comparisons, not an 80-bit subtraction that would pin it): 3,
 //!   complete.
@@ -37,7 +38,7 @@ const CASES: [(&str, usize, bool); 10] = [
     ("beyond_double", 2, false),
     ("kind", 4, true),
     ("show", 4, false),
-    ("parse_root", 3, false),
+    ("parse_root", 6, true),
     ("finite_kind", 3, true),
     ("transcendental", 3, false),
     ("math_errno", 5, false),

@@ -230,3 +230,193 @@ fn generic_selection_picks_the_association_of_the_type() {
         assert!(ret == 322 + a || ret == -322 - a, "{t}");
     }
 }
+
+const INDEXED: &str = "tests/c/trust5/indexed.c";
+
+/// `h->items[h->size] = v` through an input structure, a local
+/// structure's `t.count[v[i] & 3]++` and a two-dimensional member indexed
+/// by two inputs: every path another index takes is explored (nothing is
+/// concretised), gcov measures every branch side covered, and the tests
+/// replay under AddressSanitizer.
+#[test]
+fn arrays_inside_structures_are_indexed_symbolically() {
+    // (function, tests): heap_push has 2 refusals and 5 ways through
+    // sift-up's two iterations at k = 2; most_common 2 refusals, 1, 4
+    // and 4 orders of its counts for 0, 1 and 2 values; flip 4
+    // refusals, both sides of `cell[1][2] == 7`, and `flips` overflowing.
+    let expected = [("heap_push", 7), ("write_then_read", 5), ("most_common", 11), ("flip", 7)];
+    let dir = common::root().join(INDEXED).parent().unwrap().to_path_buf();
+    for (function, count) in expected {
+        let out = tempfile::tempdir().unwrap();
+        let (suite, outcome) = common::gen_checked(INDEXED, function, "2", out.path());
+        assert_eq!(common::test_count(&suite), count, "{function}: {suite}");
+        assert_eq!(suite["stop"], "complete", "{function}: {}", suite["stop_detail"]);
+        assert_eq!(suite["stats"]["values_concretised"], 0, "{function}");
+        assert_eq!(common::branches_covered(&outcome, function), Some(true), "{function}");
+        passes_under_asan(out.path(), function, &dir);
+    }
+}
+
+/// A write through one input structure is read through another only when
+/// the two are one object and the index is the one read: the solver
+/// chooses both.
+#[test]
+fn an_indexed_write_is_seen_through_an_alias() {
+    let out = tempfile::tempdir().unwrap();
+    let (suite, _) = common::gen_checked(INDEXED, "write_then_read", "2", out.path());
+    let mut returns = common::returns(&suite);
+    returns.sort();
+    assert_eq!(returns, [-1, -1, 0, 1, 2], "{suite}");
+    let one = suite["tests"].as_array().unwrap().iter().find(|t| t["expected"]["return"] == 1).unwrap();
+    let inputs = &one["inputs"];
+    assert_eq!(inputs["a"], inputs["b"], "{one}");
+    assert_eq!(inputs["i"], 2, "{one}");
+}
+
+const CAPACITY: &str = "tests/c/trust5/capacity.c";
+
+/// The contract lines of a suite (its `contracts`, absent when none).
+fn contracts(suite: &serde_json::Value) -> Vec<String> {
+    let all = suite["contracts"].as_array().map_or(&[][..], |c| &c[..]);
+    all.iter().map(|c| c.as_str().unwrap().to_string()).collect()
+}
+
+/// A capacity check before block writes (`if (al + bl > cap) return -1;
+/// memcpy(out + al, ...)`, `if (n > cap)` before `memcpy(dst, src, n +
+/// 1)`) gives the buffer that capacity: the off-by-one is an
+/// out-of-bounds test, the correct check has none, and a limit the
+/// writes do not share is no capacity.
+#[test]
+fn a_capacity_check_before_a_block_write_sizes_the_buffer() {
+    let out = tempfile::tempdir().unwrap();
+    let (suite, _) = common::gen_checked(CAPACITY, "copy_string", "2", out.path());
+    assert!(contracts(&suite).iter().any(|c| c.starts_with("dst has cap elements")), "{:?}", contracts(&suite));
+    let errors = common::error_messages(&suite);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!((errors[0].0.as_str(), errors[0].1), ("out-of-bounds", 24), "{errors:?}");
+    let error = suite["tests"].as_array().unwrap().iter().find(|t| t["outcome"] == "error").unwrap();
+    // The string fills the buffer: its terminator is the byte too many.
+    assert_eq!(error["inputs"]["cap"], error["inputs"]["src"].as_array().unwrap().len() as u64 - 1, "{error}");
+
+    let out = tempfile::tempdir().unwrap();
+    let (suite, _) = common::gen_checked(CAPACITY, "join", "2", out.path());
+    assert!(contracts(&suite).iter().any(|c| c.starts_with("out has cap elements")), "{:?}", contracts(&suite));
+    assert!(common::errors(&suite).is_empty(), "{suite}");
+    let dir = common::root().join(CAPACITY).parent().unwrap().to_path_buf();
+    passes_under_asan(out.path(), "join", &dir);
+    passes_fortified(out.path(), "join", &dir);
+
+    let out = tempfile::tempdir().unwrap();
+    let (suite, _) = common::gen_checked(CAPACITY, "fill", "2", out.path());
+    assert!(!contracts(&suite).iter().any(|c| c.contains("has max elements")), "{:?}", contracts(&suite));
+}
+
+/// `strncpy(buf, name, cap)` writes `cap` bytes, so `buf` has `cap`:
+/// without a terminator, `strlen` reads past it.
+#[test]
+fn strncpy_sizes_its_destination() {
+    let out = tempfile::tempdir().unwrap();
+    let (suite, _) = common::gen_checked(CAPACITY, "set_name", "2", out.path());
+    assert!(contracts(&suite).iter().any(|c| c.starts_with("buf has cap elements")), "{:?}", contracts(&suite));
+    assert_eq!(common::errors(&suite), [("out-of-bounds".to_string(), 43)]);
+    let dir = common::root().join(CAPACITY).parent().unwrap().to_path_buf();
+    passes_fortified(out.path(), "set_name", &dir);
+}
+
+/// `bsearch` and `qsort` walk `n` elements of `v`: no test passes a
+/// shorter array (bsearch's false out-of-bounds test is gone), and
+/// `qsort`'s byte copies of an `int` array whose count is an input run
+/// (they stopped as an unsupported access).
+#[test]
+fn bsearch_and_qsort_walk_the_count_they_are_given() {
+    let out = tempfile::tempdir().unwrap();
+    let (suite, _) = common::gen_checked(CAPACITY, "contains", "2", out.path());
+    assert!(contracts(&suite).iter().any(|c| c.starts_with("v has n elements")), "{:?}", contracts(&suite));
+    assert!(common::errors(&suite).is_empty(), "{suite}");
+    assert_eq!(suite["stop"], "complete");
+
+    let out = tempfile::tempdir().unwrap();
+    let (suite, _) = common::gen_checked(CAPACITY, "smallest", "2", out.path());
+    assert_eq!(suite["stop"], "complete", "{}", suite["stop_detail"]);
+    assert_eq!(suite["stats"]["values_concretised"], 0);
+    let mut counts: Vec<u64> =
+        suite["tests"].as_array().unwrap().iter().map(|t| t["inputs"]["n"].as_u64().unwrap()).collect();
+    counts.sort();
+    // k = 2 bounds qsort's own loops: 0 and 1 elements.
+    assert_eq!(counts, [0, 1]);
+}
+
+/// `const char in[4]` is four characters the caller passes, not a
+/// string: no error test for reading past a NUL (and the test file
+/// builds under `-Werror`, which `gen_checked` checks).
+#[test]
+fn an_array_parameter_declared_with_a_length_is_no_string() {
+    let out = tempfile::tempdir().unwrap();
+    let (suite, _) = common::gen_checked(CAPACITY, "pair_sum", "2", out.path());
+    assert!(common::errors(&suite).is_empty(), "{suite}");
+    assert!(!contracts(&suite).iter().any(|c| c.contains("NUL-terminated")), "{:?}", contracts(&suite));
+
+    // An error test whose input is shorter than the declared length is
+    // passed in an array of that length: no unused guard helper.
+    let out = tempfile::tempdir().unwrap();
+    let (suite, _) = common::gen_checked(CAPACITY, "lookup_first", "2", out.path());
+    assert_eq!(common::errors(&suite), [("out-of-bounds".to_string(), 78)]);
+}
+
+const TABLES: &str = "tests/c/trust5/tables.c";
+
+/// A call through a table of function pointers indexed by an input takes
+/// one path per handler (the index was fixed to the run's: one handler
+/// ever called), and a pointer read from a table of strings one per name.
+#[test]
+fn a_table_of_pointers_indexed_by_an_input_has_a_path_per_entry() {
+    let out = tempfile::tempdir().unwrap();
+    let (suite, outcome) = common::gen_checked(TABLES, "dispatch", "2", out.path());
+    // op >= 3; op_add and op_sub, each returning or overflowing; op_max's
+    // two sides.
+    assert_eq!(common::test_count(&suite), 7, "{suite}");
+    assert_eq!(suite["stop"], "complete", "{}", suite["stop_detail"]);
+    assert_eq!(suite["stats"]["values_concretised"], 0);
+    let mut lines: Vec<u64> = common::errors(&suite).into_iter().map(|(_, line)| line).collect();
+    lines.sort();
+    assert_eq!(lines, [5, 6], "{suite}");
+    for function in ["op_add", "op_sub", "op_max", "dispatch"] {
+        assert_eq!(common::branches_covered(&outcome, function).unwrap_or(true), true, "{function}");
+    }
+
+    let out = tempfile::tempdir().unwrap();
+    let (suite, _) = common::gen_checked(TABLES, "name_of", "2", out.path());
+    let mut inputs: Vec<u64> =
+        suite["tests"].as_array().unwrap().iter().map(|t| t["inputs"]["i"].as_u64().unwrap()).collect();
+    inputs.sort();
+    assert_eq!(&inputs[..3], [0, 1, 2], "{suite}");
+    assert!(inputs[3] > 2);
+}
+
+/// The address of an entry of a `const` table is checked as that address
+/// (`primes + 2`), not as an object the call allocated.
+#[test]
+fn a_returned_address_in_a_constant_table_is_checked_by_name() {
+    let out = tempfile::tempdir().unwrap();
+    let (suite, _) = common::gen_checked(TABLES, "prime_after", "2", out.path());
+    assert_eq!(common::test_count(&suite), 3);
+    let file = std::fs::read_to_string(out.path().join("prime_after_tests.c")).unwrap();
+    assert!(file.contains("(void *)(((int *)primes) + 2), \"primes + 2\""), "{file}");
+    assert!(!file.contains("pathwise_check_fresh("), "{file}");
+}
+
+/// Under `--null-args assume`, the non-null check of `*out = n` is not
+/// negated again on every path once a run found `out` dereferenced while
+/// null: 21 paths took 43 runs, 22 of them passing a null `out`.
+#[test]
+fn a_known_non_null_output_is_not_asked_null_again() {
+    let out = tempfile::tempdir().unwrap();
+    let (suite, _) = common::gen_checked("tests/c/trust5/out_param.c", "count_abc", "2", out.path());
+    let tests = common::test_count(&suite) as u64;
+    assert_eq!(tests, 21, "{suite}");
+    let null_runs = suite["stats"]["nonnull_assumed_runs"].as_u64().unwrap();
+    assert!(null_runs <= 3, "{null_runs} runs with a null pointer");
+    assert_eq!(suite["stats"]["runs"].as_u64(), Some(tests + null_runs));
+    let assumed = common::assumed_nonnull(&suite);
+    assert_eq!(assumed.iter().map(|(p, _)| p.as_str()).collect::<Vec<_>>(), ["s", "out"], "{assumed:?}");
+}

@@ -289,7 +289,6 @@ pub(crate) fn write_heap_checks(
         after: test.heap_out.iter().map(|o| (o.id, o.clone())).collect(),
         new_vars: Vec::new(),
         locals: crate::describe::param_locals(suite),
-        ret: ret.map(str::to_string),
     };
     if let (Some(var), Some(value)) = (ret, &test.ret_pointer) {
         let pointee = pointer_decl(&suite.structs, suite.ret.as_ref().and_then(|r| r.cty.as_ref()), "").1;
@@ -362,8 +361,6 @@ struct Checker<'a> {
     new_vars: Vec<(u32, String)>,
     /// The locals holding the parameters' inputs (see `param_locals`).
     locals: Vec<String>,
-    /// The variable holding the returned pointer.
-    ret: Option<String>,
 }
 
 impl Checker<'_> {
@@ -422,6 +419,7 @@ impl Checker<'_> {
                 | HeapValue::Ref { .. }
                 | HeapValue::Param { .. }
                 | HeapValue::Global { .. }
+                | HeapValue::Constant { .. }
                 | HeapValue::Function(_),
                 CType::Ptr(pointee),
             ) => {
@@ -456,16 +454,17 @@ impl Checker<'_> {
                 let text = crate::heap::shown_into(&crate::describe::param_name(*param, p), es, *offset);
                 (array_pointer(local, es, *offset), text)
             }
-            HeapValue::Global { global, offset } => {
-                let Some(g) = self.suite.globals.get(*global) else { return };
-                let es = g.src.scalar.ty.bytes();
-                let base = match g.src.shape {
-                    // Through a pointer to the element type: flat, whatever
-                    // the array's dimensions.
-                    Shape::Array(_) => format!("(({} *){})", g.src.c_scalar, g.src.name),
-                    _ => format!("&{}", g.src.name),
+            HeapValue::Global { .. } | HeapValue::Constant { .. } => {
+                let Some((src, offset)) = value.global_src(self.suite) else { return };
+                let es = src.scalar.ty.bytes();
+                // Through a pointer to the element type: flat, whatever the
+                // array's dimensions (explicit casts: a `const` object's
+                // address compares as any other).
+                let base = match src.shape {
+                    Shape::Array(_) => format!("(({} *){})", src.c_scalar, src.name),
+                    _ => format!("&{}", src.name),
                 };
-                (array_pointer(&base, es, *offset), crate::heap::shown_into(&g.src.name, es, *offset))
+                (array_pointer(&base, es, offset), crate::heap::shown_into(&src.name, es, offset))
             }
         };
         self.used.pointer = true;
@@ -512,10 +511,10 @@ impl Checker<'_> {
         );
         let var = format!("pathwise_n{obj}");
         let decl = CType::Ptr(Box::new(elem.clone())).declare(structs, &var);
-        // The returned pointer may point to `const` (its declaration copies
-        // the function's type, which the IR does not know): cast it.
-        let init = if offset == 0 && pointee == Some(&elem) && Some(got) != self.ret.as_deref() {
-            got.to_string()
+        // The returned pointer, or a member (`const char *name`), may
+        // point to `const`, which the C types here do not keep: cast it.
+        let init = if offset == 0 && is_postfix(got) {
+            format!("({}){got}", type_name(structs, &CType::Ptr(Box::new(elem.clone()))))
         } else if offset == 0 {
             format!("({})({got})", type_name(structs, &CType::Ptr(Box::new(elem.clone()))))
         } else {
@@ -526,6 +525,15 @@ impl Checker<'_> {
         self.new_vars.push((obj, var.clone()));
         self.objs.insert(obj, Obj { var, shown, elem });
     }
+}
+
+/// Whether C expression `e` is a postfix expression (`p`, `p->next`,
+/// `n1[0].name`), which a cast needs no parentheses around.
+fn is_postfix(e: &str) -> bool {
+    let plain = e.replace("->", ".");
+    !e.is_empty()
+        && e.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && plain.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '[' | ']'))
 }
 
 /// The bytes of an object of 8-bit integers whose every element is known

@@ -172,7 +172,7 @@ fn push_allocates_new_nodes() {
     s.tests.push(heap_case(4, vec![p(r(1)), InputValue::Scalar(-5)], one_in, wrong));
     let text = write_c_tests(&s, "code.c");
     assert!(text.contains(" * inputs: l = &o1 {first=&o2}, v = -5, o2 = {data=1, next=NULL}\n"), "{text}");
-    assert!(text.contains("    struct node *pathwise_n3 = pathwise_o1->first;\n"), "{text}");
+    assert!(text.contains("    struct node *pathwise_n3 = (struct node *)pathwise_o1->first;\n"), "{text}");
     let (ok, stdout) = compile_and_run(SOURCE, &s);
     assert!(!ok, "{stdout}");
     assert!(stdout.contains("test 3: o1->first->data expected 8 got -5\n"), "{stdout}");

@@ -584,14 +584,16 @@ fn joined_input(suite: &TestSuite, test: &TestCase, i: usize, locals: &[String])
 /// expression passed to the function. `guarded`: an array input ends
 /// where an inaccessible page starts (`pathwise_guarded`), so that the
 /// read past it that an out-of-bounds error test expects traps natively,
-/// as under a sanitizer.
+/// as under a sanitizer. Returns whether it used `pathwise_guarded` (an
+/// input shorter than the declared length of an array parameter, `const
+/// char in[4]`, is passed in an array of that length instead).
 fn write_input(
     out: &mut String,
     (p, enums): (&SrcVar, &[pathwise_ir::EnumDef]),
     local: &str,
     value: Option<&InputValue>,
     guarded: bool,
-) {
+) -> bool {
     if p.shape == pathwise_ir::Shape::Function {
         // A function of the unit, by name (the type's declarator needs
         // the name inside: `int (*cb)(int)`).
@@ -601,7 +603,7 @@ fn write_input(
             _ => "0",
         };
         let _ = writeln!(out, "    {decl} = {target};");
-        return;
+        return false;
     }
     if is_array_param(p) {
         let values: Vec<i128> = match value {
@@ -622,6 +624,7 @@ fn write_input(
                     "    {ty} *{local} = ({ty} *)pathwise_guarded(pathwise_in_{local}, sizeof pathwise_in_{local});"
                 );
             }
+            return true;
         } else if values.is_empty() && declared == 0 {
             // C forbids zero-length arrays: one unused element stands in, so
             // the function still gets a valid (never dereferenced) pointer.
@@ -647,6 +650,7 @@ fn write_input(
         };
         let _ = writeln!(out, "    {} {local} = {};", p.c_scalar, crate::literal::c_value(v, p, enums));
     }
+    false
 }
 
 /// Emit the check of one scalar value (`got` is a C expression).
@@ -725,8 +729,7 @@ fn write_test(out: &mut String, (suite, name): (&TestSuite, &str), test: &TestCa
             crate::c_streams::write_stream_input(out, &mut used.streams, &locals[i], test.inputs.get(i));
         } else if joined_input(suite, test, i, &locals).is_none() {
             let guarded = is_array_param(p) && reads_past_an_input(test);
-            used.guarded |= guarded;
-            write_input(out, (p, &suite.enums), &locals[i], test.inputs.get(i), guarded);
+            used.guarded |= write_input(out, (p, &suite.enums), &locals[i], test.inputs.get(i), guarded);
         }
     }
     if let Some(bytes) = &test.stdin {

@@ -162,8 +162,8 @@ pub fn shown_value(suite: &TestSuite, heap: &[HeapObject], value: &HeapValue, in
             Some(p) => shown_into(&crate::describe::param_name(*param, p), p.scalar.ty.bytes(), *offset),
             None => "?".to_string(),
         },
-        HeapValue::Global { global, offset } => match suite.globals.get(*global) {
-            Some(g) => shown_into(&g.src.name, g.src.scalar.ty.bytes(), *offset),
+        HeapValue::Global { .. } | HeapValue::Constant { .. } => match value.global_src(suite) {
+            Some((src, offset)) => shown_into(&src.name, src.scalar.ty.bytes(), offset),
             None => "?".to_string(),
         },
         HeapValue::Function(name) => name.clone(),

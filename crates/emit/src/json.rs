@@ -693,8 +693,8 @@ fn heap_value_json(suite: &TestSuite, v: &HeapValue, ty: Option<IntTy>) -> HeapV
             Some(p) => HeapValueJson::Param(ParamRefJson { param: param_name(*param, p), offset: *offset }),
             None => HeapValueJson::Opaque("opaque".into()),
         },
-        HeapValue::Global { global, offset } => match suite.globals.get(*global) {
-            Some(g) => HeapValueJson::Global(GlobalRefJson { global: g.src.name.clone(), offset: *offset }),
+        HeapValue::Global { .. } | HeapValue::Constant { .. } => match v.global_src(suite) {
+            Some((src, offset)) => HeapValueJson::Global(GlobalRefJson { global: src.name.clone(), offset }),
             None => HeapValueJson::Opaque("opaque".into()),
         },
         HeapValue::Function(name) => HeapValueJson::Function(FunctionRefJson { function: name.clone() }),

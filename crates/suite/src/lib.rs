@@ -70,6 +70,18 @@ pub struct TestSuite {
     pub bound: BoundReport,
 }
 
+impl HeapValue {
+    /// The global a `Global` or `Constant` pointer points into, with the
+    /// byte offset.
+    pub fn global_src<'a>(&'a self, suite: &'a TestSuite) -> Option<(&'a SrcVar, u64)> {
+        match self {
+            HeapValue::Global { global, offset } => suite.globals.get(*global).map(|g| (&g.src, *offset)),
+            HeapValue::Constant { src, offset } => Some((src, *offset)),
+            _ => None,
+        }
+    }
+}
+
 impl TestSuite {
     /// The kinds of the suite's error tests, sorted, each once.
     pub fn error_kinds(&self) -> Vec<&'static str> {
@@ -509,6 +521,13 @@ pub enum HeapValue {
     /// [`TestSuite::globals`]): a function returning its static buffer.
     Global {
         global: usize,
+        offset: u64,
+    },
+    /// A pointer to byte `offset` of a `const` global with this C
+    /// description (a lookup table the function returns an entry of),
+    /// which [`TestSuite::globals`] does not list: it is never an output.
+    Constant {
+        src: Box<SrcVar>,
         offset: u64,
     },
     /// A pointer to the function of this name (a function-pointer member).

@@ -28,6 +28,7 @@ pub(crate) mod local_decisions;
 pub mod meter;
 pub mod observed;
 pub mod path;
+mod pointer_index;
 pub mod replay_models;
 pub mod run;
 pub mod setup;

@@ -393,12 +393,19 @@ impl Exec<'_, '_> {
         // An object of fixed size: not an input array or object, whose
         // length the inputs choose, but a structure passed by value is one.
         let fixed = (o.input.is_none() && !heap_input) || (heap_input && self.is_by_value(obj));
-        if let (Some(s), true) = (p.off_sym, ty != o.elem || ty == Type::Ptr || heap_input) {
-            // Only element-typed accesses index the whole-array content:
-            // others are fixed to the offset this run takes (and so are all
-            // accesses to input objects, whose fields the heap solver names
-            // by offset). Bounds are checked first, with the symbolic offset,
-            // so that the fix does not hide the out-of-bounds side.
+        // Integer storage is indexed by integer accesses of any width, as
+        // bytes: `h->items[h->size]` in a local or global `struct heap`
+        // (byte storage), `qsort`'s byte copies of an `int` array. Input
+        // arrays only by accesses no wider than their elements (their
+        // bounds check looks at the access's first byte).
+        let narrow = o.input.is_none() || ty.bytes() <= o.elem.bytes();
+        let bytewise = o.elem.is_int() && ty.is_int() && narrow && !heap_input;
+        if let (Some(s), true) = (p.off_sym, (ty != o.elem && !bytewise) || ty == Type::Ptr || heap_input) {
+            // Other accesses are fixed to the offset this run takes (and
+            // so are all accesses to input objects, whose fields the heap
+            // solver names by offset). Bounds are checked first, with the
+            // symbolic offset, so that the fix does not hide the
+            // out-of-bounds side.
             if fixed {
                 let size = match o.size_sym {
                     Some(e) => e,
@@ -406,7 +413,20 @@ impl Exec<'_, '_> {
                 };
                 self.sized_bounds(&p, obj, size, ty, loc)?;
             }
-            self.concretise(s, p.off, loc);
+            // An array member of an input object: split into cases
+            // instead (see `heap_index`).
+            if let Some(cases) = self.index_cases(obj, &p, ty) {
+                self.guard_cases(s, &cases, loc);
+                let at = Pointer { off_sym: None, ..p };
+                let (obj, off) = self.mem.locate(&at, ty).map_err(|e| self.access_error(e, loc))?;
+                return Ok((obj, off, Some(s)));
+            }
+            // A pointer in a table the program owns: one path per entry
+            // (see `pointer_index`).
+            let table = ty == Type::Ptr && fixed && !heap_input && self.mem.object(obj).input.is_none();
+            if !(table && self.split_pointer_index(s, &p, obj, loc)) {
+                self.concretise(s, p.off, loc);
+            }
             p.off_sym = None;
         }
         let o = self.mem.object(obj);
@@ -456,11 +476,20 @@ impl Exec<'_, '_> {
         } else if let Some(size) = o.size_sym {
             self.sized_bounds(&p, obj, size, ty, loc)?;
         } else if let Some(s) = p.off_sym {
-            let size = self.pool.bv_const(64, o.size_bytes());
-            let g = self.pool.cmp(BvCmp::Ult, s, size);
+            // The access's last byte is inside: `s <= size - width` (an
+            // object narrower than the access has no valid offset).
+            let last = o.size_bytes().checked_sub(ty.bytes().max(1));
+            let g = match last {
+                Some(last) => {
+                    let last = self.pool.bv_const(64, last);
+                    self.pool.cmp(BvCmp::Ule, s, last)
+                }
+                None => self.pool.bool_const(false),
+            };
             let message =
                 format!("out-of-bounds access at byte offset {} of a {}-byte object", p.off as i64, o.size_bytes());
-            self.check_defined(g, p.off < o.size_bytes(), (ErrorKind::OutOfBounds, &message), loc)?;
+            let inside = last.is_some_and(|last| p.off <= last);
+            self.check_defined(g, inside, (ErrorKind::OutOfBounds, &message), loc)?;
         }
         let (obj, off) = self.mem.locate(&p, ty).map_err(|e| self.access_error(e, loc))?;
         Ok((obj, off, p.off_sym))
@@ -524,7 +553,11 @@ impl Exec<'_, '_> {
         let ty = ty.bits_type();
         let (obj, off, sym_off) = self.access(p, ty, loc)?;
         self.pin_f80_bytes(obj, off, ty, loc);
-        let v = if matches!(self.mem.object(obj).kind, ObjKind::HeapInput { .. }) {
+        let heap_input = matches!(self.mem.object(obj).kind, ObjKind::HeapInput { .. });
+        let v = if let (true, Some(s)) = (heap_input, sym_off) {
+            let cases = self.index_cases(obj, p, ty).unwrap_or_default();
+            self.load_cases(p, obj, (s, &cases), ty, loc)?
+        } else if heap_input {
             self.heap_load(p, obj, off, ty, loc)?
         } else {
             self.mem.read(self.pool, obj, off, ty, sym_off).map_err(|e| self.access_error(e, loc))?
@@ -556,6 +589,10 @@ impl Exec<'_, '_> {
             None::<()>
         });
         if matches!(self.mem.object(obj).kind, ObjKind::HeapInput { .. }) {
+            if let Some(s) = sym_off {
+                let cases = self.index_cases(obj, p, ty).unwrap_or_default();
+                return self.store_cases(p, obj, (s, &cases), ty, v, loc);
+            }
             self.heap_store(p, off, ty, v);
         }
         let v = if ty == Type::Ptr { Value::Ptr(v.as_ptr()) } else { v };

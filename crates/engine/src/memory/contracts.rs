@@ -51,7 +51,12 @@ pub fn array_contracts(program: &Program, func: FuncId, config: &Config) -> Vec<
         let f = program.func(func);
         for p in read_only_params(program, func) {
             let src = &f.params[p].src;
-            if src.shape == Shape::Pointer && src.c_scalar == "char" && !lengths.iter().any(|l| l.array == p) {
+            // An array parameter declared with a length (`const char
+            // in[4]`) holds that many characters, which may be any bytes:
+            // the caller passes at least them, NUL or not.
+            let declared = matches!(src.cty, Some(pathwise_ir::CType::Array(..)));
+            let string = src.shape == Shape::Pointer && src.c_scalar == "char" && !declared;
+            if string && !lengths.iter().any(|l| l.array == p) {
                 out.push((p, ArrayContract::String));
             }
         }

@@ -37,6 +37,8 @@ struct Ids {
     map: FxHashMap<ObjId, u32>,
     next: u32,
     named_globals: FxHashMap<ObjId, usize>,
+    /// The `const` globals the test can name, by object.
+    constants: FxHashMap<ObjId, pathwise_ir::SrcVar>,
     /// The program's function names (a function pointer is its name).
     func_names: Vec<String>,
 }
@@ -87,6 +89,13 @@ pub fn describe(
         map: FxHashMap::default(),
         next: 0,
         named_globals: named_globals(program, globals),
+        constants: program
+            .globals
+            .iter()
+            .zip(globals)
+            .filter(|(g, _)| g.is_const)
+            .filter_map(|(g, &o)| Some((o, g.src.clone()?)))
+            .collect(),
         func_names: program.funcs.iter().map(|f| f.name.clone()).collect(),
     };
     let mut heap_in = Vec::new();
@@ -278,6 +287,9 @@ fn pointer_value(
         ObjKind::Input { param } => HeapValue::Param { param, offset: p.off },
         ObjKind::Global if ids.named_globals.contains_key(&o) => {
             HeapValue::Global { global: ids.named_globals[&o], offset: p.off }
+        }
+        ObjKind::Global if ids.constants.contains_key(&o) => {
+            HeapValue::Constant { src: Box::new(ids.constants[&o].clone()), offset: p.off }
         }
         ObjKind::HeapInput { .. } | ObjKind::Heap | ObjKind::Global => {
             let cty = mem.object(o).cty.clone().unwrap_or_else(|| pointee.clone());

@@ -18,11 +18,12 @@
 //! - whole-array: after a write at a symbolic offset the object's content is
 //!   one array expression (stores over the initial content), which keeps
 //!   symbolic indices exact without case splits (seed 002, section 5, done
-//!   with the solver's array theory). Only accesses of the element type
-//!   may use symbolic offsets (the executor fixes other offsets first);
-//!   in byte storage (`i8` objects: structures, `malloc`'d memory) an
-//!   access of another integer type at a fixed offset reads and writes
-//!   the array's bytes, little-endian.
+//!   with the solver's array theory). Accesses of the element type may
+//!   use symbolic offsets, and so may integer accesses of byte storage
+//!   (`i8` objects: structures, `malloc`'d memory: `h->items[h->size]`
+//!   in a local `struct heap`), which read and write the array's bytes,
+//!   little-endian, at fixed or symbolic offsets; the executor fixes
+//!   other symbolic offsets first.
 //!
 //! An input array read as another integer type (a `uint32_t` out of a
 //! `char *` buffer, bytes of an `int *`) is assembled from its elements'
@@ -44,6 +45,7 @@ pub mod contracts;
 pub mod heap;
 pub mod heap_assume;
 pub mod heap_count;
+pub mod heap_index;
 pub mod heap_out;
 pub mod heap_share;
 pub mod heap_tail;
@@ -536,6 +538,14 @@ impl Memory {
                 let arr = self.array_expr(pool, id);
                 Some(pool.select(arr, s))
             }
+            // An integer of another width at a symbolic offset (a
+            // structure's `int items[8]` indexed by `h->size` in byte
+            // storage, `qsort`'s byte copies of an `int` array): its
+            // bytes there, little-endian.
+            (Some(s), _) if elem.is_int() && ty.is_int() => {
+                let arr = self.array_expr(pool, id);
+                Some(bytes_at(pool, arr, elem, s, ty))
+            }
             (None, Some(arr)) if ty == elem => {
                 let offe = pool.bv_const(64, off);
                 Some(pool.select(arr, offe))
@@ -543,7 +553,10 @@ impl Memory {
             // A wider integer at a fixed offset of byte storage (a
             // structure's `size_t` after a `memcpy` of symbolic length):
             // its bytes, little-endian.
-            (None, Some(arr)) if elem == Type::I8 => Some(Self::bytes_of_array(pool, arr, off, ty)),
+            (None, Some(arr)) if elem.is_int() && ty.is_int() => {
+                let offe = pool.bv_const(64, off);
+                Some(bytes_at(pool, arr, elem, offe, ty))
+            }
             (Some(_), _) | (None, Some(_)) => {
                 return Err(AccessError::Unsupported(format!("access as {ty} to an array of {elem} elements")));
             }
@@ -673,28 +686,29 @@ impl Memory {
         let elem = self.objects[id.0 as usize].elem;
         self.note_access(id, off, ty);
         let whole_mode = sym_off.is_some() || self.objects[id.0 as usize].whole.is_some();
-        if whole_mode {
-            let bytewise = sym_off.is_none() && elem == Type::I8 && ty != Type::Ptr;
+        // A pointer stored into byte storage in whole-array mode (a
+        // structure's `next` beside an array indexed symbolically) is kept
+        // as its cell only: pointers have no bytes the array could hold,
+        // and reading them as integers is unsupported anyway.
+        let pointer_field = ty == Type::Ptr && sym_off.is_none() && elem == Type::I8;
+        if whole_mode && !pointer_field {
+            // Integers of another width go byte by byte into the elements
+            // (a `long double`'s bytes only into byte storage).
+            let bytewise = elem.is_int() && (ty.is_int() || (elem == Type::I8 && ty == Type::F80 && sym_off.is_none()));
             if (ty != elem && !bytewise) || ty == Type::Ptr {
                 return Err(AccessError::Unsupported(format!("access as {ty} to an array of {elem} elements")));
             }
             let mut arr = self.array_expr(pool, id);
-            match sym_off {
-                Some(offe) => {
-                    let val = crate::value::bv_of(pool, v.conc(), v.sym(), ty.bits());
-                    arr = pool.store(arr, offe, val)
-                }
-                None if ty == elem => {
-                    let val = crate::value::bv_of(pool, v.conc(), v.sym(), ty.bits());
-                    let offe = pool.bv_const(64, off);
-                    arr = pool.store(arr, offe, val);
-                }
-                None => {
-                    for b in 0..ty.bytes() {
-                        let offe = pool.bv_const(64, off + b);
-                        let byte = cell_byte(pool, ty, v, b);
-                        arr = pool.store(arr, offe, byte);
-                    }
+            let at = sym_off.unwrap_or_else(|| pool.bv_const(64, off));
+            if ty == elem {
+                let val = crate::value::bv_of(pool, v.conc(), v.sym(), ty.bits());
+                arr = pool.store(arr, at, val);
+            } else {
+                for b in 0..ty.bytes() {
+                    let delta = pool.bv_const(64, b);
+                    let at = pool.bin(BvOp::Add, at, delta);
+                    let byte = cell_byte(pool, ty, v, b);
+                    arr = with_byte(pool, arr, elem, at, byte);
                 }
             }
             self.objects[id.0 as usize].whole = Some(arr);
@@ -780,14 +794,6 @@ impl Memory {
         arr
     }
 
-    /// The `ty` at byte `off` of byte array `arr`, assembled little-endian.
-    fn bytes_of_array(pool: &mut ExprPool, arr: ExprId, off: u64, ty: Type) -> ExprId {
-        little_endian(pool, ty, |pool, b| {
-            let offe = pool.bv_const(64, off + b);
-            pool.select(arr, offe)
-        })
-    }
-
     /// The `long double`s of an object, one every `stride` bytes, as their
     /// 80 bits (for outputs).
     pub fn x87_contents(&self, id: ObjId, stride: u64) -> Vec<u128> {
@@ -848,6 +854,68 @@ fn little_endian(pool: &mut ExprPool, ty: Type, mut byte: impl FnMut(&mut ExprPo
 /// Byte `b` of a cell of type `ty` holding `v`: a `long double`'s from
 /// its 80 bits (concrete: a symbolic one is a double, whose x87 encoding
 /// is not modelled).
+/// The `ty` at byte offset `off` (64 bits) of array `arr` of integer
+/// elements of type `elem` (indexed by byte offset), little-endian.
+fn bytes_at(pool: &mut ExprPool, arr: ExprId, elem: Type, off: ExprId, ty: Type) -> ExprId {
+    little_endian(pool, ty, |pool, b| {
+        let delta = pool.bv_const(64, b);
+        let at = pool.bin(BvOp::Add, off, delta);
+        byte_at(pool, arr, elem, at)
+    })
+}
+
+/// The element of `arr` holding byte `at`, and the byte's bit position
+/// in it (`at`'s offset within the element, times 8).
+fn element_of(pool: &mut ExprPool, elem: Type, at: ExprId) -> (ExprId, ExprId) {
+    let size = pool.bv_const(64, elem.bytes());
+    let within = pool.bin(BvOp::URem, at, size);
+    let start = pool.bin(BvOp::Sub, at, within);
+    let eight = pool.bv_const(64, 8);
+    let shift = pool.bin(BvOp::Mul, within, eight);
+    (start, shift)
+}
+
+/// Byte `at` of array `arr` of `elem` integers.
+fn byte_at(pool: &mut ExprPool, arr: ExprId, elem: Type, at: ExprId) -> ExprId {
+    if elem == Type::I8 {
+        return pool.select(arr, at);
+    }
+    let (start, shift) = element_of(pool, elem, at);
+    let e = pool.select(arr, start);
+    let shift = narrow(pool, shift, elem.bits());
+    let moved = pool.bin(BvOp::LShr, e, shift);
+    pool.extract(moved, 7, 0)
+}
+
+/// `arr` with byte `at` set to `byte` (8 bits).
+fn with_byte(pool: &mut ExprPool, arr: ExprId, elem: Type, at: ExprId, byte: ExprId) -> ExprId {
+    if elem == Type::I8 {
+        return pool.store(arr, at, byte);
+    }
+    let (start, shift) = element_of(pool, elem, at);
+    let old = pool.select(arr, start);
+    let w = elem.bits();
+    let shift = narrow(pool, shift, w);
+    let ff = pool.bv_const(w, 0xff);
+    let mask = pool.bin(BvOp::Shl, ff, shift);
+    let ones = pool.bv_const(w, u64::MAX >> (64 - w));
+    let keep = pool.bin(BvOp::Xor, mask, ones);
+    let kept = pool.bin(BvOp::And, old, keep);
+    let wide = pool.zext(byte, w);
+    let placed = pool.bin(BvOp::Shl, wide, shift);
+    let new = pool.bin(BvOp::Or, kept, placed);
+    pool.store(arr, start, new)
+}
+
+/// A 64-bit shift amount below `w` as a `w`-bit value.
+fn narrow(pool: &mut ExprPool, e: ExprId, w: u32) -> ExprId {
+    if w == 64 {
+        e
+    } else {
+        pool.extract(e, w - 1, 0)
+    }
+}
+
 fn cell_byte(pool: &mut ExprPool, ty: Type, v: Value, b: u64) -> ExprId {
     if ty == Type::F80 {
         return pool.bv_const(8, u64::from(v.x87().to_le_bytes()[b as usize]));

@@ -26,7 +26,7 @@
 //! input arrays non-null and structure pointers' dereferences errors; so
 //! does a precondition for input arrays (see [`arrays_nullable`]).
 
-use pathwise_expr::{ExprId, Sort};
+use pathwise_expr::{ExprId, ExprPool, Sort};
 use pathwise_ir::Loc;
 use rustc_hash::FxHashMap;
 
@@ -55,6 +55,20 @@ pub(crate) struct NullParams {
     pub(crate) assumed: Option<(usize, Loc)>,
 }
 
+/// The condition "array parameter input `var` (its 1-bit null input) is
+/// null".
+fn is_null(pool: &mut ExprPool, var: ExprId) -> ExprId {
+    let one = pool.bv_const(1, 1);
+    pool.eq(var, one)
+}
+
+/// The condition the first dereference of an array parameter records
+/// when its input is not null.
+pub(crate) fn not_null(pool: &mut ExprPool, var: ExprId) -> ExprId {
+    let null = is_null(pool, var);
+    pool.not(null)
+}
+
 impl Exec<'_, '_> {
     /// Note which arguments are the parameters the inputs may make null
     /// (after the heap parameters are materialised and the joins placed).
@@ -70,8 +84,7 @@ impl Exec<'_, '_> {
             let ptr = args[i].as_ptr();
             match *p {
                 ParamInput::Array { null: Some(var), .. } => {
-                    let one = self.pool.bv_const(1, 1);
-                    let cond = self.pool.eq(var, one);
+                    let cond = is_null(self.pool, var);
                     self.heap.null_params.conds[i] = Some((cond, true));
                     if ptr.obj.is_none() {
                         // A marker that reads as what it is: 0 when null.

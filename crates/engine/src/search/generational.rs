@@ -348,7 +348,7 @@ impl Search<'_, '_> {
     /// length nothing constrains, nor an assumption that always holds.
     fn explorable(&self, run: &crate::run::RunRecord, e: &Entry) -> bool {
         let always_holds = e.kind == EntryKind::Assume && self.pool.as_bool_const(e.cond) == Some(true);
-        e.negatable && !self.free_length_check(run, e) && !always_holds
+        e.negatable && !self.pointless_negation(run, e) && !always_holds
     }
 
     /// The first run with inputs valid for the precondition (see

@@ -306,6 +306,9 @@ pub(crate) struct Search<'a, 'p> {
     /// Locations where another symbolic value was concretised
     /// ([`crate::exec::Exec::concretise`]).
     pin_sites: FxHashSet<pathwise_ir::Loc>,
+    /// The non-null checks of array parameters a run already dereferenced
+    /// while null (see [`Search::pointless_negation`]).
+    known_nonnull: FxHashSet<ExprId>,
     /// The error check being solved, if any: its `--max-array-len` prunes
     /// are not reported, so they need no confirmation (see
     /// [`Search::own_core`]), and an out-of-bounds one keeps the solver's
@@ -390,6 +393,7 @@ impl<'a, 'p> Search<'a, 'p> {
             float_inputs_pinned: FxHashSet::default(),
             float_sites: FxHashSet::default(),
             pin_sites: FxHashSet::default(),
+            known_nonnull: FxHashSet::default(),
             solving_error_check: None,
             referee: None,
             disagreements: Vec::new(),
@@ -461,6 +465,9 @@ impl<'a> Search<'a, '_> {
             self.stats.nonnull_assumed_runs += 1;
             if !self.stats.nonnull_assumed.iter().any(|a| a.0 == param) {
                 self.stats.nonnull_assumed.push((param, loc));
+                if let Some(crate::run::ParamInput::Array { null: Some(var), .. }) = self.spec.params.get(param) {
+                    self.known_nonnull.insert(crate::null_params::not_null(&mut self.pool, *var));
+                }
             }
         }
         if let Some(loc) = rec.unrelated {
@@ -545,7 +552,7 @@ impl<'a> Search<'a, '_> {
                 return Some(next);
             }
             let e = &cur.run.main_entries[j];
-            if cur.done[j] || !e.negatable || self.free_length_check(&cur.run, e) || self.local_skips(&cur.run, j) {
+            if cur.done[j] || !e.negatable || self.pointless_negation(&cur.run, e) || self.local_skips(&cur.run, j) {
                 continue;
             }
             // (An exercise entry that holds always asks for nothing.)
@@ -660,10 +667,18 @@ impl<'a> Search<'a, '_> {
         None
     }
 
-    /// A holding bounds check of an input array whose length nothing else
-    /// constrains: its other side only asks for a longer array, which the
-    /// search gets anyway when a path reads further.
-    fn free_length_check(&self, run: &RunRecord, e: &Entry) -> bool {
+    /// An entry whose other side is not worth solving for:
+    /// - a holding bounds check of an input array whose length nothing
+    ///   else constrains: its other side only asks for a longer array,
+    ///   which the search gets anyway when a path reads further;
+    /// - under `--null-args assume`, the non-null check of an array
+    ///   parameter a run already dereferenced while null: its other side
+    ///   is another rejected run (the contract is known), one per path
+    ///   (`*out = n` after a loop doubled the runs).
+    fn pointless_negation(&self, run: &RunRecord, e: &Entry) -> bool {
+        if e.kind == (crate::path::EntryKind::Guard { violated: false }) && self.known_nonnull.contains(&e.cond) {
+            return self.config.null_args == crate::config::NullArgs::Assume;
+        }
         let crate::path::EntryKind::InBounds { param, violated: false } = e.kind else { return false };
         match self.spec.params.get(param) {
             Some(crate::run::ParamInput::Array { input, .. }) => !run.len_is_tied(input.len),

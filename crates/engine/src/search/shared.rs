@@ -253,7 +253,7 @@ impl Search<'_, '_> {
                     && e.negatable
                     && !e.bound_blocked
                     && e.kind != crate::path::EntryKind::Assume
-                    && !self.free_length_check(run, e)
+                    && !self.pointless_negation(run, e)
             })
             .collect()
     }

@@ -10,7 +10,10 @@
 //! len; while (p < end)`), or both are passed to a callee that pairs them,
 //! or the array is accessed at every constant index below `c` and the
 //! (unsigned) length is compared with `c` (`if (size < 2) return 0; v =
-//! data[0] | data[1] << 8;`, a decoder's guard on its header).
+//! data[0] | data[1] << 8;`, a decoder's guard on its header), or a
+//! capacity check guards a block write (`if (al + bl > cap) return -1;
+//! memcpy(out + al, b, bl);`: the length or offset written and the value
+//! compared with `cap` share a term).
 //! The length must come after the array in the parameter list: in
 //! `copy(dst, dst_size, src)` the string `src` read while `i < dst_size` is
 //! not `dst_size` long. A parameter the array is read or written at
@@ -58,6 +61,10 @@ enum Origin {
     Idx(Local),
     /// An element read from pointer parameter `i`'s array.
     Elem(usize),
+    /// A sum or difference with integer parameter `i` as a term (`al + bl`).
+    Term(usize),
+    /// A sum or difference with C variable `l` as a term (`n + off`).
+    TermIdx(Local),
 }
 
 type Origins = BTreeSet<Origin>;
@@ -214,6 +221,9 @@ fn pairs(program: &Program, func: FuncId, memo: &mut Memo<Vec<LengthParam>>) -> 
     for (pair, loc) in guarded_prefixes(program, f, &a) {
         found.entry(pair).or_insert(loc);
     }
+    for (pair, loc) in guarded_writes(program, &a) {
+        found.entry(pair).or_insert(loc);
+    }
     found.retain(|pair, _| !a.accessed_at.contains(pair) && !a.nul_checked.contains(&pair.0));
     // (array, length) argument positions a call pairs, with its arguments'
     // origins and place: a defined callee's pairs, and the library's.
@@ -223,7 +233,12 @@ fn pairs(program: &Program, func: FuncId, memo: &mut Memo<Vec<LengthParam>>) -> 
             paired.push(((lp.array, lp.length), args.clone(), loc));
         }
     }
-    for (name, args, loc) in a.library_calls(program) {
+    // (`qsort` and `bsearch` are lowered from C source, so defined.)
+    let sized_calls = a
+        .library_calls(program)
+        .into_iter()
+        .chain(a.calls(program).into_iter().map(|(callee, args, loc)| (program.func(callee).name.as_str(), args, loc)));
+    for (name, args, loc) in sized_calls {
         for &(_, array, length) in SIZED_BUFFERS.iter().filter(|(n, ..)| *n == name) {
             paired.push(((array, length), args.clone(), loc));
         }
@@ -359,6 +374,45 @@ fn guarded_prefixes(program: &Program, f: &FuncData, a: &Analysis<'_>) -> Vec<((
     out
 }
 
+/// Capacities a check before a block write shows: `memcpy(out + al, b,
+/// bl)` (or `memmove`, `memset`, `strncpy`) writes pointer parameter `out`
+/// at an offset or length with a term that an ordering also compares with
+/// a later integer parameter `cap` (`if (al + bl > cap) return -1;`, `if
+/// (n >= cap)`): `out` has `cap` elements. Without the pairing the test's
+/// `out` held just what was written, and an off-by-one in the check (`>
+/// cap + 1`) was never an overflow. The term must be shared: a `cap`
+/// compared with a value the write does not use is some other limit.
+fn guarded_writes(program: &Program, a: &Analysis<'_>) -> Vec<((usize, usize), Loc)> {
+    let mut out = Vec::new();
+    for (name, args, _) in a.library_calls(program) {
+        if !BLOCK_WRITES.contains(&name) || args.len() != 3 {
+            continue;
+        }
+        let terms: BTreeSet<Origin> = args[0].iter().chain(&args[2]).filter_map(|&o| term(o)).collect();
+        for p in args[0].iter().filter_map(|o| if let Origin::Ptr(p) = o { Some(*p) } else { None }) {
+            for (&(cap, t), &loc) in &a.capacities {
+                if terms.contains(&t) {
+                    out.push(((p, cap), loc));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The C library functions that write the first `n` bytes of their first
+/// argument, `n` their third.
+const BLOCK_WRITES: &[&str] = &["memcpy", "memmove", "memset", "strncpy"];
+
+/// What a value with origin `o` contributes as a term of a sum.
+fn term(o: Origin) -> Option<Origin> {
+    match o {
+        Origin::Len(n) | Origin::LenAt(n) | Origin::Term(n) => Some(Origin::Term(n)),
+        Origin::Idx(l) | Origin::TermIdx(l) => Some(Origin::TermIdx(l)),
+        Origin::Ptr(_) | Origin::Elem(_) => None,
+    }
+}
+
 /// The C library functions that access the first `n` bytes of their two
 /// pointer arguments, `n` their third.
 const BLOCK_ACCESSES: &[&str] = &["memcmp", "memcpy", "memmove", "bcmp"];
@@ -380,6 +434,13 @@ const SIZED_BUFFERS: &[(&str, usize, usize)] = &[
     ("strlcat", 0, 2),
     ("readlink", 1, 2),
     ("gethostname", 0, 1),
+    // `strncpy` writes exactly `n` bytes (padding with NULs), as
+    // `_FORTIFY_SOURCE` checks.
+    ("strncpy", 0, 2),
+    // The array a comparator walks: `nmemb` elements (of the size the
+    // call passes, the pointer's own elements in practice).
+    ("qsort", 0, 1),
+    ("bsearch", 1, 2),
 ];
 
 /// The largest header (in bytes, and in elements compared) the guard rule
@@ -460,6 +521,9 @@ struct Analysis<'f> {
     accessed_at: BTreeSet<(usize, usize)>,
     /// Pointer parameters whose elements are compared with 0.
     nul_checked: BTreeSet<usize>,
+    /// (integer parameter, term) an ordering compares: `cap` with a value
+    /// that has the term (`al + bl > cap`: the terms of `al` and `bl`).
+    capacities: BTreeMap<(usize, Origin), Loc>,
     /// The argument a library call's result points into (`strchr(s, c)`
     /// returns a pointer into `s`), by result register.
     interior: Vec<Option<Operand>>,
@@ -511,6 +575,7 @@ impl<'f> Analysis<'f> {
             ptradds,
             accessed_at: BTreeSet::new(),
             nul_checked: BTreeSet::new(),
+            capacities: BTreeMap::new(),
             interior,
         }
     }
@@ -529,8 +594,10 @@ impl<'f> Analysis<'f> {
         let mut at = o.iter().filter_map(|o| if let Origin::LenAt(n) = o { Some(*n) } else { None });
         let n = at.next()?;
         let only = at.next().is_none()
-            && o.iter()
-                .all(|x| matches!(x, Origin::Len(m) | Origin::LenAt(m) if *m == n) || matches!(x, Origin::Idx(_)));
+            && o.iter().all(|x| {
+                matches!(x, Origin::Len(m) | Origin::LenAt(m) if *m == n)
+                    || matches!(x, Origin::Idx(_) | Origin::Term(_) | Origin::TermIdx(_))
+            });
         only.then_some(n)
     }
 
@@ -577,7 +644,11 @@ impl<'f> Analysis<'f> {
                 }
                 // A sum of two variables (`o + n + 1 > size`, `i - s`) is
                 // neither's index: only constant offsets and scales keep
-                // an origin.
+                // an origin; it keeps its terms (for capacity checks).
+                (BinOp::Add | BinOp::Sub, x, y) => {
+                    let (x, y) = (self.of(x), self.of(y));
+                    x.iter().chain(&y).filter_map(|&o| term(o)).collect()
+                }
                 _ => Origins::new(),
             },
             InstKind::Load { ptr, .. } => match self.slot_of(ptr) {
@@ -624,8 +695,16 @@ impl<'f> Analysis<'f> {
 
     fn evidence(&mut self, kind: &InstKind, loc: Loc) {
         match kind {
-            InstKind::Cmp { a, b, .. } => {
+            InstKind::Cmp { op, a, b, .. } => {
                 let (x, y) = (self.of(a), self.of(b));
+                if !matches!(op, crate::CmpOp::Eq | crate::CmpOp::Ne) {
+                    for (side, other) in [(a, &y), (b, &x)] {
+                        let Some(cap) = side.reg().and_then(|r| self.param_value(r)) else { continue };
+                        for t in other.iter().filter_map(|&o| term(o)).filter(|&t| t != Origin::Term(cap)) {
+                            self.capacities.entry((cap, t)).or_insert(loc);
+                        }
+                    }
+                }
                 for (v, other) in [(&x, b), (&y, a)] {
                     if matches!(other, Operand::Const(_, 0)) {
                         let elems = v.iter().filter_map(|o| if let Origin::Elem(p) = o { Some(*p) } else { None });
