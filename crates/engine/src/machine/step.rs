@@ -554,8 +554,9 @@ impl Exec<'_, '_> {
         let (obj, off, sym_off) = self.access(p, ty, loc)?;
         self.pin_f80_bytes(obj, off, ty, loc);
         let heap_input = matches!(self.mem.object(obj).kind, ObjKind::HeapInput { .. });
-        let v = if let (true, Some(s)) = (heap_input, sym_off) {
-            let cases = self.index_cases(obj, p, ty).unwrap_or_default();
+        // (`access` kept the offset symbolic only where there are cases.)
+        let cases = sym_off.filter(|_| heap_input).and_then(|s| Some((s, self.index_cases(obj, p, ty)?)));
+        let v = if let Some((s, cases)) = cases {
             self.load_cases(p, obj, (s, &cases), ty, loc)?
         } else if heap_input {
             self.heap_load(p, obj, off, ty, loc)?
@@ -589,8 +590,7 @@ impl Exec<'_, '_> {
             None::<()>
         });
         if matches!(self.mem.object(obj).kind, ObjKind::HeapInput { .. }) {
-            if let Some(s) = sym_off {
-                let cases = self.index_cases(obj, p, ty).unwrap_or_default();
+            if let Some((s, cases)) = sym_off.and_then(|s| Some((s, self.index_cases(obj, p, ty)?))) {
                 return self.store_cases(p, obj, (s, &cases), ty, v, loc);
             }
             self.heap_store(p, off, ty, v);
