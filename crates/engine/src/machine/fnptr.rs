@@ -162,15 +162,24 @@ impl Exec<'_, '_> {
             let holds = t == value;
             let k = self.pool.bv_const(32, t);
             let is_t = self.pool.eq(var, k);
-            let oriented = if holds { is_t } else { self.pool.not(is_t) };
-            self.record(oriented, EntryKind::Library { taken: holds }, true, false, loc);
-            if self.region == crate::path::Region::Main {
-                let func = self.m.program.func(self.frame().func).name.clone();
-                self.seen.path.push(crate::suite::PathStep { func, loc, taken: holds, loop_iter: None });
-            }
+            self.choice(is_t, holds, loc);
             if holds {
                 break;
             }
+        }
+    }
+
+    /// One link of a chain of choices (`var == t?`, `index == 0?`): the
+    /// condition `is_t` as it held on the run, a decision the search
+    /// negates to try the next choice, and a step of the path, as a
+    /// `switch` case would be, so that tests through different choices are
+    /// different paths.
+    pub(crate) fn choice(&mut self, is_t: ExprId, holds: bool, loc: Loc) {
+        let oriented = if holds { is_t } else { self.pool.not(is_t) };
+        self.record(oriented, EntryKind::Library { taken: holds }, true, false, loc);
+        if self.region == crate::path::Region::Main {
+            let func = self.m.program.func(self.frame().func).name.clone();
+            self.seen.path.push(crate::suite::PathStep { func, loc, taken: holds, loop_iter: None });
         }
     }
 

@@ -16,7 +16,6 @@ use pathwise_expr::ExprId;
 use pathwise_ir::{Loc, Type};
 
 use crate::exec::Exec;
-use crate::path::EntryKind;
 use crate::value::{ObjId, Pointer};
 
 /// Tables with more elements than this keep the index fixed (reported).
@@ -38,14 +37,7 @@ impl Exec<'_, '_> {
             let k = self.pool.bv_const(64, at);
             let here = self.pool.eq(s, k);
             let taken = at == p.off;
-            let cond = if taken { here } else { self.pool.not(here) };
-            self.record(cond, EntryKind::Library { taken }, true, false, loc);
-            // A step of the path, as a `switch` case would be: tests
-            // through different entries are different paths.
-            if self.region == crate::path::Region::Main {
-                let func = self.m.program.func(self.frame().func).name.clone();
-                self.seen.path.push(crate::suite::PathStep { func, loc, taken, loop_iter: None });
-            }
+            self.choice(here, taken, loc);
             if taken {
                 break;
             }

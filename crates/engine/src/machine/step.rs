@@ -31,6 +31,17 @@ fn index_message(i: u64, len: u64, end: bool) -> String {
     format!("out-of-bounds access: index {} {place} an array of {len} elements", i as i64)
 }
 
+/// Where an access lands: the object, the byte offset this run takes,
+/// the symbolic offset kept (whole-array content, or `cases`), and the
+/// offsets an array member of an input object may take (see
+/// `heap_index`), found once per access.
+struct Place {
+    obj: crate::value::ObjId,
+    off: u64,
+    sym_off: Option<ExprId>,
+    cases: Option<Vec<u64>>,
+}
+
 impl Exec<'_, '_> {
     /// Execute a non-call instruction; `Ok(Some(v))` is its result.
     pub(crate) fn exec_inst(&mut self, kind: &InstKind, loc: Loc) -> Result<Option<Value>, End> {
@@ -376,10 +387,10 @@ impl Exec<'_, '_> {
         }
     }
 
-    /// Check an access and return (object, byte offset, symbolic offset);
-    /// records the bounds constraints of symbolic offsets and of input
-    /// arrays, and the null check of pointers read from input slots.
-    fn access(&mut self, p: &Pointer, ty: Type, loc: Loc) -> Result<(crate::value::ObjId, u64, Option<ExprId>), End> {
+    /// Check an access and return where it lands; records the bounds
+    /// constraints of symbolic offsets and of input arrays, and the null
+    /// check of pointers read from input slots.
+    fn access(&mut self, p: &Pointer, ty: Type, loc: Loc) -> Result<Place, End> {
         self.check_nonnull(p, loc)?;
         let Some(obj) = p.obj else {
             return Err(self.error(ErrorKind::NullDereference, "null pointer dereference", loc));
@@ -419,7 +430,7 @@ impl Exec<'_, '_> {
                 self.guard_cases(s, &cases, loc);
                 let at = Pointer { off_sym: None, ..p };
                 let (obj, off) = self.mem.locate(&at, ty).map_err(|e| self.access_error(e, loc))?;
-                return Ok((obj, off, Some(s)));
+                return Ok(Place { obj, off, sym_off: Some(s), cases: Some(cases) });
             }
             // A pointer in a table the program owns: one path per entry
             // (see `pointer_index`).
@@ -492,7 +503,7 @@ impl Exec<'_, '_> {
             self.check_defined(g, inside, (ErrorKind::OutOfBounds, &message), loc)?;
         }
         let (obj, off) = self.mem.locate(&p, ty).map_err(|e| self.access_error(e, loc))?;
-        Ok((obj, off, p.off_sym))
+        Ok(Place { obj, off, sym_off: p.off_sym, cases: None })
     }
 
     /// A run that reads past a free input array (one whose length no
@@ -551,13 +562,11 @@ impl Exec<'_, '_> {
     pub(crate) fn load(&mut self, p: &Pointer, ty: Type, loc: Loc) -> Result<Value, End> {
         // Memory holds floating values as their bits (see `Type::bits_type`).
         let ty = ty.bits_type();
-        let (obj, off, sym_off) = self.access(p, ty, loc)?;
+        let Place { obj, off, sym_off, cases } = self.access(p, ty, loc)?;
         self.pin_f80_bytes(obj, off, ty, loc);
         let heap_input = matches!(self.mem.object(obj).kind, ObjKind::HeapInput { .. });
-        // (`access` kept the offset symbolic only where there are cases.)
-        let cases = sym_off.filter(|_| heap_input).and_then(|s| Some((s, self.index_cases(obj, p, ty)?)));
-        let v = if let Some((s, cases)) = cases {
-            self.load_cases(p, obj, (s, &cases), ty, loc)?
+        let v = if let (Some(s), Some(cases)) = (sym_off, &cases) {
+            self.load_cases(p, obj, (s, cases), ty, loc)?
         } else if heap_input {
             self.heap_load(p, obj, off, ty, loc)?
         } else {
@@ -583,16 +592,16 @@ impl Exec<'_, '_> {
     /// Store `v` as a `ty` through `p`.
     pub(crate) fn store(&mut self, p: &Pointer, ty: Type, v: Value, loc: Loc) -> Result<(), End> {
         let ty = ty.bits_type();
-        let (obj, off, sym_off) = self.access(p, ty, loc)?;
+        let Place { obj, off, sym_off, cases } = self.access(p, ty, loc)?;
         self.pin_f80_bytes(obj, off, ty, loc);
         self.extensions(|e, ex| {
             e.store(ex, (obj, off, sym_off.is_some()), ty, loc);
             None::<()>
         });
+        if let (Some(s), Some(cases)) = (sym_off, &cases) {
+            return self.store_cases(p, obj, (s, cases), ty, v, loc);
+        }
         if matches!(self.mem.object(obj).kind, ObjKind::HeapInput { .. }) {
-            if let Some((s, cases)) = sym_off.and_then(|s| Some((s, self.index_cases(obj, p, ty)?))) {
-                return self.store_cases(p, obj, (s, &cases), ty, v, loc);
-            }
             self.heap_store(p, off, ty, v);
         }
         let v = if ty == Type::Ptr { Value::Ptr(v.as_ptr()) } else { v };
