@@ -883,17 +883,24 @@ fn out_of_memory_line(suite: &TestSuite) -> String {
 
 /// Where symbolic values were concretised (the places the stop line
 /// counts), the first few.
-fn concretised_line(suite: &TestSuite) -> Option<String> {
+/// Where runs stopped at an unsupported construct, and where values were
+/// concretised (labels `label_width` wide): why a search is not complete.
+pub fn incomplete_lines(suite: &TestSuite, label_width: usize) -> String {
     const SHOWN: usize = 5;
+    let mut out = String::new();
+    for (loc, message, runs) in &suite.stats.unsupported {
+        let at = program_loc(&suite.files, *loc);
+        out.push_str(&format!("  {:<label_width$} {at}: {message} ({runs} run(s))\n", "stopped at:"));
+    }
     let at = &suite.stats.concretised_at;
-    if at.is_empty() {
-        return None;
+    if !at.is_empty() {
+        let mut places: Vec<String> = at.iter().take(SHOWN).map(|&l| program_loc(&suite.files, l)).collect();
+        if at.len() > SHOWN {
+            places.push(format!("and {} more", at.len() - SHOWN));
+        }
+        out.push_str(&format!("  {:<label_width$} {}\n", "concretised at:", places.join(", ")));
     }
-    let mut places: Vec<String> = at.iter().take(SHOWN).map(|&l| program_loc(&suite.files, l)).collect();
-    if at.len() > SHOWN {
-        places.push(format!("and {} more", at.len() - SHOWN));
-    }
-    Some(format!("  {:<20} {}\n", "concretised at:", places.join(", ")))
+    out
 }
 
 fn program_loc(files: &[String], loc: pathwise_ir::Loc) -> String {
@@ -1008,17 +1015,7 @@ pub fn summary(suite: &TestSuite, written: &Written, args: &GenArgs) -> String {
     for c in &suite.contracts {
         out.push_str(&format!("  {:<20} {c}\n", "contract:"));
     }
-    for (loc, message, runs) in &s.unsupported {
-        let at = program_loc(&suite.files, *loc);
-        out.push_str(&format!(
-            "  {:<20} {at}: {message} ({runs} run(s))
-",
-            "stopped at:"
-        ));
-    }
-    if let Some(line) = concretised_line(suite) {
-        out.push_str(&line);
-    }
+    out.push_str(&incomplete_lines(suite, 20));
     out.push_str(&error_lines(suite));
     out.push_str(&out_of_memory_line(suite));
     out.push_str(&free_field_lines(suite));

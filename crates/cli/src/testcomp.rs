@@ -260,5 +260,6 @@ fn summary(suite: &TestSuite, goal: Goal, duplicates: usize) -> String {
     out.push_str(&format!("  runs:               {}\n", s.runs));
     out.push_str(&format!("  time:               {:.2} s\n", s.elapsed_ms as f64 / 1000.0));
     out.push_str(&format!("  stop:               {:?}\n", suite.stop));
+    out.push_str(&crate::gen::incomplete_lines(suite, 19));
     out
 }

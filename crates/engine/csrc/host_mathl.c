@@ -4,6 +4,7 @@
  * values cross as their 10 little-endian bytes; and Rust's own `f64::ln`
  * and the like give the value but not glibc's errno. */
 #include <errno.h>
+#include <fenv.h>
 #include <math.h>
 #include <string.h>
 
@@ -27,34 +28,44 @@
     default: r = 0; break;                                    \
     }
 
-/* The double function numbered `op`, in `*out`; returns the errno it set
- * (0: none). */
-int pathwise_host_math(int op, double a, double b, double *out)
+/* The double function numbered `op`, in `*out`, computed in the rounding
+ * direction `mode` (an `FE_*` value: glibc's results depend on it, as the
+ * program's would); returns the errno it set (0: none). */
+int pathwise_host_math(int op, int mode, double a, double b, double *out)
 {
     double r;
+    int saved = fegetround();
+    fesetround(mode);
     PATHWISE_CALL()
+    fesetround(saved);
     *out = r;
     return errno;
 }
 
 /* The same for `float` (sinf, expf...). */
-int pathwise_host_mathf(int op, float a, float b, float *out)
+int pathwise_host_mathf(int op, int mode, float a, float b, float *out)
 {
     float r;
+    int saved = fegetround();
+    fesetround(mode);
     PATHWISE_CALL(f)
+    fesetround(saved);
     *out = r;
     return errno;
 }
 
 #if defined(__x86_64__) || defined(__i386__)
 /* The same for `long double` (sinl, expl...), on x87 values: 10 bytes
- * from `x` and `y`, the result's 10 in `out`. */
-int pathwise_host_mathl(int op, const unsigned char *x, const unsigned char *y, unsigned char *out)
+ * from `x` and `y`, the result's 10 in `out`, computed in direction `mode`. */
+int pathwise_host_mathl(int op, int mode, const unsigned char *x, const unsigned char *y, unsigned char *out)
 {
     long double a = 0, b = 0, r;
+    int saved = fegetround();
     memcpy(&a, x, 10);
     memcpy(&b, y, 10);
+    fesetround(mode);
     PATHWISE_CALL(l)
+    fesetround(saved);
     memcpy(out, &r, 10);
     return errno;
 }

@@ -196,7 +196,7 @@ impl<'a> Evaluator<'a> {
                 self.select_value(array, i)
             }
             Expr::Store { .. } | Expr::ConstArray { .. } => unreachable!("array term evaluated as a scalar"),
-            Expr::FBin { op, fmt, a, b } => crate::float::eval_fbin(op, fmt, v(self, a), v(self, b)),
+            Expr::FBin { op, rnd, fmt, a, b } => crate::float::eval_fbin_in(op, rnd, fmt, v(self, a), v(self, b)),
             Expr::FUn { op, fmt, a } => crate::float::eval_fun(op, fmt, v(self, a)),
             Expr::FCmp { op, fmt, a, b } => crate::float::eval_fcmp(op, fmt, v(self, a), v(self, b)) as u64,
             Expr::FConv { op, a } => crate::float::eval_fconv(op, pool.width(a), v(self, a)),

@@ -159,11 +159,73 @@ pub enum RoundMode {
     TowardZero,
 }
 
+/// The rounding direction of floating arithmetic, as `fesetround` sets
+/// it (x86's MXCSR rounding control, which `addsd`, `mulsd`... obey).
+/// To nearest (ties to even) is C's default and every other operator's.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord, Default)]
+pub enum Rounding {
+    #[default]
+    NearestEven,
+    /// `FE_UPWARD`: toward +infinity.
+    Up,
+    /// `FE_DOWNWARD`: toward -infinity.
+    Down,
+    /// `FE_TOWARDZERO`.
+    TowardZero,
+}
+
+impl Rounding {
+    pub const ALL: [Rounding; 4] = [Rounding::NearestEven, Rounding::Up, Rounding::Down, Rounding::TowardZero];
+
+    /// The mode of glibc's x86 `FE_*` value, if it is one.
+    pub fn of_fenv(code: u64) -> Option<Rounding> {
+        match code {
+            0 => Some(Rounding::NearestEven),
+            0x800 => Some(Rounding::Up),
+            0x400 => Some(Rounding::Down),
+            0xc00 => Some(Rounding::TowardZero),
+            _ => None,
+        }
+    }
+
+    /// glibc's x86 `FE_*` value (what `fegetround` returns).
+    pub fn fenv(self) -> u64 {
+        match self {
+            Rounding::NearestEven => 0,
+            Rounding::Up => 0x800,
+            Rounding::Down => 0x400,
+            Rounding::TowardZero => 0xc00,
+        }
+    }
+
+    /// `rint`'s rounding to an integral value in this mode.
+    pub fn to_integral(self) -> RoundMode {
+        match self {
+            Rounding::NearestEven => RoundMode::NearestEven,
+            Rounding::Up => RoundMode::Up,
+            Rounding::Down => RoundMode::Down,
+            Rounding::TowardZero => RoundMode::TowardZero,
+        }
+    }
+
+    fn apfloat(self) -> rustc_apfloat::Round {
+        match self {
+            Rounding::NearestEven => rustc_apfloat::Round::NearestTiesToEven,
+            Rounding::Up => rustc_apfloat::Round::TowardPositive,
+            Rounding::Down => rustc_apfloat::Round::TowardNegative,
+            Rounding::TowardZero => rustc_apfloat::Round::TowardZero,
+        }
+    }
+}
+
 /// Unary floating operators.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum FpUn {
     /// Correctly rounded square root.
     Sqrt,
+    /// The square root rounded in another direction than to nearest
+    /// (after `fesetround`; `SqrtIn(NearestEven)` is built as `Sqrt`).
+    SqrtIn(Rounding),
     /// Rounding to an integral value of the same format.
     Round(RoundMode),
 }
@@ -196,8 +258,11 @@ impl FpFmt {
 }
 
 impl FpUn {
-    pub const ALL: [FpUn; 6] = [
+    pub const ALL: [FpUn; 9] = [
         FpUn::Sqrt,
+        FpUn::SqrtIn(Rounding::Up),
+        FpUn::SqrtIn(Rounding::Down),
+        FpUn::SqrtIn(Rounding::TowardZero),
         FpUn::Round(RoundMode::NearestEven),
         FpUn::Round(RoundMode::NearestAway),
         FpUn::Round(RoundMode::Down),
@@ -286,6 +351,91 @@ pub fn eval_fbin(op: FpOp, fmt: FpFmt, a: u64, b: u64) -> u64 {
     }
 }
 
+/// `a op b` on bits of format `fmt`, rounded in direction `rnd`: the
+/// NaN results are the same in every direction (those of [`eval_fbin`]);
+/// the others are APFloat's (LLVM's, exact in every direction).
+pub fn eval_fbin_in(op: FpOp, rnd: Rounding, fmt: FpFmt, a: u64, b: u64) -> u64 {
+    let nearest = eval_fbin(op, fmt, a, b);
+    if rnd == Rounding::NearestEven || fmt.is_nan(nearest) {
+        return nearest;
+    }
+    fn apply<F: rustc_apfloat::Float>(op: FpOp, r: rustc_apfloat::Round, x: F, y: F) -> F {
+        match op {
+            FpOp::Add => x.add_r(y, r).value,
+            FpOp::Sub => x.sub_r(y, r).value,
+            FpOp::Mul => x.mul_r(y, r).value,
+            FpOp::Div => x.div_r(y, r).value,
+        }
+    }
+    use rustc_apfloat::ieee::{Double, Single};
+    use rustc_apfloat::Float;
+    let r = rnd.apfloat();
+    match fmt {
+        FpFmt::F32 => apply(op, r, Single::from_bits(u128::from(a)), Single::from_bits(u128::from(b))).to_bits() as u64,
+        FpFmt::F64 => apply(op, r, Double::from_bits(u128::from(a)), Double::from_bits(u128::from(b))).to_bits() as u64,
+    }
+}
+
+/// The correctly rounded square root of `a` in direction `rnd` (NaN
+/// results as [`eval_fun`]'s): the residual `a - s*s` of the nearest root
+/// `s`, exact by a fused multiply-add, tells on which side of `s` the
+/// exact root lies (it is never halfway, nor out of range).
+pub fn eval_sqrt_in(rnd: Rounding, fmt: FpFmt, a: u64) -> u64 {
+    let nearest = eval_fun(FpUn::Sqrt, fmt, a);
+    if rnd == Rounding::NearestEven || fmt.is_nan(nearest) {
+        return nearest;
+    }
+    let (mut x, mut s) = (fmt.to_f64(a), fmt.to_f64(nearest));
+    if s == 0.0 || s.is_infinite() {
+        return nearest;
+    }
+    // A tiny double's residual would underflow: scaled by an even power
+    // of two (exact both ways), the root scales by half of it, and is
+    // normal before and after, so it rounds the same.
+    if x < f64::from_bits(0x1ff0_0000_0000_0000) {
+        (x, s) = (x * 2f64.powi(600), s * 2f64.powi(300));
+    }
+    // For a float the root is computed in double, exactly enough: the
+    // residual against the float root is exact in double precision.
+    let residual = (-s).mul_add(s, x);
+    let step = match (rnd, residual.partial_cmp(&0.0)) {
+        (Rounding::Up, Some(std::cmp::Ordering::Greater)) => 1i64,
+        (Rounding::Down | Rounding::TowardZero, Some(std::cmp::Ordering::Less)) => -1,
+        _ => 0,
+    };
+    (nearest as i64 + step) as u64
+}
+
+/// A conversion in direction `rnd` (from an integer, or to a narrower
+/// format; the others do not round, or truncate toward zero whatever the
+/// mode): APFloat's result, NaN results as [`eval_fconv`]'s.
+pub fn eval_fconv_in(op: FpConv, rnd: Rounding, in_width: u32, a: u64) -> u64 {
+    use rustc_apfloat::ieee::{Double, Single};
+    use rustc_apfloat::{Float, FloatConvert};
+    let nearest = eval_fconv(op, in_width, a);
+    let a = a & mask(in_width);
+    let r = rnd.apfloat();
+    match op {
+        _ if rnd == Rounding::NearestEven => nearest,
+        FpConv::Fp { from: FpFmt::F64, to: FpFmt::F32 } if !FpFmt::F64.is_nan(a) => {
+            let mut lost = false;
+            let x: Single = Double::from_bits(u128::from(a)).convert_r(r, &mut lost).value;
+            x.to_bits() as u64
+        }
+        FpConv::FromSigned(to) | FpConv::FromUnsigned(to) => {
+            let v = i128::from(to_signed(a, in_width));
+            let signed = matches!(op, FpConv::FromSigned(_));
+            match (to, signed) {
+                (FpFmt::F32, true) => Single::from_i128_r(v, r).value.to_bits() as u64,
+                (FpFmt::F64, true) => Double::from_i128_r(v, r).value.to_bits() as u64,
+                (FpFmt::F32, false) => Single::from_u128_r(u128::from(a), r).value.to_bits() as u64,
+                (FpFmt::F64, false) => Double::from_u128_r(u128::from(a), r).value.to_bits() as u64,
+            }
+        }
+        _ => nearest,
+    }
+}
+
 /// `a op b` (ordered) on bits of format `fmt`.
 pub fn eval_fcmp(op: FpCmp, fmt: FpFmt, a: u64, b: u64) -> bool {
     let (x, y) = (fmt.to_f64(a), fmt.to_f64(b));
@@ -304,6 +454,7 @@ pub fn eval_fun(op: FpUn, fmt: FpFmt, a: u64) -> u64 {
     match (op, fmt) {
         (FpUn::Sqrt, FpFmt::F32) => result32(f32::from_bits(a as u32).sqrt()),
         (FpUn::Sqrt, FpFmt::F64) => result64(f64::from_bits(a).sqrt()),
+        (FpUn::SqrtIn(rnd), _) => eval_sqrt_in(rnd, fmt, a),
         (FpUn::Round(mode), FpFmt::F32) => {
             let x = f32::from_bits(a as u32);
             u64::from(
@@ -458,26 +609,39 @@ pub(crate) fn is_float_node(e: &Expr) -> bool {
 /// operands fold with the concrete semantics above.
 impl ExprPool {
     pub fn fbin(&mut self, op: FpOp, fmt: FpFmt, a: ExprId, b: ExprId) -> ExprId {
+        self.fbin_in(op, Rounding::NearestEven, fmt, a, b)
+    }
+
+    /// `a op b` rounded in direction `rnd`.
+    pub fn fbin_in(&mut self, op: FpOp, rnd: Rounding, fmt: FpFmt, a: ExprId, b: ExprId) -> ExprId {
         debug_assert!(self.width(a) == fmt.bits() && self.width(b) == fmt.bits());
         if let (Some(x), Some(y)) = (self.as_bv_const(a), self.as_bv_const(b)) {
-            return self.bv_const(fmt.bits(), eval_fbin(op, fmt, x, y));
+            return self.bv_const(fmt.bits(), eval_fbin_in(op, rnd, fmt, x, y));
         }
         // `x / 2^k` is `x * 2^-k` when both powers are normal numbers: the
         // same real quotient rounded once, NaN and signs included; a
         // multiplier is a much smaller circuit than a divider for the solver.
         if let (FpOp::Div, Some(c)) = (op, self.as_bv_const(b)) {
             if let Some(r) = reciprocal_of_power_of_two(fmt, c) {
+                // (Exact in every direction: a product by a power of two
+                // that stays normal is not rounded.)
                 let r = self.bv_const(fmt.bits(), r);
-                return self.fbin(FpOp::Mul, fmt, a, r);
+                return self.fbin_in(FpOp::Mul, rnd, fmt, a, r);
             }
         }
-        self.intern(Expr::FBin { op, fmt, a, b }, Sort::Bv(fmt.bits()))
+        self.intern(Expr::FBin { op, rnd, fmt, a, b }, Sort::Bv(fmt.bits()))
     }
 
     pub fn fcmp(&mut self, op: FpCmp, fmt: FpFmt, a: ExprId, b: ExprId) -> ExprId {
         debug_assert!(self.width(a) == fmt.bits() && self.width(b) == fmt.bits());
         if let (Some(x), Some(y)) = (self.as_bv_const(a), self.as_bv_const(b)) {
             return self.bool_const(eval_fcmp(op, fmt, x, y));
+        }
+        // `ceil(x) < x` and `x < floor(x)` never hold (NaN included): Z3
+        // 4.8.12 took its whole budget to refute the first for a double.
+        let rounded = |pool: &ExprPool, r: ExprId, mode: RoundMode, x: ExprId| matches!(*pool.get(r), Expr::FUn { op: FpUn::Round(m), a, .. } if m == mode && a == x);
+        if op == FpCmp::Lt && (rounded(self, a, RoundMode::Up, b) || rounded(self, b, RoundMode::Down, a)) {
+            return self.bool_const(false);
         }
         // Operands of known ranges may decide it (see `float_range`).
         if let Some(known) = crate::float_range::decide_fcmp(self, op, fmt, a, b) {
@@ -490,6 +654,7 @@ impl ExprPool {
 
     pub fn fun(&mut self, op: FpUn, fmt: FpFmt, a: ExprId) -> ExprId {
         debug_assert_eq!(self.width(a), fmt.bits());
+        let op = if op == FpUn::SqrtIn(Rounding::NearestEven) { FpUn::Sqrt } else { op };
         if let Some(x) = self.as_bv_const(a) {
             return self.bv_const(fmt.bits(), eval_fun(op, fmt, x));
         }
@@ -636,18 +801,20 @@ pub(crate) fn smtlib_text(e: &Expr, args: &[&str]) -> String {
         t
     };
     match *e {
-        Expr::FBin { op, fmt, .. } => {
+        Expr::FBin { op, rnd, fmt, .. } => {
             let name = match op {
                 FpOp::Add => "fp.add",
                 FpOp::Sub => "fp.sub",
                 FpOp::Mul => "fp.mul",
                 FpOp::Div => "fp.div",
             };
-            bits(fmt, format!("({name} RNE {} {})", fp(fmt, args[0]), fp(fmt, args[1])), &[args[0], args[1]])
+            let rm = rm_name(rnd.to_integral());
+            bits(fmt, format!("({name} {rm} {} {})", fp(fmt, args[0]), fp(fmt, args[1])), &[args[0], args[1]])
         }
         Expr::FUn { op, fmt, .. } => {
             let r = match op {
                 FpUn::Sqrt => format!("(fp.sqrt RNE {})", fp(fmt, args[0])),
+                FpUn::SqrtIn(r) => format!("(fp.sqrt {} {})", rm_name(r.to_integral()), fp(fmt, args[0])),
                 FpUn::Round(m) => format!("(fp.roundToIntegral {} {})", rm_name(m), fp(fmt, args[0])),
             };
             bits(fmt, r, &[args[0]])

@@ -28,7 +28,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::float::{eval_fbin, eval_fconv, eval_fun, FpCmp, FpConv, FpFmt, FpOp, FpUn};
+use crate::float::{eval_fbin_in, eval_fconv, eval_fun, FpCmp, FpConv, FpFmt, FpOp, FpUn};
 use crate::ops::mask;
 use crate::pool::{Expr, ExprId, ExprPool};
 use crate::BvOp;
@@ -116,18 +116,20 @@ impl Walk<'_> {
     fn compute(&mut self, e: ExprId, fmt: FpFmt, depth: u32) -> Option<(f64, f64)> {
         match *self.pool.get(e) {
             Expr::BvConst { value, .. } => finite(fmt, value).map(|v| (v, v)),
-            Expr::FBin { op, fmt: f, a, b } if f == fmt => {
+            Expr::FBin { op, rnd, fmt: f, a, b } if f == fmt => {
                 let (x, y) = (self.range(a, fmt, depth)?, self.range(b, fmt, depth)?);
                 // A divisor that may be zero gives infinities or NaN.
                 if op == FpOp::Div && y.0 <= 0.0 && y.1 >= 0.0 {
                     return None;
                 }
-                let at = |p: f64, q: f64| finite(fmt, eval_fbin(op, fmt, bits(fmt, p), bits(fmt, q)));
+                // Rounding in any direction is monotonic: the bounds are
+                // the rounded results at the operands' bounds.
+                let at = |p: f64, q: f64| finite(fmt, eval_fbin_in(op, rnd, fmt, bits(fmt, p), bits(fmt, q)));
                 span([at(x.0, y.0), at(x.0, y.1), at(x.1, y.0), at(x.1, y.1)])
             }
             Expr::FUn { op, fmt: f, a } if f == fmt => {
                 let x = self.range(a, fmt, depth)?;
-                if op == FpUn::Sqrt && x.0 < 0.0 {
+                if matches!(op, FpUn::Sqrt | FpUn::SqrtIn(_)) && x.0 < 0.0 {
                     return None;
                 }
                 let at = |p: f64| finite(fmt, eval_fun(op, fmt, bits(fmt, p)));

@@ -104,3 +104,88 @@ fn builders_fold_and_evaluate() {
     let text = crate::smtlib::to_smtlib(&p, &crate::solver::Query { constraints: vec![lt], assumptions: vec![] });
     assert!(text.contains("fp.mul RNE") && text.contains("fp.lt"), "{text}");
 }
+
+/// The directed roundings against the host's SSE unit under `fesetround`
+/// (glibc's `FE_*` values on x86-64): operands through `black_box` after
+/// the mode is set, results through it before the mode is restored, so
+/// that the compiler keeps each operation between the two calls.
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+#[test]
+fn directed_rounding_matches_the_host() {
+    use std::hint::black_box;
+    extern "C" {
+        fn fesetround(mode: i32) -> i32;
+    }
+    let doubles = [
+        1.0,
+        3.0,
+        -3.0,
+        0.1,
+        -0.1,
+        1e308,
+        -1e308,
+        2.5e-320,
+        -7e-310,
+        1.0 / 3.0,
+        123456789.123,
+        -0.0,
+        0.0,
+        f64::MAX,
+        f64::MIN_POSITIVE,
+        1e16 + 1.0,
+    ];
+    let ints: [i64; 6] = [0, 16_777_217, -16_777_219, i64::MAX, i64::MIN + 1, 9_007_199_254_740_993];
+    for rnd in [Rounding::Up, Rounding::Down, Rounding::TowardZero] {
+        for &x in &doubles {
+            // SAFETY: glibc's fesetround with one of its own modes; the
+            // nearest mode is restored before any other code runs.
+            let native = unsafe {
+                fesetround(rnd.fenv() as i32);
+                let (x, f) = (black_box(x), black_box(x as f32));
+                let r = black_box((x.sqrt(), x as f32, f * 3.0));
+                fesetround(0);
+                r
+            };
+            let sqrt = eval_sqrt_in(rnd, FpFmt::F64, d(x));
+            assert!(sqrt == d(native.0) || (native.0.is_nan() && FpFmt::F64.is_nan(sqrt)), "sqrt {x} {rnd:?}");
+            let narrow = FpConv::Fp { from: FpFmt::F64, to: FpFmt::F32 };
+            assert_eq!(eval_fconv_in(narrow, rnd, 64, d(x)), f(native.1), "(float){x} {rnd:?}");
+            let three = f(3.0);
+            let narrowed = eval_fconv_in(narrow, rnd, 64, d(x));
+            assert_eq!(eval_fbin_in(FpOp::Mul, rnd, FpFmt::F32, narrowed, three), f(native.2), "{x}f*3 {rnd:?}");
+            for &y in &doubles {
+                // SAFETY: as above.
+                let native = unsafe {
+                    fesetround(rnd.fenv() as i32);
+                    let (x, y) = (black_box(x), black_box(y));
+                    let r = black_box([x + y, x - y, x * y, x / y]);
+                    fesetround(0);
+                    r
+                };
+                for (op, n) in FpOp::ALL.into_iter().zip(native) {
+                    let want = if n.is_nan() { DNAN } else { d(n) };
+                    assert_eq!(eval_fbin_in(op, rnd, FpFmt::F64, d(x), d(y)), want, "{x} {op:?} {y} {rnd:?}");
+                }
+            }
+        }
+        for &i in &ints {
+            // SAFETY: as above.
+            let native = unsafe {
+                fesetround(rnd.fenv() as i32);
+                let i = black_box(i);
+                let r = black_box((i as f64, i as f32));
+                fesetround(0);
+                r
+            };
+            assert_eq!(eval_fconv_in(FpConv::FromSigned(FpFmt::F64), rnd, 64, i as u64), d(native.0), "{i} {rnd:?}");
+            assert_eq!(eval_fconv_in(FpConv::FromSigned(FpFmt::F32), rnd, 64, i as u64), f(native.1), "{i} {rnd:?}");
+            // (Rust's `u64 as f64` is a sequence of its own, whose `x - x`
+            // gives -0.0 downward; gcc converts a value below 2^63 with
+            // `cvtsi2sd`, the signed conversion.)
+            if i >= 0 {
+                let unsigned = eval_fconv_in(FpConv::FromUnsigned(FpFmt::F64), rnd, 64, i as u64);
+                assert_eq!(unsigned, d(native.0), "{i} unsigned {rnd:?}");
+            }
+        }
+    }
+}

@@ -43,7 +43,7 @@ pub mod smtlib;
 pub mod solver;
 pub mod subst;
 
-pub use float::{FpCmp, FpConv, FpFmt, FpOp, FpUn, RoundMode};
+pub use float::{FpCmp, FpConv, FpFmt, FpOp, FpUn, RoundMode, Rounding};
 pub use ops::{BvCmp, BvOp};
 pub use pool::{Expr, ExprId, ExprPool, Sort};
 pub use solver::{ArrayValue, Model, Query, ResendSession, Session, SolveResult, SolverBackend};

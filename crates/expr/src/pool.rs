@@ -42,7 +42,7 @@ use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 
 use rustc_hash::FxHashMap;
 
-use crate::float::{FpCmp, FpConv, FpFmt, FpOp, FpUn};
+use crate::float::{FpCmp, FpConv, FpFmt, FpOp, FpUn, Rounding};
 use crate::ops::{eval_bin, eval_cmp, mask, smul_fits, to_signed, BvCmp, BvOp};
 
 /// An expression, identified by its index in the [`ExprPool`].
@@ -134,6 +134,9 @@ pub enum Expr {
     /// of the rounded result.
     FBin {
         op: FpOp,
+        /// The rounding direction (to nearest unless `fesetround` said
+        /// otherwise).
+        rnd: Rounding,
         fmt: FpFmt,
         a: ExprId,
         b: ExprId,
@@ -797,7 +800,10 @@ impl fmt::Display for DisplayExpr<'_> {
             Expr::Select { array, index } => write!(f, "(select {} {})", d(*array), d(*index)),
             Expr::Store { array, index, value } => write!(f, "(store {} {} {})", d(*array), d(*index), d(*value)),
             Expr::ConstArray { value, .. } => write!(f, "(const-array {})", d(*value)),
-            Expr::FBin { op, fmt, a, b } => write!(f, "(f{op:?}.{fmt:?} {} {})", d(*a), d(*b)),
+            Expr::FBin { op, rnd: Rounding::NearestEven, fmt, a, b } => {
+                write!(f, "(f{op:?}.{fmt:?} {} {})", d(*a), d(*b))
+            }
+            Expr::FBin { op, rnd, fmt, a, b } => write!(f, "(f{op:?}.{rnd:?}.{fmt:?} {} {})", d(*a), d(*b)),
             Expr::FUn { op, fmt, a } => write!(f, "({op:?}.{fmt:?} {})", d(*a)),
             Expr::FCmp { op, fmt, a, b } => write!(f, "(f{op:?}.{fmt:?} {} {})", d(*a), d(*b)),
             Expr::FConv { op, a } => write!(f, "({op:?} {})", d(*a)),

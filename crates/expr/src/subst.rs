@@ -85,9 +85,9 @@ pub fn substitute(
             let v = s(pool, value);
             pool.const_array(index, v)
         }
-        Expr::FBin { op, fmt, a, b } => {
+        Expr::FBin { op, rnd, fmt, a, b } => {
             let (a, b) = (s(pool, a), s(pool, b));
-            pool.fbin(op, fmt, a, b)
+            pool.fbin_in(op, rnd, fmt, a, b)
         }
         Expr::FCmp { op, fmt, a, b } => {
             let (a, b) = (s(pool, a), s(pool, b));

@@ -57,9 +57,9 @@ impl FloatTerms {
     /// `id`, whose children are translated (`bits`).
     pub(crate) fn build(&mut self, pool: &ExprPool, id: ExprId, bits: &dyn Fn(ExprId) -> BV) -> Dynamic {
         match *pool.get(id) {
-            Expr::FBin { op, fmt, a, b } => {
+            Expr::FBin { op, rnd, fmt, a, b } => {
                 let (x, y) = (self.fp(a, fmt, bits), self.fp(b, fmt, bits));
-                let rne = RoundingMode::round_nearest_ties_to_even();
+                let rne = rounding(rnd.to_integral());
                 let r = match op {
                     FpOp::Add => x.add_with_rounding_mode(&y, &rne),
                     FpOp::Sub => x.sub_with_rounding_mode(&y, &rne),
@@ -73,6 +73,7 @@ impl FloatTerms {
                 let x = self.fp(a, fmt, bits);
                 let r = match op {
                     FpUn::Sqrt => x.sqrt_with_rounding_mode(&RoundingMode::round_nearest_ties_to_even()),
+                    FpUn::SqrtIn(r) => x.sqrt_with_rounding_mode(&rounding(r.to_integral())),
                     FpUn::Round(mode) => x.round_to_integral_with_rounding_mode(&rounding(mode)),
                 };
                 self.cache[id.0 as usize] = Some(r.clone());

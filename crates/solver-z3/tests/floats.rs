@@ -11,8 +11,8 @@ mod common;
 
 use common::Rng;
 use pathwise_expr::{
-    eval, ExprId, ExprPool, FpCmp, FpConv, FpFmt, FpOp, FpUn, Model, Query, RoundMode, SolveResult, SolverBackend,
-    Sort, Value,
+    eval, ExprId, ExprPool, FpCmp, FpConv, FpFmt, FpOp, FpUn, Model, Query, RoundMode, Rounding, SolveResult,
+    SolverBackend, Sort, Value,
 };
 use pathwise_solver_z3::Z3Backend;
 
@@ -81,12 +81,17 @@ fn floating_operators_agree_with_the_evaluator() {
         let (x, y) = (p.var(&format!("x{w}"), Sort::Bv(w)), p.var(&format!("y{w}"), Sort::Bv(w)));
         let mut terms = Vec::new();
         for op in [FpOp::Add, FpOp::Sub, FpOp::Mul, FpOp::Div] {
-            terms.push(p.fbin(op, fmt, x, y));
+            for rnd in Rounding::ALL {
+                terms.push(p.fbin_in(op, rnd, fmt, x, y));
+            }
         }
         for op in [FpCmp::Eq, FpCmp::Lt, FpCmp::Le] {
             terms.push(p.fcmp(op, fmt, x, y));
         }
         terms.push(p.fun(FpUn::Sqrt, fmt, x));
+        for rnd in [Rounding::Up, Rounding::Down, Rounding::TowardZero] {
+            terms.push(p.fun(FpUn::SqrtIn(rnd), fmt, x));
+        }
         for mode in
             [RoundMode::NearestEven, RoundMode::NearestAway, RoundMode::Down, RoundMode::Up, RoundMode::TowardZero]
         {

@@ -78,8 +78,15 @@ impl Writer<'_> {
             }
             Expr::ConstArray { index, value } => json!(["carr", index, self.node(value)]),
             // Floating operators by the `Debug` names of their operators.
-            Expr::FBin { op, fmt, a, b } => {
-                json!(["fbin", format!("{op:?}"), format!("{fmt:?}"), self.node(a), self.node(b)])
+            Expr::FBin { op, rnd, fmt, a, b } => {
+                let mut node = vec![json!("fbin"), json!(format!("{op:?}")), json!(format!("{fmt:?}"))];
+                node.extend([json!(self.node(a)), json!(self.node(b))]);
+                // The direction only when `fesetround` set one (to nearest
+                // is what a summary without it means).
+                if rnd != pathwise_expr::Rounding::NearestEven {
+                    node.push(json!(format!("{rnd:?}")));
+                }
+                Json::Array(node)
             }
             Expr::FCmp { op, fmt, a, b } => {
                 json!(["fcmp", format!("{op:?}"), format!("{fmt:?}"), self.node(a), self.node(b)])
@@ -233,14 +240,18 @@ pub fn import(
 
 /// A floating node of a stored summary (see `Writer::node`).
 fn float_node(pool: &mut ExprPool, op: &str, a: &[Json], ids: &[ExprId]) -> Option<ExprId> {
-    use pathwise_expr::{FpCmp, FpConv, FpFmt, FpOp, FpUn};
+    use pathwise_expr::{FpCmp, FpConv, FpFmt, FpOp, FpUn, Rounding};
     fn named<T: std::fmt::Debug + Copy>(all: &[T], j: Option<&Json>) -> Option<T> {
         let name = j?.as_str()?;
         all.iter().copied().find(|o| format!("{o:?}") == name)
     }
     let k = |i: usize| -> Option<ExprId> { ids.get(a.get(i)?.as_u64()? as usize).copied() };
     Some(match op {
-        "fbin" => pool.fbin(named(&FpOp::ALL, a.get(1))?, named(&FpFmt::ALL, a.get(2))?, k(3)?, k(4)?),
+        "fbin" => {
+            // Summaries stored before rounding directions have none: to nearest.
+            let rnd = a.get(5).map_or(Some(Rounding::NearestEven), |r| named(&Rounding::ALL, Some(r)))?;
+            pool.fbin_in(named(&FpOp::ALL, a.get(1))?, rnd, named(&FpFmt::ALL, a.get(2))?, k(3)?, k(4)?)
+        }
         "fcmp" => pool.fcmp(named(&FpCmp::ALL, a.get(1))?, named(&FpFmt::ALL, a.get(2))?, k(3)?, k(4)?),
         "fun" => pool.fun(named(&FpUn::ALL, a.get(1))?, named(&FpFmt::ALL, a.get(2))?, k(3)?),
         _ => pool.fconv(named(&FpConv::all(), a.get(1))?, k(2)?),

@@ -4,7 +4,8 @@
 //! `fmin`, `fmax`, each in its `double` and `float` forms, and the
 //! classification the front end lowers `signbit`, `isnormal` and
 //! `fpclassify` to (`__pathwise_signbit`, `__pathwise_fpclassify`), and
-//! `fegetround`/`fesetround` of the default rounding only. Their
+//! `fegetround`/`fesetround` (the direction `machine/fp.rs` rounds in;
+//! `rint`, `nearbyint` and `sqrt` follow it). Their
 //! results are expressions of the arguments' bits (the pool's floating
 //! operators and bit tests), never decisions: a program's branch on them is
 //! the decision.
@@ -29,7 +30,7 @@
 //! truth is meaningful.
 
 use pathwise_expr::float::{eval_fbin, eval_fcmp, eval_fun};
-use pathwise_expr::{BvOp, FpCmp, FpFmt, FpOp, FpUn, RoundMode};
+use pathwise_expr::{BvOp, FpCmp, FpFmt, FpOp, FpUn, RoundMode, Rounding};
 use pathwise_ir::Type;
 
 use super::{errno, Call, Cond, Int, LibcHost, Outcome};
@@ -119,18 +120,12 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
     let single = c.name.ends_with('f');
     let fmt = if single { FpFmt::F32 } else { FpFmt::F64 };
     match c.name {
-        // Arithmetic here rounds to nearest, C's default (`FE_TONEAREST`,
-        // 0 on x86): a program may ask for it and read it back, not change
-        // it.
-        "fegetround" => return Some(Ok(Some(Value::int(0)))),
+        // The direction is a static object of the run (see `machine/fp.rs`),
+        // to nearest (`FE_TONEAREST`, 0 on x86) until a program changes it.
+        "fegetround" => return Some(rounding(h).map(|r| Some(Value::int(r.fenv())))),
         "fesetround" => {
             let mode = c.int(h.pool(), 0, 32);
-            let mode = h.concretise(mode);
-            if mode != 0 {
-                let message = format!("`fesetround({mode:#x})`: rounding other than to nearest is not modelled");
-                return Some(Err(h.error(crate::suite::ErrorKind::Unsupported, message)));
-            }
-            return Some(Ok(Some(Value::int(0))));
+            return Some(set_rounding(h, mode));
         }
         "__pathwise_signbit" | "__pathwise_signbitf" => {
             let w = fmt.bits();
@@ -165,13 +160,21 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
             if let Err(end) = errno::set_if(h, negative, errno::EDOM) {
                 return Some(Err(end));
             }
-            fun(h, FpUn::Sqrt, fmt, x)
+            // `sqrtsd` rounds in the current direction.
+            match rounding(h) {
+                Err(end) => return Some(Err(end)),
+                Ok(rnd) => fun(h, FpUn::SqrtIn(rnd), fmt, x),
+            }
         }
         "floor" => fun(h, FpUn::Round(RoundMode::Down), fmt, x),
         "ceil" => fun(h, FpUn::Round(RoundMode::Up), fmt, x),
         "trunc" => fun(h, FpUn::Round(RoundMode::TowardZero), fmt, x),
         "round" => fun(h, FpUn::Round(RoundMode::NearestAway), fmt, x),
-        "rint" | "nearbyint" => fun(h, FpUn::Round(RoundMode::NearestEven), fmt, x),
+        // In the current direction.
+        "rint" | "nearbyint" => match rounding(h) {
+            Ok(rnd) => fun(h, FpUn::Round(rnd.to_integral()), fmt, x),
+            Err(end) => return Some(Err(end)),
+        },
         "fmin" | "fmax" => {
             let y = c.int(h.pool(), 1, w);
             min_max(h, fmt, x, y, base == "fmin")
@@ -179,6 +182,32 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
         _ => return None,
     };
     Some(Ok(Some(r.value())))
+}
+
+/// The static object holding the rounding direction.
+fn fenv_round(h: &mut dyn LibcHost) -> crate::value::Pointer {
+    h.static_object(crate::machine::fp::FENV_ROUND, Type::I32, &|| vec![Value::int(0)])
+}
+
+/// The rounding direction `fesetround` set.
+pub(super) fn rounding(h: &mut dyn LibcHost) -> Result<Rounding, crate::path::End> {
+    let at = fenv_round(h);
+    Ok(Rounding::of_fenv(h.load(at, Type::I32)?.conc()).unwrap_or_default())
+}
+
+/// `fesetround(mode)`: a symbolic `mode` is a decision per direction, as a
+/// `switch` over them would be, and one for none of them, which glibc
+/// refuses (returning 1, the direction unchanged).
+fn set_rounding(h: &mut dyn LibcHost, mode: Int) -> Outcome {
+    for rnd in Rounding::ALL {
+        let is = mode.eq(h.pool(), Int::konst(rnd.fenv(), 32));
+        if h.decide(is)? {
+            let at = fenv_round(h);
+            h.store(at, Type::I32, Value::int(rnd.fenv()))?;
+            return Ok(Some(Value::int(0)));
+        }
+    }
+    Ok(Some(Value::int(1)))
 }
 
 /// `op(x)` on the bits of `x`.
@@ -280,7 +309,11 @@ fn concrete(h: &mut dyn LibcHost, c: &Call<'_>) -> Outcome {
     let two = matches!(base, "atan2" | "pow" | "hypot" | "fmod");
     let y = if two { h.float(c.arg(1), ty) } else { 0 };
     let op = host_op(base).unwrap_or(CONCRETE.len() - 1);
-    let (r, error) = host(op, ty, (x, y));
+    let rnd = match rounding(h) {
+        Ok(rnd) => rnd,
+        Err(end) => return Err(end),
+    };
+    let (r, error) = host(op, (ty, rnd), (x, y));
     // glibc sets errno on a domain, pole or range error (`log(0)`: ERANGE),
     // and a program may read it: a test that expects it unchanged fails.
     if error != 0 {
@@ -299,20 +332,21 @@ pub(super) fn host_op(base: &str) -> Option<usize> {
 /// (`F64` or `F32`), and the errno it set (0: none), through
 /// `csrc/host_mathl.c`: Rust's `f64::ln` and the like give glibc's value
 /// but not its errno.
-fn host(op: usize, ty: Type, (x, y): (u64, u64)) -> (u64, u64) {
+fn host(op: usize, (ty, rnd): (Type, Rounding), (x, y): (u64, u64)) -> (u64, u64) {
     extern "C" {
-        fn pathwise_host_math(op: i32, a: f64, b: f64, out: *mut f64) -> i32;
-        fn pathwise_host_mathf(op: i32, a: f32, b: f32, out: *mut f32) -> i32;
+        fn pathwise_host_math(op: i32, mode: i32, a: f64, b: f64, out: *mut f64) -> i32;
+        fn pathwise_host_mathf(op: i32, mode: i32, a: f32, b: f32, out: *mut f32) -> i32;
     }
+    let mode = rnd.fenv() as i32;
     if ty == Type::F32 {
         let (a, b) = (f32::from_bits(x as u32), f32::from_bits(y as u32));
         let mut out = 0.0f32;
         // SAFETY: the shim writes one float to `out`; `op` indexes its switch.
-        let error = unsafe { pathwise_host_mathf(op as i32, a, b, &mut out) };
+        let error = unsafe { pathwise_host_mathf(op as i32, mode, a, b, &mut out) };
         return (u64::from(out.to_bits()), error as u64);
     }
     let mut out = 0.0;
     // SAFETY: the shim writes one double to `out`; `op` indexes its switch.
-    let error = unsafe { pathwise_host_math(op as i32, f64::from_bits(x), f64::from_bits(y), &mut out) };
+    let error = unsafe { pathwise_host_math(op as i32, mode, f64::from_bits(x), f64::from_bits(y), &mut out) };
     (out.to_bits(), error as u64)
 }

@@ -83,7 +83,12 @@ pub(super) fn host_call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
     let op = super::math::host_op(c.name.strip_suffix('l')?)?;
     let x: Vec<X87> = c.args.iter().map(|&a| exact(h, a)).collect();
     let second = x.get(1).copied().unwrap_or(X87(0));
-    let (r, error) = host(op, x[0], second);
+    // In the direction `fesetround` set, as glibc computes them.
+    let mode = match super::math::rounding(h) {
+        Ok(rnd) => rnd.fenv() as i32,
+        Err(end) => return Some(Err(end)),
+    };
+    let (r, error) = host(op, mode, (x[0], second));
     if error != 0 {
         if let Err(end) = errno::set(h, error) {
             return Some(Err(end));
@@ -94,20 +99,20 @@ pub(super) fn host_call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
 
 /// The result, and the `errno` the host set (0: none).
 #[cfg(host_mathl)]
-fn host(op: usize, x: X87, y: X87) -> (X87, u64) {
+fn host(op: usize, mode: i32, (x, y): (X87, X87)) -> (X87, u64) {
     extern "C" {
-        fn pathwise_host_mathl(op: i32, x: *const u8, y: *const u8, out: *mut u8) -> i32;
+        fn pathwise_host_mathl(op: i32, mode: i32, x: *const u8, y: *const u8, out: *mut u8) -> i32;
     }
     let (x, y) = (x.to_le_bytes(), y.to_le_bytes());
     let mut out = [0u8; 10];
     // SAFETY: the shim reads 10 bytes from each input and writes 10 to
     // `out`, all of them arrays of 10 bytes; `op` indexes its switch.
-    let error = unsafe { pathwise_host_mathl(op as i32, x.as_ptr(), y.as_ptr(), out.as_mut_ptr()) };
+    let error = unsafe { pathwise_host_mathl(op as i32, mode, x.as_ptr(), y.as_ptr(), out.as_mut_ptr()) };
     (X87::from_le_bytes(out), error as u64)
 }
 
 #[cfg(not(host_mathl))]
-fn host(_op: usize, _x: X87, _y: X87) -> (X87, u64) {
+fn host(_op: usize, _mode: i32, _args: (X87, X87)) -> (X87, u64) {
     unreachable!("no function is modelled by the host without the shim")
 }
 

@@ -17,6 +17,14 @@
 //! float-to-int`). The IEEE exceptions a user asks to check (overflow,
 //! division by zero) are `fp_checks.rs`'.
 //!
+//! **Rounding direction.** `fesetround` (see `libc/math.rs`) keeps the
+//! direction in a static object of the run, [`FENV_ROUND`]; arithmetic
+//! (`fadd`..`fdiv`) rounds in it, symbolically (the solver's `RTP`,
+//! `RTN`, `RTZ`). Conversions that round (from an integer, from `double`
+//! to `float`) compute their exact value in it and pin a symbolic operand
+//! (reported); `long double` arithmetic in another direction than to
+//! nearest is refused as unsupported.
+//!
 //! `long double` (`f80`) that equals a double is held as the double, and
 //! its comparisons, negation and conversions are those of `double`;
 //! arithmetic in 80 bits and non-double values are `fp80.rs`'. The
@@ -26,8 +34,8 @@
 //! the search counts the pin sites (`Stats::float_values_concretised`);
 //! see `libc/math.rs`.
 
-use pathwise_expr::float::{eval_fbin, eval_fcmp, eval_fconv, int_in_range};
-use pathwise_expr::{ExprId, FpCmp, FpConv, FpFmt, FpOp};
+use pathwise_expr::float::{eval_fbin_in, eval_fcmp, eval_fconv, eval_fconv_in, int_in_range};
+use pathwise_expr::{ExprId, FpCmp, FpConv, FpFmt, FpOp, Rounding};
 use pathwise_ir::{FBinOp, FCastOp, FCmpOp, InstKind, Loc, Operand, Type};
 
 use crate::exec::Exec;
@@ -47,6 +55,10 @@ pub(crate) fn fmt_of(ty: Type) -> FpFmt {
     }
 }
 
+/// The name of the static object holding the rounding direction (glibc's
+/// `FE_*` value), created by the first `fesetround`.
+pub(crate) const FENV_ROUND: &str = "fenv.round";
+
 fn fp_op(op: FBinOp) -> FpOp {
     match op {
         FBinOp::FAdd => FpOp::Add,
@@ -57,16 +69,40 @@ fn fp_op(op: FBinOp) -> FpOp {
 }
 
 impl Exec<'_, '_> {
+    /// The rounding direction `fesetround` set (to nearest until it is
+    /// called).
+    pub(crate) fn rounding(&self) -> Rounding {
+        let Some(&id) = self.libc_objects.get(FENV_ROUND) else { return Rounding::NearestEven };
+        let code = self.mem.read_conc(id, 0, Type::I32).unwrap_or(0);
+        Rounding::of_fenv(code).unwrap_or_default()
+    }
+
+    /// The end of a run at a `long double` operation in a rounding
+    /// direction the engine does not compute in 80 bits.
+    fn f80_rounding(&self, loc: Loc) -> Result<(), End> {
+        match self.rounding() {
+            Rounding::NearestEven => Ok(()),
+            rnd => Err(self.error(
+                ErrorKind::Unsupported,
+                format!("`long double` arithmetic rounded {rnd:?} (after `fesetround`) is not modelled"),
+                loc,
+            )),
+        }
+    }
+
     /// Executes a floating instruction (`fadd`, `fneg`, `fcmp`, `sitofp`...).
     pub(crate) fn float_inst(&mut self, kind: &InstKind, loc: Loc) -> Result<Value, End> {
         match kind {
-            InstKind::FBin { op, ty: Type::F80, a, b } => Ok(self.f80_bin(*op, a, b, loc)),
+            InstKind::FBin { op, ty: Type::F80, a, b } => {
+                self.f80_rounding(loc)?;
+                Ok(self.f80_bin(*op, a, b, loc))
+            }
             InstKind::FBin { op, ty, a, b } => {
-                let fmt = fmt_of(*ty);
+                let (fmt, rnd) = (fmt_of(*ty), self.rounding());
                 let (a, b) = (self.operand(a), self.operand(b));
                 let (x, y) = (a.conc() & ty.mask(), b.conc() & ty.mask());
-                let conc = eval_fbin(fp_op(*op), fmt, x, y);
-                let r = self.float_result(conc, &[a, b], *ty, |pool, e| pool.fbin(fp_op(*op), fmt, e[0], e[1]));
+                let conc = eval_fbin_in(fp_op(*op), rnd, fmt, x, y);
+                let r = self.float_result(conc, &[a, b], *ty, |pool, e| pool.fbin_in(fp_op(*op), rnd, fmt, e[0], e[1]));
                 self.check_float_op(*op, *ty, (a, b), r, loc)?;
                 Ok(r)
             }
@@ -145,6 +181,9 @@ impl Exec<'_, '_> {
         // significand.
         let int_to_f80 = matches!(op, FCastOp::SIToFP | FCastOp::UIToFP) && to == Type::F80 && from.bits() > 32;
         if int_to_f80 || matches!(v, Value::Ext(_)) {
+            if matches!(op, FCastOp::SIToFP | FCastOp::UIToFP | FCastOp::FPTrunc) {
+                self.f80_rounding(loc)?;
+            }
             return self.f80_cast(op, from, to, v, loc);
         }
         let x = v.conc() & from.mask();
@@ -165,8 +204,17 @@ impl Exec<'_, '_> {
             let message = format!("floating value {:?} out of the range of {} ({})", fmt.to_f64(x), to, op.name());
             self.check_defined(ok, holds, (ErrorKind::FloatCastOverflow, &message), loc)?;
         }
-        let conc = eval_fconv(conv, from.bits(), x);
-        let r = self.float_result(conc, &[v], from, |pool, e| pool.fconv(conv, e[0]));
+        let rounds = matches!(conv, FpConv::FromSigned(_) | FpConv::FromUnsigned(_))
+            || matches!(conv, FpConv::Fp { from: FpFmt::F64, to: FpFmt::F32 });
+        let rnd = self.rounding();
+        let r = if rounds && rnd != Rounding::NearestEven {
+            // Computed exactly in the direction, for this run's value.
+            let x = self.pin(v, from, loc);
+            Value::int(eval_fconv_in(conv, rnd, from.bits(), x))
+        } else {
+            let conc = eval_fconv(conv, from.bits(), x);
+            self.float_result(conc, &[v], from, |pool, e| pool.fconv(conv, e[0]))
+        };
         if op == FCastOp::FPTrunc && to == Type::F32 {
             self.check_float_trunc(from, v, r, loc)?;
         }
