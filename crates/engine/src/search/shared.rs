@@ -66,6 +66,9 @@ impl WorkItem {
 pub struct Warm {
     pub pool: ExprPool,
     pub cache: QueryCache,
+    /// The non-null checks the giver knew pointless to negate (see
+    /// `Search::pointless_negation`): ids of `pool`.
+    pub known_nonnull: rustc_hash::FxHashSet<pathwise_expr::ExprId>,
 }
 
 /// The largest pool a gift copies: beyond, the taker starts from nothing
@@ -235,8 +238,10 @@ impl Search<'_, '_> {
                 continue;
             }
             let inputs = Some(PortableModel::export(&self.pool, &inputs));
-            let warm = (self.pool.len() <= MAX_WARM_TERMS)
-                .then(|| Arc::new(Warm { pool: self.pool.fork(), cache: self.solver.snapshot(MAX_WARM_ANSWERS) }));
+            let warm = (self.pool.len() <= MAX_WARM_TERMS).then(|| {
+                let (pool, cache) = (self.pool.fork(), self.solver.snapshot(MAX_WARM_ANSWERS));
+                Arc::new(Warm { pool, cache, known_nonnull: self.known_nonnull.clone() })
+            });
             let slots = self.m.slots.borrow().clone();
             return Some(WorkItem { inputs, done, depth: aligned.flipped, slots, warm });
         }
@@ -262,6 +267,7 @@ impl Search<'_, '_> {
     /// must be a fork of `warm.pool`.
     pub(crate) fn adopt(&mut self, warm: &Warm) {
         self.solver.adopt(warm.cache.clone(), &self.pool);
+        self.known_nonnull.clone_from(&warm.known_nonnull);
     }
 
     /// The search's figures, with its solver's.
