@@ -551,9 +551,9 @@ impl<'u, 'a> FnCtx<'u, 'a> {
 
     /// glibc's own classification functions, which older `<math.h>`
     /// headers (and preprocessed sv-benchmarks tasks) call for `isnan`,
-    /// `isinf` and `isfinite`: `__isnan`, `__isinff`, `__finitel`...
-    /// (`__isinf` returns -1 for minus infinity, as `isinf_sign`). `None`
-    /// for other names.
+    /// `isinf`, `isfinite` and `signbit`: `__isnan`, `__isinff`,
+    /// `__finitel`, `__signbit`... (`__isinf` returns -1 for minus
+    /// infinity, as `isinf_sign`). `None` for other names.
     pub fn glibc_classifier(
         &mut self,
         name: &str,
@@ -561,15 +561,31 @@ impl<'u, 'a> FnCtx<'u, 'a> {
         arg: &Node<Expression>,
         span: Span,
     ) -> LResult<Option<Val>> {
-        let base = name.strip_suffix(['f', 'l']).filter(|b| matches!(*b, "__isnan" | "__isinf" | "__finite"));
+        let base =
+            name.strip_suffix(['f', 'l']).filter(|b| matches!(*b, "__isnan" | "__isinf" | "__finite" | "__signbit"));
         let builtin = match base.unwrap_or(name) {
             "__isnan" => "__builtin_isnan",
             "__isinf" => "__builtin_isinf_sign",
             "__finite" => "__builtin_isfinite",
+            "__signbit" => "__builtin_signbit",
             _ => return Ok(None),
         };
         if !matches!(param, CType::Float(_)) {
             return Ok(None);
+        }
+        if builtin == "__builtin_signbit" {
+            // glibc's x86-64 build returns the sign where its vector
+            // instructions put it: 128 for a `double`, 8 for a `float`,
+            // 512 for a `long double` (0 for a positive value).
+            let set = match name {
+                "__signbitf" => 8,
+                "__signbitl" => 512,
+                _ => 128,
+            };
+            let v = self.classify_by_model(builtin, std::slice::from_ref(arg), span)?;
+            let loc = self.loc(span);
+            let op = self.b.bin(pathwise_ir::BinOp::Mul, Type::I32, v.op, Operand::Const(Type::I32, set), loc);
+            return Ok(Some(Val { op, ty: INT }));
         }
         let v = self.rvalue(arg)?;
         let v = self.convert(v, param, arg.span, crate::ops::Conv::Implicit)?;

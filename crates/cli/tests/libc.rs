@@ -200,6 +200,11 @@ fn math_functions_replay() {
     let suite = run("libc_math.c", "rounding");
     assert_eq!(common::returns(&suite), vec![8191]);
     assert!(complete(&suite), "{}", suite["stop"]);
+    // `modf` of a symbolic value, and glibc's `__signbit`: NaN, both
+    // infinities, integral values of both signs, fractions of both.
+    let suite = run("libc_math.c", "parts");
+    assert_eq!(common::returns(&suite), vec![0, 1, 2, 3, 4, 5, 6]);
+    assert!(complete(&suite), "{}", suite["stop"]);
 }
 
 /// A function without a body or model: every missing one is listed with

@@ -1,7 +1,7 @@
 //! `<math.h>` functions whose result IEEE arithmetic fixes exactly, so that
 //! the engine computes glibc's bits, symbolically: `fabs`, `copysign`,
 //! `sqrt` (correctly rounded), `floor`, `ceil`, `trunc`, `round`, `rint`,
-//! `fmin`, `fmax`, each in its `double` and `float` forms, and the
+//! `fmin`, `fmax`, `modf`, each in its `double` and `float` forms, and the
 //! classification the front end lowers `signbit`, `isnormal` and
 //! `fpclassify` to (`__pathwise_signbit`, `__pathwise_fpclassify`), and
 //! `fegetround`/`fesetround` (the direction `machine/fp.rs` rounds in;
@@ -59,6 +59,8 @@ pub(super) const NAMES: &[&str] = &[
     "fminf",
     "fmax",
     "fmaxf",
+    "modf",
+    "modff",
     "__pathwise_signbit",
     "__pathwise_signbitf",
     "__pathwise_fpclassify",
@@ -179,6 +181,14 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
             let y = c.int(h.pool(), 1, w);
             min_max(h, fmt, x, y, base == "fmin")
         }
+        "modf" => {
+            let (whole, frac) = modf(h, fmt, x);
+            let ty = if fmt == FpFmt::F32 { Type::F32 } else { Type::F64 };
+            if let Err(end) = h.store(c.ptr(1), ty, whole.value()) {
+                return Some(Err(end));
+            }
+            frac
+        }
         _ => return None,
     };
     Some(Ok(Some(r.value())))
@@ -208,6 +218,21 @@ fn set_rounding(h: &mut dyn LibcHost, mode: Int) -> Outcome {
         }
     }
     Ok(Some(Value::int(1)))
+}
+
+/// glibc's `modf(x, &whole)`: (`whole`, the result). The integral part is
+/// `trunc(x)` (an infinity or a NaN itself, quieted); the fraction
+/// `x - trunc(x)` (exact) with the sign of `x`, so `-0.0` for a negative
+/// integral value, a zero of its sign for an infinity, the NaN for a NaN.
+fn modf(h: &mut dyn LibcHost, fmt: FpFmt, x: Int) -> (Int, Int) {
+    let whole = fun(h, FpUn::Round(RoundMode::TowardZero), fmt, x);
+    let diff = fbin(h, FpOp::Sub, fmt, x, whole);
+    let magnitude = diff.binc(h.pool(), BvOp::And, fmt.abs_mask());
+    let sign = x.binc(h.pool(), BvOp::And, fmt.sign_bit());
+    let frac = magnitude.bin(h.pool(), BvOp::Or, sign);
+    let x_magnitude = x.binc(h.pool(), BvOp::And, fmt.abs_mask());
+    let infinite = x_magnitude.eqc(h.pool(), fmt.inf_bits());
+    (whole, Int::ite(h.pool(), infinite, sign, frac))
 }
 
 /// `op(x)` on the bits of `x`.
