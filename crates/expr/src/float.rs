@@ -623,8 +623,8 @@ impl ExprPool {
         // multiplier is a much smaller circuit than a divider for the solver.
         if let (FpOp::Div, Some(c)) = (op, self.as_bv_const(b)) {
             if let Some(r) = reciprocal_of_power_of_two(fmt, c) {
-                // (Exact in every direction: a product by a power of two
-                // that stays normal is not rounded.)
+                // (In every direction: both are the same real number,
+                // rounded once the same way.)
                 let r = self.bv_const(fmt.bits(), r);
                 return self.fbin_in(FpOp::Mul, rnd, fmt, a, r);
             }
