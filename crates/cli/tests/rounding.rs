@@ -85,3 +85,25 @@ fn long_double_arithmetic_in_a_direction_is_unsupported_and_said_so() {
     assert_ne!(suite["stop"], "complete");
     assert!(stdout.contains("rounding.c:72:19: `long double` arithmetic rounded Up"), "{stdout}");
 }
+
+/// In `testcomp`, a run that stops at what the engine does not model is
+/// still a test of the inputs it read: natively the program goes on
+/// past that point, and Test-Comp counts what it covers.
+#[test]
+fn a_testcomp_run_cut_short_by_an_unsupported_construct_is_a_test() {
+    let out = tempfile::tempdir().unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_pathwise"))
+        .args(["testcomp", "tests/c/rounding_task.c", "--property", "tests/testcomp/coverage-branches.prp", "--out"])
+        .arg(out.path())
+        .current_dir(common::root())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{text}{}", String::from_utf8_lossy(&o.stderr));
+    // `d > 2`, and the run that stopped at the multiplication.
+    assert!(text.contains("pathwise testcomp: 2 tests"), "{text}");
+    assert!(text.contains("rounding_task.c:14:21: `long double` arithmetic rounded Up"), "{text}");
+    let cases = std::fs::read_dir(out.path()).unwrap().filter_map(Result::ok);
+    let n = cases.filter(|e| e.file_name().to_string_lossy().starts_with("testcase")).count();
+    assert_eq!(n, 2);
+}

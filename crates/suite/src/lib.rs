@@ -561,8 +561,9 @@ pub enum Outcome {
     Returned,
     /// The execution ended in an error (or `exit`): no outputs are checked.
     Error(ErrorInfo),
-    /// Whole-program mode: the run stopped at the k bound or at the step
-    /// limit (a program that never ends). Natively the program goes on and
+    /// Whole-program mode: the run stopped at the k bound, at the step
+    /// limit (a program that never ends) or at a construct the engine does
+    /// not model. Natively the program goes on and
     /// asks for one more input than the test gives (Test-Comp's harness
     /// then exits, and coverage up to there is recorded).
     BoundReached,

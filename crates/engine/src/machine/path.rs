@@ -151,6 +151,20 @@ pub enum End {
     Error(RuntimeError),
 }
 
+impl End {
+    /// Whether the run was cut short where a whole program's test keeps
+    /// the inputs it read (see `testcase::to_test`): at the k bound, at the
+    /// step limit, or at a construct the engine does not model (the
+    /// native run goes on past it, and its coverage counts).
+    pub fn cut_short(&self) -> bool {
+        match self {
+            End::BoundExceeded | End::StepLimit => true,
+            End::Error(e) => e.kind == crate::suite::ErrorKind::Unsupported,
+            _ => false,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

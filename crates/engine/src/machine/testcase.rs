@@ -21,8 +21,7 @@ pub fn build(
     let shrunk = shrink(setup, inputs, run);
     for candidate in [&shrunk, inputs] {
         let replay = run_once(m, pool, setup, candidate);
-        let bound = allow_bound
-            && matches!(replay.main_end, Some(crate::path::End::BoundExceeded | crate::path::End::StepLimit));
+        let bound = allow_bound && replay.main_end.as_ref().is_some_and(crate::path::End::cut_short);
         if (replay.is_test() || bound) && replay.seen.path == run.seen.path && replay.main_end == run.main_end {
             return Some((to_test(m, setup, candidate, &replay), replay));
         }
@@ -138,8 +137,8 @@ fn to_test(m: &Machine<'_>, setup: &RunSetup<'_>, inputs: &Model, replay: &RunRe
         _ => &replay.seen.nondets[..],
     };
     let outcome = match &replay.main_end {
+        Some(end) if end.cut_short() => Outcome::BoundReached,
         Some(crate::path::End::Error(e)) => Outcome::Error(e.clone()),
-        Some(crate::path::End::BoundExceeded | crate::path::End::StepLimit) => Outcome::BoundReached,
         _ => Outcome::Returned,
     };
     // The standard input as the test passes it: a file of the bytes the

@@ -1067,15 +1067,22 @@ impl<'a> Search<'a, '_> {
         match &run.main_end {
             None => {}
             // A whole program's run cut short is a test of the inputs it
-            // read: at the k bound, or at the step limit of a program that
-            // never ends after reading some (see `testcase::to_test`).
+            // read: at the k bound, or at the step limit or an unsupported
+            // construct of a program after reading some (see
+            // `testcase::to_test`).
             Some(end)
                 if run.is_test()
                     || (program && matches!(end, End::BoundExceeded))
-                    || (program && matches!(end, End::StepLimit) && !run.seen.nondets.is_empty()) =>
+                    || (program && end.cut_short() && !run.seen.nondets.is_empty()) =>
             {
                 if matches!(end, End::BoundExceeded) {
                     self.stats.bound_exceeded_runs += 1;
+                }
+                // A whole program's test that stopped where the engine
+                // cannot follow still says where (the search is not
+                // complete).
+                if matches!(end, End::Error(_)) && !run.is_test() {
+                    self.note_stopped(run, end);
                 }
                 let key = (run.seen.path.clone(), if let End::Error(e) = end { Some(e.clone()) } else { None });
                 if self.seen.contains(&key) {
@@ -1155,22 +1162,30 @@ impl<'a> Search<'a, '_> {
             }
             Some(End::BoundExceeded) if run.cost.was_capped() => self.goal.cut_by_cost += 1,
             Some(End::BoundExceeded) => self.stats.bound_exceeded_runs += 1,
-            Some(end @ (End::Error(_) | End::StepLimit)) if self.error_paths.insert(run.seen.path.clone()) => {
-                self.stats.error_runs += 1;
-                match end {
-                    End::Error(e) if e.kind == crate::suite::ErrorKind::Unsupported => {
-                        match self.stats.unsupported.iter_mut().find(|u| u.0 == e.loc) {
-                            Some(u) => u.2 += 1,
-                            None => self.stats.unsupported.push((e.loc, e.message.clone(), 1)),
-                        }
-                    }
-                    End::StepLimit => self.stats.step_limit_runs += 1,
-                    _ => {}
-                }
-            }
-            Some(End::Error(_) | End::StepLimit) => {}
+            Some(end @ (End::Error(_) | End::StepLimit)) => self.note_stopped(run, end),
             Some(End::Returned(_)) => {}
             Some(End::AssumeFailed | End::ArrayTooShort { .. }) => {}
+        }
+    }
+}
+
+impl Search<'_, '_> {
+    /// Count a run that ended in an error or at the step limit, once per
+    /// path; an unsupported construct is noted with its place.
+    fn note_stopped(&mut self, run: &RunRecord, end: &End) {
+        if !self.error_paths.insert(run.seen.path.clone()) {
+            return;
+        }
+        self.stats.error_runs += 1;
+        match end {
+            End::Error(e) if e.kind == crate::suite::ErrorKind::Unsupported => {
+                match self.stats.unsupported.iter_mut().find(|u| u.0 == e.loc) {
+                    Some(u) => u.2 += 1,
+                    None => self.stats.unsupported.push((e.loc, e.message.clone(), 1)),
+                }
+            }
+            End::StepLimit => self.stats.step_limit_runs += 1,
+            _ => {}
         }
     }
 }
