@@ -205,6 +205,10 @@ fn math_functions_replay() {
     let suite = run("libc_math.c", "parts");
     assert_eq!(common::returns(&suite), vec![0, 1, 2, 3, 4, 5, 6]);
     assert!(complete(&suite), "{}", suite["stop"]);
+    // glibc's `__fpclassify`: one path per class.
+    let suite = run("libc_math.c", "kind");
+    assert_eq!(common::returns(&suite), vec![10, 11, 12, 13, 14]);
+    assert!(complete(&suite), "{}", suite["stop"]);
 }
 
 /// A function without a body or model: every missing one is listed with
