@@ -881,10 +881,9 @@ fn out_of_memory_line(suite: &TestSuite) -> String {
     format!("  {:<20} {n} test(s) where an allocation returns NULL: {}\n", "out of memory:", calls.join(", "))
 }
 
-/// Where symbolic values were concretised (the places the stop line
-/// counts), the first few.
 /// Where runs stopped at an unsupported construct, and where values were
-/// concretised (labels `label_width` wide): why a search is not complete.
+/// concretised, the first few (labels `label_width` wide): why a search is
+/// not complete.
 pub fn incomplete_lines(suite: &TestSuite, label_width: usize) -> String {
     const SHOWN: usize = 5;
     let mut out = String::new();

@@ -59,12 +59,12 @@ impl FloatTerms {
         match *pool.get(id) {
             Expr::FBin { op, rnd, fmt, a, b } => {
                 let (x, y) = (self.fp(a, fmt, bits), self.fp(b, fmt, bits));
-                let rne = rounding(rnd.to_integral());
+                let rm = rounding(rnd.to_integral());
                 let r = match op {
-                    FpOp::Add => x.add_with_rounding_mode(&y, &rne),
-                    FpOp::Sub => x.sub_with_rounding_mode(&y, &rne),
-                    FpOp::Mul => x.mul_with_rounding_mode(&y, &rne),
-                    FpOp::Div => x.div_with_rounding_mode(&y, &rne),
+                    FpOp::Add => x.add_with_rounding_mode(&y, &rm),
+                    FpOp::Sub => x.sub_with_rounding_mode(&y, &rm),
+                    FpOp::Mul => x.mul_with_rounding_mode(&y, &rm),
+                    FpOp::Div => x.div_with_rounding_mode(&y, &rm),
                 };
                 self.cache[id.0 as usize] = Some(r.clone());
                 to_bits(fmt, &r, &[(x, bits(a)), (y, bits(b))]).into()
