@@ -165,7 +165,7 @@ fn test_cases(suite: &TestSuite, program: &Program, s: &Summary) -> Vec<Option<u
         .map(|t| {
             t.path
                 .iter()
-                .filter(|p| &p.func == name && p.taken)
+                .filter(|p| *p.func == **name && p.taken)
                 .find_map(|p| s.cases.iter().position(|(l, _)| *l == p.loc))
         })
         .collect()

@@ -24,7 +24,7 @@ fn paths(suite: &TestSuite) -> BTreeSet<PathKey> {
     suite
         .tests
         .iter()
-        .map(|t| t.path.iter().map(|s| (s.func.clone(), s.loc.line, s.loc.col, s.taken)).collect())
+        .map(|t| t.path.iter().map(|s| (s.func.to_string(), s.loc.line, s.loc.col, s.taken)).collect())
         .collect()
 }
 

@@ -96,7 +96,7 @@ fn push_step_summary(out: &mut String, suite: &TestSuite, step: &PathStep, with_
     if let Some((_, iter)) = step.loop_iter {
         let _ = write!(out, " [it {iter}]");
     }
-    if step.func != suite.function {
+    if *step.func != *suite.function {
         let _ = write!(out, " (in {})", step.func);
     }
 }

@@ -786,17 +786,12 @@ fn variant_name(debug: &str) -> String {
 struct StepTexts {
     locations: HashMap<Loc, Arc<str>>,
     files: HashMap<u32, Arc<str>>,
-    functions: HashMap<String, Arc<str>>,
 }
 
 impl StepTexts {
     fn step(&mut self, suite: &TestSuite, step: &PathStep) -> StepJson {
-        let function = match self.functions.get(&step.func) {
-            Some(f) => Arc::clone(f),
-            None => Arc::clone(self.functions.entry(step.func.clone()).or_insert_with(|| step.func.as_str().into())),
-        };
         StepJson {
-            function,
+            function: Arc::clone(&step.func),
             location: self.location(suite, step.loc),
             file: Arc::clone(self.files.entry(step.loc.file).or_insert_with(|| file_of(&suite.files, step.loc).into())),
             line: step.loc.line,

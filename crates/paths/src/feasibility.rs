@@ -107,7 +107,7 @@ impl Tree<'_> {
 }
 
 fn key(s: &PathStep) -> Key {
-    (s.func.clone(), s.loc, s.taken)
+    (s.func.to_string(), s.loc, s.taken)
 }
 
 impl Observer for Tree<'_> {

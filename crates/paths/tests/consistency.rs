@@ -45,7 +45,7 @@ fn gen_paths(program: &Program, config: &Config) -> (BTreeSet<Seq>, TestSuite) {
             Outcome::Error(e) => e.kind.traps_natively(),
             Outcome::BoundReached => false,
         })
-        .map(|t| t.path.iter().map(|s| (s.func.clone(), s.loc, s.taken)).collect())
+        .map(|t| t.path.iter().map(|s| (s.func.to_string(), s.loc, s.taken)).collect())
         .collect();
     (seqs, suite)
 }

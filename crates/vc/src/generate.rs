@@ -227,7 +227,7 @@ fn disagreements(res: &CoverResult, runs: &[ModelRun]) -> Vec<String> {
     let mut out = Vec::new();
     for (i, (run, want)) in runs.iter().zip(&res.paths).enumerate() {
         let got: Vec<(String, Loc, bool)> =
-            run.path.iter().map(|s: &PathStep| (s.func.clone(), s.loc, s.taken)).collect();
+            run.path.iter().map(|s: &PathStep| (s.func.to_string(), s.loc, s.taken)).collect();
         let want: Vec<(String, Loc, bool)> = want.iter().map(|d| (d.func.clone(), d.loc, d.taken)).collect();
         if let Some(why) = &run.failure {
             out.push(format!("valuation {}: {why}", i + 1));

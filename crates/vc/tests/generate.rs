@@ -55,7 +55,7 @@ fn run(program: &Program, config: &Config, criterion: Criterion) -> Generated {
     let errors = g.errors.as_ref().map_or(&[][..], |e| &e.found[..]);
     assert_eq!(g.suite.tests.len(), g.cover.models.len() + errors.len(), "a valuation gave no test");
     for (test, want) in g.suite.tests.iter().zip(&g.cover.paths) {
-        let got: Vec<_> = test.path.iter().map(|s| (s.func.as_str(), s.loc, s.taken)).collect();
+        let got: Vec<_> = test.path.iter().map(|s| (&*s.func, s.loc, s.taken)).collect();
         let want: Vec<_> = want.iter().map(|d| (d.func.as_str(), d.loc, d.taken)).collect();
         assert_eq!(got, want, "test {} left the VC's path", test.id);
     }

@@ -88,7 +88,7 @@ impl ExecHost<'_, '_, '_> {
         let oriented = if c.holds { e } else { ex.pool.not(e) };
         ex.record(oriented, EntryKind::Library { taken: c.holds }, true, alt_blocked, self.loc);
         if ex.region == Region::Main {
-            let func = ex.m.program.func(ex.frame().func).name.clone();
+            let func = ex.m.step_func(ex.frame().func);
             ex.seen.path.push(PathStep { func, loc: self.loc, taken: c.holds, loop_iter: None });
         }
         if exceeds {

@@ -72,9 +72,19 @@ pub struct Machine<'p> {
     /// The search's strategy (a configuration the engine refuses never
     /// gets a machine: the default stands in for it).
     pub strategy: crate::strategy::Strategy,
+    /// Each function's name as a path step holds it (one per function,
+    /// shared: see `PathStep::func`). The machine's own, not the
+    /// program's: a subtree's machine is used on one thread, so counting
+    /// references to these does not bounce between cores.
+    pub(crate) names: Vec<std::sync::Arc<str>>,
 }
 
 impl<'p> Machine<'p> {
+    /// `func`'s name, for a path step.
+    pub(crate) fn step_func(&self, func: FuncId) -> std::sync::Arc<str> {
+        std::sync::Arc::clone(&self.names[func.0 as usize])
+    }
+
     /// The context of runs of `program` under `config` (the deadline and
     /// summaries of a search are the search's to set).
     pub fn new(program: &'p Program, info: &'p ProgramInfo, config: &'p crate::config::Config) -> Machine<'p> {
@@ -92,6 +102,7 @@ impl<'p> Machine<'p> {
             summaries: None,
             handwritten: crate::handwritten::Table::of(program),
             strategy,
+            names: program.funcs.iter().map(|f| std::sync::Arc::from(f.name.as_str())).collect(),
         }
     }
 }
@@ -477,7 +488,7 @@ impl<'m, 'p> Exec<'m, 'p> {
                 let header = fi.bound.loops.loop_(l).header;
                 (self.m.program.func(func).block(header).term_loc, self.frame().loop_iters.get(l))
             });
-            self.seen.path.push(PathStep { func: self.m.program.func(func).name.clone(), loc, taken, loop_iter });
+            self.seen.path.push(PathStep { func: self.m.step_func(func), loc, taken, loop_iter });
             self.seen.sides.insert((func, block, taken));
             match self.m.config.criterion {
                 Criterion::KPath => {

@@ -178,7 +178,7 @@ impl Exec<'_, '_> {
         let oriented = if holds { is_t } else { self.pool.not(is_t) };
         self.record(oriented, EntryKind::Library { taken: holds }, true, false, loc);
         if self.region == crate::path::Region::Main {
-            let func = self.m.program.func(self.frame().func).name.clone();
+            let func = self.m.step_func(self.frame().func);
             self.seen.path.push(crate::suite::PathStep { func, loc, taken: holds, loop_iter: None });
         }
     }

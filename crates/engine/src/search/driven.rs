@@ -132,7 +132,7 @@ impl Search<'_, '_> {
     /// Whether path step `p` of a run is `s`.
     fn same_step(&self, p: &PathStep, s: &Step) -> bool {
         let f = self.m.program.func(s.func);
-        p.taken == s.taken && p.loc == f.block(s.block).term_loc && p.func == f.name
+        p.taken == s.taken && p.loc == f.block(s.block).term_loc && *p.func == *f.name
     }
 
     /// Trace-guided generation, first test only (see the module doc),
