@@ -66,10 +66,19 @@ int sqrt_up(double x) {
   return 0;
 }
 
-/* long double arithmetic in a direction: not modelled, and said so. */
-int scaled_up(long double x) {
-  fesetround(FE_UPWARD);
-  long double y = x * 3;
+/* long double arithmetic rounds in the direction too, in the x87 unit's
+ * 64 bits: 1/3 rounded up, times 3 to nearest, is 1; rounded down, it
+ * stays below 1. Its conversion to double rounds in the direction as
+ * well: up, above the double nearest 1/3 (which is below 1/3); down, that
+ * double. `one` is volatile so that no compiler computes the quotient
+ * when it builds, to nearest. */
+int third_in(int up) {
+  volatile long double one = 1;
+  fesetround(up ? FE_UPWARD : FE_DOWNWARD);
+  long double t = one / 3;
+  double d = (double)t;
   fesetround(FE_TONEAREST);
-  return y > 1;
+  if (t * 3 == 1)
+    return d > 1.0 / 3 ? 1 : 2;
+  return d < 1.0 / 3 ? 3 : 4;
 }

@@ -305,3 +305,25 @@ fn replay_of_several_suites_names_the_failing_one() {
     assert!(text.contains("2 passed, 1 failed"), "{text}");
     assert!(text.contains("2 suites replayed; failing: sign"), "{text}");
 }
+
+/// In `testcomp`, a run that stops at what the engine does not model is
+/// still a test of the inputs it read: natively the program goes on
+/// past that point, and Test-Comp counts what it covers.
+#[test]
+fn a_testcomp_run_cut_short_by_an_unsupported_construct_is_a_test() {
+    let out = tempfile::tempdir().unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_pathwise"))
+        .args(["testcomp", "tests/c/cut_short_task.c", "--property", "tests/testcomp/coverage-branches.prp", "--out"])
+        .arg(out.path())
+        .current_dir(common::root())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{text}{}", String::from_utf8_lossy(&o.stderr));
+    // `x > 2`, and the run that stopped at the `printf`.
+    assert!(text.contains("pathwise testcomp: 2 tests"), "{text}");
+    assert!(text.contains("cut_short_task.c:12:5: printf conversion `%p` is not modelled"), "{text}");
+    let cases = std::fs::read_dir(out.path()).unwrap().filter_map(Result::ok);
+    let n = cases.filter(|e| e.file_name().to_string_lossy().starts_with("testcase")).count();
+    assert_eq!(n, 2);
+}

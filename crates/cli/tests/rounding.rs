@@ -16,8 +16,9 @@
 //!   sum); up below it never: 3.
 //! - `sqrt_up`: the square of the root rounded up is below x only for
 //!   NaN and negative x: 2.
-//! - `scaled_up`: `long double` arithmetic in a direction is not
-//!   modelled: no test, and the stop says where.
+//! - `third_in`: `long double` (x87) arithmetic and its conversion to
+//!   double in a direction: up gives 1/3 whose triple is 1 and whose
+//!   double is above the nearest; down neither: 2.
 
 mod common;
 
@@ -31,6 +32,7 @@ const CASES: &[Case] = &[
     Case { function: "rint_in", returns: &[-1, 2, 3, 3, 4, 4, 4, 5, 5, 5, 5] },
     Case { function: "sum_spread", returns: &[0, 1, 2] },
     Case { function: "sqrt_up", returns: &[0, 1] },
+    Case { function: "third_in", returns: &[1, 4] },
 ];
 
 #[test]
@@ -73,37 +75,4 @@ fn the_inexact_quotient_is_inexact() {
     let value = |name: &str| inexact["inputs"][name].as_i64().unwrap();
     let (n, d) = (value("n") as f32, value("d") as f32);
     assert_ne!(f64::from(n / d) * f64::from(d), f64::from(n), "{n} / {d} is exact");
-}
-
-/// `long double` arithmetic in a direction is refused with its place, not
-/// computed to nearest.
-#[test]
-fn long_double_arithmetic_in_a_direction_is_unsupported_and_said_so() {
-    let out = tempfile::tempdir().unwrap();
-    let (stdout, suite) = common::gen("tests/c/rounding.c", "scaled_up", &["--k", "1"], out.path());
-    assert_eq!(common::test_count(&suite), 0);
-    assert_ne!(suite["stop"], "complete");
-    assert!(stdout.contains("rounding.c:72:19: `long double` arithmetic rounded Up"), "{stdout}");
-}
-
-/// In `testcomp`, a run that stops at what the engine does not model is
-/// still a test of the inputs it read: natively the program goes on
-/// past that point, and Test-Comp counts what it covers.
-#[test]
-fn a_testcomp_run_cut_short_by_an_unsupported_construct_is_a_test() {
-    let out = tempfile::tempdir().unwrap();
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_pathwise"))
-        .args(["testcomp", "tests/c/rounding_task.c", "--property", "tests/testcomp/coverage-branches.prp", "--out"])
-        .arg(out.path())
-        .current_dir(common::root())
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&o.stdout);
-    assert_eq!(o.status.code(), Some(0), "{text}{}", String::from_utf8_lossy(&o.stderr));
-    // `d > 2`, and the run that stopped at the multiplication.
-    assert!(text.contains("pathwise testcomp: 2 tests"), "{text}");
-    assert!(text.contains("rounding_task.c:14:21: `long double` arithmetic rounded Up"), "{text}");
-    let cases = std::fs::read_dir(out.path()).unwrap().filter_map(Result::ok);
-    let n = cases.filter(|e| e.file_name().to_string_lossy().starts_with("testcase")).count();
-    assert_eq!(n, 2);
 }

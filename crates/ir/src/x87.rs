@@ -90,6 +90,11 @@ impl X87 {
         self.to_f64_r(Round::NearestTiesToEven)
     }
 
+    /// The double `self` rounds to in `mode`.
+    pub fn to_f64_in(self, mode: Rounding) -> f64 {
+        self.to_f64_r(mode.round())
+    }
+
     fn to_f64_r(self, round: Round) -> f64 {
         if self.is_nan() {
             let frac = (self.significand() & !INT_BIT) >> 11 | 1 << 51;
@@ -102,11 +107,16 @@ impl X87 {
 
     /// The float nearest (ties to even), rounded once.
     pub fn to_f32(self) -> f32 {
+        self.to_f32_in(Rounding::NearestEven)
+    }
+
+    /// The float `self` rounds to in `mode`, rounded once.
+    pub fn to_f32_in(self, mode: Rounding) -> f32 {
         if self.is_nan() {
             return self.to_f64() as f32;
         }
         let mut lost = false;
-        let s: Single = self.ext().convert(&mut lost).value;
+        let s: Single = self.ext().convert_r(mode.round(), &mut lost).value;
         f32::from_bits(s.to_bits() as u32)
     }
 
@@ -134,6 +144,12 @@ impl X87 {
         X87::of(Ext::from_i128(v).value)
     }
 
+    /// An integer of up to 128 bits, rounded in `mode` where it does not
+    /// fit the 64-bit significand.
+    pub fn from_int_in(v: i128, mode: Rounding) -> X87 {
+        X87::of(Ext::from_i128_r(v, mode.round()).value)
+    }
+
     /// Truncated toward zero to a `width`-bit integer: undefined when out
     /// of range or NaN (C11 6.3.1.4).
     pub fn to_int(self, width: u32, signed: bool) -> Result<u64, FloatFail> {
@@ -154,15 +170,21 @@ impl X87 {
 
     /// `self op other`, rounded to nearest-even at 64 bits of precision.
     pub fn arith(op: FBinOp, a: X87, b: X87) -> X87 {
+        X87::arith_in(op, a, b, Rounding::NearestEven)
+    }
+
+    /// `self op other` at 64 bits of precision, rounded in `mode` (the
+    /// x87 control word's rounding field, which `fesetround` sets).
+    pub fn arith_in(op: FBinOp, a: X87, b: X87, mode: Rounding) -> X87 {
         if a.is_nan() || b.is_nan() {
             return X87::nan_operand(a, b);
         }
-        let (x, y) = (a.ext(), b.ext());
+        let (x, y, round) = (a.ext(), b.ext(), mode.round());
         let r = match op {
-            FBinOp::FAdd => x.add_r(y, Round::NearestTiesToEven),
-            FBinOp::FSub => x.sub_r(y, Round::NearestTiesToEven),
-            FBinOp::FMul => x.mul_r(y, Round::NearestTiesToEven),
-            FBinOp::FDiv => x.div_r(y, Round::NearestTiesToEven),
+            FBinOp::FAdd => x.add_r(y, round),
+            FBinOp::FSub => x.sub_r(y, round),
+            FBinOp::FMul => x.mul_r(y, round),
+            FBinOp::FDiv => x.div_r(y, round),
         };
         if r.value.is_nan() {
             return X87::INDEFINITE;
@@ -188,19 +210,18 @@ impl X87 {
         if self.is_nan() {
             return X87(self.0 | u128::from(QUIET_BIT));
         }
-        let round = match mode {
-            Rounding::Down => Round::TowardNegative,
-            Rounding::Up => Round::TowardPositive,
-            Rounding::TowardZero => Round::TowardZero,
-            Rounding::NearestAway => Round::NearestTiesToAway,
-            Rounding::NearestEven => Round::NearestTiesToEven,
-        };
-        X87::of(self.ext().round_to_integral(round).value)
+        X87::of(self.ext().round_to_integral(mode.round()).value)
     }
 
     /// The square root, correctly rounded (`fsqrt`): the real indefinite
     /// for a negative number, `-0` for `-0`.
     pub fn sqrt(self) -> X87 {
+        self.sqrt_in(Rounding::NearestEven)
+    }
+
+    /// The square root rounded in `mode` (the result is nonnegative, so
+    /// down and toward zero agree).
+    pub fn sqrt_in(self, mode: Rounding) -> X87 {
         if self.is_nan() {
             return X87(self.0 | u128::from(QUIET_BIT));
         }
@@ -222,7 +243,13 @@ impl X87 {
         let q: u64 = (&r >> extra).try_into().expect("64 bits");
         let rem = &r - (num_bigint::BigUint::from(q) << extra);
         let half = num_bigint::BigUint::from(1u8) << (extra - 1);
-        let up = rem > half || (rem == half && (!exact || q & 1 == 1));
+        let inexact = !exact || rem != num_bigint::BigUint::ZERO;
+        let up = match mode {
+            Rounding::Up => inexact,
+            Rounding::Down | Rounding::TowardZero => false,
+            Rounding::NearestEven => rem > half || (rem == half && (!exact || q & 1 == 1)),
+            Rounding::NearestAway => rem >= half,
+        };
         let q = u128::from(q) + u128::from(up);
         X87::from_int(q as i128).scaled((e - s) / 2 + extra as i64)
     }
@@ -303,7 +330,9 @@ impl X87 {
     }
 }
 
-/// A rounding direction to an integral value.
+/// A rounding direction: of an arithmetic result or a conversion (the
+/// four of `fesetround`), or to an integral value (with `roundl`'s ties
+/// away from zero).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum Rounding {
     Down,
@@ -311,6 +340,18 @@ pub enum Rounding {
     TowardZero,
     NearestAway,
     NearestEven,
+}
+
+impl Rounding {
+    fn round(self) -> Round {
+        match self {
+            Rounding::Down => Round::TowardNegative,
+            Rounding::Up => Round::TowardPositive,
+            Rounding::TowardZero => Round::TowardZero,
+            Rounding::NearestAway => Round::NearestTiesToAway,
+            Rounding::NearestEven => Round::NearestTiesToEven,
+        }
+    }
 }
 
 fn mask(width: u32) -> u64 {
@@ -344,6 +385,51 @@ mod tests {
         let big = X87::arith(FBinOp::FMul, tiny(1000), tiny(1000));
         assert!(!big.is_infinite() && big.to_f64().is_infinite());
         assert_eq!(X87::arith(FBinOp::FDiv, big, tiny(1000)), tiny(1000));
+    }
+
+    #[test]
+    fn arithmetic_rounds_in_the_direction_asked() {
+        let (one, three) = (X87::from_f64(1.0), X87::from_f64(3.0));
+        let third_in = |mode| X87::arith_in(FBinOp::FDiv, one, three, mode);
+        // 1/3 in 64 bits ends ...aaa|aaa...: nearest and up are ...aab,
+        // down and toward zero ...aaa.
+        let hex = |x: X87| x.hex_literal().unwrap_or_default();
+        assert_eq!(hex(third_in(Rounding::Up)), "0xa.aaaaaaaaaaaaaabp-5L");
+        assert_eq!(hex(third_in(Rounding::Down)), "0xa.aaaaaaaaaaaaaaap-5L");
+        assert_eq!(third_in(Rounding::TowardZero), third_in(Rounding::Down));
+        assert_eq!(third_in(Rounding::NearestEven), third());
+        // Negative: down is away from zero.
+        let minus = |mode| X87::arith_in(FBinOp::FDiv, one.neg(), three, mode);
+        assert_eq!(minus(Rounding::Down), third_in(Rounding::Up).neg());
+        assert_eq!(minus(Rounding::TowardZero), third_in(Rounding::Down).neg());
+        // Conversions to double and float round in the direction as well
+        // (the double nearest 1/3 is below it).
+        let t = third();
+        assert!(t.to_f64_in(Rounding::Up) > 1.0 / 3.0);
+        assert_eq!(t.to_f64_in(Rounding::Down), 1.0 / 3.0);
+        // The float nearest 1/3 is above it; down is the float below.
+        assert_eq!(t.to_f32_in(Rounding::Up), 1.0f32 / 3.0);
+        assert_eq!(t.to_f32_in(Rounding::Down), f32::from_bits((1.0f32 / 3.0).to_bits() - 1));
+        // A 128-bit integer beyond 64 significant bits.
+        let big = (1i128 << 70) + 1;
+        assert_ne!(X87::from_int_in(big, Rounding::Up), X87::from_int_in(big, Rounding::Down));
+        assert_eq!(X87::from_int_in(big, Rounding::Down), X87::from_int(1i128 << 70));
+    }
+
+    #[test]
+    fn square_roots_round_in_the_direction_asked() {
+        let two = X87::from_f64(2.0);
+        let (up, down) = (two.sqrt_in(Rounding::Up), two.sqrt_in(Rounding::Down));
+        // One unit in the last place apart, around the root: down^2 <= 2 <= up^2.
+        assert_eq!(up.significand(), down.significand() + 1);
+        assert!(X87::compare(FCmpOp::Ole, X87::arith_in(FBinOp::FMul, down, down, Rounding::Up), two));
+        assert!(X87::compare(FCmpOp::Oge, X87::arith_in(FBinOp::FMul, up, up, Rounding::Down), two));
+        assert!(two.sqrt() == up || two.sqrt() == down);
+        assert_eq!(two.sqrt_in(Rounding::TowardZero), down);
+        // Exact roots are the same in every direction.
+        let four = X87::from_f64(4.0);
+        assert_eq!(four.sqrt_in(Rounding::Up), X87::from_f64(2.0));
+        assert_eq!(four.sqrt_in(Rounding::Down), X87::from_f64(2.0));
     }
 
     #[test]

@@ -46,6 +46,12 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
         return super::math::call(h, &Call { name, args: c.args, ret: Some(Type::F64) });
     }
     let x: Vec<X87> = c.args.iter().map(|&a| exact(h, a)).collect();
+    // `rintl`, `nearbyintl` and `sqrtl` round in the direction
+    // `fesetround` set.
+    let mode = match super::math::rounding(h) {
+        Ok(rnd) => crate::machine::fp::x87_rounding(rnd),
+        Err(end) => return Some(Err(end)),
+    };
     let r = match c.name {
         "fabsl" => X87(x[0].0 & !(1 << 79)),
         "copysignl" => X87((x[0].0 & !(1 << 79)) | (x[1].0 & 1 << 79)),
@@ -53,7 +59,7 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
         "ceill" => x[0].round_to_integral(Rounding::Up),
         "truncl" => x[0].round_to_integral(Rounding::TowardZero),
         "roundl" => x[0].round_to_integral(Rounding::NearestAway),
-        "rintl" | "nearbyintl" => x[0].round_to_integral(Rounding::NearestEven),
+        "rintl" | "nearbyintl" => x[0].round_to_integral(mode),
         "fminl" | "fmaxl" => min_max(x[0], x[1], c.name == "fminl"),
         "sqrtl" => {
             if x[0].sign() && !x[0].is_nan() && x[0].significand() != 0 {
@@ -61,7 +67,7 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
                     return Some(Err(end));
                 }
             }
-            x[0].sqrt()
+            x[0].sqrt_in(mode)
         }
         _ => return None,
     };

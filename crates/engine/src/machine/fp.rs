@@ -77,26 +77,17 @@ impl Exec<'_, '_> {
         Rounding::of_fenv(code).unwrap_or_default()
     }
 
-    /// The end of a run at a `long double` operation in a rounding
-    /// direction the engine does not compute in 80 bits.
-    fn f80_rounding(&self, loc: Loc) -> Result<(), End> {
-        match self.rounding() {
-            Rounding::NearestEven => Ok(()),
-            rnd => Err(self.error(
-                ErrorKind::Unsupported,
-                format!("`long double` arithmetic rounded {rnd:?} (after `fesetround`) is not modelled"),
-                loc,
-            )),
-        }
+    /// The direction `fesetround` set, as the x87 unit rounds `long
+    /// double` results in it (glibc's `fesetround` sets the x87 control
+    /// word with SSE's).
+    pub(crate) fn x87_rounding(&self) -> pathwise_ir::x87::Rounding {
+        x87_rounding(self.rounding())
     }
 
     /// Executes a floating instruction (`fadd`, `fneg`, `fcmp`, `sitofp`...).
     pub(crate) fn float_inst(&mut self, kind: &InstKind, loc: Loc) -> Result<Value, End> {
         match kind {
-            InstKind::FBin { op, ty: Type::F80, a, b } => {
-                self.f80_rounding(loc)?;
-                Ok(self.f80_bin(*op, a, b, loc))
-            }
+            InstKind::FBin { op, ty: Type::F80, a, b } => Ok(self.f80_bin(*op, a, b, loc)),
             InstKind::FBin { op, ty, a, b } => {
                 let (fmt, rnd) = (fmt_of(*ty), self.rounding());
                 let (a, b) = (self.operand(a), self.operand(b));
@@ -181,9 +172,6 @@ impl Exec<'_, '_> {
         // significand.
         let int_to_f80 = matches!(op, FCastOp::SIToFP | FCastOp::UIToFP) && to == Type::F80 && from.bits() > 32;
         if int_to_f80 || matches!(v, Value::Ext(_)) {
-            if matches!(op, FCastOp::SIToFP | FCastOp::UIToFP | FCastOp::FPTrunc) {
-                self.f80_rounding(loc)?;
-            }
             return self.f80_cast(op, from, to, v, loc);
         }
         let x = v.conc() & from.mask();
@@ -234,5 +222,16 @@ impl Exec<'_, '_> {
             self.seen.float_pins.push(FloatPin { loc, expr: s });
         }
         conc
+    }
+}
+
+/// The x87 unit's name for a rounding direction.
+pub(crate) fn x87_rounding(rnd: Rounding) -> pathwise_ir::x87::Rounding {
+    use pathwise_ir::x87::Rounding as X;
+    match rnd {
+        Rounding::NearestEven => X::NearestEven,
+        Rounding::Up => X::Up,
+        Rounding::Down => X::Down,
+        Rounding::TowardZero => X::TowardZero,
     }
 }

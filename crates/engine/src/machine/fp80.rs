@@ -6,7 +6,8 @@
 //! inputs of type `long double` are doubles), and comparisons, negation and
 //! conversions to other floating types or integers of such values are the
 //! double's, symbolic (`fp.rs`). Arithmetic and conversions from integers
-//! are computed here, in 80 bits: their result is concrete (a symbolic
+//! are computed here, in 80 bits and in the direction `fesetround` set:
+//! their result is concrete (a symbolic
 //! operand is pinned to its value, so solutions keep it and tests replay)
 //! and a [`Value::Ext`] when it is no double.
 //!
@@ -25,11 +26,11 @@ use crate::suite::ErrorKind;
 use crate::value::{bv_of, non_const, Value};
 
 impl Exec<'_, '_> {
-    /// `a op b` in 80 bits.
+    /// `a op b` in 80 bits, rounded in the direction `fesetround` set.
     pub(super) fn f80_bin(&mut self, op: FBinOp, a: &Operand, b: &Operand, loc: Loc) -> Value {
         let (a, b) = (self.operand(a), self.operand(b));
         let (x, y) = (self.pinned_x87(a, loc), self.pinned_x87(b, loc));
-        Value::of_x87(X87::arith(op, x, y))
+        Value::of_x87(X87::arith_in(op, x, y, self.x87_rounding()))
     }
 
     /// `v`'s exact value, pinning a symbolic (double) one.
@@ -79,7 +80,7 @@ impl Exec<'_, '_> {
                 } else {
                     i128::from(bits & from.mask())
                 };
-                Ok(Value::of_x87(X87::from_int(v)))
+                Ok(Value::of_x87(X87::from_int_in(v, self.x87_rounding())))
             }
             FCastOp::FPToSI | FCastOp::FPToUI => {
                 let x = a.x87();
@@ -94,8 +95,10 @@ impl Exec<'_, '_> {
                     Err(_) => Ok(Value::int((1u64 << (to.bits() - 1)) & to.mask())),
                 }
             }
-            FCastOp::FPTrunc if to == Type::F32 => Ok(Value::int(u64::from(a.x87().to_f32().to_bits()))),
-            FCastOp::FPTrunc => Ok(Value::int(a.x87().to_f64().to_bits())),
+            FCastOp::FPTrunc if to == Type::F32 => {
+                Ok(Value::int(u64::from(a.x87().to_f32_in(self.x87_rounding()).to_bits())))
+            }
+            FCastOp::FPTrunc => Ok(Value::int(a.x87().to_f64_in(self.x87_rounding()).to_bits())),
             FCastOp::FPExt => Ok(a),
         }
     }
