@@ -19,8 +19,9 @@
 //!    (4,097 tests) is simulated beside k = 6: at 0.5 s of work, k = 6 is
 //!    too small to cut for 16 workers.
 //!
-//! `-- sim` runs the simulation only; other arguments keep the workloads
-//! whose name contains one of them (`-- sim merge url`).
+//! `-- sim` runs the simulation only; numbers are the grains to simulate
+//! instead of 256 and 32 (`-- sim 16`), other arguments keep the
+//! workloads whose name contains one of them (`-- sim merge url`).
 //!
 //! The figures are in docs/src/benchmarks.md.
 
@@ -212,7 +213,10 @@ fn sims(ws: &[Workload], subtree_runs: u64) {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
     let sim_only = args.iter().any(|a| a == "sim");
-    let names: Vec<String> = args.iter().filter(|a| *a != "sim").map(|a| a.to_lowercase()).collect();
+    // Numbers are grains (`--subtree-runs`) to simulate, names workloads.
+    let grains: Vec<u64> = args.iter().filter_map(|a| a.parse().ok()).collect();
+    let names: Vec<String> =
+        args.iter().filter(|a| *a != "sim" && a.parse::<u64>().is_err()).map(|a| a.to_lowercase()).collect();
     let diamonds = diamond_programs();
     let dir = diamonds.as_ref().map_or_else(PathBuf::new, |d| d.path().to_path_buf());
     let mut ws = workloads(&dir);
@@ -229,7 +233,11 @@ fn main() {
         walls(&ws);
     }
     // The default grain, and a finer one for many cores.
-    sims(&ws, 256);
-    println!();
-    sims(&ws, 32);
+    let grains = if grains.is_empty() { vec![256, 32] } else { grains };
+    for (i, &grain) in grains.iter().enumerate() {
+        if i > 0 {
+            println!();
+        }
+        sims(&ws, grain);
+    }
 }
