@@ -5,6 +5,8 @@
  * across fesetround calls when optimising, even with -frounding-math. */
 #include <fenv.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 /* The bounds of n / d, rounded down and up, are equal when the quotient
  * is exact. */
@@ -81,4 +83,16 @@ int third_in(int up) {
   if (t * 3 == 1)
     return d > 1.0 / 3 ? 1 : 2;
   return d < 1.0 / 3 ? 3 : 4;
+}
+
+/* printf and strtod round in the direction too, as glibc's do: 1.005 is
+ * 1.00499999999999989... in binary, so "%.2f" gives 1.01 up and 1.00
+ * down; "0.1" lies between two doubles, the one nearest being above. */
+int decimal_in(int up) {
+  char text[16];
+  fesetround(up ? FE_UPWARD : FE_DOWNWARD);
+  snprintf(text, sizeof text, "%.2f", 1.005);
+  double tenth = strtod("0.1", 0);
+  fesetround(FE_TONEAREST);
+  return (text[3] - '0') * 10 + (tenth == 0.1);
 }

@@ -19,6 +19,9 @@
 //! - `third_in`: `long double` (x87) arithmetic and its conversion to
 //!   double in a direction: up gives 1/3 whose triple is 1 and whose
 //!   double is above the nearest; down neither: 2.
+//! - `decimal_in`: `snprintf`'s last digit and `strtod` in a direction:
+//!   up "1.01" and the double above 0.1 (the nearest), down "1.00" and
+//!   the one below: 2.
 
 mod common;
 
@@ -33,6 +36,7 @@ const CASES: &[Case] = &[
     Case { function: "sum_spread", returns: &[0, 1, 2] },
     Case { function: "sqrt_up", returns: &[0, 1] },
     Case { function: "third_in", returns: &[1, 4] },
+    Case { function: "decimal_in", returns: &[0, 11] },
 ];
 
 #[test]

@@ -301,7 +301,13 @@ impl X87 {
     /// [`X87::parse`], and whether the value overflowed to infinity or is
     /// tiny and inexact (where `strtold` sets `ERANGE`).
     pub fn parse_checked(text: &str) -> Option<(X87, bool)> {
-        let r = Ext::from_str_r(text, Round::NearestTiesToEven).ok()?;
+        X87::parse_checked_in(text, Rounding::NearestEven)
+    }
+
+    /// [`X87::parse_checked`], rounded in `mode` (`strtold` after
+    /// `fesetround`).
+    pub fn parse_checked_in(text: &str, mode: Rounding) -> Option<(X87, bool)> {
+        let r = Ext::from_str_r(text, mode.round()).ok()?;
         let range = r.status.intersects(Status::OVERFLOW | Status::UNDERFLOW);
         Some((X87::of(r.value), range))
     }

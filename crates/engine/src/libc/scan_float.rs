@@ -141,7 +141,10 @@ pub(super) fn float(
             }
         }
     }
-    let Some((value, range_error)) = convert(&c.text, kind) else { return Ok(Err(Stop::Matching)) };
+    // glibc's scanf converts with strtod's rounding, in the direction
+    // `fesetround` set.
+    let rnd = crate::libc::math::rounding(h)?;
+    let Some((value, range_error)) = convert(&c.text, kind, rnd) else { return Ok(Err(Stop::Matching)) };
     if range_error {
         errno::set(h, errno::ERANGE)?;
     }
@@ -295,15 +298,15 @@ fn next_char(h: &mut dyn LibcHost, input: &mut Input, c: &mut Collect, lp: &mut 
 /// `strtod` accepts), as the argument's type asks, and whether it sets
 /// `ERANGE`; `None` when the conversion takes no character (a point
 /// alone).
-fn convert(text: &[u8], kind: FloatArg) -> Option<(Value, bool)> {
+fn convert(text: &[u8], kind: FloatArg, rnd: pathwise_expr::float::Rounding) -> Option<(Value, bool)> {
     let text = &text[..crate::libc::strtod::accepted_len(text)];
     if text.is_empty() {
         return None;
     }
     Some(match kind {
-        FloatArg::LongDouble => crate::libc::strtod::extended(text),
+        FloatArg::LongDouble => crate::libc::strtod::extended(text, rnd),
         kind => {
-            let (bits, range) = crate::libc::strtod::host_strtod(text, kind == FloatArg::Float);
+            let (bits, range) = crate::libc::strtod::host_strtod(text, kind == FloatArg::Float, rnd);
             (Value::int(bits), range)
         }
     })

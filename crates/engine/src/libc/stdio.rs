@@ -8,7 +8,9 @@
 //! Conversions: `%d %i %u %x %X %o %c %s %%` with the flags `- + space # 0`,
 //! a width and a precision (both may be `*`), the length modifiers `hh h
 //! l ll z j t`, and `%f %F %e %E %g %G` on `double`s (exact decimal
-//! expansions with ties to even, glibc's in the default rounding mode).
+//! expansions with ties to even, glibc's in the default rounding mode, and
+//! the last digit rounded in the direction `fesetround` set otherwise, as
+//! glibc does).
 //! `%p`, `%n`, `%a` and wide conversions are unsupported (the run ends
 //! without a test). The format must be concrete (a symbolic format byte is
 //! fixed and reported). `%s` reads its string through the program's loads,
@@ -351,9 +353,13 @@ fn convert(
         }
         b'f' | b'F' | b'e' | b'E' | b'g' | b'G' => {
             *next += 1;
+            // glibc rounds the last digit in the direction `fesetround` set.
+            let rnd = super::math::rounding(h)?;
             let text = match arg {
-                Value::Ext(x) if s.long_double => long_double_text(x, s),
-                _ => float_text(f64::from_bits(h.float(arg, if s.long_double { Type::F80 } else { Type::F64 })), s),
+                Value::Ext(x) if s.long_double => long_double_text(x, s, rnd),
+                _ => {
+                    float_text(f64::from_bits(h.float(arg, if s.long_double { Type::F80 } else { Type::F64 })), s, rnd)
+                }
             };
             text.into_iter().map(|b| Int::konst(u64::from(b), 8)).collect()
         }
@@ -538,12 +544,17 @@ fn int_len(h: &mut dyn LibcHost, v: Int, s: &Spec) -> Int {
 }
 
 /// The text of a floating conversion of `x`, padding by zeros included
-/// (spaces are added by the caller).
-fn float_text(x: f64, s: &Spec) -> Vec<u8> {
+/// (spaces are added by the caller), its last digit rounded in the
+/// direction `rnd` (to nearest: Rust's exact formatting, which agrees
+/// with glibc's; otherwise `ldformat`'s).
+fn float_text(x: f64, s: &Spec, rnd: pathwise_expr::float::Rounding) -> Vec<u8> {
     let sign = sign_of(x.is_sign_negative(), s);
     let a = x.abs();
     if a.is_nan() || a.is_infinite() {
         return special(sign, a.is_nan(), s);
+    }
+    if rnd != pathwise_expr::float::Rounding::NearestEven {
+        return long_double_text(X87::from_f64(x), s, rnd);
     }
     let prec = s.prec.unwrap_or(6) as usize;
     let body = match s.conv.to_ascii_lowercase() {
@@ -555,17 +566,19 @@ fn float_text(x: f64, s: &Spec) -> Vec<u8> {
 }
 
 /// The text of a floating conversion of a `long double` that is no double
-/// (finite or NaN), as [`float_text`].
-fn long_double_text(x: X87, s: &Spec) -> Vec<u8> {
+/// (finite or NaN), or of a double in a rounding direction other than to
+/// nearest, as [`float_text`].
+fn long_double_text(x: X87, s: &Spec, rnd: pathwise_expr::float::Rounding) -> Vec<u8> {
     let sign = sign_of(x.sign(), s);
     if x.is_nan() {
         return special(sign, true, s);
     }
     let prec = s.prec.unwrap_or(6) as usize;
+    let dir = super::ldformat::Digits::of(rnd, x.sign());
     let body = match s.conv.to_ascii_lowercase() {
-        b'f' => super::ldformat::fixed(x, prec, s.hash),
-        b'e' => super::ldformat::exponent(x, prec, s.hash),
-        _ => super::ldformat::general(x, prec.max(1), s.hash),
+        b'f' => super::ldformat::fixed(x, prec, s.hash, dir),
+        b'e' => super::ldformat::exponent(x, prec, s.hash, dir),
+        _ => super::ldformat::general(x, prec.max(1), s.hash, dir),
     };
     zero_padded(sign, &body, s)
 }

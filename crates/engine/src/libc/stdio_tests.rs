@@ -48,7 +48,7 @@ fn spec(conv: u8, prec: Option<u64>, flags: u8, width: u64) -> Spec {
 /// The model's text: `float_text` pads with zeros, the caller (`conversion`)
 /// with spaces to the width.
 fn padded(x: f64, s: &Spec) -> Vec<u8> {
-    let text = float_text(x, s);
+    let text = float_text(x, s, pathwise_expr::float::Rounding::NearestEven);
     let pad = (s.width as usize).saturating_sub(text.len());
     std::iter::repeat_n(b' ', pad).chain(text).collect()
 }

@@ -17,18 +17,20 @@
 //! Floating values are never symbolic (see `fp.rs`), so the bytes whose
 //! values the number depends on beyond their class (the digits, a NaN's
 //! payload) are fixed to this run's values and reported; the text is then
-//! converted by the host's `strtod`/`strtof` (glibc's, correctly rounded),
+//! converted by the host's `strtod`/`strtof` (glibc's, correctly rounded,
+//! in the direction `fesetround` set),
 //! which also says whether `errno` becomes `ERANGE` (overflow, or an
 //! inexact result in the subnormal range). `strtold` converts the same
 //! text to x87's 80 bits, correctly rounded as glibc's does
-//! (`pathwise_ir::x87`).
+//! (`pathwise_ir::x87`), in the direction too.
 
 use std::ffi::CString;
 
 use super::{byte, errno, pinned, ByteLoop, Call, Int, LibcHost, Outcome};
 use crate::path::End;
 use crate::value::{Pointer, Value};
-use pathwise_ir::x87::X87;
+use pathwise_expr::float::Rounding;
+use pathwise_ir::x87::{Rounding as X87Rounding, X87};
 
 pub(super) const NAMES: &[&str] = &["strtod", "strtof", "strtold", "atof"];
 
@@ -39,10 +41,15 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
         Err(end) => return Some(Err(end)),
     };
     let Some(text) = text else { return Some(Ok(Some(Value::int(0)))) };
+    // glibc rounds in the direction `fesetround` set.
+    let rnd = match super::math::rounding(h) {
+        Ok(rnd) => rnd,
+        Err(end) => return Some(Err(end)),
+    };
     let (value, range_error) = match c.name {
-        "strtold" => extended(&text),
+        "strtold" => extended(&text, rnd),
         name => {
-            let (bits, range_error) = host_strtod(&text, name == "strtof");
+            let (bits, range_error) = host_strtod(&text, name == "strtof", rnd);
             (Value::int(bits), range_error)
         }
     };
@@ -159,11 +166,18 @@ fn strtod(h: &mut dyn LibcHost, s: Pointer, endptr: Option<Pointer>) -> Result<O
 /// `strtold`'s conversion of `text`, correctly rounded to x87's 64 bits
 /// as glibc's is (`pathwise_ir::x87`), and whether `errno` becomes
 /// `ERANGE` (an overflow, or a tiny inexact result).
-pub(super) fn extended(text: &[u8]) -> (Value, bool) {
+pub(super) fn extended(text: &[u8], rnd: Rounding) -> (Value, bool) {
     let text = String::from_utf8_lossy(text).to_ascii_lowercase();
     let (negative, body) = match text.strip_prefix('-') {
         Some(rest) => (true, rest),
         None => (false, text.strip_prefix('+').unwrap_or(&text)),
+    };
+    // The magnitude is parsed: rounding a negative value up rounds its
+    // magnitude down.
+    let mode = match (crate::machine::fp::x87_rounding(rnd), negative) {
+        (X87Rounding::Up, true) => X87Rounding::Down,
+        (X87Rounding::Down, true) => X87Rounding::Up,
+        (mode, _) => mode,
     };
     let (x, range_error) = if body.starts_with("inf") {
         (X87::from_f64(f64::INFINITY), false)
@@ -173,7 +187,7 @@ pub(super) fn extended(text: &[u8]) -> (Value, bool) {
     } else {
         // A hexadecimal number may leave out its exponent; APFloat needs one.
         let body = if body.starts_with("0x") && !body.contains('p') { format!("{body}p0") } else { body.to_string() };
-        X87::parse_checked(&body).unwrap_or((X87::from_f64(0.0), false))
+        X87::parse_checked_in(&body, mode).unwrap_or((X87::from_f64(0.0), false))
     };
     (Value::of_x87(if negative { x.neg() } else { x }), range_error)
 }
@@ -291,18 +305,28 @@ fn nan_payload(h: &mut dyn LibcHost, scan: &mut Scan) -> Result<(), End> {
 
 /// The host C library's conversion of `text` (a whole number as the scan
 /// accepted it): the result's bits and whether `errno` became `ERANGE`.
-pub(super) fn host_strtod(text: &[u8], single: bool) -> (u64, bool) {
+pub(super) fn host_strtod(text: &[u8], single: bool, rnd: Rounding) -> (u64, bool) {
+    extern "C" {
+        // glibc's, in libm (which the build links for the math shim).
+        fn fegetround() -> libc::c_int;
+        fn fesetround(mode: libc::c_int) -> libc::c_int;
+    }
     let c = CString::new(text).expect("the scan takes no NUL byte");
     // SAFETY: `c` is a NUL-terminated string that outlives the calls, the
-    // end pointer may be null, and `errno` is the calling thread's own.
+    // end pointer may be null, and `errno` and the rounding direction are
+    // the calling thread's own (restored before returning).
     unsafe {
+        let saved = fegetround();
+        fesetround(rnd.fenv() as libc::c_int);
         *libc::__errno_location() = 0;
         let bits = if single {
             u64::from(libc::strtof(c.as_ptr(), std::ptr::null_mut()).to_bits())
         } else {
             libc::strtod(c.as_ptr(), std::ptr::null_mut()).to_bits()
         };
-        (bits, *libc::__errno_location() == libc::ERANGE)
+        let range = *libc::__errno_location() == libc::ERANGE;
+        fesetround(saved);
+        (bits, range)
     }
 }
 
@@ -322,7 +346,7 @@ pub(super) fn accepted_len(text: &[u8]) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::{accepted_len, extended, host_strtod};
+    use super::{accepted_len, extended, host_strtod, Rounding, X87};
     use crate::value::Value;
 
     /// `strtold` as glibc computes it (its `%La` and `errno` on this
@@ -330,7 +354,7 @@ mod tests {
     #[test]
     fn strtold_rounds_to_64_bits_as_glibc_does() {
         let text = |t: &str| {
-            let (v, range) = extended(t.as_bytes());
+            let (v, range) = extended(t.as_bytes(), Rounding::NearestEven);
             (v.x87().hex_literal(), range)
         };
         assert_eq!(text("0.1"), (Some("0xc.ccccccccccccccdp-7L".into()), false));
@@ -338,11 +362,11 @@ mod tests {
         assert_eq!(text("3"), (Some("0xcp-2L".into()), false));
         assert_eq!(text("1e5000"), (None, true));
         assert_eq!(text("1e-4960"), (Some("0x0p+0L".into()), true));
-        let (tiny, range) = extended(b"1e-4940");
+        let (tiny, range) = extended(b"1e-4940", Rounding::NearestEven);
         assert!(range && tiny.x87().exponent() == 0 && tiny.x87().significand() != 0);
-        let (nan, range) = extended(b"-nan");
+        let (nan, range) = extended(b"-nan", Rounding::NearestEven);
         assert!(!range && matches!(nan, Value::Int { .. }) && nan.x87().is_nan() && nan.x87().sign());
-        assert_eq!(extended(b"InF").0.x87(), pathwise_ir::x87::X87::from_f64(f64::INFINITY));
+        assert_eq!(extended(b"InF", Rounding::NearestEven).0.x87(), pathwise_ir::x87::X87::from_f64(f64::INFINITY));
     }
 
     #[test]
@@ -357,12 +381,30 @@ mod tests {
 
     #[test]
     fn the_host_converts_as_glibc_does() {
-        assert_eq!(host_strtod(b"1.5", false), (1.5f64.to_bits(), false));
-        assert_eq!(host_strtod(b"-0x1.8p1", false), ((-3.0f64).to_bits(), false));
-        assert_eq!(host_strtod(b"1e999", false), (f64::INFINITY.to_bits(), true));
-        assert_eq!(host_strtod(b"1e-400", false), (0, true));
-        assert_eq!(host_strtod(b"0.1", true), (u64::from(0.1f32.to_bits()), false));
-        assert_eq!(host_strtod(b"InFiNiTy", false), (f64::INFINITY.to_bits(), false));
-        assert!(f64::from_bits(host_strtod(b"nan(12)", false).0).is_nan());
+        assert_eq!(host_strtod(b"1.5", false, Rounding::NearestEven), (1.5f64.to_bits(), false));
+        assert_eq!(host_strtod(b"-0x1.8p1", false, Rounding::NearestEven), ((-3.0f64).to_bits(), false));
+        assert_eq!(host_strtod(b"1e999", false, Rounding::NearestEven), (f64::INFINITY.to_bits(), true));
+        assert_eq!(host_strtod(b"1e-400", false, Rounding::NearestEven), (0, true));
+        assert_eq!(host_strtod(b"0.1", true, Rounding::NearestEven), (u64::from(0.1f32.to_bits()), false));
+        assert_eq!(host_strtod(b"InFiNiTy", false, Rounding::NearestEven), (f64::INFINITY.to_bits(), false));
+        assert!(f64::from_bits(host_strtod(b"nan(12)", false, Rounding::NearestEven).0).is_nan());
+    }
+
+    /// After `fesetround`, glibc's conversions round in the direction
+    /// (0.1 is between two doubles, the nearest above it), and the host's
+    /// direction is left as it was.
+    #[test]
+    fn conversions_round_in_the_direction_asked() {
+        let tenth = 0.1f64.to_bits();
+        assert_eq!(host_strtod(b"0.1", false, Rounding::Up), (tenth, false));
+        assert_eq!(host_strtod(b"0.1", false, Rounding::Down), (tenth - 1, false));
+        assert_eq!(host_strtod(b"-0.1", false, Rounding::Up), ((-0.1f64).to_bits() - 1, false));
+        assert_eq!(host_strtod(b"0.1", false, Rounding::NearestEven), (tenth, false));
+        // Toward zero, an overflow is the largest finite value.
+        assert_eq!(host_strtod(b"1e999", false, Rounding::TowardZero), (f64::MAX.to_bits(), true));
+        let third = |rnd| extended(b"0.3333333333333333333333", rnd).0.x87();
+        assert!(X87::compare(pathwise_ir::FCmpOp::Olt, third(Rounding::Down), third(Rounding::Up)));
+        let minus = |rnd| extended(b"-0.3333333333333333333333", rnd).0.x87();
+        assert_eq!(minus(Rounding::Up), third(Rounding::Down).neg());
     }
 }
