@@ -107,6 +107,10 @@ impl LibcHost for ExecHost<'_, '_, '_> {
         Target { long_bits: self.exec.m.config.long_bits, check_overflow: self.exec.m.config.check_overflow }
     }
 
+    fn rounding(&self) -> pathwise_expr::float::Rounding {
+        self.exec.rounding()
+    }
+
     fn load(&mut self, p: Pointer, ty: Type) -> Result<Value, End> {
         let v = self.exec.load(&p, ty, self.loc)?;
         self.exec.check_initialised(&p, ty, self.loc)?;

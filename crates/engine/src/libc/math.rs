@@ -124,7 +124,7 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
     match c.name {
         // The direction is a static object of the run (see `machine/fp.rs`),
         // to nearest (`FE_TONEAREST`, 0 on x86) until a program changes it.
-        "fegetround" => return Some(rounding(h).map(|r| Some(Value::int(r.fenv())))),
+        "fegetround" => return Some(Ok(Some(Value::int(h.rounding().fenv())))),
         "fesetround" => {
             let mode = c.int(h.pool(), 0, 32);
             return Some(set_rounding(h, mode));
@@ -163,20 +163,18 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
                 return Some(Err(end));
             }
             // `sqrtsd` rounds in the current direction.
-            match rounding(h) {
-                Err(end) => return Some(Err(end)),
-                Ok(rnd) => fun(h, FpUn::SqrtIn(rnd), fmt, x),
-            }
+            let rnd = h.rounding();
+            fun(h, FpUn::SqrtIn(rnd), fmt, x)
         }
         "floor" => fun(h, FpUn::Round(RoundMode::Down), fmt, x),
         "ceil" => fun(h, FpUn::Round(RoundMode::Up), fmt, x),
         "trunc" => fun(h, FpUn::Round(RoundMode::TowardZero), fmt, x),
         "round" => fun(h, FpUn::Round(RoundMode::NearestAway), fmt, x),
         // In the current direction.
-        "rint" | "nearbyint" => match rounding(h) {
-            Ok(rnd) => fun(h, FpUn::Round(rnd.to_integral()), fmt, x),
-            Err(end) => return Some(Err(end)),
-        },
+        "rint" | "nearbyint" => {
+            let rnd = h.rounding();
+            fun(h, FpUn::Round(rnd.to_integral()), fmt, x)
+        }
         "fmin" | "fmax" => {
             let y = c.int(h.pool(), 1, w);
             min_max(h, fmt, x, y, base == "fmin")
@@ -197,12 +195,6 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
 /// The static object holding the rounding direction.
 fn fenv_round(h: &mut dyn LibcHost) -> crate::value::Pointer {
     h.static_object(crate::machine::fp::FENV_ROUND, Type::I32, &|| vec![Value::int(0)])
-}
-
-/// The rounding direction `fesetround` set.
-pub(super) fn rounding(h: &mut dyn LibcHost) -> Result<Rounding, crate::path::End> {
-    let at = fenv_round(h);
-    Ok(Rounding::of_fenv(h.load(at, Type::I32)?.conc()).unwrap_or_default())
 }
 
 /// `fesetround(mode)`: a symbolic `mode` is a decision per direction, as a
@@ -334,11 +326,7 @@ fn concrete(h: &mut dyn LibcHost, c: &Call<'_>) -> Outcome {
     let two = matches!(base, "atan2" | "pow" | "hypot" | "fmod");
     let y = if two { h.float(c.arg(1), ty) } else { 0 };
     let op = host_op(base).unwrap_or(CONCRETE.len() - 1);
-    let rnd = match rounding(h) {
-        Ok(rnd) => rnd,
-        Err(end) => return Err(end),
-    };
-    let (r, error) = host(op, (ty, rnd), (x, y));
+    let (r, error) = host(op, (ty, h.rounding()), (x, y));
     // glibc sets errno on a domain, pole or range error (`log(0)`: ERANGE),
     // and a program may read it: a test that expects it unchanged fails.
     if error != 0 {

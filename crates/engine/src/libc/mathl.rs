@@ -48,10 +48,7 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
     let x: Vec<X87> = c.args.iter().map(|&a| exact(h, a)).collect();
     // `rintl`, `nearbyintl` and `sqrtl` round in the direction
     // `fesetround` set.
-    let mode = match super::math::rounding(h) {
-        Ok(rnd) => crate::machine::fp::x87_rounding(rnd),
-        Err(end) => return Some(Err(end)),
-    };
+    let mode = crate::machine::fp::x87_rounding(h.rounding());
     let r = match c.name {
         "fabsl" => X87(x[0].0 & !(1 << 79)),
         "copysignl" => X87((x[0].0 & !(1 << 79)) | (x[1].0 & 1 << 79)),
@@ -90,10 +87,7 @@ pub(super) fn host_call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
     let x: Vec<X87> = c.args.iter().map(|&a| exact(h, a)).collect();
     let second = x.get(1).copied().unwrap_or(X87(0));
     // In the direction `fesetround` set, as glibc computes them.
-    let mode = match super::math::rounding(h) {
-        Ok(rnd) => rnd.fenv() as i32,
-        Err(end) => return Some(Err(end)),
-    };
+    let mode = h.rounding().fenv() as i32;
     let (r, error) = host(op, mode, (x[0], second));
     if error != 0 {
         if let Err(end) = errno::set(h, error) {

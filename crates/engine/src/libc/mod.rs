@@ -193,6 +193,10 @@ pub(crate) trait LibcHost {
     /// The data model and checks of the run.
     fn target(&self) -> Target;
 
+    /// The rounding direction `fesetround` set (to nearest until a
+    /// program sets one; reading it creates nothing).
+    fn rounding(&self) -> pathwise_expr::float::Rounding;
+
     /// Load a `ty` through `p` as a use by the program would: a null
     /// pointer, an access out of bounds, a freed object or bytes never
     /// written are the program's errors; reading past an input array

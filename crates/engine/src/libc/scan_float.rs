@@ -143,7 +143,7 @@ pub(super) fn float(
     }
     // glibc's scanf converts with strtod's rounding, in the direction
     // `fesetround` set.
-    let rnd = crate::libc::math::rounding(h)?;
+    let rnd = h.rounding();
     let Some((value, range_error)) = convert(&c.text, kind, rnd) else { return Ok(Err(Stop::Matching)) };
     if range_error {
         errno::set(h, errno::ERANGE)?;

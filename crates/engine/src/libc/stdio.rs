@@ -354,7 +354,7 @@ fn convert(
         b'f' | b'F' | b'e' | b'E' | b'g' | b'G' => {
             *next += 1;
             // glibc rounds the last digit in the direction `fesetround` set.
-            let rnd = super::math::rounding(h)?;
+            let rnd = h.rounding();
             let text = match arg {
                 Value::Ext(x) if s.long_double => long_double_text(x, s, rnd),
                 _ => {

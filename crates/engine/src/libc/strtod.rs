@@ -42,10 +42,7 @@ pub(super) fn call(h: &mut dyn LibcHost, c: &Call<'_>) -> Option<Outcome> {
     };
     let Some(text) = text else { return Some(Ok(Some(Value::int(0)))) };
     // glibc rounds in the direction `fesetround` set.
-    let rnd = match super::math::rounding(h) {
-        Ok(rnd) => rnd,
-        Err(end) => return Some(Err(end)),
-    };
+    let rnd = h.rounding();
     let (value, range_error) = match c.name {
         "strtold" => extended(&text, rnd),
         name => {
